@@ -1,0 +1,210 @@
+/*
+ * Stage 2, coalescing (seed 000 sections 4.1 and 4.6 C; CUDA guide G.4.2
+ * for compute capability 2.x): the k-th loads of a warp's threads form one
+ * warp instruction. Within a coalescing group -- the whole warp for
+ * accesses of up to 4 bytes, half a warp for 8-byte and a quarter for
+ * 16-byte accesses -- every distinct cache line becomes one request, led by
+ * the first lane that touches it. Requests keep lane order.
+ *
+ * Line addresses are renamed to dense 32-bit ids here, once per line size,
+ * so that every later stage indexes flat arrays instead of hashing.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct linemap {
+	uint64_t *key; /* line address + 1; 0 marks an empty slot */
+	uint32_t *val;
+	uint64_t mask, n;
+} linemap;
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int linemap_init(linemap *m, uint64_t hint)
+{
+	uint64_t cap = 1024;
+	while (cap < hint * 2)
+		cap <<= 1;
+	m->key = calloc(cap, sizeof *m->key);
+	m->val = malloc(cap * sizeof *m->val);
+	m->mask = cap - 1;
+	m->n = 0;
+	return m->key && m->val ? 0 : -1;
+}
+
+static int linemap_grow(linemap *m)
+{
+	linemap g;
+	if (linemap_init(&g, (m->mask + 1)) < 0) {
+		free(g.key);
+		free(g.val);
+		return -1;
+	}
+	for (uint64_t i = 0; i <= m->mask; i++)
+		if (m->key[i]) {
+			uint64_t h = mix64(m->key[i]) & g.mask;
+			while (g.key[h])
+				h = (h + 1) & g.mask;
+			g.key[h] = m->key[i];
+			g.val[h] = m->val[i];
+		}
+	g.n = m->n;
+	free(m->key);
+	free(m->val);
+	*m = g;
+	return 0;
+}
+
+/* Dense id of a line, assigning the next id to a new one; -1: no memory. */
+static int64_t linemap_id(linemap *m, uint64_t line, rd_coal *co, uint64_t *cap)
+{
+	uint64_t key = line + 1, h = mix64(key) & m->mask;
+	while (m->key[h]) {
+		if (m->key[h] == key)
+			return m->val[h];
+		h = (h + 1) & m->mask;
+	}
+	if ((m->n + 1) * 2 > m->mask + 1) {
+		if (linemap_grow(m) < 0)
+			return -1;
+		return linemap_id(m, line, co, cap);
+	}
+	if (co->nlines == *cap) {
+		uint64_t nc = *cap ? *cap * 2 : 1024;
+		uint64_t *la = realloc(co->line_addr, nc * sizeof *la);
+		if (!la)
+			return -1;
+		co->line_addr = la;
+		*cap = nc;
+	}
+	m->key[h] = key;
+	m->val[h] = co->nlines;
+	m->n++;
+	co->line_addr[co->nlines] = line;
+	return co->nlines++;
+}
+
+static uint32_t log2u64(uint64_t v)
+{
+	uint32_t r = 0;
+	while (v > 1)
+		v >>= 1, r++;
+	return r;
+}
+
+static uint32_t group_len(uint32_t ws, uint16_t bytes)
+{
+	uint32_t g = ws;
+	if (bytes == 8)
+		g = ws / 2;
+	else if (bytes == 16)
+		g = ws / 4;
+	return g ? g : 1;
+}
+
+int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size)
+{
+	memset(co, 0, sizeof *co);
+	uint32_t shift = log2u64(line_size);
+	uint64_t nloads = k->nloads ? k->nloads : 1;
+	uint64_t line_cap = 0;
+	linemap map = {0};
+	int rc = RD_ENOMEM;
+	uint32_t *lead_lane = NULL;
+	uint64_t *lead_req = NULL;
+
+	co->warp_instr_first = calloc((size_t)s->nwarps + 1, sizeof *co->warp_instr_first);
+	co->instr_req_first = malloc((nloads + 1) * sizeof *co->instr_req_first);
+	co->req = malloc(nloads * sizeof *co->req);
+	co->load_line = malloc(nloads * sizeof *co->load_line);
+	co->load_on = calloc(nloads, 1);
+	lead_lane = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_lane);
+	lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_req);
+	if (!co->warp_instr_first || !co->instr_req_first || !co->req || !co->load_line ||
+	    !co->load_on || !lead_lane || !lead_req || linemap_init(&map, k->nloads / 4 + 16) < 0)
+		goto out;
+
+	uint64_t ni = 0, nr = 0;
+	co->instr_req_first[0] = 0;
+	for (uint32_t w = 0; w < s->nwarps; w++) {
+		co->warp_instr_first[w] = ni;
+		uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
+		uint64_t kmax = 0;
+		for (uint32_t i = 0; i < nt; i++) {
+			uint64_t n = k->thread_first[t0 + i + 1] - k->thread_first[t0 + i];
+			if (n > kmax)
+				kmax = n;
+		}
+		for (uint64_t kk = 0; kk < kmax; kk++) {
+			uint32_t nlead = 0;
+			for (uint32_t i = 0; i < nt; i++) {
+				uint64_t a = k->thread_first[t0 + i] + kk;
+				if (a >= k->thread_first[t0 + i + 1])
+					continue; /* this thread has no k-th load */
+				int64_t id = linemap_id(&map, k->addr[a] >> shift, co, &line_cap);
+				if (id < 0)
+					goto out;
+				co->load_line[a] = (uint32_t)id;
+				uint32_t g = group_len(s->warp_size, k->bytes[a]);
+				uint32_t start = g * (i / g);
+				/* Leaders are in lane order: the first one at or after
+				 * the group start with the same line is the match. */
+				uint32_t j = 0;
+				while (j < nlead && lead_lane[j] < start)
+					j++;
+				for (; j < nlead; j++)
+					if (co->req[lead_req[j]].line == (uint32_t)id)
+						break;
+				if (j < nlead) {
+					co->req[lead_req[j]].nthr++;
+					continue;
+				}
+				co->load_on[a] = 1;
+				co->req[nr].line = (uint32_t)id;
+				co->req[nr].thread = t0 + i;
+				co->req[nr].nthr = 1;
+				lead_lane[nlead] = i;
+				lead_req[nlead++] = nr++;
+			}
+			co->instr_req_first[++ni] = nr;
+		}
+	}
+	co->warp_instr_first[s->nwarps] = ni;
+	co->ninstr = ni;
+	co->nreq = nr;
+	/* Shrink to what was used; failure to shrink is harmless. */
+	rd_req *rq = realloc(co->req, (nr ? nr : 1) * sizeof *rq);
+	if (rq)
+		co->req = rq;
+	uint64_t *ir = realloc(co->instr_req_first, (ni + 1) * sizeof *ir);
+	if (ir)
+		co->instr_req_first = ir;
+	rc = RD_OK;
+out:
+	free(map.key);
+	free(map.val);
+	free(lead_lane);
+	free(lead_req);
+	if (rc != RD_OK)
+		coal_free(co);
+	return rc;
+}
+
+void coal_free(rd_coal *co)
+{
+	free(co->line_addr);
+	free(co->warp_instr_first);
+	free(co->instr_req_first);
+	free(co->req);
+	free(co->load_line);
+	free(co->load_on);
+	memset(co, 0, sizeof *co);
+}

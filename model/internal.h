@@ -1,0 +1,117 @@
+/*
+ * Internal interfaces between the model's pipeline stages. Not installed;
+ * the public API is rdscope.h.
+ */
+#ifndef RD_INTERNAL_H
+#define RD_INTERNAL_H
+
+#include "rdscope.h"
+
+/* ---- stage 1: schedule (threads -> warps -> blocks -> cores) ---------- */
+typedef struct rd_sched {
+	uint32_t nthreads;        /* threads modelled (after gpu.max_threads) */
+	uint32_t warp_size;
+	uint32_t nblocks;
+	uint32_t warps_per_block; /* ceil(block size / warp size) */
+	uint32_t nwarps;          /* nblocks * warps_per_block (some may be empty) */
+	uint32_t *warp_t0;        /* [nwarps] first thread of each warp */
+	uint16_t *warp_nt;        /* [nwarps] threads in each warp (0: empty) */
+	uint32_t ncores;
+	uint32_t *core_first;     /* [ncores + 1] index into core_blocks */
+	uint32_t *core_blocks;    /* blocks of each core, in dispatch order */
+	uint32_t active_blocks;   /* blocks running at once on a core */
+} rd_sched;
+
+int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c);
+void sched_free(rd_sched *s);
+
+/* ---- stage 2: coalescing --------------------------------------------- */
+/* One request: a distinct line of one warp instruction's coalescing group. */
+typedef struct rd_req {
+	uint32_t line;   /* dense line id */
+	uint32_t thread; /* leader thread (global id) */
+	uint32_t nthr;   /* threads merged into this request */
+} rd_req;
+
+typedef struct rd_coal {
+	uint32_t nlines;
+	uint64_t *line_addr;        /* [nlines] dense id -> line address */
+	uint64_t *warp_instr_first; /* [nwarps + 1] into instr_req_first */
+	uint64_t *instr_req_first;  /* [ninstr + 1] into req */
+	uint64_t ninstr, nreq;
+	rd_req *req;
+	/* Per thread-level load, for the reference profile's per-lane replay. */
+	uint32_t *load_line;        /* [nloads] dense line id */
+	uint8_t *load_on;           /* [nloads] 0: coalesced away */
+} rd_coal;
+
+int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size);
+void coal_free(rd_coal *co);
+
+/* ---- stage 3 helper: per-set LRU stacks (Bennett-Kruskal + Fenwick) --- */
+typedef struct rd_stack {
+	uint32_t nsets;
+	uint64_t *off;      /* [nsets + 1]: set s uses tree[off[s] .. off[s+1]) */
+	uint32_t *tree;     /* Fenwick trees over set-local update stamps */
+	uint32_t *counter;  /* [nsets] next stamp, from 1 */
+	uint32_t *live;     /* [nsets] lines with a stamp */
+	uint32_t *stamp;    /* [nlines] last update stamp, 0 = never */
+	uint32_t nlines;
+} rd_stack;
+
+/* cap[s] = most updates set s can see. */
+int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines);
+void stack_free(rd_stack *st);
+/* Distinct lines of the set updated since the line's last update; -1: never. */
+int64_t stack_distance(const rd_stack *st, uint32_t set, uint32_t line);
+void stack_update(rd_stack *st, uint32_t set, uint32_t line);
+
+/* ---- seeded generator for latencies and random mappings -------------- */
+typedef struct rd_rng {
+	uint64_t s;
+} rd_rng;
+
+void rng_seed(rd_rng *r, uint64_t seed, uint64_t stream);
+uint64_t rng_next(rd_rng *r);
+/* |N(0, sigma^2)| rounded to an integer, truncated at 8 sigma. */
+uint32_t rng_halfnormal(rd_rng *r, double sigma);
+
+/* ---- stage 3-4: timed simulation of one case on one core ------------- */
+typedef struct sim_params {
+	uint32_t sets, ways;
+	const uint32_t *set_of;    /* [nlines] set index of each line */
+	uint32_t lat_hit, lat_miss;
+	double sigma;
+	uint32_t mshrs, per_warp;  /* 0 = unlimited */
+	int clip;
+	int divergence;
+	uint64_t seed;
+	int record_events;
+} sim_params;
+
+typedef struct sim_counts {
+	uint64_t requests, hits, misses;
+	uint64_t compulsory, latency; /* first touches; misses to in-flight lines */
+	uint64_t cancels;
+	uint64_t time;
+	uint64_t *hist;               /* finite distances */
+	uint32_t hist_len, hist_cap;
+	uint64_t hist_inf;
+} sim_counts;
+
+/* Shared read-only inputs of a simulation. */
+typedef struct sim_input {
+	const rd_kernel *k;
+	const rd_sched *s;
+	const rd_coal *co;
+	const rd_callbacks *cb;
+	/* progress accounting over all cases and cores */
+	uint64_t progress_base, progress_total;
+} sim_input;
+
+int hist_add(sim_counts *c, int64_t d);
+int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
+int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
+int sim_progress(const sim_input *in, uint64_t done);
+
+#endif

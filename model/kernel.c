@@ -1,0 +1,152 @@
+/*
+ * Kernels: the thread-level accesses of one trace, loads grouped per thread
+ * in program order. Readers append accesses in file order; only the order
+ * of each thread's own loads carries meaning (seed 000 section 4.6), so the
+ * builder sorts stably by thread id into a CSR layout.
+ */
+#include "rdscope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rd_kernel_builder {
+	char *name;
+	uint32_t dim[3];
+	uint64_t n, cap, stores;
+	uint32_t *tid;
+	uint64_t *addr;
+	uint16_t *bytes;
+	uint32_t max_tid;
+	int any;
+};
+
+static char *dupstr(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx, uint32_t by, uint32_t bz)
+{
+	rd_kernel_builder *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->name = dupstr(name ? name : "kernel");
+	if (!b->name) {
+		free(b);
+		return NULL;
+	}
+	b->dim[0] = bx;
+	b->dim[1] = by;
+	b->dim[2] = bz;
+	return b;
+}
+
+static int grow(rd_kernel_builder *b)
+{
+	uint64_t cap = b->cap ? b->cap * 2 : 4096;
+	uint32_t *t = realloc(b->tid, cap * sizeof *t);
+	if (!t)
+		return -1;
+	b->tid = t;
+	uint64_t *a = realloc(b->addr, cap * sizeof *a);
+	if (!a)
+		return -1;
+	b->addr = a;
+	uint16_t *s = realloc(b->bytes, cap * sizeof *s);
+	if (!s)
+		return -1;
+	b->bytes = s;
+	b->cap = cap;
+	return 0;
+}
+
+int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
+			  uint32_t bytes)
+{
+	if (is_store) {
+		b->stores++;
+		return 0;
+	}
+	if (b->n == b->cap && grow(b) < 0)
+		return -1;
+	b->tid[b->n] = tid;
+	b->addr[b->n] = addr;
+	b->bytes[b->n] = (uint16_t)(bytes > 0xffff ? 0xffff : bytes);
+	b->n++;
+	if (!b->any || tid > b->max_tid)
+		b->max_tid = tid;
+	b->any = 1;
+	return 0;
+}
+
+void rd_kernel_builder_free(rd_kernel_builder *b)
+{
+	if (!b)
+		return;
+	free(b->name);
+	free(b->tid);
+	free(b->addr);
+	free(b->bytes);
+	free(b);
+}
+
+rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
+{
+	rd_kernel *k = calloc(1, sizeof *k);
+	if (!k) {
+		rd_kernel_builder_free(b);
+		return NULL;
+	}
+	k->name = b->name;
+	b->name = NULL;
+	memcpy(k->block_dim, b->dim, sizeof k->block_dim);
+	uint64_t bs = (uint64_t)b->dim[0] * b->dim[1] * b->dim[2];
+	k->block_size = bs > UINT32_MAX ? UINT32_MAX : (uint32_t)bs;
+	/* As the reference: threads = 1 + the largest thread id with a load. */
+	k->nthreads = b->any ? b->max_tid + 1 : 0;
+	k->nloads = b->n;
+	k->nstores = b->stores;
+	k->thread_first = calloc((size_t)k->nthreads + 1, sizeof *k->thread_first);
+	k->addr = malloc((b->n ? b->n : 1) * sizeof *k->addr);
+	k->bytes = malloc((b->n ? b->n : 1) * sizeof *k->bytes);
+	if (!k->thread_first || !k->addr || !k->bytes) {
+		rd_kernel_builder_free(b);
+		rd_kernel_free(k);
+		return NULL;
+	}
+	/* Counting sort by thread id; stable, so program order is kept. */
+	for (uint64_t i = 0; i < b->n; i++)
+		k->thread_first[b->tid[i] + 1]++;
+	for (uint32_t t = 0; t < k->nthreads; t++)
+		k->thread_first[t + 1] += k->thread_first[t];
+	uint64_t *pos = malloc(((size_t)k->nthreads + 1) * sizeof *pos);
+	if (!pos) {
+		rd_kernel_builder_free(b);
+		rd_kernel_free(k);
+		return NULL;
+	}
+	memcpy(pos, k->thread_first, ((size_t)k->nthreads + 1) * sizeof *pos);
+	for (uint64_t i = 0; i < b->n; i++) {
+		uint64_t p = pos[b->tid[i]]++;
+		k->addr[p] = b->addr[i];
+		k->bytes[p] = b->bytes[i];
+	}
+	free(pos);
+	rd_kernel_builder_free(b);
+	return k;
+}
+
+void rd_kernel_free(rd_kernel *k)
+{
+	if (!k)
+		return;
+	free(k->name);
+	free(k->thread_first);
+	free(k->addr);
+	free(k->bytes);
+	free(k);
+}

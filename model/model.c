@@ -1,0 +1,365 @@
+/*
+ * The rd_model object: caches each pipeline stage's output keyed by the
+ * parameters it depends on, runs the model's cases, and classifies misses.
+ *
+ *   schedule  <- gpu.warp_size, gpu.cores, gpu.max_threads,
+ *                gpu.max_active_*, gpu.block_mapping (+ seed if random)
+ *   coalesce  <- schedule, l1.line
+ *   set index <- coalesce, l1.hash, sets, model (the Fermi variants)
+ *   simulate  <- everything else; always rerun (it is the cheap part)
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rd_model {
+	const rd_kernel *k;
+	int have_sched;
+	rd_config sched_key;
+	rd_sched sched;
+	int have_coal;
+	uint32_t coal_line;
+	rd_coal coal;
+	int have_sets;
+	rd_config sets_key;
+	uint32_t sets_n;
+	uint32_t *set_of;
+	uint32_t *zeros; /* set index of every line in the fully associative case */
+};
+
+rd_model *rd_model_new(const rd_kernel *k)
+{
+	rd_model *m = calloc(1, sizeof *m);
+	if (m)
+		m->k = k;
+	return m;
+}
+
+void rd_model_free(rd_model *m)
+{
+	if (!m)
+		return;
+	if (m->have_sched)
+		sched_free(&m->sched);
+	if (m->have_coal)
+		coal_free(&m->coal);
+	free(m->set_of);
+	free(m->zeros);
+	free(m);
+}
+
+static int sched_same(const rd_config *a, const rd_config *b)
+{
+	return a->warp_size == b->warp_size && a->cores == b->cores &&
+	       a->max_threads == b->max_threads && a->max_active_threads == b->max_active_threads &&
+	       a->max_active_blocks == b->max_active_blocks && a->block_mapping == b->block_mapping &&
+	       (a->block_mapping != RD_MAP_RANDOM || a->seed == b->seed);
+}
+
+static int stages_prepare(rd_model *m, const rd_config *c)
+{
+	int rc;
+	if (!m->have_sched || !sched_same(&m->sched_key, c)) {
+		if (m->have_sched)
+			sched_free(&m->sched);
+		if (m->have_coal)
+			coal_free(&m->coal);
+		m->have_sched = m->have_coal = m->have_sets = 0;
+		if ((rc = sched_build(&m->sched, m->k, c)))
+			return rc;
+		m->have_sched = 1;
+		m->sched_key = *c;
+	}
+	if (!m->have_coal || m->coal_line != c->l1_line) {
+		if (m->have_coal)
+			coal_free(&m->coal);
+		m->have_coal = m->have_sets = 0;
+		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line)))
+			return rc;
+		m->have_coal = 1;
+		m->coal_line = c->l1_line;
+		free(m->zeros);
+		m->zeros = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->zeros);
+		if (!m->zeros)
+			return RD_ENOMEM;
+	}
+	uint32_t sets = rd_config_sets(c);
+	const rd_config *o = &m->sets_key;
+	if (!m->have_sets || m->sets_n != sets || o->l1_hash != c->l1_hash ||
+	    o->l1_hash_shift != c->l1_hash_shift || o->model != c->model || o->l1_line != c->l1_line) {
+		free(m->set_of);
+		m->set_of = malloc((m->coal.nlines ? m->coal.nlines : 1) * sizeof *m->set_of);
+		if (!m->set_of)
+			return RD_ENOMEM;
+		for (uint32_t i = 0; i < m->coal.nlines; i++)
+			m->set_of[i] = rd_set_index(c, sets, m->coal.line_addr[i]);
+		m->have_sets = 1;
+		m->sets_key = *c;
+		m->sets_n = sets;
+	}
+	return RD_OK;
+}
+
+int hist_add(sim_counts *c, int64_t d)
+{
+	if (d < 0) {
+		c->hist_inf++;
+		return 0;
+	}
+	if ((uint64_t)d >= c->hist_cap) {
+		uint64_t nc = c->hist_cap ? c->hist_cap : 64;
+		while (nc <= (uint64_t)d)
+			nc *= 2;
+		uint64_t *h = realloc(c->hist, nc * sizeof *h);
+		if (!h)
+			return -1;
+		memset(h + c->hist_cap, 0, (nc - c->hist_cap) * sizeof *h);
+		c->hist = h;
+		c->hist_cap = (uint32_t)nc;
+	}
+	c->hist[d]++;
+	if ((uint32_t)d >= c->hist_len)
+		c->hist_len = (uint32_t)d + 1;
+	return 0;
+}
+
+int sim_progress(const sim_input *in, uint64_t done)
+{
+	if (!in->cb || !in->cb->progress || !in->progress_total)
+		return 0;
+	double f = (double)(in->progress_base + done) / (double)in->progress_total;
+	return in->cb->progress(in->cb->ctx, f > 1.0 ? 1.0 : f);
+}
+
+static int counts_merge(sim_counts *to, const sim_counts *from)
+{
+	to->requests += from->requests;
+	to->hits += from->hits;
+	to->misses += from->misses;
+	to->compulsory += from->compulsory;
+	to->latency += from->latency;
+	to->cancels += from->cancels;
+	if (from->time > to->time)
+		to->time = from->time;
+	to->hist_inf += from->hist_inf;
+	for (uint32_t d = 0; d < from->hist_len; d++)
+		if (from->hist[d]) {
+			if (hist_add(to, d) < 0)
+				return -1;
+			to->hist[d] += from->hist[d] - 1;
+		}
+	return 0;
+}
+
+static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m, int cs)
+{
+	memset(p, 0, sizeof *p);
+	p->sets = rd_config_sets(c);
+	p->ways = c->l1_ways;
+	p->set_of = m->set_of;
+	p->lat_hit = c->latency_hit;
+	p->lat_miss = c->latency_miss;
+	p->sigma = c->latency_stddev;
+	p->mshrs = c->l1_mshrs;
+	p->per_warp = c->l1_mshr_per_warp;
+	p->clip = c->latency_clip;
+	p->divergence = c->divergence;
+	p->seed = c->seed;
+	p->record_events = cs == RD_CASE_FULL;
+	if (c->model == RD_PROFILE_REF2013) {
+		p->per_warp = 0; /* quirk: the reference has no per-warp cap ... */
+		p->clip = 0;     /* ... and no clipping */
+	}
+	switch (cs) {
+	case RD_CASE_FULLY_ASSOC:
+		p->ways = p->sets * p->ways;
+		p->sets = 1;
+		p->set_of = m->zeros;
+		break;
+	case RD_CASE_NO_LATENCY:
+		p->lat_hit = p->lat_miss = 0;
+		p->sigma = 0;
+		break;
+	case RD_CASE_NO_MSHR:
+		p->mshrs = p->per_warp = 0;
+		break;
+	}
+}
+
+static uint64_t clamp_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* Paper profile: compulsory and latency misses are known per request; the
+ * rest is split by difference with the fully associative and the
+ * unlimited-MSHR runs, clamped so the five classes add up to the total. */
+static void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases)
+{
+	const sim_counts *c0 = &cc[0];
+	uint64_t rest0 = c0->misses - c0->compulsory - c0->latency;
+	uint64_t assoc = 0, mshr = 0;
+	if (cases & (1 << RD_CASE_FULLY_ASSOC)) {
+		uint64_t rest1 = cc[1].misses - cc[1].compulsory - cc[1].latency;
+		assoc = clamp_sub(rest0, rest1);
+	}
+	if (cases & (1 << RD_CASE_NO_MSHR)) {
+		uint64_t rest3 = cc[3].misses - cc[3].compulsory - cc[3].latency;
+		mshr = clamp_sub(rest0, rest3);
+		if (mshr > rest0 - assoc)
+			mshr = rest0 - assoc;
+	}
+	r->cls[RD_CLASS_COMPULSORY] = c0->compulsory;
+	r->cls[RD_CLASS_LATENCY] = c0->latency;
+	r->cls[RD_CLASS_ASSOCIATIVITY] = assoc;
+	r->cls[RD_CLASS_MSHR] = mshr;
+	r->cls[RD_CLASS_CAPACITY] = rest0 - assoc - mshr;
+	r->hits = c0->hits;
+	r->misses = c0->misses;
+}
+
+/* Reference profile: its io.cpp arithmetic, defects and all (quirks: a
+ * distance equal to the ways is reported as a hit; a negative residue is
+ * added to a class instead of subtracted). */
+static void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int cases,
+			     uint32_t ways, uint32_t sets)
+{
+	int64_t comp[RD_NCASES], miss[RD_NCASES];
+	for (int i = 0; i < RD_NCASES; i++) {
+		if (!(cases & (1 << i))) {
+			comp[i] = comp[0];
+			miss[i] = miss[0];
+			continue;
+		}
+		uint32_t w = i == RD_CASE_FULLY_ASSOC ? ways * sets : ways;
+		uint64_t cap = 0;
+		for (uint32_t d = w + 1; d < cc[i].hist_len; d++)
+			cap += cc[i].hist[d];
+		comp[i] = (int64_t)cc[i].hist_inf;
+		miss[i] = comp[i] + (int64_t)cap;
+	}
+	int64_t assoc = miss[0] - miss[1], lat = comp[0] - comp[2], mshr = miss[0] - miss[3];
+	int64_t compulsory = comp[2];
+	int64_t rest = miss[0] - (compulsory + (lat > 0 ? lat : 0) + (assoc > 0 ? assoc : 0) +
+				  (mshr > 0 ? mshr : 0));
+	int64_t capacity = rest > 0 ? rest : 0;
+	if (rest < 0) {
+		int64_t a = -rest;
+		if (mshr > a)
+			mshr += a;
+		else if (lat > a)
+			lat += a;
+		else
+			assoc += a;
+	}
+	r->cls[RD_CLASS_COMPULSORY] = (uint64_t)(compulsory > 0 ? compulsory : 0);
+	r->cls[RD_CLASS_CAPACITY] = (uint64_t)capacity;
+	r->cls[RD_CLASS_ASSOCIATIVITY] = (uint64_t)(assoc > 0 ? assoc : 0);
+	r->cls[RD_CLASS_LATENCY] = (uint64_t)(lat > 0 ? lat : 0);
+	r->cls[RD_CLASS_MSHR] = (uint64_t)(mshr > 0 ? mshr : 0);
+	r->misses = (uint64_t)miss[0];
+	r->hits = cc[0].requests - r->misses;
+	for (int i = 0; i < RD_NCASES; i++)
+		if (cases & (1 << i))
+			r->case_misses[i] = (uint64_t)miss[i];
+}
+
+int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks *cb, rd_result *r)
+{
+	char err[160];
+	memset(r, 0, sizeof *r);
+	if (rd_config_check(c, err, sizeof err) < 0)
+		return RD_EINVAL;
+	cases |= 1 << RD_CASE_FULL;
+	cases &= RD_ALL_CASES;
+	int rc = stages_prepare(m, c);
+	if (rc)
+		return rc;
+	sim_counts cc[RD_NCASES];
+	memset(cc, 0, sizeof cc);
+	int ncases = 0;
+	for (int i = 0; i < RD_NCASES; i++)
+		ncases += !!(cases & (1 << i));
+	sim_input in = {.k = m->k, .s = &m->sched, .co = &m->coal, .cb = cb,
+			.progress_total = m->coal.nreq * (uint64_t)ncases};
+	for (int i = 0; i < RD_NCASES && rc == RD_OK; i++) {
+		if (!(cases & (1 << i)))
+			continue;
+		sim_params p;
+		params_for_case(&p, c, m, i);
+		if (c->model == RD_PROFILE_REF2013) {
+			rc = sim_ref2013(&in, &p, &cc[i]);
+			in.progress_base += m->coal.nreq;
+			continue;
+		}
+		for (uint32_t core = 0; core < m->sched.ncores && rc == RD_OK; core++) {
+			sim_counts one = {0};
+			rc = sim_paper_core(&in, core, &p, &one);
+			if (rc == RD_OK && counts_merge(&cc[i], &one) < 0)
+				rc = RD_ENOMEM;
+			in.progress_base += one.requests;
+			free(one.hist);
+		}
+	}
+	if (rc == RD_OK) {
+		r->threads_total = m->k->nthreads;
+		r->threads_modelled = m->sched.nthreads;
+		r->accesses = 0;
+		for (uint32_t t = 0; t < m->sched.nthreads; t++)
+			r->accesses += m->k->thread_first[t + 1] - m->k->thread_first[t];
+		r->stores = m->k->nstores;
+		r->requests = cc[0].requests;
+		r->cancels = cc[0].cancels;
+		r->time_steps = cc[0].time;
+		r->cases_run = cases;
+		if (c->model == RD_PROFILE_REF2013) {
+			classify_ref2013(r, cc, cases, c->l1_ways, rd_config_sets(c));
+		} else {
+			classify_paper(r, cc, cases);
+			for (int i = 0; i < RD_NCASES; i++)
+				if (cases & (1 << i))
+					r->case_misses[i] = cc[i].misses;
+		}
+		if (r->requests) {
+			r->miss_rate_all = (double)r->misses / (double)r->requests;
+			r->miss_rate = (double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
+		}
+		r->hist = cc[0].hist;
+		r->hist_len = cc[0].hist_len;
+		r->hist_inf = cc[0].hist_inf;
+		cc[0].hist = NULL;
+	}
+	for (int i = 0; i < RD_NCASES; i++)
+		free(cc[i].hist);
+	return rc;
+}
+
+void rd_result_free(rd_result *r)
+{
+	free(r->hist);
+	r->hist = NULL;
+	r->hist_len = 0;
+}
+
+const char *rd_class_name(enum rd_class c)
+{
+	static const char *const names[] = {"compulsory", "capacity", "associativity", "latency",
+					    "mshr"};
+	return (unsigned)c < RD_NCLASS ? names[c] : "?";
+}
+
+const char *rd_strerror(int status)
+{
+	switch (status) {
+	case RD_OK:
+		return "ok";
+	case RD_ECANCELED:
+		return "cancelled";
+	case RD_ENOMEM:
+		return "out of memory";
+	case RD_EINVAL:
+		return "invalid configuration or kernel";
+	}
+	return "unknown error";
+}

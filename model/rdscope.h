@@ -1,0 +1,244 @@
+/*
+ * rdscope model library: the GPU L1 reuse-distance model of Nugteren et al.
+ * (HPCA 2014, "seed 000"), with the 2013 reference code's behaviour as a
+ * second profile.
+ *
+ * Pure C11. No curses, no libconfig, no printing, no global mutable state:
+ * every function is reentrant, so the explorer's worker thread and the tests
+ * can run models at the same time on different rd_model objects.
+ *
+ * Pipeline:  kernel (trace) -> schedule -> coalesce -> set index
+ *            -> timed per-set reuse distance -> classify.
+ * An rd_model caches the output of each stage keyed by the parameters it
+ * depends on, so a rerun after a parameter change starts from the first
+ * stage that parameter affects.
+ */
+#ifndef RDSCOPE_H
+#define RDSCOPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RD_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- config */
+
+enum rd_profile {
+	RD_PROFILE_PAPER = 0,   /* the paper as written (default) */
+	RD_PROFILE_REF2013 = 1, /* the 2013 reference code, quirks included */
+};
+
+enum rd_hash {
+	RD_HASH_MOD = 0, /* line address mod sets */
+	RD_HASH_XOR,     /* low log2(sets) line bits XOR the next log2(sets) */
+	RD_HASH_FERMI,   /* Fermi GTX470 hash, seed 000 section 5.1 */
+	RD_HASH_SMOD,    /* (line address >> shift) mod sets */
+	RD_HASH_PRIME,   /* line address mod largest prime <= sets */
+};
+
+enum rd_mapping {
+	RD_MAP_RR = 0,  /* block b -> core b mod cores */
+	RD_MAP_BPART4,  /* groups of 4 consecutive blocks, round-robin */
+	RD_MAP_BPART8,  /* groups of 8 consecutive blocks, round-robin */
+	RD_MAP_RANDOM,  /* seeded shuffle, then round-robin (balanced) */
+};
+
+typedef struct rd_config {
+	enum rd_profile model;
+	uint32_t l1_size;          /* bytes */
+	uint32_t l1_line;          /* bytes, power of two */
+	uint32_t l1_ways;          /* >= 1, need not be a power of two */
+	enum rd_hash l1_hash;
+	uint32_t l1_hash_shift;    /* N of smod:N */
+	uint32_t l1_mshrs;         /* per core, 0 = unlimited */
+	uint32_t l1_mshr_per_warp; /* 0 = unlimited */
+	uint32_t latency_hit;      /* model time steps */
+	uint32_t latency_miss;     /* lambda_min */
+	double latency_stddev;     /* sigma of the half-normal addition */
+	int latency_clip;          /* clip effect-at to an in-flight request */
+	int divergence;            /* warps re-enter the queue after their latency */
+	uint32_t warp_size;
+	uint32_t cores;
+	uint32_t max_threads;      /* 0 = no cap */
+	uint32_t max_active_threads;
+	uint32_t max_active_blocks;
+	enum rd_mapping block_mapping;
+	uint64_t seed;
+} rd_config;
+
+/* The paper's Fermi 16 KB configuration. */
+void rd_config_default(rd_config *c);
+
+/* Number of sets, l1_size / (l1_line * l1_ways); 0 if not whole. */
+uint32_t rd_config_sets(const rd_config *c);
+
+/*
+ * Validate a whole configuration. Returns 0 if valid; otherwise writes the
+ * first problem as "key: message" into err and returns -1.
+ */
+int rd_config_check(const rd_config *c, char *err, size_t errlen);
+
+/* The dotted keys ("l1.ways", ...), shared by -s, presets, UI and output. */
+enum rd_key_type { RD_KEY_UINT, RD_KEY_DOUBLE, RD_KEY_BOOL, RD_KEY_ENUM };
+
+typedef struct rd_key {
+	const char *name;        /* "l1.ways" */
+	enum rd_key_type type;
+	const char *unit;        /* "bytes", "steps", "" */
+	const char *help;        /* one line */
+	const char *choices;     /* RD_KEY_ENUM: "mod|xor|fermi|smod:N|prime" */
+} rd_key;
+
+extern const rd_key rd_keys[];   /* constant table, NULL-name terminated */
+size_t rd_key_count(void);
+const rd_key *rd_key_find(const char *name);
+
+/*
+ * Set one key from its text value. Checks the value's own range only (whole
+ * configuration checks are rd_config_check). Returns 0, or -1 with
+ * "l1.ways: must be >= 1 (got 0)" style text in err.
+ */
+int rd_config_set(rd_config *c, const char *key, const char *value,
+		  char *err, size_t errlen);
+
+/* Format a key's current value as text (as rd_config_set accepts it). */
+int rd_config_get(const rd_config *c, const char *key, char *buf, size_t len);
+
+const char *rd_hash_name(enum rd_hash h);
+const char *rd_mapping_name(enum rd_mapping m);
+const char *rd_profile_name(enum rd_profile p);
+
+/* Set index of a line address under the configuration's hash and sets. */
+uint32_t rd_set_index(const rd_config *c, uint32_t sets, uint64_t line_addr);
+
+/* ---------------------------------------------------------------- kernel */
+
+/*
+ * One kernel's thread-level accesses. Loads are kept per thread in program
+ * order (CSR layout); stores are only counted (the L1 does not cache them).
+ */
+typedef struct rd_kernel {
+	char *name;
+	uint32_t block_dim[3];
+	uint32_t block_size;     /* product of block_dim */
+	uint32_t nthreads;       /* 1 + largest thread id with a load */
+	uint64_t nloads;
+	uint64_t nstores;
+	uint64_t *thread_first;  /* [nthreads + 1]: loads of t are [first[t], first[t+1]) */
+	uint64_t *addr;          /* [nloads] byte address */
+	uint16_t *bytes;         /* [nloads] access size */
+} rd_kernel;
+
+typedef struct rd_kernel_builder rd_kernel_builder;
+
+rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx,
+					 uint32_t by, uint32_t bz);
+/* Append one access in file order. Returns 0, or -1 when out of memory. */
+int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store,
+			  uint64_t addr, uint32_t bytes);
+/* Turn the accesses into a kernel (frees the builder). NULL: out of memory. */
+rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b);
+void rd_kernel_builder_free(rd_kernel_builder *b);
+void rd_kernel_free(rd_kernel *k);
+
+/* ---------------------------------------------------------------- result */
+
+enum rd_class {
+	RD_CLASS_COMPULSORY = 0,
+	RD_CLASS_CAPACITY,
+	RD_CLASS_ASSOCIATIVITY,
+	RD_CLASS_LATENCY,
+	RD_CLASS_MSHR,
+	RD_NCLASS
+};
+const char *rd_class_name(enum rd_class c);
+
+/* The four model cases of the breakdown (seed 000 section 6.1). */
+enum rd_case {
+	RD_CASE_FULL = 0,     /* as configured */
+	RD_CASE_FULLY_ASSOC,  /* one set of sets*ways ways */
+	RD_CASE_NO_LATENCY,   /* all latencies 0 */
+	RD_CASE_NO_MSHR,      /* unlimited MSHRs */
+	RD_NCASES
+};
+
+typedef struct rd_result {
+	uint32_t threads_total;    /* threads in the kernel */
+	uint32_t threads_modelled; /* after gpu.max_threads */
+	uint64_t accesses;         /* thread-level loads modelled */
+	uint64_t stores;           /* thread-level stores (not modelled) */
+	uint64_t requests;         /* coalesced line requests (histogram total) */
+	uint64_t hits;
+	uint64_t misses;           /* all misses, latency misses included */
+	uint64_t cls[RD_NCLASS];
+	uint64_t case_misses[RD_NCASES]; /* total misses of each case run */
+	int cases_run;             /* bit i set: case i was run */
+	uint64_t cancels;          /* MSHR-blocked issue attempts (case 0) */
+	uint64_t time_steps;       /* model time at the end of case 0 */
+	double miss_rate;          /* (misses - latency) / requests: hardware view */
+	double miss_rate_all;      /* misses / requests */
+	/* case-0 reuse-distance histogram: hist[d] for finite d, inf apart */
+	uint64_t *hist;
+	uint32_t hist_len;
+	uint64_t hist_inf;
+} rd_result;
+
+void rd_result_free(rd_result *r);
+
+/* ---------------------------------------------------------------- events */
+
+enum rd_outcome { RD_OUT_HIT = 0, RD_OUT_MISS, RD_OUT_CANCEL };
+
+/* One processed request of case 0, for the event log and teaching views. */
+typedef struct rd_event {
+	uint64_t time;          /* issue time step */
+	uint32_t core, block, warp;
+	uint32_t thread;        /* leader thread (global id) */
+	uint32_t nthreads;      /* threads coalesced into this request */
+	uint32_t instr;         /* per-thread load index */
+	uint64_t addr;          /* leader's byte address */
+	uint64_t line;          /* line address (addr / line size) */
+	uint32_t set;
+	int64_t distance;       /* -1: infinite */
+	enum rd_outcome outcome;
+	int cls;                /* enum rd_class of a miss, -1 for hit/cancel */
+	uint32_t latency;
+	uint64_t effect_at;
+	uint32_t mshrs_used;    /* entries in use after this request */
+} rd_event;
+
+/* ---------------------------------------------------------------- running */
+
+typedef struct rd_callbacks {
+	/* Called between chunks with the fraction done; nonzero cancels. */
+	int (*progress)(void *ctx, double fraction);
+	/* Called for every case-0 request, in issue order (may be NULL). */
+	void (*event)(void *ctx, const rd_event *ev);
+	void *ctx;
+} rd_callbacks;
+
+enum rd_status {
+	RD_OK = 0,
+	RD_ECANCELED = 1,
+	RD_ENOMEM = 2,
+	RD_EINVAL = 3,
+};
+
+typedef struct rd_model rd_model;
+
+/* A model over one kernel. The kernel must outlive the model. */
+rd_model *rd_model_new(const rd_kernel *k);
+void rd_model_free(rd_model *m);
+
+/*
+ * Run the model. cases is a bit mask of (1 << enum rd_case); the breakdown
+ * needs all four (RD_ALL_CASES), the as-configured case alone is 1. On
+ * RD_OK the result is filled (free it with rd_result_free).
+ */
+#define RD_ALL_CASES 0xF
+int rd_model_run(rd_model *m, const rd_config *c, int cases,
+		 const rd_callbacks *cb, rd_result *out);
+
+const char *rd_strerror(int status);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * Stage 1, scheduling (seed 000 section 4.1): threads -> warps -> blocks
+ * -> cores. Thread t of the trace is lane (t mod bs) of block (t div bs);
+ * warps never span blocks, so a block's last warp may be partial.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t core_of(const rd_config *c, uint32_t b)
+{
+	switch (c->block_mapping) {
+	case RD_MAP_BPART4:
+		return (b / 4) % c->cores;
+	case RD_MAP_BPART8:
+		return (b / 8) % c->cores;
+	default:
+		return b % c->cores;
+	}
+}
+
+int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
+{
+	memset(s, 0, sizeof *s);
+	if (k->block_size == 0 || c->warp_size == 0 || c->cores == 0)
+		return RD_EINVAL;
+	uint32_t bs = k->block_size, ws = c->warp_size;
+	s->nthreads = k->nthreads;
+	if (c->max_threads && s->nthreads > c->max_threads)
+		s->nthreads = c->max_threads;
+	s->warp_size = ws;
+	s->nblocks = (uint32_t)(((uint64_t)s->nthreads + bs - 1) / bs);
+	s->warps_per_block = (bs + ws - 1) / ws;
+	uint64_t nwarps = (uint64_t)s->nblocks * s->warps_per_block;
+	if (nwarps > UINT32_MAX)
+		return RD_EINVAL;
+	s->nwarps = (uint32_t)nwarps;
+	s->ncores = c->cores;
+	s->warp_t0 = malloc((nwarps ? nwarps : 1) * sizeof *s->warp_t0);
+	s->warp_nt = malloc((nwarps ? nwarps : 1) * sizeof *s->warp_nt);
+	s->core_first = calloc((size_t)c->cores + 1, sizeof *s->core_first);
+	s->core_blocks = malloc((s->nblocks ? s->nblocks : 1) * sizeof *s->core_blocks);
+	uint32_t *order = malloc((s->nblocks ? s->nblocks : 1) * sizeof *order);
+	uint32_t *core = malloc((s->nblocks ? s->nblocks : 1) * sizeof *core);
+	if (!s->warp_t0 || !s->warp_nt || !s->core_first || !s->core_blocks || !order || !core) {
+		free(order);
+		free(core);
+		sched_free(s);
+		return RD_ENOMEM;
+	}
+	for (uint32_t b = 0; b < s->nblocks; b++)
+		for (uint32_t j = 0; j < s->warps_per_block; j++) {
+			uint64_t t0 = (uint64_t)b * bs + (uint64_t)j * ws;
+			uint64_t end = (uint64_t)b * bs + (uint64_t)(j + 1) * ws;
+			if (end > (uint64_t)(b + 1) * bs)
+				end = (uint64_t)(b + 1) * bs;
+			if (end > s->nthreads)
+				end = s->nthreads;
+			uint32_t w = b * s->warps_per_block + j;
+			s->warp_t0[w] = (uint32_t)(t0 < end ? t0 : 0);
+			s->warp_nt[w] = (uint16_t)(t0 < end ? end - t0 : 0);
+		}
+	/* Dispatch order: block ids ascending, or a seeded shuffle dealt
+	 * round-robin (balanced across cores) for the random mapping. */
+	for (uint32_t b = 0; b < s->nblocks; b++)
+		order[b] = b;
+	if (c->block_mapping == RD_MAP_RANDOM) {
+		rd_rng r;
+		rng_seed(&r, c->seed, 0x6d6170ULL);
+		for (uint32_t i = s->nblocks; i > 1; i--) {
+			uint32_t j = (uint32_t)(rng_next(&r) % i);
+			uint32_t t = order[i - 1];
+			order[i - 1] = order[j];
+			order[j] = t;
+		}
+		for (uint32_t i = 0; i < s->nblocks; i++)
+			core[i] = i % c->cores;
+	} else {
+		for (uint32_t i = 0; i < s->nblocks; i++)
+			core[i] = core_of(c, order[i]);
+	}
+	for (uint32_t i = 0; i < s->nblocks; i++)
+		s->core_first[core[i] + 1]++;
+	for (uint32_t i = 0; i < c->cores; i++)
+		s->core_first[i + 1] += s->core_first[i];
+	uint32_t *fill = calloc(c->cores, sizeof *fill);
+	if (!fill) {
+		free(order);
+		free(core);
+		sched_free(s);
+		return RD_ENOMEM;
+	}
+	for (uint32_t i = 0; i < s->nblocks; i++)
+		s->core_blocks[s->core_first[core[i]] + fill[core[i]]++] = order[i];
+	free(fill);
+	free(order);
+	free(core);
+	uint32_t a = c->max_active_threads / bs;
+	if (a > c->max_active_blocks)
+		a = c->max_active_blocks;
+	/* A block larger than the thread limit could not launch on hardware;
+	 * the model still runs it, alone. */
+	s->active_blocks = a ? a : 1;
+	return RD_OK;
+}
+
+void sched_free(rd_sched *s)
+{
+	free(s->warp_t0);
+	free(s->warp_nt);
+	free(s->core_first);
+	free(s->core_blocks);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,458 @@
+/*
+ * Stages 3-4 for the "paper" profile: the timed GPU reuse-distance model of
+ * seed 000 sections 4.2-4.5 on one core.
+ *
+ * Time is event-driven. A core's step T pops at most one warp from a FIFO
+ * of ready warps and issues its next warp instruction's requests in lane
+ * order; each request's effect on the LRU stack of its set happens at
+ * T + latency ("effect at"). Idle time is skipped: nothing is done per
+ * time step per set, only per request and per due effect.
+ *
+ * Conventions fixed by the paper's worked examples (Tables 3-5):
+ *  - a lookup at T sees the effects due before T; the effects due at T
+ *    land after the step's issue, in issue order (Tables 3, 4) ...
+ *  - ... except that a miss fill of the looked-up line itself that is due
+ *    at T lands first: the data arrives as it is asked for (Table 5,
+ *    time 2: a hit, with the MSHR already free);
+ *  - a miss to a line that is still in flight is a latency miss; it merges
+ *    into that line's MSHR entry and, with latency.clip, takes effect with
+ *    it (section 4.2, last paragraphs);
+ *  - a miss that finds no free MSHR entry (l1.mshrs per core,
+ *    l1.mshr_per_warp per warp) is cancelled; the warp keeps what it did
+ *    issue, goes to the back of the queue and retries the request later
+ *    (section 4.4, Table 5);
+ *  - with gpu.divergence a warp re-enters the queue max-latency steps after
+ *    it issued (section 4.5); warps due at the same step enter in the
+ *    order they issued. Without it the warp re-enters at once: plain
+ *    round-robin, as in Tables 2-5.
+ *  - blocks of a core start first-done-first-serve as slots free up.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { EFF_HIT = 0, EFF_FILL = 1 };
+
+typedef struct effect {
+	uint32_t line, set;
+	uint8_t kind, done;
+} effect;
+
+typedef struct bucket {
+	effect *v;
+	uint32_t n, cap;
+} bucket;
+
+typedef struct wentry {
+	uint64_t r, seq;
+	uint32_t w;
+} wentry;
+
+typedef struct core_state {
+	const sim_input *in;
+	const sim_params *p;
+	sim_counts *out;
+	uint32_t core;
+	rd_stack st;
+	rd_rng rng;
+	/* per line */
+	uint32_t *pend;      /* fills (original and merged) still to land */
+	uint32_t *owner;     /* warp holding the line's MSHR entry */
+	uint64_t *land;      /* effect time of the entry's own fill */
+	uint8_t *seen;       /* requested before (on this core) */
+	/* per warp (global ids) */
+	uint64_t *next_instr, *next_req;
+	uint32_t *held;
+	/* per block */
+	uint32_t *block_left;
+	/* queues */
+	uint32_t *fifo;
+	uint64_t fhead, ftail, fcap;
+	wentry *heap;
+	uint64_t hn, hcap;
+	bucket *wheel;
+	uint64_t wmask, pending;
+	uint32_t used;       /* MSHR entries in use */
+	uint32_t next_block; /* index into this core's block list */
+	uint64_t warps_alive;
+	uint64_t issued;     /* requests issued, for progress */
+} core_state;
+
+static void fifo_push(core_state *cs, uint32_t w)
+{
+	cs->fifo[cs->ftail++ % cs->fcap] = w;
+}
+
+static int heap_less(const wentry *a, const wentry *b)
+{
+	return a->r < b->r || (a->r == b->r && a->seq < b->seq);
+}
+
+static int heap_push(core_state *cs, wentry e)
+{
+	if (cs->hn == cs->hcap) {
+		uint64_t nc = cs->hcap ? cs->hcap * 2 : 64;
+		wentry *h = realloc(cs->heap, nc * sizeof *h);
+		if (!h)
+			return -1;
+		cs->heap = h;
+		cs->hcap = nc;
+	}
+	uint64_t i = cs->hn++;
+	while (i && heap_less(&e, &cs->heap[(i - 1) / 2])) {
+		cs->heap[i] = cs->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	cs->heap[i] = e;
+	return 0;
+}
+
+static wentry heap_pop(core_state *cs)
+{
+	wentry top = cs->heap[0], last = cs->heap[--cs->hn];
+	uint64_t i = 0;
+	for (;;) {
+		uint64_t c = 2 * i + 1;
+		if (c >= cs->hn)
+			break;
+		if (c + 1 < cs->hn && heap_less(&cs->heap[c + 1], &cs->heap[c]))
+			c++;
+		if (!heap_less(&cs->heap[c], &last))
+			break;
+		cs->heap[i] = cs->heap[c];
+		i = c;
+	}
+	cs->heap[i] = last;
+	return top;
+}
+
+static int effect_push(core_state *cs, uint64_t at, uint32_t line, uint32_t set, uint8_t kind)
+{
+	bucket *b = &cs->wheel[at & cs->wmask];
+	if (b->n == b->cap) {
+		uint32_t nc = b->cap ? b->cap * 2 : 8;
+		effect *v = realloc(b->v, nc * sizeof *v);
+		if (!v)
+			return -1;
+		b->v = v;
+		b->cap = nc;
+	}
+	b->v[b->n++] = (effect){line, set, kind, 0};
+	cs->pending++;
+	return 0;
+}
+
+static void effect_apply(core_state *cs, effect *e)
+{
+	e->done = 1;
+	cs->pending--;
+	stack_update(&cs->st, e->set, e->line);
+	if (e->kind == EFF_FILL && --cs->pend[e->line] == 0) {
+		cs->used--;
+		cs->held[cs->owner[e->line]]--;
+	}
+}
+
+static void effects_due(core_state *cs, uint64_t t)
+{
+	bucket *b = &cs->wheel[t & cs->wmask];
+	for (uint32_t i = 0; i < b->n; i++)
+		if (!b->v[i].done)
+			effect_apply(cs, &b->v[i]);
+	b->n = 0;
+}
+
+/* The looked-up line's own fills due now land before the lookup. */
+static void effects_land_line(core_state *cs, uint64_t t, uint32_t line)
+{
+	bucket *b = &cs->wheel[t & cs->wmask];
+	for (uint32_t i = 0; i < b->n; i++)
+		if (!b->v[i].done && b->v[i].line == line && b->v[i].kind == EFF_FILL)
+			effect_apply(cs, &b->v[i]);
+}
+
+/* Start this core's next block(s): called at start and when one finishes. */
+static void block_dispatch(core_state *cs)
+{
+	const rd_sched *s = cs->in->s;
+	const rd_coal *co = cs->in->co;
+	uint32_t first = s->core_first[cs->core], n = s->core_first[cs->core + 1] - first;
+	while (cs->next_block < n) {
+		uint32_t b = s->core_blocks[first + cs->next_block++];
+		uint32_t live = 0;
+		for (uint32_t j = 0; j < s->warps_per_block; j++) {
+			uint32_t w = b * s->warps_per_block + j;
+			if (!s->warp_nt[w] || co->warp_instr_first[w] == co->warp_instr_first[w + 1])
+				continue; /* no thread, or no load: nothing to schedule */
+			cs->next_instr[w] = co->warp_instr_first[w];
+			cs->next_req[w] = co->instr_req_first[cs->next_instr[w]];
+			cs->held[w] = 0;
+			fifo_push(cs, w);
+			live++;
+		}
+		cs->block_left[b] = live;
+		cs->warps_alive += live;
+		if (live)
+			return;
+	}
+}
+
+static void warp_retire(core_state *cs, uint32_t w)
+{
+	uint32_t b = w / cs->in->s->warps_per_block;
+	cs->warps_alive--;
+	if (--cs->block_left[b] == 0)
+		block_dispatch(cs);
+}
+
+static int warp_exhausted(const core_state *cs, uint32_t w)
+{
+	return cs->next_instr[w] == cs->in->co->warp_instr_first[w + 1];
+}
+
+static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq, uint32_t set,
+		       int64_t d, enum rd_outcome o, int cls, uint32_t lat, uint64_t eff)
+{
+	const rd_kernel *k = cs->in->k;
+	const rd_sched *s = cs->in->s;
+	const rd_coal *co = cs->in->co;
+	uint64_t instr = cs->next_instr[w] - co->warp_instr_first[w];
+	rd_event ev = {
+		.time = T,
+		.core = cs->core,
+		.block = w / s->warps_per_block,
+		.warp = w,
+		.thread = rq->thread,
+		.nthreads = rq->nthr,
+		.instr = (uint32_t)instr,
+		.addr = k->addr[k->thread_first[rq->thread] + instr],
+		.line = co->line_addr[rq->line],
+		.set = set,
+		.distance = d,
+		.outcome = o,
+		.cls = cls,
+		.latency = lat,
+		.effect_at = eff,
+		.mshrs_used = cs->used,
+	};
+	cs->in->cb->event(cs->in->cb->ctx, &ev);
+}
+
+/* Issue warp w's current instruction at T. Returns -1 on no memory. */
+static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
+{
+	const rd_coal *co = cs->in->co;
+	const sim_params *p = cs->p;
+	sim_counts *out = cs->out;
+	int events = p->record_events && cs->in->cb && cs->in->cb->event;
+	uint64_t end = co->instr_req_first[cs->next_instr[w] + 1];
+	uint32_t maxlat = 0;
+	int cancelled = 0;
+	for (; cs->next_req[w] < end; cs->next_req[w]++) {
+		const rd_req *rq = &co->req[cs->next_req[w]];
+		uint32_t l = rq->line, set = p->set_of[l];
+		int64_t d = stack_distance(&cs->st, set, l);
+		if ((d < 0 || d >= p->ways) && cs->pend[l]) {
+			effects_land_line(cs, T, l);
+			d = stack_distance(&cs->st, set, l);
+		}
+		uint32_t lat;
+		uint64_t eff;
+		int cls = -1;
+		enum rd_outcome o = RD_OUT_MISS;
+		if (d >= 0 && d < p->ways) {
+			o = RD_OUT_HIT;
+			lat = p->lat_hit;
+			eff = T + lat;
+			if (effect_push(cs, eff, l, set, EFF_HIT) < 0)
+				return -1;
+			out->hits++;
+		} else if (cs->pend[l]) {
+			/* In flight: merge into its MSHR entry (a latency miss). */
+			cls = RD_CLASS_LATENCY;
+			if (p->clip) {
+				eff = cs->land[l];
+			} else {
+				eff = T + p->lat_miss + rng_halfnormal(&cs->rng, p->sigma);
+			}
+			lat = (uint32_t)(eff - T);
+			if (effect_push(cs, eff, l, set, EFF_FILL) < 0)
+				return -1;
+			cs->pend[l]++;
+			out->misses++;
+			out->latency++;
+		} else if ((p->mshrs && cs->used >= p->mshrs) ||
+			   (p->per_warp && cs->held[w] >= p->per_warp)) {
+			out->cancels++;
+			cancelled = 1;
+			if (events)
+				event_emit(cs, T, w, rq, set, d, RD_OUT_CANCEL, -1, 0, 0);
+			break;
+		} else {
+			lat = p->lat_miss + rng_halfnormal(&cs->rng, p->sigma);
+			eff = T + lat;
+			if (effect_push(cs, eff, l, set, EFF_FILL) < 0)
+				return -1;
+			cs->used++;
+			cs->held[w]++;
+			cs->owner[l] = w;
+			cs->land[l] = eff;
+			cs->pend[l] = 1;
+			out->misses++;
+			if (!cs->seen[l]) {
+				out->compulsory++;
+				cls = RD_CLASS_COMPULSORY;
+			} else {
+				cls = RD_CLASS_CAPACITY; /* refined by the breakdown */
+			}
+		}
+		cs->seen[l] = 1;
+		out->requests++;
+		if (hist_add(out, d) < 0)
+			return -1;
+		if (lat > maxlat)
+			maxlat = lat;
+		if (events)
+			event_emit(cs, T, w, rq, set, d, o, cls, lat, eff);
+		cs->issued++;
+	}
+	if (!cancelled) {
+		cs->next_instr[w]++;
+		if (!warp_exhausted(cs, w))
+			cs->next_req[w] = co->instr_req_first[cs->next_instr[w]];
+	}
+	uint64_t r = T + (p->divergence && !cancelled ? maxlat : 0);
+	if (r == T) {
+		if (warp_exhausted(cs, w))
+			warp_retire(cs, w);
+		else
+			fifo_push(cs, w);
+		return 0;
+	}
+	return heap_push(cs, (wentry){r, T, w});
+}
+
+static void core_free(core_state *cs)
+{
+	stack_free(&cs->st);
+	free(cs->pend);
+	free(cs->owner);
+	free(cs->land);
+	free(cs->seen);
+	free(cs->next_instr);
+	free(cs->next_req);
+	free(cs->held);
+	free(cs->block_left);
+	free(cs->fifo);
+	free(cs->heap);
+	if (cs->wheel)
+		for (uint64_t i = 0; i <= cs->wmask; i++)
+			free(cs->wheel[i].v);
+	free(cs->wheel);
+}
+
+static int core_init(core_state *cs)
+{
+	const rd_sched *s = cs->in->s;
+	const rd_coal *co = cs->in->co;
+	const sim_params *p = cs->p;
+	uint32_t nl = co->nlines ? co->nlines : 1;
+	/* Each request updates its set's stack once: size the sets by the
+	 * requests this core will issue to them. */
+	uint32_t *cap = calloc(p->sets, sizeof *cap);
+	if (!cap)
+		return -1;
+	uint64_t nwarps_core = 0;
+	for (uint32_t i = s->core_first[cs->core]; i < s->core_first[cs->core + 1]; i++) {
+		uint32_t b = s->core_blocks[i];
+		for (uint32_t j = 0; j < s->warps_per_block; j++) {
+			uint32_t w = b * s->warps_per_block + j;
+			nwarps_core++;
+			uint64_t r0 = co->instr_req_first[co->warp_instr_first[w]];
+			uint64_t r1 = co->instr_req_first[co->warp_instr_first[w + 1]];
+			for (uint64_t r = r0; r < r1; r++)
+				cap[p->set_of[co->req[r].line]]++;
+		}
+	}
+	int rc = stack_init(&cs->st, p->sets, cap, nl);
+	free(cap);
+	if (rc)
+		return -1;
+	cs->pend = calloc(nl, sizeof *cs->pend);
+	cs->owner = calloc(nl, sizeof *cs->owner);
+	cs->land = calloc(nl, sizeof *cs->land);
+	cs->seen = calloc(nl, 1);
+	cs->next_instr = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->next_instr);
+	cs->next_req = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->next_req);
+	cs->held = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->held);
+	cs->block_left = calloc(s->nblocks ? s->nblocks : 1, sizeof *cs->block_left);
+	cs->fcap = nwarps_core + 1;
+	cs->fifo = malloc(cs->fcap * sizeof *cs->fifo);
+	uint64_t maxlat = p->lat_miss + (uint64_t)(8.0 * p->sigma) + 2;
+	if (p->lat_hit > maxlat)
+		maxlat = p->lat_hit;
+	uint64_t wn = 1;
+	while (wn <= maxlat + 1)
+		wn <<= 1;
+	cs->wmask = wn - 1;
+	cs->wheel = calloc(wn, sizeof *cs->wheel);
+	if (!cs->pend || !cs->owner || !cs->land || !cs->seen || !cs->next_instr ||
+	    !cs->next_req || !cs->held || !cs->block_left || !cs->fifo || !cs->wheel)
+		return -1;
+	rng_seed(&cs->rng, p->seed, cs->core);
+	return 0;
+}
+
+int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out)
+{
+	core_state cs = {.in = in, .p = p, .out = out, .core = core};
+	int rc = RD_OK;
+	if (core_init(&cs) < 0) {
+		rc = RD_ENOMEM;
+		goto done;
+	}
+	/* First the active set: the core's first active_blocks blocks. */
+	uint32_t nb = in->s->core_first[core + 1] - in->s->core_first[core];
+	for (uint32_t i = 0; i < in->s->active_blocks && cs.next_block < nb; i++)
+		block_dispatch(&cs);
+	uint64_t T = 0, next_report = 1 << 16;
+	while (cs.warps_alive) {
+		while (cs.hn && cs.heap[0].r <= T) {
+			uint32_t w = heap_pop(&cs).w;
+			if (warp_exhausted(&cs, w))
+				warp_retire(&cs, w);
+			else
+				fifo_push(&cs, w);
+		}
+		if (cs.fhead == cs.ftail) {
+			if (!cs.warps_alive)
+				break;
+			/* Idle: land what is due, or jump to the next arrival. */
+			if (cs.pending)
+				effects_due(&cs, T++);
+			else
+				T = cs.heap[0].r;
+			continue;
+		}
+		uint32_t w = cs.fifo[cs.fhead++ % cs.fcap];
+		if (warp_issue(&cs, w, T) < 0) {
+			rc = RD_ENOMEM;
+			goto done;
+		}
+		effects_due(&cs, T);
+		T++;
+		if (cs.issued >= next_report) {
+			next_report += 1 << 16;
+			if (sim_progress(in, cs.issued)) {
+				rc = RD_ECANCELED;
+				goto done;
+			}
+		}
+	}
+	if (T > out->time)
+		out->time = T;
+done:
+	core_free(&cs);
+	return rc;
+}

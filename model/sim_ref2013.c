@@ -1,0 +1,366 @@
+/*
+ * Stages 3-4 for the "reference-2013" profile: the 2013 reference code's
+ * time loop (tue-es/gpu-cache-model, src/model/reusedistance.cpp),
+ * re-stated event by event so that its counts and histograms come out the
+ * same on any trace (../shared/reference holds its outputs; see
+ * tests/test_reference.c). Quirks kept on purpose, each marked "quirk":
+ * see README "Model profiles" for what each one changes.
+ *
+ * What is not kept is its cost: the reference scans every set every time
+ * step; here only due requests and in-flight warps are touched, and idle
+ * steps are skipped when nothing is due.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct req {
+	uint32_t line, set;
+	uint8_t miss;
+} req;
+
+typedef struct rbucket {
+	req *v;
+	uint32_t n, cap;
+} rbucket;
+
+typedef struct inflight {
+	uint64_t ready; /* step at whose end the warp re-enters the FIFO */
+	uint32_t w;
+} inflight;
+
+typedef struct ref_state {
+	const sim_input *in;
+	const sim_params *p;
+	sim_counts *out;
+	rd_stack st;
+	rd_rng rng;
+	uint32_t *pc;          /* per thread: next load index */
+	uint8_t *outst;        /* per line: in the unique outstanding set */
+	uint32_t nout;         /* size of that set (the reference's M) */
+	rbucket *wheel;
+	uint64_t wmask, pending;
+	req *sortbuf;
+	uint32_t sortcap;
+	uint32_t *fifo;
+	uint64_t fhead, ftail, fcap;
+	inflight *heap;
+	uint64_t hn, hcap;
+	uint64_t issued;
+} ref_state;
+
+static int infl_less(const inflight *a, const inflight *b)
+{
+	return a->ready < b->ready || (a->ready == b->ready && a->w < b->w);
+}
+
+static int infl_push(ref_state *rs, inflight e)
+{
+	if (rs->hn == rs->hcap) {
+		uint64_t nc = rs->hcap ? rs->hcap * 2 : 64;
+		inflight *h = realloc(rs->heap, nc * sizeof *h);
+		if (!h)
+			return -1;
+		rs->heap = h;
+		rs->hcap = nc;
+	}
+	uint64_t i = rs->hn++;
+	while (i && infl_less(&e, &rs->heap[(i - 1) / 2])) {
+		rs->heap[i] = rs->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	rs->heap[i] = e;
+	return 0;
+}
+
+static inflight infl_pop(ref_state *rs)
+{
+	inflight top = rs->heap[0], last = rs->heap[--rs->hn];
+	uint64_t i = 0;
+	for (;;) {
+		uint64_t c = 2 * i + 1;
+		if (c >= rs->hn)
+			break;
+		if (c + 1 < rs->hn && infl_less(&rs->heap[c + 1], &rs->heap[c]))
+			c++;
+		if (!infl_less(&rs->heap[c], &last))
+			break;
+		rs->heap[i] = rs->heap[c];
+		i = c;
+	}
+	rs->heap[i] = last;
+	return top;
+}
+
+static int req_push(ref_state *rs, uint64_t at, uint32_t line, uint32_t set, uint8_t miss)
+{
+	rbucket *b = &rs->wheel[at & rs->wmask];
+	if (b->n == b->cap) {
+		uint32_t nc = b->cap ? b->cap * 2 : 8;
+		req *v = realloc(b->v, nc * sizeof *v);
+		if (!v)
+			return -1;
+		b->v = v;
+		b->cap = nc;
+	}
+	b->v[b->n++] = (req){line, set, miss};
+	rs->pending++;
+	return 0;
+}
+
+/*
+ * Land everything due at t, as the reference's per-set loop does: sets in
+ * ascending order, within a set its hits before its misses (quirk: not
+ * issue order), each list in insertion order. A counting pass keeps it
+ * stable without a comparison sort.
+ */
+static int requests_process(ref_state *rs, uint64_t t)
+{
+	rbucket *b = &rs->wheel[t & rs->wmask];
+	uint32_t n = b->n;
+	if (!n)
+		return 0;
+	if (n > rs->sortcap) {
+		req *s = realloc(rs->sortbuf, n * sizeof *s);
+		if (!s)
+			return -1;
+		rs->sortbuf = s;
+		rs->sortcap = n;
+	}
+	/* n is small (the requests due in one step): insertion sort, stable. */
+	req *s = rs->sortbuf;
+	for (uint32_t i = 0; i < n; i++) {
+		req r = b->v[i];
+		uint64_t key = (uint64_t)r.set << 1 | r.miss;
+		uint32_t j = i;
+		while (j && ((uint64_t)s[j - 1].set << 1 | s[j - 1].miss) > key) {
+			s[j] = s[j - 1];
+			j--;
+		}
+		s[j] = r;
+	}
+	b->n = 0;
+	rs->pending -= n;
+	for (uint32_t i = 0; i < n; i++) {
+		if (s[i].miss && rs->outst[s[i].line]) {
+			/* quirk: the first landing of a line empties its slot even
+			 * if a duplicate request for it is still in flight */
+			rs->outst[s[i].line] = 0;
+			rs->nout--;
+		}
+		stack_update(&rs->st, s[i].set, s[i].line);
+	}
+	return 0;
+}
+
+static void ref_event(ref_state *rs, uint64_t T, uint32_t w, uint32_t t, uint64_t a, uint32_t set,
+		      int64_t d, enum rd_outcome o, uint32_t lat, uint64_t eff)
+{
+	const rd_kernel *k = rs->in->k;
+	const rd_coal *co = rs->in->co;
+	int cls = -1;
+	if (o == RD_OUT_MISS)
+		cls = d < 0 ? RD_CLASS_COMPULSORY : RD_CLASS_CAPACITY;
+	rd_event ev = {
+		.time = T,
+		.core = 0,
+		.block = w / rs->in->s->warps_per_block,
+		.warp = w,
+		.thread = t,
+		.nthreads = 1,
+		.instr = (uint32_t)(a - k->thread_first[t]),
+		.addr = k->addr[a],
+		.line = co->line_addr[co->load_line[a]],
+		.set = set,
+		.distance = d,
+		.outcome = o,
+		.cls = cls,
+		.latency = lat,
+		.effect_at = eff,
+		.mshrs_used = rs->nout,
+	};
+	rs->in->cb->event(rs->in->cb->ctx, &ev);
+}
+
+/* One pop of warp w at step T (the body of the reference's time loop). */
+static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *retired)
+{
+	const rd_kernel *k = rs->in->k;
+	const rd_sched *s = rs->in->s;
+	const rd_coal *co = rs->in->co;
+	const sim_params *p = rs->p;
+	int events = p->record_events && rs->in->cb && rs->in->cb->event;
+	uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
+	uint64_t n0 = k->thread_first[t0 + 1] - k->thread_first[t0];
+	/* quirk: lane 0's next access size sets the portions for all lanes */
+	uint32_t bytes = rs->pc[t0] < n0 ? k->bytes[k->thread_first[t0] + rs->pc[t0]] : 1;
+	uint32_t portions = bytes / 4 ? bytes / 4 : 1;
+	if (portions > s->warp_size)
+		portions = s->warp_size; /* keeps warp sizes below 32 from stalling */
+	uint32_t chunk = s->warp_size / portions;
+	uint32_t maxlat = 0, done = 0;
+	for (uint32_t po = 0; po < portions; po++) {
+		for (uint32_t lane = po * chunk; lane < (po + 1) * chunk && lane < nt; lane++) {
+			uint32_t t = t0 + lane;
+			uint64_t n = k->thread_first[t + 1] - k->thread_first[t];
+			if (rs->pc[t] == n) {
+				done++;
+				continue;
+			}
+			uint64_t a = k->thread_first[t] + rs->pc[t]++;
+			if (!co->load_on[a])
+				continue;
+			uint32_t l = co->load_line[a], set = p->set_of[l];
+			int64_t d = stack_distance(&rs->st, set, l);
+			if (d < 0 || d >= p->ways) {
+				uint32_t lat = p->lat_miss + rng_halfnormal(&rs->rng, p->sigma);
+				if (lat > maxlat)
+					maxlat = lat;
+				/* quirk: only lane 0 checks the MSHRs, against a count
+				 * taken before the warp issued */
+				if (p->mshrs && M >= p->mshrs && lane == 0) {
+					rs->pc[t]--;
+					maxlat = 0;
+					rs->out->cancels++;
+					if (events)
+						ref_event(rs, T, w, t, a, set, d, RD_OUT_CANCEL, 0, 0);
+					break;
+				}
+				if (req_push(rs, T + lat, l, set, 1) < 0)
+					return -1;
+				if (!rs->outst[l]) {
+					rs->outst[l] = 1;
+					rs->nout++;
+				}
+				rs->out->misses++;
+				if (events)
+					ref_event(rs, T, w, t, a, set, d, RD_OUT_MISS, lat, T + lat);
+			} else {
+				if (req_push(rs, T + p->lat_hit, l, set, 0) < 0)
+					return -1;
+				rs->out->hits++;
+				if (events)
+					ref_event(rs, T, w, t, a, set, d, RD_OUT_HIT, p->lat_hit,
+						  T + p->lat_hit);
+			}
+			rs->out->requests++;
+			rs->issued++;
+			if (hist_add(rs->out, d) < 0)
+				return -1;
+		}
+		if (requests_process(rs, T) < 0)
+			return -1;
+	}
+	*retired = 0;
+	if (done == nt) {
+		*retired = 1; /* quirk: found finished one pop after its last load */
+		return 0;
+	}
+	if (maxlat == 0) {
+		rs->fifo[rs->ftail++ % rs->fcap] = w;
+		return 0;
+	}
+	/* quirk: the countdown makes the warp re-enter at the end of step
+	 * T + latency, one step later than the latency alone */
+	return infl_push(rs, (inflight){T + maxlat, w});
+}
+
+static void ref_free(ref_state *rs)
+{
+	stack_free(&rs->st);
+	free(rs->pc);
+	free(rs->outst);
+	if (rs->wheel)
+		for (uint64_t i = 0; i <= rs->wmask; i++)
+			free(rs->wheel[i].v);
+	free(rs->wheel);
+	free(rs->sortbuf);
+	free(rs->fifo);
+	free(rs->heap);
+}
+
+int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
+{
+	const rd_kernel *k = in->k;
+	const rd_sched *s = in->s;
+	const rd_coal *co = in->co;
+	ref_state rs = {.in = in, .p = p, .out = out};
+	int rc = RD_ENOMEM;
+	/* quirk: blocks are dealt to cores, but only core 0 is simulated */
+	uint32_t b0 = s->core_first[0], nb = s->core_first[1] - b0;
+	uint32_t *cap = calloc(p->sets, sizeof *cap);
+	if (!cap)
+		goto out;
+	for (uint32_t i = 0; i < nb; i++)
+		for (uint32_t j = 0; j < s->warps_per_block; j++) {
+			uint32_t w = s->core_blocks[b0 + i] * s->warps_per_block + j;
+			for (uint32_t t = s->warp_t0[w]; t < s->warp_t0[w] + s->warp_nt[w]; t++)
+				for (uint64_t a = k->thread_first[t]; a < k->thread_first[t + 1]; a++)
+					if (co->load_on[a])
+						cap[p->set_of[co->load_line[a]]]++;
+		}
+	int src = stack_init(&rs.st, p->sets, cap, co->nlines ? co->nlines : 1);
+	free(cap);
+	if (src)
+		goto out;
+	rs.pc = calloc(s->nthreads ? s->nthreads : 1, sizeof *rs.pc);
+	rs.outst = calloc(co->nlines ? co->nlines : 1, 1);
+	uint64_t maxlat = p->lat_miss + (uint64_t)(8.0 * p->sigma) + 2;
+	if (p->lat_hit > maxlat)
+		maxlat = p->lat_hit;
+	uint64_t wn = 1;
+	while (wn <= maxlat + 1)
+		wn <<= 1;
+	rs.wmask = wn - 1;
+	rs.wheel = calloc(wn, sizeof *rs.wheel);
+	rs.fcap = (uint64_t)s->active_blocks * s->warps_per_block + 1;
+	rs.fifo = malloc(rs.fcap * sizeof *rs.fifo);
+	if (!rs.pc || !rs.outst || !rs.wheel || !rs.fifo)
+		goto out;
+	rng_seed(&rs.rng, p->seed, 0);
+
+	uint64_t T = 0, next_report = 1 << 16;
+	/* quirk: fixed consecutive groups of active blocks, each run to its
+	 * end before the next starts; stack and time carry over */
+	for (uint32_t g = 0; g < nb; g += s->active_blocks) {
+		uint64_t size = 0, retired = 0;
+		for (uint32_t i = g; i < g + s->active_blocks && i < nb; i++)
+			for (uint32_t j = 0; j < s->warps_per_block; j++) {
+				uint32_t w = s->core_blocks[b0 + i] * s->warps_per_block + j;
+				if (!s->warp_nt[w])
+					continue;
+				rs.fifo[rs.ftail++ % rs.fcap] = w;
+				size++;
+			}
+		while (retired < size) {
+			uint32_t M = rs.nout;
+			if (rs.fhead != rs.ftail) {
+				uint32_t w = rs.fifo[rs.fhead++ % rs.fcap];
+				int ret;
+				if (warp_step(&rs, w, T, M, &ret) < 0)
+					goto out;
+				retired += ret;
+			} else if (!rs.pending && rs.hn && rs.heap[0].ready > T) {
+				T = rs.heap[0].ready; /* nothing happens until then */
+			}
+			if (requests_process(&rs, T) < 0)
+				goto out;
+			while (rs.hn && rs.heap[0].ready <= T)
+				rs.fifo[rs.ftail++ % rs.fcap] = infl_pop(&rs).w;
+			T++;
+			if (rs.issued >= next_report) {
+				next_report += 1 << 16;
+				if (sim_progress(in, rs.issued)) {
+					rc = RD_ECANCELED;
+					goto out;
+				}
+			}
+		}
+	}
+	out->time = T;
+	rc = RD_OK;
+out:
+	ref_free(&rs);
+	return rc;
+}
