@@ -1,0 +1,647 @@
+/*
+ * Unit and property tests of the model library: set-index functions bit by
+ * bit, scheduling, coalescing, the reuse-distance engine against a naive
+ * stack, the whole model against an independent set-associative LRU cache,
+ * timing-model properties, determinism, cancellation and the key table.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+
+#include "internal.h"
+#include "testutil.h"
+
+/* ------------------------------------------------------------ hashing */
+
+static uint32_t set_of(const char *hash, enum rd_profile prof, uint32_t line, uint32_t sets,
+		       uint64_t byte)
+{
+	rd_config c;
+	char e[128];
+	rd_config_default(&c);
+	c.model = prof;
+	c.l1_line = line;
+	assert_int_equal(rd_config_set(&c, "l1.hash", hash, e, sizeof e), 0);
+	return rd_set_index(&c, sets, byte / line);
+}
+
+static void test_hash_fermi(void **state)
+{
+	(void)state;
+	/* byte address -> set with 32 sets (16 KB) and 64 sets (48 KB) */
+	static const struct { uint64_t a; uint32_t s32, s64; } ex[] = {
+		{0x0, 0, 0},          {0x80, 1, 1},        {0xF80, 31, 31}, {0x1000, 0, 32},
+		{0x2000, 1, 1},       {0x4000, 2, 2},      {0x8000, 4, 4},  {0x10000, 0, 0},
+		{0x20000, 8, 8},      {0x80000, 16, 16},   {0x2080, 0, 0},  {0x12345680, 15, 47},
+	};
+	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++)
+		for (int prof = 0; prof < 2; prof++) {
+			assert_int_equal(set_of("fermi", prof, 128, 32, ex[i].a), ex[i].s32);
+			assert_int_equal(set_of("fermi", prof, 128, 64, ex[i].a), ex[i].s64);
+		}
+	/* bits 7-11 XOR 13,14,15,17,19, each input bit on its own */
+	assert_int_equal(set_of("fermi", 0, 128, 32, 1u << 13), 1);
+	assert_int_equal(set_of("fermi", 0, 128, 32, 1u << 14), 2);
+	assert_int_equal(set_of("fermi", 0, 128, 32, 1u << 15), 4);
+	assert_int_equal(set_of("fermi", 0, 128, 32, 1u << 17), 8);
+	assert_int_equal(set_of("fermi", 0, 128, 32, 1u << 19), 16);
+	assert_int_equal(set_of("fermi", 0, 128, 32, 1u << 16), 0);
+	assert_int_equal(set_of("fermi", 0, 128, 32, 1u << 18), 0);
+	assert_int_equal(set_of("fermi", 0, 128, 64, 1u << 12), 32);
+	/* paper profile: byte bits, whatever the line size; the reference
+	 * uses line bits, so with 64-byte lines they differ */
+	assert_int_equal(set_of("fermi", RD_PROFILE_PAPER, 64, 64, 1u << 13), 1);
+	assert_int_equal(set_of("fermi", RD_PROFILE_REF2013, 64, 64, 1u << 12), 1);
+	/* reference formula mod 16: l[3:0] ^ (l6 | l7<<1 | l8<<2 | l10<<3) */
+	assert_int_equal(set_of("fermi", RD_PROFILE_REF2013, 128, 16, 0x2080), 0);
+	assert_int_equal(set_of("fermi", RD_PROFILE_REF2013, 128, 16, (1u << 10) * 128), 8);
+	assert_int_equal(set_of("fermi", RD_PROFILE_REF2013, 128, 16, 5 * 128), 5);
+}
+
+static void test_hash_others(void **state)
+{
+	(void)state;
+	uint64_t l = 389; /* 0b1_1000_0101 */
+	assert_int_equal(set_of("mod", 0, 128, 32, l * 128), 389 % 32);
+	assert_int_equal(set_of("mod", 0, 128, 24, l * 128), 389 % 24);
+	assert_int_equal(set_of("xor", 0, 128, 32, l * 128), 5 ^ 12);
+	assert_int_equal(set_of("xor", 0, 128, 8, l * 128), (389 & 7) ^ ((389 >> 3) & 7));
+	assert_int_equal(set_of("smod:2", 0, 128, 32, l * 128), (389 >> 2) % 32);
+	assert_int_equal(set_of("smod:0", 0, 128, 32, l * 128), 389 % 32);
+	assert_int_equal(set_of("prime", 0, 128, 32, l * 128), 389 % 31);
+	assert_int_equal(set_of("prime", 0, 128, 64, l * 128), 389 % 61);
+	assert_int_equal(set_of("prime", 0, 128, 24, l * 128), 389 % 23);
+	assert_int_equal(set_of("mod", 0, 128, 1, l * 128), 0);
+}
+
+/* ------------------------------------------------------------ config */
+
+static void test_config_keys(void **state)
+{
+	(void)state;
+	rd_config c, d;
+	char e[160], v[64];
+	rd_config_default(&c);
+	assert_int_equal(rd_config_check(&c, e, sizeof e), 0);
+	assert_int_equal(rd_config_sets(&c), 32);
+	/* every key round-trips through get and set */
+	for (const rd_key *k = rd_keys; k->name; k++) {
+		assert_int_equal(rd_config_get(&c, k->name, v, sizeof v), 0);
+		d = c;
+		assert_int_equal(rd_config_set(&d, k->name, v, e, sizeof e), 0);
+		assert_memory_equal(&c, &d, sizeof c);
+	}
+	assert_int_equal(rd_config_set(&c, "l1.ways", "0", e, sizeof e), -1);
+	assert_string_equal(e, "l1.ways: must be >= 1 (got 0)");
+	assert_int_equal(rd_config_set(&c, "l1.line", "96", e, sizeof e), -1);
+	assert_string_equal(e, "l1.line: must be a power of two (got 96)");
+	assert_int_equal(rd_config_set(&c, "l1.wayz", "4", e, sizeof e), -1);
+	assert_int_equal(rd_config_set(&c, "l1.size", "48K", e, sizeof e), 0);
+	assert_int_equal(c.l1_size, 49152);
+	assert_int_equal(rd_config_set(&c, "l1.size", "-1", e, sizeof e), -1);
+	assert_int_equal(rd_config_set(&c, "l1.size", "99999999999", e, sizeof e), -1);
+	assert_int_equal(rd_config_set(&c, "l1.hash", "smod:99", e, sizeof e), -1);
+	/* whole-config checks */
+	rd_config_default(&c);
+	c.l1_ways = 8; /* 16 sets: no Fermi hash in the paper profile */
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "l1.hash"));
+	c.model = RD_PROFILE_REF2013;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), 0);
+	rd_config_default(&c);
+	c.l1_size = 16000;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "l1.size"));
+	rd_config_default(&c);
+	c.l1_mshr_per_warp = 65;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	rd_config_default(&c);
+	c.l1_ways = 3; /* associativity need not be a power of two */
+	c.l1_size = 3 * 128 * 32;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), 0);
+}
+
+/* ------------------------------------------------------------ schedule */
+
+static rd_kernel *flat_kernel(uint32_t nthreads, uint32_t bs, uint32_t loads)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("flat", bs, 1, 1);
+	for (uint32_t t = 0; t < nthreads; t++)
+		for (uint32_t i = 0; i < loads; i++)
+			rd_kernel_builder_add(b, t, 0, ((uint64_t)t * loads + i) * 4, 4);
+	return rd_kernel_builder_finish(b);
+}
+
+static void test_schedule(void **state)
+{
+	(void)state;
+	rd_kernel *k = flat_kernel(10, 4, 1);
+	rd_config c;
+	rd_sched s;
+	rd_config_default(&c);
+	c.warp_size = 2;
+	c.cores = 2;
+	assert_int_equal(sched_build(&s, k, &c), RD_OK);
+	assert_int_equal(s.nblocks, 3);
+	assert_int_equal(s.warps_per_block, 2);
+	uint32_t t0[] = {0, 2, 4, 6, 8, 0}, nt[] = {2, 2, 2, 2, 2, 0};
+	for (int w = 0; w < 6; w++) {
+		assert_int_equal(s.warp_nt[w], nt[w]);
+		if (nt[w])
+			assert_int_equal(s.warp_t0[w], t0[w]);
+	}
+	/* round-robin: core 0 gets blocks 0, 2; core 1 gets block 1 */
+	assert_int_equal(s.core_first[1] - s.core_first[0], 2);
+	assert_int_equal(s.core_blocks[0], 0);
+	assert_int_equal(s.core_blocks[1], 2);
+	assert_int_equal(s.core_blocks[2], 1);
+	sched_free(&s);
+	rd_kernel_free(k);
+
+	/* bpart4: 12 blocks, 2 cores: 0-3 -> 0, 4-7 -> 1, 8-11 -> 0 */
+	k = flat_kernel(12, 1, 1);
+	c.warp_size = 32;
+	c.block_mapping = RD_MAP_BPART4;
+	assert_int_equal(sched_build(&s, k, &c), RD_OK);
+	uint32_t want0[] = {0, 1, 2, 3, 8, 9, 10, 11}, want1[] = {4, 5, 6, 7};
+	assert_int_equal(s.core_first[1], 8);
+	assert_memory_equal(s.core_blocks, want0, sizeof want0);
+	assert_memory_equal(s.core_blocks + 8, want1, sizeof want1);
+	sched_free(&s);
+	c.block_mapping = RD_MAP_BPART8;
+	assert_int_equal(sched_build(&s, k, &c), RD_OK);
+	assert_int_equal(s.core_first[1], 8);
+	assert_int_equal(s.core_blocks[8], 8);
+	sched_free(&s);
+
+	/* random: each block once, balanced, reproducible, seed-dependent */
+	c.block_mapping = RD_MAP_RANDOM;
+	c.cores = 3;
+	rd_sched s2;
+	assert_int_equal(sched_build(&s, k, &c), RD_OK);
+	assert_int_equal(sched_build(&s2, k, &c), RD_OK);
+	assert_memory_equal(s.core_blocks, s2.core_blocks, 12 * sizeof(uint32_t));
+	uint32_t seen[12] = {0};
+	for (int i = 0; i < 12; i++)
+		seen[s.core_blocks[i]]++;
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(seen[i], 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(s.core_first[i + 1] - s.core_first[i], 4);
+	sched_free(&s2);
+	c.seed = 2;
+	assert_int_equal(sched_build(&s2, k, &c), RD_OK);
+	assert_true(memcmp(s.core_blocks, s2.core_blocks, 12 * sizeof(uint32_t)) != 0);
+	sched_free(&s);
+	sched_free(&s2);
+	rd_kernel_free(k);
+
+	/* active blocks: Fermi's 1536 threads / 8 blocks */
+	static const uint32_t bs[] = {64, 256, 512, 1024, 2048}, want[] = {8, 6, 3, 1, 1};
+	rd_config_default(&c);
+	for (int i = 0; i < 5; i++) {
+		k = flat_kernel(bs[i], bs[i], 1);
+		assert_int_equal(sched_build(&s, k, &c), RD_OK);
+		assert_int_equal(s.active_blocks, want[i]);
+		sched_free(&s);
+		rd_kernel_free(k);
+	}
+	/* gpu.max_threads keeps the first threads only */
+	k = flat_kernel(100, 32, 1);
+	c.max_threads = 40;
+	assert_int_equal(sched_build(&s, k, &c), RD_OK);
+	assert_int_equal(s.nthreads, 40);
+	assert_int_equal(s.nblocks, 2);
+	assert_int_equal(s.warp_nt[1], 8);
+	sched_free(&s);
+	rd_kernel_free(k);
+}
+
+/* ------------------------------------------------------------ coalescing */
+
+/* Requests of a single 32-thread warp whose thread t loads f(t). */
+static uint64_t coalesce_one(uint64_t (*f)(uint32_t), uint32_t bytes, uint32_t *nthr_first)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("w", 32, 1, 1);
+	for (uint32_t t = 0; t < 32; t++)
+		rd_kernel_builder_add(b, t, 0, f(t), bytes);
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	rd_config c;
+	rd_sched s;
+	rd_coal co;
+	rd_config_default(&c);
+	assert_int_equal(sched_build(&s, k, &c), RD_OK);
+	assert_int_equal(coal_build(&co, k, &s, 128), RD_OK);
+	uint64_t n = co.nreq;
+	assert_int_equal(co.ninstr, 1);
+	if (nthr_first)
+		*nthr_first = co.req[0].nthr;
+	coal_free(&co);
+	sched_free(&s);
+	rd_kernel_free(k);
+	return n;
+}
+
+static uint64_t f_seq4(uint32_t t) { return 4096 + 4 * t; }
+static uint64_t f_stride128(uint32_t t) { return 128 * t; }
+static uint64_t f_seq8(uint32_t t) { return 8 * t; }
+static uint64_t f_same(uint32_t t) { (void)t; return 256; }
+static uint64_t f_two(uint32_t t) { return (t % 2) * 128; }
+static uint64_t f_unaligned(uint32_t t) { return 64 + 4 * t; }
+
+static void test_coalescing(void **state)
+{
+	(void)state;
+	uint32_t n0;
+	assert_int_equal(coalesce_one(f_seq4, 4, &n0), 1);
+	assert_int_equal(n0, 32);
+	assert_int_equal(coalesce_one(f_stride128, 4, &n0), 32);
+	assert_int_equal(n0, 1);
+	assert_int_equal(coalesce_one(f_seq8, 8, NULL), 2);    /* two half-warps */
+	assert_int_equal(coalesce_one(f_same, 4, NULL), 1);
+	assert_int_equal(coalesce_one(f_same, 8, NULL), 2);    /* one per half-warp */
+	assert_int_equal(coalesce_one(f_same, 16, NULL), 4);   /* one per quarter-warp */
+	assert_int_equal(coalesce_one(f_two, 4, &n0), 2);
+	assert_int_equal(n0, 16);
+	assert_int_equal(coalesce_one(f_unaligned, 4, NULL), 2); /* straddles a line */
+}
+
+/* ------------------------------------------------------------ random traces */
+
+typedef struct lcg {
+	uint64_t s;
+} lcg;
+static uint32_t lcg_next(lcg *g, uint32_t n)
+{
+	g->s = g->s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)((g->s >> 33) % n);
+}
+
+/* nthreads threads in blocks of bs, each with `loads` 4-byte loads from a
+ * pool of `pool` lines (line size 32), mixing reuse and streaming. */
+static rd_kernel *random_kernel(lcg *g, uint32_t nthreads, uint32_t bs, uint32_t loads,
+				uint32_t pool)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("rand", bs, 1, 1);
+	for (uint32_t t = 0; t < nthreads; t++)
+		for (uint32_t i = 0; i < loads; i++) {
+			uint64_t line = lcg_next(g, 4) ? lcg_next(g, pool) : (t * 7 + i) % (pool * 2);
+			rd_kernel_builder_add(b, t, lcg_next(g, 10) == 0, line * 32 + 4 * lcg_next(g, 8),
+					      4);
+		}
+	return rd_kernel_builder_finish(b);
+}
+
+static const char *const hashes[] = {"mod", "xor", "smod:1", "prime", "fermi"};
+
+/* A naive LRU stack per set and core: the list of lines, most recent
+ * first; distance = position. Requests at the same time see the stacks as
+ * they were before that time's updates (4-byte loads: no line twice). */
+typedef struct naive {
+	uint32_t *st[64];
+	uint32_t n[64];
+} naive;
+
+static int64_t naive_find(naive *nv, uint32_t set, uint32_t line)
+{
+	for (uint32_t i = 0; i < nv->n[set]; i++)
+		if (nv->st[set][i] == line)
+			return i;
+	return -1;
+}
+
+static void naive_touch(naive *nv, uint32_t set, uint32_t line)
+{
+	int64_t p = naive_find(nv, set, line);
+	uint32_t *s = nv->st[set];
+	if (p < 0)
+		p = nv->n[set]++;
+	memmove(s + 1, s, (size_t)p * sizeof *s);
+	s[0] = line;
+}
+
+static void check_against_naive(const tu_log *log)
+{
+	naive nv;
+	memset(&nv, 0, sizeof nv);
+	for (int s = 0; s < 64; s++)
+		nv.st[s] = calloc(4096, sizeof(uint32_t));
+	int i = 0;
+	while (i < log->n) {
+		int j = i;
+		while (j < log->n && log->ev[j].time == log->ev[i].time &&
+		       log->ev[j].core == log->ev[i].core)
+			j++;
+		if (i && log->ev[i].core != log->ev[i - 1].core) /* a new core: new stacks */
+			for (int s = 0; s < 64; s++)
+				nv.n[s] = 0;
+		for (int q = i; q < j; q++) {
+			const rd_event *e = &log->ev[q];
+			int64_t d = naive_find(&nv, e->set, (uint32_t)e->line);
+			if (d != e->distance)
+				fail_msg("event %d (t=%llu line %llu set %u): distance %lld, naive %lld", q,
+					 (unsigned long long)e->time, (unsigned long long)e->line, e->set,
+					 (long long)e->distance, (long long)d);
+		}
+		for (int q = i; q < j; q++)
+			naive_touch(&nv, log->ev[q].set, (uint32_t)log->ev[q].line);
+		i = j;
+	}
+	for (int s = 0; s < 64; s++)
+		free(nv.st[s]);
+}
+
+static void zero_timing(rd_config *c)
+{
+	c->latency_hit = c->latency_miss = 0;
+	c->latency_stddev = 0;
+	c->l1_mshrs = c->l1_mshr_per_warp = 0;
+}
+
+/* The engine equals a naive stack on thousands of random traces. */
+static void test_engine_vs_naive(void **state)
+{
+	(void)state;
+	lcg g = {42};
+	static const uint32_t ws[] = {1, 4, 32}, sets[] = {1, 2, 4, 8, 32}, ways[] = {1, 2, 3, 4};
+	int runs = 0;
+	for (int rep = 0; rep < 25; rep++)
+		for (int a = 0; a < 3; a++)
+			for (int b = 0; b < 5; b++)
+				for (int h = 0; h < 5; h++) {
+					if (h == 4 && sets[b] != 32)
+						continue; /* Fermi needs 32 or 64 sets */
+					uint32_t nthreads = 1 + lcg_next(&g, 48);
+					rd_kernel *k = random_kernel(&g, nthreads, 1 + lcg_next(&g, 16),
+								     1 + lcg_next(&g, 6), 4 + lcg_next(&g, 60));
+					rd_config c;
+					char e[128];
+					rd_config_default(&c);
+					zero_timing(&c);
+					c.warp_size = ws[a];
+					c.l1_line = 32;
+					c.l1_ways = ways[lcg_next(&g, 4)];
+					c.l1_size = c.l1_line * c.l1_ways * sets[b];
+					c.cores = 1 + lcg_next(&g, 2);
+					c.divergence = (int)lcg_next(&g, 2);
+					assert_int_equal(rd_config_set(&c, "l1.hash", hashes[h], e, sizeof e), 0);
+					tu_log *log = malloc(sizeof *log);
+					rd_result r;
+					assert_int_equal(tu_run_log(k, &c, log, &r), RD_OK);
+					assert_int_equal(log->n, (int)r.requests);
+					check_against_naive(log);
+					free(log);
+					rd_result_free(&r);
+					rd_kernel_free(k);
+					runs++;
+				}
+	assert_true(runs > 1000);
+}
+
+/* An independent set-associative LRU cache (ways with ages, no stacks). */
+static uint64_t lru_cache_misses(const rd_config *c, const rd_kernel *k)
+{
+	uint32_t sets = rd_config_sets(c), ways = c->l1_ways;
+	uint64_t *tag = calloc((size_t)sets * ways, sizeof *tag);
+	uint64_t *age = calloc((size_t)sets * ways, sizeof *age);
+	uint64_t misses = 0, now = 0;
+	for (uint64_t i = 0; i < k->nloads; i++) {
+		uint64_t line = k->addr[i] / c->l1_line;
+		uint32_t s = rd_set_index(c, sets, line);
+		uint64_t *tg = tag + (size_t)s * ways, *ag = age + (size_t)s * ways;
+		uint32_t hit = ways, lru = 0;
+		for (uint32_t w = 0; w < ways; w++) {
+			if (ag[w] && tg[w] == line)
+				hit = w;
+			if (ag[w] < ag[lru])
+				lru = w;
+		}
+		if (hit == ways) {
+			misses++;
+			hit = lru;
+			tg[hit] = line;
+		}
+		ag[hit] = ++now;
+	}
+	free(tag);
+	free(age);
+	return misses;
+}
+
+static void test_single_thread_equals_lru_cache(void **state)
+{
+	(void)state;
+	lcg g = {7};
+	for (int rep = 0; rep < 40; rep++)
+		for (int h = 0; h < 5; h++) {
+			rd_kernel_builder *b = rd_kernel_builder_new("one", 1, 1, 1);
+			uint32_t n = 200 + lcg_next(&g, 2000), pool = 8 + lcg_next(&g, 600);
+			for (uint32_t i = 0; i < n; i++)
+				rd_kernel_builder_add(b, 0, 0, (uint64_t)lcg_next(&g, pool) * 128 * (1 + h) +
+							      4 * lcg_next(&g, 32), 4);
+			rd_kernel *k = rd_kernel_builder_finish(b);
+			rd_config c;
+			char e[128];
+			rd_config_default(&c);
+			zero_timing(&c);
+			c.warp_size = 1;
+			assert_int_equal(rd_config_set(&c, "l1.hash", hashes[h], e, sizeof e), 0);
+			c.l1_line = h == 4 ? 128 : 32u << lcg_next(&g, 3);
+			c.l1_ways = h == 4 ? 4 : 1 + lcg_next(&g, 8);
+			uint32_t sets = h == 4 ? 32 : 1u << lcg_next(&g, 6);
+			c.l1_size = c.l1_line * c.l1_ways * sets;
+			rd_model *m = rd_model_new(k);
+			rd_result r;
+			assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &r), RD_OK);
+			assert_int_equal(r.misses, lru_cache_misses(&c, k));
+			rd_result_free(&r);
+			rd_model_free(m);
+			rd_kernel_free(k);
+		}
+}
+
+/* ------------------------------------------------------------ timing model */
+
+static void run_all(const rd_kernel *k, const rd_config *c, rd_result *r)
+{
+	rd_model *m = rd_model_new(k);
+	assert_int_equal(rd_model_run(m, c, RD_ALL_CASES, NULL, r), RD_OK);
+	rd_model_free(m);
+}
+
+static void test_timing_properties(void **state)
+{
+	(void)state;
+	lcg g = {99};
+	for (int rep = 0; rep < 200; rep++) {
+		rd_kernel *k = random_kernel(&g, 32 + lcg_next(&g, 600), 32 << lcg_next(&g, 3),
+					     1 + lcg_next(&g, 8), 16 + lcg_next(&g, 400));
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_line = 32;
+		c.l1_size = 32 * 4 * 32;
+		c.latency_miss = lcg_next(&g, 120);
+		c.latency_hit = lcg_next(&g, 3);
+		c.latency_stddev = lcg_next(&g, 3) * 2.5;
+		c.l1_mshrs = lcg_next(&g, 3) ? 1 + lcg_next(&g, 64) : 0;
+		c.l1_mshr_per_warp = c.l1_mshrs ? lcg_next(&g, c.l1_mshrs + 1) : 0;
+		c.latency_clip = (int)lcg_next(&g, 2);
+		c.divergence = (int)lcg_next(&g, 2);
+		c.cores = 1 + lcg_next(&g, 3);
+		c.model = lcg_next(&g, 4) == 0 ? RD_PROFILE_REF2013 : RD_PROFILE_PAPER;
+		rd_result r;
+		run_all(k, &c, &r);
+		uint64_t sum = r.hits, h = r.hist_inf;
+		for (int i = 0; i < RD_NCLASS; i++)
+			sum += r.cls[i];
+		for (uint32_t d = 0; d < r.hist_len; d++)
+			h += r.hist[d];
+		assert_int_equal(h, r.requests);
+		assert_int_equal(r.hits + r.misses, r.requests);
+		if (c.model == RD_PROFILE_PAPER)
+			assert_int_equal(sum, r.requests); /* the classes add up */
+		rd_result_free(&r);
+		/* unlimited MSHRs: no MSHR misses, no cancels */
+		c.l1_mshrs = c.l1_mshr_per_warp = 0;
+		run_all(k, &c, &r);
+		assert_int_equal(r.cls[RD_CLASS_MSHR], 0);
+		assert_int_equal(r.cancels, 0);
+		rd_result_free(&r);
+		rd_kernel_free(k);
+	}
+}
+
+/* Zero latencies and unlimited MSHRs: no latency misses, and the as-
+ * configured result equals the no-latency case (the core model). */
+static void test_zero_latency_is_core_model(void **state)
+{
+	(void)state;
+	lcg g = {5};
+	for (int rep = 0; rep < 100; rep++) {
+		rd_kernel *k = random_kernel(&g, 64 + lcg_next(&g, 300), 64, 1 + lcg_next(&g, 6),
+					     16 + lcg_next(&g, 300));
+		rd_config c;
+		rd_config_default(&c);
+		zero_timing(&c);
+		c.l1_line = 32;
+		c.l1_size = 32 * 4 * 32;
+		rd_result r;
+		run_all(k, &c, &r);
+		assert_int_equal(r.cls[RD_CLASS_LATENCY], 0);
+		assert_int_equal(r.misses, r.case_misses[RD_CASE_NO_LATENCY]);
+		assert_int_equal(r.misses, r.case_misses[RD_CASE_NO_MSHR]);
+		rd_result_free(&r);
+		rd_kernel_free(k);
+	}
+}
+
+static void test_mshr_limits(void **state)
+{
+	(void)state;
+	/* one warp, 32 uncoalesced misses per instruction, 4 instructions */
+	rd_kernel_builder *b = rd_kernel_builder_new("unco", 32, 1, 1);
+	for (uint32_t i = 0; i < 4; i++)
+		for (uint32_t t = 0; t < 32; t++)
+			rd_kernel_builder_add(b, t, 0, ((uint64_t)t * 64 + i) * 128, 4);
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	rd_config c;
+	rd_config_default(&c);
+	c.latency_stddev = 0;
+	tu_log *log = malloc(sizeof *log);
+	rd_result r;
+	/* at most 6 entries per warp: never more than 6 in use */
+	assert_int_equal(tu_run_log(k, &c, log, &r), RD_OK);
+	assert_true(r.cancels > 0);
+	for (int i = 0; i < log->n; i++)
+		assert_true(log->ev[i].mshrs_used <= 6);
+	assert_int_equal(r.requests, 128);
+	rd_result_free(&r);
+	c.l1_mshr_per_warp = 0;
+	c.l1_mshrs = 10;
+	assert_int_equal(tu_run_log(k, &c, log, &r), RD_OK);
+	for (int i = 0; i < log->n; i++)
+		assert_true(log->ev[i].mshrs_used <= 10);
+	rd_result_free(&r);
+	free(log);
+	rd_kernel_free(k);
+}
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	lcg g = {3};
+	rd_kernel *k = random_kernel(&g, 512, 128, 8, 300);
+	rd_config c;
+	rd_config_default(&c);
+	c.l1_line = 32;
+	c.l1_size = 32 * 4 * 32;
+	c.latency_stddev = 20;
+	rd_result a, b;
+	run_all(k, &c, &a);
+	run_all(k, &c, &b);
+	assert_int_equal(a.hist_len, b.hist_len);
+	assert_memory_equal(a.hist, b.hist, a.hist_len * sizeof *a.hist);
+	assert_memory_equal(a.cls, b.cls, sizeof a.cls);
+	assert_int_equal(a.time_steps, b.time_steps);
+	c.seed = 12345;
+	rd_result d;
+	run_all(k, &c, &d);
+	assert_true(d.time_steps != a.time_steps || d.hist_len != a.hist_len ||
+		    memcmp(d.hist, a.hist, a.hist_len * sizeof *a.hist) != 0);
+	rd_result_free(&a);
+	rd_result_free(&b);
+	rd_result_free(&d);
+	rd_kernel_free(k);
+}
+
+static int cancel_at_once(void *ctx, double f)
+{
+	(*(int *)ctx)++;
+	(void)f;
+	return 1;
+}
+
+static void test_cancel(void **state)
+{
+	(void)state;
+	rd_kernel *k = flat_kernel(4096, 256, 64); /* 262144 loads */
+	rd_config c;
+	rd_config_default(&c);
+	c.l1_line = 32; /* threads 256 bytes apart: one request per load */
+	c.l1_size = 32 * 4 * 32;
+	int calls = 0;
+	rd_callbacks cb = {.progress = cancel_at_once, .ctx = &calls};
+	rd_model *m = rd_model_new(k);
+	rd_result r;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_ECANCELED);
+	assert_int_equal(calls, 1);
+	/* the model stays usable: a run without cancelling completes */
+	assert_int_equal(rd_model_run(m, &c, 1, NULL, &r), RD_OK);
+	assert_int_equal(r.requests, 4096 * 64);
+	rd_result_free(&r);
+	rd_model_free(m);
+	rd_kernel_free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hash_fermi),
+		cmocka_unit_test(test_hash_others),
+		cmocka_unit_test(test_config_keys),
+		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_coalescing),
+		cmocka_unit_test(test_engine_vs_naive),
+		cmocka_unit_test(test_single_thread_equals_lru_cache),
+		cmocka_unit_test(test_timing_properties),
+		cmocka_unit_test(test_zero_latency_is_core_model),
+		cmocka_unit_test(test_mshr_limits),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_cancel),
+	};
+	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}
