@@ -67,6 +67,8 @@ static int grow(rd_kernel_builder *b)
 int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
 			  uint32_t bytes)
 {
+	if (tid > RD_MAX_THREAD_ID)
+		return -1;
 	if (is_store) {
 		b->stores++;
 		return 0;

@@ -129,11 +129,21 @@ typedef struct rd_kernel {
 	uint16_t *bytes;         /* [nloads] access size */
 } rd_kernel;
 
+/*
+ * Largest thread id a kernel may have. Loads are indexed per thread, so the
+ * index costs 8 bytes per thread up to the largest id: 2^26 threads (512
+ * MiB of index) is far beyond the traces people model (the paper capped
+ * its experiments at 8192 threads) and keeps a stray huge id from
+ * exhausting memory. Readers report larger ids as input errors.
+ */
+#define RD_MAX_THREAD_ID ((1u << 26) - 1)
+
 typedef struct rd_kernel_builder rd_kernel_builder;
 
 rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx,
 					 uint32_t by, uint32_t bz);
-/* Append one access in file order. Returns 0, or -1 when out of memory. */
+/* Append one access in file order. Returns 0, or -1 when out of memory or
+ * tid > RD_MAX_THREAD_ID (readers check the id first to say which). */
 int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store,
 			  uint64_t addr, uint32_t bytes);
 /* Turn the accesses into a kernel (frees the builder). NULL: out of memory. */

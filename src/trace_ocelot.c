@@ -44,6 +44,21 @@ static int reader_fail(struct reader *r, const char *fmt, ...)
 	return -1;
 }
 
+/* Report zlib's error state, if any: -1 for an error, else 0. */
+static int reader_check(struct reader *r)
+{
+	int zerr;
+	const char *zmsg = gzerror(r->gz, &zerr);
+	if (zerr == Z_ERRNO)
+		return reader_fail(r, "read error: %s", strerror(errno));
+	if (zerr != Z_OK && zerr != Z_STREAM_END) {
+		/* zlib prefixes its name for the stream, "<fd:3>: ", useless here. */
+		const char *colon = strncmp(zmsg, "<fd:", 4) == 0 ? strstr(zmsg, ": ") : NULL;
+		return reader_fail(r, "corrupt compressed data: %s", colon ? colon + 2 : zmsg);
+	}
+	return 0;
+}
+
 /*
  * Read the next line into r->buf without its newline. Returns 1 for a line,
  * 0 at the end of the input, -1 on a read error or an unacceptable line.
@@ -52,12 +67,10 @@ static int reader_next(struct reader *r)
 {
 	z_off_t before = gztell(r->gz);
 	if (!gzgets(r->gz, r->buf, (int)sizeof r->buf)) {
-		int zerr;
-		const char *zmsg = gzerror(r->gz, &zerr);
-		if (zerr == Z_ERRNO)
-			return reader_fail(r, "read error: %s", strerror(errno));
-		if (zerr != Z_OK && zerr != Z_STREAM_END)
-			return reader_fail(r, "corrupt compressed data: %s", zmsg);
+		r->line++; /* the error, if any, is in the line we tried to read */
+		if (reader_check(r) < 0)
+			return -1;
+		r->line--;
 		return 0;
 	}
 	r->line++;
@@ -69,6 +82,11 @@ static int reader_next(struct reader *r)
 		return reader_fail(r, "NUL byte in text (is this a binary file?)");
 	if (n > 0 && r->buf[n - 1] == '\n')
 		r->buf[--n] = '\0';
+	/* gzgets hands back what it has when the data breaks off (zlib may
+	 * flag the error early, while good data is still buffered, so only a
+	 * line cut short is suspect); say what broke instead of parsing it. */
+	else if (reader_check(r) < 0)
+		return -1;
 	else if (n > TRACE_LINE_MAX)
 		return reader_fail(r, "line too long (more than %d bytes)", TRACE_LINE_MAX);
 	/* else: the last line has no newline, which is fine. */
@@ -172,7 +190,7 @@ static int access_parse(struct reader *r, rd_kernel_builder *b, int *oom)
 	if (n != 4)
 		return reader_fail(r, "expected 4 fields 'gid dir addr bytes', got %d", n);
 	uint64_t gid, dir, addr, bytes;
-	if (field_parse(r, "gid", f[0], 0, UINT32_MAX, &gid) < 0)
+	if (field_parse(r, "gid", f[0], 0, RD_MAX_THREAD_ID, &gid) < 0)
 		return -1;
 	/* dir gets its own message: its two values carry meaning. */
 	if (strcmp(f[1], "0") != 0 && strcmp(f[1], "1") != 0) {

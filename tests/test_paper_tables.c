@@ -10,7 +10,21 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+
 #include "testutil.h"
+#include "trace_ocelot.h"
+
+/* A shipped sample trace; the test fails if it does not load. */
+static rd_kernel *sample(const char *name)
+{
+	char path[256], err[512];
+	rd_kernel *k = NULL;
+	snprintf(path, sizeof path, "samples/paper/%s", name);
+	if (trace_ocelot_read(path, &k, err, sizeof err) != TRACE_OK)
+		fail_msg("%s", err);
+	return k;
+}
 
 #define INF -1
 
@@ -33,8 +47,7 @@ static void expect_distances(const tu_log *l, const int64_t *d, int n)
 static void test_s000_table1(void **state)
 {
 	(void)state;
-	uint64_t seq[] = {0, 5 * 4, 3 * 4, 9 * 4, 3 * 4, 3 * 4, 5 * 4};
-	rd_kernel *k = tu_kernel_seq(seq, 7, 4);
+	rd_kernel *k = sample("table1.trc");
 	rd_config c;
 	tu_log log;
 	rd_result r;
@@ -64,10 +77,7 @@ static void test_s000_table1(void **state)
 /* The kernel of Tables 2-5: 4 threads, loads x[2t] and x[2t+1]. */
 static rd_kernel *table2_kernel(void)
 {
-	uint64_t t0[] = {0, 4}, t1[] = {8, 12}, t2[] = {16, 20}, t3[] = {24, 28};
-	const uint64_t *a[] = {t0, t1, t2, t3};
-	uint32_t n[] = {2, 2, 2, 2};
-	return tu_kernel(4, 4, n, a, 4);
+	return sample("table2.trc");
 }
 
 static void expect_order(const tu_log *l, const uint32_t *thread, const uint32_t *instr,
@@ -180,10 +190,7 @@ static void test_s000_table4(void **state)
 static void test_s000_table5(void **state)
 {
 	(void)state;
-	uint64_t t0[] = {0, 4}, t2[] = {16, 20};
-	const uint64_t *a[] = {t0, NULL, t2};
-	uint32_t n[] = {2, 0, 2};
-	rd_kernel *k = tu_kernel(3, 4, n, a, 4);
+	rd_kernel *k = sample("table5.trc");
 	rd_config c;
 	tu_log log;
 	rd_result r;
@@ -214,8 +221,7 @@ static void test_s000_table5(void **state)
 static void test_s001_table1(void **state)
 {
 	(void)state;
-	uint64_t seq[] = {0, 64, 128, 192, 0, 0, 192, 128};
-	rd_kernel *k = tu_kernel_seq(seq, 8, 4);
+	rd_kernel *k = sample("s001-table1.trc");
 	rd_config c;
 	tu_log log;
 	rd_result r;
@@ -236,9 +242,7 @@ static void test_s001_table1(void **state)
 static void test_s003_table1(void **state)
 {
 	(void)state;
-	uint64_t A = 0, B = 32, C = 64, D = 96;
-	uint64_t seq[] = {A, B, C, A, A, C, B, D, A, A};
-	rd_kernel *k = tu_kernel_seq(seq, 10, 4);
+	rd_kernel *k = sample("s003-table1.trc");
 	rd_config c;
 	tu_log log;
 	rd_result r;

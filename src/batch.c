@@ -1,0 +1,141 @@
+/*
+ * Batch runs (see batch.h). Inputs are modelled one at a time so only one
+ * kernel is in memory; results stream out as they are ready. Output files
+ * are committed only when every input succeeded (outfile.h).
+ */
+#include "batch.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "input.h"
+#include "outfile.h"
+#include "progress.h"
+
+/* What the model's callbacks need. */
+typedef struct batch_ctx {
+	progress prog;
+	FILE *log;   /* event log, or NULL */
+} batch_ctx;
+
+static int batch_on_progress(void *ctx, double fraction)
+{
+	progress_update(&((batch_ctx *)ctx)->prog, fraction);
+	return 0;
+}
+
+static void batch_on_event(void *ctx, const rd_event *ev)
+{
+	output_log_event(((batch_ctx *)ctx)->log, ev);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Model one INPUT and write its result. Returns an exit status. */
+static int batch_one(const cli *c, const char *spec, output *out, FILE *log)
+{
+	char err[1024];
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rd_kernel *k;
+	int st = input_load(spec, &k, err, sizeof err);
+	if (st != INPUT_OK) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	double load_s = seconds_since(&t0);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rd_model *m = rd_model_new(k);
+	if (!m) {
+		fprintf(stderr, "rdscope: %s: out of memory\n", spec);
+		rd_kernel_free(k);
+		return EXIT_RUNTIME;
+	}
+	batch_ctx ctx = {.log = log};
+	progress_init(&ctx.prog, !c->quiet, k->name);
+	rd_callbacks cb = {
+		.progress = batch_on_progress,
+		.event = log ? batch_on_event : NULL,
+		.ctx = &ctx,
+	};
+	rd_result res;
+	memset(&res, 0, sizeof res);
+	int rc = rd_model_run(m, &c->config, RD_ALL_CASES, &cb, &res);
+	progress_done(&ctx.prog);
+	double model_s = seconds_since(&t0);
+	if (rc != RD_OK) {
+		fprintf(stderr, "rdscope: %s: %s\n", spec, rd_strerror(rc));
+		rd_model_free(m);
+		rd_kernel_free(k);
+		/* Invalid input or configuration is the user's to fix. */
+		return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	output_run run = {
+		.input = spec,
+		.kernel = k->name,
+		.config = &c->config,
+		.result = &res,
+		.load_s = load_s,
+		.model_s = model_s,
+	};
+	output_write_run(out, &run);
+	rd_result_free(&res);
+	rd_model_free(m);
+	rd_kernel_free(k);
+	return EXIT_OK;
+}
+
+int batch_run(const cli *c)
+{
+	char err[1024];
+	outfile res_file = {0}, log_file = {0};
+	outfile_catch_signals();
+	/* Open outputs first: a bad path should fail before minutes of work. */
+	if (outfile_open(&res_file, c->output ? c->output : "-", err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	if (c->log && outfile_open(&log_file, c->log, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		outfile_abort(&res_file);
+		return EXIT_RUNTIME;
+	}
+	if (c->log)
+		output_log_header(log_file.f);
+
+	output out;
+	output_begin(&out, res_file.f, c->format);
+	/* Without INPUT (only possible without a command): the built-in sample. */
+	static const char *const sample[] = {INPUT_BUILTIN_PREFIX "fig3"};
+	const char *const *inputs = c->ninputs ? c->inputs : sample;
+	int n = c->ninputs ? c->ninputs : 1;
+	for (int i = 0; i < n; i++) {
+		int rc = batch_one(c, inputs[i], &out, c->log ? log_file.f : NULL);
+		if (rc != EXIT_OK) {
+			outfile_abort(&log_file);
+			outfile_abort(&res_file);
+			return rc;
+		}
+	}
+	output_end(&out);
+
+	int rc = EXIT_OK;
+	if (c->log && outfile_commit(&log_file, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: cannot write event log: %s\n", err);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == EXIT_OK && outfile_commit(&res_file, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: cannot write results: %s\n", err);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc != EXIT_OK)
+		outfile_abort(&res_file);
+	return rc;
+}

@@ -1,0 +1,12 @@
+/*
+ * Batch mode: model every INPUT of the command line and write the results.
+ */
+#ifndef BATCH_H
+#define BATCH_H
+
+#include "cli.h"
+
+/* Run the parsed command line; returns the process exit status. */
+int batch_run(const cli *c);
+
+#endif

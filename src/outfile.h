@@ -1,0 +1,32 @@
+/*
+ * Output files that appear whole or not at all: written to a temporary
+ * FILE.tmp.XXXXXX next to FILE and renamed over it only on success, so a
+ * failed or interrupted run never leaves a truncated file and never
+ * clobbers the previous one. "-" means standard output (written directly).
+ */
+#ifndef OUTFILE_H
+#define OUTFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct outfile {
+	FILE *f;           /* write here */
+	char *path;        /* final name; NULL for standard output */
+	char *tmp;         /* temporary name while open */
+} outfile;
+
+/* Returns 0, or -1 with "path: reason" in err. */
+int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
+/* Flush, close and rename into place. Returns 0, or -1 (file removed). */
+int outfile_commit(outfile *o, char *err, size_t errlen);
+/* Close and remove the temporary file; safe on a never-opened outfile. */
+void outfile_abort(outfile *o);
+
+/*
+ * Remove open temporary files when SIGINT, SIGTERM, SIGHUP or SIGPIPE ends
+ * the process (the signal then takes its default course). Call once.
+ */
+void outfile_catch_signals(void);
+
+#endif

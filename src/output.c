@@ -1,0 +1,75 @@
+/*
+ * Result stream dispatch and helpers shared by the format writers.
+ */
+#include "output_fmt.h"
+
+#include <string.h>
+
+int output_format_parse(const char *name, enum output_format *fmt)
+{
+	static const char *const names[] = {"text", "csv", "json"};
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(name, names[i]) == 0) {
+			*fmt = (enum output_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The header (CSV) or document start (JSON) is written with the first
+ * run, so a run that fails on its first input leaves no output at all. */
+static void output_start(output *o)
+{
+	if (o->started)
+		return;
+	o->started = 1;
+	if (o->fmt == OUTPUT_CSV)
+		output_csv_header(o->f);
+	else if (o->fmt == OUTPUT_JSON)
+		output_json_begin(o->f);
+}
+
+void output_begin(output *o, FILE *f, enum output_format fmt)
+{
+	o->f = f;
+	o->fmt = fmt;
+	o->nruns = 0;
+	o->started = 0;
+}
+
+void output_write_run(output *o, const output_run *run)
+{
+	output_start(o);
+	switch (o->fmt) {
+	case OUTPUT_TEXT:
+		output_text_run(o->f, run, o->nruns);
+		break;
+	case OUTPUT_CSV:
+		output_csv_run(o->f, run);
+		break;
+	case OUTPUT_JSON:
+		output_json_run(o->f, run, o->nruns);
+		break;
+	}
+	o->nruns++;
+}
+
+void output_end(output *o)
+{
+	output_start(o);
+	if (o->fmt == OUTPUT_JSON)
+		output_json_end(o->f);
+}
+
+const char *output_config_value(const rd_config *c, const char *key, char *buf, size_t len)
+{
+	if (rd_config_get(c, key, buf, len) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+double output_percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}

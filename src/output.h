@@ -1,0 +1,44 @@
+/*
+ * Result writers: text for people, CSV for spreadsheets, JSON for scripts,
+ * plus the CSV event log. Writers only format; the caller owns the FILE and
+ * checks ferror() once at the end.
+ */
+#ifndef OUTPUT_H
+#define OUTPUT_H
+
+#include <stdio.h>
+
+#include "rdscope.h"
+
+enum output_format { OUTPUT_TEXT = 0, OUTPUT_CSV, OUTPUT_JSON };
+
+/* "text", "csv", "json" -> format. Returns 0, or -1 for an unknown name. */
+int output_format_parse(const char *name, enum output_format *fmt);
+
+/* Everything one result line/record needs. */
+typedef struct output_run {
+	const char *input;       /* the input as given on the command line */
+	const char *kernel;
+	const rd_config *config;
+	const rd_result *result;
+	double load_s, model_s;  /* wall-clock seconds */
+} output_run;
+
+/* A result stream: CSV needs its header once, JSON commas between runs. */
+typedef struct output {
+	FILE *f;
+	enum output_format fmt;
+	unsigned long nruns;
+	int started;     /* header written */
+} output;
+
+void output_begin(output *o, FILE *f, enum output_format fmt);
+void output_write_run(output *o, const output_run *run);
+/* Closes the JSON document (and writes a header not yet written). */
+void output_end(output *o);
+
+/* The event log of case 0 (rd_callbacks.event), as CSV. */
+void output_log_header(FILE *f);
+void output_log_event(FILE *f, const rd_event *ev);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * CSV writers: the results table (fixed header, one row per run, numbers
+ * only so spreadsheets sum them) and the per-request event log.
+ */
+#include "output_fmt.h"
+
+#include <math.h>
+#include <string.h>
+
+/* RFC 4180: quote a field only when it holds a separator, quote or newline. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+/* The configuration columns, in header order; "l1.sets" is derived. */
+static const char *const csv_config_keys[] = {
+	"model", "l1.size", "l1.line", "l1.ways", "l1.sets", "l1.hash", "l1.mshrs",
+	"l1.mshr_per_warp", "latency.hit", "latency.miss", "latency.stddev",
+	"gpu.warp_size", "gpu.cores", "gpu.block_mapping",
+};
+#define CSV_NCONFIG (sizeof csv_config_keys / sizeof csv_config_keys[0])
+
+void output_csv_header(FILE *f)
+{
+	fputs("input,kernel", f);
+	for (size_t i = 0; i < CSV_NCONFIG; i++)
+		fprintf(f, ",%s", csv_config_keys[i]);
+	fputs(",accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,"
+	      "miss_rate,miss_rate_all,model_s\n",
+	      f);
+}
+
+void output_csv_run(FILE *f, const output_run *run)
+{
+	const rd_result *r = run->result;
+	char buf[64];
+	csv_field(f, run->input);
+	putc(',', f);
+	csv_field(f, run->kernel);
+	for (size_t i = 0; i < CSV_NCONFIG; i++) {
+		putc(',', f);
+		if (strcmp(csv_config_keys[i], "l1.sets") == 0)
+			fprintf(f, "%u", rd_config_sets(run->config));
+		else
+			csv_field(f, output_config_value(run->config, csv_config_keys[i], buf, sizeof buf));
+	}
+	fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->accesses,
+		(unsigned long long)r->requests, (unsigned long long)r->hits,
+		(unsigned long long)r->misses);
+	for (int c = 0; c < RD_NCLASS; c++)
+		fprintf(f, ",%llu", (unsigned long long)r->cls[c]);
+	/* A kernel without loads has no rate; 0 keeps the column numeric. */
+	fprintf(f, ",%.6f,%.6f,%.6f\n", isfinite(r->miss_rate) ? r->miss_rate : 0.0,
+		isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0, run->model_s);
+}
+
+void output_log_header(FILE *f)
+{
+	fputs("time,core,block,warp,thread,nthreads,instr,addr,line,set,distance,outcome,class,"
+	      "latency,effect_at,mshrs\n",
+	      f);
+}
+
+void output_log_event(FILE *f, const rd_event *ev)
+{
+	static const char *const outcomes[] = {"hit", "miss", "cancel"};
+	fprintf(f, "%llu,%u,%u,%u,%u,%u,%u,%llu,%llu,%u,", (unsigned long long)ev->time, ev->core,
+		ev->block, ev->warp, ev->thread, ev->nthreads, ev->instr,
+		(unsigned long long)ev->addr, (unsigned long long)ev->line, ev->set);
+	if (ev->distance < 0)
+		fputs("inf", f);
+	else
+		fprintf(f, "%lld", (long long)ev->distance);
+	fprintf(f, ",%s,%s,%u,%llu,%u\n",
+		(unsigned)ev->outcome < 3 ? outcomes[ev->outcome] : "?",
+		ev->cls >= 0 && ev->cls < RD_NCLASS ? rd_class_name((enum rd_class)ev->cls) : "",
+		ev->latency, (unsigned long long)ev->effect_at, ev->mshrs_used);
+}

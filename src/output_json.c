@@ -1,0 +1,203 @@
+/*
+ * JSON results: one document per invocation, versioned header first, so a
+ * script can check "format" and "version" before trusting anything else.
+ * Numbers are written as JSON numbers (never with units); strings are
+ * escaped and made valid UTF-8, since file names need not be.
+ */
+#include "output_fmt.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+static size_t utf8_valid(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n;
+	uint32_t cp, min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2, cp = c & 0x1F, min = 0x80;
+	else if ((c & 0xF0) == 0xE0)
+		n = 3, cp = c & 0x0F, min = 0x800;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	/* A NUL terminator fails this test, so we never read past the end. */
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+static void json_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	putc('"', f);
+	while (*s) {
+		size_t n = utf8_valid(s);
+		if (n == 0) {
+			fputs("\\ufffd", f); /* a byte that is not UTF-8 */
+			s++;
+		} else if (*s == '"' || *s == '\\') {
+			putc('\\', f);
+			putc(*s++, f);
+		} else if (*s == '\n') {
+			fputs("\\n", f), s++;
+		} else if (*s == '\t') {
+			fputs("\\t", f), s++;
+		} else if (*s < 0x20) {
+			fprintf(f, "\\u%04x", *s++);
+		} else {
+			fwrite(s, 1, n, f);
+			s += n;
+		}
+	}
+	putc('"', f);
+}
+
+/* Does text match JSON's number grammar -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)? */
+static int json_number_valid(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return 0;
+	if (*s == '.') {
+		s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+/* Non-finite rates (a kernel without loads) have no JSON number: null. */
+static void json_double(FILE *f, double v, const char *fmt)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("null", f);
+}
+
+static void json_u64(FILE *f, const char *name, uint64_t v, int first)
+{
+	fprintf(f, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)v);
+}
+
+/* Every key of the table, numeric types as numbers; l1.sets is derived. */
+static void json_config(FILE *f, const rd_config *c)
+{
+	char buf[128];
+	putc('{', f);
+	for (const rd_key *k = rd_keys; k->name; k++) {
+		if (k != rd_keys)
+			putc(',', f);
+		json_string(f, k->name);
+		putc(':', f);
+		output_config_value(c, k->name, buf, sizeof buf);
+		int numeric = k->type == RD_KEY_UINT || k->type == RD_KEY_DOUBLE;
+		if (k->type == RD_KEY_BOOL)
+			fputs(strcmp(buf, "1") == 0 || strcmp(buf, "true") == 0 || strcmp(buf, "on") == 0
+				      ? "1"
+				      : "0",
+			      f);
+		else if (numeric && json_number_valid(buf))
+			fputs(buf, f);
+		else
+			json_string(f, buf);
+	}
+	if (!rd_key_find("l1.sets"))
+		fprintf(f, ",\"l1.sets\":%u", rd_config_sets(c));
+	putc('}', f);
+}
+
+void output_json_begin(FILE *f)
+{
+	fputs("{\"format\":\"rdscope-results\",\"version\":1,\"runs\":[", f);
+}
+
+void output_json_run(FILE *f, const output_run *run, unsigned long index)
+{
+	static const char *const case_names[RD_NCASES] = {"full", "fully_assoc", "no_latency",
+							  "no_mshr"};
+	const rd_result *r = run->result;
+	fputs(index ? ",\n{" : "\n{", f);
+	fputs("\"input\":", f);
+	json_string(f, run->input);
+	fputs(",\"kernel\":", f);
+	json_string(f, run->kernel);
+	fputs(",\"config\":", f);
+	json_config(f, run->config);
+
+	fputs(",\"counts\":{", f);
+	json_u64(f, "accesses", r->accesses, 1);
+	json_u64(f, "requests", r->requests, 0);
+	json_u64(f, "hits", r->hits, 0);
+	json_u64(f, "misses", r->misses, 0);
+	/* Fixed names, part of the format, whatever rd_class_name says. */
+	static const char *const class_keys[RD_NCLASS] = {"compulsory", "capacity",
+							   "associativity", "latency", "mshr"};
+	for (int k = 0; k < RD_NCLASS; k++)
+		json_u64(f, class_keys[k], r->cls[k], 0);
+	json_u64(f, "stores", r->stores, 0);
+	json_u64(f, "cancels", r->cancels, 0);
+	fputs("},\"threads\":{", f);
+	json_u64(f, "total", r->threads_total, 1);
+	json_u64(f, "modelled", r->threads_modelled, 0);
+	fputs("},\"miss_rate\":", f);
+	json_double(f, r->miss_rate, "%.17g");
+	fputs(",\"miss_rate_all\":", f);
+	json_double(f, r->miss_rate_all, "%.17g");
+
+	fputs(",\"case_misses\":{", f);
+	int first = 1;
+	for (int i = 0; i < RD_NCASES; i++) {
+		if (r->cases_run & (1 << i)) {
+			json_u64(f, case_names[i], r->case_misses[i], first);
+			first = 0;
+		}
+	}
+	fputs("},\"histogram\":[", f);
+	first = 1;
+	for (uint32_t d = 0; d < r->hist_len; d++) {
+		if (r->hist[d]) {
+			fprintf(f, "%s[%u,%llu]", first ? "" : ",", d, (unsigned long long)r->hist[d]);
+			first = 0;
+		}
+	}
+	if (r->hist_inf)
+		fprintf(f, "%s[\"inf\",%llu]", first ? "" : ",", (unsigned long long)r->hist_inf);
+	fputs("],\"timing\":{\"load_s\":", f);
+	json_double(f, run->load_s, "%.6f");
+	fputs(",\"model_s\":", f);
+	json_double(f, run->model_s, "%.6f");
+	fputs("}}", f);
+}
+
+void output_json_end(FILE *f)
+{
+	fputs("\n]}\n", f);
+}

@@ -1,0 +1,126 @@
+/*
+ * Text results, for people at a terminal: what was modelled, the miss
+ * breakdown as counts and shares of all requests, both miss rates (the
+ * hardware counters' view leaves latency misses out) and a short histogram.
+ */
+#include "output_fmt.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The configuration on one line, in the units people size caches in. */
+static void text_config(FILE *f, const rd_config *c)
+{
+	char v[14][64];
+	static const char *const keys[] = {
+		"model", "l1.size", "l1.line", "l1.ways", "l1.hash", "l1.mshrs",
+		"l1.mshr_per_warp", "latency.hit", "latency.miss", "latency.stddev",
+		"gpu.warp_size", "gpu.cores", "gpu.block_mapping", "gpu.max_threads",
+	};
+	for (int i = 0; i < 14; i++)
+		output_config_value(c, keys[i], v[i], sizeof v[i]);
+	uint32_t sets = rd_config_sets(c);
+	fprintf(f, "config:  %s, %s B L1, %s B lines, %s way%s, %u set%s, hash %s, ", v[0], v[1],
+		v[2], v[3], c->l1_ways == 1 ? "" : "s", sets, sets == 1 ? "" : "s", v[4]);
+	if (c->l1_mshrs)
+		fprintf(f, "%s MSHRs", v[5]);
+	else
+		fputs("unlimited MSHRs", f);
+	if (c->l1_mshr_per_warp)
+		fprintf(f, " (%s per warp)", v[6]);
+	fprintf(f, ", latency hit %s miss %s+-%s, warp %s, cores %s, mapping %s\n", v[7], v[8],
+		v[9], v[10], v[11], v[12]);
+}
+
+static void text_count(FILE *f, const char *label, uint64_t n, uint64_t requests)
+{
+	fprintf(f, "  %-15s %12llu %7.2f%%\n", label, (unsigned long long)n,
+		output_percent(n, requests));
+}
+
+/*
+ * The histogram on one line. Few distinct distances are listed one by one;
+ * many are summed into power-of-two ranges (0, 1, 2-3, 4-7, ...) so the
+ * line stays readable while keeping the shape.
+ */
+static void text_histogram(FILE *f, const rd_result *r)
+{
+	uint32_t nonzero = 0;
+	for (uint32_t d = 0; d < r->hist_len; d++)
+		nonzero += r->hist[d] != 0;
+	fputs("histogram:", f);
+	if (nonzero == 0 && r->hist_inf == 0)
+		fputs(" (empty)", f);
+	if (nonzero <= 12) {
+		for (uint32_t d = 0; d < r->hist_len; d++)
+			if (r->hist[d])
+				fprintf(f, " %u:%llu", d, (unsigned long long)r->hist[d]);
+	} else {
+		for (uint64_t lo = 0; lo < r->hist_len; lo = lo ? lo * 2 : 1) {
+			uint64_t hi = lo ? lo * 2 - 1 : 0, sum = 0;
+			for (uint64_t d = lo; d <= hi && d < r->hist_len; d++)
+				sum += r->hist[d];
+			if (!sum)
+				continue;
+			if (hi == lo)
+				fprintf(f, " %llu:%llu", (unsigned long long)lo, (unsigned long long)sum);
+			else
+				fprintf(f, " %llu-%llu:%llu", (unsigned long long)lo,
+					(unsigned long long)hi, (unsigned long long)sum);
+		}
+	}
+	if (r->hist_inf)
+		fprintf(f, " inf:%llu", (unsigned long long)r->hist_inf);
+	putc('\n', f);
+}
+
+/* Misses of each breakdown case that was run. */
+static void text_cases(FILE *f, const rd_result *r)
+{
+	static const char *const names[RD_NCASES] = {"full", "fully-assoc", "no-latency",
+						     "no-mshr"};
+	if (!r->cases_run)
+		return;
+	fputs("cases:   misses", f);
+	const char *sep = " ";
+	for (int i = 0; i < RD_NCASES; i++) {
+		if (r->cases_run & (1 << i)) {
+			fprintf(f, "%s%s %llu", sep, names[i], (unsigned long long)r->case_misses[i]);
+			sep = ", ";
+		}
+	}
+	putc('\n', f);
+}
+
+void output_text_run(FILE *f, const output_run *run, unsigned long index)
+{
+	const rd_result *r = run->result;
+	const rd_config *c = run->config;
+	if (index)
+		putc('\n', f);
+	fprintf(f, "input:   %s\n", run->input);
+	fprintf(f, "kernel:  %s, %u threads, %llu loads, %llu stores (not cached)\n", run->kernel,
+		r->threads_total, (unsigned long long)r->accesses, (unsigned long long)r->stores);
+	text_config(f, c);
+	fprintf(f, "requests: %llu coalesced from %llu loads\n", (unsigned long long)r->requests,
+		(unsigned long long)r->accesses);
+	text_count(f, "hits", r->hits, r->requests);
+	text_count(f, "misses", r->misses, r->requests);
+	for (int k = 0; k < RD_NCLASS; k++) {
+		char label[32];
+		snprintf(label, sizeof label, "  %s", rd_class_name((enum rd_class)k));
+		text_count(f, label, r->cls[k], r->requests);
+	}
+	/* The model's rates; a kernel without loads has none, shown as 0. */
+	fprintf(f, "miss rate %.2f%% (hardware view, without latency misses), %.2f%% with them\n",
+		isfinite(r->miss_rate) ? 100.0 * r->miss_rate : 0.0,
+		isfinite(r->miss_rate_all) ? 100.0 * r->miss_rate_all : 0.0);
+	if (r->cancels)
+		fprintf(f, "cancels: %llu issue attempts blocked on MSHRs\n",
+			(unsigned long long)r->cancels);
+	text_cases(f, r);
+	text_histogram(f, r);
+	if (r->threads_modelled < r->threads_total)
+		fprintf(f, "note: gpu.max_threads=%u kept %u of %u threads\n", c->max_threads,
+			r->threads_modelled, r->threads_total);
+}
