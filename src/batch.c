@@ -84,6 +84,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log)
 		.result = &res,
 		.load_s = load_s,
 		.model_s = model_s,
+		.no_timing = c->no_timing,
 	};
 	output_write_run(out, &run);
 	rd_result_free(&res);

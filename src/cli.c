@@ -37,6 +37,7 @@ void cli_help(FILE *f)
 	      "  -o, --output FILE    write results to FILE (replaced only on success)\n"
 	      "      --log FILE       write the per-request event log (CSV) of one INPUT\n"
 	      "  -q, --quiet          no progress indicator\n"
+	      "      --no-timing      leave wall-clock times out (reproducible output)\n"
 	      "  -h, --help           show this help\n"
 	      "      --version        show the version\n"
 	      "\nINPUT is an Ocelot trace (.trc, or .trc.gz), - for standard input, or a\n"
@@ -174,7 +175,7 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 		}
 		static const char *const with_value[] = {"-s", "--set", "-f", "--format",
 							 "-o", "--output", "--log"};
-		static const char *const flags[] = {"-q", "--quiet", "-h", "--help"};
+		static const char *const flags[] = {"-q", "--quiet", "-h", "--help", "--no-timing"};
 		int takes_value = 0, is_flag = 0;
 		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
 			takes_value |= !strcmp(opt, with_value[k]);
@@ -182,9 +183,9 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 			is_flag |= !strcmp(opt, flags[k]);
 		if (!takes_value && !is_flag) {
 			static const char *const longs[] = {"--set", "--format", "--output", "--log",
-							    "--quiet", "--help"};
+							    "--quiet", "--help", "--no-timing"};
 			return cli_usage_error("unknown option '%s'", a,
-					       a[1] == '-' ? suggest_closest(opt, longs, 6) : NULL);
+					       a[1] == '-' ? suggest_closest(opt, longs, 7) : NULL);
 		}
 		if (takes_value) {
 			const char *v = option_value(argc, argv, &i, attached);
@@ -208,6 +209,8 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 			return cli_usage_error("option '%s' takes no value", opt, NULL);
 		if (!strcmp(opt, "-q") || !strcmp(opt, "--quiet")) {
 			c->quiet = 1;
+		} else if (!strcmp(opt, "--no-timing")) {
+			c->no_timing = 1;
 		} else {
 			c->cmd = CLI_HELP;
 			return -1;

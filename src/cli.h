@@ -28,6 +28,7 @@ typedef struct cli {
 	const char *output;        /* -o FILE, NULL: standard output */
 	const char *log;           /* --log FILE, NULL: no event log */
 	int quiet;
+	int no_timing; /* --no-timing */
 	const char **inputs;       /* INPUT arguments (into argv) */
 	int ninputs;
 } cli;

@@ -22,6 +22,7 @@ typedef struct output_run {
 	const rd_config *config;
 	const rd_result *result;
 	double load_s, model_s;  /* wall-clock seconds */
+	int no_timing;           /* leave them out: output reproducible to the byte */
 } output_run;
 
 /* A result stream: CSV needs its header once, JSON commas between runs. */

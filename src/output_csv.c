@@ -61,8 +61,11 @@ void output_csv_run(FILE *f, const output_run *run)
 	for (int c = 0; c < RD_NCLASS; c++)
 		fprintf(f, ",%llu", (unsigned long long)r->cls[c]);
 	/* A kernel without loads has no rate; 0 keeps the column numeric. */
-	fprintf(f, ",%.6f,%.6f,%.6f\n", isfinite(r->miss_rate) ? r->miss_rate : 0.0,
-		isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0, run->model_s);
+	fprintf(f, ",%.6f,%.6f,", isfinite(r->miss_rate) ? r->miss_rate : 0.0,
+		isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0);
+	if (!run->no_timing)
+		fprintf(f, "%.6f", run->model_s);
+	fputc('\n', f);
 }
 
 void output_log_header(FILE *f)

@@ -190,11 +190,15 @@ void output_json_run(FILE *f, const output_run *run, unsigned long index)
 	}
 	if (r->hist_inf)
 		fprintf(f, "%s[\"inf\",%llu]", first ? "" : ",", (unsigned long long)r->hist_inf);
-	fputs("],\"timing\":{\"load_s\":", f);
-	json_double(f, run->load_s, "%.6f");
-	fputs(",\"model_s\":", f);
-	json_double(f, run->model_s, "%.6f");
-	fputs("}}", f);
+	fputs("]", f);
+	if (!run->no_timing) {
+		fputs(",\"timing\":{\"load_s\":", f);
+		json_double(f, run->load_s, "%.6f");
+		fputs(",\"model_s\":", f);
+		json_double(f, run->model_s, "%.6f");
+		fputs("}", f);
+	}
+	fputs("}", f);
 }
 
 void output_json_end(FILE *f)

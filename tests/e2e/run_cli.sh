@@ -291,6 +291,41 @@ rds run -q -o "$T/no/such/dir/out.csv" $T2
 [ $rc -eq 1 ] && grep -q 'No such file or directory' "$T/err"
 result "unwritable -o: exit 1" $?
 
+# ---------------------------------------------------------------- determinism
+# sigma > 0 draws latencies from the seeded generator: the same seed gives
+# byte-identical JSON, another seed a different result.
+V="builtin:colcopy:128:256:4"
+"$RDSCOPE" run -q --no-timing -f json -s latency.stddev=20 $V >"$T/d1.json" 2>"$T/err"
+"$RDSCOPE" run -q --no-timing -f json -s latency.stddev=20 $V >"$T/d2.json" 2>>"$T/err"
+"$RDSCOPE" run -q --no-timing -f json -s latency.stddev=20 -s seed=7 $V >"$T/d3.json" 2>>"$T/err"
+cmp -s "$T/d1.json" "$T/d2.json" && ! grep -q timing "$T/d1.json"
+result "same seed: byte-identical JSON" $?
+! cmp -s "$T/d1.json" "$T/d3.json"
+result "another seed (sigma > 0): different JSON" $?
+
+# ---------------------------------------------------------------- event log
+# Seed 000 Table 5, written by hand from the paper: one MSHR, miss latency 2,
+# hit latency 0, a 2-line cache; thread 2's first load is cancelled at
+# time 1 and retried at 3; its second load (time 4) shares the MSHR of
+# line 1 and takes effect at 6 (no clipping, as printed).
+TOY="-s l1.line=16 -s l1.size=32 -s l1.ways=2 -s l1.hash=mod -s gpu.warp_size=1 -s latency.hit=0 -s latency.stddev=0 -s l1.mshr_per_warp=0 -s gpu.divergence=0"
+rds run -q $TOY -s latency.miss=2 -s l1.mshrs=1 -s latency.clip=0 --log "$T/t5.csv" samples/paper/table5.trc
+cat >"$T/t5.want" <<'EOF'
+time,core,block,warp,thread,nthreads,instr,addr,line,set,distance,outcome,class,latency,effect_at,mshrs
+0,0,0,0,0,1,0,0,0,0,inf,miss,compulsory,2,2,1
+1,0,0,2,2,1,0,16,1,0,inf,cancel,,0,0,1
+2,0,0,0,0,1,1,4,0,0,0,hit,,0,2,0
+3,0,0,2,2,1,0,16,1,0,inf,miss,compulsory,2,5,1
+4,0,0,2,2,1,1,20,1,0,inf,miss,latency,2,6,1
+EOF
+[ $rc -eq 0 ] && cmp -s "$T/t5.csv" "$T/t5.want"
+result "event log reproduces seed 000 Table 5" $?
+# With clipping (the default) the request at time 4 takes effect with the
+# in-flight one, at 5.
+rds run -q $TOY -s latency.miss=2 -s l1.mshrs=1 --log "$T/t5c.csv" samples/paper/table5.trc
+[ $rc -eq 0 ] && [ "$(sed -n 6p "$T/t5c.csv")" = "4,0,0,2,2,1,1,20,1,0,inf,miss,latency,1,5,1" ]
+result "event log: clipping moves Table 5's last effect to 5" $?
+
 # ---------------------------------------------------------------- man page
 rds keys
 ok=0
