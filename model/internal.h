@@ -51,8 +51,9 @@ void coal_free(rd_coal *co);
 /* ---- stage 3 helper: per-set LRU stacks (Bennett-Kruskal + Fenwick) --- */
 typedef struct rd_stack {
 	uint32_t nsets;
-	uint64_t *off;      /* [nsets + 1]: set s uses tree[off[s] .. off[s+1]) */
-	uint32_t *tree;     /* Fenwick trees over set-local update stamps */
+	uint64_t *off;      /* [nsets + 1]: set s owns words off[s] .. off[s+1]-1 */
+	uint64_t *bits;     /* bit p of a set's words: stamp p is some line's latest */
+	uint32_t *tree;     /* per set, a Fenwick tree over its words' bit counts */
 	uint32_t *counter;  /* [nsets] next stamp, from 1 */
 	uint32_t *live;     /* [nsets] lines with a stamp */
 	uint32_t *stamp;    /* [nlines] last update stamp, 0 = never */
@@ -75,6 +76,30 @@ void rng_seed(rd_rng *r, uint64_t seed, uint64_t stream);
 uint64_t rng_next(rd_rng *r);
 /* |N(0, sigma^2)| rounded to an integer, truncated at 8 sigma. */
 uint32_t rng_halfnormal(rd_rng *r, double sigma);
+
+/*
+ * The same distribution as an alias table (Walker/Vose): the rounded
+ * half-normal takes the values 0..8 sigma, so one 64-bit draw picks a value
+ * exactly, without log() and cos() per latency. Falls back to
+ * rng_halfnormal for very large sigma.
+ */
+typedef struct rd_halfnormal {
+	double sigma;
+	uint32_t n;        /* values 0 .. n-1; 0: use rng_halfnormal */
+	uint32_t *thresh;  /* [n] keep value i if the low 32 bits are below */
+	uint32_t *alias;   /* [n] otherwise take alias[i] */
+} rd_halfnormal;
+
+int halfnormal_init(rd_halfnormal *h, double sigma);
+void halfnormal_free(rd_halfnormal *h);
+static inline uint32_t halfnormal_draw(const rd_halfnormal *h, rd_rng *r)
+{
+	if (!h->n)
+		return rng_halfnormal(r, h->sigma);
+	uint64_t u = rng_next(r);
+	uint32_t i = (uint32_t)(((u >> 32) * h->n) >> 32);
+	return (uint32_t)u < h->thresh[i] ? i : h->alias[i];
+}
 
 /* ---- stage 3-4: timed simulation of one case on one core ------------- */
 typedef struct sim_params {

@@ -56,6 +56,7 @@ typedef struct core_state {
 	uint32_t core;
 	rd_stack st;
 	rd_rng rng;
+	rd_halfnormal latdist;
 	/* per line */
 	uint32_t *pend;      /* fills (original and merged) still to land */
 	uint32_t *owner;     /* warp holding the line's MSHR entry */
@@ -77,6 +78,7 @@ typedef struct core_state {
 	uint32_t next_block; /* index into this core's block list */
 	uint64_t warps_alive;
 	uint64_t issued;     /* requests issued, for progress */
+	uint64_t version;    /* bumped by anything that can unblock a warp */
 } core_state;
 
 static void fifo_push(core_state *cs, uint32_t w)
@@ -145,6 +147,7 @@ static int effect_push(core_state *cs, uint64_t at, uint32_t line, uint32_t set,
 
 static void effect_apply(core_state *cs, effect *e)
 {
+	cs->version++;
 	e->done = 1;
 	cs->pending--;
 	stack_update(&cs->st, e->set, e->line);
@@ -239,7 +242,8 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq,
 	cs->in->cb->event(cs->in->cb->ctx, &ev);
 }
 
-/* Issue warp w's current instruction at T. Returns -1 on no memory. */
+/* Issue warp w's current instruction at T. Returns -1 on no memory, 1 if
+ * the warp was refused an MSHR before issuing anything, else 0. */
 static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 {
 	const rd_coal *co = cs->in->co;
@@ -247,6 +251,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	sim_counts *out = cs->out;
 	int events = p->record_events && cs->in->cb && cs->in->cb->event;
 	uint64_t end = co->instr_req_first[cs->next_instr[w] + 1];
+	uint64_t first_req = cs->next_req[w];
 	uint32_t maxlat = 0;
 	int cancelled = 0;
 	for (; cs->next_req[w] < end; cs->next_req[w]++) {
@@ -274,7 +279,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			if (p->clip) {
 				eff = cs->land[l];
 			} else {
-				eff = T + p->lat_miss + rng_halfnormal(&cs->rng, p->sigma);
+				eff = T + p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
 			}
 			lat = (uint32_t)(eff - T);
 			if (effect_push(cs, eff, l, set, EFF_FILL) < 0)
@@ -290,7 +295,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 				event_emit(cs, T, w, rq, set, d, RD_OUT_CANCEL, -1, 0, 0);
 			break;
 		} else {
-			lat = p->lat_miss + rng_halfnormal(&cs->rng, p->sigma);
+			lat = p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
 			eff = T + lat;
 			if (effect_push(cs, eff, l, set, EFF_FILL) < 0)
 				return -1;
@@ -317,6 +322,9 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			event_emit(cs, T, w, rq, set, d, o, cls, lat, eff);
 		cs->issued++;
 	}
+	int refused = cancelled && maxlat == 0 && cs->next_req[w] == first_req;
+	if (!refused)
+		cs->version++;
 	if (!cancelled) {
 		cs->next_instr[w]++;
 		if (!warp_exhausted(cs, w))
@@ -328,7 +336,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			warp_retire(cs, w);
 		else
 			fifo_push(cs, w);
-		return 0;
+		return refused;
 	}
 	return heap_push(cs, (wentry){r, T, w});
 }
@@ -336,6 +344,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 static void core_free(core_state *cs)
 {
 	stack_free(&cs->st);
+	halfnormal_free(&cs->latdist);
 	free(cs->pend);
 	free(cs->owner);
 	free(cs->land);
@@ -401,7 +410,36 @@ static int core_init(core_state *cs)
 	    !cs->next_req || !cs->held || !cs->block_left || !cs->fifo || !cs->wheel)
 		return -1;
 	rng_seed(&cs->rng, p->seed, cs->core);
-	return 0;
+	return halfnormal_init(&cs->latdist, p->sigma);
+}
+
+/*
+ * Fast-forward over steps in which every pop is a refused warp: with E the
+ * next time an effect is due and A the next arrival, steps T .. min(E, A-1)
+ * each refuse the front warp (effects due at E land after E's pop). The
+ * queue rotates by that many; the effects at E then land.
+ */
+static uint64_t spin_skip(core_state *cs, uint64_t T)
+{
+	uint64_t E = UINT64_MAX, A = cs->hn ? cs->heap[0].r : UINT64_MAX;
+	if (cs->pending)
+		for (uint64_t t = T; t <= T + cs->wmask; t++)
+			if (cs->wheel[t & cs->wmask].n) {
+				E = t;
+				break;
+			}
+	uint64_t end = E < UINT64_MAX && E + 1 < A ? E + 1 : A;
+	if (end == UINT64_MAX || end <= T)
+		return T; /* nothing to skip to (cannot happen with refusals) */
+	uint64_t k = end - T, n = cs->ftail - cs->fhead;
+	for (uint64_t i = 0; i < k % n; i++) {
+		uint32_t w = cs->fifo[cs->fhead++ % cs->fcap];
+		fifo_push(cs, w);
+	}
+	cs->out->cancels += k;
+	if (end == E + 1)
+		effects_due(cs, E);
+	return end;
 }
 
 int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out)
@@ -416,14 +454,25 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 	uint32_t nb = in->s->core_first[core + 1] - in->s->core_first[core];
 	for (uint32_t i = 0; i < in->s->active_blocks && cs.next_block < nb; i++)
 		block_dispatch(&cs);
-	uint64_t T = 0, next_report = 1 << 16;
+	uint64_t T = 0, next_report = 1 << 16, spin = 0;
+	int fast = !(p->record_events && in->cb && in->cb->event);
 	while (cs.warps_alive) {
 		while (cs.hn && cs.heap[0].r <= T) {
 			uint32_t w = heap_pop(&cs).w;
+			cs.version++;
 			if (warp_exhausted(&cs, w))
 				warp_retire(&cs, w);
 			else
 				fifo_push(&cs, w);
+		}
+		if (fast && spin && spin >= cs.ftail - cs.fhead) {
+			/* Every queued warp was refused an MSHR and nothing has
+			 * changed since: until an effect lands or a warp arrives,
+			 * each step only rotates the queue. Skip to then. (Not when
+			 * logging: the log lists every refusal.) */
+			T = spin_skip(&cs, T);
+			spin = 0;
+			continue;
 		}
 		if (cs.fhead == cs.ftail) {
 			if (!cs.warps_alive)
@@ -436,11 +485,14 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 			continue;
 		}
 		uint32_t w = cs.fifo[cs.fhead++ % cs.fcap];
-		if (warp_issue(&cs, w, T) < 0) {
+		uint64_t v0 = cs.version;
+		int st = warp_issue(&cs, w, T);
+		if (st < 0) {
 			rc = RD_ENOMEM;
 			goto done;
 		}
 		effects_due(&cs, T);
+		spin = st == 1 && cs.version == v0 ? spin + 1 : 0;
 		T++;
 		if (cs.issued >= next_report) {
 			next_report += 1 << 16;

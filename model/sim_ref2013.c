@@ -36,6 +36,7 @@ typedef struct ref_state {
 	sim_counts *out;
 	rd_stack st;
 	rd_rng rng;
+	rd_halfnormal latdist;
 	uint32_t *pc;          /* per thread: next load index */
 	uint8_t *outst;        /* per line: in the unique outstanding set */
 	uint32_t nout;         /* size of that set (the reference's M) */
@@ -214,7 +215,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 			uint32_t l = co->load_line[a], set = p->set_of[l];
 			int64_t d = stack_distance(&rs->st, set, l);
 			if (d < 0 || d >= p->ways) {
-				uint32_t lat = p->lat_miss + rng_halfnormal(&rs->rng, p->sigma);
+				uint32_t lat = p->lat_miss + halfnormal_draw(&rs->latdist, &rs->rng);
 				if (lat > maxlat)
 					maxlat = lat;
 				/* quirk: only lane 0 checks the MSHRs, against a count
@@ -269,6 +270,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 static void ref_free(ref_state *rs)
 {
 	stack_free(&rs->st);
+	halfnormal_free(&rs->latdist);
 	free(rs->pc);
 	free(rs->outst);
 	if (rs->wheel)
@@ -319,6 +321,8 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 	if (!rs.pc || !rs.outst || !rs.wheel || !rs.fifo)
 		goto out;
 	rng_seed(&rs.rng, p->seed, 0);
+	if (halfnormal_init(&rs.latdist, p->sigma) < 0)
+		goto out;
 
 	uint64_t T = 0, next_report = 1 << 16;
 	/* quirk: fixed consecutive groups of active blocks, each run to its

@@ -1,15 +1,22 @@
 /*
- * Exact per-set LRU stack distances in O(log n) (Bennett and Kruskal, as
- * in seed 000 section 4.6): each set numbers its updates 1, 2, ...; a line
- * keeps the stamp of its last update, and a Fenwick tree per set marks the
- * stamps that are still some line's latest. The distance of a line is the
- * number of marked stamps newer than its own: the distinct lines of its
- * set used since.
+ * Exact per-set LRU stack distances (Bennett and Kruskal, as in seed 000
+ * section 4.6): each set numbers its updates 1, 2, ...; a line keeps the
+ * stamp of its last update, and a set's stamps that are still some line's
+ * latest are marked. The distance of a line is the number of marked stamps
+ * newer than its own: the distinct lines of its set used since.
+ *
+ * Marks are bits; a Fenwick tree per set counts them per 64-bit word, so a
+ * query or update costs O(log(n/64)) instead of O(log n), and a recent line
+ * (a hit, the common case) is answered by popcounting the few words above
+ * it without touching the tree. Bennett-Kruskal's O(log n) bound holds.
  */
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Words above a stamp worth popcounting directly instead of the tree. */
+#define SCAN_WORDS 8
 
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines)
 {
@@ -27,12 +34,15 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 	uint64_t o = 0;
 	for (uint32_t s = 0; s < nsets; s++) {
 		st->off[s] = o;
-		o += (uint64_t)cap[s] + 1; /* Fenwick index 0 unused */
+		/* stamps 1..cap[s] live in bits 0..cap[s]; one spare word keeps
+		 * the Fenwick tree's index 0 unused */
+		o += (uint64_t)cap[s] / 64 + 2;
 		st->counter[s] = 1;
 	}
 	st->off[nsets] = o;
+	st->bits = calloc(o ? o : 1, sizeof *st->bits);
 	st->tree = calloc(o ? o : 1, sizeof *st->tree);
-	if (!st->tree) {
+	if (!st->bits || !st->tree) {
 		stack_free(st);
 		return RD_ENOMEM;
 	}
@@ -45,8 +55,16 @@ void stack_free(rd_stack *st)
 	free(st->counter);
 	free(st->live);
 	free(st->stamp);
+	free(st->bits);
 	free(st->tree);
 	memset(st, 0, sizeof *st);
+}
+
+/* Fenwick index of word w is w + 1; the tree has nw entries (1..nw-1). */
+static void tree_add(uint32_t *t, uint64_t nw, uint64_t w, int32_t d)
+{
+	for (uint64_t i = w + 1; i < nw; i += i & (0 - i))
+		t[i] += (uint32_t)d;
 }
 
 int64_t stack_distance(const rd_stack *st, uint32_t set, uint32_t line)
@@ -54,28 +72,40 @@ int64_t stack_distance(const rd_stack *st, uint32_t set, uint32_t line)
 	uint32_t p = st->stamp[line];
 	if (!p)
 		return -1;
+	const uint64_t *b = st->bits + st->off[set];
+	uint64_t w = p >> 6, top = (uint64_t)(st->counter[set] - 1) >> 6;
+	/* marks above p in its own word */
+	uint64_t above = (p & 63) == 63 ? 0 : b[w] & ~((2ULL << (p & 63)) - 1);
+	int64_t d = __builtin_popcountll(above);
+	if (top - w <= SCAN_WORDS) {
+		for (uint64_t i = w + 1; i <= top; i++)
+			d += __builtin_popcountll(b[i]);
+		return d;
+	}
+	/* words after w: all marks minus those in words 0..w */
 	const uint32_t *t = st->tree + st->off[set];
-	uint32_t sum = 0;
-	for (uint32_t i = p; i; i &= i - 1)
-		sum += t[i];
-	return (int64_t)st->live[set] - sum;
+	uint32_t upto = 0;
+	for (uint64_t i = w + 1; i; i &= i - 1)
+		upto += t[i];
+	return d + (int64_t)st->live[set] - upto;
 }
 
 void stack_update(rd_stack *st, uint32_t set, uint32_t line)
 {
+	uint64_t *b = st->bits + st->off[set];
 	uint32_t *t = st->tree + st->off[set];
-	uint32_t n = (uint32_t)(st->off[set + 1] - st->off[set] - 1);
+	uint64_t nw = st->off[set + 1] - st->off[set];
 	uint32_t p = st->stamp[line];
 	if (p) {
-		for (uint32_t i = p; i <= n; i += i & (0u - i))
-			t[i]--;
+		b[p >> 6] &= ~(1ULL << (p & 63));
+		tree_add(t, nw, p >> 6, -1);
 	} else {
 		st->live[set]++;
 	}
-	uint32_t q = st->counter[set]++;
 	/* Callers size each set for its updates; a stamp past the end would be
 	 * a bug in that count, never a property of the input. */
-	for (uint32_t i = q; i <= n; i += i & (0u - i))
-		t[i]++;
+	uint32_t q = st->counter[set]++;
+	b[q >> 6] |= 1ULL << (q & 63);
+	tree_add(t, nw, q >> 6, 1);
 	st->stamp[line] = q;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 
 #include "internal.h"
@@ -598,6 +599,88 @@ static void test_determinism(void **state)
 	rd_kernel_free(k);
 }
 
+/* Runs that log events take every step one by one; runs that do not skip
+ * over steps where blocked warps only rotate. Both must agree exactly. */
+static void test_fast_forward_exact(void **state)
+{
+	(void)state;
+	lcg g = {11};
+	tu_log *log = malloc(sizeof *log);
+	for (int rep = 0; rep < 60; rep++) {
+		rd_kernel *k = random_kernel(&g, 64 + lcg_next(&g, 200), 32 << lcg_next(&g, 3),
+					     1 + lcg_next(&g, 6), 64 + lcg_next(&g, 400));
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_line = 32;
+		c.l1_size = 32 * 4 * 32;
+		c.l1_mshrs = 1 + lcg_next(&g, 16);
+		c.l1_mshr_per_warp = lcg_next(&g, c.l1_mshrs + 1);
+		c.latency_miss = 20 + lcg_next(&g, 100);
+		c.latency_hit = lcg_next(&g, 2);
+		c.divergence = (int)lcg_next(&g, 2);
+		rd_result a, b;
+		assert_int_equal(tu_run_log(k, &c, log, &a), RD_OK);
+		rd_model *m = rd_model_new(k);
+		assert_int_equal(rd_model_run(m, &c, 1, NULL, &b), RD_OK);
+		rd_model_free(m);
+		assert_true(a.cancels > 0 || rep % 7); /* most runs do block */
+		assert_int_equal(a.cancels, b.cancels);
+		assert_int_equal(a.time_steps, b.time_steps);
+		assert_int_equal(a.misses, b.misses);
+		assert_int_equal(a.hist_inf, b.hist_inf);
+		assert_int_equal(a.hist_len, b.hist_len);
+		assert_memory_equal(a.hist, b.hist, a.hist_len * sizeof *a.hist);
+		rd_result_free(&a);
+		rd_result_free(&b);
+		rd_kernel_free(k);
+	}
+	free(log);
+}
+
+/* The alias-table sampler draws the rounded half-normal: its frequencies
+ * match the direct (Box-Muller) sampler's and the exact probabilities. */
+static void test_halfnormal_alias(void **state)
+{
+	(void)state;
+	static const double sigmas[] = {0.7, 5.0, 20.0};
+	for (int si = 0; si < 3; si++) {
+		double sigma = sigmas[si];
+		rd_halfnormal h;
+		assert_int_equal(halfnormal_init(&h, sigma), 0);
+		assert_true(h.n > 0);
+		enum { N = 400000 };
+		uint32_t kmax = (uint32_t)(8 * sigma + 0.5);
+		uint64_t *fa = calloc(kmax + 2, sizeof *fa), *fb = calloc(kmax + 2, sizeof *fb);
+		rd_rng a, b;
+		rng_seed(&a, 1, 0);
+		rng_seed(&b, 2, 0);
+		double mean = 0;
+		for (int i = 0; i < N; i++) {
+			uint32_t x = halfnormal_draw(&h, &a), y = rng_halfnormal(&b, sigma);
+			assert_true(x <= kmax && y <= kmax);
+			fa[x]++;
+			fb[y]++;
+			mean += x;
+		}
+		mean /= N;
+		/* E[round(|Z| sigma)] is close to sigma sqrt(2/pi) for sigma >> 1 */
+		if (sigma >= 5)
+			assert_true(fabs(mean - sigma * 0.7978845608) < 0.02 * sigma);
+		for (uint32_t k = 0; k <= kmax; k++) {
+			double lo = erf((k - 0.5) / (sigma * sqrt(2.0))), hi = erf((k + 0.5) / (sigma * sqrt(2.0)));
+			double pk = (k ? hi - lo : hi) * N;
+			/* within 5 standard deviations of the binomial count */
+			double tol = 5 * sqrt(pk + 1) + 1;
+			if (fabs((double)fa[k] - pk) > tol || fabs((double)fb[k] - pk) > tol)
+				fail_msg("sigma %g value %u: alias %llu, direct %llu, expected %.0f", sigma, k,
+					 (unsigned long long)fa[k], (unsigned long long)fb[k], pk);
+		}
+		free(fa);
+		free(fb);
+		halfnormal_free(&h);
+	}
+}
+
 static int cancel_at_once(void *ctx, double f)
 {
 	(*(int *)ctx)++;
@@ -641,6 +724,8 @@ int main(void)
 		cmocka_unit_test(test_zero_latency_is_core_model),
 		cmocka_unit_test(test_mshr_limits),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_fast_forward_exact),
+		cmocka_unit_test(test_halfnormal_alias),
 		cmocka_unit_test(test_cancel),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);

@@ -1,0 +1,115 @@
+/*
+ * Model benchmark: builds its inputs in memory (nothing large ships) and
+ * prints one Markdown row per input: requests, ns per coalesced request
+ * for the as-configured case alone and per case for the full four-case
+ * breakdown, wall time, and peak RSS. Medians of REPS runs.
+ * Usage: bench_model [REPS]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "rdscope.h"
+#include "sample_builtin.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* A synthetic kernel: nthreads threads in blocks of 256, each with `loads`
+ * 4-byte loads; groups of 4 neighbouring threads share a line, lines drawn
+ * from a seeded generator over `pool` lines (so about loads/4 requests per
+ * thread, a mix of hits, capacity and conflict misses). */
+static rd_kernel *synthetic(uint32_t nthreads, uint32_t loads, uint32_t pool)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("synthetic", 256, 1, 1);
+	for (uint32_t t = 0; t < nthreads; t++) {
+		uint64_t s = 0x9E3779B97F4A7C15ULL * ((t >> 2) + 1);
+		for (uint32_t i = 0; i < loads; i++) {
+			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+			uint64_t line = (i & 1) ? s % pool : ((t >> 2) * 3 + i) % (pool * 4);
+			if (rd_kernel_builder_add(b, t, 0, line * 128 + (t & 3) * 4, 4) < 0)
+				return NULL;
+		}
+	}
+	return rd_kernel_builder_finish(b);
+}
+
+static double run_once(rd_model *m, const rd_config *c, int cases, rd_result *r)
+{
+	double t0 = now();
+	if (rd_model_run(m, c, cases, NULL, r) != RD_OK) {
+		fprintf(stderr, "bench: model failed\n");
+		exit(1);
+	}
+	return now() - t0;
+}
+
+static void bench(const char *name, rd_kernel *k, int reps)
+{
+	rd_config c;
+	rd_config_default(&c);
+	double one[16], all[16];
+	rd_result r;
+	/* The first run builds the cached stages (schedule, coalescing, set
+	 * index): that is a batch run's extra cost, not a rerun's. */
+	rd_model *m = rd_model_new(k);
+	double first = run_once(m, &c, 1, &r);
+	rd_result_free(&r);
+	for (int i = 0; i < reps; i++) {
+		one[i] = run_once(m, &c, 1, &r);
+		rd_result_free(&r);
+		all[i] = run_once(m, &c, RD_ALL_CASES, &r);
+		if (i + 1 < reps)
+			rd_result_free(&r);
+	}
+	rd_model_free(m);
+	qsort(one, (size_t)reps, sizeof *one, cmp_double);
+	qsort(all, (size_t)reps, sizeof *all, cmp_double);
+	double n = (double)r.requests;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("| %s | %llu | %.3f | %.0f | %.0f | %.3f | %.3f | %ld |\n", name,
+	       (unsigned long long)r.requests, first - one[reps / 2], one[reps / 2] / n * 1e9,
+	       all[reps / 2] / n / 4 * 1e9, one[reps / 2], all[reps / 2], ru.ru_maxrss / 1024);
+	fflush(stdout);
+	rd_result_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+	int reps = argc > 1 ? atoi(argv[1]) : 3;
+	if (reps < 1 || reps > 15)
+		reps = 3;
+	const char *only = argc > 2 ? argv[2] : "";
+	printf("| input | requests | stages s | ns/request, as configured | ns/request/case, breakdown | as configured s | breakdown s | peak RSS MiB |\n");
+	printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	if (!*only || strstr("fig3", only)) {
+		rd_kernel *k = sample_colcopy(1024, 1024, 4);
+		bench("fig3 colcopy 1024 threads", k, reps);
+		rd_kernel_free(k);
+	}
+	if (!*only || strstr("1m", only)) {
+		rd_kernel *k = synthetic(32768, 128, 1 << 15);
+		bench("synthetic 1M", k, reps);
+		rd_kernel_free(k);
+	}
+	if (!*only || strstr("10m", only)) {
+		rd_kernel *k = synthetic(327680, 128, 1 << 18);
+		bench("synthetic 10M", k, reps);
+		rd_kernel_free(k);
+	}
+	return 0;
+}
