@@ -65,6 +65,7 @@ typedef struct core_state {
 	/* per warp (global ids) */
 	uint64_t *next_instr, *next_req;
 	uint32_t *held;
+	uint32_t *refused_stamp; /* line's stamp when its request was refused, +1 */
 	/* per block */
 	uint32_t *block_left;
 	/* queues */
@@ -257,6 +258,16 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	for (; cs->next_req[w] < end; cs->next_req[w]++) {
 		const rd_req *rq = &co->req[cs->next_req[w]];
 		uint32_t l = rq->line, set = p->set_of[l];
+		/* A refused request stays a miss needing a new entry while its
+		 * line is neither updated nor in flight (its distance only
+		 * grows): retest only the MSHR condition. */
+		if (!events && cs->refused_stamp[w] == cs->st.stamp[l] + 1 && !cs->pend[l] &&
+		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && cs->held[w] >= p->per_warp))) {
+			out->cancels++;
+			cancelled = 1;
+			break;
+		}
+		cs->refused_stamp[w] = 0;
 		int64_t d = stack_distance(&cs->st, set, l);
 		if ((d < 0 || d >= p->ways) && cs->pend[l]) {
 			effects_land_line(cs, T, l);
@@ -291,6 +302,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			   (p->per_warp && cs->held[w] >= p->per_warp)) {
 			out->cancels++;
 			cancelled = 1;
+			cs->refused_stamp[w] = cs->st.stamp[l] + 1;
 			if (events)
 				event_emit(cs, T, w, rq, set, d, RD_OUT_CANCEL, -1, 0, 0);
 			break;
@@ -352,6 +364,7 @@ static void core_free(core_state *cs)
 	free(cs->next_instr);
 	free(cs->next_req);
 	free(cs->held);
+	free(cs->refused_stamp);
 	free(cs->block_left);
 	free(cs->fifo);
 	free(cs->heap);
@@ -395,6 +408,7 @@ static int core_init(core_state *cs)
 	cs->next_instr = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->next_instr);
 	cs->next_req = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->next_req);
 	cs->held = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->held);
+	cs->refused_stamp = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->refused_stamp);
 	cs->block_left = calloc(s->nblocks ? s->nblocks : 1, sizeof *cs->block_left);
 	cs->fcap = nwarps_core + 1;
 	cs->fifo = malloc(cs->fcap * sizeof *cs->fifo);
@@ -407,7 +421,7 @@ static int core_init(core_state *cs)
 	cs->wmask = wn - 1;
 	cs->wheel = calloc(wn, sizeof *cs->wheel);
 	if (!cs->pend || !cs->owner || !cs->land || !cs->seen || !cs->next_instr ||
-	    !cs->next_req || !cs->held || !cs->block_left || !cs->fifo || !cs->wheel)
+	    !cs->next_req || !cs->held || !cs->refused_stamp || !cs->block_left || !cs->fifo || !cs->wheel)
 		return -1;
 	rng_seed(&cs->rng, p->seed, cs->core);
 	return halfnormal_init(&cs->latdist, p->sigma);

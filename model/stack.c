@@ -18,6 +18,16 @@
 /* Words above a stamp worth popcounting directly instead of the tree. */
 #define SCAN_WORDS 8
 
+/* Portable builds have no popcount instruction, and the compiler's
+ * builtin then calls a library routine; this inlines to a dozen ops. */
+static inline int popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+	return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines)
 {
 	memset(st, 0, sizeof *st);
@@ -76,10 +86,10 @@ int64_t stack_distance(const rd_stack *st, uint32_t set, uint32_t line)
 	uint64_t w = p >> 6, top = (uint64_t)(st->counter[set] - 1) >> 6;
 	/* marks above p in its own word */
 	uint64_t above = (p & 63) == 63 ? 0 : b[w] & ~((2ULL << (p & 63)) - 1);
-	int64_t d = __builtin_popcountll(above);
+	int64_t d = popcount64(above);
 	if (top - w <= SCAN_WORDS) {
 		for (uint64_t i = w + 1; i <= top; i++)
-			d += __builtin_popcountll(b[i]);
+			d += popcount64(b[i]);
 		return d;
 	}
 	/* words after w: all marks minus those in words 0..w */
