@@ -49,23 +49,34 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 void coal_free(rd_coal *co);
 
 /* ---- stage 3 helper: per-set LRU stacks (Bennett-Kruskal + Fenwick) --- */
+/* Everything the hot loop needs of a line, in one 16-byte record: one
+ * cache miss per request instead of one per array. */
+typedef struct rd_line {
+	uint32_t stamp; /* last update stamp in its set, 0 = never updated */
+	uint32_t set;   /* set index under the case's hash */
+	uint32_t pend;  /* fills still to land (the engines' in-flight count) */
+	uint32_t owner; /* warp holding the line's MSHR entry */
+} rd_line;
+
 typedef struct rd_stack {
 	uint32_t nsets;
 	uint64_t *off;      /* [nsets + 1]: set s owns words off[s] .. off[s+1]-1 */
 	uint64_t *bits;     /* bit p of a set's words: stamp p is some line's latest */
 	uint32_t *tree;     /* per set, a Fenwick tree over its words' bit counts */
+	uint64_t *built;    /* [nsets] words below this are counted in the tree */
 	uint32_t *counter;  /* [nsets] next stamp, from 1 */
 	uint32_t *live;     /* [nsets] lines with a stamp */
-	uint32_t *stamp;    /* [nlines] last update stamp, 0 = never */
+	rd_line *ln;        /* [nlines] */
 	uint32_t nlines;
 } rd_stack;
 
-/* cap[s] = most updates set s can see. */
-int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines);
+/* cap[s] = most updates set s can see; set_of[l] = set of line l. */
+int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
+	       const uint32_t *set_of);
 void stack_free(rd_stack *st);
-/* Distinct lines of the set updated since the line's last update; -1: never. */
-int64_t stack_distance(const rd_stack *st, uint32_t set, uint32_t line);
-void stack_update(rd_stack *st, uint32_t set, uint32_t line);
+/* Distinct lines of its set updated since the line's last update; -1: never. */
+int64_t stack_distance(const rd_stack *st, uint32_t line);
+void stack_update(rd_stack *st, uint32_t line);
 
 /* ---- seeded generator for latencies and random mappings -------------- */
 typedef struct rd_rng {

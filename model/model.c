@@ -89,7 +89,7 @@ static int stages_prepare(rd_model *m, const rd_config *c)
 	if (!m->have_sets || m->sets_n != sets || o->l1_hash != c->l1_hash ||
 	    o->l1_hash_shift != c->l1_hash_shift || o->model != c->model || o->l1_line != c->l1_line) {
 		free(m->set_of);
-		m->set_of = malloc((m->coal.nlines ? m->coal.nlines : 1) * sizeof *m->set_of);
+		m->set_of = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->set_of);
 		if (!m->set_of)
 			return RD_ENOMEM;
 		for (uint32_t i = 0; i < m->coal.nlines; i++)

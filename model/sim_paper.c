@@ -35,7 +35,7 @@
 enum { EFF_HIT = 0, EFF_FILL = 1 };
 
 typedef struct effect {
-	uint32_t line, set;
+	uint32_t line;
 	uint8_t kind, done;
 } effect;
 
@@ -57,11 +57,8 @@ typedef struct core_state {
 	rd_stack st;
 	rd_rng rng;
 	rd_halfnormal latdist;
-	/* per line */
-	uint32_t *pend;      /* fills (original and merged) still to land */
-	uint32_t *owner;     /* warp holding the line's MSHR entry */
+	/* per line, beside st.ln (stamp, set, pending fills, MSHR owner) */
 	uint64_t *land;      /* effect time of the entry's own fill */
-	uint8_t *seen;       /* requested before (on this core) */
 	/* per warp (global ids) */
 	uint64_t *next_instr, *next_req;
 	uint32_t *held;
@@ -130,7 +127,7 @@ static wentry heap_pop(core_state *cs)
 	return top;
 }
 
-static int effect_push(core_state *cs, uint64_t at, uint32_t line, uint32_t set, uint8_t kind)
+static int effect_push(core_state *cs, uint64_t at, uint32_t line, uint8_t kind)
 {
 	bucket *b = &cs->wheel[at & cs->wmask];
 	if (b->n == b->cap) {
@@ -141,7 +138,7 @@ static int effect_push(core_state *cs, uint64_t at, uint32_t line, uint32_t set,
 		b->v = v;
 		b->cap = nc;
 	}
-	b->v[b->n++] = (effect){line, set, kind, 0};
+	b->v[b->n++] = (effect){line, kind, 0};
 	cs->pending++;
 	return 0;
 }
@@ -151,10 +148,11 @@ static void effect_apply(core_state *cs, effect *e)
 	cs->version++;
 	e->done = 1;
 	cs->pending--;
-	stack_update(&cs->st, e->set, e->line);
-	if (e->kind == EFF_FILL && --cs->pend[e->line] == 0) {
+	stack_update(&cs->st, e->line);
+	rd_line *ln = &cs->st.ln[e->line];
+	if (e->kind == EFF_FILL && --ln->pend == 0) {
 		cs->used--;
-		cs->held[cs->owner[e->line]]--;
+		cs->held[ln->owner]--;
 	}
 }
 
@@ -257,21 +255,23 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	int cancelled = 0;
 	for (; cs->next_req[w] < end; cs->next_req[w]++) {
 		const rd_req *rq = &co->req[cs->next_req[w]];
-		uint32_t l = rq->line, set = p->set_of[l];
+		uint32_t l = rq->line;
+		rd_line *ln = &cs->st.ln[l];
+		uint32_t set = ln->set;
 		/* A refused request stays a miss needing a new entry while its
 		 * line is neither updated nor in flight (its distance only
 		 * grows): retest only the MSHR condition. */
-		if (!events && cs->refused_stamp[w] == cs->st.stamp[l] + 1 && !cs->pend[l] &&
+		if (!events && cs->refused_stamp[w] == ln->stamp + 1 && !ln->pend &&
 		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && cs->held[w] >= p->per_warp))) {
 			out->cancels++;
 			cancelled = 1;
 			break;
 		}
 		cs->refused_stamp[w] = 0;
-		int64_t d = stack_distance(&cs->st, set, l);
-		if ((d < 0 || d >= p->ways) && cs->pend[l]) {
+		int64_t d = stack_distance(&cs->st, l);
+		if ((d < 0 || d >= p->ways) && ln->pend) {
 			effects_land_line(cs, T, l);
-			d = stack_distance(&cs->st, set, l);
+			d = stack_distance(&cs->st, l);
 		}
 		uint32_t lat;
 		uint64_t eff;
@@ -281,10 +281,10 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			o = RD_OUT_HIT;
 			lat = p->lat_hit;
 			eff = T + lat;
-			if (effect_push(cs, eff, l, set, EFF_HIT) < 0)
+			if (effect_push(cs, eff, l, EFF_HIT) < 0)
 				return -1;
 			out->hits++;
-		} else if (cs->pend[l]) {
+		} else if (ln->pend) {
 			/* In flight: merge into its MSHR entry (a latency miss). */
 			cls = RD_CLASS_LATENCY;
 			if (p->clip) {
@@ -293,38 +293,40 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 				eff = T + p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
 			}
 			lat = (uint32_t)(eff - T);
-			if (effect_push(cs, eff, l, set, EFF_FILL) < 0)
+			if (effect_push(cs, eff, l, EFF_FILL) < 0)
 				return -1;
-			cs->pend[l]++;
+			ln->pend++;
 			out->misses++;
 			out->latency++;
 		} else if ((p->mshrs && cs->used >= p->mshrs) ||
 			   (p->per_warp && cs->held[w] >= p->per_warp)) {
 			out->cancels++;
 			cancelled = 1;
-			cs->refused_stamp[w] = cs->st.stamp[l] + 1;
+			cs->refused_stamp[w] = ln->stamp + 1;
 			if (events)
 				event_emit(cs, T, w, rq, set, d, RD_OUT_CANCEL, -1, 0, 0);
 			break;
 		} else {
 			lat = p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
 			eff = T + lat;
-			if (effect_push(cs, eff, l, set, EFF_FILL) < 0)
+			if (effect_push(cs, eff, l, EFF_FILL) < 0)
 				return -1;
 			cs->used++;
 			cs->held[w]++;
-			cs->owner[l] = w;
+			/* requested before iff it has landed once (nothing in flight
+			 * here): the first request of a line is compulsory */
+			int first = ln->stamp == 0;
+			ln->owner = w;
+			ln->pend = 1;
 			cs->land[l] = eff;
-			cs->pend[l] = 1;
 			out->misses++;
-			if (!cs->seen[l]) {
+			if (first) {
 				out->compulsory++;
 				cls = RD_CLASS_COMPULSORY;
 			} else {
 				cls = RD_CLASS_CAPACITY; /* refined by the breakdown */
 			}
 		}
-		cs->seen[l] = 1;
 		out->requests++;
 		if (hist_add(out, d) < 0)
 			return -1;
@@ -357,10 +359,7 @@ static void core_free(core_state *cs)
 {
 	stack_free(&cs->st);
 	halfnormal_free(&cs->latdist);
-	free(cs->pend);
-	free(cs->owner);
 	free(cs->land);
-	free(cs->seen);
 	free(cs->next_instr);
 	free(cs->next_req);
 	free(cs->held);
@@ -397,14 +396,11 @@ static int core_init(core_state *cs)
 				cap[p->set_of[co->req[r].line]]++;
 		}
 	}
-	int rc = stack_init(&cs->st, p->sets, cap, nl);
+	int rc = stack_init(&cs->st, p->sets, cap, nl, p->set_of);
 	free(cap);
 	if (rc)
 		return -1;
-	cs->pend = calloc(nl, sizeof *cs->pend);
-	cs->owner = calloc(nl, sizeof *cs->owner);
 	cs->land = calloc(nl, sizeof *cs->land);
-	cs->seen = calloc(nl, 1);
 	cs->next_instr = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->next_instr);
 	cs->next_req = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->next_req);
 	cs->held = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->held);
@@ -420,7 +416,7 @@ static int core_init(core_state *cs)
 		wn <<= 1;
 	cs->wmask = wn - 1;
 	cs->wheel = calloc(wn, sizeof *cs->wheel);
-	if (!cs->pend || !cs->owner || !cs->land || !cs->seen || !cs->next_instr ||
+	if (!cs->land || !cs->next_instr ||
 	    !cs->next_req || !cs->held || !cs->refused_stamp || !cs->block_left || !cs->fifo || !cs->wheel)
 		return -1;
 	rng_seed(&cs->rng, p->seed, cs->core);

@@ -150,7 +150,7 @@ static int requests_process(ref_state *rs, uint64_t t)
 			rs->outst[s[i].line] = 0;
 			rs->nout--;
 		}
-		stack_update(&rs->st, s[i].set, s[i].line);
+		stack_update(&rs->st, s[i].line);
 	}
 	return 0;
 }
@@ -213,7 +213,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 			if (!co->load_on[a])
 				continue;
 			uint32_t l = co->load_line[a], set = p->set_of[l];
-			int64_t d = stack_distance(&rs->st, set, l);
+			int64_t d = stack_distance(&rs->st, l);
 			if (d < 0 || d >= p->ways) {
 				uint32_t lat = p->lat_miss + halfnormal_draw(&rs->latdist, &rs->rng);
 				if (lat > maxlat)
@@ -302,7 +302,7 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 					if (co->load_on[a])
 						cap[p->set_of[co->load_line[a]]]++;
 		}
-	int src = stack_init(&rs.st, p->sets, cap, co->nlines ? co->nlines : 1);
+	int src = stack_init(&rs.st, p->sets, cap, co->nlines ? co->nlines : 1, p->set_of);
 	free(cap);
 	if (src)
 		goto out;

@@ -9,6 +9,10 @@
  * query or update costs O(log(n/64)) instead of O(log n), and a recent line
  * (a hit, the common case) is answered by popcounting the few words above
  * it without touching the tree. Bennett-Kruskal's O(log n) bound holds.
+ *
+ * The tree is lazy: the newest SCAN_WORDS words, which queries popcount
+ * anyway, are not in it; a word enters it once, when it falls behind that
+ * window. New stamps and lines re-used soon therefore cost no tree update.
  */
 #include "internal.h"
 
@@ -18,17 +22,25 @@
 /* Words above a stamp worth popcounting directly instead of the tree. */
 #define SCAN_WORDS 8
 
-/* Portable builds have no popcount instruction, and the compiler's
- * builtin then calls a library routine; this inlines to a dozen ops. */
+/*
+ * Popcount is the inner operation. A portable x86-64 build has no popcount
+ * instruction (the builtin calls a library routine), so on x86-64 with GCC
+ * the two hot functions are compiled twice and the loader picks the
+ * POPCNT clone on CPUs that have it (every x86-64 CPU since 2008).
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define HOT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define HOT_CLONES
+#endif
+
 static inline int popcount64(uint64_t x)
 {
-	x = x - ((x >> 1) & 0x5555555555555555ULL);
-	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-	return (int)((x * 0x0101010101010101ULL) >> 56);
+	return __builtin_popcountll(x);
 }
 
-int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines)
+int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
+	       const uint32_t *set_of)
 {
 	memset(st, 0, sizeof *st);
 	st->nsets = nsets;
@@ -36,8 +48,9 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 	st->off = malloc(((size_t)nsets + 1) * sizeof *st->off);
 	st->counter = malloc((size_t)nsets * sizeof *st->counter);
 	st->live = calloc(nsets, sizeof *st->live);
-	st->stamp = calloc(nlines ? nlines : 1, sizeof *st->stamp);
-	if (!st->off || !st->counter || !st->live || !st->stamp) {
+	st->built = calloc(nsets ? nsets : 1, sizeof *st->built);
+	st->ln = calloc(nlines ? nlines : 1, sizeof *st->ln);
+	if (!st->off || !st->counter || !st->live || !st->ln || !st->built) {
 		stack_free(st);
 		return RD_ENOMEM;
 	}
@@ -50,6 +63,8 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 		st->counter[s] = 1;
 	}
 	st->off[nsets] = o;
+	for (uint32_t l = 0; l < nlines; l++)
+		st->ln[l].set = set_of[l];
 	st->bits = calloc(o ? o : 1, sizeof *st->bits);
 	st->tree = calloc(o ? o : 1, sizeof *st->tree);
 	if (!st->bits || !st->tree) {
@@ -64,7 +79,8 @@ void stack_free(rd_stack *st)
 	free(st->off);
 	free(st->counter);
 	free(st->live);
-	free(st->stamp);
+	free(st->built);
+	free(st->ln);
 	free(st->bits);
 	free(st->tree);
 	memset(st, 0, sizeof *st);
@@ -77,9 +93,9 @@ static void tree_add(uint32_t *t, uint64_t nw, uint64_t w, int32_t d)
 		t[i] += (uint32_t)d;
 }
 
-int64_t stack_distance(const rd_stack *st, uint32_t set, uint32_t line)
+HOT_CLONES int64_t stack_distance(const rd_stack *st, uint32_t line)
 {
-	uint32_t p = st->stamp[line];
+	uint32_t p = st->ln[line].stamp, set = st->ln[line].set;
 	if (!p)
 		return -1;
 	const uint64_t *b = st->bits + st->off[set];
@@ -92,7 +108,8 @@ int64_t stack_distance(const rd_stack *st, uint32_t set, uint32_t line)
 			d += popcount64(b[i]);
 		return d;
 	}
-	/* words after w: all marks minus those in words 0..w */
+	/* words after w: all marks minus those in words 0..w, which the lazy
+	 * tree holds (w is behind the scan window, so below `built`) */
 	const uint32_t *t = st->tree + st->off[set];
 	uint32_t upto = 0;
 	for (uint64_t i = w + 1; i; i &= i - 1)
@@ -100,15 +117,17 @@ int64_t stack_distance(const rd_stack *st, uint32_t set, uint32_t line)
 	return d + (int64_t)st->live[set] - upto;
 }
 
-void stack_update(rd_stack *st, uint32_t set, uint32_t line)
+HOT_CLONES void stack_update(rd_stack *st, uint32_t line)
 {
+	uint32_t set = st->ln[line].set;
 	uint64_t *b = st->bits + st->off[set];
 	uint32_t *t = st->tree + st->off[set];
 	uint64_t nw = st->off[set + 1] - st->off[set];
-	uint32_t p = st->stamp[line];
+	uint32_t p = st->ln[line].stamp;
 	if (p) {
 		b[p >> 6] &= ~(1ULL << (p & 63));
-		tree_add(t, nw, p >> 6, -1);
+		if ((p >> 6) < st->built[set])
+			tree_add(t, nw, p >> 6, -1);
 	} else {
 		st->live[set]++;
 	}
@@ -116,6 +135,11 @@ void stack_update(rd_stack *st, uint32_t set, uint32_t line)
 	 * a bug in that count, never a property of the input. */
 	uint32_t q = st->counter[set]++;
 	b[q >> 6] |= 1ULL << (q & 63);
-	tree_add(t, nw, q >> 6, 1);
-	st->stamp[line] = q;
+	st->ln[line].stamp = q;
+	/* keep every word more than SCAN_WORDS behind the top in the tree */
+	while (st->built[set] + SCAN_WORDS < (q >> 6)) {
+		uint64_t w = st->built[set]++;
+		if (b[w])
+			tree_add(t, nw, w, popcount64(b[w]));
+	}
 }
