@@ -135,19 +135,32 @@ typedef struct sim_counts {
 	uint64_t hist_inf;
 } sim_counts;
 
+/* What the threads running one rd_model_run share: progress and cancel. */
+typedef struct sim_shared {
+	_Atomic uint64_t done;   /* requests issued, all cases and threads */
+	_Atomic int cancel;      /* set by the caller's callback, or an error */
+	uint64_t total;          /* requests of all cases to run */
+	const rd_callbacks *cb;
+} sim_shared;
+
 /* Shared read-only inputs of a simulation. */
 typedef struct sim_input {
 	const rd_kernel *k;
 	const rd_sched *s;
 	const rd_coal *co;
-	const rd_callbacks *cb;
-	/* progress accounting over all cases and cores */
-	uint64_t progress_base, progress_total;
+	const rd_callbacks *cb;  /* events: only the caller's thread runs case 0 */
+	sim_shared *sh;
+	int caller;              /* 1 on the thread that called rd_model_run */
 } sim_input;
 
 int hist_add(sim_counts *c, int64_t d);
 int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
-int sim_progress(const sim_input *in, uint64_t done);
+/* Report `delta` more requests issued; nonzero: stop (cancelled). Only the
+ * caller's thread invokes the user's progress callback. */
+int sim_progress(const sim_input *in, uint64_t delta);
+/* Requests between progress reports: about a millisecond of work, so a
+ * stale run stops within milliseconds of being cancelled. */
+#define SIM_CHUNK (1u << 14)
 
 #endif

@@ -10,8 +10,10 @@
  */
 #include "internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 struct rd_model {
 	const rd_kernel *k;
@@ -26,13 +28,16 @@ struct rd_model {
 	uint32_t sets_n;
 	uint32_t *set_of;
 	uint32_t *zeros; /* set index of every line in the fully associative case */
+	int threads;     /* threads a run may use for its cases */
 };
 
 rd_model *rd_model_new(const rd_kernel *k)
 {
 	rd_model *m = calloc(1, sizeof *m);
-	if (m)
+	if (m) {
 		m->k = k;
+		m->threads = 1;
+	}
 	return m;
 }
 
@@ -124,12 +129,21 @@ int hist_add(sim_counts *c, int64_t d)
 	return 0;
 }
 
-int sim_progress(const sim_input *in, uint64_t done)
+void rd_model_set_threads(rd_model *m, int n)
 {
-	if (!in->cb || !in->cb->progress || !in->progress_total)
-		return 0;
-	double f = (double)(in->progress_base + done) / (double)in->progress_total;
-	return in->cb->progress(in->cb->ctx, f > 1.0 ? 1.0 : f);
+	m->threads = n < 1 ? 1 : n > RD_NCASES ? RD_NCASES : n;
+}
+
+int sim_progress(const sim_input *in, uint64_t delta)
+{
+	sim_shared *sh = in->sh;
+	uint64_t d = atomic_fetch_add(&sh->done, delta) + delta;
+	if (in->caller && sh->cb && sh->cb->progress && sh->total) {
+		double f = (double)d / (double)sh->total;
+		if (sh->cb->progress(sh->cb->ctx, f > 1.0 ? 1.0 : f))
+			atomic_store(&sh->cancel, 1);
+	}
+	return atomic_load(&sh->cancel);
 }
 
 static int counts_merge(sim_counts *to, const sim_counts *from)
@@ -265,6 +279,58 @@ static void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int c
 			r->case_misses[i] = (uint64_t)miss[i];
 }
 
+/* One case, all cores; counts into *out. */
+static int case_run(const rd_model *m, const rd_config *c, int i, const sim_input *in,
+		    sim_counts *out)
+{
+	sim_params p;
+	params_for_case(&p, c, m, i);
+	if (c->model == RD_PROFILE_REF2013)
+		return sim_ref2013(in, &p, out);
+	int rc = RD_OK;
+	for (uint32_t core = 0; core < m->sched.ncores && rc == RD_OK; core++) {
+		sim_counts one = {0};
+		rc = sim_paper_core(in, core, &p, &one);
+		if (rc == RD_OK && counts_merge(out, &one) < 0)
+			rc = RD_ENOMEM;
+		free(one.hist);
+	}
+	return rc;
+}
+
+/* The cases other than 0, taken in turn by every thread that is free. */
+typedef struct case_pool {
+	const rd_model *m;
+	const rd_config *c;
+	sim_input in;
+	sim_counts *cc;
+	int list[RD_NCASES], n;
+	_Atomic int next;
+	int rc[RD_NCASES];
+} case_pool;
+
+static void pool_drain(case_pool *pl, const sim_input *in)
+{
+	for (;;) {
+		int j = atomic_fetch_add(&pl->next, 1);
+		if (j >= pl->n || atomic_load(&in->sh->cancel))
+			return;
+		int i = pl->list[j];
+		pl->rc[i] = case_run(pl->m, pl->c, i, in, &pl->cc[i]);
+		if (pl->rc[i] != RD_OK)
+			atomic_store(&in->sh->cancel, 1);
+	}
+}
+
+/* POSIX threads rather than C11 <threads.h>: ThreadSanitizer (GCC 12)
+ * does not see thrd_create, and TSan is how the hand-off is checked. */
+static void *pool_worker(void *arg)
+{
+	case_pool *pl = arg;
+	pool_drain(pl, &pl->in);
+	return NULL;
+}
+
 int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks *cb, rd_result *r)
 {
 	char err[160];
@@ -281,27 +347,36 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	int ncases = 0;
 	for (int i = 0; i < RD_NCASES; i++)
 		ncases += !!(cases & (1 << i));
-	sim_input in = {.k = m->k, .s = &m->sched, .co = &m->coal, .cb = cb,
-			.progress_total = m->coal.nreq * (uint64_t)ncases};
-	for (int i = 0; i < RD_NCASES && rc == RD_OK; i++) {
-		if (!(cases & (1 << i)))
-			continue;
-		sim_params p;
-		params_for_case(&p, c, m, i);
-		if (c->model == RD_PROFILE_REF2013) {
-			rc = sim_ref2013(&in, &p, &cc[i]);
-			in.progress_base += m->coal.nreq;
-			continue;
-		}
-		for (uint32_t core = 0; core < m->sched.ncores && rc == RD_OK; core++) {
-			sim_counts one = {0};
-			rc = sim_paper_core(&in, core, &p, &one);
-			if (rc == RD_OK && counts_merge(&cc[i], &one) < 0)
-				rc = RD_ENOMEM;
-			in.progress_base += one.requests;
-			free(one.hist);
-		}
-	}
+	sim_shared sh = {.total = m->coal.nreq * (uint64_t)ncases, .cb = cb};
+	atomic_init(&sh.done, 0);
+	atomic_init(&sh.cancel, 0);
+	case_pool pl = {.m = m, .c = c, .cc = cc};
+	pl.in = (sim_input){.k = m->k, .s = &m->sched, .co = &m->coal, .cb = cb, .sh = &sh};
+	atomic_init(&pl.next, 0);
+	for (int i = 1; i < RD_NCASES; i++)
+		if (cases & (1 << i))
+			pl.list[pl.n++] = i;
+	/* Cases 1-3 go to helper threads; the caller runs case 0 (the only
+	 * one that reports events) and then helps with what is left. */
+	pthread_t th[RD_NCASES];
+	int nth = 0;
+	for (int t = 1; t < m->threads && t <= pl.n; t++)
+		if (pthread_create(&th[nth], NULL, pool_worker, &pl) == 0)
+			nth++;
+	sim_input mine = pl.in;
+	mine.caller = 1;
+	rc = case_run(m, c, RD_CASE_FULL, &mine, &cc[0]);
+	if (rc != RD_OK)
+		atomic_store(&sh.cancel, 1);
+	else
+		pool_drain(&pl, &mine);
+	for (int t = 0; t < nth; t++)
+		pthread_join(th[t], NULL);
+	for (int i = 1; i < RD_NCASES && rc == RD_OK; i++)
+		if (pl.rc[i] != RD_OK)
+			rc = pl.rc[i];
+	if (rc == RD_OK && atomic_load(&sh.cancel))
+		rc = RD_ECANCELED;
 	if (rc == RD_OK) {
 		r->threads_total = m->k->nthreads;
 		r->threads_modelled = m->sched.nthreads;

@@ -249,6 +249,14 @@ void rd_model_free(rd_model *m);
 int rd_model_run(rd_model *m, const rd_config *c, int cases,
 		 const rd_callbacks *cb, rd_result *out);
 
+/*
+ * Let rd_model_run spread the breakdown's cases over up to n threads
+ * (1 to 4; default 1). The caller's thread runs the as-configured case and
+ * is the only one to call the callbacks. Leave it at 1 where runs are
+ * already parallel (sweeps).
+ */
+void rd_model_set_threads(rd_model *m, int n);
+
 const char *rd_strerror(int status);
 
 #endif

@@ -464,7 +464,7 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 	uint32_t nb = in->s->core_first[core + 1] - in->s->core_first[core];
 	for (uint32_t i = 0; i < in->s->active_blocks && cs.next_block < nb; i++)
 		block_dispatch(&cs);
-	uint64_t T = 0, next_report = 1 << 16, spin = 0;
+	uint64_t T = 0, next_report = SIM_CHUNK, reported = 0, spin = 0;
 	int fast = !(p->record_events && in->cb && in->cb->event);
 	while (cs.warps_alive) {
 		while (cs.hn && cs.heap[0].r <= T) {
@@ -505,8 +505,10 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 		spin = st == 1 && cs.version == v0 ? spin + 1 : 0;
 		T++;
 		if (cs.issued >= next_report) {
-			next_report += 1 << 16;
-			if (sim_progress(in, cs.issued)) {
+			next_report += SIM_CHUNK;
+			uint64_t delta = cs.issued - reported;
+			reported = cs.issued;
+			if (sim_progress(in, delta)) {
 				rc = RD_ECANCELED;
 				goto done;
 			}

@@ -324,7 +324,7 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 	if (halfnormal_init(&rs.latdist, p->sigma) < 0)
 		goto out;
 
-	uint64_t T = 0, next_report = 1 << 16;
+	uint64_t T = 0, next_report = SIM_CHUNK, reported = 0;
 	/* quirk: fixed consecutive groups of active blocks, each run to its
 	 * end before the next starts; stack and time carry over */
 	for (uint32_t g = 0; g < nb; g += s->active_blocks) {
@@ -354,8 +354,10 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 				rs.fifo[rs.ftail++ % rs.fcap] = infl_pop(&rs).w;
 			T++;
 			if (rs.issued >= next_report) {
-				next_report += 1 << 16;
-				if (sim_progress(in, rs.issued)) {
+				next_report += SIM_CHUNK;
+				uint64_t delta = rs.issued - reported;
+				reported = rs.issued;
+				if (sim_progress(in, delta)) {
 					rc = RD_ECANCELED;
 					goto out;
 				}

@@ -28,7 +28,8 @@
  * the two hot functions are compiled twice and the loader picks the
  * POPCNT clone on CPUs that have it (every x86-64 CPU since 2008).
  */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define HOT_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define HOT_CLONES

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <pthread.h>
 
 #include "internal.h"
 #include "testutil.h"
@@ -681,6 +682,55 @@ static void test_halfnormal_alias(void **state)
 	}
 }
 
+typedef struct thread_check {
+	pthread_t caller;
+	int calls, foreign;
+} thread_check;
+
+static int note_thread(void *ctx, double f)
+{
+	thread_check *tc = ctx;
+	(void)f;
+	tc->calls++;
+	if (!pthread_equal(pthread_self(), tc->caller))
+		tc->foreign++;
+	return 0;
+}
+
+/* Cases on several threads: the same result as on one, callbacks only on
+ * the caller's thread. */
+static void test_threads_same_result(void **state)
+{
+	(void)state;
+	lcg g = {21};
+	for (int rep = 0; rep < 12; rep++) {
+		rd_kernel *k = random_kernel(&g, 2000 + lcg_next(&g, 4000), 128, 16, 2000);
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_line = 32;
+		c.l1_size = 32 * 4 * 32;
+		c.cores = 1 + lcg_next(&g, 2);
+		c.model = rep % 3 == 0 ? RD_PROFILE_REF2013 : RD_PROFILE_PAPER;
+		rd_result a, b;
+		rd_model *m = rd_model_new(k);
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &a), RD_OK);
+		rd_model_set_threads(m, 1 + (int)lcg_next(&g, 4));
+		thread_check tc = {.caller = pthread_self()};
+		rd_callbacks cb = {.progress = note_thread, .ctx = &tc};
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &b), RD_OK);
+		assert_int_equal(tc.foreign, 0);
+		assert_memory_equal(a.cls, b.cls, sizeof a.cls);
+		assert_memory_equal(a.case_misses, b.case_misses, sizeof a.case_misses);
+		assert_int_equal(a.hist_len, b.hist_len);
+		assert_memory_equal(a.hist, b.hist, a.hist_len * sizeof *a.hist);
+		assert_int_equal(a.time_steps, b.time_steps);
+		rd_result_free(&a);
+		rd_result_free(&b);
+		rd_model_free(m);
+		rd_kernel_free(k);
+	}
+}
+
 static int cancel_at_once(void *ctx, double f)
 {
 	(*(int *)ctx)++;
@@ -700,6 +750,11 @@ static void test_cancel(void **state)
 	rd_callbacks cb = {.progress = cancel_at_once, .ctx = &calls};
 	rd_model *m = rd_model_new(k);
 	rd_result r;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_ECANCELED);
+	assert_int_equal(calls, 1);
+	/* with helper threads too */
+	rd_model_set_threads(m, 4);
+	calls = 0;
 	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_ECANCELED);
 	assert_int_equal(calls, 1);
 	/* the model stays usable: a run without cancelling completes */
@@ -726,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_fast_forward_exact),
 		cmocka_unit_test(test_halfnormal_alias),
+		cmocka_unit_test(test_threads_same_result),
 		cmocka_unit_test(test_cancel),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
