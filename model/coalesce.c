@@ -110,7 +110,8 @@ static uint32_t group_len(uint32_t ws, uint16_t bytes)
 	return g ? g : 1;
 }
 
-int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size)
+int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+	       int lanes)
 {
 	memset(co, 0, sizeof *co);
 	uint32_t shift = log2u64(line_size);
@@ -124,12 +125,14 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	co->warp_instr_first = calloc((size_t)s->nwarps + 1, sizeof *co->warp_instr_first);
 	co->instr_req_first = malloc((nloads + 1) * sizeof *co->instr_req_first);
 	co->req = malloc(nloads * sizeof *co->req);
-	co->load_line = malloc(nloads * sizeof *co->load_line);
-	co->load_on = calloc(nloads, 1);
+	if (lanes) {
+		co->load_line = malloc(nloads * sizeof *co->load_line);
+		co->load_on = calloc(nloads, 1);
+	}
 	lead_lane = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_lane);
 	lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_req);
-	if (!co->warp_instr_first || !co->instr_req_first || !co->req || !co->load_line ||
-	    !co->load_on || !lead_lane || !lead_req || linemap_init(&map, k->nloads / 4 + 16) < 0)
+	if (!co->warp_instr_first || !co->instr_req_first || !co->req ||
+	    (lanes && (!co->load_line || !co->load_on)) || !lead_lane || !lead_req || linemap_init(&map, k->nloads / 4 + 16) < 0)
 		goto out;
 
 	uint64_t ni = 0, nr = 0;
@@ -152,7 +155,8 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 				int64_t id = linemap_id(&map, k->addr[a] >> shift, co, &line_cap);
 				if (id < 0)
 					goto out;
-				co->load_line[a] = (uint32_t)id;
+				if (lanes)
+					co->load_line[a] = (uint32_t)id;
 				uint32_t g = group_len(s->warp_size, k->bytes[a]);
 				uint32_t start = g * (i / g);
 				/* Leaders are in lane order: the first one at or after
@@ -167,7 +171,8 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 					co->req[lead_req[j]].nthr++;
 					continue;
 				}
-				co->load_on[a] = 1;
+				if (lanes)
+					co->load_on[a] = 1;
 				co->req[nr].line = (uint32_t)id;
 				co->req[nr].thread = t0 + i;
 				co->req[nr].nthr = 1;

@@ -40,12 +40,14 @@ typedef struct rd_coal {
 	uint64_t *instr_req_first;  /* [ninstr + 1] into req */
 	uint64_t ninstr, nreq;
 	rd_req *req;
-	/* Per thread-level load, for the reference profile's per-lane replay. */
+	/* Per thread-level load, for the reference profile's per-lane replay
+	 * only (NULL unless built with lanes: 5 bytes a load). */
 	uint32_t *load_line;        /* [nloads] dense line id */
 	uint8_t *load_on;           /* [nloads] 0: coalesced away */
 } rd_coal;
 
-int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size);
+int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+	       int lanes);
 void coal_free(rd_coal *co);
 
 /* ---- stage 3 helper: per-set LRU stacks (Bennett-Kruskal + Fenwick) --- */

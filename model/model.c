@@ -76,11 +76,12 @@ static int stages_prepare(rd_model *m, const rd_config *c)
 		m->have_sched = 1;
 		m->sched_key = *c;
 	}
-	if (!m->have_coal || m->coal_line != c->l1_line) {
+	int lanes = c->model == RD_PROFILE_REF2013;
+	if (!m->have_coal || m->coal_line != c->l1_line || (lanes && !m->coal.load_line)) {
 		if (m->have_coal)
 			coal_free(&m->coal);
 		m->have_coal = m->have_sets = 0;
-		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line)))
+		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line, lanes)))
 			return rc;
 		m->have_coal = 1;
 		m->coal_line = c->l1_line;

@@ -237,7 +237,7 @@ static uint64_t coalesce_one(uint64_t (*f)(uint32_t), uint32_t bytes, uint32_t *
 	rd_coal co;
 	rd_config_default(&c);
 	assert_int_equal(sched_build(&s, k, &c), RD_OK);
-	assert_int_equal(coal_build(&co, k, &s, 128), RD_OK);
+	assert_int_equal(coal_build(&co, k, &s, 128, 1), RD_OK);
 	uint64_t n = co.nreq;
 	assert_int_equal(co.ninstr, 1);
 	if (nthr_first)
