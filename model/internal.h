@@ -66,18 +66,22 @@ typedef struct rd_stack {
 	uint64_t *bits;     /* bit p of a set's words: stamp p is some line's latest */
 	uint32_t *tree;     /* per set, a Fenwick tree over its words' bit counts */
 	uint64_t *built;    /* [nsets] words below this are counted in the tree */
+	int exact;          /* keep the tree: exact distances of any length */
 	uint32_t *counter;  /* [nsets] next stamp, from 1 */
 	uint32_t *live;     /* [nsets] lines with a stamp */
 	rd_line *ln;        /* [nlines] */
 	uint32_t nlines;
 } rd_stack;
 
-/* cap[s] = most updates set s can see; set_of[l] = set of line l. */
+/* cap[s] = most updates set s can see; set_of[l] = set of line l. Without
+ * exact, only stack_distance_capped may be asked (no tree is kept). */
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
-	       const uint32_t *set_of);
+	       const uint32_t *set_of, int exact);
 void stack_free(rd_stack *st);
 /* Distinct lines of its set updated since the line's last update; -1: never. */
 int64_t stack_distance(const rd_stack *st, uint32_t line);
+/* min(distance, cap), or -1: enough to tell a hit (distance < ways). */
+int64_t stack_distance_capped(const rd_stack *st, uint32_t line, uint32_t cap);
 void stack_update(rd_stack *st, uint32_t line);
 
 /* ---- seeded generator for latencies and random mappings -------------- */
@@ -125,6 +129,7 @@ typedef struct sim_params {
 	int divergence;
 	uint64_t seed;
 	int record_events;
+	int need_hist;             /* exact distances for the histogram */
 } sim_params;
 
 typedef struct sim_counts {

@@ -182,6 +182,9 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->divergence = c->divergence;
 	p->seed = c->seed;
 	p->record_events = cs == RD_CASE_FULL;
+	/* The paper profile classifies cases 1-3 by their miss counts only;
+	 * the reference's arithmetic reads every case's histogram. */
+	p->need_hist = cs == RD_CASE_FULL || c->model == RD_PROFILE_REF2013;
 	if (c->model == RD_PROFILE_REF2013) {
 		p->per_warp = 0; /* quirk: the reference has no per-warp cap ... */
 		p->clip = 0;     /* ... and no clipping */

@@ -268,10 +268,12 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			break;
 		}
 		cs->refused_stamp[w] = 0;
-		int64_t d = stack_distance(&cs->st, l);
+		int64_t d = p->need_hist ? stack_distance(&cs->st, l)
+					 : stack_distance_capped(&cs->st, l, p->ways);
 		if ((d < 0 || d >= p->ways) && ln->pend) {
 			effects_land_line(cs, T, l);
-			d = stack_distance(&cs->st, l);
+			d = p->need_hist ? stack_distance(&cs->st, l)
+					 : stack_distance_capped(&cs->st, l, p->ways);
 		}
 		uint32_t lat;
 		uint64_t eff;
@@ -328,7 +330,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			}
 		}
 		out->requests++;
-		if (hist_add(out, d) < 0)
+		if (p->need_hist && hist_add(out, d) < 0)
 			return -1;
 		if (lat > maxlat)
 			maxlat = lat;
@@ -396,7 +398,7 @@ static int core_init(core_state *cs)
 				cap[p->set_of[co->req[r].line]]++;
 		}
 	}
-	int rc = stack_init(&cs->st, p->sets, cap, nl, p->set_of);
+	int rc = stack_init(&cs->st, p->sets, cap, nl, p->set_of, p->need_hist);
 	free(cap);
 	if (rc)
 		return -1;

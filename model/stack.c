@@ -41,9 +41,10 @@ static inline int popcount64(uint64_t x)
 }
 
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
-	       const uint32_t *set_of)
+	       const uint32_t *set_of, int exact)
 {
 	memset(st, 0, sizeof *st);
+	st->exact = exact;
 	st->nsets = nsets;
 	st->nlines = nlines;
 	st->off = malloc(((size_t)nsets + 1) * sizeof *st->off);
@@ -118,6 +119,33 @@ HOT_CLONES int64_t stack_distance(const rd_stack *st, uint32_t line)
 	return d + (int64_t)st->live[set] - upto;
 }
 
+/*
+ * Without the tree: count marks from the newest stamp downwards and stop at
+ * cap. The newest stamps are mostly live, so a miss is usually told after a
+ * word or two and a hit after the words above it.
+ */
+HOT_CLONES int64_t stack_distance_capped(const rd_stack *st, uint32_t line, uint32_t cap)
+{
+	uint32_t p = st->ln[line].stamp, set = st->ln[line].set;
+	if (!p)
+		return -1;
+	if (st->exact) {
+		int64_t d = stack_distance(st, line);
+		return d < cap ? d : cap;
+	}
+	const uint64_t *b = st->bits + st->off[set];
+	uint64_t wp = p >> 6, w = (uint64_t)(st->counter[set] - 1) >> 6;
+	int64_t d = 0;
+	for (; w > wp; w--) {
+		d += popcount64(b[w]);
+		if (d >= cap)
+			return cap;
+	}
+	uint64_t above = (p & 63) == 63 ? 0 : b[wp] & ~((2ULL << (p & 63)) - 1);
+	d += popcount64(above);
+	return d < cap ? d : cap;
+}
+
 HOT_CLONES void stack_update(rd_stack *st, uint32_t line)
 {
 	uint32_t set = st->ln[line].set;
@@ -137,6 +165,8 @@ HOT_CLONES void stack_update(rd_stack *st, uint32_t line)
 	uint32_t q = st->counter[set]++;
 	b[q >> 6] |= 1ULL << (q & 63);
 	st->ln[line].stamp = q;
+	if (!st->exact)
+		return; /* built stays 0: no tree */
 	/* keep every word more than SCAN_WORDS behind the top in the tree */
 	while (st->built[set] + SCAN_WORDS < (q >> 6)) {
 		uint64_t w = st->built[set]++;

@@ -541,6 +541,53 @@ static void test_zero_latency_is_core_model(void **state)
 	}
 }
 
+/* Each breakdown case equals its configuration run on its own as the
+ * as-configured case (which takes exact distances; the other cases only
+ * ask whether a request hits). */
+static void test_cases_match_own_runs(void **state)
+{
+	(void)state;
+	lcg g = {77};
+	for (int rep = 0; rep < 40; rep++) {
+		rd_kernel *k = random_kernel(&g, 64 + lcg_next(&g, 400), 32 << lcg_next(&g, 3),
+					     1 + lcg_next(&g, 8), 32 + lcg_next(&g, 500));
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_line = 32;
+		c.l1_ways = 1 + lcg_next(&g, 6);
+		c.l1_size = 32 * c.l1_ways * 32;
+		c.latency_miss = lcg_next(&g, 100);
+		c.latency_stddev = lcg_next(&g, 2) * 3.0;
+		c.l1_mshrs = lcg_next(&g, 2) ? 4 + lcg_next(&g, 40) : 0;
+		c.l1_mshr_per_warp = c.l1_mshrs ? lcg_next(&g, 7) : 0;
+		c.latency_clip = (int)lcg_next(&g, 2);
+		c.divergence = (int)lcg_next(&g, 2);
+		rd_result all, one;
+		run_all(k, &c, &all);
+		rd_config v[RD_NCASES];
+		v[RD_CASE_FULLY_ASSOC] = c;
+		v[RD_CASE_FULLY_ASSOC].l1_ways = c.l1_ways * 32;
+		v[RD_CASE_FULLY_ASSOC].l1_hash = RD_HASH_MOD;
+		v[RD_CASE_NO_LATENCY] = c;
+		v[RD_CASE_NO_LATENCY].latency_hit = v[RD_CASE_NO_LATENCY].latency_miss = 0;
+		v[RD_CASE_NO_LATENCY].latency_stddev = 0;
+		v[RD_CASE_NO_MSHR] = c;
+		v[RD_CASE_NO_MSHR].l1_mshrs = v[RD_CASE_NO_MSHR].l1_mshr_per_warp = 0;
+		for (int i = 1; i < RD_NCASES; i++) {
+			rd_model *m = rd_model_new(k);
+			assert_int_equal(rd_model_run(m, &v[i], 1, NULL, &one), RD_OK);
+			if (one.misses != all.case_misses[i])
+				fail_msg("rep %d case %d: %llu misses on its own, %llu in the breakdown", rep,
+					 i, (unsigned long long)one.misses,
+					 (unsigned long long)all.case_misses[i]);
+			rd_result_free(&one);
+			rd_model_free(m);
+		}
+		rd_result_free(&all);
+		rd_kernel_free(k);
+	}
+}
+
 static void test_mshr_limits(void **state)
 {
 	(void)state;
@@ -777,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_single_thread_equals_lru_cache),
 		cmocka_unit_test(test_timing_properties),
 		cmocka_unit_test(test_zero_latency_is_core_model),
+		cmocka_unit_test(test_cases_match_own_runs),
 		cmocka_unit_test(test_mshr_limits),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_fast_forward_exact),
