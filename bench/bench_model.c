@@ -3,9 +3,13 @@
  * prints one Markdown row per input: requests, ns per coalesced request
  * for the as-configured case alone and per case for the full four-case
  * breakdown, wall time, and peak RSS. Medians of REPS runs.
- * Usage: bench_model [REPS]
+ * Usage: bench_model [REPS [fig3|1m|10m]]
+ *        bench_model --trc FILE THREADS   write the synthetic kernel as text
+ *        bench_model --cancel             cancel latency, medians of 9
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +49,78 @@ static rd_kernel *synthetic(uint32_t nthreads, uint32_t loads, uint32_t pool)
 		}
 	}
 	return rd_kernel_builder_finish(b);
+}
+
+/* The synthetic kernel as an Ocelot trace, for load-speed measurements. */
+static int write_trc(const char *path, uint32_t nthreads)
+{
+	rd_kernel *k = synthetic(nthreads, 32, 1 << 15);
+	FILE *f = fopen(path, "w");
+	if (!k || !f)
+		return 1;
+	fprintf(f, "blocksize: 256 1 1\n");
+	for (uint32_t t = 0; t < k->nthreads; t++)
+		for (uint64_t a = k->thread_first[t]; a < k->thread_first[t + 1]; a++)
+			fprintf(f, "%u 0 %llu %u\n", t, (unsigned long long)k->addr[a], k->bytes[a]);
+	rd_kernel_free(k);
+	return fclose(f) != 0;
+}
+
+/* Cancel latency as the explorer sees it: another thread raises a flag
+ * (an edit), the run notices at its next progress report and returns. */
+typedef struct cancel_probe {
+	atomic_int flag;
+	double raised;
+} cancel_probe;
+
+static int probe_progress(void *ctx, double f)
+{
+	(void)f;
+	return atomic_load(&((cancel_probe *)ctx)->flag);
+}
+
+static void *probe_raise(void *ctx)
+{
+	cancel_probe *cp = ctx;
+	struct timespec d = {0, 30 * 1000 * 1000};
+	nanosleep(&d, NULL);
+	cp->raised = now();
+	atomic_store(&cp->flag, 1);
+	return NULL;
+}
+
+static int cancel_latency(void)
+{
+	rd_kernel *k = synthetic(32768, 128, 1 << 15);
+	rd_config c;
+	rd_config_default(&c);
+	rd_model *m = rd_model_new(k);
+	rd_model_set_threads(m, 2);
+	rd_result r;
+	rd_model_run(m, &c, 1, NULL, &r); /* build the stages first */
+	rd_result_free(&r);
+	double lat[9];
+	for (int i = 0; i < 9; i++) {
+		cancel_probe cp;
+		atomic_init(&cp.flag, 0);
+		rd_callbacks cb = {.progress = probe_progress, .ctx = &cp};
+		pthread_t th;
+		pthread_create(&th, NULL, probe_raise, &cp);
+		int rc = rd_model_run(m, &c, RD_ALL_CASES, &cb, &r);
+		double back = now();
+		pthread_join(th, NULL);
+		if (rc != RD_ECANCELED) {
+			fprintf(stderr, "bench: run finished before the cancel\n");
+			return 1;
+		}
+		lat[i] = back - cp.raised;
+	}
+	qsort(lat, 9, sizeof *lat, cmp_double);
+	printf("| cancel latency (1M requests, breakdown on 2 threads) | %.2f ms median, %.2f ms max of 9 |\n",
+	       lat[4] * 1e3, lat[8] * 1e3);
+	rd_model_free(m);
+	rd_kernel_free(k);
+	return 0;
 }
 
 static double run_once(rd_model *m, const rd_config *c, int cases, rd_result *r)
@@ -96,6 +172,10 @@ static void bench(const char *name, rd_kernel *k, int reps)
 
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "--trc") == 0)
+		return write_trc(argv[2], (uint32_t)atoi(argv[3]));
+	if (argc == 2 && strcmp(argv[1], "--cancel") == 0)
+		return cancel_latency();
 	int reps = argc > 1 ? atoi(argv[1]) : 3;
 	if (reps < 1 || reps > 15)
 		reps = 3;

@@ -166,8 +166,8 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the
  * caller's thread invokes the user's progress callback. */
 int sim_progress(const sim_input *in, uint64_t delta);
-/* Requests between progress reports: about a millisecond of work, so a
+/* Requests between progress reports: well under a millisecond of work, so a
  * stale run stops within milliseconds of being cancelled. */
-#define SIM_CHUNK (1u << 14)
+#define SIM_CHUNK (1u << 12)
 
 #endif
