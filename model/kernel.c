@@ -45,9 +45,8 @@ rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx, uint32_t
 	return b;
 }
 
-static int grow(rd_kernel_builder *b)
+static int grow_to(rd_kernel_builder *b, uint64_t cap)
 {
-	uint64_t cap = b->cap ? b->cap * 2 : 4096;
 	uint32_t *t = realloc(b->tid, cap * sizeof *t);
 	if (!t)
 		return -1;
@@ -62,6 +61,17 @@ static int grow(rd_kernel_builder *b)
 	b->bytes = s;
 	b->cap = cap;
 	return 0;
+}
+
+static int grow(rd_kernel_builder *b)
+{
+	return grow_to(b, b->cap ? b->cap * 2 : 4096);
+}
+
+void rd_kernel_builder_reserve(rd_kernel_builder *b, uint64_t n)
+{
+	if (b->n + n > b->cap)
+		grow_to(b, b->n + n); /* a failed hint is harmless: add() grows */
 }
 
 int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,

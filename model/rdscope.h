@@ -146,6 +146,8 @@ rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx,
  * tid > RD_MAX_THREAD_ID (readers check the id first to say which). */
 int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store,
 			  uint64_t addr, uint32_t bytes);
+/* Expect about n more accesses (a hint: saves regrowing). */
+void rd_kernel_builder_reserve(rd_kernel_builder *b, uint64_t n);
 /* Turn the accesses into a kernel (frees the builder). NULL: out of memory. */
 rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b);
 void rd_kernel_builder_free(rd_kernel_builder *b);
