@@ -255,6 +255,10 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	int cancelled = 0;
 	for (; cs->next_req[w] < end; cs->next_req[w]++) {
 		const rd_req *rq = &co->req[cs->next_req[w]];
+		/* Large traces' line records miss in every cache; start fetching
+		 * the next request's while this one is worked on. */
+		if (cs->next_req[w] + 1 < end)
+			__builtin_prefetch(&cs->st.ln[rq[1].line]);
 		uint32_t l = rq->line;
 		rd_line *ln = &cs->st.ln[l];
 		uint32_t set = ln->set;
