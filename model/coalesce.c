@@ -63,7 +63,10 @@ static int linemap_grow(linemap *m)
 	return 0;
 }
 
-/* Dense id of a line, assigning the next id to a new one; -1: no memory. */
+/* Dense id of a line, assigning the next id to a new one; -1: no memory.
+ * The map starts small and doubles: sized for the loads up front, its
+ * random inserts would touch every page of a table far larger than the
+ * lines there are. */
 static int64_t linemap_id(linemap *m, uint64_t line, rd_coal *co, uint64_t *cap)
 {
 	uint64_t key = line + 1, h = mix64(key) & m->mask;
@@ -132,7 +135,7 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	lead_lane = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_lane);
 	lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_req);
 	if (!co->warp_instr_first || !co->instr_req_first || !co->req ||
-	    (lanes && (!co->load_line || !co->load_on)) || !lead_lane || !lead_req || linemap_init(&map, k->nloads / 4 + 16) < 0)
+	    (lanes && (!co->load_line || !co->load_on)) || !lead_lane || !lead_req || linemap_init(&map, 1 << 14) < 0)
 		goto out;
 
 	uint64_t ni = 0, nr = 0;
