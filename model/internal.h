@@ -158,6 +158,7 @@ typedef struct sim_input {
 	const rd_callbacks *cb;  /* events: only the caller's thread runs case 0 */
 	sim_shared *sh;
 	int caller;              /* 1 on the thread that called rd_model_run */
+	const sim_counts *acc;   /* case 0: the cores already done, for partials */
 } sim_input;
 
 int hist_add(sim_counts *c, int64_t d);
@@ -166,6 +167,9 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the
  * caller's thread invokes the user's progress callback. */
 int sim_progress(const sim_input *in, uint64_t delta);
+/* Hand a snapshot of case 0 (in->acc plus the running core's `now`) to
+ * the partial callback, if there is one. -1: out of memory. */
+int sim_partial(const sim_input *in, const sim_counts *now);
 /* Requests between progress reports: well under a millisecond of work, so a
  * stale run stops within milliseconds of being cancelled. */
 #define SIM_CHUNK (1u << 12)

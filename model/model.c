@@ -283,6 +283,40 @@ static void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int c
 			r->case_misses[i] = (uint64_t)miss[i];
 }
 
+int sim_partial(const sim_input *in, const sim_counts *now)
+{
+	const rd_callbacks *cb = in->cb;
+	if (!in->caller || !cb || !cb->partial)
+		return 0;
+	sim_counts s = {0};
+	if ((in->acc && counts_merge(&s, in->acc) < 0) || counts_merge(&s, now) < 0) {
+		free(s.hist);
+		return -1;
+	}
+	rd_result r = {0};
+	r.partial = 1;
+	r.requests = s.requests;
+	r.hits = s.hits;
+	r.misses = s.misses;
+	r.cls[RD_CLASS_COMPULSORY] = s.compulsory;
+	r.cls[RD_CLASS_LATENCY] = s.latency;
+	r.cls[RD_CLASS_CAPACITY] = s.misses - s.compulsory - s.latency;
+	r.cancels = s.cancels;
+	r.time_steps = s.time;
+	r.cases_run = 1 << RD_CASE_FULL;
+	r.case_misses[RD_CASE_FULL] = s.misses;
+	if (s.requests) {
+		r.miss_rate_all = (double)s.misses / (double)s.requests;
+		r.miss_rate = (double)(s.misses - s.latency) / (double)s.requests;
+	}
+	r.hist = s.hist;
+	r.hist_len = s.hist_len;
+	r.hist_inf = s.hist_inf;
+	cb->partial(cb->ctx, &r);
+	free(s.hist);
+	return 0;
+}
+
 /* One case, all cores; counts into *out. */
 static int case_run(const rd_model *m, const rd_config *c, int i, const sim_input *in,
 		    sim_counts *out)
@@ -369,6 +403,7 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 			nth++;
 	sim_input mine = pl.in;
 	mine.caller = 1;
+	mine.acc = &cc[0];
 	rc = case_run(m, c, RD_CASE_FULL, &mine, &cc[0]);
 	if (rc != RD_OK)
 		atomic_store(&sh.cancel, 1);

@@ -187,6 +187,8 @@ typedef struct rd_result {
 	int cases_run;             /* bit i set: case i was run */
 	uint64_t cancels;          /* MSHR-blocked issue attempts (case 0) */
 	uint64_t time_steps;       /* model time at the end of case 0 */
+	int partial;               /* 1: a snapshot of a run still going (see
+				    * rd_callbacks.partial) */
 	double miss_rate;          /* (misses - latency) / requests: hardware view */
 	double miss_rate_all;      /* misses / requests */
 	/* case-0 reuse-distance histogram: hist[d] for finite d, inf apart */
@@ -226,8 +228,18 @@ typedef struct rd_callbacks {
 	int (*progress)(void *ctx, double fraction);
 	/* Called for every case-0 request, in issue order (may be NULL). */
 	void (*event)(void *ctx, const rd_event *ev);
+	/*
+	 * Called every RD_PARTIAL_EVERY requests of the as-configured case
+	 * with a snapshot of it so far (may be NULL): counts, histogram,
+	 * compulsory and latency misses; the other misses are all counted as
+	 * capacity until the breakdown is done. The snapshot and its
+	 * histogram are valid during the call only.
+	 */
+	void (*partial)(void *ctx, const rd_result *r);
 	void *ctx;
 } rd_callbacks;
+
+#define RD_PARTIAL_EVERY (1u << 16)
 
 enum rd_status {
 	RD_OK = 0,

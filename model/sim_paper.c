@@ -471,6 +471,7 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 	for (uint32_t i = 0; i < in->s->active_blocks && cs.next_block < nb; i++)
 		block_dispatch(&cs);
 	uint64_t T = 0, next_report = SIM_CHUNK, reported = 0, spin = 0;
+	uint64_t next_partial = RD_PARTIAL_EVERY;
 	int fast = !(p->record_events && in->cb && in->cb->event);
 	while (cs.warps_alive) {
 		while (cs.hn && cs.heap[0].r <= T) {
@@ -517,6 +518,14 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 			if (sim_progress(in, delta)) {
 				rc = RD_ECANCELED;
 				goto done;
+			}
+			if (p->record_events && cs.issued >= next_partial) {
+				next_partial += RD_PARTIAL_EVERY;
+				out->time = T;
+				if (sim_partial(in, out) < 0) {
+					rc = RD_ENOMEM;
+					goto done;
+				}
 			}
 		}
 	}
