@@ -11,7 +11,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Always on: the language level and warnings are part of the code's contract.
 XCFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread -MMD -MP
-PKGS    := ncursesw libconfig zlib
+PKGS    := ncursesw libconfig zlib liblzma
 # Recursive (=) so pkg-config runs only in recipes, after .ci/deps has
 # installed anything missing on a fresh machine.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
@@ -37,7 +37,7 @@ else
 Q := @
 endif
 
-.PHONY: all run test asan check clean install uninstall deps bench
+.PHONY: all run test asan tsan fuzz man-keys check clean install uninstall deps bench
 all: rdscope
 
 deps: $(B)/.deps
@@ -49,6 +49,9 @@ $(B)/%.o: %.c | $(B)/.deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) $(XCFLAGS) -Imodel -Isrc -Iui $(PKG_CFLAGS) -c $< -o $@
+
+# The installed presets' directory, the last entry of the preset search path.
+$(B)/src/preset_path.o: XCFLAGS += -DRDSCOPE_DATADIR='"$(DATADIR)"'
 
 $(B)/libmodel.a: $(MODEL_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -73,12 +76,22 @@ $(B)/tests/%.o: tests/%.c | $(B)/.deps
 $(B)/tests/%: $(B)/tests/%.o $(B)/libapp.a $(B)/libmodel.a
 	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -pthread -o $@ $^ $(TEST_LIBS) $(PKG_LIBS) -lm
 
+# Fuzz harnesses (tests/fuzz/fuzz_NAME.c): replayed over their corpora by
+# `make test`; run under libFuzzer by `make fuzz` (FUZZ_SECONDS each).
+FUZZ_NAMES  := ocelot setkey preset gpgpusim
+FUZZ_REPLAY := $(FUZZ_NAMES:%=$(B)/tests/fuzz/replay_%)
+FUZZ_SECONDS ?= 60
+
+$(B)/tests/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_util.o \
+		$(B)/tests/fuzz/replay.o $(B)/libapp.a $(B)/libmodel.a
+	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
+
 run: rdscope
 	./rdscope
 
 # Unit tests (cmocka) and end-to-end tests (tests/e2e/*.sh against the real
 # binary); tests/run prints one "N passed, N failed" line over all of them.
-test: $(B)/rdscope $(TEST_BIN)
+test: $(B)/rdscope $(TEST_BIN) $(FUZZ_REPLAY)
 	$(Q)tests/run $(B)
 
 check: test
@@ -88,21 +101,69 @@ asan:
 	$(Q)$(MAKE) --no-print-directory B=build-asan CFLAGS="-O1 -g" \
 	  SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
 
-bench: rdscope
-	$(Q)bench/run
+# The explorer's model-thread hand-off under ThreadSanitizer: the binary and
+# the UI unit tests built with -fsanitize=thread, then the worker tests and
+# the screen tests (which drive the real binary through edits, compare mode
+# and export) against it.
+tsan:
+	$(Q)$(MAKE) --no-print-directory B=build-tsan CFLAGS="-O1 -g" \
+	  SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer" build-tsan/rdscope build-tsan/tests/test_ui
+	$(Q)TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" \
+	  E2E="tests/e2e/explorer.sh" tests/run build-tsan
+
+# Regenerate the KEYS section of man/rdscope.1 from the key table in
+# ui/keys.h (tests/test_ui.c fails while they differ).
+man-keys: $(B)/man/keys_gen
+	$(Q)$(B)/man/keys_gen man/rdscope.1
+
+$(B)/man/keys_gen: $(B)/man/keys_gen.o $(B)/libapp.a $(B)/libmodel.a
+	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
+
+# libFuzzer with ASan+UBSan (clang; Debian's libclang-rt for the runtime).
+# New inputs go to build-fuzz/corpus/NAME, crashes to tests/fuzz/crashes/
+# NAME/ (add each as a regression input to tests/fuzz/corpus/NAME/).
+fuzz:
+	$(Q)command -v clang >/dev/null || { echo "make fuzz needs clang: apt-get install clang libclang-rt-dev"; exit 1; }
+	$(Q)$(MAKE) --no-print-directory B=build-fuzz CC=clang CFLAGS="-O1 -g" \
+	  SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined" \
+	  build-fuzz/libapp.a build-fuzz/libmodel.a build-fuzz/tests/fuzz/fuzz_util.o \
+	  $(FUZZ_NAMES:%=build-fuzz/tests/fuzz/fuzz_%.o)
+	$(Q)for n in $(FUZZ_NAMES); do \
+	  clang -fsanitize=fuzzer,address,undefined -pthread -o build-fuzz/fuzz_$$n \
+	    build-fuzz/tests/fuzz/fuzz_$$n.o build-fuzz/tests/fuzz/fuzz_util.o \
+	    build-fuzz/libapp.a build-fuzz/libmodel.a $(PKG_LIBS) -lm || exit 1; \
+	  mkdir -p build-fuzz/corpus/$$n tests/fuzz/crashes/$$n; \
+	  build-fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=tests/fuzz/crashes/$$n/ build-fuzz/corpus/$$n tests/fuzz/corpus/$$n \
+	    2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
+	done
+
+# Speed goals are measured here, not asserted in tests: prints a table and
+# writes bench/results.md (bench/run says what it measures).
+bench: rdscope $(B)/bench/bench_model
+	$(Q)bench/run $(B)
+
+$(B)/bench/bench_model: $(B)/bench/bench_model.o $(B)/libapp.a $(B)/libmodel.a
+	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
+
+$(B)/bench/%.o: bench/%.c | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Imodel -Isrc $(PKG_CFLAGS) -c $< -o $@
 
 install: rdscope
 	install -Dm755 rdscope $(DESTDIR)$(BINDIR)/rdscope
 	install -d $(DESTDIR)$(MANDIR)/man1
 	for m in man/*.1; do [ -f "$$m" ] && install -m644 "$$m" $(DESTDIR)$(MANDIR)/man1/; done; true
+	install -d $(DESTDIR)$(MANDIR)/man5
+	for m in man/*.5; do [ -f "$$m" ] && install -m644 "$$m" $(DESTDIR)$(MANDIR)/man5/; done; true
 	install -d $(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/samples
 	for p in presets/*.cfg; do [ -f "$$p" ] && install -m644 "$$p" $(DESTDIR)$(DATADIR)/presets/; done; true
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/rdscope $(DESTDIR)$(MANDIR)/man1/rdscope.1
+	rm -f $(DESTDIR)$(BINDIR)/rdscope $(DESTDIR)$(MANDIR)/man1/rdscope.1 $(DESTDIR)$(MANDIR)/man5/rdscope-preset.5
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-asan rdscope
+	rm -rf build build-asan build-tsan rdscope
 
--include $(shell find build build-asan -name '*.d' 2>/dev/null)
+-include $(shell find build build-asan build-tsan -name '*.d' 2>/dev/null)

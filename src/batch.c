@@ -12,6 +12,7 @@
 #include "input.h"
 #include "outfile.h"
 #include "progress.h"
+#include "sidecar.h"
 
 /* What the model's callbacks need. */
 typedef struct batch_ctx {
@@ -30,7 +31,7 @@ static void batch_on_event(void *ctx, const rd_event *ev)
 	output_log_event(((batch_ctx *)ctx)->log, ev);
 }
 
-static double seconds_since(const struct timespec *t0)
+double batch_seconds_since(const struct timespec *t0)
 {
 	struct timespec t1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -38,7 +39,8 @@ static double seconds_since(const struct timespec *t0)
 }
 
 /* Model one INPUT and write its result. Returns an exit status. */
-static int batch_one(const cli *c, const char *spec, output *out, FILE *log)
+static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sidecar *side,
+		     unsigned long index)
 {
 	char err[1024];
 	struct timespec t0;
@@ -49,7 +51,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log)
 		fprintf(stderr, "rdscope: %s\n", err);
 		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	}
-	double load_s = seconds_since(&t0);
+	double load_s = batch_seconds_since(&t0);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rd_model *m = rd_model_new(k);
@@ -69,7 +71,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log)
 	memset(&res, 0, sizeof res);
 	int rc = rd_model_run(m, &c->config, RD_ALL_CASES, &cb, &res);
 	progress_done(&ctx.prog);
-	double model_s = seconds_since(&t0);
+	double model_s = batch_seconds_since(&t0);
 	if (rc != RD_OK) {
 		fprintf(stderr, "rdscope: %s: %s\n", spec, rd_strerror(rc));
 		rd_model_free(m);
@@ -87,6 +89,14 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log)
 		.no_timing = c->no_timing,
 	};
 	output_write_run(out, &run);
+	/* --histogram and --plot: input i is run i, point 0 of a sweep. */
+	if (sidecar_add(side, index, 0, spec, k->name, NULL, &c->config, &res) < 0) {
+		fprintf(stderr, "rdscope: --plot: out of memory\n");
+		rd_result_free(&res);
+		rd_model_free(m);
+		rd_kernel_free(k);
+		return EXIT_RUNTIME;
+	}
 	rd_result_free(&res);
 	rd_model_free(m);
 	rd_kernel_free(k);
@@ -97,6 +107,7 @@ int batch_run(const cli *c)
 {
 	char err[1024];
 	outfile res_file = {0}, log_file = {0};
+	sidecar side = {0};
 	outfile_catch_signals();
 	/* Open outputs first: a bad path should fail before minutes of work. */
 	if (outfile_open(&res_file, c->output ? c->output : "-", err, sizeof err) < 0) {
@@ -105,6 +116,12 @@ int batch_run(const cli *c)
 	}
 	if (c->log && outfile_open(&log_file, c->log, err, sizeof err) < 0) {
 		fprintf(stderr, "rdscope: %s\n", err);
+		outfile_abort(&res_file);
+		return EXIT_RUNTIME;
+	}
+	if (sidecar_open(&side, c->histogram, c->plot, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		outfile_abort(&log_file);
 		outfile_abort(&res_file);
 		return EXIT_RUNTIME;
 	}
@@ -118,8 +135,10 @@ int batch_run(const cli *c)
 	const char *const *inputs = c->ninputs ? c->inputs : sample;
 	int n = c->ninputs ? c->ninputs : 1;
 	for (int i = 0; i < n; i++) {
-		int rc = batch_one(c, inputs[i], &out, c->log ? log_file.f : NULL);
+		int rc = batch_one(c, inputs[i], &out, c->log ? log_file.f : NULL, &side,
+				   (unsigned long)i);
 		if (rc != EXIT_OK) {
+			sidecar_abort(&side);
 			outfile_abort(&log_file);
 			outfile_abort(&res_file);
 			return rc;
@@ -132,6 +151,11 @@ int batch_run(const cli *c)
 		fprintf(stderr, "rdscope: cannot write event log: %s\n", err);
 		rc = EXIT_RUNTIME;
 	}
+	if (rc == EXIT_OK && sidecar_commit(&side, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: cannot write results: %s\n", err);
+		rc = EXIT_RUNTIME;
+	}
+	sidecar_abort(&side);
 	if (rc == EXIT_OK && outfile_commit(&res_file, err, sizeof err) < 0) {
 		fprintf(stderr, "rdscope: cannot write results: %s\n", err);
 		rc = EXIT_RUNTIME;

@@ -10,14 +10,23 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_batch.h"
 #include "suggest.h"
 
-static const char *const cli_commands[] = {"run", "keys", "help"};
+static const char *const cli_commands[] = {"run",   "keys",  "help",   "sweep",
+					   "merge", "check", "presets", "preset"};
 
 void cli_usage(FILE *f)
 {
 	fputs("usage: rdscope [OPTIONS] [INPUT]\n"
-	      "       rdscope run [-s KEY=VALUE]... [-f text|csv|json] [-o FILE] [--log FILE] [-q] INPUT...\n"
+	      "       rdscope run [-p PRESET] [-s KEY=VALUE]... [-f text|csv|json] [-o FILE]\n"
+	      "             [--log FILE] [--histogram FILE] [--plot FILE.svg] [-q] INPUT...\n"
+	      "       rdscope sweep [-p PRESET] [-s KEY=VALUE]... --vary KEY=V1,V2,...\n"
+	      "             [-j N] [--shard K/N] [-f FMT] [-o FILE] [--histogram FILE]\n"
+	      "             [--plot FILE.svg] [--no-timing] INPUT...\n"
+	      "       rdscope merge [-o FILE] FILE...\n"
+	      "       rdscope presets | check PRESET... | preset [-p PRESET] [-s ...] [--as FMT]\n"
+	      "       rdscope preset --from-gpgpusim STRING\n"
 	      "       rdscope keys\n"
 	      "       rdscope --help | --version\n",
 	      f);
@@ -29,15 +38,30 @@ void cli_help(FILE *f)
 	cli_usage(f);
 	fputs("\nCommands:\n"
 	      "  run       model each INPUT and print one result per input\n"
+	      "  sweep     run every combination of the --vary values on each INPUT\n"
+	      "  merge     join the CSV or JSON outputs of --shard runs into one\n"
+	      "  presets   list the presets on the search path\n"
+	      "  check     validate preset files; exit 2 on any problem\n"
+	      "  preset    print a preset (-p, -s) as a preset file or GPGPU-Sim string\n"
 	      "  keys      list the model's keys with their default values\n"
 	      "  (none)    model INPUT, or the built-in sample, and print text results\n"
 	      "\nOptions:\n"
-	      "  -s, --set KEY=VALUE  set a key of the model (repeatable)\n"
+	      "  -p, --preset NAME|FILE  start from a preset (see 'rdscope presets')\n"
+	      "  -s, --set KEY=VALUE  set a key of the model (repeatable, after -p)\n"
 	      "  -f, --format FMT     output format: text (default), csv or json\n"
 	      "  -o, --output FILE    write results to FILE (replaced only on success)\n"
 	      "      --log FILE       write the per-request event log (CSV) of one INPUT\n"
 	      "  -q, --quiet          no progress indicator\n"
 	      "      --no-timing      leave wall-clock times out (reproducible output)\n"
+	      "      --color WHEN     explorer colours: auto (default), always or never\n"
+	      "      --script FILE    explorer: take the keys from FILE (screen tests)\n"
+	      "      --histogram FILE write the reuse-distance histograms as long CSV\n"
+	      "      --plot FILE.svg  write an SVG of the miss breakdown and histograms\n"
+	      "      --vary KEY=V,... sweep: values of a key (NUMx: times the base value)\n"
+	      "  -j, --jobs N         sweep: worker threads (default: online CPUs)\n"
+	      "      --shard K/N      sweep: only runs K, K+N, K+2N, ... (0 <= K < N)\n"
+	      "      --from-gpgpusim STRING  preset: import a -gpgpu_cache:dl1 string\n"
+	      "      --as FMT         preset: print as preset, gpgpusim or gpgpusim4\n"
 	      "  -h, --help           show this help\n"
 	      "      --version        show the version\n"
 	      "\nINPUT is an Ocelot trace (.trc, or .trc.gz), - for standard input, or a\n"
@@ -89,7 +113,7 @@ void cli_keys(FILE *f, const rd_config *config)
 	}
 }
 
-static int cli_usage_error(const char *fmt, const char *arg, const char *hint)
+int cli_usage_error(const char *fmt, const char *arg, const char *hint)
 {
 	fputs("rdscope: ", stderr);
 	fprintf(stderr, fmt, arg);
@@ -173,8 +197,10 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 			snprintf(opt, sizeof opt, "%.*s", (int)n, a);
 			attached = eq ? eq + 1 : NULL;
 		}
-		static const char *const with_value[] = {"-s", "--set", "-f", "--format",
-							 "-o", "--output", "--log"};
+		static const char *const with_value[] = {
+			"-s", "--set", "-f", "--format", "-o", "--output", "--log",
+			"-p", "--preset", "--vary", "-j", "--jobs", "--shard", "--histogram",
+			"--plot", "--from-gpgpusim", "--as", "--color", "--script"};
 		static const char *const flags[] = {"-q", "--quiet", "-h", "--help", "--no-timing"};
 		int takes_value = 0, is_flag = 0;
 		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -182,18 +208,34 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 		for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
 			is_flag |= !strcmp(opt, flags[k]);
 		if (!takes_value && !is_flag) {
-			static const char *const longs[] = {"--set", "--format", "--output", "--log",
-							    "--quiet", "--help", "--no-timing"};
+			static const char *const longs[] = {
+				"--set",  "--format",    "--output", "--log",   "--quiet",
+				"--help", "--no-timing", "--preset", "--vary",  "--jobs",
+				"--shard", "--histogram", "--plot", "--from-gpgpusim", "--as",
+				"--color", "--script"};
 			return cli_usage_error("unknown option '%s'", a,
-					       a[1] == '-' ? suggest_closest(opt, longs, 7) : NULL);
+					       a[1] == '-' ? suggest_closest(opt, longs, sizeof longs / sizeof longs[0])
+							   : NULL);
 		}
 		if (takes_value) {
 			const char *v = option_value(argc, argv, &i, attached);
 			if (!v)
 				return cli_usage_error("option '%s' needs a value", opt, NULL);
 			if (!strcmp(opt, "-s") || !strcmp(opt, "--set")) {
-				if (cli_set(&c->config, v) < 0)
-					return EXIT_USAGE;
+				c->sets[c->nsets++] = v; /* applied after -p: cli_batch_finish */
+			} else if (cli_batch_option(c, opt, v)) {
+				continue;
+			} else if (!strcmp(opt, "--color")) {
+				static const char *const when[] = {"auto", "always", "never"};
+				c->color = -1;
+				for (int w = 0; w < 3; w++)
+					if (!strcmp(v, when[w]))
+						c->color = w;
+				if (c->color < 0)
+					return cli_usage_error("--color: '%s' is not auto, always or never",
+							       v, NULL);
+			} else if (!strcmp(opt, "--script")) {
+				c->script = v;
 			} else if (!strcmp(opt, "-f") || !strcmp(opt, "--format")) {
 				if (output_format_parse(v, &c->format) < 0)
 					return cli_usage_error("unknown format '%s' (text, csv or json)", v,
@@ -225,7 +267,9 @@ int cli_parse(cli *c, int argc, char **argv)
 	rd_config_default(&c->config);
 	c->format = OUTPUT_TEXT;
 	c->inputs = calloc((size_t)argc + 1, sizeof *c->inputs);
-	if (!c->inputs) {
+	c->sets = calloc((size_t)argc + 1, sizeof *c->sets);
+	c->vary = calloc((size_t)argc + 1, sizeof *c->vary);
+	if (!c->inputs || !c->sets || !c->vary) {
 		fputs("rdscope: out of memory\n", stderr);
 		return EXIT_RUNTIME;
 	}
@@ -247,9 +291,12 @@ int cli_parse(cli *c, int argc, char **argv)
 		if (!strcmp(a, "run")) {
 			c->cmd = CLI_RUN;
 			first = 2;
+		} else if (cli_batch_command(c, a)) {
+			first = 2;
 		} else if (a[0] != '-' && !looks_like_input(a)) {
 			return cli_usage_error("unknown command '%s' (and no such file)", a,
-					       suggest_closest(a, cli_commands, 3));
+					       suggest_closest(a, cli_commands,
+							       sizeof cli_commands / sizeof cli_commands[0]));
 		}
 	}
 	int rc = cli_parse_run(c, argc, argv, first);
@@ -262,16 +309,15 @@ int cli_parse(cli *c, int argc, char **argv)
 				       "rdscope", NULL);
 	if (c->log && c->ninputs > 1)
 		return cli_usage_error("%s: the event log is of one INPUT", "--log", NULL);
-	char err[512];
-	if (rd_config_check(&c->config, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
-		return EXIT_USAGE;
-	}
-	return -1;
+	/* -p, then every -s, then the whole-configuration check. */
+	return cli_batch_finish(c);
 }
 
 void cli_free(cli *c)
 {
 	free(c->inputs);
+	free(c->sets);
+	free(c->vary);
 	c->inputs = NULL;
+	c->sets = c->vary = NULL;
 }

@@ -19,6 +19,11 @@ enum cli_command {
 	CLI_KEYS,
 	CLI_HELP,
 	CLI_VERSION,
+	CLI_SWEEP,   /* batch commands of cli_batch.c */
+	CLI_MERGE,
+	CLI_CHECK,
+	CLI_PRESETS,
+	CLI_PRESET,
 };
 
 typedef struct cli {
@@ -29,8 +34,25 @@ typedef struct cli {
 	const char *log;           /* --log FILE, NULL: no event log */
 	int quiet;
 	int no_timing; /* --no-timing */
+	/* The explorer (ui/explorer.c). */
+	const char *script;        /* --script FILE: keys from FILE (screen tests) */
+	int color;                 /* --color: 0 auto, 1 always, 2 never */
 	const char **inputs;       /* INPUT arguments (into argv) */
 	int ninputs;
+	/* Batch commands (cli_batch.c); strings point into argv. */
+	const char *preset;        /* -p NAME|FILE, applied before every -s */
+	const char **sets;         /* -s KEY=VALUE, in order */
+	int nsets;
+	const char **vary;         /* sweep --vary KEY=V1,V2,... */
+	int nvary;
+	const char *jobs_arg;      /* sweep -j N */
+	const char *shard_arg;     /* sweep --shard K/N */
+	unsigned jobs;             /* parsed -j; 0: number of online CPUs */
+	unsigned shard_k, shard_n; /* parsed --shard; shard_n 0: not sharded */
+	const char *histogram;     /* --histogram FILE */
+	const char *plot;          /* --plot FILE.svg */
+	const char *from_gpgpusim; /* preset --from-gpgpusim STR */
+	const char *as;            /* preset --as preset|gpgpusim|gpgpusim4 */
 } cli;
 
 /*
@@ -44,6 +66,9 @@ void cli_usage(FILE *f);
 void cli_help(FILE *f);
 /* The key table with each key's value in config (the defaults for `keys`). */
 void cli_keys(FILE *f, const rd_config *config);
+
+/* Print "rdscope: " fmt (with arg), a hint, and the usage; EXIT_USAGE. */
+int cli_usage_error(const char *fmt, const char *arg, const char *hint);
 
 /* Apply one "KEY=VALUE"; prints "rdscope: ..." and returns -1 on error. */
 int cli_set(rd_config *config, const char *assignment);

@@ -6,7 +6,11 @@
 
 #include "batch.h"
 #include "cli.h"
+#include "explorer.h"
+#include "merge.h"
+#include "preset_cmd.h"
 #include "rdscope.h"
+#include "sweep_run.h"
 
 int main(int argc, char **argv)
 {
@@ -27,10 +31,27 @@ int main(int argc, char **argv)
 			rc = EXIT_OK;
 			break;
 		case CLI_RUN:
-		case CLI_DEFAULT:
-			/* The explorer will take over the no-command form; until it
-			 * exists, that form is a text-format batch run. */
 			rc = batch_run(&c);
+			break;
+		case CLI_SWEEP:
+			rc = sweep_run(&c);
+			break;
+		case CLI_MERGE:
+			rc = merge_run(&c);
+			break;
+		case CLI_CHECK:
+			rc = preset_cmd_check(&c);
+			break;
+		case CLI_PRESETS:
+			rc = preset_cmd_list(&c);
+			break;
+		case CLI_PRESET:
+			rc = preset_cmd_show(&c);
+			break;
+		case CLI_DEFAULT:
+			/* On a terminal the no-command form opens the explorer;
+			 * in pipes and scripts it prints text results. */
+			rc = explorer_wanted(&c) ? explorer_run(&c) : batch_run(&c);
 			break;
 		}
 	}

@@ -25,9 +25,9 @@ static void output_start(output *o)
 		return;
 	o->started = 1;
 	if (o->fmt == OUTPUT_CSV)
-		output_csv_header(o->f);
+		output_csv_header(o->f, o);
 	else if (o->fmt == OUTPUT_JSON)
-		output_json_begin(o->f);
+		output_json_begin(o->f, o->json_header);
 }
 
 void output_begin(output *o, FILE *f, enum output_format fmt)
@@ -36,6 +36,20 @@ void output_begin(output *o, FILE *f, enum output_format fmt)
 	o->fmt = fmt;
 	o->nruns = 0;
 	o->started = 0;
+	o->sweep = 0;
+	o->json_header = NULL;
+	o->extra_keys = NULL;
+	o->nextra = 0;
+}
+
+void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *json_header,
+			const char *const *extra_keys, int nextra)
+{
+	output_begin(o, f, fmt);
+	o->sweep = 1;
+	o->json_header = json_header;
+	o->extra_keys = extra_keys;
+	o->nextra = nextra;
 }
 
 void output_write_run(output *o, const output_run *run)
@@ -43,13 +57,13 @@ void output_write_run(output *o, const output_run *run)
 	output_start(o);
 	switch (o->fmt) {
 	case OUTPUT_TEXT:
-		output_text_run(o->f, run, o->nruns);
+		output_text_run(o->f, run, o->nruns, o->sweep);
 		break;
 	case OUTPUT_CSV:
-		output_csv_run(o->f, run);
+		output_csv_run(o->f, run, o);
 		break;
 	case OUTPUT_JSON:
-		output_json_run(o->f, run, o->nruns);
+		output_json_run(o->f, run, o->nruns, o->sweep);
 		break;
 	}
 	o->nruns++;

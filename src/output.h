@@ -23,6 +23,10 @@ typedef struct output_run {
 	const rd_result *result;
 	double load_s, model_s;  /* wall-clock seconds */
 	int no_timing;           /* leave them out: output reproducible to the byte */
+	/* Sweeps only: the run's place in the unsharded order (what merge
+	 * sorts by), its point and the point's --vary values as text. */
+	unsigned long run, point;
+	const char *point_label;
 } output_run;
 
 /* A result stream: CSV needs its header once, JSON commas between runs. */
@@ -31,9 +35,27 @@ typedef struct output {
 	enum output_format fmt;
 	unsigned long nruns;
 	int started;     /* header written */
+	/* Sweeps (output_begin_sweep): run and point columns, JSON header
+	 * members, and CSV columns for varied keys the fixed header lacks. */
+	int sweep;
+	const char *json_header;
+	const char *const *extra_keys;
+	int nextra;
 } output;
 
 void output_begin(output *o, FILE *f, enum output_format fmt);
+/* A sweep's stream: json_header is inserted after "version":1, (members
+ * text, e.g. "\"sweep\":{...}," ); extra_keys name extra CSV columns. */
+void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *json_header,
+			const char *const *extra_keys, int nextra);
+/* One CSV field, quoted (RFC 4180) only when it must be. */
+void output_csv_field(FILE *f, const char *s);
+/* Is key one of the CSV's fixed configuration columns? */
+int output_csv_has_column(const char *key);
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+size_t output_utf8_len(const unsigned char *s);
+/* A JSON string literal, escaped and valid UTF-8. */
+void output_json_quote(FILE *f, const char *s);
 void output_write_run(output *o, const output_run *run);
 /* Closes the JSON document (and writes a header not yet written). */
 void output_end(output *o);

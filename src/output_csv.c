@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* RFC 4180: quote a field only when it holds a separator, quote or newline. */
-static void csv_field(FILE *f, const char *s)
+void output_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
@@ -31,29 +31,43 @@ static const char *const csv_config_keys[] = {
 };
 #define CSV_NCONFIG (sizeof csv_config_keys / sizeof csv_config_keys[0])
 
-void output_csv_header(FILE *f)
+int output_csv_has_column(const char *key)
 {
-	fputs("input,kernel", f);
+	for (size_t i = 0; i < CSV_NCONFIG; i++)
+		if (strcmp(csv_config_keys[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Sweeps lead with the run (merge sorts by it) and point numbers. */
+void output_csv_header(FILE *f, const output *o)
+{
+	fputs(o->sweep ? "run,point,input,kernel" : "input,kernel", f);
 	for (size_t i = 0; i < CSV_NCONFIG; i++)
 		fprintf(f, ",%s", csv_config_keys[i]);
 	fputs(",accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,"
-	      "miss_rate,miss_rate_all,model_s\n",
+	      "miss_rate,miss_rate_all,model_s",
 	      f);
+	for (int i = 0; i < o->nextra; i++)
+		fprintf(f, ",%s", o->extra_keys[i]);
+	fputc('\n', f);
 }
 
-void output_csv_run(FILE *f, const output_run *run)
+void output_csv_run(FILE *f, const output_run *run, const output *o)
 {
 	const rd_result *r = run->result;
 	char buf[64];
-	csv_field(f, run->input);
+	if (o->sweep)
+		fprintf(f, "%lu,%lu,", run->run, run->point);
+	output_csv_field(f, run->input);
 	putc(',', f);
-	csv_field(f, run->kernel);
+	output_csv_field(f, run->kernel);
 	for (size_t i = 0; i < CSV_NCONFIG; i++) {
 		putc(',', f);
 		if (strcmp(csv_config_keys[i], "l1.sets") == 0)
 			fprintf(f, "%u", rd_config_sets(run->config));
 		else
-			csv_field(f, output_config_value(run->config, csv_config_keys[i], buf, sizeof buf));
+			output_csv_field(f, output_config_value(run->config, csv_config_keys[i], buf, sizeof buf));
 	}
 	fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->accesses,
 		(unsigned long long)r->requests, (unsigned long long)r->hits,
@@ -65,6 +79,10 @@ void output_csv_run(FILE *f, const output_run *run)
 		isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0);
 	if (!run->no_timing)
 		fprintf(f, "%.6f", run->model_s);
+	for (int i = 0; i < o->nextra; i++) {
+		putc(',', f);
+		output_csv_field(f, output_config_value(run->config, o->extra_keys[i], buf, sizeof buf));
+	}
 	fputc('\n', f);
 }
 

@@ -7,13 +7,13 @@
 
 #include "output.h"
 
-void output_text_run(FILE *f, const output_run *run, unsigned long index);
+void output_text_run(FILE *f, const output_run *run, unsigned long index, int sweep);
 
-void output_csv_header(FILE *f);
-void output_csv_run(FILE *f, const output_run *run);
+void output_csv_header(FILE *f, const output *o);
+void output_csv_run(FILE *f, const output_run *run, const output *o);
 
-void output_json_begin(FILE *f);
-void output_json_run(FILE *f, const output_run *run, unsigned long index);
+void output_json_begin(FILE *f, const char *json_header);
+void output_json_run(FILE *f, const output_run *run, unsigned long index, int sweep);
 void output_json_end(FILE *f);
 
 /* A key's value as rd_config_get formats it, "" if the key is unknown. */

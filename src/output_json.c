@@ -9,8 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_valid(const unsigned char *s)
+size_t output_utf8_len(const unsigned char *s)
 {
 	unsigned c = s[0];
 	size_t n;
@@ -36,12 +35,12 @@ static size_t utf8_valid(const unsigned char *s)
 	return n;
 }
 
-static void json_string(FILE *f, const char *str)
+void output_json_quote(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	putc('"', f);
 	while (*s) {
-		size_t n = utf8_valid(s);
+		size_t n = output_utf8_len(s);
 		if (n == 0) {
 			fputs("\\ufffd", f); /* a byte that is not UTF-8 */
 			s++;
@@ -115,7 +114,7 @@ static void json_config(FILE *f, const rd_config *c)
 	for (const rd_key *k = rd_keys; k->name; k++) {
 		if (k != rd_keys)
 			putc(',', f);
-		json_string(f, k->name);
+		output_json_quote(f, k->name);
 		putc(':', f);
 		output_config_value(c, k->name, buf, sizeof buf);
 		int numeric = k->type == RD_KEY_UINT || k->type == RD_KEY_DOUBLE;
@@ -127,28 +126,32 @@ static void json_config(FILE *f, const rd_config *c)
 		else if (numeric && json_number_valid(buf))
 			fputs(buf, f);
 		else
-			json_string(f, buf);
+			output_json_quote(f, buf);
 	}
 	if (!rd_key_find("l1.sets"))
 		fprintf(f, ",\"l1.sets\":%u", rd_config_sets(c));
 	putc('}', f);
 }
 
-void output_json_begin(FILE *f)
+void output_json_begin(FILE *f, const char *json_header)
 {
-	fputs("{\"format\":\"rdscope-results\",\"version\":1,\"runs\":[", f);
+	fprintf(f, "{\"format\":\"rdscope-results\",\"version\":1,%s\"runs\":[",
+		json_header ? json_header : "");
 }
 
-void output_json_run(FILE *f, const output_run *run, unsigned long index)
+void output_json_run(FILE *f, const output_run *run, unsigned long index, int sweep)
 {
 	static const char *const case_names[RD_NCASES] = {"full", "fully_assoc", "no_latency",
 							  "no_mshr"};
 	const rd_result *r = run->result;
 	fputs(index ? ",\n{" : "\n{", f);
+	/* One run per line, the run number first: merge relies on both. */
+	if (sweep)
+		fprintf(f, "\"run\":%lu,\"point\":%lu,", run->run, run->point);
 	fputs("\"input\":", f);
-	json_string(f, run->input);
+	output_json_quote(f, run->input);
 	fputs(",\"kernel\":", f);
-	json_string(f, run->kernel);
+	output_json_quote(f, run->kernel);
 	fputs(",\"config\":", f);
 	json_config(f, run->config);
 

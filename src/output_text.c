@@ -92,12 +92,15 @@ static void text_cases(FILE *f, const rd_result *r)
 	putc('\n', f);
 }
 
-void output_text_run(FILE *f, const output_run *run, unsigned long index)
+void output_text_run(FILE *f, const output_run *run, unsigned long index, int sweep)
 {
 	const rd_result *r = run->result;
 	const rd_config *c = run->config;
 	if (index)
 		putc('\n', f);
+	if (sweep)
+		fprintf(f, "run:     %lu, point %lu: %s\n", run->run, run->point,
+			run->point_label ? run->point_label : "");
 	fprintf(f, "input:   %s\n", run->input);
 	fprintf(f, "kernel:  %s, %u threads, %llu loads, %llu stores (not cached)\n", run->kernel,
 		r->threads_total, (unsigned long long)r->accesses, (unsigned long long)r->stores);

@@ -1,0 +1,364 @@
+/*
+ * Merging shard outputs (see merge.h). Both formats are ours, so records
+ * are found textually: a JSON sweep writes one run per line, starting
+ * {"run":N, and a CSV record starts with its run number. Nothing is
+ * reformatted: records are copied byte for byte.
+ */
+#include "merge.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outfile.h"
+
+#define JSON_MAGIC "{\"format\":\"rdscope-results\","
+#define JSON_RUNS "\"runs\":["
+#define SHARD_KEY "\"shard\":{\"index\":"
+#define HIST_HEADER "run,point,input,kernel,ways,distance,count"
+
+/* One record: the run it belongs to and where its text is. */
+typedef struct record {
+	unsigned long run;
+	size_t file, seq;    /* for a stable order within a run */
+	const char *text;
+	size_t len;
+} record;
+
+typedef struct merge_in {
+	char *data;          /* whole file, NUL-terminated */
+	size_t size;
+	const char *name;
+	char *header;        /* JSON: first line without the shard; CSV: header */
+	long shard_k, shard_n; /* JSON shard, -1 if none */
+} merge_in;
+
+typedef struct merge_state {
+	merge_in *in;
+	int nin;
+	record *recs;
+	size_t nrecs, cap;
+} merge_state;
+
+static int read_all(const char *path, merge_in *m)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "rdscope: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1);
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		char *b = realloc(buf, cap * 2 + 1);
+		if (!b) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = b;
+		cap *= 2;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (!buf || bad) {
+		fprintf(stderr, "rdscope: %s: %s\n", path, buf ? "read error" : "out of memory");
+		free(buf);
+		return -1;
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		fprintf(stderr, "rdscope: %s: NUL byte: not an rdscope sweep output\n", path);
+		free(buf);
+		return -1;
+	}
+	m->data = buf;
+	m->size = n;
+	m->name = path;
+	return 0;
+}
+
+static int add_record(merge_state *s, unsigned long run, size_t file, const char *text,
+		      size_t len)
+{
+	if (s->nrecs == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		record *r = realloc(s->recs, cap * sizeof *r);
+		if (!r) {
+			fprintf(stderr, "rdscope: out of memory\n");
+			return -1;
+		}
+		s->recs = r;
+		s->cap = cap;
+	}
+	s->recs[s->nrecs] = (record){run, file, s->nrecs, text, len};
+	s->nrecs++;
+	return 0;
+}
+
+/* The unsigned number at s, or -1; *end after it. */
+static long parse_number(const char *s, const char **end)
+{
+	if (*s < '0' || *s > '9')
+		return -1;
+	char *e;
+	errno = 0;
+	unsigned long v = strtoul(s, &e, 10);
+	if (errno || v > 1ul << 40)
+		return -1;
+	*end = e;
+	return (long)v;
+}
+
+static int bad_file(const merge_in *m, const char *why)
+{
+	fprintf(stderr, "rdscope: %s: %s\n", m->name, why);
+	return -1;
+}
+
+/* JSON: header line, one run per line, "]}" last. */
+static int parse_json(merge_state *s, size_t fi)
+{
+	merge_in *m = &s->in[fi];
+	char *nl = strchr(m->data, '\n');
+	if (!nl)
+		return bad_file(m, "truncated JSON (no line break)");
+	size_t hlen = (size_t)(nl - m->data);
+	if (hlen < strlen(JSON_RUNS) || memcmp(nl - strlen(JSON_RUNS), JSON_RUNS, strlen(JSON_RUNS)))
+		return bad_file(m, "JSON header does not end with \"runs\":[");
+	m->header = malloc(hlen + 1);
+	if (!m->header)
+		return bad_file(m, "out of memory");
+	memcpy(m->header, m->data, hlen);
+	m->header[hlen] = '\0';
+	/* Drop the shard member: the unsharded header has none. */
+	m->shard_k = m->shard_n = -1;
+	char *sh = strstr(m->header, SHARD_KEY);
+	if (sh) {
+		const char *p = sh + strlen(SHARD_KEY);
+		m->shard_k = parse_number(p, &p);
+		if (m->shard_k < 0 || strncmp(p, ",\"count\":", 9) != 0 ||
+		    (m->shard_n = parse_number(p + 9, &p)) < 1 || strncmp(p, "},", 2) != 0)
+			return bad_file(m, "malformed \"shard\" in the JSON header");
+		memmove(sh, p + 2, strlen(p + 2) + 1);
+	}
+	if (!strstr(m->header, "\"sweep\":{"))
+		return bad_file(m, "not the output of 'rdscope sweep' (no \"sweep\" in the header)");
+	const char *line = nl + 1;
+	for (;;) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			return bad_file(m, "truncated JSON (no closing ]})");
+		size_t len = (size_t)(end - line);
+		if (len == 2 && memcmp(line, "]}", 2) == 0) {
+			if (end[1] != '\0')
+				return bad_file(m, "text after the closing ]}");
+			return 0;
+		}
+		const char *p = line + strlen("{\"run\":");
+		long run = strncmp(line, "{\"run\":", 7) == 0 ? parse_number(p, &p) : -1;
+		if (run < 0)
+			return bad_file(m, "a JSON run does not start with {\"run\":N");
+		/* Separators are written again on output. */
+		if (line[len - 1] == ',')
+			len--;
+		if (add_record(s, (unsigned long)run, fi, line, len) < 0)
+			return -1;
+		line = end + 1;
+	}
+}
+
+/* Length of the CSV record at p (RFC 4180: newlines may sit in quotes). */
+static size_t csv_record_len(const char *p, int *complete)
+{
+	int quoted = 0;
+	const char *q = p;
+	for (; *q; q++) {
+		if (*q == '"')
+			quoted = !quoted;
+		else if (*q == '\n' && !quoted)
+			break;
+	}
+	*complete = *q == '\n';
+	return (size_t)(q - p);
+}
+
+static int parse_csv(merge_state *s, size_t fi)
+{
+	merge_in *m = &s->in[fi];
+	int complete;
+	size_t hlen = csv_record_len(m->data, &complete);
+	if (!complete)
+		return bad_file(m, "no complete CSV header line");
+	m->header = malloc(hlen + 1);
+	if (!m->header)
+		return bad_file(m, "out of memory");
+	memcpy(m->header, m->data, hlen);
+	m->header[hlen] = '\0';
+	m->shard_k = m->shard_n = -1;
+	for (const char *p = m->data + hlen + 1; *p;) {
+		size_t len = csv_record_len(p, &complete);
+		if (!complete)
+			return bad_file(m, "last CSV line is incomplete (no line break)");
+		const char *e;
+		long run = parse_number(p, &e);
+		if (run < 0 || *e != ',')
+			return bad_file(m, "a CSV row does not start with its run number");
+		if (add_record(s, (unsigned long)run, fi, p, len) < 0)
+			return -1;
+		p += len + 1;
+	}
+	return 0;
+}
+
+static int record_cmp(const void *a, const void *b)
+{
+	const record *x = a, *y = b;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Every shard once, all of one sweep (JSON names its shards). */
+static int check_shards(const merge_state *s)
+{
+	long n = s->in[0].shard_n;
+	for (int i = 0; i < s->nin; i++) {
+		if (s->in[i].shard_n != n) {
+			fprintf(stderr, "rdscope: %s: shard count differs from %s's\n", s->in[i].name,
+				s->in[0].name);
+			return -1;
+		}
+		for (int j = 0; j < i; j++) {
+			if (s->in[j].shard_k == s->in[i].shard_k) {
+				fprintf(stderr, "rdscope: %s and %s: the same shard %ld/%ld\n", s->in[j].name,
+					s->in[i].name, s->in[i].shard_k, n);
+				return -1;
+			}
+		}
+	}
+	if (n > 0 && s->nin != n) {
+		for (long k = 0; k < n; k++) {
+			int found = 0;
+			for (int i = 0; i < s->nin; i++)
+				found |= s->in[i].shard_k == k;
+			if (!found) {
+				fprintf(stderr, "rdscope: shard %ld/%ld is missing\n", k, n);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Runs 0..n-1, each once (one row per run; histograms may have several). */
+static int check_runs(const merge_state *s, int one_per_run, long total)
+{
+	unsigned long expect = 0;
+	for (size_t i = 0; i < s->nrecs; i++) {
+		unsigned long r = s->recs[i].run;
+		if (i && r == s->recs[i - 1].run) {
+			if (!one_per_run)
+				continue;
+			fprintf(stderr, "rdscope: run %lu appears twice (%s and %s)\n", r,
+				s->in[s->recs[i - 1].file].name, s->in[s->recs[i].file].name);
+			return -1;
+		}
+		if (one_per_run && r != expect) {
+			fprintf(stderr, "rdscope: run %lu is missing (a shard output not given?)\n",
+				expect);
+			return -1;
+		}
+		expect = r + 1;
+	}
+	if (total >= 0 && (unsigned long)total != expect) {
+		fprintf(stderr, "rdscope: %lu of %ld runs present (a shard output not given?)\n",
+			expect, total);
+		return -1;
+	}
+	return 0;
+}
+
+static void write_merged(const merge_state *s, FILE *f, int json)
+{
+	fputs(s->in[0].header, f);
+	fputc('\n', f);
+	for (size_t i = 0; i < s->nrecs; i++) {
+		if (json && i)
+			fputs(",\n", f);
+		fwrite(s->recs[i].text, 1, s->recs[i].len, f);
+		if (!json)
+			fputc('\n', f);
+	}
+	if (json)
+		fputs(s->nrecs ? "\n]}\n" : "]}\n", f);
+}
+
+static int merge_files(merge_state *s, const cli *c)
+{
+	int json = strncmp(s->in[0].data, JSON_MAGIC, strlen(JSON_MAGIC)) == 0;
+	for (int i = 0; i < s->nin; i++) {
+		merge_in *m = &s->in[i];
+		int is_json = strncmp(m->data, JSON_MAGIC, strlen(JSON_MAGIC)) == 0;
+		if (!is_json && strncmp(m->data, "run,point,", 10) != 0)
+			return bad_file(m, "not a CSV or JSON output of 'rdscope sweep' "
+					   "(text output cannot be merged)");
+		if (is_json != json)
+			return bad_file(m, "mixes CSV and JSON files");
+		if ((json ? parse_json(s, (size_t)i) : parse_csv(s, (size_t)i)) < 0)
+			return -1;
+		if (strcmp(m->header, s->in[0].header) != 0)
+			return bad_file(m, json ? "not of the same sweep as the first file (header differs)"
+						: "CSV header differs from the first file's");
+	}
+	if (json && check_shards(s) < 0)
+		return -1;
+	qsort(s->recs, s->nrecs, sizeof *s->recs, record_cmp);
+	long total = -1;
+	const char *t = json ? strstr(s->in[0].header, "\"runs_total\":") : NULL;
+	if (t)
+		total = parse_number(t + strlen("\"runs_total\":"), &t);
+	int histogram = !json && strcmp(s->in[0].header, HIST_HEADER) == 0;
+	if (check_runs(s, !histogram, total) < 0)
+		return -1;
+	char err[1024];
+	outfile o;
+	if (outfile_open(&o, c->output ? c->output : "-", err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		return -2;
+	}
+	write_merged(s, o.f, json);
+	if (outfile_commit(&o, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: cannot write results: %s\n", err);
+		return -2;
+	}
+	return 0;
+}
+
+int merge_run(const cli *c)
+{
+	merge_state s = {.nin = c->ninputs};
+	s.in = calloc((size_t)c->ninputs, sizeof *s.in);
+	if (!s.in) {
+		fprintf(stderr, "rdscope: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	int rc = 0;
+	for (int i = 0; i < c->ninputs && rc == 0; i++)
+		rc = read_all(c->inputs[i], &s.in[i]);
+	if (rc == 0)
+		rc = merge_files(&s, c);
+	for (int i = 0; i < s.nin; i++) {
+		free(s.in[i].data);
+		free(s.in[i].header);
+	}
+	free(s.in);
+	free(s.recs);
+	return rc == 0 ? EXIT_OK : rc == -2 ? EXIT_RUNTIME : EXIT_USAGE;
+}

@@ -1,0 +1,297 @@
+/*
+ * Sweep execution (see sweep_run.h). Inputs are loaded one at a time (one
+ * kernel in memory, shared read-only by the workers); each worker thread
+ * has its own rd_model, since models cache per-run state and are not
+ * shared. The main thread writes results strictly in run order as they
+ * complete, so the output does not depend on -j or on thread timing.
+ */
+#include "sweep_run.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "cli_batch.h"
+#include "input.h"
+#include "outfile.h"
+#include "progress.h"
+#include "sidecar.h"
+#include "sweep.h"
+
+/* One run of the current input. */
+typedef struct sweep_slot {
+	unsigned long point;
+	rd_result res;
+	double model_s;
+	int status;  /* enum rd_status */
+	int done;    /* set by a worker under the lock */
+} sweep_slot;
+
+/* The work on one input, shared by its workers. */
+typedef struct sweep_job {
+	const rd_kernel *k;
+	const sweep_plan *plan;
+	sweep_slot *slots;
+	size_t n, next;
+	int model_threads; /* rd_model_set_threads: spare CPUs when points are few */
+	int stop;      /* set by the main thread after a failure */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+} sweep_job;
+
+static void *sweep_worker(void *arg)
+{
+	sweep_job *j = arg;
+	rd_model *m = rd_model_new(j->k);
+	if (m)
+		rd_model_set_threads(m, j->model_threads);
+	for (;;) {
+		pthread_mutex_lock(&j->mu);
+		if (j->stop || j->next == j->n) {
+			pthread_mutex_unlock(&j->mu);
+			break;
+		}
+		sweep_slot *s = &j->slots[j->next++];
+		pthread_mutex_unlock(&j->mu);
+		struct timespec t0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		int st = m ? rd_model_run(m, &j->plan->configs[s->point], RD_ALL_CASES, NULL, &s->res)
+			   : RD_ENOMEM;
+		double t = batch_seconds_since(&t0);
+		pthread_mutex_lock(&j->mu);
+		s->status = st;
+		s->model_s = t;
+		s->done = 1;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+	}
+	rd_model_free(m);
+	return NULL;
+}
+
+/* Everything the sweep writes to. */
+typedef struct sweep_out {
+	outfile res;
+	output out;
+	sidecar side;
+	progress prog;
+	unsigned long done, total; /* runs of this shard */
+} sweep_out;
+
+/*
+ * Run the given points of one loaded input on up to jobs threads and write
+ * them in order. run0 is the run number of the input's point 0. Returns
+ * an exit status.
+ */
+static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k, const char *spec,
+		       double load_s, const unsigned long *points, size_t n, unsigned long run0,
+		       unsigned jobs, sweep_out *o)
+{
+	/* Fewer points than threads: let each model use the spare ones. */
+	unsigned workers = jobs < n ? jobs : (unsigned)n, per = workers ? jobs / workers : 1;
+	sweep_job j = {.k = k, .plan = plan, .n = n, .model_threads = per > 4 ? 4 : (int)per};
+	j.slots = calloc(n, sizeof *j.slots);
+	pthread_t *th = calloc(jobs, sizeof *th);
+	if (!j.slots || !th) {
+		free(j.slots);
+		free(th);
+		fprintf(stderr, "rdscope: %s: out of memory\n", spec);
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < n; i++)
+		j.slots[i].point = points[i];
+	pthread_mutex_init(&j.mu, NULL);
+	pthread_cond_init(&j.cv, NULL);
+	unsigned started = 0;
+	while (started < workers &&
+	       pthread_create(&th[started], NULL, sweep_worker, &j) == 0)
+		started++;
+	int rc = EXIT_OK;
+	if (started == 0) {
+		fprintf(stderr, "rdscope: cannot start a worker thread\n");
+		rc = EXIT_RUNTIME;
+	}
+	size_t w = 0;
+	for (; w < n && rc == EXIT_OK; w++) {
+		sweep_slot *s = &j.slots[w];
+		pthread_mutex_lock(&j.mu);
+		while (!s->done)
+			pthread_cond_wait(&j.cv, &j.mu);
+		pthread_mutex_unlock(&j.mu);
+		if (s->status != RD_OK) {
+			fprintf(stderr, "rdscope: %s: point %lu: %s\n", spec, s->point,
+				rd_strerror(s->status));
+			rc = s->status == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			break;
+		}
+		output_run run = {
+			.input = spec,
+			.kernel = k->name,
+			.config = &plan->configs[s->point],
+			.result = &s->res,
+			.load_s = load_s,
+			.model_s = s->model_s,
+			.no_timing = c->no_timing,
+			.run = run0 + s->point,
+			.point = s->point,
+			.point_label = plan->labels[s->point],
+		};
+		output_write_run(&o->out, &run);
+		if (sidecar_add(&o->side, run.run, s->point, spec, k->name, run.point_label, run.config,
+				&s->res) < 0) {
+			fprintf(stderr, "rdscope: --plot: out of memory\n");
+			rc = EXIT_RUNTIME;
+		}
+		rd_result_free(&s->res);
+		s->status = -1; /* freed */
+		progress_update(&o->prog, (double)++o->done / (double)o->total);
+	}
+	pthread_mutex_lock(&j.mu);
+	j.stop = 1;
+	pthread_mutex_unlock(&j.mu);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	/* After a failure: results finished but never written. */
+	for (size_t i = 0; i < n; i++)
+		if (j.slots[i].done && j.slots[i].status == RD_OK)
+			rd_result_free(&j.slots[i].res);
+	pthread_cond_destroy(&j.cv);
+	pthread_mutex_destroy(&j.mu);
+	free(j.slots);
+	free(th);
+	return rc;
+}
+
+/* Load input i and run its points of this shard. */
+static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned jobs,
+			   unsigned long *points, sweep_out *o)
+{
+	unsigned long P = plan->npoints, run0 = (unsigned long)i * P;
+	unsigned long shard_n = c->shard_n ? c->shard_n : 1;
+	size_t n = 0;
+	for (unsigned long p = 0; p < P; p++)
+		if ((run0 + p) % shard_n == c->shard_k)
+			points[n++] = p;
+	if (n == 0)
+		return EXIT_OK; /* nothing of this input in our shard: do not load it */
+	char err[1024];
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rd_kernel *k;
+	int st = input_load(c->inputs[i], &k, err, sizeof err);
+	if (st != INPUT_OK) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	double load_s = batch_seconds_since(&t0);
+	int rc = sweep_input(c, plan, k, c->inputs[i], load_s, points, n, run0, jobs, o);
+	rd_kernel_free(k);
+	return rc;
+}
+
+/*
+ * The JSON header members of a sweep: the plan, and (only when sharded,
+ * so that merge can drop it and match the unsharded header) the shard.
+ */
+static char *sweep_json_header(const cli *c, const sweep_plan *plan)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	fputs("\"sweep\":{\"vary\":[", f);
+	for (int a = 0; a < plan->naxes; a++) {
+		fprintf(f, "%s{\"key\":", a ? "," : "");
+		output_json_quote(f, plan->axes[a].key);
+		fputs(",\"values\":[", f);
+		for (int v = 0; v < plan->axes[a].nvalues; v++) {
+			if (v)
+				putc(',', f);
+			output_json_quote(f, plan->axes[a].values[v]);
+		}
+		fputs("]}", f);
+	}
+	fputs("],\"inputs\":[", f);
+	for (int i = 0; i < c->ninputs; i++) {
+		if (i)
+			putc(',', f);
+		output_json_quote(f, c->inputs[i]);
+	}
+	fprintf(f, "],\"points\":%lu,\"runs_total\":%lu},", plan->npoints,
+		plan->npoints * (unsigned long)c->ninputs);
+	if (c->shard_n > 1)
+		fprintf(f, "\"shard\":{\"index\":%u,\"count\":%u},", c->shard_k, c->shard_n);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 4096 ? 4096 : (unsigned)n;
+}
+
+int sweep_run(const cli *c)
+{
+	static char err[16384];
+	sweep_plan plan;
+	if (sweep_plan_build(&plan, &c->config, c->vary, c->nvary, err, sizeof err) < 0) {
+		cli_print_errors(err);
+		return EXIT_USAGE;
+	}
+	unsigned jobs = c->jobs ? c->jobs : online_cpus();
+	unsigned long shard_n = c->shard_n ? c->shard_n : 1;
+	unsigned long runs = plan.npoints * (unsigned long)c->ninputs;
+	sweep_out o;
+	memset(&o, 0, sizeof o);
+	o.total = runs / shard_n + (c->shard_k < runs % shard_n);
+	const char **extra = calloc((size_t)plan.naxes + 1, sizeof *extra);
+	unsigned long *points = calloc(plan.npoints, sizeof *points);
+	char *json = sweep_json_header(c, &plan);
+	int rc = EXIT_OK, nextra = 0;
+	if (!extra || !points || !json) {
+		fprintf(stderr, "rdscope: out of memory\n");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	for (int a = 0; a < plan.naxes; a++)
+		if (!output_csv_has_column(plan.axes[a].key))
+			extra[nextra++] = plan.axes[a].key;
+	outfile_catch_signals();
+	/* Open every output first: a bad path should fail before hours of work. */
+	if (outfile_open(&o.res, c->output ? c->output : "-", err, sizeof err) < 0 ||
+	    sidecar_open(&o.side, c->histogram, c->plot, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		outfile_abort(&o.res);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	output_begin_sweep(&o.out, o.res.f, c->format, json, extra, nextra);
+	progress_init(&o.prog, !c->quiet, "sweep");
+	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
+		rc = sweep_one_input(c, &plan, i, jobs, points, &o);
+	progress_done(&o.prog);
+	if (rc == EXIT_OK) {
+		output_end(&o.out);
+		if (sidecar_commit(&o.side, err, sizeof err) < 0 ||
+		    outfile_commit(&o.res, err, sizeof err) < 0) {
+			fprintf(stderr, "rdscope: cannot write results: %s\n", err);
+			rc = EXIT_RUNTIME;
+		}
+	}
+	sidecar_abort(&o.side);
+	outfile_abort(&o.res);
+out:
+	free(extra);
+	free(points);
+	free(json);
+	sweep_plan_free(&plan);
+	return rc;
+}

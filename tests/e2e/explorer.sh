@@ -1,0 +1,378 @@
+#!/bin/sh
+# Screen tests of the explorer: the real binary ($RDSCOPE) runs in a tmux
+# pane of a fixed size, fed keys by --script; `dump-screen` waits for the
+# model's final result, then writes the screen's text, which is compared
+# with a golden copy in tests/screen/. Prints "ok - NAME" / "not ok - NAME".
+#
+# After an intended change of the screen, regenerate the goldens with
+#     RDSCOPE_UPDATE_GOLDEN=1 sh tests/e2e/explorer.sh
+# and review the diff.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$(pwd)
+RDSCOPE=${RDSCOPE:-./rdscope}
+case $RDSCOPE in /*) ;; *) RDSCOPE="$ROOT/$RDSCOPE" ;; esac
+G="$ROOT/tests/screen"
+T=$(mktemp -d) || exit 1
+SOCK="rdscope-test-$$"
+export TMUX_TMPDIR="$T"
+unset TMUX
+cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$T"; }
+trap cleanup EXIT INT TERM
+
+result() { # NAME STATUS
+	if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi
+}
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "not ok - tmux is installed (.ci/deps installs it)"
+	exit 1
+fi
+
+# start NAME ROWS COLS [VAR=VALUE...] -- ARGS...: run rdscope in a detached
+# tmux session NAME; its exit status lands in $T/NAME.rc, stderr in .err.
+start() {
+	name=$1 rows=$2 cols=$3
+	shift 3
+	envs="LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR="
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs="$envs $1"; shift; done
+	[ $# -gt 0 ] && shift
+	rm -f "$T/$name.rc" "$T/$name.err"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s "$name" -x "$cols" -y "$rows" -c "${CWD:-$ROOT}" \
+		"env $envs $RDSCOPE $* 2>$T/$name.err; echo \$? >$T/$name.rc" || return 1
+}
+
+# finish NAME: wait (up to 120 s) for the session's exit status into $rc.
+finish() {
+	i=0
+	while [ ! -s "$T/$1.rc" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+	rc=$(cat "$T/$1.rc" 2>/dev/null || echo timeout)
+	[ "$rc" = 0 ] || { echo "# $1: exit status $rc"; sed 's/^/# /' "$T/$1.err"; }
+	[ "$rc" = 0 ]
+}
+
+# screen NAME ROWS COLS [VAR=VALUE...] -- ARGS...: run the script $T/NAME.keys
+# (written by the caller) to its end.
+screen() {
+	name=$1
+	start "$@" && finish "$name"
+}
+
+# golden NAME: compare $T/NAME.txt with tests/screen/NAME.txt.
+golden() {
+	if [ "${RDSCOPE_UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$T/$1.txt" "$G/$1.txt"
+	fi
+	if [ ! -f "$T/$1.txt" ]; then
+		echo "# $1: no screen dump"
+		return 1
+	fi
+	diff -u "$G/$1.txt" "$T/$1.txt" | sed 's/^/# /' | head -60
+	cmp -s "$G/$1.txt" "$T/$1.txt"
+}
+
+keys() { cat >"$T/$1.keys"; }
+
+# ---------------------------------------------------------------- start
+keys start <<EOF
+dump-screen $T/start.txt
+EOF
+screen start 24 80 -- --no-timing --script "$T/start.keys"
+result "explorer: start screen (80x24, colour, UTF-8)" $?
+golden start
+result "explorer: start screen matches its golden copy" $?
+
+# Monochrome: NO_COLOR, or --color=never, gives each miss class a glyph.
+keys mono <<EOF
+dump-screen $T/mono.txt
+EOF
+screen mono 24 80 NO_COLOR=1 -- --no-timing --script "$T/mono.keys" &&
+	golden mono && ! cmp -s "$T/mono.txt" "$T/start.txt" &&
+	grep -q '# compulsory' "$T/mono.txt" && grep -q '\* mshr' "$T/mono.txt" &&
+	! grep -q '# compulsory' "$T/start.txt"
+result "explorer: NO_COLOR draws the classes with glyphs of their own" $?
+
+keys never <<EOF
+dump-screen $T/never.txt
+EOF
+screen never 24 80 -- --color=never --no-timing --script "$T/never.keys" &&
+	cmp -s "$T/never.txt" "$T/mono.txt"
+result "explorer: --color=never is the monochrome scheme" $?
+
+keys always <<EOF
+dump-screen $T/always.txt
+EOF
+screen always 24 80 NO_COLOR=1 -- --color=always --no-timing --script "$T/always.keys" &&
+	cmp -s "$T/always.txt" "$T/start.txt"
+result "explorer: --color=always wins over NO_COLOR" $?
+
+# ASCII fallback outside UTF-8 locales.
+keys ascii <<EOF
+dump-screen $T/ascii.txt
+EOF
+screen ascii 24 80 LANG=C LC_ALL=C -- --color=never --no-timing --script "$T/ascii.keys" &&
+	golden ascii && ! LC_ALL=C grep -q '[^ -~]' "$T/ascii.txt"
+result "explorer: ASCII glyphs in a non-UTF-8 locale" $?
+
+# ---------------------------------------------------------------- edits
+# One edit of each kind, a dump after each: a choice (hash), powers of two
+# (size), ways, a typed value, a refused typed value, 1-2-5 steps
+# (latency), a switch, powers of two up to unlimited (MSHRs), and undo.
+keys edits <<EOF
+down
+down
+down
+left
+dump-screen $T/edit_hash.txt
+up
+up
+up
+right
+dump-screen $T/edit_size.txt
+down
+right
+dump-screen $T/edit_ways.txt
+down
+enter
+type 64
+enter
+dump-screen $T/edit_typed.txt
+enter
+ctrl-u
+type 100
+enter
+dump-screen $T/edit_refused.txt
+down
+down
+down
+down
+down
+down
+left
+dump-screen $T/edit_latency.txt
+down
+down
+down
+down
+down
+down
+left
+dump-screen $T/edit_switch.txt
+up
+up
+up
+up
+up
+up
+up
+up
+up
+up
+right
+right
+right
+right
+right
+dump-screen $T/edit_mshrs.txt
+u
+u
+u
+u
+u
+u
+u
+u
+u
+u
+dump-screen $T/edit_undo.txt
+EOF
+screen edits 24 80 -- --no-timing --color=never --script "$T/edits.keys"
+result "explorer: editing script runs" $?
+for g in edit_hash edit_size edit_ways edit_typed edit_refused edit_latency edit_switch \
+	edit_mshrs edit_undo; do
+	golden $g
+	result "explorer: $g matches its golden copy" $?
+done
+# Stepping back leads to the numbers seen before (memo or rerun alike).
+# The right-hand panes: what follows the "││" between the panes.
+right_panes() { sed -n '2,22s/^.*││//p' "$1"; }
+grep -q 'l1.hash           xor' "$T/edit_undo.txt" &&
+	[ "$(right_panes "$T/edit_undo.txt")" = "$(right_panes "$T/edit_hash.txt")" ]
+result "explorer: undo shows the earlier result again" $?
+grep -q 'l1.line: must be a power of two (got 100)' "$T/edit_refused.txt" &&
+	grep -q 'l1.line           64 B' "$T/edit_refused.txt"
+result "explorer: an invalid typed value is refused with the model's message" $?
+
+# ---------------------------------------------------------------- help
+keys help <<EOF
+?
+dump-screen $T/help.txt
+down
+down
+down
+dump-screen $T/help2.txt
+x
+dump-screen $T/help_closed.txt
+EOF
+screen help 24 80 -- --no-timing --color=never --script "$T/help.keys" &&
+	golden help && golden help2 && cmp -s "$T/help_closed.txt" "$T/mono.txt"
+result "explorer: help screen, scrolled, closed by another key" $?
+
+# ---------------------------------------------------------------- compare
+keys compare <<EOF
+wait
+c
+down
+down
+down
+left
+up
+up
+right
+y
+dump-screen $T/compare.txt
+c
+dump-screen $T/uncompared.txt
+EOF
+screen compare 24 80 -- --no-timing --color=never --script "$T/compare.keys" &&
+	golden compare && golden uncompared
+result "explorer: compare mode shows deltas against the pinned baseline" $?
+
+# ---------------------------------------------------------------- histogram
+# A 128-way cache of one set: long distances, log2 bins, scrolling.
+keys hist <<EOF
+dump-screen $T/hist.txt
+tab
+right
+right
+right
+y
+dump-screen $T/hist_scrolled.txt
+EOF
+screen hist 24 80 -- -s l1.hash=mod -s l1.ways=128 --no-timing --color=never \
+	--script "$T/hist.keys" &&
+	golden hist && golden hist_scrolled
+result "explorer: histogram in log2 bins, scrolled, log counts" $?
+
+# ---------------------------------------------------------------- sizes
+keys small <<EOF
+dump-screen $T/small.txt
+EOF
+screen small 15 60 -- --no-timing --color=never --script "$T/small.keys" && golden small
+result "explorer: terminal too small" $?
+
+keys stacked <<EOF
+dump-screen $T/stacked.txt
+EOF
+screen stacked 40 60 -- --no-timing --color=never --script "$T/stacked.keys" && golden stacked
+result "explorer: stacked layout on a narrow, tall terminal" $?
+
+# A live resize: the script waits for the new size, the screen follows.
+keys resize <<EOF
+wait-size 30 100
+dump-screen $T/resized.txt
+EOF
+start resize 24 80 -- --no-timing --color=never --script "$T/resize.keys" &&
+	sleep 0.5 && tmux -L "$SOCK" resize-window -t resize -x 100 -y 30 &&
+	finish resize && golden resized
+result "explorer: follows a terminal resize" $?
+
+# ---------------------------------------------------------------- export
+# After edits, export a preset; `rdscope run -p` on it gives the miss rate
+# the explorer showed.
+keys export <<EOF
+down
+down
+down
+left
+down
+right
+dump-screen $T/export_before.txt
+e
+type $T/edited.cfg
+enter
+dump-screen $T/export_after.txt
+EOF
+screen export 24 80 -- --no-timing --color=never --script "$T/export.keys"
+result "explorer: export script runs" $?
+shown=$(grep -o 'miss rate [0-9.]*%' "$T/export_before.txt" | head -n 1)
+"$RDSCOPE" run -q -p "$T/edited.cfg" builtin:fig3 >"$T/batch.txt" 2>"$T/batch.err"
+batch=$(grep -o '^miss rate [0-9.]*%' "$T/batch.txt")
+[ -n "$shown" ] && [ "$shown" = "$batch" ] && [ -f "$T/edited.cfg" ]
+result "explorer: exported preset gives the same miss rate in batch ($shown)" $?
+grep -q "rdscope run -p $T/edited.cfg builtin:fig3" "$T/export_after.txt"
+result "explorer: export shows the equivalent rdscope run command" $?
+grep -Eq 'hash *= *"xor"' "$T/edited.cfg" && grep -Eq 'mshrs *= *128' "$T/edited.cfg"
+result "explorer: the preset holds the edited values" $?
+
+# The offered name comes from the input, in the current directory.
+mkdir "$T/cwd"
+keys export_default <<EOF
+e
+enter
+dump-screen $T/export_default.txt
+EOF
+CWD="$T/cwd" screen export_default 24 100 -- --no-timing --color=never \
+	--script "$T/export_default.keys" "$ROOT/samples/paper/table2.trc"
+[ -f "$T/cwd/table2.cfg" ] &&
+	grep -q "rdscope run -p table2.cfg $ROOT/samples/paper/table2.trc" "$T/export_default.txt"
+result "explorer: export offers a name made from the input" $?
+
+# Open it again from a fresh start: same screen as before the export.
+keys open <<EOF
+o
+type $T/edited.cfg
+enter
+dump-screen $T/opened.txt
+EOF
+screen open 24 80 -- --no-timing --color=never --script "$T/open.keys" &&
+	[ "$(right_panes "$T/opened.txt")" = "$(right_panes "$T/export_before.txt")" ] &&
+	grep -q 'l1.hash           xor' "$T/opened.txt" &&
+	grep -q 'l1.mshrs          128' "$T/opened.txt" && grep -q 'opened ' "$T/opened.txt"
+result "explorer: o opens a preset" $?
+
+# ---------------------------------------------------------------- keyboard
+# The real keyboard: keys typed into the terminal, what the terminal shows
+# (tmux's own screen), then q restores it.
+start kbd 24 80 -- --no-timing --color=never builtin:fig3
+tmux -L "$SOCK" set-option -t kbd remain-on-exit on >/dev/null 2>&1
+seen() { # wait up to 30 s for TEXT in the pane
+	i=0
+	while [ $i -lt 300 ]; do
+		tmux -L "$SOCK" capture-pane -p -t kbd >"$T/pane.txt" 2>/dev/null
+		grep -q "$1" "$T/pane.txt" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+seen 'model done' && tmux -L "$SOCK" send-keys -t kbd Down Right &&
+	seen 'l1.hash: fermi needs 32 or 64 sets' &&
+	tmux -L "$SOCK" send-keys -t kbd Down Down Left &&
+	seen 'l1.hash           xor' && seen 'model done'
+result "explorer: keyboard input; a refused step says why" $?
+tmux -L "$SOCK" send-keys -t kbd q
+finish kbd
+result "explorer: q quits with status 0" $?
+tmux -L "$SOCK" capture-pane -p -t kbd >"$T/pane.txt" 2>/dev/null
+! grep -q 'Parameters' "$T/pane.txt"
+result "explorer: the terminal is restored after q" $?
+tmux -L "$SOCK" kill-session -t kbd >/dev/null 2>&1
+
+# Not a terminal: the no-command form prints text as before.
+echo | "$RDSCOPE" builtin:fig3 >"$T/pipe.txt" 2>&1
+[ $? -eq 0 ] && grep -q '^miss rate' "$T/pipe.txt"
+result "explorer: not opened when stdin is not a terminal" $?
+
+# A broken script fails with its line number, and the terminal is restored.
+keys bad <<EOF
+down
+frobnicate
+EOF
+screen bad 24 80 -- --script "$T/bad.keys"
+[ "$rc" = 2 ] && grep -q "bad.keys:2: unknown action or key 'frobnicate'" "$T/bad.err"
+result "explorer: a bad script line fails with exit status 2" $?
+
+"$RDSCOPE" --color=sometimes builtin:fig3 >/dev/null 2>"$T/color.err"
+[ $? -eq 2 ] && grep -q "'sometimes' is not auto, always or never" "$T/color.err"
+result "explorer: a bad --color value is a usage error" $?

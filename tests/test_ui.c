@@ -1,0 +1,643 @@
+/*
+ * Unit tests of the explorer's curses-free parts: the layout over many
+ * terminal sizes, the key table (no clashes; the man page's KEYS section
+ * generated from it), parameter stepping and typed values, histogram
+ * binning, colour choice and glyphs, and the model thread's hand-off
+ * (latest result wins, stale runs stop).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hist.h"
+#include "input.h"
+#include "keys.h"
+#include "layout.h"
+#include "params.h"
+#include "theme.h"
+#include "worker.h"
+
+/* ------------------------------------------------------------ layout */
+
+static int inside(const rect *r, int rows, int cols)
+{
+	return r->y >= 1 && r->x >= 0 && r->h > 0 && r->w > 0 && r->y + r->h <= rows - 1 &&
+	       r->x + r->w <= cols;
+}
+
+static int overlap(const rect *a, const rect *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
+	       b->y < a->y + a->h;
+}
+
+static void test_layout_sizes(void **state)
+{
+	(void)state;
+	int want = (int)param_nfields + 3;
+	for (int rows = 0; rows <= 120; rows++) {
+		for (int cols = 0; cols <= 300; cols++) {
+			layout l;
+			layout_compute(rows, cols, want, &l);
+			int wide = cols >= LAYOUT_WIDE_COLS && rows >= LAYOUT_WIDE_ROWS;
+			int stack = cols >= LAYOUT_STACK_COLS && rows >= LAYOUT_STACK_ROWS;
+			assert_int_equal(l.too_small, !(wide || stack));
+			if (l.too_small)
+				continue;
+			assert_int_equal(l.stacked, !wide);
+			const rect *p[3] = {&l.params, &l.bars, &l.hist};
+			long area = 0;
+			for (int i = 0; i < 3; i++) {
+				assert_true(inside(p[i], rows, cols));
+				area += (long)p[i]->h * p[i]->w;
+				for (int j = i + 1; j < 3; j++)
+					assert_false(overlap(p[i], p[j]));
+			}
+			/* The panes tile the body between title and status. */
+			assert_int_equal(area, (long)(rows - 2) * cols);
+			assert_int_equal(l.title.y, 0);
+			assert_int_equal(l.title.w, cols);
+			assert_int_equal(l.status.y, rows - 1);
+			/* Minimum sizes the panes draw in. */
+			assert_int_equal(l.bars.h, LAYOUT_BARS_H);
+			assert_true(l.hist.h >= LAYOUT_HIST_MIN_H);
+			assert_true(l.params.h >= LAYOUT_PARAMS_MIN_H);
+			assert_true(l.params.w >= 40);
+			assert_true(l.bars.w >= 36 && l.hist.w >= 36);
+			if (l.stacked)
+				assert_true(l.params.h <= want);
+		}
+	}
+}
+
+static void test_layout_monotonic(void **state)
+{
+	(void)state;
+	/* A terminal that fits still fits when it grows. */
+	for (int rows = 0; rows < 80; rows++)
+		for (int cols = 0; cols < 200; cols++) {
+			layout a, b, c;
+			layout_compute(rows, cols, 20, &a);
+			layout_compute(rows + 1, cols, 20, &b);
+			layout_compute(rows, cols + 1, 20, &c);
+			if (!a.too_small)
+				assert_true(!b.too_small && !c.too_small);
+		}
+}
+
+/* ------------------------------------------------------------ keys */
+
+static void test_keys_no_clash(void **state)
+{
+	(void)state;
+	for (int i = 0; i < K_NKEYS; i++) {
+		const ui_key *a = &ui_keys[i];
+		assert_int_equal(a->id, i);
+		assert_true(a->names[0] && a->help[0]);
+		assert_true(a->codes[0] != 0);
+		for (int ci = 0; ci < 4 && a->codes[ci]; ci++) {
+			/* The lookup finds this key for each of its codes... */
+			assert_ptr_equal(keys_lookup(a->scope, a->codes[ci]), a);
+			for (int j = 0; j < K_NKEYS; j++) {
+				const ui_key *b = &ui_keys[j];
+				if (j == i)
+					continue;
+				for (int cj = 0; cj < 4 && b->codes[cj]; cj++) {
+					if (b->codes[cj] != a->codes[ci])
+						continue;
+					/* ...no other key of its scope has the code, and a
+					 * pane key never hides a global one. */
+					assert_int_not_equal(a->scope, b->scope);
+					if (a->scope == KS_GLOBAL)
+						assert_true(b->scope == KS_PROMPT || b->scope == KS_HELP);
+				}
+			}
+		}
+	}
+	/* Every printable key code is documented among the key's names. */
+	for (int i = 0; i < K_NKEYS; i++)
+		for (int ci = 0; ci < 4 && ui_keys[i].codes[ci]; ci++) {
+			int ch = ui_keys[i].codes[ci];
+			if (ch <= ' ' || ch >= 127)
+				continue;
+			char tok[4] = {' ', (char)ch, ' ', 0}, names[80];
+			snprintf(names, sizeof names, " %s ", ui_keys[i].names);
+			if (!strstr(names, tok))
+				fail_msg("key '%c' of '%s' is not among its names", ch, ui_keys[i].names);
+		}
+	/* Global keys work from either pane; prompts and help take their own. */
+	assert_int_equal(keys_lookup(KS_PARAMS, 'q')->id, K_QUIT);
+	assert_int_equal(keys_lookup(KS_HIST, '?')->id, K_HELP);
+	assert_null(keys_lookup(KS_PROMPT, 'q'));
+	assert_null(keys_lookup(KS_HELP, 'q'));
+	assert_int_equal(keys_lookup(KS_PARAMS, '+')->id, K_INC);
+	assert_int_equal(keys_lookup(KS_HIST, '+')->id, K_SCROLL_R);
+}
+
+typedef struct help_seen {
+	int keys, headings;
+	char all[8192];
+} help_seen;
+
+static void help_line(void *ctx, const char *key, const char *text)
+{
+	help_seen *h = ctx;
+	if (key)
+		h->keys++;
+	else if (*text)
+		h->headings++;
+	strncat(h->all, text, sizeof h->all - strlen(h->all) - 2);
+	strcat(h->all, "\n");
+}
+
+static void test_keys_help(void **state)
+{
+	(void)state;
+	help_seen h = {0};
+	keys_help(help_line, &h);
+	assert_int_equal(h.keys, K_NKEYS);
+	assert_int_equal(h.headings, KS_NSCOPE);
+	for (int i = 0; i < K_NKEYS; i++)
+		assert_non_null(strstr(h.all, ui_keys[i].help));
+	char names[64];
+	keys_names(&ui_keys[K_DEC], names, sizeof names);
+	assert_string_equal(names, "Left, -, h");
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	if (s)
+		s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* The man page documents exactly the key table: `make man-keys` fixes it. */
+static void test_keys_man_page(void **state)
+{
+	(void)state;
+	char *man = read_all("man/rdscope.1");
+	assert_non_null(man);
+	char *upd = keys_man_update(man);
+	assert_non_null(upd);
+	if (strcmp(man, upd) != 0)
+		fail_msg("man/rdscope.1: the KEYS section differs from the key table in "
+			 "ui/keys.h; run 'make man-keys'");
+	/* Every key name and help text is in the section. */
+	char *sec = keys_man_section();
+	for (int i = 0; i < K_NKEYS; i++)
+		assert_non_null(strstr(sec, ui_keys[i].help + 1));
+	assert_non_null(strstr(sec, ".SH KEYS\n"));
+	assert_non_null(strstr(sec, "\\fBLeft\\fR, \\fB\\-\\fR, \\fBh\\fR"));
+	free(sec);
+	free(upd);
+	free(man);
+}
+
+static void test_keys_man_update(void **state)
+{
+	(void)state;
+	const char *page = ".TH X 1\n.SH NAME\nx\n.SH KEYS\nold stuff\n.TP\nold\n.SH FILES\nf\n";
+	char *a = keys_man_update(page);
+	assert_non_null(a);
+	assert_non_null(strstr(a, ".SH NAME\nx\n.SH KEYS\n"));
+	assert_null(strstr(a, "old stuff"));
+	assert_non_null(strstr(a, "\n.SH FILES\nf\n"));
+	/* Idempotent, and a page without the section is refused. */
+	char *b = keys_man_update(a);
+	assert_string_equal(a, b);
+	assert_null(keys_man_update(".SH NAME\nx\n.SH KEYS OF THE MODEL\n"));
+	/* A section right after KEYS survives. */
+	char *c = keys_man_update(".SH KEYS\n.SH KEYS OF THE MODEL\nk\n.SH END\n");
+	assert_non_null(c);
+	assert_non_null(strstr(c, "\n.SH KEYS OF THE MODEL\nk\n.SH END\n"));
+	free(c);
+	free(a);
+	free(b);
+}
+
+/* ------------------------------------------------------------ params */
+
+static size_t field(const char *key)
+{
+	for (size_t i = 0; i < param_nfields; i++)
+		if (param_fields[i].key && strcmp(param_fields[i].key, key) == 0)
+			return i;
+	fail_msg("no field %s", key);
+	return 0;
+}
+
+static char *get(const rd_config *c, const char *key)
+{
+	static char buf[64];
+	rd_config_get(c, key, buf, sizeof buf);
+	return buf;
+}
+
+/* Step key n times in dir; the values visited, space-separated. */
+static const char *steps(rd_config *c, const char *key, int dir, int n)
+{
+	static char out[512];
+	out[0] = '\0';
+	char msg[256];
+	for (int i = 0; i < n; i++) {
+		if (param_step(c, field(key), dir, msg, sizeof msg) < 0) {
+			strcat(out, *out ? " !" : "!");
+			break;
+		}
+		if (*out)
+			strcat(out, " ");
+		strcat(out, get(c, key));
+	}
+	return out;
+}
+
+static void test_params_fields(void **state)
+{
+	(void)state;
+	/* The fields the issue lists are all there and known to the model. */
+	static const char *const need[] = {"l1.size", "l1.ways", "l1.line", "l1.mshrs",
+		"l1.mshr_per_warp", "l1.hash", "gpu.block_mapping", "latency.hit", "latency.miss",
+		"latency.stddev", "gpu.warp_size", "gpu.cores"};
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		assert_true(param_editable(field(need[i])));
+	int derived = 0;
+	for (size_t i = 0; i < param_nfields; i++) {
+		if (param_fields[i].key)
+			assert_non_null(rd_key_find(param_fields[i].key));
+		else
+			derived++, assert_false(param_editable(i));
+	}
+	assert_int_equal(derived, 1);
+}
+
+static void test_params_step(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	char msg[256];
+	/* Sizes by powers of two; the Fermi hash allows 32 or 64 sets only. */
+	assert_string_equal(steps(&c, "l1.size", 1, 3), "32768 !");
+	rd_config_default(&c);
+	assert_int_equal(param_step(&c, field("l1.size"), -1, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "fermi"));
+	assert_int_equal(c.l1_size, 16384); /* refused: untouched */
+	/* With the mod hash: sizes and ways move freely; ways skip uneven sets. */
+	c.l1_hash = RD_HASH_MOD;
+	assert_string_equal(steps(&c, "l1.size", 1, 2), "32768 65536");
+	assert_string_equal(steps(&c, "l1.size", -1, 3), "32768 16384 8192");
+	c.l1_size = 16384;
+	assert_string_equal(steps(&c, "l1.ways", 1, 2), "8 16");
+	assert_string_equal(steps(&c, "l1.ways", -1, 5), "8 4 2 1 !");
+	c.l1_size = 3 * 4096; /* 96 lines: 3-, 6- and 12-way work */
+	c.l1_ways = 4;
+	assert_string_equal(steps(&c, "l1.ways", 1, 3), "6 8 12");
+	rd_config_default(&c);
+	c.l1_hash = RD_HASH_MOD;
+	assert_string_equal(steps(&c, "l1.line", 1, 2), "256 512");
+	/* MSHRs: powers of two, then unlimited at the top. */
+	rd_config_default(&c);
+	assert_string_equal(steps(&c, "l1.mshrs", 1, 6), "128 256 512 1024 0 !");
+	assert_string_equal(steps(&c, "l1.mshrs", -1, 2), "1024 512");
+	/* Per warp: at most l1.mshrs, so 64 jumps to unlimited. */
+	c.l1_mshrs = 64;
+	c.l1_mshr_per_warp = 32;
+	assert_string_equal(steps(&c, "l1.mshr_per_warp", 1, 2), "64 0");
+	/* Latencies: 1-2-5. */
+	assert_string_equal(steps(&c, "latency.miss", 1, 2), "200 500");
+	assert_string_equal(steps(&c, "latency.miss", -1, 4), "200 100 50 20");
+	assert_string_equal(steps(&c, "latency.hit", -1, 1), "!");
+	assert_string_equal(steps(&c, "latency.stddev", 1, 2), "10 20");
+	c.latency_stddev = 2.5;
+	assert_string_equal(steps(&c, "latency.stddev", -1, 3), "2 1 0");
+	assert_string_equal(steps(&c, "gpu.warp_size", 1, 6), "64 128 256 512 1024 !");
+	assert_string_equal(steps(&c, "gpu.cores", 1, 2), "2 4");
+	/* Choices wrap around; the hash skips what the cache cannot use. */
+	rd_config_default(&c);
+	assert_string_equal(steps(&c, "l1.hash", 1, 5), "smod:0 prime mod xor fermi");
+	assert_string_equal(steps(&c, "gpu.block_mapping", 1, 4), "bpart4 bpart8 random rr");
+	assert_string_equal(steps(&c, "latency.clip", 1, 2), "0 1");
+	assert_string_equal(steps(&c, "model", -1, 2), "reference-2013 paper");
+	assert_string_equal(steps(&c, "seed", 1, 2), "2 3");
+	/* 16 sets: fermi is skipped (paper profile). */
+	rd_config_default(&c);
+	c.l1_hash = RD_HASH_MOD;
+	c.l1_ways = 8;
+	assert_string_equal(steps(&c, "l1.hash", 1, 2), "xor smod:0");
+	/* The derived row is not editable. */
+	assert_int_equal(param_step(&c, field("l1.size") + 3, 1, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "derived"));
+}
+
+static void test_params_typed(void **state)
+{
+	(void)state;
+	rd_config c, before;
+	rd_config_default(&c);
+	char msg[256];
+	assert_int_equal(param_set_text(&c, field("l1.size"), " 32K ", msg, sizeof msg), 0);
+	assert_int_equal(c.l1_size, 32768);
+	before = c;
+	/* Refused with the model's message, the configuration untouched. */
+	static const struct { const char *key, *val, *msg; } bad[] = {
+		{"l1.ways", "0", "l1.ways: must be >= 1 (got 0)"},
+		{"l1.line", "100", "l1.line: must be a power of two (got 100)"},
+		{"l1.ways", "5", "l1.size: 32768 bytes is not a whole number of sets of 5 ways x "
+				 "128-byte lines"},
+		{"l1.hash", "md5", "l1.hash: must be one of mod|xor|fermi|smod:N|prime (got 'md5')"},
+		{"latency.stddev", "-1", "latency.stddev: must be >= 0 (got -1)"},
+		{"l1.mshr_per_warp", "100", "l1.mshr_per_warp: 100 is more than l1.mshrs (64)"},
+		{"gpu.warp_size", "abc",
+		 "gpu.warp_size: not an unsigned integer below 2^32 (got 'abc')"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(param_set_text(&c, field(bad[i].key), bad[i].val, msg, sizeof msg),
+				 -1);
+		assert_string_equal(msg, bad[i].msg);
+		assert_memory_equal(&c, &before, sizeof c);
+	}
+	assert_int_equal(param_set_text(&c, field("l1.hash"), "smod:3", msg, sizeof msg), 0);
+	assert_int_equal(c.l1_hash, RD_HASH_SMOD);
+	assert_int_equal(c.l1_hash_shift, 3);
+}
+
+static void test_params_format(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	char v[64], e[64];
+	param_format(&c, field("l1.size"), v, sizeof v, e, sizeof e);
+	assert_string_equal(v, "16384");
+	assert_string_equal(e, "B = 16 KiB");
+	param_format(&c, field("l1.size") + 3, v, sizeof v, e, sizeof e);
+	assert_string_equal(v, "32");
+	assert_string_equal(e, "idx 5b, off 7b");
+	c.l1_mshrs = 0;
+	param_format(&c, field("l1.mshrs"), v, sizeof v, e, sizeof e);
+	assert_string_equal(e, "unlimited");
+	param_format(&c, field("latency.stddev"), v, sizeof v, e, sizeof e);
+	assert_string_equal(v, "5");
+	assert_string_equal(e, "steps");
+	assert_int_equal(param_index_bits(1), 0);
+	assert_int_equal(param_index_bits(48), 6);
+	assert_int_equal(param_offset_bits(128), 7);
+}
+
+/* ------------------------------------------------------------ histogram */
+
+static void test_hist_bins(void **state)
+{
+	(void)state;
+	uint64_t h[20];
+	for (int i = 0; i < 20; i++)
+		h[i] = (uint64_t)i + 1;
+	hist_bin b[64];
+	/* Linear: one bin per distance, cut-off 4. */
+	size_t n = hist_bin_make(h, 10, 0, 4, 0, b, 64);
+	assert_int_equal(n, 10);
+	assert_int_equal(b[3].lo, 3);
+	assert_int_equal(b[3].count, 4);
+	assert_false(b[3].miss);
+	assert_true(b[4].miss);
+	/* Log bins: 0, 1, 2-3, 4-7, 8-15, 16-19. */
+	n = hist_bin_make(h, 20, 0, 4, 1, b, 64);
+	assert_int_equal(n, 6);
+	assert_int_equal(b[2].lo, 2);
+	assert_int_equal(b[2].hi, 3);
+	assert_int_equal(b[2].count, 3 + 4);
+	assert_int_equal(b[5].lo, 16);
+	assert_int_equal(b[5].hi, 19);
+	/* The cut-off is always a bin edge: ways 6 splits 4-7. */
+	n = hist_bin_make(h, 20, 0, 6, 1, b, 64);
+	assert_int_equal(b[3].lo, 4);
+	assert_int_equal(b[3].hi, 5);
+	assert_false(b[3].miss);
+	assert_int_equal(b[4].lo, 6);
+	assert_int_equal(b[4].hi, 7);
+	assert_true(b[4].miss);
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += b[i].count;
+	assert_int_equal(total, 20 * 21 / 2);
+	/* Bins reach the cut-off (and a span) past the histogram's end. */
+	n = hist_bin_make(h, 2, 0, 8, 0, b, 64);
+	assert_int_equal(n, 9);
+	assert_int_equal(b[8].count, 0);
+	assert_true(b[8].miss);
+	n = hist_bin_make(h, 2, 30, 1, 1, b, 64);
+	assert_int_equal(b[n - 1].hi, 29);
+	assert_int_equal(hist_range(h, 20, 18, 100), 19 + 20);
+	char l[8];
+	hist_label(0, l, sizeof l);
+	assert_string_equal(l, "0");
+	hist_label(512, l, sizeof l);
+	assert_string_equal(l, "512");
+	hist_label(16384, l, sizeof l);
+	assert_string_equal(l, "16k");
+	hist_label(1u << 21, l, sizeof l);
+	assert_string_equal(l, "2M");
+}
+
+/* ------------------------------------------------------------ theme */
+
+static void test_theme(void **state)
+{
+	(void)state;
+	enum color_mode m;
+	assert_int_equal(theme_parse_mode("never", &m), 0);
+	assert_int_equal(m, COLOR_NEVER);
+	assert_int_equal(theme_parse_mode("sometimes", &m), -1);
+	/* NO_COLOR (non-empty) turns auto off; always wins over it. */
+	assert_true(theme_use_color(COLOR_AUTO, NULL, 1));
+	assert_true(theme_use_color(COLOR_AUTO, "", 1));
+	assert_false(theme_use_color(COLOR_AUTO, "1", 1));
+	assert_true(theme_use_color(COLOR_ALWAYS, "1", 1));
+	assert_false(theme_use_color(COLOR_ALWAYS, NULL, 0));
+	assert_false(theme_use_color(COLOR_NEVER, NULL, 1));
+	/* Monochrome: every class (and the hits) has a glyph of its own. */
+	for (int utf8 = 0; utf8 < 2; utf8++) {
+		const glyphs *g = theme_glyphs(0, utf8);
+		for (int i = 0; i < RD_NCLASS; i++) {
+			assert_string_not_equal(g->cls[i], g->hit);
+			for (int j = i + 1; j < RD_NCLASS; j++)
+				assert_string_not_equal(g->cls[i], g->cls[j]);
+		}
+	}
+	/* ASCII sets are ASCII. */
+	for (int color = 0; color < 2; color++) {
+		const glyphs *g = theme_glyphs(color, 0);
+		const char *all[] = {g->hit, g->vline, g->hline, g->tl, g->cut, g->sel, g->sep,
+				     g->delta, g->inf, g->more_l, g->more_r, g->eighths[8]};
+		for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+			for (const char *p = all[i]; *p; p++)
+				assert_true((unsigned char)*p < 128);
+	}
+}
+
+/* ------------------------------------------------------------ worker */
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Wait (poll on the pipe) for a result of gen; NULL after timeout. */
+static snap *wait_for(worker *w, unsigned long gen, int final, double timeout)
+{
+	double end = now_s() + timeout;
+	while (now_s() < end) {
+		struct pollfd pf = {worker_fd(w), POLLIN, 0};
+		poll(&pf, 1, 50);
+		snap *s = worker_take(w, NULL, NULL);
+		if (s && s->gen == gen && (!final || !s->partial))
+			return s;
+		snap_unref(s);
+	}
+	return NULL;
+}
+
+static void test_worker_latest_wins(void **state)
+{
+	(void)state;
+	rd_kernel *k;
+	char err[256];
+	assert_int_equal(input_load("builtin:colcopy:64:256", &k, err, sizeof err), INPUT_OK);
+	worker *w = worker_start(k, err, sizeof err);
+	assert_non_null(w);
+	/* A burst of edits: only the last one's result may come back final. */
+	rd_config c;
+	rd_config_default(&c);
+	c.l1_hash = RD_HASH_MOD;
+	unsigned long gen;
+	for (gen = 1; gen <= 40; gen++) {
+		c.l1_ways = gen % 2 ? 2 : 8;
+		c.latency_miss = (uint32_t)(50 + gen);
+		worker_submit(w, gen, &c, 1);
+	}
+	gen--;
+	snap *s = wait_for(w, gen, 1, 30);
+	assert_non_null(s);
+	assert_int_equal(s->status, RD_OK);
+	assert_int_equal(s->cfg.latency_miss, c.latency_miss);
+	/* The same numbers as a run of its own. */
+	rd_model *m = rd_model_new(k);
+	rd_result r;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &r), RD_OK);
+	assert_int_equal(s->res.misses, r.misses);
+	assert_memory_equal(s->res.cls, r.cls, sizeof r.cls);
+	assert_int_equal(s->res.hist_len, r.hist_len);
+	assert_memory_equal(s->res.hist, r.hist, r.hist_len * sizeof *r.hist);
+	/* Far fewer runs than edits: stale requests were replaced or stopped. */
+	assert_true(worker_runs(w) < 2 * gen);
+	rd_result_free(&r);
+	rd_model_free(m);
+	snap_unref(s);
+
+	/* Quick mode: a partial result (as-configured case) first, then final. */
+	c.l1_ways = 4;
+	worker_submit(w, ++gen, &c, 1);
+	snap *p = wait_for(w, gen, 0, 30);
+	assert_non_null(p);
+	if (p->partial) {
+		assert_int_equal(p->res.cases_run, 1 << RD_CASE_FULL);
+		snap *f = wait_for(w, gen, 1, 30);
+		assert_non_null(f);
+		assert_int_equal(f->res.requests, p->res.requests);
+		assert_int_equal(f->res.misses, p->res.misses);
+		assert_int_equal(f->res.cases_run, RD_ALL_CASES);
+		snap_unref(f);
+	}
+	snap_unref(p);
+	worker_stop(w);
+	rd_kernel_free(k);
+}
+
+static void test_worker_cancel(void **state)
+{
+	(void)state;
+	rd_kernel *k;
+	char err[256];
+	/* Big enough that a full run takes many progress chunks. */
+	assert_int_equal(input_load("builtin:colcopy:2048:1024", &k, err, sizeof err), INPUT_OK);
+	worker *w = worker_start(k, err, sizeof err);
+	assert_non_null(w);
+	rd_config c;
+	rd_config_default(&c);
+	worker_submit(w, 1, &c, 0);
+	/* Wait until the run is under way (past the stages, reporting). */
+	unsigned long pg = 0;
+	double prog = 0, end = now_s() + 60;
+	while (now_s() < end) {
+		struct pollfd pf = {worker_fd(w), POLLIN, 0};
+		poll(&pf, 1, 20);
+		snap *s = worker_take(w, &pg, &prog);
+		assert_null(s);
+		if (pg == 1 && prog > 0)
+			break;
+	}
+	assert_true(pg == 1 && prog > 0);
+	/* A newer generation (no run wanted) stops it within a few chunks. */
+	double t0 = now_s();
+	worker_submit(w, 2, NULL, 0);
+	while (now_s() - t0 < 30) {
+		snap *s = worker_take(w, &pg, &prog);
+		assert_null(s); /* the stale run publishes nothing */
+		if (pg == 0)
+			break;
+		struct timespec ts = {0, 1000000};
+		nanosleep(&ts, NULL);
+	}
+	double took = now_s() - t0;
+	assert_int_equal(pg, 0);
+	/* Milliseconds here; generous for sanitizer builds. */
+	if (took > 1.0)
+		fail_msg("cancel took %.3f s", took);
+	assert_null(worker_take(w, NULL, NULL));
+	worker_stop(w);
+	rd_kernel_free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout_sizes),
+		cmocka_unit_test(test_layout_monotonic),
+		cmocka_unit_test(test_keys_no_clash),
+		cmocka_unit_test(test_keys_help),
+		cmocka_unit_test(test_keys_man_page),
+		cmocka_unit_test(test_keys_man_update),
+		cmocka_unit_test(test_params_fields),
+		cmocka_unit_test(test_params_step),
+		cmocka_unit_test(test_params_typed),
+		cmocka_unit_test(test_params_format),
+		cmocka_unit_test(test_hist_bins),
+		cmocka_unit_test(test_theme),
+		cmocka_unit_test(test_worker_latest_wins),
+		cmocka_unit_test(test_worker_cancel),
+	};
+	return cmocka_run_group_tests_name("ui", tests, NULL, NULL);
+}

@@ -1,0 +1,873 @@
+/*
+ * The explorer's loop: keys in, edits out, results in (see explorer.h).
+ *
+ * The UI thread owns every curses call. It poll()s the keyboard together
+ * with the model thread's self-pipe, so it never waits on the model; each
+ * change of the configuration bumps a generation, which stops any run of
+ * an older one. Recent final results are memoised (configuration ->
+ * result), so stepping back to a value is instant. Key handlers come from
+ * the key table (keys.h) and return what to redraw.
+ *
+ * --script FILE replaces the keyboard with a file of actions (key names,
+ * `type TEXT`, `wait`, `dump-screen FILE`, ...) for the screen tests; see
+ * script_step.
+ */
+#include "explorer.h"
+
+#include <ctype.h>
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "keys.h"
+#include "params.h"
+#include "preset.h"
+#include "theme.h"
+#include "xstate.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Configurations compare by their keys' text: every key the model has, so
+ * a key added to the model needs no change here. */
+static int cfg_same(const rd_config *a, const rd_config *b)
+{
+	for (const rd_key *k = rd_keys; k->name; k++) {
+		char va[64], vb[64];
+		if (rd_config_get(a, k->name, va, sizeof va) < 0 ||
+		    rd_config_get(b, k->name, vb, sizeof vb) < 0 || strcmp(va, vb) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void message(explorer *x, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+	va_end(ap);
+	/* One line: the first line of a multi-line error. */
+	x->msg[strcspn(x->msg, "\n")] = '\0';
+	x->msg_err = err;
+}
+
+/* ---------------------------------------------------------------- memo */
+
+static snap *memo_find(explorer *x, const rd_config *c)
+{
+	for (int i = 0; i < MEMO_N && x->memo[i]; i++) {
+		if (!cfg_same(&x->memo[i]->cfg, c))
+			continue;
+		snap *s = x->memo[i];
+		/* Most recently used first. */
+		memmove(&x->memo[1], &x->memo[0], (size_t)i * sizeof x->memo[0]);
+		x->memo[0] = s;
+		return s;
+	}
+	return NULL;
+}
+
+static void memo_put(explorer *x, snap *s)
+{
+	for (int i = 0; i < MEMO_N && x->memo[i]; i++)
+		if (cfg_same(&x->memo[i]->cfg, &s->cfg))
+			return;
+	snap_unref(x->memo[MEMO_N - 1]);
+	memmove(&x->memo[1], &x->memo[0], (MEMO_N - 1) * sizeof x->memo[0]);
+	x->memo[0] = snap_ref(s);
+}
+
+/* ---------------------------------------------------------------- edits */
+
+/* Make nc the configuration on screen: from the memo at once, or by a run. */
+static int set_config(explorer *x, const rd_config *nc, int push_undo)
+{
+	if (cfg_same(nc, &x->cfg))
+		return R_NONE;
+	if (push_undo) {
+		if (x->nundo == UNDO_N) {
+			memmove(&x->undo[0], &x->undo[1], (UNDO_N - 1) * sizeof x->undo[0]);
+			x->nundo--;
+		}
+		x->undo[x->nundo++] = x->cfg;
+	}
+	x->cfg = *nc;
+	x->gen++;
+	if (x->pin_pending) { /* it was for the configuration before */
+		x->pin_pending = 0;
+		message(x, 1, "compare: not pinned, the configuration changed before its run "
+			      "finished");
+	}
+	snap_unref(x->cur);
+	x->cur = NULL;
+	x->progress = 0;
+	snap *m = memo_find(x, nc);
+	if (m) {
+		x->cur = snap_ref(m);
+		x->last_seconds = m->seconds;
+		worker_submit(x->w, x->gen, NULL, 0); /* stop what runs */
+	} else {
+		worker_submit(x->w, x->gen, nc, 1);
+	}
+	return R_ALL | R_RERUN;
+}
+
+static int pin_now(explorer *x);
+
+/* Results and progress from the model thread. */
+static int on_results(explorer *x)
+{
+	unsigned long pg;
+	double p;
+	snap *s = worker_take(x->w, &pg, &p);
+	int flags = R_NONE;
+	if (pg == x->gen && !x_settled(x) && p != x->progress) {
+		x->progress = p;
+		flags |= R_STATUS;
+	}
+	if (!s)
+		return flags;
+	if (s->status == RD_OK && !s->partial)
+		memo_put(x, s);
+	/* Only the newest configuration's results are ever drawn. */
+	if (s->gen == x->gen && !x_settled(x)) {
+		snap_unref(x->cur);
+		x->cur = snap_ref(s);
+		if (!s->partial)
+			x->last_seconds = s->seconds;
+		if (s->status != RD_OK)
+			message(x, 1, "model: %s", rd_strerror(s->status));
+		if (x->pin_pending && !s->partial)
+			pin_now(x);
+		flags |= R_ALL;
+	}
+	snap_unref(s);
+	return flags;
+}
+
+/* ---------------------------------------------------------------- prompts */
+
+static void prompt_open(explorer *x, int kind, const char *label, const char *init)
+{
+	x->prompt = kind;
+	snprintf(x->plabel, sizeof x->plabel, "%s", label);
+	snprintf(x->pbuf, sizeof x->pbuf, "%s", init);
+	x->pfresh = *init != '\0';
+}
+
+/* Default preset file name from the input: "samples/a.trc.gz" -> "a.cfg",
+ * "builtin:colcopy:96" -> "colcopy-96.cfg". */
+static void default_preset_name(const char *input, char *buf, size_t len)
+{
+	const char *b = input;
+	if (strncmp(b, INPUT_BUILTIN_PREFIX, strlen(INPUT_BUILTIN_PREFIX)) == 0)
+		b += strlen(INPUT_BUILTIN_PREFIX);
+	else if (strrchr(b, '/'))
+		b = strrchr(b, '/') + 1;
+	char name[200];
+	size_t n = 0;
+	for (; *b && n + 1 < sizeof name; b++)
+		name[n++] = isalnum((unsigned char)*b) || *b == '_' || *b == '.' ? *b : '-';
+	name[n] = '\0';
+	static const char *const ext[] = {".gz", ".trc"};
+	for (int i = 0; i < 2; i++) {
+		size_t el = strlen(ext[i]);
+		if (n > el && strcmp(name + n - el, ext[i]) == 0)
+			name[n -= el] = '\0';
+	}
+	if (!n)
+		snprintf(name, sizeof name, "rdscope");
+	snprintf(buf, len, "%s.cfg", name);
+}
+
+/* Quote a word for the shell if it needs it. */
+static void shell_word(const char *w, char *buf, size_t len)
+{
+	int plain = *w != '\0';
+	for (const char *p = w; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("/._-:+=,@%", *p))
+			plain = 0;
+	if (plain) {
+		snprintf(buf, len, "%s", w);
+		return;
+	}
+	size_t o = 0;
+	buf[o++] = '\'';
+	for (const char *p = w; *p && o + 5 < len; p++) {
+		if (*p == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o++] = '\'';
+	buf[o] = '\0';
+}
+
+static int do_export(explorer *x, const char *text)
+{
+	char path[600];
+	while (*text == ' ')
+		text++;
+	if (!*text) {
+		message(x, 1, "export: no file name given");
+		return R_STATUS;
+	}
+	/* A preset file ends in .cfg (a bare name means a built-in preset). */
+	size_t n = strlen(text);
+	if (n >= 4 && strcmp(text + n - 4, ".cfg") == 0)
+		snprintf(path, sizeof path, "%s", text);
+	else
+		snprintf(path, sizeof path, "%s.cfg", text);
+	char name[200], desc[600], err[1024];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 4), base);
+	snprintf(desc, sizeof desc, "exported from the rdscope explorer on %s", x->input);
+	if (preset_save(path, &x->cfg, name, desc, err, sizeof err) < 0) {
+		message(x, 1, "export: %s", err);
+		return R_STATUS;
+	}
+	char qp[700], qi[700];
+	shell_word(path, qp, sizeof qp);
+	shell_word(x->input, qi, sizeof qi);
+	message(x, 0, "saved; same result: rdscope run -p %s %s", qp, qi);
+	return R_STATUS;
+}
+
+static int do_open(explorer *x, const char *text)
+{
+	while (*text == ' ')
+		text++;
+	if (!*text) {
+		message(x, 1, "open: no preset given");
+		return R_STATUS;
+	}
+	rd_config c;
+	rd_config_default(&c);
+	char err[2048];
+	if (preset_load(text, &c, err, sizeof err) < 0) {
+		message(x, 1, "open: %s", err);
+		return R_STATUS;
+	}
+	if (rd_config_check(&c, err, sizeof err) < 0) {
+		message(x, 1, "open: %s: %s", text, err);
+		return R_STATUS;
+	}
+	int f = set_config(x, &c, 1);
+	message(x, 0, "opened %s%s", text, f ? "" : " (the same configuration)");
+	return f | R_STATUS;
+}
+
+/* ---------------------------------------------------------------- handlers */
+
+static int step_sel(explorer *x, int dir)
+{
+	size_t i = x->sel;
+	for (;;) {
+		if (dir < 0 && i == 0)
+			return R_NONE;
+		if (dir > 0 && i + 1 >= param_nfields)
+			return R_NONE;
+		i = dir > 0 ? i + 1 : i - 1;
+		if (param_editable(i))
+			break;
+	}
+	x->sel = i;
+	return R_PARAMS;
+}
+
+static int step_value(explorer *x, int dir)
+{
+	rd_config c = x->cfg;
+	char err[512];
+	if (param_step(&c, x->sel, dir, err, sizeof err) < 0) {
+		message(x, 1, "%s", err);
+		return R_STATUS;
+	}
+	return set_config(x, &c, 1);
+}
+
+static int key_HELP(explorer *x)
+{
+	x->help = 1;
+	x->help_top = 0;
+	return R_ALL;
+}
+
+static int key_QUIT(explorer *x)
+{
+	(void)x;
+	return R_QUIT;
+}
+
+static int key_FOCUS(explorer *x)
+{
+	x->focus = x->focus == F_PARAMS ? F_HIST : F_PARAMS;
+	return R_PARAMS | R_HIST;
+}
+
+/* Pin the current final result as the baseline. */
+static int pin_now(explorer *x)
+{
+	x->pin_pending = 0;
+	if (x->cur->status != RD_OK) {
+		message(x, 1, "compare: no result to pin (the model failed)");
+		return R_STATUS;
+	}
+	x->base = snap_ref(x->cur);
+	message(x, 0, "baseline pinned: changes now show against it (c unpins)");
+	return R_ALL;
+}
+
+static int key_PIN(explorer *x)
+{
+	if (x->base || x->pin_pending) {
+		snap_unref(x->base);
+		x->base = NULL;
+		x->pin_pending = 0;
+		message(x, 0, "baseline unpinned");
+		return R_ALL;
+	}
+	if (!x_settled(x)) {
+		/* The run going is for the configuration on screen: pin it when
+		 * its final result is in. */
+		x->pin_pending = 1;
+		message(x, 0, "compare: the baseline is pinned when this run finishes");
+		return R_STATUS;
+	}
+	return pin_now(x);
+}
+
+static int key_UNDO(explorer *x)
+{
+	if (!x->nundo) {
+		message(x, 1, "nothing to undo");
+		return R_STATUS;
+	}
+	rd_config c = x->undo[--x->nundo];
+	return set_config(x, &c, 0);
+}
+
+static int key_RESET(explorer *x)
+{
+	rd_config c = x->start_cfg;
+	int f = set_config(x, &c, 1);
+	if (!f)
+		message(x, 0, "already the starting configuration");
+	return f | R_STATUS;
+}
+
+static int key_YSCALE(explorer *x)
+{
+	x->hist_log = !x->hist_log;
+	return R_HIST;
+}
+
+static int key_EXPORT(explorer *x)
+{
+	char name[256];
+	default_preset_name(x->input, name, sizeof name);
+	prompt_open(x, P_EXPORT, "export preset to file: ", name);
+	return R_STATUS;
+}
+
+static int key_OPEN(explorer *x)
+{
+	prompt_open(x, P_OPEN, "open preset (file or name): ", "");
+	return R_STATUS;
+}
+
+static int key_REDRAW(explorer *x)
+{
+	(void)x;
+	clearok(curscr, TRUE);
+	return R_ALL | R_RESIZE;
+}
+
+static int key_UP(explorer *x)
+{
+	return step_sel(x, -1);
+}
+
+static int key_DOWN(explorer *x)
+{
+	return step_sel(x, 1);
+}
+
+static int key_DEC(explorer *x)
+{
+	return step_value(x, -1);
+}
+
+static int key_INC(explorer *x)
+{
+	return step_value(x, 1);
+}
+
+static int key_EDIT(explorer *x)
+{
+	char val[64], label[64];
+	const param_field *f = &param_fields[x->sel];
+	if (!f->key)
+		return R_NONE;
+	rd_config_get(&x->cfg, f->key, val, sizeof val);
+	snprintf(label, sizeof label, "%s = ", f->key);
+	prompt_open(x, P_VALUE, label, val);
+	return R_STATUS;
+}
+
+static int key_SCROLL_L(explorer *x)
+{
+	if (x->hist_first > 0)
+		x->hist_first--;
+	return R_HIST;
+}
+
+static int key_SCROLL_R(explorer *x)
+{
+	x->hist_first++; /* clamped when drawn */
+	return R_HIST;
+}
+
+static int key_ACCEPT(explorer *x)
+{
+	int kind = x->prompt;
+	char text[sizeof x->pbuf];
+	memcpy(text, x->pbuf, sizeof text);
+	x->prompt = P_NONE;
+	if (kind == P_EXPORT)
+		return do_export(x, text);
+	if (kind == P_OPEN)
+		return do_open(x, text);
+	rd_config c = x->cfg;
+	char err[512];
+	if (param_set_text(&c, x->sel, text, err, sizeof err) < 0) {
+		message(x, 1, "%s", err);
+		return R_STATUS;
+	}
+	return set_config(x, &c, 1) | R_STATUS;
+}
+
+static int key_CANCEL(explorer *x)
+{
+	x->prompt = P_NONE;
+	return R_STATUS;
+}
+
+static int key_ERASE(explorer *x)
+{
+	size_t n = strlen(x->pbuf);
+	if (n)
+		x->pbuf[n - 1] = '\0';
+	return R_STATUS;
+}
+
+static int key_KILL(explorer *x)
+{
+	x->pbuf[0] = '\0';
+	return R_STATUS;
+}
+
+static int key_HELP_UP(explorer *x)
+{
+	if (x->help_top > 0)
+		x->help_top -= x->help_top > 5 ? 5 : x->help_top;
+	return R_ALL;
+}
+
+static int key_HELP_DOWN(explorer *x)
+{
+	x->help_top += 5; /* clamped when drawn */
+	return R_ALL;
+}
+
+static int (*const handlers[K_NKEYS])(explorer *) = {
+#define KEY_HANDLER(id, ...) [K_##id] = key_##id,
+	UI_KEYS(KEY_HANDLER)
+#undef KEY_HANDLER
+};
+
+static int on_key(explorer *x, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return R_RESIZE;
+	if (x->help) {
+		const ui_key *k = keys_lookup(KS_HELP, ch);
+		if (k)
+			return handlers[k->id](x);
+		x->help = 0;
+		return R_ALL;
+	}
+	if (x->prompt) {
+		const ui_key *k = keys_lookup(KS_PROMPT, ch);
+		int fresh = x->pfresh;
+		x->pfresh = 0;
+		if (k)
+			return handlers[k->id](x);
+		if (fresh && ch >= 32 && ch < 127)
+			x->pbuf[0] = '\0'; /* a new value, not an edit of the offered one */
+		size_t n = strlen(x->pbuf);
+		if (ch >= 32 && ch < 127 && n + 1 < sizeof x->pbuf) {
+			x->pbuf[n] = (char)ch;
+			x->pbuf[n + 1] = '\0';
+		}
+		return R_STATUS;
+	}
+	int flags = R_NONE;
+	if (*x->msg) { /* a message lasts until the next key */
+		x->msg[0] = '\0';
+		flags |= R_STATUS;
+	}
+	const ui_key *k = keys_lookup(x->focus == F_HIST ? KS_HIST : KS_PARAMS, ch);
+	if (!k) {
+		if (ch >= 32 && ch < 127) {
+			message(x, 1, "no key '%c' here (? shows the keys)", ch);
+			flags |= R_STATUS;
+		}
+		return flags;
+	}
+	return flags | handlers[k->id](x);
+}
+
+/* ---------------------------------------------------------------- script */
+
+typedef struct script {
+	FILE *f;
+	const char *path;
+	int line;
+	double deadline;     /* of the current wait */
+	char pending[1024];  /* the action being waited on */
+	int have_pending;
+	const char *typing;  /* rest of a `type` action */
+	char typebuf[512];
+	int failed;          /* exit status to leave with, or 0 */
+	char err[1400];
+} script;
+
+#define SCRIPT_TIMEOUT 60.0
+
+static const struct { const char *name; int code; } key_names[] = {
+	{"up", KEY_UP},	      {"down", KEY_DOWN},	{"left", KEY_LEFT},
+	{"right", KEY_RIGHT}, {"enter", '\r'},		{"tab", '\t'},
+	{"btab", KEY_BTAB},   {"esc", 27},		{"backspace", KEY_BACKSPACE},
+	{"space", ' '},	      {"home", KEY_HOME},	{"end", KEY_END},
+	{"pageup", KEY_PPAGE}, {"pagedown", KEY_NPAGE}, {"f1", KEY_F(1)},
+	{"ctrl-l", KC_CTRL('l')}, {"ctrl-u", KC_CTRL('u')}, {"ctrl-g", KC_CTRL('g')},
+};
+
+static int key_code(const char *name)
+{
+	for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++)
+		if (strcmp(name, key_names[i].name) == 0)
+			return key_names[i].code;
+	if (name[0] && !name[1])
+		return (unsigned char)name[0];
+	return -1;
+}
+
+static void script_fail(script *sc, int status, const char *what)
+{
+	snprintf(sc->err, sizeof sc->err, "rdscope: %s:%d: %s", sc->path, sc->line, what);
+	sc->failed = status;
+}
+
+/*
+ * Run script actions until one has to wait. Returns the reaction flags of
+ * the keys fed; *wait is set when the script waits for the model (or a
+ * resize), *done at its end.
+ */
+static int script_step(explorer *x, script *sc, int *wait, int *done)
+{
+	int flags = R_NONE;
+	*wait = 0;
+	for (int budget = 0; budget < 64; budget++) {
+		if (sc->typing) {
+			int ch = (unsigned char)*sc->typing++;
+			if (!*sc->typing)
+				sc->typing = NULL;
+			return flags | on_key(x, ch);
+		}
+		if (!sc->have_pending) {
+			char buf[1024];
+			if (!fgets(buf, sizeof buf, sc->f)) {
+				*done = 1;
+				return flags;
+			}
+			sc->line++;
+			buf[strcspn(buf, "\r\n")] = '\0';
+			char *p = buf;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!*p || *p == '#')
+				continue;
+			snprintf(sc->pending, sizeof sc->pending, "%s", p);
+			sc->have_pending = 1;
+			sc->deadline = now_s() + SCRIPT_TIMEOUT;
+		}
+		char *act = sc->pending;
+		char *arg = act + strcspn(act, " ");
+		if (*arg)
+			*arg++ = '\0';
+		else
+			arg = act + strlen(act);
+		/* Waiting actions keep their text for the next call. */
+		if (strcmp(act, "wait") == 0 || strcmp(act, "dump-screen") == 0) {
+			if (!x_settled(x)) {
+				if (now_s() > sc->deadline)
+					script_fail(sc, 1, "timed out waiting for the model");
+				if (*arg)
+					arg[-1] = ' ';
+				*wait = 1;
+				return flags;
+			}
+			if (act[0] == 'd') {
+				panes_draw(x, R_ALL);
+				FILE *f = fopen(arg, "w");
+				if (!f) {
+					script_fail(sc, 1, "dump-screen: cannot write the file");
+					return flags;
+				}
+				panes_dump(f);
+				if (fclose(f) != 0)
+					script_fail(sc, 1, "dump-screen: cannot write the file");
+			}
+			sc->have_pending = 0;
+			continue;
+		}
+		if (strcmp(act, "wait-size") == 0) {
+			int rows, cols;
+			if (sscanf(arg, "%d %d", &rows, &cols) != 2) {
+				script_fail(sc, 2, "wait-size needs ROWS COLS");
+				return flags;
+			}
+			if (LINES != rows || COLS != cols) {
+				if (now_s() > sc->deadline)
+					script_fail(sc, 1, "timed out waiting for the terminal size");
+				arg[-1] = ' ';
+				*wait = 1;
+				return flags;
+			}
+			sc->have_pending = 0;
+			continue;
+		}
+		sc->have_pending = 0;
+		if (strcmp(act, "sleep") == 0) {
+			struct timespec ts = {0, (long)(atoi(arg) % 1000) * 1000000L};
+			ts.tv_sec = atoi(arg) / 1000;
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (strcmp(act, "type") == 0) {
+			snprintf(sc->typebuf, sizeof sc->typebuf, "%s", arg);
+			sc->typing = *sc->typebuf ? sc->typebuf : NULL;
+			continue;
+		}
+		if (strcmp(act, "key") == 0)
+			act = arg;
+		int code = key_code(act);
+		if (code < 0) {
+			char m[1100];
+			snprintf(m, sizeof m, "unknown action or key '%.1000s'", act);
+			script_fail(sc, 2, m);
+			return flags;
+		}
+		return flags | on_key(x, code);
+	}
+	return flags;
+}
+
+/* ---------------------------------------------------------------- loop */
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+int explorer_wanted(const cli *c)
+{
+	if (c->script)
+		return 1;
+	if (c->output || c->log || c->quiet || c->format != OUTPUT_TEXT)
+		return 0; /* batch-only options */
+	if (c->ninputs && strcmp(c->inputs[0], "-") == 0)
+		return 0;
+	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+/* How long an edit may keep the old frame while its result is coming:
+ * switching straight to the new result beats flashing "modelling...". */
+#define DEFER_S 0.06
+
+static void explorer_free(explorer *x)
+{
+	worker_stop(x->w);
+	snap_unref(x->cur);
+	snap_unref(x->base);
+	for (int i = 0; i < MEMO_N; i++)
+		snap_unref(x->memo[i]);
+	rd_kernel_free(x->k);
+}
+
+int explorer_run(const cli *c)
+{
+	static explorer xs;
+	explorer *x = &xs;
+	memset(x, 0, sizeof *x);
+	x->input = c->ninputs ? c->inputs[0] : INPUT_BUILTIN_PREFIX "fig3";
+	x->no_timing = c->no_timing;
+	x->cfg = x->start_cfg = c->config;
+
+	script sc = {0};
+	if (c->script) {
+		sc.path = c->script;
+		sc.f = fopen(c->script, "r");
+		if (!sc.f) {
+			fprintf(stderr, "rdscope: %s: cannot open the script\n", c->script);
+			return EXIT_USAGE;
+		}
+	}
+	char err[1024];
+	int st = input_load(x->input, &x->k, err, sizeof err);
+	if (st != INPUT_OK) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		if (sc.f)
+			fclose(sc.f);
+		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	x->w = worker_start(x->k, err, sizeof err);
+	if (!x->w) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		rd_kernel_free(x->k);
+		if (sc.f)
+			fclose(sc.f);
+		return EXIT_RUNTIME;
+	}
+	x->gen = 1;
+	worker_submit(x->w, x->gen, &x->cfg, 1);
+
+	/* Quit cleanly (terminal restored) on interrupt, hang-up, termination. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction old[3];
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C"); /* "0.5", whatever the language */
+	x->utf8 = theme_locale_utf8();
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fprintf(stderr, "rdscope: cannot use the terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		explorer_free(x);
+		if (sc.f)
+			fclose(sc.f);
+		return EXIT_RUNTIME;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	x->color = theme_use_color((enum color_mode)c->color, getenv("NO_COLOR"), has_colors());
+	if (x->color) { /* COLORS and COLOR_PAIRS are known after start_color */
+		start_color();
+		if (COLORS < 8 || COLOR_PAIRS <= E_NELEM)
+			x->color = 0;
+	}
+	theme_start(x->color, x->utf8);
+
+	int flags = R_RESIZE;
+	int done = 0;
+	double defer_until = 0;
+	while (!(flags & R_QUIT) && !done && !sc.failed) {
+		if (got_signal)
+			break;
+		if (flags & R_RESIZE) {
+			layout_compute(LINES, COLS, panes_params_rows(), &x->lay);
+			erase();
+			flags = (flags & ~R_RESIZE) | R_ALL;
+		}
+		/* An edit whose result is not in yet keeps the old frame a moment. */
+		if (flags & R_RERUN) {
+			flags &= ~R_RERUN;
+			if (!x->cur && defer_until == 0)
+				defer_until = now_s() + DEFER_S;
+		}
+		if (x->cur || (defer_until && now_s() >= defer_until))
+			defer_until = 0;
+		if (flags && !defer_until) {
+			panes_draw(x, flags);
+			flags = R_NONE;
+		}
+
+		int timeout = -1;
+		int wait = 0;
+		if (sc.f && !defer_until && !flags) {
+			flags |= script_step(x, &sc, &wait, &done);
+			if (done || sc.failed || (flags & R_QUIT))
+				continue;
+			timeout = wait ? 20 : 0;
+		}
+		if (defer_until) {
+			int ms = (int)((defer_until - now_s()) * 1000) + 1;
+			if (timeout < 0 || ms < timeout)
+				timeout = ms < 0 ? 0 : ms;
+		}
+		struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {worker_fd(x->w), POLLIN, 0}};
+		int n = poll(pf, 2, timeout);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0 && (pf[1].revents & POLLIN))
+			flags |= on_results(x);
+		/* Keys (and KEY_RESIZE after a SIGWINCH interrupted the poll). */
+		int ch;
+		while ((ch = getch()) != ERR) {
+			if (sc.f && ch != KEY_RESIZE)
+				continue; /* a script owns the keyboard */
+			flags |= on_key(x, ch);
+			if (flags & R_QUIT)
+				break;
+		}
+		if (n > 0 && (pf[0].revents & (POLLHUP | POLLERR)) && !sc.f)
+			break;
+	}
+	endwin();
+	delscreen(scr);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	explorer_free(x);
+	int rc = EXIT_OK;
+	if (sc.f) {
+		fclose(sc.f);
+		if (sc.failed) {
+			fprintf(stderr, "%s\n", sc.err);
+			rc = sc.failed == 2 ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+	}
+	return rc;
+}

@@ -1,0 +1,107 @@
+/*
+ * The explorer's keys: one table (the UI_KEYS X-macro) from which the key
+ * dispatch, the `?` help screen and the KEYS section of man/rdscope.1 are
+ * generated. A test fails when the man page and the table drift; `make
+ * man-keys` rewrites the man page's section from the table.
+ */
+#ifndef UI_KEYS_H
+#define UI_KEYS_H
+
+#include <stddef.h>
+
+/* Where a key applies: everywhere, or only while a pane has the focus, a
+ * prompt is open or the help is shown. Lookup tries the focused pane's
+ * scope first, then GLOBAL; prompts and help have only their own keys. */
+enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_PROMPT, KS_HELP, KS_NSCOPE };
+
+/* Key codes are curses codes (keys.c includes curses.h); KC_* name the
+ * ones keys.h users need without curses. */
+#define KC_CTRL(c) ((c) & 0x1f)
+#define KC_ESC 27
+
+/* X(ID, SCOPE, "names as documented", "help", codes...) — up to 4 codes. */
+#define UI_KEYS(X) \
+	X(HELP, KS_GLOBAL, "? F1", "show the keys (this list)", '?', KEY_F(1)) \
+	X(QUIT, KS_GLOBAL, "q", "quit and restore the terminal", 'q') \
+	X(FOCUS, KS_GLOBAL, "Tab", \
+	  "move the focus between the parameters and the histogram", '\t', KEY_BTAB) \
+	X(PIN, KS_GLOBAL, "c", \
+	  "compare: pin the current result as the baseline (again: unpin); the " \
+	  "bars and the histogram then show the change against it", 'c') \
+	X(UNDO, KS_GLOBAL, "u", "undo the last change of the configuration", 'u') \
+	X(RESET, KS_GLOBAL, "r", "reset the configuration to the one the explorer started with", \
+	  'r') \
+	X(YSCALE, KS_GLOBAL, "y", "histogram counts: toggle linear and logarithmic scale", 'y') \
+	X(EXPORT, KS_GLOBAL, "e", \
+	  "export the configuration as a preset file (asks for the name, offering one " \
+	  "made from the input's) and show the equivalent rdscope run command", 'e') \
+	X(OPEN, KS_GLOBAL, "o", "open a preset (asks for a file or preset name)", 'o') \
+	X(REDRAW, KS_GLOBAL, "Ctrl-L", "redraw the screen", KC_CTRL('l')) \
+	X(UP, KS_PARAMS, "Up k", "select the previous parameter", KEY_UP, 'k') \
+	X(DOWN, KS_PARAMS, "Down j", "select the next parameter", KEY_DOWN, 'j') \
+	X(DEC, KS_PARAMS, "Left - h", \
+	  "step the parameter down to the next sensible value (powers of two for " \
+	  "sizes, the list of choices for hash, mapping and model)", KEY_LEFT, '-', 'h') \
+	X(INC, KS_PARAMS, "Right + = l", "step the parameter up to the next sensible value", \
+	  KEY_RIGHT, '+', '=', 'l') \
+	X(EDIT, KS_PARAMS, "Enter", \
+	  "type a value for the parameter (the value shown is replaced by what is typed, " \
+	  "or edited after Backspace); an invalid value is refused with a message and " \
+	  "not applied", '\n', '\r', KEY_ENTER) \
+	X(SCROLL_L, KS_HIST, "Left - h", "scroll the histogram towards short distances", \
+	  KEY_LEFT, 'h', '-') \
+	X(SCROLL_R, KS_HIST, "Right + l", "scroll the histogram towards long distances", \
+	  KEY_RIGHT, 'l', '+') \
+	X(ACCEPT, KS_PROMPT, "Enter", "accept the typed text", '\n', '\r', KEY_ENTER) \
+	X(CANCEL, KS_PROMPT, "Esc Ctrl-G", "cancel the prompt", KC_ESC, KC_CTRL('g')) \
+	X(ERASE, KS_PROMPT, "Backspace", "erase the last character", KEY_BACKSPACE, 127, \
+	  KC_CTRL('h')) \
+	X(KILL, KS_PROMPT, "Ctrl-U", "erase the whole text", KC_CTRL('u')) \
+	X(HELP_UP, KS_HELP, "Up k PageUp", "scroll the help back; any key not listed here " \
+	  "closes the help", KEY_UP, 'k', KEY_PPAGE) \
+	X(HELP_DOWN, KS_HELP, "Down j PageDown Space", "scroll the help on", KEY_DOWN, 'j', \
+	  KEY_NPAGE, ' ')
+
+enum key_id {
+#define KEY_ENUM(id, ...) K_##id,
+	UI_KEYS(KEY_ENUM)
+#undef KEY_ENUM
+	K_NKEYS
+};
+
+typedef struct ui_key {
+	enum key_id id;
+	enum key_scope scope;
+	const char *names; /* space-separated, as shown in help and man page */
+	const char *help;
+	int codes[4];      /* 0-terminated unless all four are used */
+} ui_key;
+
+extern const ui_key ui_keys[K_NKEYS];
+
+/* Heading of a scope in the help screen and the man page. */
+const char *keys_scope_title(enum key_scope s);
+
+/* The key bound to code in scope (then GLOBAL, except in KS_PROMPT). */
+const ui_key *keys_lookup(enum key_scope scope, int code);
+
+/* "Left, -, h": names joined for display into buf. */
+void keys_names(const ui_key *k, char *buf, size_t len);
+
+/*
+ * The help screen's lines, generated from the table: calls line(ctx, key,
+ * text) for each row; key is NULL for headings and blank lines.
+ */
+void keys_help(void (*line)(void *ctx, const char *key, const char *text), void *ctx);
+
+/* The man page's KEYS section (".SH KEYS" up to the next .SH), in roff. */
+char *keys_man_section(void);
+
+/*
+ * man_text with its KEYS section replaced by keys_man_section(): a new
+ * string (malloc), or NULL if man_text has no ".SH KEYS" line or memory
+ * ran out. Equal to man_text when the page is up to date.
+ */
+char *keys_man_update(const char *man_text);
+
+#endif

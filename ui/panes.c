@@ -1,0 +1,792 @@
+/*
+ * Drawing: the title and status lines, the parameters, breakdown and
+ * histogram panes, the help screen and the too-small screen. Everything is
+ * drawn on stdscr at the layout's rectangles from the explorer's state and
+ * its immutable result snapshots; colours and glyphs come from theme.h.
+ */
+#include <curses.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "hist.h"
+#include "keys.h"
+#include "params.h"
+#include "theme.h"
+#include "xstate.h"
+
+/* ---------------------------------------------------------------- text */
+
+/* Bytes of the first n characters (code points) of UTF-8 s. */
+static size_t prefix_bytes(const char *s, int n)
+{
+	size_t b = 0;
+	while (s[b] && n > 0) {
+		b++;
+		while ((s[b] & 0xC0) == 0x80)
+			b++;
+		n--;
+	}
+	return b;
+}
+
+/* Characters (columns: every glyph used is one column wide) of s. */
+static int text_width(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += (*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* Draw s at (y, x), at most w columns, in element e. Returns columns drawn. */
+static int put(int y, int x, int w, enum ui_elem e, const char *s)
+{
+	if (w <= 0)
+		return 0;
+	int n = text_width(s);
+	if (n > w)
+		n = w;
+	attrset(theme_attr(e));
+	mvaddnstr(y, x, s, (int)prefix_bytes(s, n));
+	attrset(A_NORMAL);
+	return n;
+}
+
+/* Repeat glyph g n times from (y, x). */
+static void fill(int y, int x, int n, enum ui_elem e, const char *g)
+{
+	attrset(theme_attr(e));
+	for (int i = 0; i < n; i++)
+		mvaddstr(y, x + i, g);
+	attrset(A_NORMAL);
+}
+
+static void blank(const rect *r)
+{
+	for (int i = 0; i < r->h; i++)
+		fill(r->y + i, r->x, r->w, E_NORMAL, " ");
+}
+
+static void frame(const rect *r, const char *title, int focused)
+{
+	const glyphs *g = theme_g();
+	enum ui_elem e = focused ? E_FOCUS : E_BORDER;
+	blank(r);
+	fill(r->y, r->x + 1, r->w - 2, e, g->hline);
+	fill(r->y + r->h - 1, r->x + 1, r->w - 2, e, g->hline);
+	for (int i = 1; i < r->h - 1; i++) {
+		put(r->y + i, r->x, 1, e, g->vline);
+		put(r->y + i, r->x + r->w - 1, 1, e, g->vline);
+	}
+	put(r->y, r->x, 1, e, g->tl);
+	put(r->y, r->x + r->w - 1, 1, e, g->tr);
+	put(r->y + r->h - 1, r->x, 1, e, g->bl);
+	put(r->y + r->h - 1, r->x + r->w - 1, 1, e, g->br);
+	char t[160];
+	snprintf(t, sizeof t, " %s ", title);
+	put(r->y, r->x + 2, r->w - 4, e, t);
+}
+
+/* A count in at most 5 characters: 1234, 12.3k, 252k, 1.05M. */
+static void fmt_count(uint64_t v, char *buf, size_t len)
+{
+	if (v < 10000)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else if (v < 100000)
+		snprintf(buf, len, "%.1fk", (double)v / 1e3);
+	else if (v < 1000000)
+		snprintf(buf, len, "%.0fk", (double)v / 1e3);
+	else if (v < 100000000)
+		snprintf(buf, len, "%.2gM", (double)v / 1e6);
+	else
+		snprintf(buf, len, "%.0fM", (double)v / 1e6);
+}
+
+/* A signed request delta: +1234, -56, 0. */
+static void fmt_delta(int64_t d, char *buf, size_t len)
+{
+	if (d == 0)
+		snprintf(buf, len, "0");
+	else if (d > -1000000 && d < 1000000)
+		snprintf(buf, len, "%+lld", (long long)d);
+	else
+		snprintf(buf, len, "%+.2fM", (double)d / 1e6);
+}
+
+static double pct(uint64_t n, uint64_t of)
+{
+	return of ? 100.0 * (double)n / (double)of : 0.0;
+}
+
+/* ---------------------------------------------------------------- title */
+
+static void draw_title(explorer *x)
+{
+	rect r = x->lay.title;
+	fill(r.y, r.x, r.w, E_TITLE, " ");
+	char t[512];
+	snprintf(t, sizeof t, " rdscope %s %s %s (%u threads, %llu loads)", RD_VERSION,
+		 theme_g()->sep, x->k->name, x->k->nthreads, (unsigned long long)x->k->nloads);
+	const char *right = x->base ? "compare: baseline pinned (c unpins)   ? help  q quit "
+				    : "? help  q quit ";
+	int rw = text_width(right);
+	if (rw > r.w / 2) {
+		right = x->base ? "compare  ? help " : "? help ";
+		rw = text_width(right);
+	}
+	if (text_width(t) > r.w - rw - 1)
+		snprintf(t, sizeof t, " rdscope %s %s", theme_g()->sep, x->k->name);
+	put(r.y, r.x, r.w - rw - 1, E_TITLE, t);
+	put(r.y, r.x + r.w - rw, rw, E_TITLE, right);
+}
+
+/* ---------------------------------------------------------------- params */
+
+#define LABEL_W 17
+
+int panes_params_rows(void)
+{
+	return (int)param_nfields + 3; /* frame, fields, help line */
+}
+
+static void draw_params(explorer *x)
+{
+	rect r = x->lay.params;
+	int iw = r.w - 2, ih = r.h - 2;
+	int help_line = ih >= 6;
+	int vis = ih - help_line;
+	if (vis < 1)
+		vis = 1;
+	size_t n = param_nfields;
+	if (x->sel < x->params_top)
+		x->params_top = x->sel;
+	if (x->sel >= x->params_top + (size_t)vis)
+		x->params_top = x->sel - (size_t)vis + 1;
+	if (x->params_top + (size_t)vis > n)
+		x->params_top = n > (size_t)vis ? n - (size_t)vis : 0;
+	char title[64];
+	if ((size_t)vis < n)
+		snprintf(title, sizeof title, "Parameters %zu/%zu", x->sel + 1, n);
+	else
+		snprintf(title, sizeof title, "Parameters");
+	frame(&r, title, x->focus == F_PARAMS);
+	const glyphs *g = theme_g();
+	for (int row = 0; row < vis; row++) {
+		size_t i = x->params_top + (size_t)row;
+		if (i >= n)
+			break;
+		int y = r.y + 1 + row, cx = r.x + 1;
+		char val[64], extra[64], line[256];
+		param_format(&x->cfg, i, val, sizeof val, extra, sizeof extra);
+		int selected = i == x->sel;
+		if (selected) {
+			snprintf(line, sizeof line, "%s %-*s %s %s", g->sel, LABEL_W,
+				 param_fields[i].label, val, extra);
+			fill(y, cx, iw, E_SELECTED, " ");
+			put(y, cx, iw, E_SELECTED, line);
+			continue;
+		}
+		snprintf(line, sizeof line, "  %-*s ", LABEL_W, param_fields[i].label);
+		int c = put(y, cx, iw, param_editable(i) ? E_LABEL : E_DERIVED, line);
+		c += put(y, cx + c, iw - c, param_editable(i) ? E_VALUE : E_DERIVED, val);
+		if (*extra) {
+			c += put(y, cx + c, iw - c, E_NORMAL, " ");
+			put(y, cx + c, iw - c, E_DERIVED, extra);
+		}
+	}
+	if (help_line && x->sel < n) {
+		const char *h = param_fields[x->sel].key
+					? rd_key_find(param_fields[x->sel].key)->help
+					: "derived: l1.size / (l1.line x l1.ways)";
+		char line[256];
+		snprintf(line, sizeof line, " %s", h);
+		put(r.y + r.h - 2, r.x + 1, iw, E_DERIVED, line);
+	}
+}
+
+/* ---------------------------------------------------------------- bars */
+
+static const char *const row_names[RD_NCLASS + 1] = {"hits",	 "compulsory", "capacity",
+						     "assoc",	 "latency",    "mshr"};
+
+static uint64_t row_count(const rd_result *R, int row)
+{
+	return row == 0 ? R->hits : R->cls[row - 1];
+}
+
+static enum ui_elem row_elem(int row)
+{
+	return row == 0 ? E_HIT : E_CLASS(row - 1);
+}
+
+static const char *row_glyph(int row)
+{
+	return row == 0 ? theme_g()->hit : theme_g()->cls[row - 1];
+}
+
+/* One stacked bar of w columns: hits then each class, by share of the
+ * requests (largest remainders, so the segments fill w exactly). */
+static void stacked_bar(int y, int x0, int w, const rd_result *R, int partial)
+{
+	if (w <= 0)
+		return;
+	uint64_t part[RD_NCLASS + 1];
+	int nparts = partial ? 2 : RD_NCLASS + 1;
+	if (partial) {
+		part[0] = R->hits;
+		part[1] = R->misses;
+	} else {
+		for (int i = 0; i <= RD_NCLASS; i++)
+			part[i] = row_count(R, i);
+	}
+	uint64_t tot = 0;
+	for (int i = 0; i < nparts; i++)
+		tot += part[i];
+	if (!tot) {
+		fill(y, x0, w, E_PENDING, " ");
+		return;
+	}
+	int cells[RD_NCLASS + 1], used = 0;
+	double rem[RD_NCLASS + 1];
+	for (int i = 0; i < nparts; i++) {
+		double exact = (double)part[i] * w / (double)tot;
+		cells[i] = (int)exact;
+		rem[i] = exact - cells[i];
+		used += cells[i];
+	}
+	while (used < w) {
+		int best = 0;
+		for (int i = 1; i < nparts; i++)
+			if (rem[i] > rem[best])
+				best = i;
+		cells[best]++;
+		rem[best] = -1;
+		used++;
+	}
+	int cx = x0;
+	for (int i = 0; i < nparts; i++) {
+		if (partial && i == 1)
+			fill(y, cx, cells[i], E_PENDING, "?");
+		else
+			fill(y, cx, cells[i], row_elem(i), row_glyph(i));
+		cx += cells[i];
+	}
+}
+
+static void draw_bars(explorer *x)
+{
+	rect r = x->lay.bars;
+	const snap *s = x->cur;
+	char title[128];
+	snprintf(title, sizeof title, "Miss breakdown%s%s", s && s->partial ? " (partial)" : "",
+		 x->base ? " vs baseline" : "");
+	frame(&r, title, 0);
+	int iw = r.w - 2, cx = r.x + 1, y0 = r.y + 1;
+	char line[512];
+	if (!s) {
+		snprintf(line, sizeof line, "modelling... %3.0f%%", x->progress * 100);
+		put(y0 + 3, cx + 1, iw - 1, E_PENDING, line);
+		return;
+	}
+	if (s->status != RD_OK) {
+		snprintf(line, sizeof line, "model error: %s", rd_strerror(s->status));
+		put(y0 + 3, cx + 1, iw - 1, E_ERROR, line);
+		return;
+	}
+	const rd_result *R = &s->res;
+	const rd_result *B = x->base ? &x->base->res : NULL;
+	/* Columns: glyph, name, [count], share, then a bar, or the deltas. */
+	int with_count = !B || iw >= 50;
+	for (int row = 0; row <= RD_NCLASS; row++) {
+		int y = y0 + row, c = 0;
+		c += put(y, cx + c, iw - c, row_elem(row), row_glyph(row));
+		snprintf(line, sizeof line, " %-10s", row_names[row]);
+		c += put(y, cx + c, iw - c, E_LABEL, line);
+		if (s->partial && row > 0) {
+			put(y, cx + c, iw - c, E_PENDING, "       pending");
+			continue;
+		}
+		uint64_t n = row_count(R, row);
+		double p = pct(n, R->requests);
+		if (with_count) {
+			snprintf(line, sizeof line, "%8llu", (unsigned long long)n);
+			c += put(y, cx + c, iw - c, E_VALUE, line);
+		}
+		snprintf(line, sizeof line, " %6.2f%%", p);
+		c += put(y, cx + c, iw - c, E_VALUE, line);
+		if (B) {
+			uint64_t bn = row_count(B, row);
+			double dp = p - pct(bn, B->requests);
+			int64_t dn = (int64_t)(n - bn);
+			/* Fewer misses or more hits is better. */
+			int better = row == 0 ? dp > 0.005 : dp < -0.005;
+			int worse = row == 0 ? dp < -0.005 : dp > 0.005;
+			enum ui_elem e = better ? E_BETTER : worse ? E_WORSE : E_VALUE;
+			char d[32];
+			snprintf(line, sizeof line, " %+6.2fpp", fabs(dp) < 0.005 ? 0.0 : dp);
+			c += put(y, cx + c, iw - c, e, line);
+			fmt_delta(dn, d, sizeof d);
+			snprintf(line, sizeof line, " %7s", d);
+			put(y, cx + c, iw - c, e, line);
+			continue;
+		}
+		int bw = iw - c - 1;
+		if (bw > 0) {
+			int len = (int)lround(p / 100.0 * bw);
+			if (len == 0 && n > 0)
+				len = 1;
+			fill(y, cx + c + 1, len, row_elem(row), row_glyph(row));
+		}
+	}
+	/* The stacked bars: now (and the baseline). */
+	int y = y0 + RD_NCLASS + (B ? 1 : 2);
+	if (B) {
+		put(y, cx, iw, E_LABEL, " now ");
+		stacked_bar(y, cx + 6, iw - 7, R, s->partial);
+		put(y + 1, cx, iw, E_LABEL, " base");
+		stacked_bar(y + 1, cx + 6, iw - 7, B, 0);
+	} else {
+		stacked_bar(y, cx + 1, iw - 2, R, s->partial);
+	}
+	/* The miss rates: without latency misses (the hardware's view) and with. */
+	y = y0 + RD_NCLASS + 3;
+	char rate[64], all[64];
+	if (s->partial)
+		snprintf(rate, sizeof rate, "miss rate (pending)");
+	else
+		snprintf(rate, sizeof rate, "miss rate %.2f%%", R->miss_rate * 100);
+	snprintf(all, sizeof all, "%.2f%%", R->miss_rate_all * 100);
+	const char *dl = theme_g()->delta;
+	if (B) {
+		char d1[48], d2[48];
+		snprintf(d1, sizeof d1, "%s%+.2fpp", dl, (R->miss_rate - B->miss_rate) * 100);
+		snprintf(d2, sizeof d2, "%s%+.2fpp", dl, (R->miss_rate_all - B->miss_rate_all) * 100);
+		snprintf(line, sizeof line, " %s %s  with latency %s %s", rate, s->partial ? "" : d1,
+			 all, d2);
+		if (text_width(line) > iw)
+			snprintf(line, sizeof line, " %s %s  all %s", rate, s->partial ? "" : d1, all);
+		if (text_width(line) > iw)
+			snprintf(line, sizeof line, " %s %s", rate, s->partial ? "" : d1);
+	} else {
+		snprintf(line, sizeof line, " %s  with latency misses %s", rate, all);
+		if (text_width(line) > iw)
+			snprintf(line, sizeof line, " %s  with latency %s", rate, all);
+		if (text_width(line) > iw)
+			snprintf(line, sizeof line, " %s (w/ lat. %s)", rate, all);
+	}
+	put(y, cx, iw, E_VALUE, line);
+}
+
+/* ---------------------------------------------------------------- histogram */
+
+#define MAX_BINS 256
+#define YAXIS_W 6
+
+/* First distance that misses: ways in the paper; the reference code counts
+ * a distance equal to the ways as a hit. */
+static uint64_t hist_cut(const rd_config *c)
+{
+	return c->model == RD_PROFILE_REF2013 ? (uint64_t)c->l1_ways + 1 : c->l1_ways;
+}
+
+static double scale(double v, double max, int logc)
+{
+	if (max <= 0)
+		return 0;
+	return logc ? log1p(v) / log1p(max) : v / max;
+}
+
+/* A vertical bar of value frac (0..1) of h rows, bottom at row yb. */
+static void vbar(int yb, int x, int w, int h, double frac, enum ui_elem e, int nonzero)
+{
+	const glyphs *g = theme_g();
+	int units = (int)lround(frac * h * 8);
+	if (units == 0 && nonzero)
+		units = 1;
+	for (int row = 0; row < h && units > 0; row++, units -= 8)
+		fill(yb - row, x, w, e, g->eighths[units > 8 ? 8 : units]);
+}
+
+/* A delta bar: up from the axis row ya for d > 0, down for d < 0. */
+static void dbar(int ya, int x, int w, int up, int down, double frac, enum ui_elem e)
+{
+	int h = frac > 0 ? up : down;
+	int cells = (int)lround(fabs(frac) * h);
+	if (cells == 0 && frac != 0)
+		cells = 1;
+	for (int i = 1; i <= cells; i++)
+		fill(frac > 0 ? ya - i : ya + i, x, w, e, theme_g()->eighths[8]);
+}
+
+static void draw_hist(explorer *x)
+{
+	rect r = x->lay.hist;
+	const snap *s = x->cur;
+	const rd_result *B = x->base ? &x->base->res : NULL;
+	char title[160];
+	int iw = r.w - 2, ih = r.h - 2, cx = r.x + 1, y0 = r.y + 1;
+	if (!s || s->status != RD_OK) {
+		frame(&r, "Reuse distance", x->focus == F_HIST);
+		if (!s)
+			put(y0 + ih / 2, cx + 1, iw - 1, E_PENDING, "modelling...");
+		return;
+	}
+	const rd_result *R = &s->res;
+	uint64_t cut = hist_cut(&s->cfg);
+	uint64_t span = R->hist_len;
+	if (B && B->hist_len > span)
+		span = B->hist_len;
+	if (span < cut + 1)
+		span = cut + 1;
+	int coldw = 6; /* separator, gap, 3-column bar, gap */
+	int aw = iw - YAXIS_W - coldw;
+	int log_bins = span * 2 + 1 > (uint64_t)(aw > 0 ? aw : 0);
+	static hist_bin bins[MAX_BINS];
+	size_t nb = hist_bin_make(R->hist, R->hist_len, span, cut, log_bins, bins, MAX_BINS);
+	int colw = log_bins ? 4 : (aw - 1) / (int)nb;
+	if (colw > 4)
+		colw = 4;
+	if (colw < 2)
+		colw = 2;
+	/* Values: counts, or deltas against the baseline. */
+	static double val[MAX_BINS];
+	double vmax = 0;
+	for (size_t i = 0; i < nb; i++) {
+		val[i] = (double)bins[i].count;
+		if (B)
+			val[i] -= (double)hist_range(B->hist, B->hist_len, bins[i].lo, bins[i].hi);
+		if (fabs(val[i]) > vmax)
+			vmax = fabs(val[i]);
+	}
+	double cold = (double)R->hist_inf - (B ? (double)B->hist_inf : 0.0);
+	if (fabs(cold) > vmax)
+		vmax = fabs(cold);
+	snprintf(title, sizeof title, "%s%s distance%s%s", B ? theme_g()->delta : "",
+		 B ? " reuse" : "Reuse", log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
+	frame(&r, title, x->focus == F_HIST);
+	if (ih < 4 || aw < 8)
+		return;
+
+	/* Which bins fit from hist_first on (the cut-off takes a column). */
+	size_t cut_bin = nb;
+	for (size_t i = 0; i < nb; i++)
+		if (bins[i].miss) {
+			cut_bin = i;
+			break;
+		}
+	size_t last_first = nb - 1;
+	{
+		int wsum = 0;
+		for (size_t i = nb; i-- > 0;) {
+			wsum += colw + (i == cut_bin);
+			if (wsum > aw)
+				break;
+			last_first = i;
+		}
+	}
+	if (x->hist_first > last_first)
+		x->hist_first = last_first;
+	int bh = ih - 2;           /* bar rows */
+	int yb = y0 + bh - 1;      /* bottom bar row */
+	int ylab = y0 + bh;        /* labels */
+	int x0 = cx + YAXIS_W;
+	/* Y axis. */
+	char lab[64], lab2[48];
+	if (B) {
+		int up = (bh - 1) / 2;
+		fmt_count((uint64_t)vmax, lab2, sizeof lab2);
+		snprintf(lab, sizeof lab, "+%.30s", lab2);
+		put(y0, cx, YAXIS_W - 1, E_DERIVED, lab);
+		put(y0 + up, cx, YAXIS_W - 1, E_DERIVED, "    0");
+		snprintf(lab, sizeof lab, "-%.30s", lab2);
+		put(yb, cx, YAXIS_W - 1, E_DERIVED, lab);
+	} else {
+		fmt_count((uint64_t)vmax, lab, sizeof lab);
+		snprintf(lab2, sizeof lab2, "%5.30s", lab);
+		put(y0, cx, YAXIS_W - 1, E_DERIVED, lab2);
+		put(yb, cx, YAXIS_W - 1, E_DERIVED, "    0");
+	}
+	int up = (bh - 1) / 2, down = bh - 1 - up, yaxis = y0 + up;
+	if (B)
+		fill(yaxis, x0, aw, E_BORDER, theme_g()->hline);
+	/* Bins. */
+	const glyphs *g = theme_g();
+	int px = x0, next_label = x0;
+	size_t i;
+	for (i = x->hist_first; i < nb; i++) {
+		int need = colw + (i == cut_bin);
+		if (px + need > x0 + aw)
+			break;
+		if (i == cut_bin) {
+			for (int row = 0; row < bh; row++)
+				put(y0 + row, px, 1, E_CUTOFF, g->cut);
+			px++;
+		}
+		enum ui_elem e = bins[i].miss ? E_CAPACITY : E_HIT;
+		double f = scale(fabs(val[i]), vmax, x->hist_log);
+		if (B) {
+			int worse = bins[i].miss ? val[i] > 0 : val[i] < 0;
+			if (val[i] != 0)
+				dbar(yaxis, px, colw - 1, up, down, val[i] > 0 ? f : -f,
+				     worse ? E_WORSE : E_BETTER);
+		} else {
+			vbar(yb, px, colw - 1, bh, f, e, bins[i].count > 0);
+		}
+		hist_label(bins[i].lo, lab, sizeof lab);
+		if (px >= next_label && px + text_width(lab) <= x0 + aw) {
+			put(ylab, px, colw + 2, E_LABEL, lab);
+			next_label = px + text_width(lab) + 1;
+		}
+		px += colw;
+	}
+	if (x->hist_first > 0)
+		put(ylab, x0 - 1, 1, E_FOCUS, g->more_l);
+	if (i < nb)
+		put(ylab, x0 + aw - 1, 1, E_FOCUS, g->more_r);
+	/* Cold misses, apart. */
+	int xc = cx + iw - coldw;
+	for (int row = 0; row < bh; row++)
+		put(y0 + row, xc, 1, E_BORDER, g->vline);
+	if (B) {
+		if (cold != 0)
+			dbar(yaxis, xc + 2, 3, up, down,
+			     (cold > 0 ? 1 : -1) * scale(fabs(cold), vmax, x->hist_log),
+			     cold > 0 ? E_WORSE : E_BETTER);
+	} else {
+		vbar(yb, xc + 2, 3, bh, scale(cold, vmax, x->hist_log), E_COLD, cold > 0);
+	}
+	put(ylab, xc + 2, 4, E_LABEL, g->inf);
+	/* Caption. */
+	char cap[256], cnt[32];
+	unsigned long long uc = (unsigned long long)cut;
+	if (B) {
+		fmt_delta((int64_t)R->hist_inf - (int64_t)B->hist_inf, cnt, sizeof cnt);
+		snprintf(cap, sizeof cap, " %s requests vs baseline; d<%llu hit %s d>=%llu miss; cold %s",
+			 g->delta, uc, g->cut, uc, cnt);
+		if (text_width(cap) > iw)
+			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s", g->delta, uc,
+				 cnt);
+	} else {
+		snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; cold (%s) %llu = %.2f%%", uc,
+			 g->cut, uc, g->inf, (unsigned long long)R->hist_inf,
+			 pct(R->hist_inf, R->requests));
+		if (text_width(cap) > iw)
+			snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; cold %llu", uc, g->cut,
+				 uc, (unsigned long long)R->hist_inf);
+	}
+	put(ylab + 1, cx, iw, E_DERIVED, cap);
+}
+
+/* ---------------------------------------------------------------- status */
+
+static void draw_status(explorer *x)
+{
+	rect r = x->lay.status;
+	fill(r.y, r.x, r.w, E_STATUS, " ");
+	if (x->prompt) {
+		char line[700];
+		snprintf(line, sizeof line, " %s%s", x->plabel, x->pbuf);
+		int n = text_width(line);
+		/* Keep the end of a long text (where the cursor is) in view. */
+		const char *p = line;
+		while (n > r.w - 2) {
+			p += prefix_bytes(p, 1);
+			n--;
+		}
+		put(r.y, r.x, r.w, E_STATUS, p);
+		move(r.y, r.x + n);
+		return;
+	}
+	const glyphs *g = theme_g();
+	char info[512] = "", seg[160];
+	size_t o = 0;
+#define SEG(...) do { snprintf(seg, sizeof seg, __VA_ARGS__); \
+		o += (size_t)snprintf(info + o, sizeof info - o, "%s%s", o ? " " : " ", seg); \
+		if (o >= sizeof info) o = sizeof info - 1; } while (0)
+	SEG("%s", x->input);
+	const snap *s = x->cur;
+	if (s && s->status == RD_OK)
+		SEG("%s %llu requests", g->sep, (unsigned long long)s->res.requests);
+	if (!x_settled(x))
+		SEG("%s running %3.0f%%%s", g->sep, x->progress * 100,
+		    s && s->partial ? ", partial result" : "");
+	else if (x->no_timing)
+		SEG("%s model done", g->sep);
+	else
+		SEG("%s model %.3f s", g->sep, x->last_seconds);
+#undef SEG
+	int c = put(r.y, r.x, r.w, !x_settled(x) ? E_STATUS : E_STATUS, info);
+	if (*x->msg) {
+		char m[1100];
+		snprintf(m, sizeof m, " %s ", x->msg);
+		int mw = text_width(m);
+		int at = r.w - mw;
+		if (at < c + 1)
+			at = c + 1;
+		/* A long message wins over the information on its left. */
+		if (at + mw > r.w) {
+			at = 0;
+			fill(r.y, r.x, r.w, E_STATUS, " ");
+		}
+		put(r.y, r.x + at, r.w - at, x->msg_err ? E_ERROR : E_STATUS, m);
+	}
+}
+
+/* ---------------------------------------------------------------- help */
+
+typedef struct help_lines {
+	char text[160][160];
+	enum ui_elem key_elem[160];
+	int n, width;
+} help_lines;
+
+static void help_add(void *ctx, const char *key, const char *text)
+{
+	help_lines *h = ctx;
+	int kw = 24;
+	int tw = h->width - kw - 2;
+	if (tw < 20)
+		tw = 20;
+	if (!key) {
+		if (h->n < 160) {
+			snprintf(h->text[h->n], sizeof h->text[0], "%s", text);
+			h->key_elem[h->n++] = E_FOCUS;
+		}
+		return;
+	}
+	/* Wrap the text at blanks into lines of tw columns. */
+	const char *p = text;
+	int first = 1;
+	while (*p && h->n < 160) {
+		int n = (int)strlen(p);
+		if (n > tw) {
+			n = tw;
+			while (n > 0 && p[n] != ' ')
+				n--;
+			if (n == 0)
+				n = tw;
+		}
+		snprintf(h->text[h->n], sizeof h->text[0], "  %-*s%.*s", kw - 2, first ? key : "",
+			 n, p);
+		h->key_elem[h->n++] = E_KEY;
+		p += n;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+}
+
+static void draw_help(explorer *x)
+{
+	rect r = {1, 0, x->lay.rows - 2, x->lay.cols};
+	static help_lines h;
+	h.n = 0;
+	h.width = r.w - 2;
+	keys_help(help_add, &h);
+	int ih = r.h - 2;
+	if (x->help_top > h.n - ih)
+		x->help_top = h.n - ih;
+	if (x->help_top < 0)
+		x->help_top = 0;
+	char title[96];
+	snprintf(title, sizeof title, "Keys%s", h.n > ih ? " (Up/Down scroll, other keys close)"
+						  : " (any key closes)");
+	frame(&r, title, 1);
+	for (int i = 0; i < ih && x->help_top + i < h.n; i++) {
+		const char *t = h.text[x->help_top + i];
+		int y = r.y + 1 + i;
+		if (h.key_elem[x->help_top + i] == E_FOCUS) {
+			put(y, r.x + 2, r.w - 3, E_FOCUS, t);
+		} else {
+			int kw = 24 < r.w - 3 ? 24 : r.w - 3;
+			char k[64];
+			snprintf(k, sizeof k, "%.*s", kw, t);
+			put(y, r.x + 1, kw, E_KEY, k);
+			if ((int)strlen(t) > kw)
+				put(y, r.x + 1 + kw, r.w - 2 - kw, E_NORMAL, t + kw);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- screens */
+
+static void draw_too_small(explorer *x)
+{
+	erase();
+	char l1[128], l2[128];
+	snprintf(l1, sizeof l1, "terminal too small: %dx%d", x->lay.cols, x->lay.rows);
+	snprintf(l2, sizeof l2, "needs %dx%d (or %dx%d); q quits", LAYOUT_WIDE_COLS,
+		 LAYOUT_WIDE_ROWS, LAYOUT_STACK_COLS, LAYOUT_STACK_ROWS);
+	int y = x->lay.rows / 2 - 1;
+	if (y < 0)
+		y = 0;
+	const char *ls[2] = {l1, l2};
+	for (int i = 0; i < 2 && y + i < x->lay.rows; i++) {
+		int w = text_width(ls[i]);
+		int cxx = (x->lay.cols - w) / 2;
+		if (cxx < 0)
+			cxx = 0;
+		put(y + i, cxx, x->lay.cols - cxx, i ? E_NORMAL : E_ERROR, ls[i]);
+	}
+}
+
+void panes_draw(explorer *x, int flags)
+{
+	curs_set(0);
+	if (x->lay.too_small) {
+		draw_too_small(x);
+		refresh();
+		return;
+	}
+	if (x->help) {
+		draw_title(x);
+		draw_help(x);
+		draw_status(x);
+	} else {
+		if (flags & R_TITLE)
+			draw_title(x);
+		if (flags & R_PARAMS)
+			draw_params(x);
+		if (flags & R_BARS)
+			draw_bars(x);
+		if (flags & R_HIST)
+			draw_hist(x);
+		draw_status(x); /* last: a prompt puts the cursor there */
+	}
+	if (x->prompt)
+		curs_set(1);
+	refresh();
+}
+
+void panes_dump(FILE *f)
+{
+	for (int y = 0; y < LINES; y++) {
+		char line[4096];
+		size_t o = 0, keep = 0;
+		for (int xx = 0; xx < COLS && o + 8 < sizeof line; xx++) {
+			cchar_t cc;
+			wchar_t wc[CCHARW_MAX + 1] = {0};
+			attr_t a;
+			short pair;
+			if (mvin_wch(y, xx, &cc) == ERR || getcchar(&cc, wc, &a, &pair, NULL) == ERR ||
+			    !wc[0])
+				wc[0] = L' ';
+			mbstate_t st;
+			memset(&st, 0, sizeof st);
+			size_t n = wcrtomb(line + o, wc[0], &st);
+			if (n == (size_t)-1) {
+				line[o] = '?';
+				n = 1;
+			}
+			o += n;
+			if (wc[0] != L' ')
+				keep = o;
+		}
+		fwrite(line, 1, keep, f);
+		fputc('\n', f);
+	}
+}

@@ -1,0 +1,310 @@
+/* Parameter fields and their editing (see params.h). */
+#include "params.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const param_field param_fields[] = {
+	{"l1.size", "l1.size", STEP_POW2},
+	{"l1.ways", "l1.ways", STEP_WAYS},
+	{"l1.line", "l1.line", STEP_POW2},
+	{NULL, "sets", STEP_DERIVED},
+	{"l1.hash", "l1.hash", STEP_CHOICE},
+	{"l1.mshrs", "l1.mshrs", STEP_POW2_UNLIM},
+	{"l1.mshr_per_warp", "l1.mshr_per_warp", STEP_POW2_UNLIM},
+	{"gpu.block_mapping", "gpu.block_mapping", STEP_CHOICE},
+	{"latency.hit", "latency.hit", STEP_125},
+	{"latency.miss", "latency.miss", STEP_125},
+	{"latency.stddev", "latency.stddev", STEP_125},
+	{"gpu.warp_size", "gpu.warp_size", STEP_POW2},
+	{"gpu.cores", "gpu.cores", STEP_POW2},
+	{"model", "model", STEP_CHOICE},
+	{"latency.clip", "latency.clip", STEP_CHOICE},
+	{"gpu.divergence", "gpu.divergence", STEP_CHOICE},
+	{"seed", "seed", STEP_ONE},
+};
+const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
+
+int param_editable(size_t i)
+{
+	return i < param_nfields && param_fields[i].step != STEP_DERIVED;
+}
+
+unsigned param_index_bits(uint32_t sets)
+{
+	unsigned b = 0;
+	while (b < 32 && (1ull << b) < sets)
+		b++;
+	return b;
+}
+
+unsigned param_offset_bits(uint32_t line)
+{
+	return param_index_bits(line);
+}
+
+/* Largest value a stepped field goes to before "unlimited". */
+#define UNLIM_TOP 1024u
+
+/* The next candidate after v in direction dir; -1 at the end of the range. */
+static int next_uint(enum step_kind k, uint64_t v, int dir, uint64_t *out)
+{
+	switch (k) {
+	case STEP_POW2:
+		if (dir > 0) {
+			uint64_t p = 1;
+			while (p <= v)
+				p <<= 1;
+			if (p > (1ull << 31))
+				return -1;
+			*out = p;
+		} else {
+			if (v <= 1)
+				return -1;
+			uint64_t p = 1;
+			while (p * 2 < v)
+				p <<= 1;
+			*out = p;
+		}
+		return 0;
+	case STEP_POW2_UNLIM:
+		if (v == 0) { /* unlimited: top of the range */
+			if (dir > 0)
+				return -1;
+			*out = UNLIM_TOP;
+			return 0;
+		}
+		if (dir > 0 && v >= UNLIM_TOP) {
+			*out = 0;
+			return 0;
+		}
+		return next_uint(STEP_POW2, v, dir, out);
+	case STEP_WAYS: {
+		/* 1, 2, 3, 4, 6, 8, 12, 16, 24, ...: powers of two and 1.5x them. */
+		uint64_t best = 0;
+		int found = 0;
+		for (uint64_t p = 1; p <= (1ull << 31); p <<= 1) {
+			uint64_t c[2] = {p, p + p / 2};
+			for (int j = 0; j < 2; j++) {
+				if (j == 1 && p < 2) /* 1.5 is no count of ways */
+					continue;
+				if (dir > 0 && c[j] > v && (!found || c[j] < best))
+					best = c[j], found = 1;
+				if (dir < 0 && c[j] < v && c[j] >= 1 && (!found || c[j] > best))
+					best = c[j], found = 1;
+			}
+		}
+		if (!found)
+			return -1;
+		*out = best;
+		return 0;
+	}
+	case STEP_125: {
+		/* 0, 1, 2, 5, 10, 20, 50, ... */
+		if (dir > 0) {
+			uint64_t c = 1;
+			for (uint64_t m = 1; c <= v; m *= 10) {
+				if (m > 1000000000ull)
+					return -1;
+				if (m > v) { c = m; break; }
+				if (2 * m > v) { c = 2 * m; break; }
+				if (5 * m > v) { c = 5 * m; break; }
+			}
+			*out = c;
+		} else {
+			if (v == 0)
+				return -1;
+			uint64_t c = 0;
+			for (uint64_t m = 1; m < v; m *= 10) {
+				c = m;
+				if (2 * m < v)
+					c = 2 * m;
+				if (5 * m < v)
+					c = 5 * m;
+			}
+			*out = c;
+		}
+		return 0;
+	}
+	case STEP_ONE:
+		if (dir < 0 && v == 0)
+			return -1;
+		if (dir > 0 && v == UINT64_MAX)
+			return -1;
+		*out = dir > 0 ? v + 1 : v - 1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Choices of an enum or bool key, and which of them is current. */
+static int choices(const rd_config *cfg, const char *key, char list[8][24], int *cur)
+{
+	char now[64];
+	rd_config_get(cfg, key, now, sizeof now);
+	const rd_key *k = rd_key_find(key);
+	int n = 0;
+	if (k->type == RD_KEY_BOOL) {
+		strcpy(list[0], "0");
+		strcpy(list[1], "1");
+		n = 2;
+	} else {
+		const char *p = k->choices;
+		while (p && *p && n < 8) {
+			size_t l = strcspn(p, "|");
+			snprintf(list[n], sizeof list[n], "%.*s", (int)l, p);
+			/* "smod:N": the current shift, or 0. */
+			if (strcmp(list[n], "smod:N") == 0)
+				snprintf(list[n], sizeof list[n], "smod:%u",
+					 cfg->l1_hash == RD_HASH_SMOD ? cfg->l1_hash_shift : 0);
+			n++;
+			p += l;
+			if (*p == '|')
+				p++;
+		}
+	}
+	*cur = -1;
+	for (int i = 0; i < n; i++)
+		if (strcmp(list[i], now) == 0)
+			*cur = i;
+	return n;
+}
+
+/* Try text as the value of key on a copy; commit only if all is valid. */
+static int try_value(rd_config *cfg, const char *key, const char *text, char *msg, size_t len)
+{
+	rd_config c = *cfg;
+	if (rd_config_set(&c, key, text, msg, len) < 0)
+		return -1;
+	if (rd_config_check(&c, msg, len) < 0)
+		return -1;
+	*cfg = c;
+	return 0;
+}
+
+int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len)
+{
+	if (!param_editable(i)) {
+		snprintf(msg, len, "%s is derived: l1.size / (l1.line x l1.ways)", param_fields[i].label);
+		return -1;
+	}
+	const param_field *f = &param_fields[i];
+	char first_err[256] = "";
+	char text[64];
+	if (f->step == STEP_CHOICE) {
+		char list[8][24];
+		int cur, n = choices(cfg, f->key, list, &cur);
+		if (n <= 1)
+			return snprintf(msg, len, "%s: nothing to choose", f->key), -1;
+		for (int t = 1; t < n; t++) {
+			int j = cur < 0 ? (dir > 0 ? t - 1 : n - t) : ((cur + (dir > 0 ? t : -t)) % n + n) % n;
+			if (try_value(cfg, f->key, list[j], t == 1 ? first_err : msg,
+				      t == 1 ? sizeof first_err : len) == 0)
+				return 0;
+		}
+		snprintf(msg, len, "%s", first_err);
+		return -1;
+	}
+	if (strcmp(f->key, "latency.stddev") == 0) {
+		/* A double on the 0 1 2 5 10 ... ladder (fractions round up/down). */
+		double v = cfg->latency_stddev;
+		uint64_t base = dir > 0 ? (uint64_t)floor(v) : (uint64_t)ceil(v);
+		uint64_t nv;
+		if (next_uint(STEP_125, base, dir, &nv) < 0)
+			return snprintf(msg, len, "%s: no smaller value", f->key), -1;
+		snprintf(text, sizeof text, "%llu", (unsigned long long)nv);
+		return try_value(cfg, f->key, text, msg, len);
+	}
+	char now[64];
+	rd_config_get(cfg, f->key, now, sizeof now);
+	uint64_t v = strtoull(now, NULL, 10);
+	/* The reason shown: that of the first candidate with whole sets (the
+	 * other reason, uneven sets, is seldom the one that matters). */
+	char whole_err[256] = "";
+	for (int t = 0; t < 24; t++) {
+		uint64_t nv;
+		if (next_uint(f->step, v, dir, &nv) < 0) {
+			if (t == 0)
+				return snprintf(msg, len, "%s: no %s value", f->key,
+						dir > 0 ? "larger" : "smaller"), -1;
+			break;
+		}
+		snprintf(text, sizeof text, "%llu", (unsigned long long)nv);
+		char e[256];
+		if (try_value(cfg, f->key, text, e, sizeof e) == 0)
+			return 0;
+		if (t == 0)
+			snprintf(first_err, sizeof first_err, "%s", e);
+		rd_config probe = *cfg;
+		char tmp[8];
+		if (!*whole_err && rd_config_set(&probe, f->key, text, tmp, sizeof tmp) == 0 &&
+		    rd_config_sets(&probe) != 0)
+			snprintf(whole_err, sizeof whole_err, "%s", e);
+		/* A value the key itself refuses ends the search. */
+		probe = *cfg;
+		if (rd_config_set(&probe, f->key, text, tmp, sizeof tmp) < 0)
+			break;
+		v = nv;
+		if (f->step == STEP_POW2_UNLIM && nv == 0)
+			break;
+	}
+	snprintf(msg, len, "%s", *whole_err ? whole_err : first_err);
+	return -1;
+}
+
+int param_set_text(rd_config *cfg, size_t i, const char *text, char *msg, size_t len)
+{
+	if (!param_editable(i)) {
+		snprintf(msg, len, "%s is derived: l1.size / (l1.line x l1.ways)", param_fields[i].label);
+		return -1;
+	}
+	/* Leading and trailing blanks are not part of the value. */
+	while (*text == ' ')
+		text++;
+	char v[128];
+	snprintf(v, sizeof v, "%s", text);
+	size_t n = strlen(v);
+	while (n && v[n - 1] == ' ')
+		v[--n] = '\0';
+	return try_value(cfg, param_fields[i].key, v, msg, len);
+}
+
+void param_format(const rd_config *cfg, size_t i, char *val, size_t vlen, char *extra,
+		  size_t elen)
+{
+	const param_field *f = &param_fields[i];
+	extra[0] = '\0';
+	if (!f->key) {
+		uint32_t sets = rd_config_sets(cfg);
+		snprintf(val, vlen, "%u", sets);
+		snprintf(extra, elen, "idx %ub, off %ub", param_index_bits(sets),
+			 param_offset_bits(cfg->l1_line));
+		return;
+	}
+	if (rd_config_get(cfg, f->key, val, vlen) < 0)
+		snprintf(val, vlen, "?");
+	if (strcmp(f->key, "latency.stddev") == 0)
+		snprintf(val, vlen, "%g", cfg->latency_stddev);
+	const rd_key *k = rd_key_find(f->key);
+	if (strcmp(f->key, "l1.size") == 0) {
+		uint32_t s = cfg->l1_size;
+		if (s >= 1024 * 1024 && s % (1024 * 1024) == 0)
+			snprintf(extra, elen, "B = %u MiB", s / (1024 * 1024));
+		else if (s >= 1024 && s % 1024 == 0)
+			snprintf(extra, elen, "B = %u KiB", s / 1024);
+		else
+			snprintf(extra, elen, "B");
+	} else if (strcmp(f->key, "l1.line") == 0) {
+		snprintf(extra, elen, "B");
+	} else if ((strcmp(f->key, "l1.mshrs") == 0 && cfg->l1_mshrs == 0) ||
+		   (strcmp(f->key, "l1.mshr_per_warp") == 0 && cfg->l1_mshr_per_warp == 0)) {
+		snprintf(extra, elen, "unlimited");
+	} else if (k->type == RD_KEY_BOOL) {
+		snprintf(extra, elen, "%s", strcmp(val, "1") == 0 ? "on" : "off");
+	} else if (k->unit && *k->unit) {
+		snprintf(extra, elen, "%s", k->unit);
+	}
+}

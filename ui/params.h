@@ -1,0 +1,59 @@
+/*
+ * The parameters pane's fields and how they are edited: stepping to the
+ * next sensible value and typed values, both through rd_config_set and
+ * rd_config_check so an invalid configuration is refused, never applied.
+ * Pure (no curses): unit-tested.
+ */
+#ifndef UI_PARAMS_H
+#define UI_PARAMS_H
+
+#include <stddef.h>
+
+#include "rdscope.h"
+
+enum step_kind {
+	STEP_DERIVED = 0, /* shown, not editable (sets) */
+	STEP_POW2,        /* powers of two */
+	STEP_POW2_UNLIM,  /* powers of two, then 0 = unlimited at the top */
+	STEP_WAYS,        /* 1 2 3 4 6 8 12 16 ... (sets must come out whole) */
+	STEP_125,         /* 0 1 2 5 10 20 50 ... */
+	STEP_ONE,         /* +-1 */
+	STEP_CHOICE,      /* the key's list of choices, wrapping around */
+};
+
+typedef struct param_field {
+	const char *key;   /* dotted key; NULL for the derived sets row */
+	const char *label; /* as shown */
+	enum step_kind step;
+} param_field;
+
+extern const param_field param_fields[];
+extern const size_t param_nfields;
+
+/* Is field i editable (not derived)? */
+int param_editable(size_t i);
+
+/*
+ * Step field i up (dir > 0) or down (dir < 0) to the next value that makes
+ * a valid configuration, trying a few candidates. Returns 0 and updates
+ * *cfg, or -1 with the reason in msg and *cfg untouched (also at the end
+ * of the range).
+ */
+int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len);
+
+/* Set field i from typed text; 0, or -1 with the reason and *cfg untouched. */
+int param_set_text(rd_config *cfg, size_t i, const char *text, char *msg, size_t len);
+
+/*
+ * Field i's value as text (what rd_config_get gives, for the sets row the
+ * number of sets) and a short derived fact or unit for the column next to
+ * it ("16 KiB", "idx 5 off 7 bits", "unlimited", "steps").
+ */
+void param_format(const rd_config *cfg, size_t i, char *val, size_t vlen, char *extra,
+		  size_t elen);
+
+/* Bits of the set index (ceil(log2(sets))) and of the line offset. */
+unsigned param_index_bits(uint32_t sets);
+unsigned param_offset_bits(uint32_t line);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * Colour schemes and glyph sets (see theme.h). Two tables of designated
+ * initialisers, one per scheme, indexed by element: the only place a colour
+ * or a glyph is chosen.
+ */
+#include "theme.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <string.h>
+#include <strings.h>
+
+int theme_parse_mode(const char *s, enum color_mode *out)
+{
+	static const char *const names[] = {"auto", "always", "never"};
+	for (int i = 0; i < 3; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum color_mode)i;
+			return 0;
+		}
+	return -1;
+}
+
+int theme_use_color(enum color_mode mode, const char *no_color_env, int term_has_colors)
+{
+	if (mode == COLOR_NEVER || !term_has_colors)
+		return 0;
+	if (mode == COLOR_ALWAYS)
+		return 1;
+	return !(no_color_env && *no_color_env);
+}
+
+/* Bars: colour tells the classes apart, so one solid fill; without colour
+ * each class has a glyph of its own (the legend shows which). */
+static const glyphs g_color_utf8 = {
+	.cls = {"\u2588", "\u2588", "\u2588", "\u2588", "\u2588"},
+	.hit = "\u2588",
+	.eighths = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587",
+		    "\u2588"},
+	.vline = "\u2502", .hline = "\u2500", .tl = "\u250c", .tr = "\u2510", .bl = "\u2514",
+	.br = "\u2518", .cut = "\u2502", .sel = "\u25b8", .sep = "\u2502", .delta = "\u0394",
+	.inf = "\u221e", .more_l = "\u25c2", .more_r = "\u25b8",
+};
+static const glyphs g_mono_utf8 = {
+	.cls = {"#", "=", "%", "~", "*"},
+	.hit = "\u2591",
+	.eighths = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587",
+		    "\u2588"},
+	.vline = "\u2502", .hline = "\u2500", .tl = "\u250c", .tr = "\u2510", .bl = "\u2514",
+	.br = "\u2518", .cut = "\u2502", .sel = "\u25b8", .sep = "\u2502", .delta = "\u0394",
+	.inf = "\u221e", .more_l = "\u25c2", .more_r = "\u25b8",
+};
+static const glyphs g_color_ascii = {
+	.cls = {"#", "#", "#", "#", "#"},
+	.hit = "#",
+	.eighths = {" ", ".", ".", ".", "#", "#", "#", "#", "#"},
+	.vline = "|", .hline = "-", .tl = "+", .tr = "+", .bl = "+", .br = "+", .cut = "|",
+	.sel = ">", .sep = "|", .delta = "d", .inf = "inf", .more_l = "<", .more_r = ">",
+};
+static const glyphs g_mono_ascii = {
+	.cls = {"#", "=", "%", "~", "*"},
+	.hit = ".",
+	.eighths = {" ", ".", ".", ".", "#", "#", "#", "#", "#"},
+	.vline = "|", .hline = "-", .tl = "+", .tr = "+", .bl = "+", .br = "+", .cut = "|",
+	.sel = ">", .sep = "|", .delta = "d", .inf = "inf", .more_l = "<", .more_r = ">",
+};
+
+const glyphs *theme_glyphs(int color, int utf8)
+{
+	if (utf8)
+		return color ? &g_color_utf8 : &g_mono_utf8;
+	return color ? &g_color_ascii : &g_mono_ascii;
+}
+
+int theme_locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+/* ---- curses side ---- */
+
+typedef struct look {
+	short fg, bg; /* -1: the terminal's default */
+	unsigned attr;
+} look;
+
+/* The two schemes, one row per element (rows left out: the terminal's
+ * default colours, no attributes). Class colours follow one idea: misses a
+ * programmer can fix by layout (capacity, associativity) are warm, those of
+ * the memory system (latency, MSHR) cool, compulsory neutral. */
+#define D (-1) /* the terminal's default colour */
+static const look scheme_color[E_NELEM] = {
+	[E_NORMAL] = {D, D, 0},
+	[E_TITLE] = {COLOR_BLACK, COLOR_CYAN, 0},
+	[E_BORDER] = {D, D, 0},
+	[E_FOCUS] = {COLOR_CYAN, D, A_BOLD},
+	[E_LABEL] = {D, D, 0},
+	[E_VALUE] = {D, D, A_BOLD},
+	[E_SELECTED] = {COLOR_BLACK, COLOR_CYAN, 0},
+	[E_DERIVED] = {COLOR_BLUE, D, A_BOLD},
+	[E_HIT] = {COLOR_GREEN, D, 0},
+	[E_COMPULSORY] = {COLOR_WHITE, D, 0},
+	[E_CAPACITY] = {COLOR_RED, D, 0},
+	[E_ASSOC] = {COLOR_YELLOW, D, 0},
+	[E_LATENCY] = {COLOR_BLUE, D, 0},
+	[E_MSHR] = {COLOR_MAGENTA, D, 0},
+	[E_CUTOFF] = {COLOR_YELLOW, D, A_BOLD},
+	[E_COLD] = {COLOR_WHITE, D, A_DIM},
+	[E_PENDING] = {COLOR_YELLOW, D, 0},
+	[E_BETTER] = {COLOR_GREEN, D, A_BOLD},
+	[E_WORSE] = {COLOR_RED, D, A_BOLD},
+	[E_STATUS] = {COLOR_BLACK, COLOR_WHITE, 0},
+	[E_ERROR] = {COLOR_WHITE, COLOR_RED, A_BOLD},
+	[E_KEY] = {COLOR_CYAN, D, A_BOLD},
+};
+
+/* Monochrome: attributes only; the glyphs carry the classes. */
+static const look scheme_mono[E_NELEM] = {
+	[E_NORMAL] = {D, D, 0},
+	[E_TITLE] = {D, D, A_REVERSE},
+	[E_BORDER] = {D, D, 0},
+	[E_FOCUS] = {D, D, A_BOLD},
+	[E_LABEL] = {D, D, 0},
+	[E_VALUE] = {D, D, A_BOLD},
+	[E_SELECTED] = {D, D, A_REVERSE},
+	[E_DERIVED] = {D, D, 0},
+	[E_HIT] = {D, D, 0},
+	[E_COMPULSORY] = {D, D, 0},
+	[E_CAPACITY] = {D, D, 0},
+	[E_ASSOC] = {D, D, 0},
+	[E_LATENCY] = {D, D, 0},
+	[E_MSHR] = {D, D, 0},
+	[E_CUTOFF] = {D, D, A_BOLD},
+	[E_COLD] = {D, D, 0},
+	[E_PENDING] = {D, D, A_DIM},
+	[E_BETTER] = {D, D, A_BOLD},
+	[E_WORSE] = {D, D, A_BOLD | A_UNDERLINE},
+	[E_STATUS] = {D, D, A_REVERSE},
+	[E_ERROR] = {D, D, A_REVERSE | A_BOLD},
+	[E_KEY] = {D, D, A_BOLD},
+};
+#undef D
+
+static unsigned attrs[E_NELEM];
+static const glyphs *cur_glyphs = &g_mono_ascii;
+static int cur_color;
+
+void theme_start(int color, int utf8)
+{
+	cur_color = color;
+	cur_glyphs = theme_glyphs(color, utf8);
+	if (color) {
+		start_color();
+		use_default_colors();
+	}
+	for (int e = 0; e < E_NELEM; e++) {
+		look l = color ? scheme_color[e] : scheme_mono[e];
+		if (l.fg < 0 && l.bg < 0) {
+			attrs[e] = l.attr;
+			continue;
+		}
+		init_pair((short)(e + 1), l.fg, l.bg);
+		attrs[e] = (unsigned)COLOR_PAIR(e + 1) | l.attr;
+	}
+}
+
+unsigned theme_attr(enum ui_elem e)
+{
+	return (unsigned)e < E_NELEM ? attrs[e] : 0;
+}
+
+const glyphs *theme_g(void)
+{
+	return cur_glyphs;
+}
+
+int theme_color(void)
+{
+	return cur_color;
+}

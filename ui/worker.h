@@ -1,0 +1,66 @@
+/*
+ * The explorer's model thread (no curses here). The UI thread submits a
+ * configuration with a generation number; one worker thread runs the model
+ * on its own rd_model (which keeps the pipeline stages an edit does not
+ * affect) and hands results back through a latest-wins slot guarded by a
+ * mutex, waking the UI through a self-pipe it poll()s with the keyboard.
+ *
+ * A run whose generation is no longer the newest stops at the model's
+ * next progress check (rd_callbacks.progress returns nonzero). A run done
+ * "quick" first publishes the as-configured case alone (a partial result:
+ * totals and histogram, miss classes pending), then the full breakdown;
+ * the quick pass is skipped while full runs of the kernel are fast. The
+ * breakdown's cases run on up to four threads of the model's own.
+ */
+#ifndef UI_WORKER_H
+#define UI_WORKER_H
+
+#include <stddef.h>
+
+#include "rdscope.h"
+
+/* An immutable result. After worker_take the UI thread owns it; refs is
+ * touched by the UI thread only. */
+typedef struct snap {
+	int refs;
+	unsigned long gen;
+	rd_config cfg;
+	int status;     /* RD_OK, or the model's error */
+	int partial;    /* 1: only the as-configured case (no class breakdown) */
+	double seconds; /* wall time of the model run */
+	rd_result res;
+} snap;
+
+snap *snap_ref(snap *s);
+void snap_unref(snap *s);
+
+typedef struct worker worker;
+
+/* Start the thread over kernel k (which must outlive the worker). Blocks
+ * the usual signals in the new thread so they reach the UI thread. */
+worker *worker_start(const rd_kernel *k, char *err, size_t len);
+
+/* Stop and join the thread, free everything (an untaken result too). */
+void worker_stop(worker *w);
+
+/* Read end of the self-pipe: readable when a result or progress is new. */
+int worker_fd(const worker *w);
+
+/*
+ * Make gen the newest generation: a run of an older one stops. With cfg,
+ * also ask for a run of cfg (replacing any request not yet started);
+ * without (NULL: the UI had the result already), only cancel.
+ */
+void worker_submit(worker *w, unsigned long gen, const rd_config *cfg, int quick);
+
+/*
+ * Drain the pipe and take the newest published result (NULL if none since
+ * the last take). *prog_gen and *prog receive the generation in progress
+ * and its fraction (0..1), or 0 when idle.
+ */
+snap *worker_take(worker *w, unsigned long *prog_gen, double *prog);
+
+/* Runs started (both passes count one each), for tests. */
+unsigned long worker_runs(worker *w);
+
+#endif
