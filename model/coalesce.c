@@ -114,7 +114,7 @@ static uint32_t group_len(uint32_t ws, uint16_t bytes)
 }
 
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
-	       int lanes)
+	       int lanes, const rd_callbacks *cb)
 {
 	memset(co, 0, sizeof *co);
 	uint32_t shift = log2u64(line_size);
@@ -141,6 +141,11 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	uint64_t ni = 0, nr = 0;
 	co->instr_req_first[0] = 0;
 	for (uint32_t w = 0; w < s->nwarps; w++) {
+		/* a big trace takes a second here: let a stale run stop */
+		if ((w & 4095) == 4095 && cb && cb->progress && cb->progress(cb->ctx, 0.0)) {
+			rc = RD_ECANCELED;
+			goto out;
+		}
 		co->warp_instr_first[w] = ni;
 		uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
 		uint64_t kmax = 0;

@@ -46,8 +46,10 @@ typedef struct rd_coal {
 	uint8_t *load_on;           /* [nloads] 0: coalesced away */
 } rd_coal;
 
+/* cb (may be NULL): its progress callback is asked every few thousand
+ * warps whether to stop; RD_ECANCELED then. */
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
-	       int lanes);
+	       int lanes, const rd_callbacks *cb);
 void coal_free(rd_coal *co);
 
 /* ---- stage 3 helper: per-set LRU stacks (Bennett-Kruskal + Fenwick) --- */

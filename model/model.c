@@ -62,7 +62,13 @@ static int sched_same(const rd_config *a, const rd_config *b)
 	       (a->block_mapping != RD_MAP_RANDOM || a->seed == b->seed);
 }
 
-static int stages_prepare(rd_model *m, const rd_config *c)
+/* Ask the caller's progress callback whether to stop (between stages). */
+static int stage_cancelled(const rd_callbacks *cb)
+{
+	return cb && cb->progress && cb->progress(cb->ctx, 0.0);
+}
+
+static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *cb)
 {
 	int rc;
 	if (!m->have_sched || !sched_same(&m->sched_key, c)) {
@@ -81,7 +87,9 @@ static int stages_prepare(rd_model *m, const rd_config *c)
 		if (m->have_coal)
 			coal_free(&m->coal);
 		m->have_coal = m->have_sets = 0;
-		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line, lanes)))
+		if (stage_cancelled(cb))
+			return RD_ECANCELED;
+		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line, lanes, cb)))
 			return rc;
 		m->have_coal = 1;
 		m->coal_line = c->l1_line;
@@ -90,6 +98,8 @@ static int stages_prepare(rd_model *m, const rd_config *c)
 		if (!m->zeros)
 			return RD_ENOMEM;
 	}
+	if (stage_cancelled(cb))
+		return RD_ECANCELED;
 	uint32_t sets = rd_config_sets(c);
 	const rd_config *o = &m->sets_key;
 	if (!m->have_sets || m->sets_n != sets || o->l1_hash != c->l1_hash ||
@@ -377,7 +387,7 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		return RD_EINVAL;
 	cases |= 1 << RD_CASE_FULL;
 	cases &= RD_ALL_CASES;
-	int rc = stages_prepare(m, c);
+	int rc = stages_prepare(m, c, cb);
 	if (rc)
 		return rc;
 	sim_counts cc[RD_NCASES];

@@ -237,7 +237,7 @@ static uint64_t coalesce_one(uint64_t (*f)(uint32_t), uint32_t bytes, uint32_t *
 	rd_coal co;
 	rd_config_default(&c);
 	assert_int_equal(sched_build(&s, k, &c), RD_OK);
-	assert_int_equal(coal_build(&co, k, &s, 128, 1), RD_OK);
+	assert_int_equal(coal_build(&co, k, &s, 128, 1, NULL), RD_OK);
 	uint64_t n = co.nreq;
 	assert_int_equal(co.ninstr, 1);
 	if (nthr_first)
@@ -825,6 +825,40 @@ static void test_partial_snapshots(void **state)
 	rd_kernel_free(k);
 }
 
+/* Cancels at its n-th call made before any request ran (stage building). */
+static int cancel_in_stages(void *ctx, double f)
+{
+	int *left = ctx;
+	return f == 0.0 && --*left == 0;
+}
+
+/* A stale run also stops while its stages are built (coalescing a big
+ * trace takes a while), and the model is whole afterwards. */
+static void test_cancel_in_stages(void **state)
+{
+	(void)state;
+	rd_kernel *k = flat_kernel(1 << 18, 256, 1); /* 8192 warps */
+	rd_config c;
+	rd_config_default(&c);
+	int left = 3; /* before coalescing, then in it after 4096 warps */
+	rd_callbacks cb = {.progress = cancel_in_stages, .ctx = &left};
+	rd_model *m = rd_model_new(k);
+	rd_result a, b;
+	assert_int_equal(rd_model_run(m, &c, 1, &cb, &a), RD_ECANCELED);
+	assert_int_equal(left, 0);
+	assert_int_equal(rd_model_run(m, &c, 1, NULL, &a), RD_OK);
+	rd_model_free(m);
+	m = rd_model_new(k);
+	assert_int_equal(rd_model_run(m, &c, 1, NULL, &b), RD_OK);
+	assert_int_equal(a.requests, b.requests);
+	assert_int_equal(a.misses, b.misses);
+	assert_int_equal(a.hist_inf, b.hist_inf);
+	rd_result_free(&a);
+	rd_result_free(&b);
+	rd_model_free(m);
+	rd_kernel_free(k);
+}
+
 static int cancel_at_once(void *ctx, double f)
 {
 	(*(int *)ctx)++;
@@ -879,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_threads_same_result),
 		cmocka_unit_test(test_partial_snapshots),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_cancel_in_stages),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
