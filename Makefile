@@ -140,15 +140,15 @@ fuzz:
 
 # Speed goals are measured here, not asserted in tests: prints a table and
 # writes bench/results.md (bench/run says what it measures).
-bench: rdscope $(B)/bench/bench_model
+bench: rdscope $(B)/bench/bench_model $(B)/bench/bench_explorer
 	$(Q)bench/run $(B)
 
-$(B)/bench/bench_model: $(B)/bench/bench_model.o $(B)/libapp.a $(B)/libmodel.a
+$(B)/bench/bench_%: $(B)/bench/bench_%.o $(B)/libapp.a $(B)/libmodel.a
 	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
 
 $(B)/bench/%.o: bench/%.c | $(B)/.deps
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Imodel -Isrc $(PKG_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Imodel -Isrc -Iui $(PKG_CFLAGS) -c $< -o $@
 
 install: rdscope
 	install -Dm755 rdscope $(DESTDIR)$(BINDIR)/rdscope

@@ -63,12 +63,13 @@ static void poke(worker *w)
 	(void)r;
 }
 
-/* What one run's progress callback needs. */
+/* What one run's callbacks need. */
 typedef struct run_ctx {
 	worker *w;
 	unsigned long gen;
-	double base, span; /* this pass's share of the whole progress bar */
-	double last_poke;
+	const rd_config *cfg;
+	int partials;      /* publish the model's snapshots */
+	double start, last_poke, last_partial;
 } run_ctx;
 
 static int on_progress(void *ctx, double f)
@@ -78,7 +79,7 @@ static int on_progress(void *ctx, double f)
 	if (atomic_load(&w->want) != r->gen)
 		return 1; /* stale: stop now */
 	pthread_mutex_lock(&w->mu);
-	w->prog = r->base + f * r->span;
+	w->prog = f;
 	pthread_mutex_unlock(&w->mu);
 	double t = now_s();
 	if (t - r->last_poke > 0.05) {
@@ -100,10 +101,46 @@ static void publish(worker *w, snap *s)
 	poke(w);
 }
 
-/* One pass; returns 0 when done (published), -1 when stopped or failed.
- * *secs: the model's wall time. */
-static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int partial,
-		    double base, double span, double *secs)
+/* No snapshot before a run is this old (a fast run just shows its final
+ * result), nor more often than every PARTIAL_EVERY_S. */
+#define PARTIAL_AFTER_S 0.03
+#define PARTIAL_EVERY_S 0.1
+
+/* The model's snapshot of a run still going, published as a partial
+ * result (copied: the model's lives only during the call). */
+static void on_partial(void *ctx, const rd_result *r)
+{
+	run_ctx *rc = ctx;
+	worker *w = rc->w;
+	double t = now_s();
+	if (!rc->partials || atomic_load(&w->want) != rc->gen || t - rc->start < PARTIAL_AFTER_S ||
+	    t - rc->last_partial < PARTIAL_EVERY_S)
+		return;
+	snap *s = calloc(1, sizeof *s);
+	uint64_t *h = r->hist_len ? malloc(r->hist_len * sizeof *h) : NULL;
+	if (!s || (r->hist_len && !h)) {
+		free(s);
+		free(h);
+		return; /* a snapshot is a nicety: the final result still comes */
+	}
+	if (h)
+		memcpy(h, r->hist, r->hist_len * sizeof *h);
+	s->refs = 1;
+	s->gen = rc->gen;
+	s->cfg = *rc->cfg;
+	s->status = RD_OK;
+	s->partial = 1;
+	s->res = *r;
+	s->res.hist = h;
+	s->seconds = t - rc->start;
+	rc->last_partial = t;
+	publish(w, s);
+}
+
+/* One run of the full breakdown; returns 0 when done (published), -1 when
+ * stopped or failed. *secs: the model's wall time. */
+static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int partials,
+		    double *secs)
 {
 	snap *s = calloc(1, sizeof *s);
 	if (!s)
@@ -111,35 +148,27 @@ static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int part
 	s->refs = 1;
 	s->gen = gen;
 	s->cfg = *cfg;
-	s->partial = partial;
-	run_ctx ctx = {.w = w, .gen = gen, .base = base, .span = span, .last_poke = now_s()};
-	rd_callbacks cb = {.progress = on_progress, .ctx = &ctx};
+	double t0 = now_s();
+	run_ctx ctx = {.w = w, .gen = gen, .cfg = cfg, .partials = partials, .start = t0,
+		       .last_poke = t0};
+	rd_callbacks cb = {.progress = on_progress, .partial = on_partial, .ctx = &ctx};
 	pthread_mutex_lock(&w->mu);
 	w->runs++;
 	pthread_mutex_unlock(&w->mu);
-	double t0 = now_s();
-	s->status = rd_model_run(w->m, cfg, partial ? 1 << RD_CASE_FULL : RD_ALL_CASES, &cb,
-				 &s->res);
+	s->status = rd_model_run(w->m, cfg, RD_ALL_CASES, &cb, &s->res);
 	s->seconds = *secs = now_s() - t0;
 	if (s->status == RD_ECANCELED) {
 		free(s);
 		return -1;
 	}
 	int ok = s->status == RD_OK;
-	if (!ok)
-		s->partial = 0; /* an error is final */
 	publish(w, s);
 	return ok ? 0 : -1;
 }
 
-/* A quick pass first only when full runs take longer than this: below, the
- * final result comes fast enough and a partial one would only flicker. */
-#define QUICK_OVER_S 0.15
-
 static void *worker_main(void *arg)
 {
 	worker *w = arg;
-	double last_full = -1; /* wall time of the last full run, -1: none yet */
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->quit && !w->has_req)
@@ -154,15 +183,9 @@ static void *worker_main(void *arg)
 		w->prog = 0;
 		pthread_mutex_unlock(&w->mu);
 
-		quick = quick && (last_full < 0 || last_full > QUICK_OVER_S);
 		if (atomic_load(&w->want) == gen) {
-			int ok = 0;
 			double secs;
-			if (quick)
-				ok = run_pass(w, &cfg, gen, 1, 0.0, 0.2, &secs);
-			if (ok == 0 && atomic_load(&w->want) == gen &&
-			    run_pass(w, &cfg, gen, 0, quick ? 0.2 : 0.0, quick ? 0.8 : 1.0, &secs) == 0)
-				last_full = secs;
+			run_pass(w, &cfg, gen, quick, &secs);
 		}
 
 		pthread_mutex_lock(&w->mu);

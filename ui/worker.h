@@ -7,9 +7,9 @@
  *
  * A run whose generation is no longer the newest stops at the model's
  * next progress check (rd_callbacks.progress returns nonzero). A run done
- * "quick" first publishes the as-configured case alone (a partial result:
- * totals and histogram, miss classes pending), then the full breakdown;
- * the quick pass is skipped while full runs of the kernel are fast. The
+ * "quick" also publishes the model's snapshots of the as-configured case
+ * while the breakdown runs (partial results: totals and histogram so far,
+ * miss classes pending), throttled so short runs do not flicker. The
  * breakdown's cases run on up to four threads of the model's own.
  */
 #ifndef UI_WORKER_H
@@ -26,7 +26,7 @@ typedef struct snap {
 	unsigned long gen;
 	rd_config cfg;
 	int status;     /* RD_OK, or the model's error */
-	int partial;    /* 1: only the as-configured case (no class breakdown) */
+	int partial;    /* 1: a snapshot of a run still going (no class breakdown) */
 	double seconds; /* wall time of the model run */
 	rd_result res;
 } snap;
@@ -60,7 +60,7 @@ void worker_submit(worker *w, unsigned long gen, const rd_config *cfg, int quick
  */
 snap *worker_take(worker *w, unsigned long *prog_gen, double *prog);
 
-/* Runs started (both passes count one each), for tests. */
+/* Runs started, for tests. */
 unsigned long worker_runs(worker *w);
 
 #endif

@@ -1,0 +1,104 @@
+/*
+ * Explorer responsiveness through the explorer's own worker (ui/worker.c):
+ * after an edit, how long until the first frame's data (a partial snapshot
+ * or the final result) and until the final result. Each edit toggles
+ * l1.ways between 4 and 8 on the synthetic kernel, as a user stepping a
+ * field would; medians of 9 edits. Stage building is warmed up first (an
+ * edit of the ways reuses coalescing), as in a session.
+ * Usage: bench_explorer REQUESTS_IN_MILLIONS
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "rdscope.h"
+#include "worker.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The benchmark's synthetic kernel (bench_model.c): 4 threads share a line. */
+static rd_kernel *synthetic(uint32_t nthreads, uint32_t loads, uint32_t pool)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("synthetic", 256, 1, 1);
+	for (uint32_t t = 0; t < nthreads; t++) {
+		uint64_t s = 0x9E3779B97F4A7C15ULL * ((t >> 2) + 1);
+		for (uint32_t i = 0; i < loads; i++) {
+			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+			uint64_t line = (i & 1) ? s % pool : ((t >> 2) * 3 + i) % (pool * 4);
+			rd_kernel_builder_add(b, t, 0, line * 128 + (t & 3) * 4, 4);
+		}
+	}
+	return rd_kernel_builder_finish(b);
+}
+
+/* Wait for gen's results; first and final times since t0. */
+static void wait_final(worker *w, unsigned long gen, double t0, double *first, double *final)
+{
+	*first = -1;
+	for (;;) {
+		struct pollfd p = {.fd = worker_fd(w), .events = POLLIN};
+		poll(&p, 1, 1000);
+		unsigned long pg;
+		double pr;
+		snap *s = worker_take(w, &pg, &pr);
+		if (!s)
+			continue;
+		if (s->gen == gen) {
+			double t = now() - t0;
+			if (*first < 0)
+				*first = t;
+			if (!s->partial) {
+				*final = t;
+				snap_unref(s);
+				return;
+			}
+		}
+		snap_unref(s);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	double millions = argc > 1 ? atof(argv[1]) : 1;
+	uint32_t threads = (uint32_t)(millions * 32768);
+	rd_kernel *k = synthetic(threads, 128, millions > 2 ? 1 << 18 : 1 << 15);
+	char err[128];
+	worker *w = worker_start(k, err, sizeof err);
+	if (!k || !w) {
+		fprintf(stderr, "bench: %s\n", err);
+		return 1;
+	}
+	rd_config c;
+	rd_config_default(&c);
+	double first, final, f[9], g[9];
+	unsigned long gen = 1;
+	worker_submit(w, gen, &c, 1); /* builds the stages */
+	wait_final(w, gen, now(), &first, &final);
+	for (int i = 0; i < 9; i++) {
+		c.l1_ways = i % 2 ? 4 : 8; /* 32 sets either way (Fermi hash) */
+		c.l1_size = c.l1_ways * 128 * 32;
+		double t0 = now();
+		worker_submit(w, ++gen, &c, 1);
+		wait_final(w, gen, t0, &f[i], &g[i]);
+	}
+	qsort(f, 9, sizeof *f, cmp_double);
+	qsort(g, 9, sizeof *g, cmp_double);
+	printf("| explorer edit, %.0fM requests: first frame / final result | %.0f ms / %.0f ms (medians of 9) |\n",
+	       millions, f[4] * 1e3, g[4] * 1e3);
+	worker_stop(w);
+	rd_kernel_free(k);
+	return 0;
+}
