@@ -82,6 +82,10 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 void stack_free(rd_stack *st);
 /* Distinct lines of its set updated since the line's last update; -1: never. */
 int64_t stack_distance(const rd_stack *st, uint32_t line);
+/* The lines of a set, most recent first, as line addresses (line_addr[]
+ * maps dense ids); at most cap of them. O(lines): for teaching views. */
+uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr, uint64_t *out,
+		     uint32_t cap);
 /* min(distance, cap), or -1: enough to tell a hit (distance < ways). */
 int64_t stack_distance_capped(const rd_stack *st, uint32_t line, uint32_t cap);
 void stack_update(rd_stack *st, uint32_t line);
@@ -142,6 +146,8 @@ typedef struct sim_counts {
 	uint64_t *hist;               /* finite distances */
 	uint32_t hist_len, hist_cap;
 	uint64_t hist_inf;
+	uint32_t nsets;               /* per-set counts (case 0 only), or 0 */
+	uint64_t *set_requests, *set_misses;
 } sim_counts;
 
 /* What the threads running one rd_model_run share: progress and cancel. */
@@ -164,6 +170,9 @@ typedef struct sim_input {
 } sim_input;
 
 int hist_add(sim_counts *c, int64_t d);
+void counts_free(sim_counts *c);
+/* Case 0's per-set counters: allocate them (0 or -1: no memory). */
+int counts_sets(sim_counts *c, uint32_t nsets);
 int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the

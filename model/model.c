@@ -157,8 +157,39 @@ int sim_progress(const sim_input *in, uint64_t delta)
 	return atomic_load(&sh->cancel);
 }
 
+int counts_sets(sim_counts *c, uint32_t nsets)
+{
+	c->set_requests = calloc(nsets ? nsets : 1, sizeof *c->set_requests);
+	c->set_misses = calloc(nsets ? nsets : 1, sizeof *c->set_misses);
+	c->nsets = nsets;
+	return c->set_requests && c->set_misses ? 0 : -1;
+}
+
+void counts_free(sim_counts *c)
+{
+	free(c->hist);
+	free(c->set_requests);
+	free(c->set_misses);
+	c->hist = NULL;
+	c->set_requests = c->set_misses = NULL;
+	c->nsets = 0;
+}
+
 static int counts_merge(sim_counts *to, const sim_counts *from)
 {
+	if (from->nsets) {
+		if (!to->nsets) {
+			to->set_requests = calloc(from->nsets, sizeof *to->set_requests);
+			to->set_misses = calloc(from->nsets, sizeof *to->set_misses);
+			if (!to->set_requests || !to->set_misses)
+				return -1;
+			to->nsets = from->nsets;
+		}
+		for (uint32_t s = 0; s < from->nsets; s++) {
+			to->set_requests[s] += from->set_requests[s];
+			to->set_misses[s] += from->set_misses[s];
+		}
+	}
 	to->requests += from->requests;
 	to->hits += from->hits;
 	to->misses += from->misses;
@@ -300,7 +331,7 @@ int sim_partial(const sim_input *in, const sim_counts *now)
 		return 0;
 	sim_counts s = {0};
 	if ((in->acc && counts_merge(&s, in->acc) < 0) || counts_merge(&s, now) < 0) {
-		free(s.hist);
+		counts_free(&s);
 		return -1;
 	}
 	rd_result r = {0};
@@ -323,7 +354,7 @@ int sim_partial(const sim_input *in, const sim_counts *now)
 	r.hist_len = s.hist_len;
 	r.hist_inf = s.hist_inf;
 	cb->partial(cb->ctx, &r);
-	free(s.hist);
+	counts_free(&s);
 	return 0;
 }
 
@@ -341,7 +372,7 @@ static int case_run(const rd_model *m, const rd_config *c, int i, const sim_inpu
 		rc = sim_paper_core(in, core, &p, &one);
 		if (rc == RD_OK && counts_merge(out, &one) < 0)
 			rc = RD_ENOMEM;
-		free(one.hist);
+		counts_free(&one);
 	}
 	return rc;
 }
@@ -453,17 +484,25 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		r->hist_len = cc[0].hist_len;
 		r->hist_inf = cc[0].hist_inf;
 		cc[0].hist = NULL;
+		r->nsets = cc[0].nsets;
+		r->set_requests = cc[0].set_requests;
+		r->set_misses = cc[0].set_misses;
+		cc[0].set_requests = cc[0].set_misses = NULL;
+		cc[0].nsets = 0;
 	}
 	for (int i = 0; i < RD_NCASES; i++)
-		free(cc[i].hist);
+		counts_free(&cc[i]);
 	return rc;
 }
 
 void rd_result_free(rd_result *r)
 {
 	free(r->hist);
+	free(r->set_requests);
+	free(r->set_misses);
 	r->hist = NULL;
-	r->hist_len = 0;
+	r->set_requests = r->set_misses = NULL;
+	r->hist_len = r->nsets = 0;
 }
 
 const char *rd_class_name(enum rd_class c)

@@ -195,6 +195,11 @@ typedef struct rd_result {
 	uint64_t *hist;
 	uint32_t hist_len;
 	uint64_t hist_inf;
+	/* case 0, per set (sets of the configuration): requests and misses
+	 * (latency misses included), summed over cores; NULL if not run */
+	uint32_t nsets;
+	uint64_t *set_requests;
+	uint64_t *set_misses;
 } rd_result;
 
 void rd_result_free(rd_result *r);
@@ -219,6 +224,11 @@ typedef struct rd_event {
 	uint32_t latency;
 	uint64_t effect_at;
 	uint32_t mshrs_used;    /* entries in use after this request */
+	/* With rd_callbacks.event_stacks only: the lines of the request's set
+	 * as its lookup saw them, most recent first (line addresses), and how
+	 * many of them there are; valid during the call only. */
+	const uint64_t *stack;
+	uint32_t stack_len;
 } rd_event;
 
 /* ---------------------------------------------------------------- running */
@@ -236,6 +246,9 @@ typedef struct rd_callbacks {
 	 * histogram are valid during the call only.
 	 */
 	void (*partial)(void *ctx, const rd_result *r);
+	/* Nonzero: events carry their set's LRU stack (costs a pass over the
+	 * set's lines per event: for teaching-sized traces). */
+	int event_stacks;
 	void *ctx;
 } rd_callbacks;
 

@@ -34,6 +34,9 @@
 
 enum { EFF_HIT = 0, EFF_FILL = 1 };
 
+/* Lines of a set an event shows at most (a teaching view's stack). */
+#define EVENT_STACK_MAX 64
+
 typedef struct effect {
 	uint32_t line;
 	uint8_t kind, done;
@@ -73,6 +76,7 @@ typedef struct core_state {
 	bucket *wheel;
 	uint64_t wmask, pending;
 	uint32_t used;       /* MSHR entries in use */
+	uint64_t *stk;       /* event stacks (teaching views), or NULL */
 	uint32_t next_block; /* index into this core's block list */
 	uint64_t warps_alive;
 	uint64_t issued;     /* requests issued, for progress */
@@ -238,6 +242,9 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq,
 		.effect_at = eff,
 		.mshrs_used = cs->used,
 	};
+	if (cs->stk)
+		ev.stack_len = stack_lines(&cs->st, set, co->line_addr, cs->stk, EVENT_STACK_MAX);
+	ev.stack = cs->stk;
 	cs->in->cb->event(cs->in->cb->ctx, &ev);
 }
 
@@ -334,6 +341,10 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			}
 		}
 		out->requests++;
+		if (out->nsets) {
+			out->set_requests[set]++;
+			out->set_misses[set] += o == RD_OUT_MISS;
+		}
 		if (p->need_hist && hist_add(out, d) < 0)
 			return -1;
 		if (lat > maxlat)
@@ -366,6 +377,7 @@ static void core_free(core_state *cs)
 	stack_free(&cs->st);
 	halfnormal_free(&cs->latdist);
 	free(cs->land);
+	free(cs->stk);
 	free(cs->next_instr);
 	free(cs->next_req);
 	free(cs->held);
@@ -425,6 +437,14 @@ static int core_init(core_state *cs)
 	if (!cs->land || !cs->next_instr ||
 	    !cs->next_req || !cs->held || !cs->refused_stamp || !cs->block_left || !cs->fifo || !cs->wheel)
 		return -1;
+	if (p->record_events) {
+		if (counts_sets(cs->out, p->sets) < 0)
+			return -1;
+		const rd_callbacks *cb = cs->in->cb;
+		if (cb && cb->event && cb->event_stacks &&
+		    !(cs->stk = malloc(EVENT_STACK_MAX * sizeof *cs->stk)))
+			return -1;
+	}
 	rng_seed(&cs->rng, p->seed, cs->core);
 	return halfnormal_init(&cs->latdist, p->sigma);
 }

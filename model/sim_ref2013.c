@@ -246,6 +246,10 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 						  T + p->lat_hit);
 			}
 			rs->out->requests++;
+			if (rs->out->nsets) {
+				rs->out->set_requests[set]++;
+				rs->out->set_misses[set] += d < 0 || d >= p->ways;
+			}
 			rs->issued++;
 			if (hist_add(rs->out, d) < 0)
 				return -1;
@@ -319,6 +323,8 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 	rs.fcap = (uint64_t)s->active_blocks * s->warps_per_block + 1;
 	rs.fifo = malloc(rs.fcap * sizeof *rs.fifo);
 	if (!rs.pc || !rs.outst || !rs.wheel || !rs.fifo)
+		goto out;
+	if (p->record_events && counts_sets(out, p->sets) < 0)
 		goto out;
 	rng_seed(&rs.rng, p->seed, 0);
 	if (halfnormal_init(&rs.latdist, p->sigma) < 0)

@@ -146,6 +146,35 @@ HOT_CLONES int64_t stack_distance_capped(const rd_stack *st, uint32_t line, uint
 	return d < cap ? d : cap;
 }
 
+uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr, uint64_t *out,
+		     uint32_t cap)
+{
+	/* (stamp, line) pairs of the set, newest first, by insertion */
+	uint32_t n = 0;
+	uint32_t *stamps = malloc((cap ? cap : 1) * sizeof *stamps);
+	if (!stamps)
+		return 0;
+	for (uint32_t l = 0; l < st->nlines; l++) {
+		uint32_t p = st->ln[l].stamp;
+		if (!p || st->ln[l].set != set)
+			continue;
+		uint32_t i = n < cap ? n++ : cap;
+		if (i == cap && (cap == 0 || p < stamps[cap - 1]))
+			continue; /* older than all kept */
+		if (i == cap)
+			i = cap - 1;
+		while (i && stamps[i - 1] < p) {
+			stamps[i] = stamps[i - 1];
+			out[i] = out[i - 1];
+			i--;
+		}
+		stamps[i] = p;
+		out[i] = line_addr[l];
+	}
+	free(stamps);
+	return n;
+}
+
 HOT_CLONES void stack_update(rd_stack *st, uint32_t line)
 {
 	uint32_t set = st->ln[line].set;

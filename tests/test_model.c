@@ -497,6 +497,14 @@ static void test_timing_properties(void **state)
 		c.model = lcg_next(&g, 4) == 0 ? RD_PROFILE_REF2013 : RD_PROFILE_PAPER;
 		rd_result r;
 		run_all(k, &c, &r);
+		/* per-set counts add up to the totals (case 0) */
+		uint64_t sr = 0, sm = 0;
+		assert_int_equal(r.nsets, rd_config_sets(&c));
+		for (uint32_t s = 0; s < r.nsets; s++)
+			sr += r.set_requests[s], sm += r.set_misses[s];
+		assert_int_equal(sr, r.requests);
+		if (c.model == RD_PROFILE_PAPER)
+			assert_int_equal(sm, r.misses);
 		uint64_t sum = r.hits, h = r.hist_inf;
 		for (int i = 0; i < RD_NCLASS; i++)
 			sum += r.cls[i];

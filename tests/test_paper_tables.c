@@ -112,6 +112,57 @@ static void test_s000_table2(void **state)
 	rd_kernel_free(k);
 }
 
+/* The set's stack each lookup of Table 2 saw, most recent line first,
+ * written out by hand from the table's order (no latency). */
+typedef struct stack_log {
+	uint64_t s[8][4];
+	uint32_t n[8];
+	int k;
+} stack_log;
+
+static void log_stack(void *ctx, const rd_event *ev)
+{
+	stack_log *sl = ctx;
+	if (sl->k < 8) {
+		sl->n[sl->k] = ev->stack_len;
+		for (uint32_t i = 0; i < ev->stack_len && i < 4; i++)
+			sl->s[sl->k][i] = ev->stack[i];
+	}
+	sl->k++;
+}
+
+static void test_s000_table2_stacks(void **state)
+{
+	(void)state;
+	rd_kernel *k = table2_kernel();
+	rd_config c;
+	tu_toy_config(&c, 16, 2);
+	stack_log sl = {0};
+	rd_callbacks cb = {.event = log_stack, .event_stacks = 1, .ctx = &sl};
+	rd_model *m = rd_model_new(k);
+	rd_result r;
+	assert_int_equal(rd_model_run(m, &c, 1, &cb, &r), RD_OK);
+	static const uint32_t n[8] = {0, 1, 1, 2, 2, 2, 2, 2};
+	static const uint64_t top[8] = {0, 0, 0, 1, 1, 0, 0, 1};
+	assert_int_equal(sl.k, 8);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(sl.n[i], n[i]);
+		if (n[i])
+			assert_int_equal(sl.s[i][0], top[i]);
+		if (n[i] == 2)
+			assert_int_equal(sl.s[i][1], 1 - top[i]);
+	}
+	/* without asking, no stacks */
+	sl.k = 0;
+	cb.event_stacks = 0;
+	rd_result_free(&r);
+	assert_int_equal(rd_model_run(m, &c, 1, &cb, &r), RD_OK);
+	assert_int_equal(sl.n[3], 0);
+	rd_result_free(&r);
+	rd_model_free(m);
+	rd_kernel_free(k);
+}
+
 static void expect_outcomes(const tu_log *l, const char *hm, const uint32_t *lat,
 			    const uint64_t *eff)
 {
@@ -266,6 +317,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_s000_table1), cmocka_unit_test(test_s000_table2),
+		cmocka_unit_test(test_s000_table2_stacks),
 		cmocka_unit_test(test_s000_table3), cmocka_unit_test(test_s000_table4),
 		cmocka_unit_test(test_s000_table5), cmocka_unit_test(test_s001_table1),
 		cmocka_unit_test(test_s003_table1),
