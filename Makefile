@@ -133,6 +133,7 @@ fuzz:
 	    build-fuzz/tests/fuzz/fuzz_$$n.o build-fuzz/tests/fuzz/fuzz_util.o \
 	    build-fuzz/libapp.a build-fuzz/libmodel.a $(PKG_LIBS) -lm || exit 1; \
 	  mkdir -p build-fuzz/corpus/$$n tests/fuzz/crashes/$$n; \
+	  LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp \
 	  build-fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=tests/fuzz/crashes/$$n/ build-fuzz/corpus/$$n tests/fuzz/corpus/$$n \
 	    2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
@@ -166,4 +167,4 @@ uninstall:
 clean:
 	rm -rf build build-asan build-tsan rdscope
 
--include $(shell find build build-asan build-tsan -name '*.d' 2>/dev/null)
+-include $(shell find build build-asan build-tsan build-fuzz -name '*.d' 2>/dev/null)

@@ -258,6 +258,31 @@ static void check_meta(preset_ctx *x, const char *path, const config_setting_t *
 	}
 }
 
+/*
+ * The line of the file's first `@include` directive, or 0. Presets inherit
+ * instead, and libconfig 1.5 exit()s the whole process when an include
+ * names something its scanner cannot read (`@include "."`; upstream
+ * libconfig issue 292), so no file with one is handed to it.
+ */
+static unsigned include_line(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char buf[1024];
+	unsigned line = 0, found = 0, fresh = 1;
+	while (f && !found && fgets(buf, sizeof buf, f)) {
+		line += fresh;
+		const char *p = buf;
+		while (fresh && (*p == ' ' || *p == '\t'))
+			p++;
+		if (fresh && strncmp(p, "@include", 8) == 0)
+			found = line;
+		fresh = strchr(buf, '\n') != NULL; /* a long line continues */
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* Read and syntax-check a file; 0, or -1 after reporting why not. */
 static int read_config(preset_ctx *x, config_t *cf, const char *path, const char *from,
 		       unsigned from_line)
@@ -267,6 +292,11 @@ static int read_config(preset_ctx *x, config_t *cf, const char *path, const char
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		preset_error(x, from ? from : path, from ? from_line : 0, "%s%s%s", from ? path : "",
 			     from ? ": " : "", strerror(EISDIR));
+		return -1;
+	}
+	unsigned inc = include_line(path);
+	if (inc) {
+		preset_error(x, path, inc, "@include is not supported in presets (use inherits = \"NAME\";)");
 		return -1;
 	}
 	errno = 0;
@@ -418,7 +448,7 @@ int preset_meta_read(const char *path, char *name, size_t namelen, char *desc, s
 {
 	config_t cf;
 	config_init(&cf);
-	int rc = config_read_file(&cf, path) ? 0 : -1;
+	int rc = !include_line(path) && config_read_file(&cf, path) ? 0 : -1;
 	const char *s;
 	if (name && namelen)
 		snprintf(name, namelen, "%s",
