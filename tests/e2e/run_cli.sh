@@ -106,6 +106,8 @@ nul-byte-line3.trc|3|NUL byte in text (is this a binary file?)
 long-line3.trc|3|line too long (more than 1024 bytes)
 zero-bytes-line4.trc|4|bytes must be 1..65535, got 0
 three-fields-line5.trc|5|expected 4 fields 'gid dir addr bytes', got 3
+truncated-last-line3.trc|3|expected 4 fields 'gid dir addr bytes', got 3
+non-numeric-line3.trc|3|addr must be a decimal number, got 'abc'
 empty.trc||empty file
 EOF
 while IFS='|' read -r f line msg; do
