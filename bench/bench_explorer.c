@@ -13,36 +13,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_common.h"
 #include "rdscope.h"
 #include "worker.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The benchmark's synthetic kernel (bench_model.c): 4 threads share a line. */
-static rd_kernel *synthetic(uint32_t nthreads, uint32_t loads, uint32_t pool)
-{
-	rd_kernel_builder *b = rd_kernel_builder_new("synthetic", 256, 1, 1);
-	for (uint32_t t = 0; t < nthreads; t++) {
-		uint64_t s = 0x9E3779B97F4A7C15ULL * ((t >> 2) + 1);
-		for (uint32_t i = 0; i < loads; i++) {
-			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-			uint64_t line = (i & 1) ? s % pool : ((t >> 2) * 3 + i) % (pool * 4);
-			rd_kernel_builder_add(b, t, 0, line * 128 + (t & 3) * 4, 4);
-		}
-	}
-	return rd_kernel_builder_finish(b);
-}
 
 /* Wait for gen's results; first and final times since t0. */
 static void wait_final(worker *w, unsigned long gen, double t0, double *first, double *final)

@@ -15,40 +15,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_common.h"
 #include "rdscope.h"
 #include "sample_builtin.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* A synthetic kernel: nthreads threads in blocks of 256, each with `loads`
- * 4-byte loads; groups of 4 neighbouring threads share a line, lines drawn
- * from a seeded generator over `pool` lines (so about loads/4 requests per
- * thread, a mix of hits, capacity and conflict misses). */
-static rd_kernel *synthetic(uint32_t nthreads, uint32_t loads, uint32_t pool)
-{
-	rd_kernel_builder *b = rd_kernel_builder_new("synthetic", 256, 1, 1);
-	for (uint32_t t = 0; t < nthreads; t++) {
-		uint64_t s = 0x9E3779B97F4A7C15ULL * ((t >> 2) + 1);
-		for (uint32_t i = 0; i < loads; i++) {
-			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-			uint64_t line = (i & 1) ? s % pool : ((t >> 2) * 3 + i) % (pool * 4);
-			if (rd_kernel_builder_add(b, t, 0, line * 128 + (t & 3) * 4, 4) < 0)
-				return NULL;
-		}
-	}
-	return rd_kernel_builder_finish(b);
-}
 
 /* The synthetic kernel as an Ocelot trace, for load-speed measurements. */
 static int write_trc(const char *path, uint32_t nthreads)

@@ -90,6 +90,26 @@ uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr
 int64_t stack_distance_capped(const rd_stack *st, uint32_t line, uint32_t cap);
 void stack_update(rd_stack *st, uint32_t line);
 
+/* ---- warps waiting for a time step (both timing engines) ------------- */
+typedef struct wentry {
+	uint64_t at, tie; /* due time; order among warps due at once */
+	uint32_t w;
+} wentry;
+
+typedef struct wheap {
+	wentry *v;
+	uint64_t n, cap;
+} wheap;
+
+int wheap_push(wheap *h, uint64_t at, uint64_t tie, uint32_t w); /* -1: no memory */
+wentry wheap_pop(wheap *h);
+void wheap_free(wheap *h);
+/* Is a warp due at or before t? */
+static inline int wheap_due(const wheap *h, uint64_t t)
+{
+	return h->n && h->v[0].at <= t;
+}
+
 /* ---- seeded generator for latencies and random mappings -------------- */
 typedef struct rd_rng {
 	uint64_t s;

@@ -47,11 +47,6 @@ typedef struct bucket {
 	uint32_t n, cap;
 } bucket;
 
-typedef struct wentry {
-	uint64_t r, seq;
-	uint32_t w;
-} wentry;
-
 typedef struct core_state {
 	const sim_input *in;
 	const sim_params *p;
@@ -71,8 +66,7 @@ typedef struct core_state {
 	/* queues */
 	uint32_t *fifo;
 	uint64_t fhead, ftail, fcap;
-	wentry *heap;
-	uint64_t hn, hcap;
+	wheap wq;            /* warps waiting for their latency */
 	bucket *wheel;
 	uint64_t wmask, pending;
 	uint32_t used;       /* MSHR entries in use */
@@ -86,49 +80,6 @@ typedef struct core_state {
 static void fifo_push(core_state *cs, uint32_t w)
 {
 	cs->fifo[cs->ftail++ % cs->fcap] = w;
-}
-
-static int heap_less(const wentry *a, const wentry *b)
-{
-	return a->r < b->r || (a->r == b->r && a->seq < b->seq);
-}
-
-static int heap_push(core_state *cs, wentry e)
-{
-	if (cs->hn == cs->hcap) {
-		uint64_t nc = cs->hcap ? cs->hcap * 2 : 64;
-		wentry *h = realloc(cs->heap, nc * sizeof *h);
-		if (!h)
-			return -1;
-		cs->heap = h;
-		cs->hcap = nc;
-	}
-	uint64_t i = cs->hn++;
-	while (i && heap_less(&e, &cs->heap[(i - 1) / 2])) {
-		cs->heap[i] = cs->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	cs->heap[i] = e;
-	return 0;
-}
-
-static wentry heap_pop(core_state *cs)
-{
-	wentry top = cs->heap[0], last = cs->heap[--cs->hn];
-	uint64_t i = 0;
-	for (;;) {
-		uint64_t c = 2 * i + 1;
-		if (c >= cs->hn)
-			break;
-		if (c + 1 < cs->hn && heap_less(&cs->heap[c + 1], &cs->heap[c]))
-			c++;
-		if (!heap_less(&cs->heap[c], &last))
-			break;
-		cs->heap[i] = cs->heap[c];
-		i = c;
-	}
-	cs->heap[i] = last;
-	return top;
 }
 
 static int effect_push(core_state *cs, uint64_t at, uint32_t line, uint8_t kind)
@@ -369,7 +320,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			fifo_push(cs, w);
 		return refused;
 	}
-	return heap_push(cs, (wentry){r, T, w});
+	return wheap_push(&cs->wq, r, T, w);
 }
 
 static void core_free(core_state *cs)
@@ -384,7 +335,7 @@ static void core_free(core_state *cs)
 	free(cs->refused_stamp);
 	free(cs->block_left);
 	free(cs->fifo);
-	free(cs->heap);
+	wheap_free(&cs->wq);
 	if (cs->wheel)
 		for (uint64_t i = 0; i <= cs->wmask; i++)
 			free(cs->wheel[i].v);
@@ -457,7 +408,7 @@ static int core_init(core_state *cs)
  */
 static uint64_t spin_skip(core_state *cs, uint64_t T)
 {
-	uint64_t E = UINT64_MAX, A = cs->hn ? cs->heap[0].r : UINT64_MAX;
+	uint64_t E = UINT64_MAX, A = cs->wq.n ? cs->wq.v[0].at : UINT64_MAX;
 	if (cs->pending)
 		for (uint64_t t = T; t <= T + cs->wmask; t++)
 			if (cs->wheel[t & cs->wmask].n) {
@@ -494,8 +445,8 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 	uint64_t next_partial = RD_PARTIAL_EVERY;
 	int fast = !(p->record_events && in->cb && in->cb->event);
 	while (cs.warps_alive) {
-		while (cs.hn && cs.heap[0].r <= T) {
-			uint32_t w = heap_pop(&cs).w;
+		while (wheap_due(&cs.wq, T)) {
+			uint32_t w = wheap_pop(&cs.wq).w;
 			cs.version++;
 			if (warp_exhausted(&cs, w))
 				warp_retire(&cs, w);
@@ -518,7 +469,7 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 			if (cs.pending)
 				effects_due(&cs, T++);
 			else
-				T = cs.heap[0].r;
+				T = cs.wq.v[0].at;
 			continue;
 		}
 		uint32_t w = cs.fifo[cs.fhead++ % cs.fcap];

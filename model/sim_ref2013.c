@@ -25,11 +25,6 @@ typedef struct rbucket {
 	uint32_t n, cap;
 } rbucket;
 
-typedef struct inflight {
-	uint64_t ready; /* step at whose end the warp re-enters the FIFO */
-	uint32_t w;
-} inflight;
-
 typedef struct ref_state {
 	const sim_input *in;
 	const sim_params *p;
@@ -46,53 +41,9 @@ typedef struct ref_state {
 	uint32_t sortcap;
 	uint32_t *fifo;
 	uint64_t fhead, ftail, fcap;
-	inflight *heap;
-	uint64_t hn, hcap;
+	wheap wq;              /* in-flight warps, by (ready step, warp id) */
 	uint64_t issued;
 } ref_state;
-
-static int infl_less(const inflight *a, const inflight *b)
-{
-	return a->ready < b->ready || (a->ready == b->ready && a->w < b->w);
-}
-
-static int infl_push(ref_state *rs, inflight e)
-{
-	if (rs->hn == rs->hcap) {
-		uint64_t nc = rs->hcap ? rs->hcap * 2 : 64;
-		inflight *h = realloc(rs->heap, nc * sizeof *h);
-		if (!h)
-			return -1;
-		rs->heap = h;
-		rs->hcap = nc;
-	}
-	uint64_t i = rs->hn++;
-	while (i && infl_less(&e, &rs->heap[(i - 1) / 2])) {
-		rs->heap[i] = rs->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	rs->heap[i] = e;
-	return 0;
-}
-
-static inflight infl_pop(ref_state *rs)
-{
-	inflight top = rs->heap[0], last = rs->heap[--rs->hn];
-	uint64_t i = 0;
-	for (;;) {
-		uint64_t c = 2 * i + 1;
-		if (c >= rs->hn)
-			break;
-		if (c + 1 < rs->hn && infl_less(&rs->heap[c + 1], &rs->heap[c]))
-			c++;
-		if (!infl_less(&rs->heap[c], &last))
-			break;
-		rs->heap[i] = rs->heap[c];
-		i = c;
-	}
-	rs->heap[i] = last;
-	return top;
-}
 
 static int req_push(ref_state *rs, uint64_t at, uint32_t line, uint32_t set, uint8_t miss)
 {
@@ -268,7 +219,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 	}
 	/* quirk: the countdown makes the warp re-enter at the end of step
 	 * T + latency, one step later than the latency alone */
-	return infl_push(rs, (inflight){T + maxlat, w});
+	return wheap_push(&rs->wq, T + maxlat, w, w);
 }
 
 static void ref_free(ref_state *rs)
@@ -283,7 +234,7 @@ static void ref_free(ref_state *rs)
 	free(rs->wheel);
 	free(rs->sortbuf);
 	free(rs->fifo);
-	free(rs->heap);
+	wheap_free(&rs->wq);
 }
 
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
@@ -351,13 +302,13 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 				if (warp_step(&rs, w, T, M, &ret) < 0)
 					goto out;
 				retired += ret;
-			} else if (!rs.pending && rs.hn && rs.heap[0].ready > T) {
-				T = rs.heap[0].ready; /* nothing happens until then */
+			} else if (!rs.pending && rs.wq.n && rs.wq.v[0].at > T) {
+				T = rs.wq.v[0].at; /* nothing happens until then */
 			}
 			if (requests_process(&rs, T) < 0)
 				goto out;
-			while (rs.hn && rs.heap[0].ready <= T)
-				rs.fifo[rs.ftail++ % rs.fcap] = infl_pop(&rs).w;
+			while (wheap_due(&rs.wq, T))
+				rs.fifo[rs.ftail++ % rs.fcap] = wheap_pop(&rs.wq).w;
 			T++;
 			if (rs.issued >= next_report) {
 				next_report += SIM_CHUNK;
