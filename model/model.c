@@ -29,6 +29,17 @@ struct rd_model {
 	uint32_t *set_of;
 	uint32_t *zeros; /* set index of every line in the fully associative case */
 	int threads;     /* threads a run may use for its cases */
+	/* Each case's last result: a run whose case has the same parameters
+	 * over the same stages reuses it (an edit changes 1-3 of 4 cases).
+	 * The generations count rebuilds of the stages a case reads. */
+	uint64_t gen_coal, gen_sets;
+	struct case_memo {
+		int valid;
+		sim_params key; /* pointers cleared */
+		enum rd_profile model;
+		uint64_t gen_coal, gen_sets;
+		sim_counts counts;
+	} memo[RD_NCASES];
 };
 
 rd_model *rd_model_new(const rd_kernel *k)
@@ -49,6 +60,8 @@ void rd_model_free(rd_model *m)
 		sched_free(&m->sched);
 	if (m->have_coal)
 		coal_free(&m->coal);
+	for (int i = 0; i < RD_NCASES; i++)
+		counts_free(&m->memo[i].counts);
 	free(m->set_of);
 	free(m->zeros);
 	free(m);
@@ -80,6 +93,7 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 		if ((rc = sched_build(&m->sched, m->k, c)))
 			return rc;
 		m->have_sched = 1;
+		m->gen_coal++;
 		m->sched_key = *c;
 	}
 	int lanes = c->model == RD_PROFILE_REF2013;
@@ -92,6 +106,7 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line, lanes, cb)))
 			return rc;
 		m->have_coal = 1;
+		m->gen_coal++;
 		m->coal_line = c->l1_line;
 		free(m->zeros);
 		m->zeros = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->zeros);
@@ -111,6 +126,7 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 		for (uint32_t i = 0; i < m->coal.nlines; i++)
 			m->set_of[i] = rd_set_index(c, sets, m->coal.line_addr[i]);
 		m->have_sets = 1;
+		m->gen_sets++;
 		m->sets_key = *c;
 		m->sets_n = sets;
 	}
@@ -165,14 +181,13 @@ int counts_sets(sim_counts *c, uint32_t nsets)
 	return c->set_requests && c->set_misses ? 0 : -1;
 }
 
+/* Free and clear: a freed counter is an empty one, ready to merge into. */
 void counts_free(sim_counts *c)
 {
 	free(c->hist);
 	free(c->set_requests);
 	free(c->set_misses);
-	c->hist = NULL;
-	c->set_requests = c->set_misses = NULL;
-	c->nsets = 0;
+	memset(c, 0, sizeof *c);
 }
 
 static int counts_merge(sim_counts *to, const sim_counts *from)
@@ -359,27 +374,58 @@ int sim_partial(const sim_input *in, const sim_counts *now)
 }
 
 /* One case, all cores; counts into *out. */
-static int case_run(const rd_model *m, const rd_config *c, int i, const sim_input *in,
-		    sim_counts *out)
+/* Does memo i hold this case's result? (The fully associative case does
+ * not read the set index, so only coalescing must be the same.) */
+static int memo_hit(const rd_model *m, int i, const sim_params *key, enum rd_profile model)
 {
-	sim_params p;
+	const struct case_memo *e = &m->memo[i];
+	return e->valid && e->model == model && e->gen_coal == m->gen_coal &&
+	       (i == RD_CASE_FULLY_ASSOC || e->gen_sets == m->gen_sets) &&
+	       memcmp(&e->key, key, sizeof *key) == 0;
+}
+
+/* One case, all cores; counts into *out. Only the calling thread touches
+ * memo[i] (each case runs on one thread). */
+static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in, sim_counts *out)
+{
+	sim_params p, key;
 	params_for_case(&p, c, m, i);
-	if (c->model == RD_PROFILE_REF2013)
-		return sim_ref2013(in, &p, out);
+	memset(&key, 0, sizeof key); /* padding too: the key is compared whole */
+	key = p;
+	key.set_of = NULL;
+	/* the as-configured case is rerun when events or snapshots are wanted */
+	const rd_callbacks *cb = in->cb;
+	int replayable = !(i == RD_CASE_FULL && cb && (cb->event || cb->partial));
+	if (replayable && memo_hit(m, i, &key, c->model))
+		return counts_merge(out, &m->memo[i].counts) < 0 ? RD_ENOMEM : RD_OK;
 	int rc = RD_OK;
-	for (uint32_t core = 0; core < m->sched.ncores && rc == RD_OK; core++) {
-		sim_counts one = {0};
-		rc = sim_paper_core(in, core, &p, &one);
-		if (rc == RD_OK && counts_merge(out, &one) < 0)
-			rc = RD_ENOMEM;
-		counts_free(&one);
+	if (c->model == RD_PROFILE_REF2013) {
+		rc = sim_ref2013(in, &p, out);
+	} else {
+		for (uint32_t core = 0; core < m->sched.ncores && rc == RD_OK; core++) {
+			sim_counts one = {0};
+			rc = sim_paper_core(in, core, &p, &one);
+			if (rc == RD_OK && counts_merge(out, &one) < 0)
+				rc = RD_ENOMEM;
+			counts_free(&one);
+		}
+	}
+	struct case_memo *e = &m->memo[i];
+	counts_free(&e->counts);
+	e->valid = 0;
+	if (rc == RD_OK && counts_merge(&e->counts, out) == 0) {
+		e->valid = 1;
+		e->key = key;
+		e->model = c->model;
+		e->gen_coal = m->gen_coal;
+		e->gen_sets = m->gen_sets;
 	}
 	return rc;
 }
 
 /* The cases other than 0, taken in turn by every thread that is free. */
 typedef struct case_pool {
-	const rd_model *m;
+	rd_model *m;
 	const rd_config *c;
 	sim_input in;
 	sim_counts *cc;

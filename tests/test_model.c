@@ -596,6 +596,52 @@ static void test_cases_match_own_runs(void **state)
 	}
 }
 
+/* A model kept across edits (reusing the cases an edit leaves alone)
+ * gives exactly what a fresh model gives, whatever the order of edits. */
+static void test_edits_match_fresh(void **state)
+{
+	(void)state;
+	lcg g = {4242};
+	rd_kernel *k = random_kernel(&g, 700, 64, 6, 400);
+	rd_model *kept = rd_model_new(k);
+	rd_config c;
+	rd_config_default(&c);
+	c.l1_line = 32;
+	c.l1_size = 32 * 4 * 32;
+	char e[128];
+	static const char *const edits[][2] = {
+		{"l1.ways", "8"},      {"l1.size", "8K"},     {"latency.miss", "40"},
+		{"l1.mshrs", "16"},    {"l1.hash", "mod"},    {"l1.ways", "4"},
+		{"l1.size", "4K"},     {"latency.miss", "100"}, {"l1.line", "64"},
+		{"l1.line", "32"},     {"model", "reference-2013"}, {"model", "paper"},
+		{"gpu.divergence", "0"}, {"latency.clip", "0"}, {"l1.mshr_per_warp", "0"},
+		{"seed", "9"},         {"gpu.cores", "2"},    {"l1.hash", "xor"},
+	};
+	for (int step = 0; step < 60; step++) {
+		const char *const *ed = edits[lcg_next(&g, sizeof edits / sizeof edits[0])];
+		rd_config t = c;
+		if (rd_config_set(&t, ed[0], ed[1], e, sizeof e) < 0 || rd_config_check(&t, e, sizeof e) < 0)
+			continue;
+		c = t;
+		rd_result a, b;
+		assert_int_equal(rd_model_run(kept, &c, RD_ALL_CASES, NULL, &a), RD_OK);
+		rd_model *fresh = rd_model_new(k);
+		assert_int_equal(rd_model_run(fresh, &c, RD_ALL_CASES, NULL, &b), RD_OK);
+		rd_model_free(fresh);
+		assert_memory_equal(a.cls, b.cls, sizeof a.cls);
+		assert_memory_equal(a.case_misses, b.case_misses, sizeof a.case_misses);
+		assert_int_equal(a.hits, b.hits);
+		assert_int_equal(a.hist_len, b.hist_len);
+		assert_memory_equal(a.hist, b.hist, a.hist_len * sizeof *a.hist);
+		assert_int_equal(a.nsets, b.nsets);
+		assert_memory_equal(a.set_misses, b.set_misses, a.nsets * sizeof *a.set_misses);
+		rd_result_free(&a);
+		rd_result_free(&b);
+	}
+	rd_model_free(kept);
+	rd_kernel_free(k);
+}
+
 static void test_mshr_limits(void **state)
 {
 	(void)state;
@@ -914,6 +960,7 @@ int main(void)
 		cmocka_unit_test(test_timing_properties),
 		cmocka_unit_test(test_zero_latency_is_core_model),
 		cmocka_unit_test(test_cases_match_own_runs),
+		cmocka_unit_test(test_edits_match_fresh),
 		cmocka_unit_test(test_mshr_limits),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_fast_forward_exact),
