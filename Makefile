@@ -52,6 +52,7 @@ $(B)/%.o: %.c | $(B)/.deps
 
 # The installed presets' directory, the last entry of the preset search path.
 $(B)/src/preset_path.o: XCFLAGS += -DRDSCOPE_DATADIR='"$(DATADIR)"'
+$(B)/src/samples.o: XCFLAGS += -DRDSCOPE_DATADIR='"$(DATADIR)"'
 
 $(B)/libmodel.a: $(MODEL_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -102,14 +103,16 @@ asan:
 	  SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
 
 # The explorer's model-thread hand-off under ThreadSanitizer: the binary and
-# the UI unit tests built with -fsanitize=thread, then the worker tests and
-# the screen tests (which drive the real binary through edits, compare mode
-# and export) against it.
+# the UI unit tests built with -fsanitize=thread, then the worker tests
+# (breakdowns and the teaching views' jobs) and the screen tests (which
+# drive the real binary through edits, compare mode, export and the
+# teaching views) against it.
 tsan:
 	$(Q)$(MAKE) --no-print-directory B=build-tsan CFLAGS="-O1 -g" \
-	  SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer" build-tsan/rdscope build-tsan/tests/test_ui
+	  SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer" build-tsan/rdscope build-tsan/tests/test_ui \
+	  build-tsan/tests/test_teach
 	$(Q)TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" \
-	  E2E="tests/e2e/explorer.sh" tests/run build-tsan
+	  E2E="tests/e2e/explorer.sh tests/e2e/teach.sh" tests/run build-tsan
 
 # Regenerate the KEYS section of man/rdscope.1 from the key table in
 # ui/keys.h (tests/test_ui.c fails while they differ).
@@ -159,9 +162,11 @@ install: rdscope
 	for m in man/*.5; do [ -f "$$m" ] && install -m644 "$$m" $(DESTDIR)$(MANDIR)/man5/; done; true
 	install -d $(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/samples
 	for p in presets/*.cfg; do [ -f "$$p" ] && install -m644 "$$p" $(DESTDIR)$(DATADIR)/presets/; done; true
+	cd samples && find . -type f -exec install -Dm644 {} $(DESTDIR)$(DATADIR)/samples/{} \;
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/rdscope $(DESTDIR)$(MANDIR)/man1/rdscope.1 $(DESTDIR)$(MANDIR)/man5/rdscope-preset.5
+	rm -f $(DESTDIR)$(BINDIR)/rdscope $(DESTDIR)$(MANDIR)/man1/rdscope.1 $(DESTDIR)$(MANDIR)/man5/rdscope-preset.5 \
+	      $(DESTDIR)$(MANDIR)/man5/rdscope-kernel.5
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

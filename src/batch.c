@@ -38,21 +38,12 @@ double batch_seconds_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* Model one INPUT and write its result. Returns an exit status. */
-static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sidecar *side,
-		     unsigned long index)
+/* Model one kernel of INPUT spec and write its result (run index). Frees
+ * k. Returns an exit status. */
+static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double load_s, output *out,
+			FILE *log, sidecar *side, unsigned long index)
 {
-	char err[1024];
 	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rd_kernel *k;
-	int st = input_load(spec, &k, err, sizeof err);
-	if (st != INPUT_OK) {
-		fprintf(stderr, "rdscope: %s\n", err);
-		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-	}
-	double load_s = batch_seconds_since(&t0);
-
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rd_model *m = rd_model_new(k);
 	if (!m) {
@@ -89,7 +80,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 		.no_timing = c->no_timing,
 	};
 	output_write_run(out, &run);
-	/* --histogram and --plot: input i is run i, point 0 of a sweep. */
+	/* --histogram and --plot: kernel i of the inputs is run i, point 0. */
 	if (sidecar_add(side, index, 0, spec, k->name, NULL, &c->config, &res) < 0) {
 		fprintf(stderr, "rdscope: --plot: out of memory\n");
 		rd_result_free(&res);
@@ -101,6 +92,43 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 	rd_model_free(m);
 	rd_kernel_free(k);
 	return EXIT_OK;
+}
+
+/* Model every selected kernel of one INPUT; *index counts the runs. */
+static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sidecar *side,
+		     unsigned long *index)
+{
+	char err[1024];
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0); /* the first load includes opening */
+	input *in;
+	int st = input_open(spec, NULL, &in, err, sizeof err);
+	for (unsigned long nk = 0; st == INPUT_OK; nk++) {
+		rd_kernel *k;
+		if (nk)
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+		st = input_next(in, &k, err, sizeof err);
+		if (st != INPUT_OK)
+			break;
+		if (log && nk == 1) {
+			snprintf(err, sizeof err, "--log: %s has more than one kernel; choose one with "
+						  "--kernel NAME|INDEX", spec);
+			rd_kernel_free(k);
+			st = INPUT_EINPUT;
+			break;
+		}
+		int rc = batch_kernel(c, spec, k, batch_seconds_since(&t0), out, log, side,
+				      (*index)++);
+		if (rc != EXIT_OK) {
+			input_close(in);
+			return rc;
+		}
+	}
+	input_close(in);
+	if (st == INPUT_END)
+		return EXIT_OK;
+	fprintf(stderr, "rdscope: %s\n", err);
+	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
 int batch_run(const cli *c)
@@ -134,9 +162,9 @@ int batch_run(const cli *c)
 	static const char *const sample[] = {INPUT_BUILTIN_PREFIX "fig3"};
 	const char *const *inputs = c->ninputs ? c->inputs : sample;
 	int n = c->ninputs ? c->ninputs : 1;
+	unsigned long runs = 0;
 	for (int i = 0; i < n; i++) {
-		int rc = batch_one(c, inputs[i], &out, c->log ? log_file.f : NULL, &side,
-				   (unsigned long)i);
+		int rc = batch_one(c, inputs[i], &out, c->log ? log_file.f : NULL, &side, &runs);
 		if (rc != EXIT_OK) {
 			sidecar_abort(&side);
 			outfile_abort(&log_file);

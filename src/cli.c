@@ -11,10 +11,11 @@
 #include <sys/stat.h>
 
 #include "cli_batch.h"
+#include "input.h"
 #include "suggest.h"
 
-static const char *const cli_commands[] = {"run",   "keys",  "help",   "sweep",
-					   "merge", "check", "presets", "preset"};
+static const char *const cli_commands[] = {"run",   "keys",  "help",   "sweep",  "merge",
+					   "check", "presets", "preset", "convert", "samples"};
 
 void cli_usage(FILE *f)
 {
@@ -27,6 +28,8 @@ void cli_usage(FILE *f)
 	      "       rdscope merge [-o FILE] FILE...\n"
 	      "       rdscope presets | check PRESET... | preset [-p PRESET] [-s ...] [--as FMT]\n"
 	      "       rdscope preset --from-gpgpusim STRING\n"
+	      "       rdscope convert [--input-format FMT] [--kernel K] INPUT OUT.rdt\n"
+	      "       rdscope samples\n"
 	      "       rdscope keys\n"
 	      "       rdscope --help | --version\n",
 	      f);
@@ -43,6 +46,8 @@ void cli_help(FILE *f)
 	      "  presets   list the presets on the search path\n"
 	      "  check     validate preset files; exit 2 on any problem\n"
 	      "  preset    print a preset (-p, -s) as a preset file or GPGPU-Sim string\n"
+	      "  convert   write INPUT's kernels (any format) as a binary .rdt trace\n"
+	      "  samples   list the shipped samples (sample:NAME inputs)\n"
 	      "  keys      list the model's keys with their default values\n"
 	      "  (none)    model INPUT, or the built-in sample, and print text results\n"
 	      "\nOptions:\n"
@@ -55,6 +60,7 @@ void cli_help(FILE *f)
 	      "      --no-timing      leave wall-clock times out (reproducible output)\n"
 	      "      --color WHEN     explorer colours: auto (default), always or never\n"
 	      "      --script FILE    explorer: take the keys from FILE (screen tests)\n"
+	      "      --teach          explorer in class mode: the paper's Tables 1-5, step by step\n"
 	      "      --histogram FILE write the reuse-distance histograms as long CSV\n"
 	      "      --plot FILE.svg  write an SVG of the miss breakdown and histograms\n"
 	      "      --vary KEY=V,... sweep: values of a key (NUMx: times the base value)\n"
@@ -62,10 +68,15 @@ void cli_help(FILE *f)
 	      "      --shard K/N      sweep: only runs K, K+N, K+2N, ... (0 <= K < N)\n"
 	      "      --from-gpgpusim STRING  preset: import a -gpgpu_cache:dl1 string\n"
 	      "      --as FMT         preset: print as preset, gpgpusim or gpgpusim4\n"
+	      "      --input-format FMT  read INPUTs as " INPUT_FORMATS " (default: by content)\n"
+	      "      --kernel NAME|INDEX  only this kernel of multi-kernel INPUTs (default: all)\n"
 	      "  -h, --help           show this help\n"
 	      "      --version        show the version\n"
-	      "\nINPUT is an Ocelot trace (.trc, or .trc.gz), - for standard input, or a\n"
-	      "built-in sample: builtin:fig3 (seed paper Figure 3, height 256) or\n"
+	      "\nINPUT is a trace: Ocelot .trc, NVBit mem_trace output, Accel-Sim .traceg,\n"
+	      "kernelslist.g or traces directory, rdscope .rdt, or a kernel description\n"
+	      "(FILE[:VARIANT], see rdscope-kernel(5)); gzip and xz are undone; - is standard\n"
+	      "input. Or a shipped sample, sample:NAME[:VARIANT] (see 'rdscope samples'), or\n"
+	      "builtin:fig3 (seed paper Figure 3, height 256) or\n"
 	      "builtin:colcopy:HEIGHT[:WIDTH[:ELEMBYTES]].\n"
 	      "\nKeys of the model (-s KEY=VALUE; defaults in brackets):\n",
 	      f);
@@ -200,8 +211,10 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 		static const char *const with_value[] = {
 			"-s", "--set", "-f", "--format", "-o", "--output", "--log",
 			"-p", "--preset", "--vary", "-j", "--jobs", "--shard", "--histogram",
-			"--plot", "--from-gpgpusim", "--as", "--color", "--script"};
-		static const char *const flags[] = {"-q", "--quiet", "-h", "--help", "--no-timing"};
+			"--plot", "--from-gpgpusim", "--as", "--color", "--script",
+			"--input-format", "--kernel"};
+		static const char *const flags[] = {"-q", "--quiet", "-h", "--help", "--no-timing",
+						    "--teach"};
 		int takes_value = 0, is_flag = 0;
 		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
 			takes_value |= !strcmp(opt, with_value[k]);
@@ -212,7 +225,7 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 				"--set",  "--format",    "--output", "--log",   "--quiet",
 				"--help", "--no-timing", "--preset", "--vary",  "--jobs",
 				"--shard", "--histogram", "--plot", "--from-gpgpusim", "--as",
-				"--color", "--script"};
+				"--color", "--script", "--input-format", "--kernel", "--teach"};
 			return cli_usage_error("unknown option '%s'", a,
 					       a[1] == '-' ? suggest_closest(opt, longs, sizeof longs / sizeof longs[0])
 							   : NULL);
@@ -236,6 +249,13 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 							       v, NULL);
 			} else if (!strcmp(opt, "--script")) {
 				c->script = v;
+			} else if (!strcmp(opt, "--input-format")) {
+				if (!input_format_known(v))
+					return cli_usage_error("--input-format: unknown format '%s' "
+							       "(" INPUT_FORMATS ")", v, NULL);
+				c->input_format = v;
+			} else if (!strcmp(opt, "--kernel")) {
+				c->kernel = v;
 			} else if (!strcmp(opt, "-f") || !strcmp(opt, "--format")) {
 				if (output_format_parse(v, &c->format) < 0)
 					return cli_usage_error("unknown format '%s' (text, csv or json)", v,
@@ -253,6 +273,8 @@ static int cli_parse_run(cli *c, int argc, char **argv, int first)
 			c->quiet = 1;
 		} else if (!strcmp(opt, "--no-timing")) {
 			c->no_timing = 1;
+		} else if (!strcmp(opt, "--teach")) {
+			c->teach = 1;
 		} else {
 			c->cmd = CLI_HELP;
 			return -1;
@@ -291,6 +313,9 @@ int cli_parse(cli *c, int argc, char **argv)
 		if (!strcmp(a, "run")) {
 			c->cmd = CLI_RUN;
 			first = 2;
+		} else if (!strcmp(a, "convert") || !strcmp(a, "samples")) {
+			c->cmd = a[0] == 'c' ? CLI_CONVERT : CLI_SAMPLES;
+			first = 2;
 		} else if (cli_batch_command(c, a)) {
 			first = 2;
 		} else if (a[0] != '-' && !looks_like_input(a)) {
@@ -307,8 +332,13 @@ int cli_parse(cli *c, int argc, char **argv)
 	if (c->cmd == CLI_DEFAULT && c->ninputs > 1)
 		return cli_usage_error("%s: one INPUT at most without a command (use 'rdscope run')",
 				       "rdscope", NULL);
+	if (c->teach && (c->cmd != CLI_DEFAULT || c->ninputs || c->preset || c->nsets))
+		return cli_usage_error("%s: class mode brings its own traces and presets "
+				       "(no command, INPUT, -p or -s)", "--teach", NULL);
 	if (c->log && c->ninputs > 1)
 		return cli_usage_error("%s: the event log is of one INPUT", "--log", NULL);
+	/* How every INPUT is read, for run, sweep, convert and the explorer. */
+	input_set_defaults(&(input_opts){.format = c->input_format, .kernel = c->kernel});
 	/* -p, then every -s, then the whole-configuration check. */
 	return cli_batch_finish(c);
 }

@@ -24,6 +24,8 @@ enum cli_command {
 	CLI_CHECK,
 	CLI_PRESETS,
 	CLI_PRESET,
+	CLI_CONVERT, /* trace commands of trace_cmd.c */
+	CLI_SAMPLES,
 };
 
 typedef struct cli {
@@ -37,6 +39,7 @@ typedef struct cli {
 	/* The explorer (ui/explorer.c). */
 	const char *script;        /* --script FILE: keys from FILE (screen tests) */
 	int color;                 /* --color: 0 auto, 1 always, 2 never */
+	int teach;                 /* --teach: class mode, the paper's Tables 1-5 */
 	const char **inputs;       /* INPUT arguments (into argv) */
 	int ninputs;
 	/* Batch commands (cli_batch.c); strings point into argv. */
@@ -53,6 +56,8 @@ typedef struct cli {
 	const char *plot;          /* --plot FILE.svg */
 	const char *from_gpgpusim; /* preset --from-gpgpusim STR */
 	const char *as;            /* preset --as preset|gpgpusim|gpgpusim4 */
+	const char *input_format;  /* --input-format FMT (input.h), NULL: by content */
+	const char *kernel;        /* --kernel NAME|INDEX, NULL: every kernel */
 } cli;
 
 /*

@@ -1,16 +1,86 @@
 /*
- * INPUT dispatch (see input.h). Only one trace format exists so far; when
- * more arrive, they are sniffed here from the first meaningful line.
+ * INPUT dispatch (see input.h): resolve the argument to a file, sniff its
+ * format from the first bytes and lines (an explicit format skips that),
+ * and walk its kernels through the format's trace_reader, loading only
+ * the selected ones.
  */
 #include "input.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "kdesc.h"
 #include "sample_builtin.h"
+#include "samples.h"
+#include "textin.h"
+#include "trace_accelsim.h"
+#include "trace_nvbit.h"
 #include "trace_ocelot.h"
+#include "trace_rdt.h"
+
+enum fmt { F_AUTO = 0, F_OCELOT, F_NVBIT, F_ACCELSIM, F_RDT, F_KDESC, F_ACCELSIM_LIST };
+static const char *const fmt_names[] = {"auto", "ocelot", "nvbit", "accelsim", "rdt", "kdesc"};
+
+/* Longest line of any text format; each reader lowers it to its own. */
+#define LINE_MAX_ALL (64 * 1024)
+/* How much of an input the sniffer looks at. */
+#define SNIFF_BYTES (64 * 1024)
+
+static input_opts defaults;
+
+/* snprintf for messages (truncation is fine there). */
+static void say(char *buf, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+void input_set_defaults(const input_opts *o)
+{
+	defaults = *o;
+}
+
+static int fmt_parse(const char *name)
+{
+	if (!name)
+		return F_AUTO;
+	for (int i = 0; i < (int)(sizeof fmt_names / sizeof fmt_names[0]); i++)
+		if (!strcmp(name, fmt_names[i]))
+			return i;
+	return -1;
+}
+
+int input_format_known(const char *name)
+{
+	return fmt_parse(name) >= 0;
+}
+
+struct input {
+	char *spec;
+	const char *sel;         /* NULL: all */
+	long sel_index;          /* >= 0: select by index */
+	trace_reader *r;
+	rd_kernel *builtin;      /* a builtin: its one kernel */
+	long index;              /* of the kernel announced last */
+	int matched, done;
+	char names[300];         /* the first kernel names, for messages */
+	size_t nnames;
+	char err[1024];
+};
+
+/* ---------------------------------------------------------------- builtins */
 
 /* One ":N" field of a builtin spec; *s advances past it. */
 static int builtin_number(const char **s, uint32_t *v)
@@ -40,7 +110,7 @@ static int builtin_load(const char *spec, rd_kernel **out, char *err, size_t err
 		const char *p = name + 7;
 		if (builtin_number(&p, &h) < 0 || (*p && builtin_number(&p, &w) < 0) ||
 		    (*p && builtin_number(&p, &e) < 0) || *p || e > 65535) {
-			snprintf(err, errlen,
+			say(err, errlen,
 				 "%s: expected builtin:colcopy:HEIGHT[:WIDTH[:ELEMBYTES]] "
 				 "(whole numbers 1..1048576, element bytes at most 65535)",
 				 spec);
@@ -48,33 +118,707 @@ static int builtin_load(const char *spec, rd_kernel **out, char *err, size_t err
 		}
 		/* Bound the kernel's size: these live in memory at once. */
 		if ((uint64_t)h * w > 1u << 26) {
-			snprintf(err, errlen, "%s: HEIGHT*WIDTH must be at most %u", spec, 1u << 26);
+			say(err, errlen, "%s: HEIGHT*WIDTH must be at most %u", spec, 1u << 26);
 			return INPUT_EINPUT;
 		}
 		*out = sample_colcopy(h, w, e);
 	} else {
-		snprintf(err, errlen, "%s: unknown built-in sample (try builtin:fig3 or "
+		say(err, errlen, "%s: unknown built-in sample (try builtin:fig3 or "
 				      "builtin:colcopy:H[:W[:E]])", spec);
 		return INPUT_EINPUT;
 	}
 	if (!*out) {
-		snprintf(err, errlen, "%s: out of memory", spec);
+		say(err, errlen, "%s: out of memory", spec);
 		return INPUT_ENOMEM;
 	}
 	return INPUT_OK;
 }
 
+/* ---------------------------------------------------------------- file lists */
+
+/* A multi-kernel input made of one-kernel files (an Ocelot directory, an
+ * Accel-Sim kernelslist). */
+typedef struct list_reader {
+	trace_reader base;
+	int fmt;
+	char **files;
+	unsigned long *lines;    /* line in the kernelslist, 0 for a directory */
+	const char *listname;
+	char *listname_copy;
+	size_t n, i;
+	trace_reader *cur;
+} list_reader;
+
+static int list_next(trace_reader *rr, const char **name)
+{
+	list_reader *l = (list_reader *)rr;
+	if (l->cur) {
+		l->cur->close(l->cur);
+		l->cur = NULL;
+	}
+	if (l->i == l->n)
+		return 0;
+	const char *path = l->files[l->i];
+	unsigned long line = l->lines[l->i];
+	l->i++;
+	int oom;
+	textin *t = textin_open(path, LINE_MAX_ALL, rr->err, rr->errlen, &oom);
+	if (!t) {
+		rr->oom = oom;
+		if (line) { /* point at the kernelslist line that names it */
+			char msg[1024];
+			say(msg, sizeof msg, "%s", rr->err);
+			say(rr->err, rr->errlen, "%s:%lu: %s", l->listname, line, msg);
+		}
+		return -1;
+	}
+	if (l->fmt == F_OCELOT) {
+		char kname[256];
+		trace_ocelot_name(path, kname, sizeof kname);
+		textin_set_maxline(t, TRACE_LINE_MAX);
+		l->cur = trace_ocelot_reader(t, kname, rr->err, rr->errlen);
+	} else {
+		l->cur = trace_accelsim_reader(t, rr->err, rr->errlen);
+	}
+	if (!l->cur) {
+		textin_close(t);
+		rr->oom = 1;
+		say(rr->err, rr->errlen, "%s: out of memory", path);
+		return -1;
+	}
+	int rc = l->cur->next(l->cur, name);
+	if (rc == 0) {
+		say(rr->err, rr->errlen, "%s: no kernel in the file", path);
+		return -1;
+	}
+	if (rc < 0)
+		rr->oom = l->cur->oom;
+	return rc;
+}
+
+static int list_load(trace_reader *rr, rd_kernel **k)
+{
+	list_reader *l = (list_reader *)rr;
+	int rc = l->cur->load(l->cur, k);
+	rr->oom = l->cur->oom;
+	return rc;
+}
+
+static void list_close(trace_reader *rr)
+{
+	list_reader *l = (list_reader *)rr;
+	if (l->cur)
+		l->cur->close(l->cur);
+	for (size_t i = 0; i < l->n; i++)
+		free(l->files[i]);
+	free(l->files);
+	free(l->lines);
+	free(l->listname_copy);
+	free(l);
+}
+
+static list_reader *list_new(int fmt, char *err, size_t errlen)
+{
+	list_reader *l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	l->fmt = fmt;
+	l->base.next = list_next;
+	l->base.load = list_load;
+	l->base.close = list_close;
+	l->base.err = err;
+	l->base.errlen = errlen;
+	return l;
+}
+
+static int list_add(list_reader *l, const char *dir, const char *file, size_t flen,
+		    unsigned long line)
+{
+	if (l->n % 64 == 0) {
+		char **f = realloc(l->files, (l->n + 64) * sizeof *f);
+		unsigned long *ln = f ? realloc(l->lines, (l->n + 64) * sizeof *ln) : NULL;
+		if (f)
+			l->files = f;
+		if (!f || !ln)
+			return -1;
+		l->lines = ln;
+	}
+	size_t dlen = strlen(dir);
+	char *p = malloc(dlen + 1 + flen + 1);
+	if (!p)
+		return -1;
+	memcpy(p, dir, dlen);
+	p[dlen] = '/';
+	memcpy(p + dlen + 1, file, flen);
+	p[dlen + 1 + flen] = '\0';
+	l->files[l->n] = p;
+	l->lines[l->n] = line;
+	l->n++;
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* An Ocelot directory: its NAME_NN.trc files in name order. NULL and
+ * *none when there are none. */
+static trace_reader *ocelot_dir(const char *path, char *err, size_t errlen, int *none)
+{
+	*none = 0;
+	DIR *d = opendir(path);
+	if (!d) {
+		say(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	list_reader *l = list_new(F_OCELOT, err, errlen);
+	struct dirent *e;
+	int bad = !l;
+	while (!bad && (e = readdir(d)))
+		if (trace_ocelot_dir_member(e->d_name))
+			bad = list_add(l, path, e->d_name, strlen(e->d_name), 0) < 0;
+	closedir(d);
+	if (bad) {
+		if (l)
+			list_close(&l->base);
+		say(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	if (l->n == 0) {
+		list_close(&l->base);
+		*none = 1;
+		return NULL;
+	}
+	/* sorted as names, the NN order when they are zero-padded */
+	char **f = l->files;
+	qsort(f, l->n, sizeof *f, name_cmp);
+	return &l->base;
+}
+
+/* An Accel-Sim kernelslist (t open on it; dir: its directory). */
+static trace_reader *accelsim_list(textin *t, const char *dir, char *err, size_t errlen, int *oom)
+{
+	list_reader *l = list_new(F_ACCELSIM, err, errlen);
+	if (!l || !(l->listname = l->listname_copy = strdup(textin_shown(t)))) {
+		if (l)
+			list_close(&l->base);
+		*oom = 1;
+		say(err, errlen, "%s: out of memory", textin_shown(t));
+		textin_close(t);
+		return NULL;
+	}
+	textin_set_maxline(t, 4096);
+	char *line;
+	size_t len;
+	int rc;
+	while ((rc = textin_next(t, &line, &len)) > 0) {
+		while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+			line[--len] = '\0';
+		const char *p = line + strspn(line, " \t");
+		size_t n = strlen(p);
+		if (n == 0 || *p == '#' || !strncmp(p, "Memcpy", 6))
+			continue;
+		if (!strncmp(p, "kernel", 6)) {
+			const char *dot = strstr(p, ".trace");
+			if (dot && dot[6] != 'g') {
+				rc = textin_fail(t, "'%s' is a raw trace: run Accel-Sim's "
+						    "post-traces-processing to get .traceg files", p);
+				break;
+			}
+			if (list_add(l, dir, p, n, textin_line(t)) < 0) {
+				*oom = 1;
+				rc = textin_fail(t, "out of memory");
+				break;
+			}
+			continue;
+		}
+		char shown[48];
+		rc = textin_fail(t, "expected 'kernel-N.traceg' or 'MemcpyHtoD,...', got '%s'",
+				 textin_show(p, n, shown, sizeof shown));
+		break;
+	}
+	if (rc < 0) {
+		*oom = *oom || textin_oom(t);
+		textin_close(t);
+		list_close(&l->base);
+		return NULL;
+	}
+	textin_close(t);
+	return &l->base;
+}
+
+/* ---------------------------------------------------------------- sniffing */
+
+/* The first line of the peeked text that is not blank. */
+static const char *first_line(const char *p, const char *end, size_t *len)
+{
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		const char *q = p;
+		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < e) {
+			*len = (size_t)(e - q);
+			return q;
+		}
+		p = e + 1;
+	}
+	*len = 0;
+	return NULL;
+}
+
+static int line_starts(const char *l, size_t n, const char *s)
+{
+	size_t m = strlen(s);
+	return n >= m && strncmp(l, s, m) == 0;
+}
+
+static int has(const char *l, size_t n, const char *s)
+{
+	size_t m = strlen(s);
+	for (size_t i = 0; i + m <= n; i++)
+		if (!strncmp(l + i, s, m))
+			return 1;
+	return 0;
+}
+
+/* The format of an open input by its content; -1 with err if unknown. */
+static int sniff(textin *t, char *err, size_t errlen)
+{
+	const unsigned char *p;
+	size_t n;
+	if (textin_peek(t, &p, &n, SNIFF_BYTES) < 0)
+		return -1;
+	if (n >= 8 && !memcmp(p, RDT_MAGIC, 8))
+		return F_RDT;
+	if (n == 0) {
+		say(err, errlen, "%s: empty file", textin_shown(t));
+		return -1;
+	}
+	const char *s = (const char *)p, *end = s + n;
+	if (memchr(s, '\0', n)) {
+		say(err, errlen, "%s: binary data, and not an rdscope .rdt file",
+			 textin_shown(t));
+		return -1;
+	}
+	if (kdesc_sniff(s, n))
+		return F_KDESC;
+	size_t len;
+	const char *l = first_line(s, end, &len);
+	if (l && line_starts(l, len, "blocksize:"))
+		return F_OCELOT;
+	if (l && l[0] == '-' && len > 1 && has(l, len, " = "))
+		return F_ACCELSIM;
+	if (l && (line_starts(l, len, "MemcpyHtoD,") || line_starts(l, len, "kernel-")))
+		return F_ACCELSIM_LIST;
+	/* NVBit's output is mixed with the program's: look further */
+	char line[1024];
+	for (const char *q = s; q < end;) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		size_t m = (size_t)((nl ? nl : end) - q);
+		snprintf(line, sizeof line, "%.*s", (int)(m < sizeof line - 1 ? m : sizeof line - 1), q);
+		if (trace_nvbit_line(line))
+			return F_NVBIT;
+		q += m + 1;
+	}
+	char shown[48];
+	say(err, errlen,
+		 "%s:1: not a format rdscope knows (first line '%s'): expected an Ocelot .trc, "
+		 "NVBit mem_trace output, an Accel-Sim .traceg, an .rdt or a kernel description "
+		 "(or name one with --input-format)",
+		 textin_shown(t), l ? textin_show(l, len, shown, sizeof shown) : "");
+	return -1;
+}
+
+/* ---------------------------------------------------------------- opening */
+
+/* A format by the file name, for content the sniffer could not place
+ * (a malformed first line is better reported by its reader). */
+static int by_extension(const char *path)
+{
+	static const struct {
+		const char *ext;
+		int fmt;
+	} map[] = {{".trc", F_OCELOT},     {".trc.gz", F_OCELOT},     {".trc.xz", F_OCELOT},
+		   {".traceg", F_ACCELSIM}, {".traceg.gz", F_ACCELSIM}, {".traceg.xz", F_ACCELSIM},
+		   {".nvbit", F_NVBIT},     {".nvbit.gz", F_NVBIT},     {".nvbit.xz", F_NVBIT},
+		   {".kdesc", F_KDESC},     {".rdt", F_RDT}};
+	size_t n = strlen(path);
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		size_t m = strlen(map[i].ext);
+		if (n > m && !strcmp(path + n - m, map[i].ext))
+			return map[i].fmt;
+	}
+	return -1;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* The reader of a file or directory; NULL with err. */
+static trace_reader *open_reader(const char *path, const char *variant, int fmt, char *err,
+				 size_t errlen, int *oom)
+{
+	*oom = 0;
+	if (strcmp(path, "-") != 0 && is_dir(path)) {
+		char kl[4096];
+		say(kl, sizeof kl, "%s/kernelslist.g", path);
+		if ((fmt == F_AUTO || fmt == F_ACCELSIM) && is_file(kl)) {
+			textin *t = textin_open(kl, LINE_MAX_ALL, err, errlen, oom);
+			return t ? accelsim_list(t, path, err, errlen, oom) : NULL;
+		}
+		int none = 0;
+		trace_reader *r = NULL;
+		if (fmt == F_AUTO || fmt == F_OCELOT)
+			r = ocelot_dir(path, err, errlen, &none);
+		if (r || !none)
+			return r;
+		say(err, errlen, "%s: %s", path, strerror(EISDIR));
+		return NULL;
+	}
+	textin *t = textin_open(path, LINE_MAX_ALL, err, errlen, oom);
+	if (!t)
+		return NULL;
+	int f = fmt;
+	if (f == F_AUTO || f == F_ACCELSIM) {
+		int s = sniff(t, err, errlen);
+		if (s < 0 && f == F_AUTO)
+			s = by_extension(path); /* the reader then says what is wrong */
+		if (s < 0 && f == F_AUTO) {
+			*oom = textin_oom(t);
+			textin_close(t);
+			return NULL;
+		}
+		if (f == F_AUTO || s == F_ACCELSIM_LIST)
+			f = s;
+	}
+	if (variant && f != F_KDESC) {
+		say(err, errlen, "%s: ':%s' selects a variant of a kernel description, and this "
+				      "is not one", path, variant);
+		textin_close(t);
+		return NULL;
+	}
+	trace_reader *r = NULL;
+	char name[256];
+	switch (f) {
+	case F_OCELOT:
+		trace_ocelot_name(path, name, sizeof name);
+		textin_set_maxline(t, TRACE_LINE_MAX);
+		r = trace_ocelot_reader(t, name, err, errlen);
+		break;
+	case F_NVBIT:
+		r = trace_nvbit_reader(t, err, errlen);
+		break;
+	case F_ACCELSIM:
+		r = trace_accelsim_reader(t, err, errlen);
+		break;
+	case F_ACCELSIM_LIST: {
+		char dir[4096];
+		const char *slash = strrchr(path, '/');
+		snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
+			 slash ? path : ".");
+		return accelsim_list(t, dir, err, errlen, oom);
+	}
+	case F_RDT:
+		return trace_rdt_reader(t, err, errlen, oom);
+	case F_KDESC:
+		return kdesc_reader(t, textin_shown(t), variant, err, errlen, oom);
+	}
+	if (!r) {
+		textin_close(t);
+		*oom = 1;
+		say(err, errlen, "%s: out of memory", path);
+	}
+	return r;
+}
+
+static int status_of(int oom)
+{
+	return oom ? INPUT_ENOMEM : INPUT_EINPUT;
+}
+
+int input_open(const char *spec, const input_opts *o, input **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (!o)
+		o = &defaults;
+	int fmt = fmt_parse(o->format);
+	if (fmt < 0) {
+		say(err, errlen, "%s: unknown input format '%s' (%s)", spec, o->format,
+			 INPUT_FORMATS);
+		return INPUT_EINPUT;
+	}
+	input *in = calloc(1, sizeof *in);
+	if (!in || !(in->spec = strdup(spec))) {
+		free(in);
+		say(err, errlen, "%s: out of memory", spec);
+		return INPUT_ENOMEM;
+	}
+	in->index = -1;
+	in->sel = o->kernel;
+	in->sel_index = -1;
+	if (in->sel && *in->sel && strspn(in->sel, "0123456789") == strlen(in->sel)) {
+		errno = 0;
+		unsigned long v = strtoul(in->sel, NULL, 10);
+		in->sel_index = errno || v > 1ul << 30 ? 1l << 30 : (long)v;
+	}
+	if (!strncmp(spec, INPUT_BUILTIN_PREFIX, strlen(INPUT_BUILTIN_PREFIX))) {
+		int rc = builtin_load(spec, &in->builtin, err, errlen);
+		if (rc != INPUT_OK) {
+			input_close(in);
+			return rc;
+		}
+		*out = in;
+		return INPUT_OK;
+	}
+	/* sample:NAME[:VARIANT] and FILE:VARIANT */
+	char path[4096];
+	const char *variant = NULL;
+	if (!strncmp(spec, SAMPLES_PREFIX, strlen(SAMPLES_PREFIX))) {
+		char name[1024];
+		const char *s = spec + strlen(SAMPLES_PREFIX);
+		const char *colon = strchr(s, ':');
+		snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - s) : (int)strlen(s), s);
+		variant = colon ? colon + 1 : NULL;
+		if (samples_find(name, path, sizeof path, err, errlen) < 0) {
+			input_close(in);
+			return INPUT_EINPUT;
+		}
+	} else {
+		snprintf(path, sizeof path, "%s", spec);
+		const char *colon = strrchr(spec, ':'), *slash = strrchr(spec, '/');
+		if (strcmp(spec, "-") && !is_file(spec) && !is_dir(spec) && colon &&
+		    (!slash || colon > slash) && colon[1]) {
+			snprintf(path, sizeof path, "%.*s", (int)(colon - spec), spec);
+			if (is_file(path))
+				variant = colon + 1;
+			else
+				snprintf(path, sizeof path, "%s", spec);
+		}
+	}
+	if (variant && !*variant)
+		variant = NULL;
+	int oom;
+	in->r = open_reader(path, variant, fmt, in->err, sizeof in->err, &oom);
+	if (!in->r) {
+		say(err, errlen, "%s", in->err);
+		input_close(in);
+		return status_of(oom);
+	}
+	*out = in;
+	return INPUT_OK;
+}
+
+/* Is the kernel just announced (name) selected? */
+static int selected(input *in, const char *name)
+{
+	if (!in->sel)
+		return 1;
+	if (in->sel_index >= 0)
+		return in->index == in->sel_index;
+	if (!strcmp(name, in->sel))
+		return 1;
+	/* "fdtd_step1_kernel" selects every "fdtd_step1_kernel[t=..]" */
+	size_t n = strlen(in->sel);
+	return !strncmp(name, in->sel, n) && name[n] == '[';
+}
+
+static void note_name(input *in, const char *name)
+{
+	if (in->nnames < 4) {
+		size_t used = strlen(in->names);
+		snprintf(in->names + used, sizeof in->names - used, "%s%s", used ? ", " : "", name);
+	} else if (in->nnames == 4) {
+		size_t used = strlen(in->names);
+		snprintf(in->names + used, sizeof in->names - used, ", ...");
+	}
+	in->nnames++;
+}
+
+/* Announce the next selected kernel without loading it: 1, 0 at the
+ * end, -1 on an error (in->err). */
+static int advance(input *in, const char **name)
+{
+	for (;;) {
+		if (in->done)
+			return 0;
+		int rc = in->r->next(in->r, name);
+		if (rc <= 0) {
+			in->done = 1;
+			return rc;
+		}
+		in->index++;
+		note_name(in, *name);
+		if (selected(in, *name)) {
+			in->matched = 1;
+			if (in->sel_index >= 0)
+				in->done = 1; /* nothing after an index can match */
+			return 1;
+		}
+	}
+}
+
+static int end_of_input(input *in, char *err, size_t errlen)
+{
+	if (in->matched)
+		return INPUT_END;
+	if (in->index < 0)
+		say(err, errlen, "%s: no kernels in the input", in->spec);
+	else if (in->sel_index >= 0)
+		say(err, errlen, "%s: no kernel %ld: it has %ld (0..%ld: %s)", in->spec,
+			 in->sel_index, in->index + 1, in->index, in->names);
+	else
+		say(err, errlen, "%s: no kernel '%s' (kernels: %s)", in->spec, in->sel,
+			 in->names);
+	return INPUT_EINPUT;
+}
+
+int input_next(input *in, rd_kernel **k, char *err, size_t errlen)
+{
+	*k = NULL;
+	if (in->builtin) {
+		if (in->matched || in->done)
+			return INPUT_END;
+		in->index = 0;
+		in->done = 1;
+		note_name(in, in->builtin->name);
+		if (!selected(in, in->builtin->name))
+			return end_of_input(in, err, errlen);
+		in->matched = 1;
+		*k = in->builtin;
+		in->builtin = NULL;
+		return INPUT_OK;
+	}
+	if (!in->r)
+		return INPUT_END;
+	const char *name;
+	int rc = advance(in, &name);
+	if (rc < 0) {
+		say(err, errlen, "%s", in->err);
+		return status_of(in->r->oom);
+	}
+	if (rc == 0)
+		return end_of_input(in, err, errlen);
+	rc = in->r->load(in->r, k);
+	if (rc != TRACE_OK) {
+		say(err, errlen, "%s", in->err);
+		return rc == TRACE_ENOMEM ? INPUT_ENOMEM : INPUT_EINPUT;
+	}
+	return INPUT_OK;
+}
+
+void input_close(input *in)
+{
+	if (!in)
+		return;
+	if (in->r)
+		in->r->close(in->r);
+	rd_kernel_free(in->builtin);
+	free(in->spec);
+	free(in);
+}
+
 int input_load(const char *spec, rd_kernel **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	if (strncmp(spec, INPUT_BUILTIN_PREFIX, strlen(INPUT_BUILTIN_PREFIX)) == 0)
-		return builtin_load(spec, out, err, errlen);
-	switch (trace_ocelot_read(spec, out, err, errlen)) {
-	case TRACE_OK:
-		return INPUT_OK;
-	case TRACE_ENOMEM:
-		return INPUT_ENOMEM;
-	default:
-		return INPUT_EINPUT;
+	input *in;
+	int rc = input_open(spec, NULL, &in, err, errlen);
+	if (rc != INPUT_OK)
+		return rc;
+	rd_kernel *k;
+	rc = input_next(in, &k, err, errlen);
+	if (rc == INPUT_END) /* only with a selection that matched nothing */
+		rc = INPUT_EINPUT;
+	if (rc != INPUT_OK) {
+		input_close(in);
+		return rc;
 	}
+	/* one kernel, not the first of several */
+	const char *name;
+	int more = in->r ? advance(in, &name) : 0;
+	if (more != 0) {
+		if (more > 0 && !in->sel)
+			say(err, errlen, "%s: more than one kernel (%s); choose one with --kernel "
+					      "NAME|INDEX", spec, in->names);
+		else if (more > 0)
+			say(err, errlen, "%s: --kernel %s matches more than one kernel (%s); give "
+					      "a full name or an INDEX", spec, in->sel, in->names);
+		else
+			say(err, errlen, "%s", in->err);
+		rd_kernel_free(k);
+		rc = more < 0 ? status_of(in->r->oom) : INPUT_EINPUT;
+		input_close(in);
+		return rc;
+	}
+	input_close(in);
+	*out = k;
+	return INPUT_OK;
+}
+
+int input_names(const char *spec, const input_opts *o, char ***names, size_t *n, char *err,
+		size_t errlen)
+{
+	*names = NULL;
+	*n = 0;
+	input_opts all = o ? *o : defaults;
+	all.kernel = NULL;
+	input *in;
+	int rc = input_open(spec, &all, &in, err, errlen);
+	if (rc != INPUT_OK)
+		return rc;
+	char **v = NULL;
+	size_t cnt = 0;
+	for (;;) {
+		const char *name;
+		int r;
+		if (in->builtin) {
+			name = in->builtin->name;
+			r = cnt == 0;
+		} else {
+			r = in->r->next(in->r, &name);
+		}
+		if (r < 0) {
+			say(err, errlen, "%s", in->err);
+			rc = status_of(in->r->oom);
+			break;
+		}
+		if (r == 0)
+			break;
+		char **nv = cnt % 64 == 0 ? realloc(v, (cnt + 64) * sizeof *v) : v;
+		char *copy = nv ? strdup(name) : NULL;
+		if (nv)
+			v = nv;
+		if (!copy) {
+			say(err, errlen, "%s: out of memory", spec);
+			rc = INPUT_ENOMEM;
+			break;
+		}
+		v[cnt++] = copy;
+	}
+	input_close(in);
+	if (rc != INPUT_OK) {
+		input_names_free(v, cnt);
+		return rc;
+	}
+	*names = v;
+	*n = cnt;
+	return INPUT_OK;
+}
+
+void input_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

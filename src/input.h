@@ -1,7 +1,17 @@
 /*
- * Where kernels come from: an INPUT argument names a trace file (".trc",
- * optionally gzip-compressed; "-" is standard input) or a built-in sample,
- * "builtin:fig3" (the paper's Figure 3 kernel) or "builtin:colcopy:H[:W[:E]]".
+ * Where kernels come from. An INPUT argument is
+ *   - a trace file: Ocelot .trc, NVBit mem_trace output, Accel-Sim
+ *     .traceg (or its kernelslist.g), rdscope's binary .rdt, or a kernel
+ *     description; plain, gzip or xz; the format is told by the content,
+ *     not the name ("-" is standard input);
+ *   - a directory: an Accel-Sim traces directory (kernelslist.g) or
+ *     Ocelot's NAME_NN.trc files, one kernel each;
+ *   - FILE:VARIANT, a variant of a kernel description's parameters;
+ *   - sample:NAME[:VARIANT], a shipped sample (samples.h);
+ *   - builtin:fig3 (the paper's Figure 3 kernel) or
+ *     builtin:colcopy:H[:W[:E]].
+ * An input may hold several kernels; a selection (--kernel NAME|INDEX)
+ * keeps some of them.
  */
 #ifndef INPUT_H
 #define INPUT_H
@@ -14,11 +24,57 @@ enum input_status {
 	INPUT_OK = 0,
 	INPUT_EINPUT = 1, /* unreadable, malformed or unknown input */
 	INPUT_ENOMEM = 2,
+	INPUT_END = 3,    /* input_next: no more kernels */
 };
 
 #define INPUT_BUILTIN_PREFIX "builtin:"
 
-/* Load the kernel INPUT names. On failure err says why, starting "INPUT". */
+/* How to read inputs. NULL members: the defaults. */
+typedef struct input_opts {
+	const char *format; /* NULL/"auto", "ocelot", "nvbit", "accelsim", "rdt", "kdesc" */
+	const char *kernel; /* NULL: every kernel; a NAME, a NAME without its
+			       "[...]" launch suffix, or a 0-based INDEX */
+} input_opts;
+
+/* The format names --input-format takes, "|"-separated. */
+#define INPUT_FORMATS "auto|ocelot|nvbit|accelsim|rdt|kdesc"
+
+/* Is name a known format (or NULL / "auto")? */
+int input_format_known(const char *name);
+
+/*
+ * The options used when none are passed (input_load, input_open with
+ * NULL): the command line's --input-format and --kernel. Set once at
+ * start-up, before any thread reads inputs.
+ */
+void input_set_defaults(const input_opts *o);
+
+typedef struct input input;
+
+/* Open INPUT. On failure err says why, starting "INPUT". */
+int input_open(const char *spec, const input_opts *o, input **in, char *err, size_t errlen);
+
+/*
+ * The next selected kernel: INPUT_OK with *k (free with rd_kernel_free),
+ * INPUT_END after the last one (an error if the selection matched none),
+ * or an error status with err set.
+ */
+int input_next(input *in, rd_kernel **k, char *err, size_t errlen);
+void input_close(input *in);
+
+/*
+ * Load the one kernel INPUT names. An input with several kernels needs a
+ * selection naming one (the error lists the first names).
+ */
 int input_load(const char *spec, rd_kernel **out, char *err, size_t errlen);
+
+/*
+ * The names of INPUT's kernels (all of them, ignoring the selection), for
+ * a kernel list: *names is a malloc'd array of malloc'd strings (free with
+ * input_names_free). Returns INPUT_OK or an error status.
+ */
+int input_names(const char *spec, const input_opts *o, char ***names, size_t *n, char *err,
+		size_t errlen);
+void input_names_free(char **names, size_t n);
 
 #endif

@@ -11,6 +11,7 @@
 #include "preset_cmd.h"
 #include "rdscope.h"
 #include "sweep_run.h"
+#include "trace_cmd.h"
 
 int main(int argc, char **argv)
 {
@@ -47,6 +48,12 @@ int main(int argc, char **argv)
 			break;
 		case CLI_PRESET:
 			rc = preset_cmd_show(&c);
+			break;
+		case CLI_CONVERT:
+			rc = trace_cmd_convert(&c);
+			break;
+		case CLI_SAMPLES:
+			rc = trace_cmd_samples(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

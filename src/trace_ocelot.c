@@ -2,9 +2,9 @@
  * Streaming reader of Ocelot `.trc` traces (see trace_ocelot.h).
  *
  * Traces of real kernels run to hundreds of megabytes, so the file is read
- * in blocks through zlib (which passes plain files through unchanged) and
- * each access goes straight into the kernel builder; only the builder's
- * compact arrays stay in memory.
+ * in blocks (textin.h, which also undoes gzip and xz) and each access goes
+ * straight into the kernel builder; only the builder's compact arrays stay
+ * in memory.
  *
  * Speed: a well-formed access line is parsed by one pass of a tight
  * scanner (access_fast); anything it does not like goes to the careful
@@ -13,35 +13,19 @@
 #include "trace_ocelot.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
-/* Bytes read from zlib at a time; lines are found in place within it. */
-#define BLOCK (1u << 20)
-
+/* The parser's state: the input and the line being parsed. */
 struct reader {
-	const char *shown;        /* the path as it appears in messages */
-	gzFile gz;
-	int fd;                   /* gz's descriptor, for its size */
-	unsigned long line;       /* number of the current line, 1-based */
-	char *buf;                /* the current line, NUL-terminated, in blk */
-	char *blk;                /* BLOCK + TRACE_LINE_MAX + 2 bytes */
-	size_t have, pos;         /* bytes in blk; start of the next line */
-	size_t nul;               /* offset of the first NUL byte in blk, or none */
-	int eof;
-	char *err;
-	size_t errlen;
+	textin *t;
+	char *buf;                /* the current line, NUL-terminated */
 };
 
-/* "path:line: message" (line 0: "path: message"). Always returns -1. */
+/* "path:line: message". Always returns -1. */
 static int reader_fail(struct reader *r, const char *fmt, ...)
 {
 	char msg[256];
@@ -49,90 +33,14 @@ static int reader_fail(struct reader *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (r->line)
-		snprintf(r->err, r->errlen, "%s:%lu: %s", r->shown, r->line, msg);
-	else
-		snprintf(r->err, r->errlen, "%s: %s", r->shown, msg);
-	return -1;
+	return textin_fail(r->t, "%s", msg);
 }
 
-/* Report zlib's error state, if any: -1 for an error, else 0. */
-static int reader_check(struct reader *r)
-{
-	int zerr;
-	const char *zmsg = gzerror(r->gz, &zerr);
-	if (zerr == Z_ERRNO)
-		return reader_fail(r, "read error: %s", strerror(errno));
-	if (zerr != Z_OK && zerr != Z_STREAM_END) {
-		/* zlib prefixes its name for the stream, "<fd:3>: ", useless here. */
-		const char *colon = strncmp(zmsg, "<fd:", 4) == 0 ? strstr(zmsg, ": ") : NULL;
-		return reader_fail(r, "corrupt compressed data: %s", colon ? colon + 2 : zmsg);
-	}
-	return 0;
-}
-
-/* Move the unread tail to the front and read more. -1: read error. */
-static int reader_fill(struct reader *r)
-{
-	memmove(r->blk, r->blk + r->pos, r->have - r->pos);
-	r->have -= r->pos;
-	if (r->nul != SIZE_MAX)
-		r->nul -= r->pos;
-	r->pos = 0;
-	int n = gzread(r->gz, r->blk + r->have, BLOCK);
-	if (n < 0) {
-		r->line++; /* the error is in the line we tried to read */
-		return reader_check(r);
-	}
-	if (n == 0)
-		r->eof = 1;
-	/* one search per block, not one per line: text has no NUL bytes */
-	const char *z = n > 0 && r->nul == SIZE_MAX ? memchr(r->blk + r->have, '\0', (size_t)n) : NULL;
-	if (z)
-		r->nul = (size_t)(z - r->blk);
-	r->have += (size_t)n;
-	return 0;
-}
-
-/*
- * Point r->buf at the next line, NUL-terminated in place, without its
- * newline. Returns 1 for a line, 0 at the end of the input, -1 on a read
- * error or an unacceptable line.
- */
+/* The next line into r->buf: 1, 0 at the end, -1 on an error. */
 static int reader_next(struct reader *r)
 {
-	char *nl;
-	while (!(nl = memchr(r->blk + r->pos, '\n', r->have - r->pos))) {
-		if (r->have - r->pos > TRACE_LINE_MAX) {
-			r->line++;
-			return reader_fail(r, "line too long (more than %d bytes)", TRACE_LINE_MAX);
-		}
-		if (r->eof)
-			break;
-		if (reader_fill(r) < 0)
-			return -1;
-	}
-	size_t start = r->pos, end = nl ? (size_t)(nl - r->blk) : r->have;
-	if (!nl && start == end) {
-		/* zlib may flag a broken stream after handing out good data:
-		 * only now, with nothing left, is the input known to be whole */
-		r->line++;
-		if (reader_check(r) < 0)
-			return -1;
-		r->line--;
-		return 0;
-	}
-	r->line++;
-	if (end - start > TRACE_LINE_MAX)
-		return reader_fail(r, "line too long (more than %d bytes)", TRACE_LINE_MAX);
-	if (!nl && reader_check(r) < 0)
-		return -1; /* a last line cut short by broken data */
-	if (r->nul < end)
-		return reader_fail(r, "NUL byte in text (is this a binary file?)");
-	r->blk[end] = '\0';
-	r->buf = r->blk + start;
-	r->pos = nl ? end + 1 : end;
-	return 1;
+	size_t len;
+	return textin_next(r->t, &r->buf, &len);
 }
 
 /* Split buf in place on blanks; returns the field count (may exceed max). */
@@ -316,67 +224,35 @@ void trace_ocelot_name(const char *path, char *buf, size_t len)
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	size_t n = strlen(base);
-	if (n > 3 && strcmp(base + n - 3, ".gz") == 0)
+	if (n > 3 && (strcmp(base + n - 3, ".gz") == 0 || strcmp(base + n - 3, ".xz") == 0))
 		n -= 3;
 	if (n > 4 && strncmp(base + n - 4, ".trc", 4) == 0)
 		n -= 4;
 	snprintf(buf, len, "%.*s", (int)n, base);
 }
 
-/* Open path (or stdin) for gz reading; directories are refused up front
- * because reading one fails late and with a confusing message. */
-static gzFile trace_open(const char *path, char *err, size_t errlen, int *oom, int *fdp)
+int trace_ocelot_dir_member(const char *file)
 {
-	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	int e = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (e) {
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		close(fd);
-		return NULL;
-	}
-	gzFile gz = gzdopen(fd, "rb");
-	if (!gz) {
-		close(fd);
-		*oom = 1;
-		snprintf(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
-	gzbuffer(gz, 128 * 1024);
-	*fdp = fd;
-	return gz;
+	char name[256];
+	size_t n = strlen(file);
+	if (!((n > 4 && !strcmp(file + n - 4, ".trc")) || (n > 7 && !strcmp(file + n - 7, ".trc.gz")) ||
+	      (n > 7 && !strcmp(file + n - 7, ".trc.xz"))))
+		return 0;
+	trace_ocelot_name(file, name, sizeof name);
+	const char *u = strrchr(name, '_');
+	if (!u || u == name || !u[1])
+		return 0;
+	for (const char *p = u + 1; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
 }
 
-int trace_ocelot_read(const char *path, rd_kernel **out, char *err, size_t errlen)
+int trace_ocelot_parse(textin *t, const char *name, rd_kernel **out)
 {
 	*out = NULL;
+	struct reader rr = {.t = t}, *r = &rr;
 	int oom = 0;
-	/* The line buffer is a few KB; keep it off the caller's stack, which
-	 * may be a worker thread's. */
-	struct reader *r = calloc(1, sizeof *r);
-	char *blk = malloc(BLOCK + TRACE_LINE_MAX + 2);
-	if (!r || !blk) {
-		free(r);
-		free(blk);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return TRACE_ENOMEM;
-	}
-	r->blk = blk;
-	r->nul = SIZE_MAX;
-	r->shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	r->err = err;
-	r->errlen = errlen;
-	r->gz = trace_open(path, err, errlen, &oom, &r->fd);
-	if (!r->gz) {
-		free(r->blk);
-		free(r);
-		return oom ? TRACE_ENOMEM : TRACE_EINPUT;
-	}
-
 	rd_kernel_builder *b = NULL;
 	int rc = reader_next(r);
 	if (rc == 0)
@@ -386,8 +262,6 @@ int trace_ocelot_read(const char *path, rd_kernel **out, char *err, size_t errle
 	uint32_t dim[3];
 	if (header_parse(r, dim) < 0)
 		goto fail;
-	char name[256];
-	trace_ocelot_name(path, name, sizeof name);
 	b = rd_kernel_builder_new(name, dim[0], dim[1], dim[2]);
 	if (!b) {
 		oom = 1;
@@ -396,9 +270,9 @@ int trace_ocelot_read(const char *path, rd_kernel **out, char *err, size_t errle
 	}
 	/* Growing by doubling touches every page twice; a plain file's size
 	 * tells roughly how many lines are coming (lines run 16-30 bytes). */
-	struct stat st;
-	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && gzdirect(r->gz))
-		rd_kernel_builder_reserve(b, (uint64_t)st.st_size / 24);
+	uint64_t size = textin_plain_size(t);
+	if (size)
+		rd_kernel_builder_reserve(b, size / 24);
 	while ((rc = reader_next(r)) > 0) {
 		const char *p = r->buf;
 		if ((unsigned)(*p - '0') < 10 && access_fast(p, b, &oom))
@@ -412,19 +286,85 @@ int trace_ocelot_read(const char *path, rd_kernel **out, char *err, size_t errle
 	}
 	if (rc < 0)
 		goto fail;
-	gzclose(r->gz);
-	free(r->blk);
-	free(r);
 	*out = rd_kernel_builder_finish(b); /* frees the builder either way */
 	if (!*out) {
-		snprintf(err, errlen, "%s: out of memory", strcmp(path, "-") == 0 ? "<stdin>" : path);
+		textin_fail_at(t, 0, "out of memory");
 		return TRACE_ENOMEM;
 	}
 	return TRACE_OK;
 fail:
 	rd_kernel_builder_free(b);
-	gzclose(r->gz);
-	free(r->blk);
-	free(r);
+	if (textin_oom(t))
+		oom = 1;
 	return oom ? TRACE_ENOMEM : TRACE_EINPUT;
+}
+
+int trace_ocelot_read(const char *path, rd_kernel **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	int oom;
+	textin *t = textin_open(path, TRACE_LINE_MAX, err, errlen, &oom);
+	if (!t)
+		return oom ? TRACE_ENOMEM : TRACE_EINPUT;
+	char name[256];
+	trace_ocelot_name(path, name, sizeof name);
+	int rc = trace_ocelot_parse(t, name, out);
+	textin_close(t);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- reader */
+
+typedef struct ocelot_reader {
+	trace_reader base;
+	textin *t;
+	char *name;
+	int state; /* 0: before the kernel, 1: announced, 2: done */
+} ocelot_reader;
+
+static int ocelot_next(trace_reader *rr, const char **name)
+{
+	ocelot_reader *r = (ocelot_reader *)rr;
+	if (r->state != 0)
+		return r->state = 2, 0;
+	r->state = 1;
+	*name = r->name;
+	return 1;
+}
+
+static int ocelot_load(trace_reader *rr, rd_kernel **k)
+{
+	ocelot_reader *r = (ocelot_reader *)rr;
+	r->state = 2;
+	int rc = trace_ocelot_parse(r->t, r->name, k);
+	rr->oom = rc == TRACE_ENOMEM;
+	return rc;
+}
+
+static void ocelot_close(trace_reader *rr)
+{
+	ocelot_reader *r = (ocelot_reader *)rr;
+	textin_close(r->t);
+	free(r->name);
+	free(r);
+}
+
+trace_reader *trace_ocelot_reader(textin *t, const char *name, char *err, size_t errlen)
+{
+	ocelot_reader *r = calloc(1, sizeof *r);
+	char *n = malloc(strlen(name) + 1);
+	if (!r || !n) {
+		free(r);
+		free(n);
+		return NULL;
+	}
+	strcpy(n, name);
+	r->t = t;
+	r->name = n;
+	r->base.next = ocelot_next;
+	r->base.load = ocelot_load;
+	r->base.close = ocelot_close;
+	r->base.err = err;
+	r->base.errlen = errlen;
+	return &r->base;
 }

@@ -1,6 +1,6 @@
 /*
  * Reader of the Ocelot tracer's `.trc` text format (the 2013 reference
- * code's input), plain or gzip-compressed:
+ * code's input), plain or gzip/xz-compressed:
  *
  *     blocksize: X Y Z
  *     gid dir addr bytes        (one access per line, all decimal)
@@ -16,12 +16,8 @@
 #include <stddef.h>
 
 #include "rdscope.h"
-
-enum trace_status {
-	TRACE_OK = 0,
-	TRACE_EINPUT = 1, /* unreadable or malformed input: a user error */
-	TRACE_ENOMEM = 2, /* out of memory: a runtime error */
-};
+#include "textin.h"
+#include "trace.h"
 
 /* Longest accepted line, newline excluded. Real lines are under 60 bytes. */
 #define TRACE_LINE_MAX 1024
@@ -33,7 +29,18 @@ enum trace_status {
  */
 int trace_ocelot_read(const char *path, rd_kernel **out, char *err, size_t errlen);
 
-/* Kernel name for a path: its basename without ".trc" / ".trc.gz" / ".gz". */
+/* Kernel name for a path: its basename without ".trc" / ".gz" / ".xz". */
 void trace_ocelot_name(const char *path, char *buf, size_t len);
+
+/* Is file (a name in a directory) one kernel of an Ocelot trace
+ * directory, NAME_NN.trc (or .trc.gz / .trc.xz)? */
+int trace_ocelot_dir_member(const char *file);
+
+/* Parse one kernel named name from an open input (see textin.h). */
+int trace_ocelot_parse(textin *t, const char *name, rd_kernel **out);
+
+/* A one-kernel trace_reader over an open input (takes t over). NULL:
+ * out of memory. */
+trace_reader *trace_ocelot_reader(textin *t, const char *name, char *err, size_t errlen);
 
 #endif

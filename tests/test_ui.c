@@ -64,6 +64,14 @@ static void test_layout_sizes(void **state)
 			}
 			/* The panes tile the body between title and status. */
 			assert_int_equal(area, (long)(rows - 2) * cols);
+			/* The teaching views: the heat map and curves take the bars
+			 * and histogram together, the step-through the whole body. */
+			assert_int_equal(l.side.h, l.bars.h + l.hist.h);
+			assert_int_equal(l.side.y, l.bars.y);
+			assert_int_equal(l.side.x, l.bars.x);
+			assert_int_equal(l.side.w, l.bars.w);
+			assert_int_equal(l.hist.y + l.hist.h, l.side.y + l.side.h);
+			assert_true(l.body.y == 1 && l.body.h == rows - 2 && l.body.w == cols);
 			assert_int_equal(l.title.y, 0);
 			assert_int_equal(l.title.w, cols);
 			assert_int_equal(l.status.y, rows - 1);
@@ -140,6 +148,11 @@ static void test_keys_no_clash(void **state)
 	assert_null(keys_lookup(KS_PROMPT, 'q'));
 	assert_null(keys_lookup(KS_HELP, 'q'));
 	assert_int_equal(keys_lookup(KS_PARAMS, '+')->id, K_INC);
+	/* The step-through's keys, and the global ones from there. */
+	assert_int_equal(keys_lookup(KS_STEP, ui_keys[K_INC].codes[0])->id, K_STEP_NEXT);
+	assert_int_equal(keys_lookup(KS_STEP, 'n')->id, K_NEXT_TABLE);
+	assert_int_equal(keys_lookup(KS_STEP, 's')->id, K_STEPS);
+	assert_int_equal(keys_lookup(KS_PARAMS, ui_keys[K_STEP_NEXT].codes[0])->id, K_INC);
 	assert_int_equal(keys_lookup(KS_HIST, '+')->id, K_SCROLL_R);
 }
 

@@ -29,8 +29,10 @@
 
 #include "input.h"
 #include "keys.h"
+#include "lessons.h"
 #include "params.h"
 #include "preset.h"
+#include "script.h"
 #include "theme.h"
 #include "xstate.h"
 
@@ -45,7 +47,7 @@ static double now_s(void)
 
 /* Configurations compare by their keys' text: every key the model has, so
  * a key added to the model needs no change here. */
-static int cfg_same(const rd_config *a, const rd_config *b)
+int explorer_cfg_same(const rd_config *a, const rd_config *b)
 {
 	for (const rd_key *k = rd_keys; k->name; k++) {
 		char va[64], vb[64];
@@ -56,15 +58,30 @@ static int cfg_same(const rd_config *a, const rd_config *b)
 	return 1;
 }
 
+#define cfg_same explorer_cfg_same
+
+static void vmessage(explorer *x, int err, const char *fmt, va_list ap)
+{
+	vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+	/* One line: the first line of a multi-line error. */
+	x->msg[strcspn(x->msg, "\n")] = '\0';
+	x->msg_err = err;
+}
+
 static void message(explorer *x, int err, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+	vmessage(x, err, fmt, ap);
 	va_end(ap);
-	/* One line: the first line of a multi-line error. */
-	x->msg[strcspn(x->msg, "\n")] = '\0';
-	x->msg_err = err;
+}
+
+void explorer_message(explorer *x, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(x, err, fmt, ap);
+	va_end(ap);
 }
 
 /* ---------------------------------------------------------------- memo */
@@ -96,7 +113,7 @@ static void memo_put(explorer *x, snap *s)
 /* ---------------------------------------------------------------- edits */
 
 /* Make nc the configuration on screen: from the memo at once, or by a run. */
-static int set_config(explorer *x, const rd_config *nc, int push_undo)
+int explorer_set_config(explorer *x, const rd_config *nc, int push_undo)
 {
 	if (cfg_same(nc, &x->cfg))
 		return R_NONE;
@@ -125,24 +142,23 @@ static int set_config(explorer *x, const rd_config *nc, int push_undo)
 	} else {
 		worker_submit(x->w, x->gen, nc, 1);
 	}
+	views_request(x); /* the view's own run, after the breakdown */
 	return R_ALL | R_RERUN;
 }
 
+#define set_config explorer_set_config
+
 static int pin_now(explorer *x);
 
-/* Results and progress from the model thread. */
-static int on_results(explorer *x)
+/* One result from the model thread. */
+static int on_result(explorer *x, snap *s)
 {
-	unsigned long pg;
-	double p;
-	snap *s = worker_take(x->w, &pg, &p);
 	int flags = R_NONE;
-	if (pg == x->gen && !x_settled(x) && p != x->progress) {
-		x->progress = p;
-		flags |= R_STATUS;
-	}
-	if (!s)
+	if (s->kind != JOB_BREAKDOWN) {
+		flags = views_result(x, s);
+		snap_unref(s);
 		return flags;
+	}
 	if (s->status == RD_OK && !s->partial)
 		memo_put(x, s);
 	/* Only the newest configuration's results are ever drawn. */
@@ -158,6 +174,22 @@ static int on_results(explorer *x)
 		flags |= R_ALL;
 	}
 	snap_unref(s);
+	return flags;
+}
+
+/* Results and progress from the model thread: one slot per kind. */
+static int on_results(explorer *x)
+{
+	unsigned long pg;
+	double p;
+	int flags = R_NONE;
+	snap *s;
+	while ((s = worker_take(x->w, &pg, &p)))
+		flags |= on_result(x, s);
+	if (pg == x->gen && !x_settled(x) && p != x->progress) {
+		x->progress = p;
+		flags |= R_STATUS;
+	}
 	return flags;
 }
 
@@ -498,13 +530,18 @@ static int key_HELP_DOWN(explorer *x)
 	return R_ALL;
 }
 
+/* The teaching views' keys are in views.c. */
+#define VIEW_KEY(id) int key_##id(explorer *x);
+VIEW_KEYS(VIEW_KEY)
+#undef VIEW_KEY
+
 static int (*const handlers[K_NKEYS])(explorer *) = {
 #define KEY_HANDLER(id, ...) [K_##id] = key_##id,
 	UI_KEYS(KEY_HANDLER)
 #undef KEY_HANDLER
 };
 
-static int on_key(explorer *x, int ch)
+int explorer_key(explorer *x, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return R_RESIZE;
@@ -535,7 +572,10 @@ static int on_key(explorer *x, int ch)
 		x->msg[0] = '\0';
 		flags |= R_STATUS;
 	}
-	const ui_key *k = keys_lookup(x->focus == F_HIST ? KS_HIST : KS_PARAMS, ch);
+	enum key_scope scope = x->view == V_STEP	? KS_STEP
+			       : x->focus == F_HIST ? KS_HIST
+						    : KS_PARAMS;
+	const ui_key *k = keys_lookup(scope, ch);
 	if (!k) {
 		if (ch >= 32 && ch < 127) {
 			message(x, 1, "no key '%c' here (? shows the keys)", ch);
@@ -543,153 +583,8 @@ static int on_key(explorer *x, int ch)
 		}
 		return flags;
 	}
-	return flags | handlers[k->id](x);
-}
-
-/* ---------------------------------------------------------------- script */
-
-typedef struct script {
-	FILE *f;
-	const char *path;
-	int line;
-	double deadline;     /* of the current wait */
-	char pending[1024];  /* the action being waited on */
-	int have_pending;
-	const char *typing;  /* rest of a `type` action */
-	char typebuf[512];
-	int failed;          /* exit status to leave with, or 0 */
-	char err[1400];
-} script;
-
-#define SCRIPT_TIMEOUT 60.0
-
-static const struct { const char *name; int code; } key_names[] = {
-	{"up", KEY_UP},	      {"down", KEY_DOWN},	{"left", KEY_LEFT},
-	{"right", KEY_RIGHT}, {"enter", '\r'},		{"tab", '\t'},
-	{"btab", KEY_BTAB},   {"esc", 27},		{"backspace", KEY_BACKSPACE},
-	{"space", ' '},	      {"home", KEY_HOME},	{"end", KEY_END},
-	{"pageup", KEY_PPAGE}, {"pagedown", KEY_NPAGE}, {"f1", KEY_F(1)},
-	{"ctrl-l", KC_CTRL('l')}, {"ctrl-u", KC_CTRL('u')}, {"ctrl-g", KC_CTRL('g')},
-};
-
-static int key_code(const char *name)
-{
-	for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++)
-		if (strcmp(name, key_names[i].name) == 0)
-			return key_names[i].code;
-	if (name[0] && !name[1])
-		return (unsigned char)name[0];
-	return -1;
-}
-
-static void script_fail(script *sc, int status, const char *what)
-{
-	snprintf(sc->err, sizeof sc->err, "rdscope: %s:%d: %s", sc->path, sc->line, what);
-	sc->failed = status;
-}
-
-/*
- * Run script actions until one has to wait. Returns the reaction flags of
- * the keys fed; *wait is set when the script waits for the model (or a
- * resize), *done at its end.
- */
-static int script_step(explorer *x, script *sc, int *wait, int *done)
-{
-	int flags = R_NONE;
-	*wait = 0;
-	for (int budget = 0; budget < 64; budget++) {
-		if (sc->typing) {
-			int ch = (unsigned char)*sc->typing++;
-			if (!*sc->typing)
-				sc->typing = NULL;
-			return flags | on_key(x, ch);
-		}
-		if (!sc->have_pending) {
-			char buf[1024];
-			if (!fgets(buf, sizeof buf, sc->f)) {
-				*done = 1;
-				return flags;
-			}
-			sc->line++;
-			buf[strcspn(buf, "\r\n")] = '\0';
-			char *p = buf;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (!*p || *p == '#')
-				continue;
-			snprintf(sc->pending, sizeof sc->pending, "%s", p);
-			sc->have_pending = 1;
-			sc->deadline = now_s() + SCRIPT_TIMEOUT;
-		}
-		char *act = sc->pending;
-		char *arg = act + strcspn(act, " ");
-		if (*arg)
-			*arg++ = '\0';
-		else
-			arg = act + strlen(act);
-		/* Waiting actions keep their text for the next call. */
-		if (strcmp(act, "wait") == 0 || strcmp(act, "dump-screen") == 0) {
-			if (!x_settled(x)) {
-				if (now_s() > sc->deadline)
-					script_fail(sc, 1, "timed out waiting for the model");
-				if (*arg)
-					arg[-1] = ' ';
-				*wait = 1;
-				return flags;
-			}
-			if (act[0] == 'd') {
-				panes_draw(x, R_ALL);
-				FILE *f = fopen(arg, "w");
-				if (!f) {
-					script_fail(sc, 1, "dump-screen: cannot write the file");
-					return flags;
-				}
-				panes_dump(f);
-				if (fclose(f) != 0)
-					script_fail(sc, 1, "dump-screen: cannot write the file");
-			}
-			sc->have_pending = 0;
-			continue;
-		}
-		if (strcmp(act, "wait-size") == 0) {
-			int rows, cols;
-			if (sscanf(arg, "%d %d", &rows, &cols) != 2) {
-				script_fail(sc, 2, "wait-size needs ROWS COLS");
-				return flags;
-			}
-			if (LINES != rows || COLS != cols) {
-				if (now_s() > sc->deadline)
-					script_fail(sc, 1, "timed out waiting for the terminal size");
-				arg[-1] = ' ';
-				*wait = 1;
-				return flags;
-			}
-			sc->have_pending = 0;
-			continue;
-		}
-		sc->have_pending = 0;
-		if (strcmp(act, "sleep") == 0) {
-			struct timespec ts = {0, (long)(atoi(arg) % 1000) * 1000000L};
-			ts.tv_sec = atoi(arg) / 1000;
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		if (strcmp(act, "type") == 0) {
-			snprintf(sc->typebuf, sizeof sc->typebuf, "%s", arg);
-			sc->typing = *sc->typebuf ? sc->typebuf : NULL;
-			continue;
-		}
-		if (strcmp(act, "key") == 0)
-			act = arg;
-		int code = key_code(act);
-		if (code < 0) {
-			char m[1100];
-			snprintf(m, sizeof m, "unknown action or key '%.1000s'", act);
-			script_fail(sc, 2, m);
-			return flags;
-		}
-		return flags | on_key(x, code);
-	}
+	flags |= handlers[k->id](x);
+	views_request(x); /* e.g. the curves follow the selected parameter */
 	return flags;
 }
 
@@ -702,9 +597,22 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* Class mode starts on lesson i (before the model thread exists). */
+static int lesson_open(explorer *x, int i)
+{
+	x->teach = i;
+	x->view = V_STEP;
+	snprintf(x->input_buf, sizeof x->input_buf, "%s", lessons[i].sample);
+	x->input = x->input_buf;
+	lesson_config(&lessons[i], &x->cfg);
+	x->start_cfg = x->cfg;
+	x->k = lesson_kernel(&lessons[i]);
+	return x->k ? INPUT_OK : INPUT_ENOMEM;
+}
+
 int explorer_wanted(const cli *c)
 {
-	if (c->script)
+	if (c->script || c->teach)
 		return 1;
 	if (c->output || c->log || c->quiet || c->format != OUTPUT_TEXT)
 		return 0; /* batch-only options */
@@ -722,9 +630,49 @@ static void explorer_free(explorer *x)
 	worker_stop(x->w);
 	snap_unref(x->cur);
 	snap_unref(x->base);
+	snap_unref(x->steps);
+	snap_unref(x->curves);
 	for (int i = 0; i < MEMO_N; i++)
 		snap_unref(x->memo[i]);
 	rd_kernel_free(x->k);
+}
+
+int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_config *c)
+{
+	char err[512];
+	worker *w = worker_start(k, err, sizeof err);
+	if (!w) {
+		rd_kernel_free(k);
+		message(x, 1, "%s", err);
+		return -1;
+	}
+	/* Everything that belonged to the old kernel goes with it. */
+	worker_stop(x->w);
+	snap_unref(x->cur);
+	snap_unref(x->base);
+	snap_unref(x->steps);
+	snap_unref(x->curves);
+	x->cur = x->base = x->steps = x->curves = NULL;
+	for (int i = 0; i < MEMO_N; i++) {
+		snap_unref(x->memo[i]);
+		x->memo[i] = NULL;
+	}
+	rd_kernel_free(x->k);
+	x->k = k;
+	x->w = w;
+	if (input != x->input_buf)
+		snprintf(x->input_buf, sizeof x->input_buf, "%s", input);
+	x->input = x->input_buf;
+	x->cfg = x->start_cfg = *c;
+	x->nundo = 0;
+	x->pin_pending = 0;
+	x->progress = 0;
+	x->step = 0;
+	x->hist_first = 0;
+	x->gen++;
+	worker_submit(x->w, x->gen, &x->cfg, 1);
+	views_request(x);
+	return 0;
 }
 
 int explorer_run(const cli *c)
@@ -735,7 +683,12 @@ int explorer_run(const cli *c)
 	x->input = c->ninputs ? c->inputs[0] : INPUT_BUILTIN_PREFIX "fig3";
 	x->no_timing = c->no_timing;
 	x->cfg = x->start_cfg = c->config;
+	x->teach = -1;
 
+	if (c->teach && !c->script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "rdscope: --teach: class mode needs a terminal\n");
+		return EXIT_USAGE;
+	}
 	script sc = {0};
 	if (c->script) {
 		sc.path = c->script;
@@ -746,7 +699,10 @@ int explorer_run(const cli *c)
 		}
 	}
 	char err[1024];
-	int st = input_load(x->input, &x->k, err, sizeof err);
+	int st = c->teach ? lesson_open(x, LESSON_FIRST)
+			  : input_load(x->input, &x->k, err, sizeof err);
+	if (c->teach && st != INPUT_OK)
+		snprintf(err, sizeof err, "out of memory");
 	if (st != INPUT_OK) {
 		fprintf(stderr, "rdscope: %s\n", err);
 		if (sc.f)
@@ -763,6 +719,7 @@ int explorer_run(const cli *c)
 	}
 	x->gen = 1;
 	worker_submit(x->w, x->gen, &x->cfg, 1);
+	views_request(x);
 
 	/* Quit cleanly (terminal restored) on interrupt, hang-up, termination. */
 	struct sigaction sa;
@@ -849,7 +806,7 @@ int explorer_run(const cli *c)
 		while ((ch = getch()) != ERR) {
 			if (sc.f && ch != KEY_RESIZE)
 				continue; /* a script owns the keyboard */
-			flags |= on_key(x, ch);
+			flags |= explorer_key(x, ch);
 			if (flags & R_QUIT)
 				break;
 		}

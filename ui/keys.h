@@ -9,10 +9,10 @@
 
 #include <stddef.h>
 
-/* Where a key applies: everywhere, or only while a pane has the focus, a
- * prompt is open or the help is shown. Lookup tries the focused pane's
+/* Where a key applies: everywhere, or only while a pane has the focus, the
+ * step-through view is shown, a prompt is open or the help is shown. Lookup tries the focused pane's
  * scope first, then GLOBAL; prompts and help have only their own keys. */
-enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_PROMPT, KS_HELP, KS_NSCOPE };
+enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP, KS_NSCOPE };
 
 /* Key codes are curses codes (keys.c includes curses.h); KC_* name the
  * ones keys.h users need without curses. */
@@ -37,6 +37,22 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_PROMPT, KS_HELP, KS_NSCOP
 	  "made from the input's) and show the equivalent rdscope run command", 'e') \
 	X(OPEN, KS_GLOBAL, "o", "open a preset (asks for a file or preset name)", 'o') \
 	X(REDRAW, KS_GLOBAL, "Ctrl-L", "redraw the screen", KC_CTRL('l')) \
+	X(STEPS, KS_GLOBAL, "s", \
+	  "step-through view: the requests one at a time, as the columns of the paper's " \
+	  "Tables 2-5, with the address bits, the set's LRU stack before and after, the " \
+	  "requests in flight, the MSHRs and the warp queue (s again or Esc: back)", 's') \
+	X(HEAT, KS_GLOBAL, "m", \
+	  "per-set heat map of the requests and misses beside the parameters; to compare " \
+	  "hash functions pin one with c and change l1.hash (m again or Esc: back)", 'm') \
+	X(CURVES, KS_GLOBAL, "g", \
+	  "miss-rate curves: miss rate against cache size, one curve per associativity, " \
+	  "latency-free; below, the full model at neighbouring values of the selected " \
+	  "parameter, as in the paper's Figure 12 (g again or Esc: back)", 'g') \
+	X(BACK, KS_GLOBAL, "Esc", "leave a view for the breakdown and histogram panes", KC_ESC) \
+	X(NEXT_TABLE, KS_GLOBAL, "n", \
+	  "class mode (rdscope --teach): the next table of the paper's story, Table 1 to " \
+	  "Table 5, with its toy preset and trace", 'n') \
+	X(PREV_TABLE, KS_GLOBAL, "p", "class mode: the previous table", 'p') \
 	X(UP, KS_PARAMS, "Up k", "select the previous parameter", KEY_UP, 'k') \
 	X(DOWN, KS_PARAMS, "Down j", "select the next parameter", KEY_DOWN, 'j') \
 	X(DEC, KS_PARAMS, "Left - h", \
@@ -52,6 +68,12 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_PROMPT, KS_HELP, KS_NSCOP
 	  KEY_LEFT, 'h', '-') \
 	X(SCROLL_R, KS_HIST, "Right + l", "scroll the histogram towards long distances", \
 	  KEY_RIGHT, 'l', '+') \
+	X(STEP_NEXT, KS_STEP, "Right l Space", "the next request", KEY_RIGHT, 'l', ' ') \
+	X(STEP_PREV, KS_STEP, "Left h", "the previous request", KEY_LEFT, 'h') \
+	X(STEP_FWD10, KS_STEP, "PageDown", "ten requests on", KEY_NPAGE) \
+	X(STEP_BACK10, KS_STEP, "PageUp", "ten requests back", KEY_PPAGE) \
+	X(STEP_FIRST, KS_STEP, "Home", "the first request", KEY_HOME) \
+	X(STEP_LAST, KS_STEP, "End", "the last request collected", KEY_END) \
 	X(ACCEPT, KS_PROMPT, "Enter", "accept the typed text", '\n', '\r', KEY_ENTER) \
 	X(CANCEL, KS_PROMPT, "Esc Ctrl-G", "cancel the prompt", KC_ESC, KC_CTRL('g')) \
 	X(ERASE, KS_PROMPT, "Backspace", "erase the last character", KEY_BACKSPACE, 127, \

@@ -27,6 +27,8 @@ void layout_compute(int rows, int cols, int params_rows, layout *l)
 		l->params = mk(1, 0, body, pw);
 		l->bars = mk(1, pw, LAYOUT_BARS_H, rw);
 		l->hist = mk(1 + LAYOUT_BARS_H, pw, body - LAYOUT_BARS_H, rw);
+		l->side = mk(1, pw, body, rw);
+		l->body = mk(1, 0, body, cols);
 		return;
 	}
 	if (cols >= LAYOUT_STACK_COLS && rows >= LAYOUT_STACK_ROWS) {
@@ -39,6 +41,8 @@ void layout_compute(int rows, int cols, int params_rows, layout *l)
 		l->params = mk(1, 0, ph, cols);
 		l->bars = mk(1 + ph, 0, LAYOUT_BARS_H, cols);
 		l->hist = mk(1 + ph + LAYOUT_BARS_H, 0, body - ph - LAYOUT_BARS_H, cols);
+		l->side = mk(1 + ph, 0, body - ph, cols);
+		l->body = mk(1, 0, body, cols);
 		return;
 	}
 	l->too_small = 1;

@@ -20,6 +20,8 @@ typedef struct layout {
 	rect params; /* framed panes */
 	rect bars;
 	rect hist;
+	rect side;   /* bars and hist together: where the heat map and curves go */
+	rect body;   /* everything between title and status: the step-through */
 	rect status; /* bottom line */
 } layout;
 

@@ -12,99 +12,15 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "draw.h"
 #include "hist.h"
 #include "keys.h"
 #include "params.h"
+#include "steplog.h"
 #include "theme.h"
 #include "xstate.h"
 
 /* ---------------------------------------------------------------- text */
-
-/* Bytes of the first n characters (code points) of UTF-8 s. */
-static size_t prefix_bytes(const char *s, int n)
-{
-	size_t b = 0;
-	while (s[b] && n > 0) {
-		b++;
-		while ((s[b] & 0xC0) == 0x80)
-			b++;
-		n--;
-	}
-	return b;
-}
-
-/* Characters (columns: every glyph used is one column wide) of s. */
-static int text_width(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		n += (*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* Draw s at (y, x), at most w columns, in element e. Returns columns drawn. */
-static int put(int y, int x, int w, enum ui_elem e, const char *s)
-{
-	if (w <= 0)
-		return 0;
-	int n = text_width(s);
-	if (n > w)
-		n = w;
-	attrset(theme_attr(e));
-	mvaddnstr(y, x, s, (int)prefix_bytes(s, n));
-	attrset(A_NORMAL);
-	return n;
-}
-
-/* Repeat glyph g n times from (y, x). */
-static void fill(int y, int x, int n, enum ui_elem e, const char *g)
-{
-	attrset(theme_attr(e));
-	for (int i = 0; i < n; i++)
-		mvaddstr(y, x + i, g);
-	attrset(A_NORMAL);
-}
-
-static void blank(const rect *r)
-{
-	for (int i = 0; i < r->h; i++)
-		fill(r->y + i, r->x, r->w, E_NORMAL, " ");
-}
-
-static void frame(const rect *r, const char *title, int focused)
-{
-	const glyphs *g = theme_g();
-	enum ui_elem e = focused ? E_FOCUS : E_BORDER;
-	blank(r);
-	fill(r->y, r->x + 1, r->w - 2, e, g->hline);
-	fill(r->y + r->h - 1, r->x + 1, r->w - 2, e, g->hline);
-	for (int i = 1; i < r->h - 1; i++) {
-		put(r->y + i, r->x, 1, e, g->vline);
-		put(r->y + i, r->x + r->w - 1, 1, e, g->vline);
-	}
-	put(r->y, r->x, 1, e, g->tl);
-	put(r->y, r->x + r->w - 1, 1, e, g->tr);
-	put(r->y + r->h - 1, r->x, 1, e, g->bl);
-	put(r->y + r->h - 1, r->x + r->w - 1, 1, e, g->br);
-	char t[160];
-	snprintf(t, sizeof t, " %s ", title);
-	put(r->y, r->x + 2, r->w - 4, e, t);
-}
-
-/* A count in at most 5 characters: 1234, 12.3k, 252k, 1.05M. */
-static void fmt_count(uint64_t v, char *buf, size_t len)
-{
-	if (v < 10000)
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	else if (v < 100000)
-		snprintf(buf, len, "%.1fk", (double)v / 1e3);
-	else if (v < 1000000)
-		snprintf(buf, len, "%.0fk", (double)v / 1e3);
-	else if (v < 100000000)
-		snprintf(buf, len, "%.2gM", (double)v / 1e6);
-	else
-		snprintf(buf, len, "%.0fM", (double)v / 1e6);
-}
 
 /* A signed request delta: +1234, -56, 0. */
 static void fmt_delta(int64_t d, char *buf, size_t len)
@@ -117,31 +33,26 @@ static void fmt_delta(int64_t d, char *buf, size_t len)
 		snprintf(buf, len, "%+.2fM", (double)d / 1e6);
 }
 
-static double pct(uint64_t n, uint64_t of)
-{
-	return of ? 100.0 * (double)n / (double)of : 0.0;
-}
-
 /* ---------------------------------------------------------------- title */
 
-static void draw_title(explorer *x)
+void panes_title(explorer *x)
 {
 	rect r = x->lay.title;
-	fill(r.y, r.x, r.w, E_TITLE, " ");
+	draw_fill(r.y, r.x, r.w, E_TITLE, " ");
 	char t[512];
 	snprintf(t, sizeof t, " rdscope %s %s %s (%u threads, %llu loads)", RD_VERSION,
 		 theme_g()->sep, x->k->name, x->k->nthreads, (unsigned long long)x->k->nloads);
 	const char *right = x->base ? "compare: baseline pinned (c unpins)   ? help  q quit "
 				    : "? help  q quit ";
-	int rw = text_width(right);
+	int rw = draw_width(right);
 	if (rw > r.w / 2) {
 		right = x->base ? "compare  ? help " : "? help ";
-		rw = text_width(right);
+		rw = draw_width(right);
 	}
-	if (text_width(t) > r.w - rw - 1)
+	if (draw_width(t) > r.w - rw - 1)
 		snprintf(t, sizeof t, " rdscope %s %s", theme_g()->sep, x->k->name);
-	put(r.y, r.x, r.w - rw - 1, E_TITLE, t);
-	put(r.y, r.x + r.w - rw, rw, E_TITLE, right);
+	draw_put(r.y, r.x, r.w - rw - 1, E_TITLE, t);
+	draw_put(r.y, r.x + r.w - rw, rw, E_TITLE, right);
 }
 
 /* ---------------------------------------------------------------- params */
@@ -173,7 +84,7 @@ static void draw_params(explorer *x)
 		snprintf(title, sizeof title, "Parameters %zu/%zu", x->sel + 1, n);
 	else
 		snprintf(title, sizeof title, "Parameters");
-	frame(&r, title, x->focus == F_PARAMS);
+	draw_frame(&r, title, x->focus == F_PARAMS);
 	const glyphs *g = theme_g();
 	for (int row = 0; row < vis; row++) {
 		size_t i = x->params_top + (size_t)row;
@@ -186,16 +97,16 @@ static void draw_params(explorer *x)
 		if (selected) {
 			snprintf(line, sizeof line, "%s %-*s %s %s", g->sel, LABEL_W,
 				 param_fields[i].label, val, extra);
-			fill(y, cx, iw, E_SELECTED, " ");
-			put(y, cx, iw, E_SELECTED, line);
+			draw_fill(y, cx, iw, E_SELECTED, " ");
+			draw_put(y, cx, iw, E_SELECTED, line);
 			continue;
 		}
 		snprintf(line, sizeof line, "  %-*s ", LABEL_W, param_fields[i].label);
-		int c = put(y, cx, iw, param_editable(i) ? E_LABEL : E_DERIVED, line);
-		c += put(y, cx + c, iw - c, param_editable(i) ? E_VALUE : E_DERIVED, val);
+		int c = draw_put(y, cx, iw, param_editable(i) ? E_LABEL : E_DERIVED, line);
+		c += draw_put(y, cx + c, iw - c, param_editable(i) ? E_VALUE : E_DERIVED, val);
 		if (*extra) {
-			c += put(y, cx + c, iw - c, E_NORMAL, " ");
-			put(y, cx + c, iw - c, E_DERIVED, extra);
+			c += draw_put(y, cx + c, iw - c, E_NORMAL, " ");
+			draw_put(y, cx + c, iw - c, E_DERIVED, extra);
 		}
 	}
 	if (help_line && x->sel < n) {
@@ -204,7 +115,7 @@ static void draw_params(explorer *x)
 					: "derived: l1.size / (l1.line x l1.ways)";
 		char line[256];
 		snprintf(line, sizeof line, " %s", h);
-		put(r.y + r.h - 2, r.x + 1, iw, E_DERIVED, line);
+		draw_put(r.y + r.h - 2, r.x + 1, iw, E_DERIVED, line);
 	}
 }
 
@@ -247,7 +158,7 @@ static void stacked_bar(int y, int x0, int w, const rd_result *R, int partial)
 	for (int i = 0; i < nparts; i++)
 		tot += part[i];
 	if (!tot) {
-		fill(y, x0, w, E_PENDING, " ");
+		draw_fill(y, x0, w, E_PENDING, " ");
 		return;
 	}
 	int cells[RD_NCLASS + 1], used = 0;
@@ -270,9 +181,9 @@ static void stacked_bar(int y, int x0, int w, const rd_result *R, int partial)
 	int cx = x0;
 	for (int i = 0; i < nparts; i++) {
 		if (partial && i == 1)
-			fill(y, cx, cells[i], E_PENDING, "?");
+			draw_fill(y, cx, cells[i], E_PENDING, "?");
 		else
-			fill(y, cx, cells[i], row_elem(i), row_glyph(i));
+			draw_fill(y, cx, cells[i], row_elem(i), row_glyph(i));
 		cx += cells[i];
 	}
 }
@@ -284,17 +195,17 @@ static void draw_bars(explorer *x)
 	char title[128];
 	snprintf(title, sizeof title, "Miss breakdown%s%s", s && s->partial ? " (partial)" : "",
 		 x->base ? " vs baseline" : "");
-	frame(&r, title, 0);
+	draw_frame(&r, title, 0);
 	int iw = r.w - 2, cx = r.x + 1, y0 = r.y + 1;
 	char line[512];
 	if (!s) {
 		snprintf(line, sizeof line, "modelling... %3.0f%%", x->progress * 100);
-		put(y0 + 3, cx + 1, iw - 1, E_PENDING, line);
+		draw_put(y0 + 3, cx + 1, iw - 1, E_PENDING, line);
 		return;
 	}
 	if (s->status != RD_OK) {
 		snprintf(line, sizeof line, "model error: %s", rd_strerror(s->status));
-		put(y0 + 3, cx + 1, iw - 1, E_ERROR, line);
+		draw_put(y0 + 3, cx + 1, iw - 1, E_ERROR, line);
 		return;
 	}
 	const rd_result *R = &s->res;
@@ -303,24 +214,24 @@ static void draw_bars(explorer *x)
 	int with_count = !B || iw >= 50;
 	for (int row = 0; row <= RD_NCLASS; row++) {
 		int y = y0 + row, c = 0;
-		c += put(y, cx + c, iw - c, row_elem(row), row_glyph(row));
+		c += draw_put(y, cx + c, iw - c, row_elem(row), row_glyph(row));
 		snprintf(line, sizeof line, " %-10s", row_names[row]);
-		c += put(y, cx + c, iw - c, E_LABEL, line);
+		c += draw_put(y, cx + c, iw - c, E_LABEL, line);
 		if (s->partial && row > 0) {
-			put(y, cx + c, iw - c, E_PENDING, "       pending");
+			draw_put(y, cx + c, iw - c, E_PENDING, "       pending");
 			continue;
 		}
 		uint64_t n = row_count(R, row);
-		double p = pct(n, R->requests);
+		double p = draw_pct(n, R->requests);
 		if (with_count) {
 			snprintf(line, sizeof line, "%8llu", (unsigned long long)n);
-			c += put(y, cx + c, iw - c, E_VALUE, line);
+			c += draw_put(y, cx + c, iw - c, E_VALUE, line);
 		}
 		snprintf(line, sizeof line, " %6.2f%%", p);
-		c += put(y, cx + c, iw - c, E_VALUE, line);
+		c += draw_put(y, cx + c, iw - c, E_VALUE, line);
 		if (B) {
 			uint64_t bn = row_count(B, row);
-			double dp = p - pct(bn, B->requests);
+			double dp = p - draw_pct(bn, B->requests);
 			int64_t dn = (int64_t)(n - bn);
 			/* Fewer misses or more hits is better. */
 			int better = row == 0 ? dp > 0.005 : dp < -0.005;
@@ -328,10 +239,10 @@ static void draw_bars(explorer *x)
 			enum ui_elem e = better ? E_BETTER : worse ? E_WORSE : E_VALUE;
 			char d[32];
 			snprintf(line, sizeof line, " %+6.2fpp", fabs(dp) < 0.005 ? 0.0 : dp);
-			c += put(y, cx + c, iw - c, e, line);
+			c += draw_put(y, cx + c, iw - c, e, line);
 			fmt_delta(dn, d, sizeof d);
 			snprintf(line, sizeof line, " %7s", d);
-			put(y, cx + c, iw - c, e, line);
+			draw_put(y, cx + c, iw - c, e, line);
 			continue;
 		}
 		int bw = iw - c - 1;
@@ -339,15 +250,15 @@ static void draw_bars(explorer *x)
 			int len = (int)lround(p / 100.0 * bw);
 			if (len == 0 && n > 0)
 				len = 1;
-			fill(y, cx + c + 1, len, row_elem(row), row_glyph(row));
+			draw_fill(y, cx + c + 1, len, row_elem(row), row_glyph(row));
 		}
 	}
 	/* The stacked bars: now (and the baseline). */
 	int y = y0 + RD_NCLASS + (B ? 1 : 2);
 	if (B) {
-		put(y, cx, iw, E_LABEL, " now ");
+		draw_put(y, cx, iw, E_LABEL, " now ");
 		stacked_bar(y, cx + 6, iw - 7, R, s->partial);
-		put(y + 1, cx, iw, E_LABEL, " base");
+		draw_put(y + 1, cx, iw, E_LABEL, " base");
 		stacked_bar(y + 1, cx + 6, iw - 7, B, 0);
 	} else {
 		stacked_bar(y, cx + 1, iw - 2, R, s->partial);
@@ -367,18 +278,18 @@ static void draw_bars(explorer *x)
 		snprintf(d2, sizeof d2, "%s%+.2fpp", dl, (R->miss_rate_all - B->miss_rate_all) * 100);
 		snprintf(line, sizeof line, " %s %s  with latency %s %s", rate, s->partial ? "" : d1,
 			 all, d2);
-		if (text_width(line) > iw)
+		if (draw_width(line) > iw)
 			snprintf(line, sizeof line, " %s %s  all %s", rate, s->partial ? "" : d1, all);
-		if (text_width(line) > iw)
+		if (draw_width(line) > iw)
 			snprintf(line, sizeof line, " %s %s", rate, s->partial ? "" : d1);
 	} else {
 		snprintf(line, sizeof line, " %s  with latency misses %s", rate, all);
-		if (text_width(line) > iw)
+		if (draw_width(line) > iw)
 			snprintf(line, sizeof line, " %s  with latency %s", rate, all);
-		if (text_width(line) > iw)
+		if (draw_width(line) > iw)
 			snprintf(line, sizeof line, " %s (w/ lat. %s)", rate, all);
 	}
-	put(y, cx, iw, E_VALUE, line);
+	draw_put(y, cx, iw, E_VALUE, line);
 }
 
 /* ---------------------------------------------------------------- histogram */
@@ -408,7 +319,7 @@ static void vbar(int yb, int x, int w, int h, double frac, enum ui_elem e, int n
 	if (units == 0 && nonzero)
 		units = 1;
 	for (int row = 0; row < h && units > 0; row++, units -= 8)
-		fill(yb - row, x, w, e, g->eighths[units > 8 ? 8 : units]);
+		draw_fill(yb - row, x, w, e, g->eighths[units > 8 ? 8 : units]);
 }
 
 /* A delta bar: up from the axis row ya for d > 0, down for d < 0. */
@@ -419,7 +330,7 @@ static void dbar(int ya, int x, int w, int up, int down, double frac, enum ui_el
 	if (cells == 0 && frac != 0)
 		cells = 1;
 	for (int i = 1; i <= cells; i++)
-		fill(frac > 0 ? ya - i : ya + i, x, w, e, theme_g()->eighths[8]);
+		draw_fill(frac > 0 ? ya - i : ya + i, x, w, e, theme_g()->eighths[8]);
 }
 
 static void draw_hist(explorer *x)
@@ -430,9 +341,9 @@ static void draw_hist(explorer *x)
 	char title[160];
 	int iw = r.w - 2, ih = r.h - 2, cx = r.x + 1, y0 = r.y + 1;
 	if (!s || s->status != RD_OK) {
-		frame(&r, "Reuse distance", x->focus == F_HIST);
+		draw_frame(&r, "Reuse distance", x->focus == F_HIST);
 		if (!s)
-			put(y0 + ih / 2, cx + 1, iw - 1, E_PENDING, "modelling...");
+			draw_put(y0 + ih / 2, cx + 1, iw - 1, E_PENDING, "modelling...");
 		return;
 	}
 	const rd_result *R = &s->res;
@@ -467,7 +378,7 @@ static void draw_hist(explorer *x)
 		vmax = fabs(cold);
 	snprintf(title, sizeof title, "%s%s distance%s%s", B ? theme_g()->delta : "",
 		 B ? " reuse" : "Reuse", log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
-	frame(&r, title, x->focus == F_HIST);
+	draw_frame(&r, title, x->focus == F_HIST);
 	if (ih < 4 || aw < 8)
 		return;
 
@@ -498,21 +409,21 @@ static void draw_hist(explorer *x)
 	char lab[64], lab2[48];
 	if (B) {
 		int up = (bh - 1) / 2;
-		fmt_count((uint64_t)vmax, lab2, sizeof lab2);
+		draw_fmt_count((uint64_t)vmax, lab2, sizeof lab2);
 		snprintf(lab, sizeof lab, "+%.30s", lab2);
-		put(y0, cx, YAXIS_W - 1, E_DERIVED, lab);
-		put(y0 + up, cx, YAXIS_W - 1, E_DERIVED, "    0");
+		draw_put(y0, cx, YAXIS_W - 1, E_DERIVED, lab);
+		draw_put(y0 + up, cx, YAXIS_W - 1, E_DERIVED, "    0");
 		snprintf(lab, sizeof lab, "-%.30s", lab2);
-		put(yb, cx, YAXIS_W - 1, E_DERIVED, lab);
+		draw_put(yb, cx, YAXIS_W - 1, E_DERIVED, lab);
 	} else {
-		fmt_count((uint64_t)vmax, lab, sizeof lab);
+		draw_fmt_count((uint64_t)vmax, lab, sizeof lab);
 		snprintf(lab2, sizeof lab2, "%5.30s", lab);
-		put(y0, cx, YAXIS_W - 1, E_DERIVED, lab2);
-		put(yb, cx, YAXIS_W - 1, E_DERIVED, "    0");
+		draw_put(y0, cx, YAXIS_W - 1, E_DERIVED, lab2);
+		draw_put(yb, cx, YAXIS_W - 1, E_DERIVED, "    0");
 	}
 	int up = (bh - 1) / 2, down = bh - 1 - up, yaxis = y0 + up;
 	if (B)
-		fill(yaxis, x0, aw, E_BORDER, theme_g()->hline);
+		draw_fill(yaxis, x0, aw, E_BORDER, theme_g()->hline);
 	/* Bins. */
 	const glyphs *g = theme_g();
 	int px = x0, next_label = x0;
@@ -523,7 +434,7 @@ static void draw_hist(explorer *x)
 			break;
 		if (i == cut_bin) {
 			for (int row = 0; row < bh; row++)
-				put(y0 + row, px, 1, E_CUTOFF, g->cut);
+				draw_put(y0 + row, px, 1, E_CUTOFF, g->cut);
 			px++;
 		}
 		enum ui_elem e = bins[i].miss ? E_CAPACITY : E_HIT;
@@ -537,20 +448,20 @@ static void draw_hist(explorer *x)
 			vbar(yb, px, colw - 1, bh, f, e, bins[i].count > 0);
 		}
 		hist_label(bins[i].lo, lab, sizeof lab);
-		if (px >= next_label && px + text_width(lab) <= x0 + aw) {
-			put(ylab, px, colw + 2, E_LABEL, lab);
-			next_label = px + text_width(lab) + 1;
+		if (px >= next_label && px + draw_width(lab) <= x0 + aw) {
+			draw_put(ylab, px, colw + 2, E_LABEL, lab);
+			next_label = px + draw_width(lab) + 1;
 		}
 		px += colw;
 	}
 	if (x->hist_first > 0)
-		put(ylab, x0 - 1, 1, E_FOCUS, g->more_l);
+		draw_put(ylab, x0 - 1, 1, E_FOCUS, g->more_l);
 	if (i < nb)
-		put(ylab, x0 + aw - 1, 1, E_FOCUS, g->more_r);
+		draw_put(ylab, x0 + aw - 1, 1, E_FOCUS, g->more_r);
 	/* Cold misses, apart. */
 	int xc = cx + iw - coldw;
 	for (int row = 0; row < bh; row++)
-		put(y0 + row, xc, 1, E_BORDER, g->vline);
+		draw_put(y0 + row, xc, 1, E_BORDER, g->vline);
 	if (B) {
 		if (cold != 0)
 			dbar(yaxis, xc + 2, 3, up, down,
@@ -559,7 +470,7 @@ static void draw_hist(explorer *x)
 	} else {
 		vbar(yb, xc + 2, 3, bh, scale(cold, vmax, x->hist_log), E_COLD, cold > 0);
 	}
-	put(ylab, xc + 2, 4, E_LABEL, g->inf);
+	draw_put(ylab, xc + 2, 4, E_LABEL, g->inf);
 	/* Caption. */
 	char cap[256], cnt[32];
 	unsigned long long uc = (unsigned long long)cut;
@@ -567,37 +478,37 @@ static void draw_hist(explorer *x)
 		fmt_delta((int64_t)R->hist_inf - (int64_t)B->hist_inf, cnt, sizeof cnt);
 		snprintf(cap, sizeof cap, " %s requests vs baseline; d<%llu hit %s d>=%llu miss; cold %s",
 			 g->delta, uc, g->cut, uc, cnt);
-		if (text_width(cap) > iw)
+		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s", g->delta, uc,
 				 cnt);
 	} else {
 		snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; cold (%s) %llu = %.2f%%", uc,
 			 g->cut, uc, g->inf, (unsigned long long)R->hist_inf,
-			 pct(R->hist_inf, R->requests));
-		if (text_width(cap) > iw)
+			 draw_pct(R->hist_inf, R->requests));
+		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; cold %llu", uc, g->cut,
 				 uc, (unsigned long long)R->hist_inf);
 	}
-	put(ylab + 1, cx, iw, E_DERIVED, cap);
+	draw_put(ylab + 1, cx, iw, E_DERIVED, cap);
 }
 
 /* ---------------------------------------------------------------- status */
 
-static void draw_status(explorer *x)
+void panes_status(explorer *x)
 {
 	rect r = x->lay.status;
-	fill(r.y, r.x, r.w, E_STATUS, " ");
+	draw_fill(r.y, r.x, r.w, E_STATUS, " ");
 	if (x->prompt) {
 		char line[700];
 		snprintf(line, sizeof line, " %s%s", x->plabel, x->pbuf);
-		int n = text_width(line);
+		int n = draw_width(line);
 		/* Keep the end of a long text (where the cursor is) in view. */
 		const char *p = line;
 		while (n > r.w - 2) {
-			p += prefix_bytes(p, 1);
+			p += draw_prefix_bytes(p, 1);
 			n--;
 		}
-		put(r.y, r.x, r.w, E_STATUS, p);
+		draw_put(r.y, r.x, r.w, E_STATUS, p);
 		move(r.y, r.x + n);
 		return;
 	}
@@ -608,6 +519,9 @@ static void draw_status(explorer *x)
 		o += (size_t)snprintf(info + o, sizeof info - o, "%s%s", o ? " " : " ", seg); \
 		if (o >= sizeof info) o = sizeof info - 1; } while (0)
 	SEG("%s", x->input);
+	if (x->view == V_STEP && x->steps && x->steps->steps && x->steps->steps->n)
+		SEG("%s step %zu of %zu%s", g->sep, x->step + 1, x->steps->steps->n,
+		    x->steps->steps->truncated ? " (first of more)" : "");
 	const snap *s = x->cur;
 	if (s && s->status == RD_OK)
 		SEG("%s %llu requests", g->sep, (unsigned long long)s->res.requests);
@@ -619,20 +533,26 @@ static void draw_status(explorer *x)
 	else
 		SEG("%s model %.3f s", g->sep, x->last_seconds);
 #undef SEG
-	int c = put(r.y, r.x, r.w, !x_settled(x) ? E_STATUS : E_STATUS, info);
+	int c = draw_put(r.y, r.x, r.w, !x_settled(x) ? E_STATUS : E_STATUS, info);
+	/* The step-through's own keys, where a lecturer looks for them. */
+	const char *hint = x->view != V_STEP ? NULL
+			   : x->teach >= 0   ? " Left/Right step  n/p table "
+					     : " Left/Right step  Esc back ";
+	if (!*x->msg && hint && c + 1 + draw_width(hint) <= r.w)
+		draw_put(r.y, r.x + r.w - draw_width(hint), draw_width(hint), E_STATUS, hint);
 	if (*x->msg) {
 		char m[1100];
 		snprintf(m, sizeof m, " %s ", x->msg);
-		int mw = text_width(m);
+		int mw = draw_width(m);
 		int at = r.w - mw;
 		if (at < c + 1)
 			at = c + 1;
 		/* A long message wins over the information on its left. */
 		if (at + mw > r.w) {
 			at = 0;
-			fill(r.y, r.x, r.w, E_STATUS, " ");
+			draw_fill(r.y, r.x, r.w, E_STATUS, " ");
 		}
-		put(r.y, r.x + at, r.w - at, x->msg_err ? E_ERROR : E_STATUS, m);
+		draw_put(r.y, r.x + at, r.w - at, x->msg_err ? E_ERROR : E_STATUS, m);
 	}
 }
 
@@ -695,19 +615,19 @@ static void draw_help(explorer *x)
 	char title[96];
 	snprintf(title, sizeof title, "Keys%s", h.n > ih ? " (Up/Down scroll, other keys close)"
 						  : " (any key closes)");
-	frame(&r, title, 1);
+	draw_frame(&r, title, 1);
 	for (int i = 0; i < ih && x->help_top + i < h.n; i++) {
 		const char *t = h.text[x->help_top + i];
 		int y = r.y + 1 + i;
 		if (h.key_elem[x->help_top + i] == E_FOCUS) {
-			put(y, r.x + 2, r.w - 3, E_FOCUS, t);
+			draw_put(y, r.x + 2, r.w - 3, E_FOCUS, t);
 		} else {
 			int kw = 24 < r.w - 3 ? 24 : r.w - 3;
 			char k[64];
 			snprintf(k, sizeof k, "%.*s", kw, t);
-			put(y, r.x + 1, kw, E_KEY, k);
+			draw_put(y, r.x + 1, kw, E_KEY, k);
 			if ((int)strlen(t) > kw)
-				put(y, r.x + 1 + kw, r.w - 2 - kw, E_NORMAL, t + kw);
+				draw_put(y, r.x + 1 + kw, r.w - 2 - kw, E_NORMAL, t + kw);
 		}
 	}
 }
@@ -726,11 +646,11 @@ static void draw_too_small(explorer *x)
 		y = 0;
 	const char *ls[2] = {l1, l2};
 	for (int i = 0; i < 2 && y + i < x->lay.rows; i++) {
-		int w = text_width(ls[i]);
+		int w = draw_width(ls[i]);
 		int cxx = (x->lay.cols - w) / 2;
 		if (cxx < 0)
 			cxx = 0;
-		put(y + i, cxx, x->lay.cols - cxx, i ? E_NORMAL : E_ERROR, ls[i]);
+		draw_put(y + i, cxx, x->lay.cols - cxx, i ? E_NORMAL : E_ERROR, ls[i]);
 	}
 }
 
@@ -743,19 +663,35 @@ void panes_draw(explorer *x, int flags)
 		return;
 	}
 	if (x->help) {
-		draw_title(x);
+		panes_title(x);
 		draw_help(x);
-		draw_status(x);
+		panes_status(x);
+	} else if (x->view == V_STEP) {
+		panes_title(x);
+		view_step_draw(x, &x->lay.body);
+		panes_status(x);
+	} else if (x->view == V_HEAT || x->view == V_CURVES) {
+		if (flags & R_TITLE)
+			panes_title(x);
+		if (flags & R_PARAMS)
+			draw_params(x);
+		if (flags & (R_BARS | R_HIST)) {
+			if (x->view == V_HEAT)
+				view_heat_draw(x, &x->lay.side);
+			else
+				view_curves_draw(x, &x->lay.side);
+		}
+		panes_status(x);
 	} else {
 		if (flags & R_TITLE)
-			draw_title(x);
+			panes_title(x);
 		if (flags & R_PARAMS)
 			draw_params(x);
 		if (flags & R_BARS)
 			draw_bars(x);
 		if (flags & R_HIST)
 			draw_hist(x);
-		draw_status(x); /* last: a prompt puts the cursor there */
+		panes_status(x); /* last: a prompt puts the cursor there */
 	}
 	if (x->prompt)
 		curs_set(1);

@@ -40,6 +40,7 @@ static const glyphs g_color_utf8 = {
 	.vline = "\u2502", .hline = "\u2500", .tl = "\u250c", .tr = "\u2510", .bl = "\u2514",
 	.br = "\u2518", .cut = "\u2502", .sel = "\u25b8", .sep = "\u2502", .delta = "\u0394",
 	.inf = "\u221e", .more_l = "\u25c2", .more_r = "\u25b8",
+	.heat = {"\u00b7", "\u2588", "\u2588", "\u2588", "\u2588"}, .arrow = "\u2192",
 };
 static const glyphs g_mono_utf8 = {
 	.cls = {"#", "=", "%", "~", "*"},
@@ -49,6 +50,7 @@ static const glyphs g_mono_utf8 = {
 	.vline = "\u2502", .hline = "\u2500", .tl = "\u250c", .tr = "\u2510", .bl = "\u2514",
 	.br = "\u2518", .cut = "\u2502", .sel = "\u25b8", .sep = "\u2502", .delta = "\u0394",
 	.inf = "\u221e", .more_l = "\u25c2", .more_r = "\u25b8",
+	.heat = {"\u00b7", "\u2591", "\u2592", "\u2593", "\u2588"}, .arrow = "\u2192",
 };
 static const glyphs g_color_ascii = {
 	.cls = {"#", "#", "#", "#", "#"},
@@ -56,6 +58,7 @@ static const glyphs g_color_ascii = {
 	.eighths = {" ", ".", ".", ".", "#", "#", "#", "#", "#"},
 	.vline = "|", .hline = "-", .tl = "+", .tr = "+", .bl = "+", .br = "+", .cut = "|",
 	.sel = ">", .sep = "|", .delta = "d", .inf = "inf", .more_l = "<", .more_r = ">",
+	.heat = {".", "#", "#", "#", "#"}, .arrow = "->",
 };
 static const glyphs g_mono_ascii = {
 	.cls = {"#", "=", "%", "~", "*"},
@@ -63,6 +66,7 @@ static const glyphs g_mono_ascii = {
 	.eighths = {" ", ".", ".", ".", "#", "#", "#", "#", "#"},
 	.vline = "|", .hline = "-", .tl = "+", .tr = "+", .bl = "+", .br = "+", .cut = "|",
 	.sel = ">", .sep = "|", .delta = "d", .inf = "inf", .more_l = "<", .more_r = ">",
+	.heat = {".", "-", "+", "#", "@"}, .arrow = "->",
 };
 
 const glyphs *theme_glyphs(int color, int utf8)
@@ -113,6 +117,14 @@ static const look scheme_color[E_NELEM] = {
 	[E_STATUS] = {COLOR_BLACK, COLOR_WHITE, 0},
 	[E_ERROR] = {COLOR_WHITE, COLOR_RED, A_BOLD},
 	[E_KEY] = {COLOR_CYAN, D, A_BOLD},
+	[E_BIT_OFFSET] = {COLOR_WHITE, D, A_DIM},
+	[E_BIT_INDEX] = {COLOR_GREEN, D, A_BOLD},
+	[E_BIT_TAG] = {COLOR_CYAN, D, 0},
+	[E_BIT_HASH] = {COLOR_MAGENTA, D, A_BOLD},
+	[E_HEAT1] = {COLOR_BLUE, D, 0},
+	[E_HEAT2] = {COLOR_GREEN, D, 0},
+	[E_HEAT3] = {COLOR_YELLOW, D, 0},
+	[E_HEAT4] = {COLOR_RED, D, A_BOLD},
 };
 
 /* Monochrome: attributes only; the glyphs carry the classes. */
@@ -139,6 +151,16 @@ static const look scheme_mono[E_NELEM] = {
 	[E_STATUS] = {D, D, A_REVERSE},
 	[E_ERROR] = {D, D, A_REVERSE | A_BOLD},
 	[E_KEY] = {D, D, A_BOLD},
+	/* The letters under the bits (o i t x) tell the roles apart. */
+	[E_BIT_OFFSET] = {D, D, A_DIM},
+	[E_BIT_INDEX] = {D, D, A_BOLD},
+	[E_BIT_TAG] = {D, D, 0},
+	[E_BIT_HASH] = {D, D, A_UNDERLINE},
+	/* Heat levels: the glyph's density carries them. */
+	[E_HEAT1] = {D, D, 0},
+	[E_HEAT2] = {D, D, 0},
+	[E_HEAT3] = {D, D, 0},
+	[E_HEAT4] = {D, D, 0},
 };
 #undef D
 

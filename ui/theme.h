@@ -36,6 +36,14 @@ enum ui_elem {
 	E_STATUS,      /* status line */
 	E_ERROR,       /* refused edits and other errors */
 	E_KEY,         /* key names in the help */
+	E_BIT_OFFSET,  /* address bits: line offset, set index, tag, hashed in */
+	E_BIT_INDEX,
+	E_BIT_TAG,
+	E_BIT_HASH,
+	E_HEAT1,       /* heat map levels, coolest to hottest (0 is E_DERIVED) */
+	E_HEAT2,
+	E_HEAT3,
+	E_HEAT4,
 	E_NELEM
 };
 
@@ -66,6 +74,8 @@ typedef struct glyphs {
 	const char *delta;          /* "delta" */
 	const char *inf;            /* infinite distance */
 	const char *more_l, *more_r; /* scroll indicators */
+	const char *heat[5];        /* heat map cell of level 0 (none) .. 4 (hottest) */
+	const char *arrow;          /* "leads to": address -> line -> set */
 } glyphs;
 
 /* The glyph set for colour or monochrome, UTF-8 or ASCII. */

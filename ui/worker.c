@@ -12,6 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "curves.h"
+#include "jobs.h"
+#include "steplog.h"
+
 struct worker {
 	const rd_kernel *k;
 	rd_model *m;          /* the worker thread's alone */
@@ -23,12 +27,14 @@ struct worker {
 	pthread_mutex_t mu;   /* guards everything below */
 	pthread_cond_t cv;
 	int quit;
-	int has_req;
-	rd_config req_cfg;
-	unsigned long req_gen;
+	/* one request and one latest-wins slot per kind */
+	int has_req[JOB_NKINDS];
+	rd_config req_cfg[JOB_NKINDS];
+	unsigned long req_gen[JOB_NKINDS];
 	int req_quick;
-	snap *slot;           /* latest result not yet taken */
-	unsigned long prog_gen; /* run in progress, 0 = idle */
+	char req_key[JOB_NKINDS][32];
+	snap *slot[JOB_NKINDS]; /* latest result not yet taken */
+	unsigned long prog_gen; /* breakdown in progress, 0 = none */
 	double prog;
 	unsigned long runs;
 };
@@ -44,6 +50,8 @@ void snap_unref(snap *s)
 {
 	if (s && --s->refs == 0) {
 		rd_result_free(&s->res);
+		steplog_free(s->steps);
+		free(s->curves);
 		free(s);
 	}
 }
@@ -92,12 +100,10 @@ static int on_progress(void *ctx, double f)
 static void publish(worker *w, snap *s)
 {
 	pthread_mutex_lock(&w->mu);
-	if (w->slot) { /* never taken: latest wins */
-		rd_result_free(&w->slot->res);
-		free(w->slot);
-	}
-	w->slot = s;
+	snap *old = w->slot[s->kind];
+	w->slot[s->kind] = s;
 	pthread_mutex_unlock(&w->mu);
+	snap_unref(old); /* never taken: latest wins (it was never shared) */
 	poke(w);
 }
 
@@ -116,7 +122,7 @@ static void on_partial(void *ctx, const rd_result *r)
 	if (!rc->partials || atomic_load(&w->want) != rc->gen || t - rc->start < PARTIAL_AFTER_S ||
 	    t - rc->last_partial < PARTIAL_EVERY_S)
 		return;
-	snap *s = calloc(1, sizeof *s);
+	snap *s = snap_new(JOB_BREAKDOWN, rc->gen, rc->cfg);
 	uint64_t *h = r->hist_len ? malloc(r->hist_len * sizeof *h) : NULL;
 	if (!s || (r->hist_len && !h)) {
 		free(s);
@@ -125,10 +131,6 @@ static void on_partial(void *ctx, const rd_result *r)
 	}
 	if (h)
 		memcpy(h, r->hist, r->hist_len * sizeof *h);
-	s->refs = 1;
-	s->gen = rc->gen;
-	s->cfg = *rc->cfg;
-	s->status = RD_OK;
 	s->partial = 1;
 	s->res = *r;
 	s->res.hist = h;
@@ -142,19 +144,13 @@ static void on_partial(void *ctx, const rd_result *r)
 static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int partials,
 		    double *secs)
 {
-	snap *s = calloc(1, sizeof *s);
+	snap *s = snap_new(JOB_BREAKDOWN, gen, cfg);
 	if (!s)
 		return -1;
-	s->refs = 1;
-	s->gen = gen;
-	s->cfg = *cfg;
 	double t0 = now_s();
 	run_ctx ctx = {.w = w, .gen = gen, .cfg = cfg, .partials = partials, .start = t0,
 		       .last_poke = t0};
 	rd_callbacks cb = {.progress = on_progress, .partial = on_partial, .ctx = &ctx};
-	pthread_mutex_lock(&w->mu);
-	w->runs++;
-	pthread_mutex_unlock(&w->mu);
 	s->status = rd_model_run(w->m, cfg, RD_ALL_CASES, &cb, &s->res);
 	s->seconds = *secs = now_s() - t0;
 	if (s->status == RD_ECANCELED) {
@@ -166,26 +162,66 @@ static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int part
 	return ok ? 0 : -1;
 }
 
+/* The job interface (jobs.h) over this worker. */
+typedef struct job_ctx {
+	worker *w;
+	unsigned long gen;
+} job_ctx;
+
+static int job_stale(void *ctx)
+{
+	job_ctx *j = ctx;
+	return atomic_load(&j->w->want) != j->gen;
+}
+
+static void job_publish(void *ctx, snap *s)
+{
+	job_ctx *j = ctx;
+	publish(j->w, s);
+}
+
+/* The first kind asked for: the breakdown on screen goes first. */
+static int next_kind(const worker *w)
+{
+	for (int k = 0; k < JOB_NKINDS; k++)
+		if (w->has_req[k])
+			return k;
+	return -1;
+}
+
 static void *worker_main(void *arg)
 {
 	worker *w = arg;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (!w->quit && !w->has_req)
+		int kind;
+		while (!w->quit && (kind = next_kind(w)) < 0)
 			pthread_cond_wait(&w->cv, &w->mu);
 		if (w->quit)
 			break;
-		rd_config cfg = w->req_cfg;
-		unsigned long gen = w->req_gen;
+		rd_config cfg = w->req_cfg[kind];
+		unsigned long gen = w->req_gen[kind];
 		int quick = w->req_quick;
-		w->has_req = 0;
-		w->prog_gen = gen;
+		char key[32];
+		memcpy(key, w->req_key[kind], sizeof key);
+		w->has_req[kind] = 0;
+		if (kind == JOB_BREAKDOWN)
+			w->prog_gen = gen;
 		w->prog = 0;
+		int run = atomic_load(&w->want) == gen; /* not stale already */
+		w->runs += run;
 		pthread_mutex_unlock(&w->mu);
 
-		if (atomic_load(&w->want) == gen) {
+		if (run) {
 			double secs;
-			run_pass(w, &cfg, gen, quick, &secs);
+			job_ctx jc = {w, gen};
+			job_env env = {w->m, gen, job_stale, job_publish, &jc};
+			if (kind == JOB_BREAKDOWN)
+				run_pass(w, &cfg, gen, quick, &secs);
+			else if (kind == JOB_STEPS)
+				job_steps(&env, &cfg);
+			else
+				job_curves(&env, &cfg, key);
 		}
 
 		pthread_mutex_lock(&w->mu);
@@ -255,10 +291,8 @@ void worker_stop(worker *w)
 		pthread_mutex_unlock(&w->mu);
 		pthread_join(w->th, NULL);
 	}
-	if (w->slot) {
-		rd_result_free(&w->slot->res);
-		free(w->slot);
-	}
+	for (int k = 0; k < JOB_NKINDS; k++)
+		snap_unref(w->slot[k]);
 	pthread_cond_destroy(&w->cv);
 	pthread_mutex_destroy(&w->mu);
 	close(w->pipe[0]);
@@ -277,14 +311,29 @@ void worker_submit(worker *w, unsigned long gen, const rd_config *cfg, int quick
 	atomic_store(&w->want, gen);
 	pthread_mutex_lock(&w->mu);
 	if (cfg) {
-		w->req_cfg = *cfg;
-		w->req_gen = gen;
+		w->req_cfg[JOB_BREAKDOWN] = *cfg;
+		w->req_gen[JOB_BREAKDOWN] = gen;
 		w->req_quick = quick;
-		w->has_req = 1;
+		w->has_req[JOB_BREAKDOWN] = 1;
 		pthread_cond_signal(&w->cv);
 	} else {
-		w->has_req = 0;
+		w->has_req[JOB_BREAKDOWN] = 0;
 	}
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_submit_job(worker *w, int kind, unsigned long gen, const rd_config *cfg,
+		       const char *key)
+{
+	if (kind <= JOB_BREAKDOWN || kind >= JOB_NKINDS)
+		return;
+	atomic_store(&w->want, gen);
+	pthread_mutex_lock(&w->mu);
+	w->req_cfg[kind] = *cfg;
+	w->req_gen[kind] = gen;
+	snprintf(w->req_key[kind], sizeof w->req_key[kind], "%s", key ? key : "");
+	w->has_req[kind] = 1;
+	pthread_cond_signal(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 }
 
@@ -294,8 +343,11 @@ snap *worker_take(worker *w, unsigned long *prog_gen, double *prog)
 	while (read(w->pipe[0], buf, sizeof buf) > 0)
 		;
 	pthread_mutex_lock(&w->mu);
-	snap *s = w->slot;
-	w->slot = NULL;
+	snap *s = NULL;
+	for (int k = 0; k < JOB_NKINDS && !s; k++) {
+		s = w->slot[k];
+		w->slot[k] = NULL;
+	}
 	if (prog_gen)
 		*prog_gen = w->prog_gen;
 	if (prog)

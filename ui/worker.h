@@ -19,16 +19,27 @@
 
 #include "rdscope.h"
 
+struct steplog;
+struct curves;
+
+/* What the thread runs: the breakdown of the configuration on screen
+ * first, then the teaching views' runs (jobs.h). */
+enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_NKINDS };
+
 /* An immutable result. After worker_take the UI thread owns it; refs is
  * touched by the UI thread only. */
 typedef struct snap {
 	int refs;
+	int kind;       /* enum job_kind */
 	unsigned long gen;
 	rd_config cfg;
 	int status;     /* RD_OK, or the model's error */
 	int partial;    /* 1: a snapshot of a run still going (no class breakdown) */
 	double seconds; /* wall time of the model run */
-	rd_result res;
+	rd_result res;  /* JOB_BREAKDOWN */
+	struct steplog *steps;  /* JOB_STEPS: the first requests, replayed */
+	struct curves *curves;  /* JOB_CURVES: partial until curves->done */
+	char key[32];   /* JOB_CURVES: the swept parameter as asked */
 } snap;
 
 snap *snap_ref(snap *s);
@@ -54,9 +65,19 @@ int worker_fd(const worker *w);
 void worker_submit(worker *w, unsigned long gen, const rd_config *cfg, int quick);
 
 /*
- * Drain the pipe and take the newest published result (NULL if none since
- * the last take). *prog_gen and *prog receive the generation in progress
- * and its fraction (0..1), or 0 when idle.
+ * Ask for a teaching view's run of cfg (JOB_STEPS, or JOB_CURVES sweeping
+ * key) as part of generation gen (made the newest, like worker_submit);
+ * it runs after any breakdown asked for, and replaces a request of its
+ * kind not yet started.
+ */
+void worker_submit_job(worker *w, int kind, unsigned long gen, const rd_config *cfg,
+		       const char *key);
+
+/*
+ * Drain the pipe and take a newest published result (NULL if none since
+ * the last take): each kind has its own latest-wins slot, so call it until
+ * it gives NULL. *prog_gen and *prog receive the generation of a
+ * breakdown in progress and its fraction (0..1), or 0 when none runs.
  */
 snap *worker_take(worker *w, unsigned long *prog_gen, double *prog);
 

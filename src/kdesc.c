@@ -1,0 +1,1739 @@
+/*
+ * Kernel descriptions (see kdesc.h and man/rdscope-kernel.5).
+ *
+ * Opening a description does all the checking: libconfig parses the file,
+ * then every setting is validated and every statement compiled into a
+ * small tree of statements over expression nodes (kdesc_expr.h), and the
+ * launch sequence is unrolled. Loading a kernel runs its body once per
+ * thread, in the tracer's thread order, feeding the kernel builder as a
+ * trace reader would. Errors name the file and the line of the setting;
+ * errors found while running (an index out of bounds, a division by zero)
+ * also name the kernel, block and thread.
+ *
+ * libconfig gives a list element the line of the token after it, so the
+ * last element of a list can be reported one line late; for strings the
+ * line is looked up in the text (kd_line).
+ */
+#include "kdesc.h"
+
+#include <libconfig.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdesc_expr.h"
+#include "suggest.h"
+
+/* Variable slots of the builtins. */
+enum { S_TX, S_TY, S_TZ, S_BX, S_BY, S_BZ, S_DX, S_DY, S_DZ, S_GX, S_GY, S_GZ, S_WARP, NBUILTIN };
+static const char *const builtin_names[NBUILTIN] = {
+	"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y",
+	"blockIdx.z",  "blockDim.x",  "blockDim.y",  "blockDim.z", "gridDim.x",
+	"gridDim.y",   "gridDim.z",   "warpSize"};
+
+#define MAX_DIMS 4
+#define MAX_LAUNCH_VARS 8
+#define MAX_LAUNCHES (1u << 20)
+#define MAX_LOOP (1ull << 28)      /* iterations of one loop instance */
+
+enum { SYM_BUILTIN, SYM_PARAM, SYM_LAUNCH, SYM_LOCAL };
+enum { ORDER_CUDA = 0, ORDER_OCELOT = 1 };
+enum { ST_LET, ST_LOAD, ST_STORE, ST_IF, ST_FOR };
+
+typedef struct sym {
+	char *name;
+	int kind, slot, kernel, lv; /* lv: index among launch variables */
+} sym;
+
+typedef struct kd_array {
+	char *name;
+	uint64_t base;
+	uint32_t elem;
+	int ndims;
+	int64_t dim[MAX_DIMS];
+	int64_t total;
+} kd_array;
+
+typedef struct kd_ref {
+	int array, nidx;
+	int idx[MAX_DIMS];
+	uint32_t bytes;
+	const char *text; /* for messages: into the config, valid while loaded */
+} kd_ref;
+
+typedef struct kd_stmt {
+	uint8_t kind;
+	unsigned line;
+	int slot;
+	int e1, e2, e3;   /* let: e1; if: e1; for: init e1, cond e2, step e3 */
+	int l1, n1;       /* if: then; for: body; load/store: refs */
+	int l2, n2;       /* if: else */
+} kd_stmt;
+
+typedef struct kd_kernel {
+	char *name;
+	unsigned line;
+	int grid[3], block[3];
+	int body, nbody;
+	int64_t max_threads;
+	int order;
+	unsigned lv_used; /* bit i: uses launch variable i */
+	int nlocal0, nlocal1; /* its local slots */
+} kd_kernel;
+
+typedef struct kd_launch {
+	int kernel;
+	unsigned line;
+	char *name;
+	int64_t lv[MAX_LAUNCH_VARS];
+} kd_launch;
+
+typedef struct kdesc {
+	trace_reader base;
+	char *shown;
+	char *text;
+	config_t cf;
+	int cf_live;
+	kx_prog prog;
+	sym *syms;
+	int nsyms, nslots;
+	int lv_slot[MAX_LAUNCH_VARS];
+	int nlv;
+	int64_t *init;          /* slot values of params (and 0 elsewhere) */
+	kd_array *arrays;
+	int narrays;
+	kd_ref *refs;
+	int nrefs, caprefs;
+	kd_stmt *stmts;
+	int nstmts, capstmts;
+	int *lists;
+	int nlists, caplists;
+	kd_kernel *kernels;
+	int nkernels;
+	kd_launch *launches;
+	size_t nlaunches, next;
+	int64_t default_max_threads;
+	int default_order;
+	/* while compiling */
+	int cur_kernel;         /* -1: launch context */
+	unsigned cur_line;
+	int oom;
+} kdesc;
+
+/* ---------------------------------------------------------------- errors */
+
+static int kd_fail(kdesc *d, unsigned line, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(d->base.err, d->base.errlen, "%s:%u: %s", d->shown, line, msg);
+	else
+		snprintf(d->base.err, d->base.errlen, "%s: %s", d->shown, msg);
+	return -1;
+}
+
+static int kd_oom(kdesc *d)
+{
+	d->oom = 1;
+	return kd_fail(d, 0, "out of memory");
+}
+
+static unsigned sline(const config_setting_t *s)
+{
+	return config_setting_source_line(s);
+}
+
+/* The line of a string element: libconfig's, or a line or two before it
+ * where the string actually is. */
+static unsigned kd_line(kdesc *d, const config_setting_t *s)
+{
+	unsigned line = sline(s);
+	const char *str = config_setting_type(s) == CONFIG_TYPE_STRING ? config_setting_get_string(s)
+									   : NULL;
+	if (!str || !*str || !d->text)
+		return line;
+	char key[24];
+	size_t n = strcspn(str, "\"\\\n");
+	if (n > 20)
+		n = 20;
+	snprintf(key, sizeof key, "%.*s", (int)n, str);
+	for (unsigned back = 0; back < 3 && back < line; back++) {
+		unsigned want = line - back, cur = 1;
+		const char *p = d->text;
+		while (cur < want && (p = strchr(p, '\n')))
+			p++, cur++;
+		if (!p)
+			break;
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		for (size_t i = 0; i + n <= len; i++)
+			if (p[i] == '"' && strncmp(p + i + 1, key, n) == 0)
+				return want;
+	}
+	return line;
+}
+
+static const char *type_name(int type)
+{
+	switch (type) {
+	case CONFIG_TYPE_GROUP: return "a group";
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64: return "an integer";
+	case CONFIG_TYPE_FLOAT: return "a floating-point number";
+	case CONFIG_TYPE_STRING: return "a string";
+	case CONFIG_TYPE_BOOL: return "a boolean";
+	case CONFIG_TYPE_ARRAY: return "an array";
+	case CONFIG_TYPE_LIST: return "a list";
+	default: return "nothing";
+	}
+}
+
+/* Every member of group s must be one of names. */
+static int known_keys(kdesc *d, const config_setting_t *s, const char *what,
+		      const char *const *names, size_t n)
+{
+	for (int i = 0; i < config_setting_length(s); i++) {
+		const config_setting_t *m = config_setting_get_elem(s, (unsigned)i);
+		const char *name = config_setting_name(m);
+		size_t k = 0;
+		while (k < n && strcmp(name, names[k]) != 0)
+			k++;
+		if (k < n)
+			continue;
+		const char *hint = suggest_closest(name, names, n);
+		if (hint)
+			return kd_fail(d, sline(m), "%s: unknown setting '%s'; did you mean '%s'?", what,
+				       name, hint);
+		return kd_fail(d, sline(m), "%s: unknown setting '%s'", what, name);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- names */
+
+static int sym_find(const kdesc *d, const char *name, size_t len, int kernel)
+{
+	for (int i = 0; i < d->nsyms; i++) {
+		const sym *s = &d->syms[i];
+		if (strlen(s->name) == len && strncmp(s->name, name, len) == 0 &&
+		    (s->kind != SYM_LOCAL || s->kernel == kernel))
+			return i;
+	}
+	return -1;
+}
+
+static int sym_add(kdesc *d, const char *name, size_t len, int kind)
+{
+	sym *s = realloc(d->syms, (size_t)(d->nsyms + 1) * sizeof *s);
+	if (!s)
+		return kd_oom(d);
+	d->syms = s;
+	char *n = malloc(len + 1);
+	if (!n)
+		return kd_oom(d);
+	memcpy(n, name, len);
+	n[len] = '\0';
+	s[d->nsyms] = (sym){.name = n, .kind = kind, .slot = d->nslots++, .kernel = d->cur_kernel};
+	return d->nsyms++;
+}
+
+/* The resolver of expressions: builtins only inside a kernel, locals of
+ * the kernel being compiled, parameters and launch variables anywhere. */
+static int resolve(void *ctx, const char *name, size_t len)
+{
+	kdesc *d = ctx;
+	int i = sym_find(d, name, len, d->cur_kernel);
+	if (i < 0)
+		return -1;
+	sym *s = &d->syms[i];
+	if (s->kind == SYM_BUILTIN && d->cur_kernel < 0)
+		return -1;
+	if (s->kind == SYM_LAUNCH && d->cur_kernel >= 0)
+		d->kernels[d->cur_kernel].lv_used |= 1u << s->lv;
+	return s->slot;
+}
+
+static void parser_init(kdesc *d, kx_parser *ps, const char *src, char *err, size_t errlen)
+{
+	*ps = (kx_parser){.prog = &d->prog, .src = src, .p = src, .resolve = resolve, .ctx = d,
+			  .err = err, .errlen = errlen};
+	err[0] = '\0';
+}
+
+/* Compile a whole string as one expression; -1 after kd_fail. */
+static int expr_string(kdesc *d, const char *src, unsigned line, const char *what)
+{
+	char err[400];
+	kx_parser ps;
+	parser_init(d, &ps, src, err, sizeof err);
+	int e = kx_parse(&ps);
+	if (e >= 0) {
+		kx_skip(&ps);
+		if (*ps.p)
+			e = kx_fail(&ps, "unexpected text");
+	}
+	if (e < 0) {
+		if (ps.oom)
+			return kd_oom(d);
+		return kd_fail(d, line, "%s: %s", what, err);
+	}
+	return e;
+}
+
+/* A number or an expression string. */
+static int expr_setting(kdesc *d, const config_setting_t *s, const char *what)
+{
+	int t = config_setting_type(s);
+	if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+		int e = kx_const(&d->prog, (int64_t)config_setting_get_int64(s));
+		return e < 0 ? kd_oom(d) : e;
+	}
+	if (t == CONFIG_TYPE_STRING)
+		return expr_string(d, config_setting_get_string(s), kd_line(d, s), what);
+	return kd_fail(d, sline(s), "%s: expected an integer or an expression string, got %s", what,
+		       type_name(t));
+}
+
+/* Evaluate a compiled expression with the parameter values. */
+static int64_t eval_static(kdesc *d, int e, int *err)
+{
+	return kx_eval(d->prog.n, e, d->init, err);
+}
+
+/* ---------------------------------------------------------------- arrays */
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	int n = *cap ? *cap : 64;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, (size_t)n * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static int is_ident(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return 0;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+		      (*s >= '0' && *s <= '9')))
+			return 0;
+	return 1;
+}
+
+static int load_arrays(kdesc *d, const config_setting_t *arrays)
+{
+	static const char *const keys[] = {"elem", "dims", "base"};
+	int n = config_setting_length(arrays);
+	if (config_setting_type(arrays) != CONFIG_TYPE_GROUP)
+		return kd_fail(d, sline(arrays), "arrays: expected a group of arrays, got %s",
+			       type_name(config_setting_type(arrays)));
+	d->arrays = calloc((size_t)n + 1, sizeof *d->arrays);
+	if (!d->arrays)
+		return kd_oom(d);
+	uint64_t cursor = 1ull << 28;
+	for (int i = 0; i < n; i++) {
+		config_setting_t *a = config_setting_get_elem(arrays, (unsigned)i);
+		kd_array *A = &d->arrays[d->narrays];
+		const char *name = config_setting_name(a);
+		char what[96];
+		snprintf(what, sizeof what, "arrays.%s", name);
+		if (config_setting_type(a) != CONFIG_TYPE_GROUP)
+			return kd_fail(d, sline(a), "%s: expected a group { elem = ...; dims = [...]; }, "
+						    "got %s", what, type_name(config_setting_type(a)));
+		if (known_keys(d, a, what, keys, 3) < 0)
+			return -1;
+		for (int j = 0; j < d->narrays; j++)
+			if (!strcmp(d->arrays[j].name, name))
+				return kd_fail(d, sline(a), "%s: a second array of that name", what);
+		if (sym_find(d, name, strlen(name), -1) >= 0)
+			return kd_fail(d, sline(a), "%s: the name is taken by a parameter or builtin",
+				       what);
+		if (!is_ident(name))
+			return kd_fail(d, sline(a), "%s: a name of letters, digits and _", what);
+		A->name = strdup(name);
+		if (!A->name)
+			return kd_oom(d);
+		d->narrays++;
+		A->elem = 4;
+		config_setting_t *e = config_setting_get_member(a, "elem");
+		if (e) {
+			int t = config_setting_type(e);
+			long long v = config_setting_get_int64(e);
+			if ((t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) || v < 1 || v > 65535)
+				return kd_fail(d, sline(e), "%s.elem: expected bytes 1..65535", what);
+			A->elem = (uint32_t)v;
+		}
+		A->total = 1;
+		config_setting_t *dims = config_setting_get_member(a, "dims");
+		if (dims) {
+			int t = config_setting_type(dims);
+			int nd = config_setting_length(dims);
+			if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || nd < 1 || nd > MAX_DIMS)
+				return kd_fail(d, sline(dims), "%s.dims: expected 1 to %d sizes, e.g. "
+							       "[\"NI\", \"NJ\"]", what, MAX_DIMS);
+			A->ndims = nd;
+			for (int k = 0; k < nd; k++) {
+				config_setting_t *x = config_setting_get_elem(dims, (unsigned)k);
+				char w2[128];
+				snprintf(w2, sizeof w2, "%s.dims[%d]", what, k);
+				int ex = expr_setting(d, x, w2);
+				if (ex < 0)
+					return -1;
+				int err = 0;
+				int64_t v = eval_static(d, ex, &err);
+				if (err || v < 1 || v > (1ll << 40))
+					return kd_fail(d, kd_line(d, x), "%s: must be 1..2^40, got %lld", w2,
+						       (long long)v);
+				A->dim[k] = v;
+				if (A->total > (1ll << 48) / v)
+					return kd_fail(d, kd_line(d, x), "%s: the array has more than 2^48 "
+									 "elements", what);
+				A->total *= v;
+			}
+		}
+		config_setting_t *b = config_setting_get_member(a, "base");
+		if (b) {
+			int t = config_setting_type(b);
+			long long v = config_setting_get_int64(b);
+			if ((t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) || v < 0)
+				return kd_fail(d, sline(b), "%s.base: expected a byte address >= 0 (use an "
+							    "L suffix above 2^31: 0x100000000L)", what);
+			A->base = (uint64_t)v;
+		} else {
+			/* the reference generator's layout: each array on its own 2^28 */
+			A->base = cursor;
+			uint64_t size = (uint64_t)A->total * A->elem;
+			cursor += ((size + (1ull << 28) - 1) >> 28 << 28);
+			if (size == 0 || !dims)
+				cursor += 1ull << 28;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static int stmt_new(kdesc *d, int kind, unsigned line)
+{
+	if (grow((void **)&d->stmts, &d->capstmts, d->nstmts + 1, sizeof *d->stmts) < 0)
+		return kd_oom(d);
+	d->stmts[d->nstmts] = (kd_stmt){.kind = (uint8_t)kind, .line = line, .e1 = -1, .e2 = -1,
+					.e3 = -1};
+	return d->nstmts++;
+}
+
+/* Skip C type words: "int j = ..." reads as "j = ...". */
+static void skip_types(kx_parser *ps)
+{
+	static const char *const types[] = {"const", "unsigned", "signed", "int", "long", "size_t",
+					    "int64_t", "uint64_t", "int32_t", "uint32_t"};
+	for (;;) {
+		kx_skip(ps);
+		int hit = 0;
+		for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+			size_t n = strlen(types[i]);
+			if (!strncmp(ps->p, types[i], n) && (ps->p[n] == ' ' || ps->p[n] == '\t')) {
+				ps->p += n;
+				hit = 1;
+			}
+		}
+		if (!hit)
+			return;
+	}
+}
+
+/* The slot of an assigned local (declared here if new). */
+static int local_slot(kdesc *d, kx_parser *ps, const char *name, size_t len)
+{
+	int i = sym_find(d, name, len, d->cur_kernel);
+	if (i >= 0 && d->cur_kernel < 0 && d->syms[i].kind == SYM_LAUNCH)
+		return d->syms[i].slot; /* the variable of a launch loop */
+	if (i >= 0 && d->syms[i].kind != SYM_LOCAL) {
+		ps->p = name;
+		return kx_fail(ps, "cannot assign to '%.*s' (a %s)", (int)len, name,
+			       d->syms[i].kind == SYM_PARAM ? "parameter" :
+			       d->syms[i].kind == SYM_LAUNCH ? "launch variable" : "builtin");
+	}
+	for (int k = 0; k < d->narrays; k++)
+		if (strlen(d->arrays[k].name) == len && !strncmp(d->arrays[k].name, name, len)) {
+			ps->p = name;
+			return kx_fail(ps, "cannot assign to array '%.*s'", (int)len, name);
+		}
+	if (i < 0) {
+		static const char *const reserved[] = {"load", "store", "if", "for", "else"};
+		for (size_t k = 0; k < 5; k++)
+			if (strlen(reserved[k]) == len && !strncmp(reserved[k], name, len)) {
+				ps->p = name;
+				return kx_fail(ps, "'%s' cannot be a variable", reserved[k]);
+			}
+		i = sym_add(d, name, len, SYM_LOCAL);
+		if (i < 0) {
+			ps->oom = 1;
+			return kx_fail(ps, "out of memory");
+		}
+	}
+	return d->syms[i].slot;
+}
+
+/*
+ * An assignment at the cursor: "v = e", "v op= e", "v++", "++v", "v--",
+ * "--v". *slot and *value (the new value's expression) are set. With
+ * declare, a new name becomes a local; otherwise it must exist.
+ */
+static int parse_assign(kdesc *d, kx_parser *ps, int *slot, int *value)
+{
+	skip_types(ps);
+	kx_skip(ps);
+	int pre = 0;
+	if ((ps->p[0] == '+' || ps->p[0] == '-') && ps->p[1] == ps->p[0]) {
+		pre = ps->p[0];
+		ps->p += 2;
+	}
+	const char *name;
+	size_t len = kx_name(ps, &name);
+	if (!len)
+		return kx_fail(ps, "expected a variable name");
+	kx_skip(ps);
+	char op[3] = "";
+	if (pre) {
+		op[0] = (char)pre;
+	} else if ((ps->p[0] == '+' || ps->p[0] == '-') && ps->p[1] == ps->p[0]) {
+		op[0] = ps->p[0];
+		ps->p += 2;
+	} else {
+		static const char *const ops[] = {"<<=", ">>=", "+=", "-=", "*=", "/=", "%=",
+						  "&=",  "|=",  "^=", "="};
+		size_t k = 0;
+		for (; k < sizeof ops / sizeof ops[0]; k++)
+			if (!strncmp(ps->p, ops[k], strlen(ops[k])) && !(k == 10 && ps->p[1] == '='))
+				break;
+		if (k == sizeof ops / sizeof ops[0])
+			return kx_fail(ps, "expected '=' after '%.*s'", (int)len, name);
+		ps->p += strlen(ops[k]);
+		snprintf(op, sizeof op, "%.*s", (int)strlen(ops[k]) - 1, ops[k]);
+	}
+	int rhs;
+	if (pre || (op[0] && !op[1] && (op[0] == '+' || op[0] == '-') && ps->p[-1] == op[0])) {
+		rhs = kx_const(&d->prog, 1); /* ++ / -- */
+		if (rhs < 0) {
+			ps->oom = 1;
+			return kx_fail(ps, "out of memory");
+		}
+	} else {
+		rhs = kx_parse(ps);
+		if (rhs < 0)
+			return -1;
+	}
+	if (op[0]) {
+		/* reads the variable: it must exist already */
+		int cur = resolve(d, name, len);
+		if (cur < 0) {
+			ps->p = name;
+			return kx_fail(ps, "unknown name '%.*s'", (int)len, name);
+		}
+		int v = kx_var(ps, cur);
+		if (v < 0 || (rhs = kx_binary(ps, op, v, rhs)) < 0)
+			return -1;
+	}
+	int s = local_slot(d, ps, name, len);
+	if (s < 0)
+		return -1;
+	*slot = s;
+	*value = rhs;
+	return 0;
+}
+
+static int compile_list(kdesc *d, const config_setting_t *list, const char *what, int *start,
+			int *count);
+
+/* Array references "A[i][k], B[k]" of a load or store at the cursor. */
+static int parse_refs(kdesc *d, kx_parser *ps, int *start, int *count, int64_t bytes)
+{
+	*start = d->nrefs;
+	*count = 0;
+	for (;;) {
+		const char *name;
+		size_t len = kx_name(ps, &name);
+		if (!len)
+			return kx_fail(ps, "expected an array name");
+		int a = 0;
+		while (a < d->narrays &&
+		       !(strlen(d->arrays[a].name) == len && !strncmp(d->arrays[a].name, name, len)))
+			a++;
+		if (a == d->narrays) {
+			ps->p = name;
+			return kx_fail(ps, "unknown array '%.*s'", (int)len, name);
+		}
+		if (grow((void **)&d->refs, &d->caprefs, d->nrefs + 1, sizeof *d->refs) < 0) {
+			ps->oom = 1;
+			return kx_fail(ps, "out of memory");
+		}
+		kd_ref *r = &d->refs[d->nrefs];
+		memset(r, 0, sizeof *r);
+		r->array = a;
+		r->bytes = bytes ? (uint32_t)bytes : d->arrays[a].elem;
+		r->text = name;
+		kx_skip(ps);
+		while (*ps->p == '[') {
+			if (r->nidx == MAX_DIMS)
+				return kx_fail(ps, "more than %d indices", MAX_DIMS);
+			ps->p++;
+			int e = kx_parse(ps);
+			if (e < 0)
+				return -1;
+			kx_skip(ps);
+			if (*ps->p != ']')
+				return kx_fail(ps, "expected ']'");
+			ps->p++;
+			r->idx[r->nidx++] = e;
+			kx_skip(ps);
+		}
+		const kd_array *A = &d->arrays[a];
+		if (r->nidx == 0)
+			return kx_fail(ps, "expected '[' index ']' after '%s'", A->name);
+		if (r->nidx > 1 && r->nidx != A->ndims)
+			return kx_fail(ps, "%s has %d dimension%s: index it with %d or with 1 (a flat "
+					   "index), not %d", A->name, A->ndims, A->ndims == 1 ? "" : "s",
+				       A->ndims, r->nidx);
+		d->nrefs++;
+		(*count)++;
+		if (*ps->p != ',')
+			break;
+		ps->p++;
+	}
+	kx_skip(ps);
+	if (*ps->p == ';')
+		ps->p++;
+	kx_skip(ps);
+	if (*ps->p)
+		return kx_fail(ps, "unexpected text after the array references");
+	return 0;
+}
+
+/* A simple statement given as a string. */
+static int compile_string(kdesc *d, const char *src, unsigned line, const char *what,
+			  int64_t bytes, int forced)
+{
+	char err[400];
+	kx_parser ps;
+	parser_init(d, &ps, src, err, sizeof err);
+	kx_skip(&ps);
+	int kind = forced;
+	if (!kind) {
+		for (int k = 0; k < 2 && !kind; k++) {
+			const char *w = k ? "store" : "load";
+			size_t n = strlen(w);
+			if (!strncmp(ps.p, w, n) && (ps.p[n] == ' ' || ps.p[n] == '\t'))
+				kind = k ? ST_STORE : ST_LOAD, ps.p += n;
+		}
+	}
+	int s = stmt_new(d, kind ? kind : ST_LET, line);
+	if (s < 0)
+		return -1;
+	int rc;
+	int a = 0, b = 0;
+	if (kind) {
+		rc = parse_refs(d, &ps, &a, &b, bytes);
+		d->stmts[s].l1 = a;
+		d->stmts[s].n1 = b;
+	} else {
+		rc = parse_assign(d, &ps, &a, &b);
+		if (rc == 0) {
+			kx_skip(&ps);
+			if (*ps.p == ';')
+				ps.p++;
+			kx_skip(&ps);
+			if (*ps.p)
+				rc = kx_fail(&ps, "unexpected text after the assignment "
+						  "(statements: 'v = e', 'load A[i]', 'store A[i]')");
+		}
+		d->stmts[s].slot = a;
+		d->stmts[s].e1 = b;
+	}
+	if (rc < 0) {
+		if (ps.oom)
+			return kd_oom(d);
+		return kd_fail(d, line, "%s: %s", what, err);
+	}
+	return s;
+}
+
+/* "init; cond; step" of a for loop into the statement. */
+static int compile_for_header(kdesc *d, int s, const char *src, unsigned line, const char *what)
+{
+	char err[400];
+	kx_parser ps;
+	parser_init(d, &ps, src, err, sizeof err);
+	int slot, init, cond = -1, sslot, step = -1, rc;
+	rc = parse_assign(d, &ps, &slot, &init);
+	if (rc == 0) {
+		kx_skip(&ps);
+		if (*ps.p != ';')
+			rc = kx_fail(&ps, "expected ';' after the loop's start "
+					  "(for = \"k = 0; k < N; k++\")");
+		else
+			ps.p++;
+	}
+	if (rc == 0 && (cond = kx_parse(&ps)) < 0)
+		rc = -1;
+	if (rc == 0) {
+		kx_skip(&ps);
+		if (*ps.p != ';')
+			rc = kx_fail(&ps, "expected ';' after the loop's condition");
+		else
+			ps.p++;
+	}
+	if (rc == 0)
+		rc = parse_assign(d, &ps, &sslot, &step);
+	if (rc == 0) {
+		kx_skip(&ps);
+		if (*ps.p)
+			rc = kx_fail(&ps, "unexpected text after the loop's step");
+		else if (sslot != slot)
+			rc = kx_fail(&ps, "the step must change the loop variable");
+	}
+	if (rc < 0) {
+		if (ps.oom)
+			return kd_oom(d);
+		return kd_fail(d, line, "%s: %s", what, err);
+	}
+	d->stmts[s].slot = slot;
+	d->stmts[s].e1 = init;
+	d->stmts[s].e2 = cond;
+	d->stmts[s].e3 = step;
+	return 0;
+}
+
+/* A statement given as a group: if/then/else, for/do, load/store + bytes. */
+static int compile_group(kdesc *d, const config_setting_t *g, const char *what)
+{
+	static const char *const keys[] = {"if", "then", "else", "for", "do", "load", "store", "bytes"};
+	if (known_keys(d, g, what, keys, 8) < 0)
+		return -1;
+	config_setting_t *cif = config_setting_get_member(g, "if");
+	config_setting_t *cfor = config_setting_get_member(g, "for");
+	config_setting_t *cld = config_setting_get_member(g, "load");
+	config_setting_t *cst = config_setting_get_member(g, "store");
+	int nkinds = !!cif + !!cfor + !!cld + !!cst;
+	if (nkinds != 1)
+		return kd_fail(d, sline(g), "%s: a statement group has exactly one of 'if', 'for', "
+					    "'load' or 'store'", what);
+	char w2[224];
+	if (cld || cst) {
+		config_setting_t *x = cld ? cld : cst;
+		config_setting_t *by = config_setting_get_member(g, "bytes");
+		int64_t bytes = 0;
+		if (config_setting_get_member(g, "then") || config_setting_get_member(g, "else") ||
+		    config_setting_get_member(g, "do"))
+			return kd_fail(d, sline(g), "%s: 'then', 'else' and 'do' belong to 'if' and "
+						    "'for'", what);
+		if (by) {
+			int t = config_setting_type(by);
+			bytes = config_setting_get_int64(by);
+			if ((t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) || bytes < 1 ||
+			    bytes > 65535)
+				return kd_fail(d, sline(by), "%s.bytes: expected 1..65535", what);
+		}
+		if (config_setting_type(x) != CONFIG_TYPE_STRING)
+			return kd_fail(d, sline(x), "%s: '%s' expects a string of array references",
+				       what, cld ? "load" : "store");
+		snprintf(w2, sizeof w2, "%.160s.%s", what, cld ? "load" : "store");
+		return compile_string(d, config_setting_get_string(x), kd_line(d, x), w2, bytes,
+				      cld ? ST_LOAD : ST_STORE);
+	}
+	if (config_setting_get_member(g, "bytes"))
+		return kd_fail(d, sline(config_setting_get_member(g, "bytes")),
+			       "%s: 'bytes' belongs to 'load' and 'store'", what);
+	if (cif) {
+		if (config_setting_get_member(g, "do"))
+			return kd_fail(d, sline(g), "%s: 'do' belongs to 'for' (if uses 'then')", what);
+		config_setting_t *th = config_setting_get_member(g, "then");
+		config_setting_t *el = config_setting_get_member(g, "else");
+		if (!th)
+			return kd_fail(d, sline(g), "%s: 'if' without 'then = ( ... )'", what);
+		if (config_setting_type(cif) != CONFIG_TYPE_STRING)
+			return kd_fail(d, sline(cif), "%s.if: expected a condition string", what);
+		int s = stmt_new(d, ST_IF, kd_line(d, cif));
+		if (s < 0)
+			return -1;
+		snprintf(w2, sizeof w2, "%.160s.if", what);
+		int c = expr_string(d, config_setting_get_string(cif), kd_line(d, cif), w2);
+		if (c < 0)
+			return -1;
+		d->stmts[s].e1 = c;
+		int a, n;
+		snprintf(w2, sizeof w2, "%.160s.then", what);
+		if (compile_list(d, th, w2, &a, &n) < 0)
+			return -1;
+		d->stmts[s].l1 = a;
+		d->stmts[s].n1 = n;
+		if (el) {
+			snprintf(w2, sizeof w2, "%.160s.else", what);
+			if (compile_list(d, el, w2, &a, &n) < 0)
+				return -1;
+			d->stmts[s].l2 = a;
+			d->stmts[s].n2 = n;
+		}
+		return s;
+	}
+	if (config_setting_get_member(g, "then") || config_setting_get_member(g, "else"))
+		return kd_fail(d, sline(g), "%s: 'then' and 'else' belong to 'if' (for uses 'do')",
+			       what);
+	config_setting_t *body = config_setting_get_member(g, "do");
+	if (!body)
+		return kd_fail(d, sline(g), "%s: 'for' without 'do = ( ... )'", what);
+	if (config_setting_type(cfor) != CONFIG_TYPE_STRING)
+		return kd_fail(d, sline(cfor), "%s.for: expected \"init; condition; step\"", what);
+	int s = stmt_new(d, ST_FOR, kd_line(d, cfor));
+	if (s < 0)
+		return -1;
+	snprintf(w2, sizeof w2, "%.160s.for", what);
+	if (compile_for_header(d, s, config_setting_get_string(cfor), kd_line(d, cfor), w2) < 0)
+		return -1;
+	int a, n;
+	snprintf(w2, sizeof w2, "%.160s.do", what);
+	if (compile_list(d, body, w2, &a, &n) < 0)
+		return -1;
+	d->stmts[s].l1 = a;
+	d->stmts[s].n1 = n;
+	return s;
+}
+
+static int compile_list(kdesc *d, const config_setting_t *list, const char *what, int *start,
+			int *count)
+{
+	int t = config_setting_type(list);
+	if (t != CONFIG_TYPE_LIST && t != CONFIG_TYPE_ARRAY)
+		return kd_fail(d, sline(list), "%s: expected a list of statements ( ... ), got %s", what,
+			       type_name(t));
+	int n = config_setting_length(list);
+	int *idx = malloc(((size_t)n + 1) * sizeof *idx);
+	if (!idx)
+		return kd_oom(d);
+	for (int i = 0; i < n; i++) {
+		config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		char w2[160];
+		snprintf(w2, sizeof w2, "%s[%d]", what, i);
+		int s;
+		if (config_setting_type(e) == CONFIG_TYPE_STRING)
+			s = compile_string(d, config_setting_get_string(e), kd_line(d, e), w2, 0, 0);
+		else if (config_setting_type(e) == CONFIG_TYPE_GROUP)
+			s = compile_group(d, e, w2);
+		else
+			s = kd_fail(d, sline(e), "%s: a statement is a string or a group { if/for/load/"
+						 "store ... }, not %s", w2,
+				    type_name(config_setting_type(e)));
+		if (s < 0) {
+			free(idx);
+			return -1;
+		}
+		idx[i] = s;
+	}
+	if (grow((void **)&d->lists, &d->caplists, d->nlists + n, sizeof *d->lists) < 0) {
+		free(idx);
+		return kd_oom(d);
+	}
+	memcpy(d->lists + d->nlists, idx, (size_t)n * sizeof *idx);
+	free(idx);
+	*start = d->nlists;
+	*count = n;
+	d->nlists += n;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+static int get_order(kdesc *d, const config_setting_t *s, const char *what, int *order)
+{
+	const char *v = config_setting_type(s) == CONFIG_TYPE_STRING ? config_setting_get_string(s)
+								     : NULL;
+	if (v && !strcmp(v, "cuda"))
+		*order = ORDER_CUDA;
+	else if (v && !strcmp(v, "ocelot"))
+		*order = ORDER_OCELOT;
+	else
+		return kd_fail(d, sline(s), "%s: expected \"cuda\" (x fastest) or \"ocelot\" (x "
+					    "slowest, as the paper's tracer)", what);
+	return 0;
+}
+
+static int get_max_threads(kdesc *d, const config_setting_t *s, const char *what, int64_t *v)
+{
+	int e = expr_setting(d, s, what), err = 0;
+	if (e < 0)
+		return -1;
+	int64_t x = eval_static(d, e, &err);
+	if (err || x < 0 || x > RD_MAX_THREAD_ID + 1ll)
+		return kd_fail(d, kd_line(d, s), "%s: expected 0 (all threads) .. %u, got %lld", what,
+			       RD_MAX_THREAD_ID + 1, (long long)x);
+	*v = x;
+	return 0;
+}
+
+/* grid / block: 1 to 3 sizes. */
+static int get_shape(kdesc *d, const config_setting_t *s, const char *what, int out[3])
+{
+	int t = config_setting_type(s), n = config_setting_length(s);
+	if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64 || t == CONFIG_TYPE_STRING) {
+		out[0] = expr_setting(d, s, what);
+		n = 1;
+	} else if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || n < 1 || n > 3) {
+		return kd_fail(d, sline(s), "%s: expected 1 to 3 sizes [X, Y, Z]", what);
+	} else {
+		for (int i = 0; i < n; i++) {
+			char w2[128];
+			snprintf(w2, sizeof w2, "%s[%d]", what, i);
+			out[i] = expr_setting(d, config_setting_get_elem(s, (unsigned)i), w2);
+			if (out[i] < 0)
+				return -1;
+		}
+	}
+	if (out[0] < 0)
+		return -1;
+	for (int i = n; i < 3; i++)
+		if ((out[i] = kx_const(&d->prog, 1)) < 0)
+			return kd_oom(d);
+	return 0;
+}
+
+static int load_kernels(kdesc *d, const config_setting_t *ks)
+{
+	static const char *const keys[] = {"name", "grid", "block", "body", "max_threads",
+					   "block_order"};
+	int t = config_setting_type(ks), n = config_setting_length(ks);
+	if ((t != CONFIG_TYPE_LIST && t != CONFIG_TYPE_GROUP) || n < 1)
+		return kd_fail(d, sline(ks), "kernels: expected a list of kernels ( { name = ...; } "
+					     ", ... )");
+	d->kernels = calloc((size_t)n, sizeof *d->kernels);
+	if (!d->kernels)
+		return kd_oom(d);
+	for (int i = 0; i < n; i++) {
+		config_setting_t *k = config_setting_get_elem(ks, (unsigned)i);
+		kd_kernel *K = &d->kernels[i];
+		char what[160];
+		snprintf(what, sizeof what, "kernels[%d]", i);
+		if (config_setting_type(k) != CONFIG_TYPE_GROUP)
+			return kd_fail(d, sline(k), "%s: expected a group { name = ...; grid = ...; "
+						    "block = ...; body = ( ... ); }", what);
+		if (known_keys(d, k, what, keys, 6) < 0)
+			return -1;
+		K->line = sline(k);
+		const char *name;
+		if (!config_setting_lookup_string(k, "name", &name) || !*name)
+			return kd_fail(d, sline(k), "%s: needs name = \"...\";", what);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(d->kernels[j].name, name))
+				return kd_fail(d, sline(config_setting_get_member(k, "name")),
+					       "%s: a second kernel named '%s'", what, name);
+		K->name = strdup(name);
+		if (!K->name)
+			return kd_oom(d);
+		d->nkernels = i + 1;
+		snprintf(what, sizeof what, "kernel %s", name);
+		d->cur_kernel = -1;
+		config_setting_t *g = config_setting_get_member(k, "grid");
+		config_setting_t *b = config_setting_get_member(k, "block");
+		config_setting_t *body = config_setting_get_member(k, "body");
+		if (!g || !b || !body)
+			return kd_fail(d, sline(k), "%s: needs grid, block and body", what);
+		/* grid and block are launch settings: no builtins in them (their
+		 * launch variables are collected by expr_lv afterwards) */
+		char w2[200];
+		snprintf(w2, sizeof w2, "%s: grid", what);
+		if (get_shape(d, g, w2, K->grid) < 0)
+			return -1;
+		snprintf(w2, sizeof w2, "%s: block", what);
+		if (get_shape(d, b, w2, K->block) < 0)
+			return -1;
+		d->cur_kernel = i;
+		K->max_threads = d->default_max_threads;
+		K->order = d->default_order;
+		config_setting_t *mt = config_setting_get_member(k, "max_threads");
+		if (mt && get_max_threads(d, mt, "max_threads", &K->max_threads) < 0)
+			return -1;
+		config_setting_t *bo = config_setting_get_member(k, "block_order");
+		if (bo && get_order(d, bo, "block_order", &K->order) < 0)
+			return -1;
+		K->nlocal0 = d->nslots;
+		snprintf(w2, sizeof w2, "%s: body", what);
+		if (compile_list(d, body, w2, &K->body, &K->nbody) < 0)
+			return -1;
+		K->nlocal1 = d->nslots;
+	}
+	d->cur_kernel = -1;
+	return 0;
+}
+
+/* Launch variables used by grid/block expressions (walk the nodes). */
+static unsigned expr_lv(const kdesc *d, int e)
+{
+	if (e < 0)
+		return 0;
+	const kx_node *n = &d->prog.n[e];
+	unsigned m = 0;
+	if (n->op == KX_OP_VAR) {
+		for (int i = 0; i < d->nlv; i++)
+			if (d->lv_slot[i] == n->a)
+				m |= 1u << i;
+		return m;
+	}
+	if (n->op == KX_OP_NUM)
+		return 0;
+	return expr_lv(d, n->a) | expr_lv(d, n->b) | expr_lv(d, n->c);
+}
+
+/* ---------------------------------------------------------------- launches */
+
+/* Declare the variables of launch for-loops, before compiling kernels. */
+static int declare_launch_vars(kdesc *d, const config_setting_t *list)
+{
+	for (int i = 0; i < config_setting_length(list); i++) {
+		config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
+			continue;
+		const char *f;
+		if (!config_setting_lookup_string(e, "for", &f))
+			continue;
+		char err[200];
+		kx_parser ps;
+		parser_init(d, &ps, f, err, sizeof err);
+		skip_types(&ps);
+		const char *name;
+		size_t len = kx_name(&ps, &name);
+		if (len && sym_find(d, name, len, -1) < 0) {
+			if (d->nlv == MAX_LAUNCH_VARS)
+				return kd_fail(d, kd_line(d, config_setting_get_member(e, "for")),
+					       "launches: more than %d loop variables", MAX_LAUNCH_VARS);
+			int s = sym_add(d, name, len, SYM_LAUNCH);
+			if (s < 0)
+				return -1;
+			d->syms[s].lv = d->nlv;
+			d->lv_slot[d->nlv++] = d->syms[s].slot;
+		}
+		config_setting_t *body = config_setting_get_member(e, "do");
+		if (body && (config_setting_type(body) == CONFIG_TYPE_LIST ||
+			     config_setting_type(body) == CONFIG_TYPE_ARRAY) &&
+		    declare_launch_vars(d, body) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_launch(kdesc *d, int k, unsigned line, const int *bound, int nbound,
+		      const int64_t *vals)
+{
+	if (d->nlaunches == MAX_LAUNCHES)
+		return kd_fail(d, line, "launches: more than %u kernel launches", MAX_LAUNCHES);
+	unsigned missing = d->kernels[k].lv_used;
+	for (int i = 0; i < nbound; i++)
+		missing &= ~(1u << bound[i]);
+	if (missing) {
+		int lv = 0;
+		while (!(missing >> lv & 1))
+			lv++;
+		const char *lvname = "?";
+		for (int i = 0; i < d->nsyms; i++)
+			if (d->syms[i].kind == SYM_LAUNCH && d->syms[i].lv == lv)
+				lvname = d->syms[i].name;
+		return kd_fail(d, line, "kernel %s uses launch variable '%s' but is launched outside "
+					"its loop", d->kernels[k].name, lvname);
+	}
+	if (d->nlaunches % 256 == 0) {
+		kd_launch *l = realloc(d->launches, (d->nlaunches + 256) * sizeof *l);
+		if (!l)
+			return kd_oom(d);
+		d->launches = l;
+	}
+	kd_launch *L = &d->launches[d->nlaunches];
+	memset(L, 0, sizeof *L);
+	L->kernel = k;
+	L->line = line;
+	char name[512];
+	int n = snprintf(name, sizeof name, "%s", d->kernels[k].name);
+	for (int i = 0; i < nbound && n > 0 && (size_t)n < sizeof name; i++) {
+		const char *lvname = "?";
+		for (int s = 0; s < d->nsyms; s++)
+			if (d->syms[s].kind == SYM_LAUNCH && d->syms[s].lv == bound[i])
+				lvname = d->syms[s].name;
+		n += snprintf(name + n, sizeof name - (size_t)n, "%s%s=%lld", i ? "," : "[", lvname,
+			      (long long)vals[d->lv_slot[bound[i]]]);
+	}
+	if (nbound && n > 0 && (size_t)n < sizeof name)
+		snprintf(name + n, sizeof name - (size_t)n, "]");
+	L->name = strdup(name);
+	if (!L->name)
+		return kd_oom(d);
+	for (int i = 0; i < d->nlv; i++)
+		L->lv[i] = vals[d->lv_slot[i]];
+	d->nlaunches++;
+	return 0;
+}
+
+static int find_kernel(const kdesc *d, const char *name)
+{
+	for (int k = 0; k < d->nkernels; k++)
+		if (!strcmp(d->kernels[k].name, name))
+			return k;
+	return -1;
+}
+
+/* Unroll a launch list with the launch variables in vals. */
+static int expand_launches(kdesc *d, const config_setting_t *list, int *bound, int nbound,
+			   int64_t *vals)
+{
+	static const char *const keys[] = {"for", "do"};
+	int t = config_setting_type(list);
+	if (t != CONFIG_TYPE_LIST && t != CONFIG_TYPE_ARRAY)
+		return kd_fail(d, sline(list), "launches: expected a list of kernel names and "
+					       "{ for = ...; do = ( ... ); } groups");
+	for (int i = 0; i < config_setting_length(list); i++) {
+		config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		if (config_setting_type(e) == CONFIG_TYPE_STRING) {
+			const char *kn = config_setting_get_string(e);
+			int k = find_kernel(d, kn);
+			if (k < 0) {
+				const char **names = malloc((size_t)d->nkernels * sizeof *names);
+				const char *hint = NULL;
+				if (names) {
+					for (int j = 0; j < d->nkernels; j++)
+						names[j] = d->kernels[j].name;
+					hint = suggest_closest(kn, names, (size_t)d->nkernels);
+				}
+				kd_fail(d, kd_line(d, e), "launches: unknown kernel '%s'%s%s%s", kn,
+					hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+				free(names);
+				return -1;
+			}
+			if (add_launch(d, k, kd_line(d, e), bound, nbound, vals) < 0)
+				return -1;
+			continue;
+		}
+		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
+			return kd_fail(d, sline(e), "launches: expected a kernel name or a group "
+						    "{ for = ...; do = ( ... ); }");
+		if (known_keys(d, e, "launches", keys, 2) < 0)
+			return -1;
+		config_setting_t *f = config_setting_get_member(e, "for");
+		config_setting_t *body = config_setting_get_member(e, "do");
+		if (!f || !body || config_setting_type(f) != CONFIG_TYPE_STRING)
+			return kd_fail(d, sline(e), "launches: a loop needs for = \"t = 0; t < T; "
+						    "t++\"; and do = ( ... );");
+		/* compile the header in a scratch statement */
+		int s = stmt_new(d, ST_FOR, kd_line(d, f));
+		if (s < 0 || compile_for_header(d, s, config_setting_get_string(f),
+						kd_line(d, f), "launches.for") < 0)
+			return -1;
+		kd_stmt st = d->stmts[s];
+		int lv = -1;
+		for (int j = 0; j < d->nlv; j++)
+			if (d->lv_slot[j] == st.slot)
+				lv = j;
+		if (lv < 0)
+			return kd_fail(d, st.line, "launches.for: not a launch variable");
+		for (int j = 0; j < nbound; j++)
+			if (bound[j] == lv)
+				return kd_fail(d, st.line, "launches.for: loop variable reused inside "
+							   "its own loop");
+		int err = 0;
+		uint64_t iters = 0;
+		bound[nbound] = lv;
+		for (vals[st.slot] = kx_eval(d->prog.n, st.e1, vals, &err);
+		     !err && kx_eval(d->prog.n, st.e2, vals, &err) && !err;
+		     vals[st.slot] = kx_eval(d->prog.n, st.e3, vals, &err)) {
+			if (++iters > MAX_LAUNCHES)
+				return kd_fail(d, st.line, "launches.for: more than %u iterations",
+					       MAX_LAUNCHES);
+			if (expand_launches(d, body, bound, nbound + 1, vals) < 0)
+				return -1;
+		}
+		if (err)
+			return kd_fail(d, st.line, "launches.for: %s", kx_strerror(err));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- running */
+
+typedef struct run {
+	kdesc *d;
+	const kd_kernel *k;
+	int64_t *vals;
+	rd_kernel_builder *b;
+	uint32_t tid;
+	uint64_t nloads;
+	int failed;
+} run;
+
+static int run_fail(run *r, unsigned line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	const int64_t *v = r->vals;
+	kd_fail(r->d, line, "kernel %s, block (%lld,%lld,%lld) thread (%lld,%lld,%lld): %s",
+		r->k->name, (long long)v[S_BX], (long long)v[S_BY], (long long)v[S_BZ],
+		(long long)v[S_TX], (long long)v[S_TY], (long long)v[S_TZ], msg);
+	r->failed = 1;
+	return -1;
+}
+
+static int run_access(run *r, const kd_stmt *st)
+{
+	const kx_node *n = r->d->prog.n;
+	for (int i = 0; i < st->n1; i++) {
+		const kd_ref *ref = &r->d->refs[st->l1 + i];
+		const kd_array *A = &r->d->arrays[ref->array];
+		int e = 0;
+		int64_t flat;
+		if (ref->nidx == 1) {
+			flat = kx_eval(n, ref->idx[0], r->vals, &e);
+			if (!e && A->ndims && (flat < 0 || flat >= A->total))
+				return run_fail(r, st->line, "%s[%lld]: index outside 0..%lld", A->name,
+						(long long)flat, (long long)A->total - 1);
+		} else {
+			flat = 0;
+			for (int j = 0; j < ref->nidx && !e; j++) {
+				int64_t x = kx_eval(n, ref->idx[j], r->vals, &e);
+				if (!e && (x < 0 || x >= A->dim[j]))
+					return run_fail(r, st->line, "%s: index %d is %lld, outside "
+								     "0..%lld", A->name, j + 1,
+							(long long)x, (long long)A->dim[j] - 1);
+				flat = flat * A->dim[j] + x;
+			}
+		}
+		if (e)
+			return run_fail(r, st->line, "%s", kx_strerror(e));
+		int64_t off = flat * (int64_t)A->elem;
+		if (off < 0 && (uint64_t)(-off) > A->base)
+			return run_fail(r, st->line, "%s[%lld] is below address 0", A->name,
+					(long long)flat);
+		uint64_t addr = A->base + (uint64_t)off;
+		if (st->kind == ST_LOAD && ++r->nloads > TRACE_MAX_ACCESSES)
+			return run_fail(r, st->line, "more than %llu loads in one kernel (lower "
+						     "max_threads or the sizes)",
+					(unsigned long long)TRACE_MAX_ACCESSES);
+		if (rd_kernel_builder_add(r->b, r->tid, st->kind == ST_STORE, addr, ref->bytes) < 0) {
+			r->d->oom = 1;
+			kd_fail(r->d, 0, "out of memory");
+			r->failed = 1;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int run_list(run *r, int start, int count)
+{
+	const kx_node *n = r->d->prog.n;
+	for (int i = 0; i < count; i++) {
+		const kd_stmt *st = &r->d->stmts[r->d->lists[start + i]];
+		int e = 0;
+		switch (st->kind) {
+		case ST_LET:
+			r->vals[st->slot] = kx_eval(n, st->e1, r->vals, &e);
+			break;
+		case ST_LOAD:
+		case ST_STORE:
+			if (run_access(r, st) < 0)
+				return -1;
+			break;
+		case ST_IF: {
+			int64_t c = kx_eval(n, st->e1, r->vals, &e);
+			if (!e && (c ? run_list(r, st->l1, st->n1) : run_list(r, st->l2, st->n2)) < 0)
+				return -1;
+			break;
+		}
+		case ST_FOR: {
+			uint64_t iters = 0;
+			for (r->vals[st->slot] = kx_eval(n, st->e1, r->vals, &e);
+			     !e && kx_eval(n, st->e2, r->vals, &e) && !e;
+			     r->vals[st->slot] = kx_eval(n, st->e3, r->vals, &e)) {
+				if (++iters > MAX_LOOP)
+					return run_fail(r, st->line, "loop runs more than %llu "
+								     "iterations",
+							(unsigned long long)MAX_LOOP);
+				if (run_list(r, st->l1, st->n1) < 0)
+					return -1;
+			}
+			break;
+		}
+		}
+		if (e)
+			return run_fail(r, st->line, "%s", kx_strerror(e));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- reader */
+
+static int kd_next(trace_reader *rr, const char **name)
+{
+	kdesc *d = (kdesc *)rr;
+	if (d->next >= d->nlaunches)
+		return 0;
+	*name = d->launches[d->next++].name;
+	return 1;
+}
+
+static int kd_load(trace_reader *rr, rd_kernel **out)
+{
+	kdesc *d = (kdesc *)rr;
+	*out = NULL;
+	const kd_launch *L = &d->launches[d->next - 1];
+	const kd_kernel *K = &d->kernels[L->kernel];
+	int64_t *vals = malloc((size_t)d->nslots * sizeof *vals);
+	if (!vals)
+		return kd_oom(d), TRACE_ENOMEM;
+	memcpy(vals, d->init, (size_t)d->nslots * sizeof *vals);
+	for (int i = 0; i < d->nlv; i++)
+		vals[d->lv_slot[i]] = L->lv[i];
+	int64_t g[3], bd[3];
+	int e = 0, bad = 0;
+	for (int i = 0; i < 3; i++) {
+		g[i] = kx_eval(d->prog.n, K->grid[i], vals, &e);
+		bd[i] = kx_eval(d->prog.n, K->block[i], vals, &e);
+		bad |= g[i] < 1 || g[i] > UINT32_MAX || bd[i] < 1 || bd[i] > 65535;
+	}
+	if (e || bad) {
+		free(vals);
+		kd_fail(d, K->line, "%s: grid (%lld,%lld,%lld) and block (%lld,%lld,%lld) must be "
+				    "positive, block sizes at most 65535%s%s",
+			L->name, (long long)g[0], (long long)g[1], (long long)g[2], (long long)bd[0],
+			(long long)bd[1], (long long)bd[2], e ? ": " : "", e ? kx_strerror(e) : "");
+		return TRACE_EINPUT;
+	}
+	uint64_t bs = (uint64_t)bd[0] * bd[1] * bd[2];
+	if (bs > (1u << 20)) {
+		free(vals);
+		kd_fail(d, K->line, "kernel %s: a block of %llu threads is more than %u", L->name,
+			(unsigned long long)bs, 1u << 20);
+		return TRACE_EINPUT;
+	}
+	uint64_t nblocks = (uint64_t)g[0] * g[1] * g[2];
+	if (K->max_threads) {
+		uint64_t cap = (uint64_t)K->max_threads / bs;
+		if (cap < 1)
+			cap = 1;
+		if (cap < nblocks)
+			nblocks = cap;
+	}
+	if (nblocks * bs - 1 > RD_MAX_THREAD_ID) {
+		free(vals);
+		kd_fail(d, K->line, "kernel %s: %llu threads exceed the %u the model takes (set "
+				    "max_threads)", L->name, (unsigned long long)(nblocks * bs),
+			RD_MAX_THREAD_ID + 1);
+		return TRACE_EINPUT;
+	}
+	vals[S_GX] = g[0], vals[S_GY] = g[1], vals[S_GZ] = g[2];
+	vals[S_DX] = bd[0], vals[S_DY] = bd[1], vals[S_DZ] = bd[2];
+	vals[S_WARP] = 32;
+	run r = {.d = d, .k = K, .vals = vals};
+	r.b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1], (uint32_t)bd[2]);
+	if (!r.b) {
+		free(vals);
+		kd_oom(d);
+		return TRACE_ENOMEM;
+	}
+	for (uint64_t b = 0; b < nblocks && !r.failed; b++) {
+		if (K->order == ORDER_CUDA) {
+			vals[S_BX] = (int64_t)(b % (uint64_t)g[0]);
+			vals[S_BY] = (int64_t)(b / (uint64_t)g[0] % (uint64_t)g[1]);
+			vals[S_BZ] = (int64_t)(b / ((uint64_t)g[0] * (uint64_t)g[1]));
+		} else {
+			vals[S_BZ] = (int64_t)(b % (uint64_t)g[2]);
+			vals[S_BY] = (int64_t)(b / (uint64_t)g[2] % (uint64_t)g[1]);
+			vals[S_BX] = (int64_t)(b / ((uint64_t)g[2] * (uint64_t)g[1]));
+		}
+		for (uint64_t t = 0; t < bs && !r.failed; t++) {
+			vals[S_TX] = (int64_t)(t % (uint64_t)bd[0]);
+			vals[S_TY] = (int64_t)(t / (uint64_t)bd[0] % (uint64_t)bd[1]);
+			vals[S_TZ] = (int64_t)(t / ((uint64_t)bd[0] * (uint64_t)bd[1]));
+			for (int s = K->nlocal0; s < K->nlocal1; s++)
+				vals[s] = 0;
+			r.tid = (uint32_t)(b * bs + t);
+			run_list(&r, K->body, K->nbody);
+		}
+	}
+	free(vals);
+	if (r.failed) {
+		rd_kernel_builder_free(r.b);
+		return d->oom ? TRACE_ENOMEM : TRACE_EINPUT;
+	}
+	*out = rd_kernel_builder_finish(r.b);
+	if (!*out) {
+		kd_oom(d);
+		return TRACE_ENOMEM;
+	}
+	return TRACE_OK;
+}
+
+static void kd_close(trace_reader *rr)
+{
+	kdesc *d = (kdesc *)rr;
+	if (d->cf_live)
+		config_destroy(&d->cf);
+	for (int i = 0; i < d->nsyms; i++)
+		free(d->syms[i].name);
+	free(d->syms);
+	for (int i = 0; i < d->narrays; i++)
+		free(d->arrays[i].name);
+	free(d->arrays);
+	for (int i = 0; i < d->nkernels; i++)
+		free(d->kernels[i].name);
+	free(d->kernels);
+	for (size_t i = 0; i < d->nlaunches; i++)
+		free(d->launches[i].name);
+	free(d->launches);
+	free(d->refs);
+	free(d->stmts);
+	free(d->lists);
+	free(d->init);
+	kx_prog_free(&d->prog);
+	free(d->text);
+	free(d->shown);
+	free(d);
+}
+
+/* ---------------------------------------------------------------- opening */
+
+static int load_params(kdesc *d, const config_setting_t *params, const config_setting_t *variant,
+		       const char *vname)
+{
+	int n = params ? config_setting_length(params) : 0;
+	if (params && config_setting_type(params) != CONFIG_TYPE_GROUP)
+		return kd_fail(d, sline(params), "params: expected a group { NAME = value; ... }");
+	int64_t vals[256];
+	if (n > 256)
+		return kd_fail(d, sline(params), "params: more than 256 parameters");
+	for (int i = 0; i < n; i++) {
+		config_setting_t *p = config_setting_get_elem(params, (unsigned)i);
+		const char *name = config_setting_name(p);
+		int t = config_setting_type(p);
+		if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
+			return kd_fail(d, sline(p), "params.%s: expected an integer, got %s", name,
+				       type_name(t));
+		if (!is_ident(name))
+			return kd_fail(d, sline(p), "params.%s: a name of letters, digits and _", name);
+		if (sym_find(d, name, strlen(name), -1) >= 0)
+			return kd_fail(d, sline(p), "params.%s: the name of a builtin", name);
+		if (sym_add(d, name, strlen(name), SYM_PARAM) < 0)
+			return -1;
+		vals[i] = config_setting_get_int64(p);
+	}
+	if (variant) {
+		for (int i = 0; i < config_setting_length(variant); i++) {
+			config_setting_t *p = config_setting_get_elem(variant, (unsigned)i);
+			const char *name = config_setting_name(p);
+			int t = config_setting_type(p);
+			int s = sym_find(d, name, strlen(name), -1);
+			if (s < 0 || d->syms[s].kind != SYM_PARAM)
+				return kd_fail(d, sline(p), "variants.%s.%s: not a parameter of params",
+					       vname, name);
+			if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
+				return kd_fail(d, sline(p), "variants.%s.%s: expected an integer, got %s",
+					       vname, name, type_name(t));
+			vals[d->syms[s].slot - NBUILTIN] = config_setting_get_int64(p);
+		}
+	}
+	d->init = calloc((size_t)d->nslots + 1, sizeof *d->init);
+	if (!d->init)
+		return kd_oom(d);
+	for (int i = 0; i < n; i++)
+		d->init[NBUILTIN + i] = vals[i];
+	return 0;
+}
+
+/* The line of the first @include, or 0. libconfig 1.5 exit()s on some
+ * (upstream issue 292), and a description is one file: refused. */
+static unsigned include_line(const char *text)
+{
+	unsigned line = 1;
+	for (const char *p = text; *p; line++) {
+		p += strspn(p, " \t");
+		if (!strncmp(p, "@include", 8))
+			return line;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
+static int kd_open(kdesc *d, const char *variant)
+{
+	static const char *const keys[] = {"format",   "version", "name",    "description",
+					   "params",   "variants", "arrays", "kernels",
+					   "launches", "max_threads", "block_order"};
+	unsigned inc = include_line(d->text);
+	if (inc)
+		return kd_fail(d, inc, "@include is not supported in kernel descriptions");
+	config_t *cf = &d->cf;
+	config_init(cf);
+	d->cf_live = 1;
+	if (!config_read_string(cf, d->text)) {
+		return kd_fail(d, (unsigned)config_error_line(cf), "%s", config_error_text(cf));
+	}
+	config_setting_t *root = config_root_setting(cf);
+	const char *fmt;
+	config_setting_t *f = config_setting_get_member(root, "format");
+	if (!f || !config_setting_lookup_string(root, "format", &fmt) || strcmp(fmt, KDESC_FORMAT))
+		return kd_fail(d, f ? sline(f) : 1, "format: expected format = \"%s\"; as the first "
+						     "setting", KDESC_FORMAT);
+	config_setting_t *v = config_setting_get_member(root, "version");
+	int t = v ? config_setting_type(v) : 0;
+	if (!v || (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) ||
+	    config_setting_get_int64(v) != KDESC_VERSION)
+		return kd_fail(d, v ? sline(v) : sline(f), "version: expected version = %d; (this "
+							    "rdscope reads version %d)",
+			       KDESC_VERSION, KDESC_VERSION);
+	if (known_keys(d, root, "description file", keys, sizeof keys / sizeof keys[0]) < 0)
+		return -1;
+	for (int i = 0; i < NBUILTIN; i++)
+		if (sym_add(d, builtin_names[i], strlen(builtin_names[i]), SYM_BUILTIN) < 0)
+			return -1;
+	config_setting_t *variants = config_setting_get_member(root, "variants");
+	config_setting_t *var = NULL;
+	if (variant) {
+		var = variants ? config_setting_get_member(variants, variant) : NULL;
+		if (!var || config_setting_type(var) != CONFIG_TYPE_GROUP) {
+			char list[256] = "";
+			size_t used = 0;
+			for (int i = 0; variants && i < config_setting_length(variants); i++) {
+				int n = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+						 config_setting_name(config_setting_get_elem(
+							 variants, (unsigned)i)));
+				if (n < 0 || (size_t)n >= sizeof list - used)
+					break;
+				used += (size_t)n;
+			}
+			return kd_fail(d, 0, "no variant '%s' (%s%s)", variant,
+				       used ? "variants: " : "the file has no variants", list);
+		}
+	}
+	if (variants && config_setting_type(variants) != CONFIG_TYPE_GROUP)
+		return kd_fail(d, sline(variants), "variants: expected a group of groups");
+	if (load_params(d, config_setting_get_member(root, "params"), var, variant) < 0)
+		return -1;
+	d->default_max_threads = 0;
+	d->default_order = ORDER_CUDA;
+	config_setting_t *mt = config_setting_get_member(root, "max_threads");
+	if (mt && get_max_threads(d, mt, "max_threads", &d->default_max_threads) < 0)
+		return -1;
+	config_setting_t *bo = config_setting_get_member(root, "block_order");
+	if (bo && get_order(d, bo, "block_order", &d->default_order) < 0)
+		return -1;
+	d->cur_kernel = -1;
+	config_setting_t *arrays = config_setting_get_member(root, "arrays");
+	if (!arrays)
+		return kd_fail(d, 0, "no arrays = { ... }; group");
+	if (load_arrays(d, arrays) < 0)
+		return -1;
+	config_setting_t *launches = config_setting_get_member(root, "launches");
+	if (launches && (config_setting_type(launches) == CONFIG_TYPE_LIST ||
+			 config_setting_type(launches) == CONFIG_TYPE_ARRAY) &&
+	    declare_launch_vars(d, launches) < 0)
+		return -1;
+	config_setting_t *ks = config_setting_get_member(root, "kernels");
+	if (!ks)
+		return kd_fail(d, 0, "no kernels = ( ... ); list");
+	if (load_kernels(d, ks) < 0)
+		return -1;
+	for (int k = 0; k < d->nkernels; k++)
+		for (int i = 0; i < 3; i++)
+			d->kernels[k].lv_used |= expr_lv(d, d->kernels[k].grid[i]) |
+						 expr_lv(d, d->kernels[k].block[i]);
+	/* the value array grew with the locals */
+	int64_t *init = realloc(d->init, ((size_t)d->nslots + 1) * sizeof *init);
+	if (!init)
+		return kd_oom(d);
+	d->init = init;
+	int nparams = 0;
+	for (int i = 0; i < d->nsyms; i++)
+		nparams += d->syms[i].kind == SYM_PARAM;
+	for (int s = NBUILTIN + nparams; s < d->nslots; s++)
+		d->init[s] = 0;
+	int64_t *vals = calloc((size_t)d->nslots + 1, sizeof *vals);
+	if (!vals)
+		return kd_oom(d);
+	memcpy(vals, d->init, (size_t)d->nslots * sizeof *vals);
+	int rc = 0;
+	if (launches) {
+		int bound[MAX_LAUNCH_VARS + 1];
+		rc = expand_launches(d, launches, bound, 0, vals);
+	} else {
+		for (int k = 0; k < d->nkernels && rc == 0; k++)
+			rc = add_launch(d, k, d->kernels[k].line, NULL, 0, vals);
+	}
+	free(vals);
+	return rc;
+}
+
+/* Read the whole text (descriptions are small). */
+static char *read_all(textin *t, char *err, size_t errlen, int *oom)
+{
+	size_t cap = 64 * 1024, len = 0;
+	char *buf = malloc(cap + 1);
+	if (!buf) {
+		*oom = 1;
+		return NULL;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap >= KDESC_MAX_BYTES) {
+				snprintf(err, errlen, "%s: larger than %u bytes: not a kernel description?",
+					 textin_shown(t), KDESC_MAX_BYTES);
+				free(buf);
+				return NULL;
+			}
+			cap *= 2;
+			char *b = realloc(buf, cap + 1);
+			if (!b) {
+				free(buf);
+				*oom = 1;
+				return NULL;
+			}
+			buf = b;
+		}
+		long n = textin_read(t, buf + len, cap - len);
+		if (n < 0) {
+			*oom = textin_oom(t);
+			free(buf);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		snprintf(err, errlen, "%s: NUL byte in text (is this a binary file?)", textin_shown(t));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant, char *err,
+			   size_t errlen, int *oom)
+{
+	*oom = 0;
+	kdesc *d = calloc(1, sizeof *d);
+	if (d)
+		d->shown = strdup(shown);
+	if (!d || !d->shown) {
+		if (d)
+			free(d);
+		textin_close(t);
+		*oom = 1;
+		snprintf(err, errlen, "%s: out of memory", shown);
+		return NULL;
+	}
+	d->base.next = kd_next;
+	d->base.load = kd_load;
+	d->base.close = kd_close;
+	d->base.err = err;
+	d->base.errlen = errlen;
+	err[0] = '\0';
+	d->text = read_all(t, err, errlen, oom);
+	textin_close(t);
+	if (!d->text) {
+		if (*oom || !err[0])
+			snprintf(err, errlen, "%s: out of memory", shown), *oom = 1;
+		kd_close(&d->base);
+		return NULL;
+	}
+	if (kd_open(d, variant) < 0) {
+		*oom = d->oom;
+		kd_close(&d->base);
+		return NULL;
+	}
+	return &d->base;
+}
+
+int kdesc_sniff(const char *text, size_t n)
+{
+	const char *p = text, *end = text + n;
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+			p++;
+		if (p < end && *p == '#') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
+			p += 2;
+			while (end - p >= 2 && !(p[0] == '*' && p[1] == '/'))
+				p++;
+			p += 2;
+		} else {
+			break;
+		}
+	}
+	if (end - p < 6 || strncmp(p, "format", 6) != 0)
+		return 0;
+	p += 6;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || (*p != '=' && *p != ':'))
+		return 0;
+	p++;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	size_t m = strlen("\"" KDESC_FORMAT "\"");
+	return (size_t)(end - p) >= m && strncmp(p, "\"" KDESC_FORMAT "\"", m) == 0;
+}
+
+int kdesc_summary(const char *path, char *desc, size_t desclen, char *variants, size_t varlen)
+{
+	desc[0] = variants[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char *text = malloc(KDESC_MAX_BYTES + 1);
+	size_t n = text ? fread(text, 1, KDESC_MAX_BYTES, f) : 0;
+	fclose(f);
+	if (!text)
+		return -1;
+	text[n] = '\0';
+	config_t cf;
+	config_init(&cf);
+	if (include_line(text) || strlen(text) != n || !config_read_string(&cf, text)) {
+		free(text);
+		config_destroy(&cf);
+		return -1;
+	}
+	const char *s;
+	if (config_lookup_string(&cf, "description", &s))
+		snprintf(desc, desclen, "%s", s);
+	config_setting_t *v = config_lookup(&cf, "variants");
+	size_t used = 0;
+	for (int i = 0; v && i < config_setting_length(v) && used < varlen; i++) {
+		int n = snprintf(variants + used, varlen - used, "%s%s", i ? "," : "",
+				 config_setting_name(config_setting_get_elem(v, (unsigned)i)));
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	config_destroy(&cf);
+	free(text);
+	return 0;
+}

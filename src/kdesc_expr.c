@@ -1,0 +1,449 @@
+/*
+ * Expressions of kernel descriptions (see kdesc_expr.h): a recursive-
+ * descent parser with C's precedence levels, constant folding, and an
+ * evaluator with C's integer semantics made total: arithmetic wraps
+ * instead of overflowing, division by zero and out-of-range shifts are
+ * reported instead of being undefined.
+ */
+#include "kdesc_expr.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OP_NUM = KX_OP_NUM, OP_VAR = KX_OP_VAR, OP_NEG, OP_NOT, OP_BNOT,
+	OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB, OP_SHL, OP_SHR,
+	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
+	OP_BAND, OP_BXOR, OP_BOR, OP_LAND, OP_LOR, OP_TERN,
+	OP_MIN, OP_MAX, OP_ABS, OP_HASH,
+};
+
+int kx_fail(kx_parser *ps, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (ps->err[0])
+		return -1; /* keep the first, innermost message */
+	const char *at = ps->p;
+	if (*at)
+		snprintf(ps->err, ps->errlen, "%s at '%.20s' in \"%s\"", msg, at, ps->src);
+	else
+		snprintf(ps->err, ps->errlen, "%s at the end of \"%s\"", msg, ps->src);
+	return -1;
+}
+
+static int node(kx_parser *ps, int op, int a, int b, int c, int64_t v)
+{
+	kx_prog *p = ps->prog;
+	if (p->len == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 256;
+		kx_node *n = realloc(p->n, cap * sizeof *n);
+		if (!n) {
+			ps->oom = 1;
+			return kx_fail(ps, "out of memory");
+		}
+		p->n = n;
+		p->cap = cap;
+	}
+	if (p->len >= INT32_MAX)
+		return kx_fail(ps, "too many expressions");
+	kx_node *n = &p->n[p->len];
+	n->op = (uint8_t)op;
+	n->a = a;
+	n->b = b;
+	n->c = c;
+	n->v = v;
+	return (int)p->len++;
+}
+
+int kx_const(kx_prog *p, int64_t v)
+{
+	char err[8] = "";
+	kx_parser ps = {.prog = p, .src = "", .p = "", .err = err, .errlen = sizeof err};
+	return node(&ps, OP_NUM, -1, -1, -1, v);
+}
+
+int kx_is_const(const kx_prog *p, int i, int64_t *v)
+{
+	if (p->n[i].op != OP_NUM)
+		return 0;
+	*v = p->n[i].v;
+	return 1;
+}
+
+void kx_skip(kx_parser *ps)
+{
+	while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r')
+		ps->p++;
+}
+
+static int is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_alnum(char c)
+{
+	return is_alpha(c) || (c >= '0' && c <= '9');
+}
+
+size_t kx_name(kx_parser *ps, const char **name)
+{
+	kx_skip(ps);
+	const char *s = ps->p;
+	if (!is_alpha(*s))
+		return 0;
+	const char *p = s + 1;
+	while (is_alnum(*p))
+		p++;
+	/* one member: threadIdx.x */
+	if (*p == '.' && is_alpha(p[1])) {
+		p += 2;
+		while (is_alnum(*p))
+			p++;
+	}
+	*name = s;
+	ps->p = p;
+	return (size_t)(p - s);
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static int64_t shr(int64_t x, int64_t s)
+{
+	return x < 0 ? ~(~x >> s) : x >> s;
+}
+
+int64_t kx_eval(const kx_node *n, int i, const int64_t *vals, int *e)
+{
+	const kx_node *x = &n[i];
+	switch (x->op) {
+	case OP_NUM: return x->v;
+	case OP_VAR: return vals[x->a];
+	default: break;
+	}
+	int64_t a = kx_eval(n, x->a, vals, e);
+	if (x->op == OP_LAND)
+		return a && kx_eval(n, x->b, vals, e);
+	if (x->op == OP_LOR)
+		return a || kx_eval(n, x->b, vals, e);
+	if (x->op == OP_TERN)
+		return a ? kx_eval(n, x->b, vals, e) : kx_eval(n, x->c, vals, e);
+	switch (x->op) {
+	case OP_NEG: return (int64_t)(0 - (uint64_t)a);
+	case OP_NOT: return !a;
+	case OP_BNOT: return ~a;
+	case OP_ABS: return a < 0 ? (int64_t)(0 - (uint64_t)a) : a;
+	case OP_HASH: return (int64_t)(mix((uint64_t)a) >> 1);
+	default: break;
+	}
+	int64_t b = kx_eval(n, x->b, vals, e);
+	switch (x->op) {
+	case OP_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+	case OP_DIV:
+	case OP_MOD:
+		if (b == 0) {
+			*e = KX_DIVZERO;
+			return 0;
+		}
+		if (b == -1) /* INT64_MIN / -1 overflows: wrap */
+			return x->op == OP_DIV ? (int64_t)(0 - (uint64_t)a) : 0;
+		return x->op == OP_DIV ? a / b : a % b;
+	case OP_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
+	case OP_SUB: return (int64_t)((uint64_t)a - (uint64_t)b);
+	case OP_SHL:
+	case OP_SHR:
+		if (b < 0 || b > 63) {
+			*e = KX_SHIFT;
+			return 0;
+		}
+		return x->op == OP_SHL ? (int64_t)((uint64_t)a << b) : shr(a, b);
+	case OP_LT: return a < b;
+	case OP_LE: return a <= b;
+	case OP_GT: return a > b;
+	case OP_GE: return a >= b;
+	case OP_EQ: return a == b;
+	case OP_NE: return a != b;
+	case OP_BAND: return a & b;
+	case OP_BXOR: return a ^ b;
+	case OP_BOR: return a | b;
+	case OP_MIN: return a < b ? a : b;
+	case OP_MAX: return a > b ? a : b;
+	default: return 0;
+	}
+}
+
+const char *kx_strerror(int e)
+{
+	switch (e) {
+	case KX_DIVZERO: return "division by zero";
+	case KX_SHIFT: return "shift count outside 0..63";
+	default: return "no error";
+	}
+}
+
+/* A node for op over children, folded when they are all constants. */
+static int make(kx_parser *ps, int op, int a, int b, int c)
+{
+	kx_node *n = ps->prog->n;
+	int ca = a >= 0 && n[a].op == OP_NUM, cb = b < 0 || n[b].op == OP_NUM,
+	    cc = c < 0 || n[c].op == OP_NUM;
+	if (ca && cb && cc) {
+		kx_node tmp[4];
+		tmp[0] = (kx_node){.op = (uint8_t)op, .a = 1, .b = b < 0 ? -1 : 2, .c = c < 0 ? -1 : 3};
+		tmp[1] = n[a];
+		if (b >= 0)
+			tmp[2] = n[b];
+		if (c >= 0)
+			tmp[3] = n[c];
+		int e = KX_OK;
+		int64_t v = kx_eval(tmp, 0, NULL, &e);
+		if (e)
+			return kx_fail(ps, "%s", kx_strerror(e));
+		return node(ps, OP_NUM, -1, -1, -1, v);
+	}
+	return node(ps, op, a, b, c, 0);
+}
+
+static int parse_ternary(kx_parser *ps);
+
+static int parse_primary(kx_parser *ps)
+{
+	kx_skip(ps);
+	const char *p = ps->p;
+	if (*p == '(') {
+		ps->p++;
+		int e = parse_ternary(ps);
+		if (e < 0)
+			return -1;
+		kx_skip(ps);
+		if (*ps->p != ')')
+			return kx_fail(ps, "expected ')'");
+		ps->p++;
+		return e;
+	}
+	if (*p >= '0' && *p <= '9') {
+		uint64_t v = 0;
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			p += 2;
+			int nd = 0;
+			for (;; p++, nd++) {
+				unsigned c = (unsigned char)*p, d;
+				if (c - '0' < 10)
+					d = c - '0';
+				else if ((c | 0x20) - 'a' < 6)
+					d = (c | 0x20) - 'a' + 10;
+				else
+					break;
+				if (v >> 60)
+					return kx_fail(ps, "number too large");
+				v = v << 4 | d;
+			}
+			if (!nd)
+				return kx_fail(ps, "expected hex digits after 0x");
+		} else {
+			for (; *p >= '0' && *p <= '9'; p++) {
+				unsigned d = (unsigned)(*p - '0');
+				if (v > ((uint64_t)INT64_MAX - d) / 10)
+					return kx_fail(ps, "number too large");
+				v = v * 10 + d;
+			}
+		}
+		while (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')
+			p++;
+		if (is_alnum(*p)) {
+			ps->p = p;
+			return kx_fail(ps, "malformed number");
+		}
+		if (v > (uint64_t)INT64_MAX)
+			return kx_fail(ps, "number too large");
+		ps->p = p;
+		return node(ps, OP_NUM, -1, -1, -1, (int64_t)v);
+	}
+	const char *name;
+	size_t len = kx_name(ps, &name);
+	if (!len)
+		return kx_fail(ps, *p ? "expected a number, a name or '('" : "expected an expression");
+	kx_skip(ps);
+	if (*ps->p == '(') {
+		static const struct {
+			const char *name;
+			int op, nargs;
+		} fns[] = {{"min", OP_MIN, 2}, {"max", OP_MAX, 2}, {"abs", OP_ABS, 1}, {"hash", OP_HASH, 1}};
+		int f = -1;
+		for (int i = 0; i < 4; i++)
+			if (strlen(fns[i].name) == len && !strncmp(name, fns[i].name, len))
+				f = i;
+		if (f < 0) {
+			ps->p = name;
+			return kx_fail(ps, "unknown function '%.*s' (min, max, abs, hash)", (int)len, name);
+		}
+		ps->p++;
+		int args[2] = {-1, -1};
+		for (int i = 0; i < fns[f].nargs; i++) {
+			if (i) {
+				kx_skip(ps);
+				if (*ps->p != ',')
+					return kx_fail(ps, "%s takes %d arguments", fns[f].name, fns[f].nargs);
+				ps->p++;
+			}
+			if ((args[i] = parse_ternary(ps)) < 0)
+				return -1;
+		}
+		kx_skip(ps);
+		if (*ps->p != ')')
+			return kx_fail(ps, "%s takes %d argument%s; expected ')'", fns[f].name,
+				       fns[f].nargs, fns[f].nargs > 1 ? "s" : "");
+		ps->p++;
+		return make(ps, fns[f].op, args[0], args[1], -1);
+	}
+	if (*ps->p == '[') {
+		ps->p = name;
+		return kx_fail(ps, "array '%.*s' in an expression: only loads and stores index "
+				   "arrays (a description has addresses, not data)", (int)len, name);
+	}
+	int slot = ps->resolve(ps->ctx, name, len);
+	if (slot < 0) {
+		ps->p = name;
+		return kx_fail(ps, "unknown name '%.*s'", (int)len, name);
+	}
+	return node(ps, OP_VAR, slot, -1, -1, 0);
+}
+
+static int parse_unary(kx_parser *ps)
+{
+	kx_skip(ps);
+	char c = *ps->p;
+	if ((c == '-' || c == '+') && ps->p[1] == c)
+		return kx_fail(ps, "'%c%c' is not an expression (only a for step)", c, c);
+	if (c == '-' || c == '!' || c == '~' || c == '+') {
+		ps->p++;
+		int a = parse_unary(ps);
+		if (a < 0)
+			return -1;
+		if (c == '+')
+			return a;
+		return make(ps, c == '-' ? OP_NEG : c == '!' ? OP_NOT : OP_BNOT, a, -1, -1);
+	}
+	return parse_primary(ps);
+}
+
+/* Binary levels, loosest first; each entry: token, op. */
+typedef struct binop {
+	const char *tok;
+	int op;
+} binop;
+
+static const binop level_lor[] = {{"||", OP_LOR}, {NULL, 0}};
+static const binop level_land[] = {{"&&", OP_LAND}, {NULL, 0}};
+static const binop level_bor[] = {{"|", OP_BOR}, {NULL, 0}};
+static const binop level_bxor[] = {{"^", OP_BXOR}, {NULL, 0}};
+static const binop level_band[] = {{"&", OP_BAND}, {NULL, 0}};
+static const binop level_eq[] = {{"==", OP_EQ}, {"!=", OP_NE}, {NULL, 0}};
+static const binop level_rel[] = {{"<=", OP_LE}, {">=", OP_GE}, {"<", OP_LT}, {">", OP_GT}, {NULL, 0}};
+static const binop level_shift[] = {{"<<", OP_SHL}, {">>", OP_SHR}, {NULL, 0}};
+static const binop level_add[] = {{"+", OP_ADD}, {"-", OP_SUB}, {NULL, 0}};
+static const binop level_mul[] = {{"*", OP_MUL}, {"/", OP_DIV}, {"%", OP_MOD}, {NULL, 0}};
+static const binop *const levels[] = {level_lor,  level_land,  level_bor, level_bxor, level_band,
+				      level_eq,   level_rel,   level_shift, level_add, level_mul};
+#define NLEVELS (sizeof levels / sizeof levels[0])
+
+/* Does the operator at p match tok and not a longer operator? */
+static int op_at(const char *p, const char *tok)
+{
+	size_t n = strlen(tok);
+	if (strncmp(p, tok, n) != 0)
+		return 0;
+	char next = p[n];
+	/* "&" of "&&", "|" of "||", "<" of "<<"/"<=", compound assignments */
+	if (n == 1 && (next == tok[0] || next == '='))
+		return 0;
+	if (n == 2 && tok[0] == tok[1] && (tok[0] == '<' || tok[0] == '>') && next == '=')
+		return 0;
+	if ((tok[0] == '+' || tok[0] == '-') && next == tok[0])
+		return 0;
+	return 1;
+}
+
+static int parse_level(kx_parser *ps, size_t lv)
+{
+	if (lv == NLEVELS)
+		return parse_unary(ps);
+	int a = parse_level(ps, lv + 1);
+	while (a >= 0) {
+		kx_skip(ps);
+		const binop *hit = NULL;
+		for (const binop *b = levels[lv]; b->tok; b++)
+			if (op_at(ps->p, b->tok)) {
+				hit = b;
+				break;
+			}
+		if (!hit)
+			break;
+		ps->p += strlen(hit->tok);
+		int b = parse_level(ps, lv + 1);
+		if (b < 0)
+			return -1;
+		a = make(ps, hit->op, a, b, -1);
+	}
+	return a;
+}
+
+int kx_var(kx_parser *ps, int slot)
+{
+	return node(ps, OP_VAR, slot, -1, -1, 0);
+}
+
+int kx_binary(kx_parser *ps, const char *tok, int a, int b)
+{
+	for (size_t lv = 0; lv < NLEVELS; lv++)
+		for (const binop *o = levels[lv]; o->tok; o++)
+			if (strcmp(o->tok, tok) == 0)
+				return make(ps, o->op, a, b, -1);
+	return kx_fail(ps, "unknown operator '%s'", tok);
+}
+
+static int parse_ternary(kx_parser *ps)
+{
+	int c = parse_level(ps, 0);
+	if (c < 0)
+		return -1;
+	kx_skip(ps);
+	if (*ps->p != '?')
+		return c;
+	ps->p++;
+	int a = parse_ternary(ps);
+	if (a < 0)
+		return -1;
+	kx_skip(ps);
+	if (*ps->p != ':')
+		return kx_fail(ps, "expected ':' of '?:'");
+	ps->p++;
+	int b = parse_ternary(ps);
+	if (b < 0)
+		return -1;
+	return make(ps, OP_TERN, c, a, b);
+}
+
+int kx_parse(kx_parser *ps)
+{
+	return parse_ternary(ps);
+}
+
+void kx_prog_free(kx_prog *p)
+{
+	free(p->n);
+	p->n = NULL;
+	p->len = p->cap = 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * Integer expressions of kernel descriptions (see man/rdscope-kernel.5):
+ * C's operators and precedence on 64-bit signed integers, names resolved
+ * to variable slots when parsed, a few functions (min, max, abs, hash).
+ * Parsed once into a node arena, evaluated many times (once per thread
+ * and loop iteration), so evaluation is a tight walk over small nodes.
+ */
+#ifndef KDESC_EXPR_H
+#define KDESC_EXPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Node kinds every user may look at: a constant and a variable (slot a). */
+#define KX_OP_NUM 0
+#define KX_OP_VAR 1
+
+typedef struct kx_node {
+	uint8_t op;
+	int32_t a, b, c;   /* children (node indices) or a variable slot */
+	int64_t v;         /* a constant */
+} kx_node;
+
+typedef struct kx_prog {
+	kx_node *n;
+	size_t len, cap;
+} kx_prog;
+
+/* Resolve a name (len bytes, may contain one '.') to a slot, or -1. */
+typedef int (*kx_resolve_fn)(void *ctx, const char *name, size_t len);
+
+typedef struct kx_parser {
+	kx_prog *prog;
+	const char *src;       /* the whole text, for messages */
+	const char *p;         /* cursor */
+	kx_resolve_fn resolve;
+	void *ctx;
+	char *err;             /* message on failure (no file:line) */
+	size_t errlen;
+	int oom;
+} kx_parser;
+
+/* Skip blanks at the cursor. */
+void kx_skip(kx_parser *ps);
+
+/*
+ * Parse an expression at the cursor (stops at the first character that
+ * cannot continue it: ',', ']', ';', ')', '=' of an assignment ...).
+ * Returns its node index, or -1 with the message in ps->err.
+ */
+int kx_parse(kx_parser *ps);
+
+/* A name at the cursor ([A-Za-z_][A-Za-z0-9_]*, with ".x"-style
+ * members), advancing past it; its length, 0 if none. */
+size_t kx_name(kx_parser *ps, const char **name);
+
+/* Report a problem at the cursor; always returns -1. */
+int kx_fail(kx_parser *ps, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* A node reading variable slot. */
+int kx_var(kx_parser *ps, int slot);
+/* a OP b for a binary operator token ("+", "<<", ...), folded if constant. */
+int kx_binary(kx_parser *ps, const char *tok, int a, int b);
+
+/* Add a constant node; -1 when out of memory. */
+int kx_const(kx_prog *p, int64_t v);
+/* Is node i a constant (folded)? */
+int kx_is_const(const kx_prog *p, int i, int64_t *v);
+
+enum kx_error { KX_OK = 0, KX_DIVZERO, KX_SHIFT };
+
+/* Evaluate node i over the variable values; *e set on an error. */
+int64_t kx_eval(const kx_node *n, int i, const int64_t *vals, int *e);
+
+const char *kx_strerror(int e);
+
+void kx_prog_free(kx_prog *p);
+
+#endif

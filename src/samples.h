@@ -1,0 +1,36 @@
+/*
+ * The shipped samples: kernel descriptions and small traces under a
+ * samples directory, named by their path inside it without the extension
+ * ("polybench/gemm", "paper/table2"). INPUT "sample:NAME[:VARIANT]" opens
+ * one; `rdscope samples` lists them. The directories searched, first hit
+ * wins:
+ *
+ *     $RDSCOPE_SAMPLES (colon list) : ./samples : DATADIR/samples
+ *
+ * A sample's one-line description is a description file's `description`
+ * setting, or for traces its line in the directory's `index` file
+ * ("NAME  text", blank-separated).
+ */
+#ifndef SAMPLES_H
+#define SAMPLES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define SAMPLES_PREFIX "sample:"
+
+/*
+ * The file (or trace directory) of sample name: 0 with its path in buf,
+ * or -1 with "sample:NAME: no such sample ..." in err.
+ */
+int samples_find(const char *name, char *buf, size_t len, char *err, size_t errlen);
+
+/* Print the list of samples for `rdscope samples`. 0, or -1 when out of
+ * memory. */
+int samples_list(FILE *f);
+
+/* The sample name of a file name: without its trace extensions. The
+ * length of the name part. */
+size_t samples_stem(const char *file);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * What every trace reader shares: the status codes and the interface of a
+ * reader of a multi-kernel input, which announces each kernel by name
+ * before loading it, so that a kernel the user did not select is skipped
+ * without being built.
+ */
+#ifndef TRACE_H
+#define TRACE_H
+
+#include <stddef.h>
+
+#include "rdscope.h"
+
+enum trace_status {
+	TRACE_OK = 0,
+	TRACE_EINPUT = 1, /* unreadable or malformed input: a user error */
+	TRACE_ENOMEM = 2, /* out of memory: a runtime error */
+};
+
+/* At most this many accesses in one kernel of any input (1 GiB+ of model
+ * arrays); readers report more as an input error instead of thrashing. */
+#define TRACE_MAX_ACCESSES (1ull << 27)
+
+typedef struct trace_reader trace_reader;
+struct trace_reader {
+	/*
+	 * Move to the next kernel, skipping the rest of the current one if it
+	 * was not loaded. 1: *name is its name (valid until the next call);
+	 * 0: no more kernels; -1: error in err, oom set if out of memory.
+	 */
+	int (*next)(trace_reader *r, const char **name);
+	/* Build the kernel next() announced: TRACE_OK with *k, or a status. */
+	int (*load)(trace_reader *r, rd_kernel **k);
+	void (*close)(trace_reader *r);
+	char *err;    /* "path:line: message" of the last failure */
+	size_t errlen;
+	int oom;
+};
+
+#endif

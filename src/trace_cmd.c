@@ -1,0 +1,93 @@
+/*
+ * The trace commands (see trace_cmd.h).
+ */
+#include "trace_cmd.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "input.h"
+#include "outfile.h"
+#include "samples.h"
+#include "trace_rdt.h"
+
+int trace_cmd_convert(const cli *c)
+{
+	if (c->ninputs != 2)
+		return cli_usage_error("%s: expected INPUT and OUT.rdt", "convert", NULL);
+	const char *src = c->inputs[0], *dst = c->inputs[1];
+	if (!strcmp(dst, "-"))
+		return cli_usage_error("%s: OUT must be a file (.rdt is written in place, then "
+				       "renamed)", "convert", NULL);
+	char err[1024];
+	input *in;
+	int st = input_open(src, NULL, &in, err, sizeof err);
+	if (st != INPUT_OK) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	outfile out = {0};
+	outfile_catch_signals();
+	if (outfile_open(&out, dst, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		input_close(in);
+		return EXIT_RUNTIME;
+	}
+	rdt_writer *w = rdt_writer_open(out.f);
+	int rc = w ? EXIT_OK : EXIT_RUNTIME;
+	if (!w)
+		fprintf(stderr, "rdscope: %s: %s\n", dst, strerror(errno));
+	unsigned long nk = 0;
+	unsigned long long nl = 0, ns = 0;
+	while (rc == EXIT_OK) {
+		rd_kernel *k;
+		st = input_next(in, &k, err, sizeof err);
+		if (st == INPUT_END)
+			break;
+		if (st != INPUT_OK) {
+			fprintf(stderr, "rdscope: %s\n", err);
+			rc = st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+			break;
+		}
+		if (rdt_writer_add(w, k) < 0) {
+			fprintf(stderr, "rdscope: %s: %s\n", dst, strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+		nk++;
+		nl += k->nloads;
+		ns += k->nstores;
+		rd_kernel_free(k);
+	}
+	input_close(in);
+	if (w && rc == EXIT_OK) {
+		if (rdt_writer_finish(w) < 0) {
+			fprintf(stderr, "rdscope: %s: %s\n", dst, strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+	} else {
+		rdt_writer_free(w);
+	}
+	if (rc == EXIT_OK && outfile_commit(&out, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc != EXIT_OK) {
+		outfile_abort(&out);
+		return rc;
+	}
+	if (!c->quiet)
+		printf("%s: %lu kernel%s, %llu loads, %llu stores\n", dst, nk, nk == 1 ? "" : "s", nl,
+		       ns);
+	return EXIT_OK;
+}
+
+int trace_cmd_samples(const cli *c)
+{
+	if (c->ninputs)
+		return cli_usage_error("%s: takes no arguments", "samples", NULL);
+	if (samples_list(stdout) < 0) {
+		fputs("rdscope: samples: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}

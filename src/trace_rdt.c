@@ -1,0 +1,461 @@
+/*
+ * rdscope's binary trace format (see trace_rdt.h).
+ *
+ * Loading: the file is mapped read-only and each kernel validated and
+ * copied into the arrays rd_kernel_free will free (rd_kernel owns its
+ * memory). On a little-endian machine the copy is three memcpy calls plus
+ * one pass over thread_first for the checks; elsewhere values are read
+ * byte by byte.
+ */
+#include "trace_rdt.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static int little_endian(void)
+{
+	const uint16_t one = 1;
+	return *(const unsigned char *)&one == 1;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct rdt_reader {
+	trace_reader base;
+	const char *shown;
+	char *shown_copy;
+	const unsigned char *data;
+	uint64_t size;
+	int mapped;
+	uint32_t nkernels, next;
+	uint64_t table;
+	char name[RDT_NAME_MAX + 1];
+} rdt_reader;
+
+static int rdt_fail(rdt_reader *r, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static int rdt_fail(rdt_reader *r, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(r->base.err, r->base.errlen, "%s: %s", r->shown, msg);
+	return -1;
+}
+
+/* Is [off, off + n * width) inside the file? */
+static int in_file(const rdt_reader *r, uint64_t off, uint64_t n, uint64_t width)
+{
+	if (off > r->size || n > (r->size - off) / width)
+		return 0;
+	return 1;
+}
+
+/*
+ * malloc for the kernel's large arrays (rd_kernel_free frees them): big
+ * ones 2 MiB-aligned and marked for transparent huge pages, so that
+ * filling 100 MB takes 50 page faults instead of 25 000.
+ */
+static void *big_alloc(size_t n)
+{
+	const size_t huge = 2u << 20;
+	if (n < 4 * huge)
+		return malloc(n);
+	void *p;
+	if (posix_memalign(&p, huge, n) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, n & ~(huge - 1), MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+static int rdt_next(trace_reader *rr, const char **name)
+{
+	rdt_reader *r = (rdt_reader *)rr;
+	if (r->next >= r->nkernels)
+		return 0;
+	const unsigned char *e = r->data + r->table + (uint64_t)r->next * RDT_ENTRY;
+	uint64_t off = get64(e);
+	uint32_t len = get32(e + 8);
+	if (len == 0 || len > RDT_NAME_MAX || !in_file(r, off, len, 1))
+		return rdt_fail(r, "kernel %u: name outside the file or longer than %d bytes",
+				r->next, RDT_NAME_MAX);
+	memcpy(r->name, r->data + off, len);
+	r->name[len] = '\0';
+	if (strlen(r->name) != len)
+		return rdt_fail(r, "kernel %u: NUL byte in its name", r->next);
+	r->next++;
+	*name = r->name;
+	return 1;
+}
+
+static int rdt_load(trace_reader *rr, rd_kernel **out)
+{
+	rdt_reader *r = (rdt_reader *)rr;
+	*out = NULL;
+	uint32_t ki = r->next - 1;
+	const unsigned char *e = r->data + r->table + (uint64_t)ki * RDT_ENTRY;
+	uint32_t bx = get32(e + 12), by = get32(e + 16), bz = get32(e + 20);
+	uint32_t nthreads = get32(e + 24);
+	uint64_t nloads = get64(e + 32), nstores = get64(e + 40), off = get64(e + 48);
+	if (bx == 0 || by == 0 || bz == 0 || (uint64_t)bx * by * bz > UINT32_MAX)
+		return rdt_fail(r, "kernel %s: block %ux%ux%u is not a block size", r->name, bx, by,
+				bz), TRACE_EINPUT;
+	if (nthreads > RD_MAX_THREAD_ID + 1u)
+		return rdt_fail(r, "kernel %s: %u threads, more than the model takes", r->name,
+				nthreads), TRACE_EINPUT;
+	if (nloads > TRACE_MAX_ACCESSES)
+		return rdt_fail(r, "kernel %s: %llu loads, more than %llu", r->name,
+				(unsigned long long)nloads, (unsigned long long)TRACE_MAX_ACCESSES),
+		       TRACE_EINPUT;
+	uint64_t first_off = off, addr_off = first_off + ((uint64_t)nthreads + 1) * 8,
+		 bytes_off = addr_off + nloads * 8;
+	if (off % 8 || !in_file(r, first_off, (uint64_t)nthreads + 1, 8) ||
+	    !in_file(r, addr_off, nloads, 8) || !in_file(r, bytes_off, nloads, 2))
+		return rdt_fail(r, "kernel %s: its %u threads and %llu loads do not fit in the file "
+				   "(truncated?)", r->name, nthreads, (unsigned long long)nloads),
+		       TRACE_EINPUT;
+	rd_kernel *k = calloc(1, sizeof *k);
+	if (k) {
+		k->name = strdup(r->name);
+		k->thread_first = big_alloc(((size_t)nthreads + 1) * sizeof *k->thread_first);
+		k->addr = big_alloc((nloads ? nloads : 1) * sizeof *k->addr);
+		k->bytes = big_alloc((nloads ? nloads : 1) * sizeof *k->bytes);
+	}
+	if (!k || !k->name || !k->thread_first || !k->addr || !k->bytes) {
+		rd_kernel_free(k);
+		rr->oom = 1;
+		rdt_fail(r, "out of memory");
+		return TRACE_ENOMEM;
+	}
+	k->block_dim[0] = bx, k->block_dim[1] = by, k->block_dim[2] = bz;
+	k->block_size = bx * by * bz;
+	k->nthreads = nthreads;
+	k->nloads = nloads;
+	k->nstores = nstores;
+	const unsigned char *f = r->data + first_off, *a = r->data + addr_off,
+			    *b = r->data + bytes_off;
+	int le = little_endian();
+	if (le) {
+		memcpy(k->thread_first, f, ((size_t)nthreads + 1) * 8);
+		memcpy(k->addr, a, nloads * 8);
+		memcpy(k->bytes, b, nloads * 2);
+	} else {
+		for (uint64_t t = 0; t <= nthreads; t++)
+			k->thread_first[t] = get64(f + t * 8);
+		for (uint64_t i = 0; i < nloads; i++) {
+			k->addr[i] = get64(a + i * 8);
+			k->bytes[i] = (uint16_t)(b[i * 2] | b[i * 2 + 1] << 8);
+		}
+	}
+	/* the model trusts these: check them all */
+	const char *bad = NULL;
+	uint64_t at = 0;
+	if (k->thread_first[0] != 0)
+		bad = "thread_first[0] is not 0";
+	for (uint64_t t = 0; !bad && t < nthreads; t++)
+		if (k->thread_first[t + 1] < k->thread_first[t])
+			bad = "thread_first decreases", at = t + 1;
+	if (!bad && k->thread_first[nthreads] != nloads)
+		bad = "thread_first does not end at the load count", at = nthreads;
+	if (!bad && nthreads && k->thread_first[nthreads - 1] == nloads)
+		bad = "its last thread has no loads (thread count is 1 + the last thread with a "
+		      "load)", at = nthreads - 1;
+	for (uint64_t i = 0; !bad && i < nloads; i++)
+		if (k->bytes[i] == 0)
+			bad = "an access of 0 bytes", at = i;
+	if (bad) {
+		rdt_fail(r, "kernel %s: %s (at %llu)", r->name, bad, (unsigned long long)at);
+		rd_kernel_free(k);
+		return TRACE_EINPUT;
+	}
+	*out = k;
+	return TRACE_OK;
+}
+
+static void rdt_close(trace_reader *rr)
+{
+	rdt_reader *r = (rdt_reader *)rr;
+	if (r->mapped)
+		munmap((void *)r->data, r->size);
+	else
+		free((void *)r->data);
+	free(r->shown_copy);
+	free(r);
+}
+
+trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
+{
+	*oom = 0;
+	rdt_reader *r = calloc(1, sizeof *r);
+	char *shown = r ? strdup(textin_shown(t)) : NULL;
+	if (!r || !shown) {
+		free(r);
+		*oom = 1;
+		snprintf(err, errlen, "%s: out of memory", textin_shown(t));
+		textin_close(t);
+		return NULL;
+	}
+	r->shown = r->shown_copy = shown;
+	r->base.next = rdt_next;
+	r->base.load = rdt_load;
+	r->base.close = rdt_close;
+	r->base.err = err;
+	r->base.errlen = errlen;
+	uint64_t size = textin_plain_size(t);
+	if (size) {
+#ifdef MAP_POPULATE
+		/* the whole file is read: fault it in at once */
+		void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, textin_fd(t), 0);
+#else
+		void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, textin_fd(t), 0);
+#endif
+		if (m != MAP_FAILED) {
+			r->data = m;
+			r->size = size;
+			r->mapped = 1;
+		}
+	}
+	if (!r->mapped) {
+		/* a pipe or a compressed file: read it all */
+		size_t cap = 1 << 20, len = 0;
+		unsigned char *buf = malloc(cap);
+		for (;;) {
+			if (!buf) {
+				*oom = 1;
+				snprintf(err, errlen, "%s: out of memory", shown);
+				textin_close(t);
+				rdt_close(&r->base);
+				return NULL;
+			}
+			if (len == cap) {
+				unsigned char *b = realloc(buf, cap * 2);
+				if (!b) {
+					free(buf);
+					buf = NULL;
+					continue;
+				}
+				buf = b;
+				cap *= 2;
+			}
+			long n = textin_read(t, buf + len, cap - len);
+			if (n < 0) {
+				free(buf);
+				*oom = textin_oom(t);
+				textin_close(t);
+				rdt_close(&r->base);
+				return NULL;
+			}
+			if (n == 0)
+				break;
+			len += (size_t)n;
+		}
+		r->data = buf;
+		r->size = len;
+	}
+	textin_close(t);
+	const unsigned char *h = r->data;
+	const char *bad = NULL;
+	if (r->size < RDT_HEADER || memcmp(h, RDT_MAGIC, 8) != 0)
+		bad = "not an rdscope .rdt file (bad magic)";
+	else if (get32(h + 8) != RDT_VERSION)
+		bad = "unsupported .rdt version";
+	else if (get64(h + 24) != r->size)
+		bad = "file size differs from the header's (truncated or extended)";
+	if (!bad) {
+		r->nkernels = get32(h + 12);
+		r->table = get64(h + 16);
+		if (r->table < RDT_HEADER || !in_file(r, r->table, r->nkernels, RDT_ENTRY))
+			bad = "kernel table outside the file";
+	}
+	if (bad) {
+		if (!strcmp(bad, "unsupported .rdt version"))
+			snprintf(err, errlen, "%s: .rdt version %u (this rdscope reads version %d)",
+				 shown, get32(h + 8), RDT_VERSION);
+		else
+			snprintf(err, errlen, "%s: %s", shown, bad);
+		rdt_close(&r->base);
+		return NULL;
+	}
+	return &r->base;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+typedef struct rdt_entry {
+	unsigned char e[RDT_ENTRY];
+	char *name;
+} rdt_entry;
+
+struct rdt_writer {
+	FILE *f;
+	uint64_t pos;
+	rdt_entry *ent;
+	uint32_t n, cap;
+};
+
+static int wr(rdt_writer *w, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, w->f) != n)
+		return -1;
+	w->pos += n;
+	return 0;
+}
+
+static int pad8(rdt_writer *w)
+{
+	static const unsigned char zero[8];
+	return wr(w, zero, (size_t)((8 - w->pos % 8) % 8));
+}
+
+/* n values of width 2 or 8, little-endian. */
+static int wr_array(rdt_writer *w, const void *p, uint64_t n, int width)
+{
+	if (little_endian())
+		return wr(w, p, (size_t)(n * (uint64_t)width));
+	unsigned char buf[4096];
+	size_t used = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		if (width == 8)
+			put64(buf + used, ((const uint64_t *)p)[i]);
+		else
+			buf[used] = (unsigned char)((const uint16_t *)p)[i],
+			buf[used + 1] = (unsigned char)(((const uint16_t *)p)[i] >> 8);
+		used += (size_t)width;
+		if (used + 8 > sizeof buf) {
+			if (wr(w, buf, used) < 0)
+				return -1;
+			used = 0;
+		}
+	}
+	return wr(w, buf, used);
+}
+
+rdt_writer *rdt_writer_open(FILE *f)
+{
+	rdt_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return NULL;
+	w->f = f;
+	unsigned char h[RDT_HEADER] = {0};
+	if (wr(w, h, sizeof h) < 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int rdt_writer_add(rdt_writer *w, const rd_kernel *k)
+{
+	if (w->n == w->cap) {
+		uint32_t cap = w->cap ? w->cap * 2 : 16;
+		rdt_entry *e = realloc(w->ent, cap * sizeof *e);
+		if (!e) {
+			errno = ENOMEM;
+			return -1;
+		}
+		w->ent = e;
+		w->cap = cap;
+	}
+	rdt_entry *e = &w->ent[w->n];
+	memset(e, 0, sizeof *e);
+	size_t len = strlen(k->name);
+	if (len == 0 || len > RDT_NAME_MAX)
+		len = len ? RDT_NAME_MAX : 0;
+	e->name = malloc(len ? len : 1);
+	if (!e->name) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(e->name, len ? k->name : "", len);
+	if (pad8(w) < 0)
+		return free(e->name), -1;
+	put32(e->e + 8, (uint32_t)len);
+	put32(e->e + 12, k->block_dim[0]);
+	put32(e->e + 16, k->block_dim[1]);
+	put32(e->e + 20, k->block_dim[2]);
+	put32(e->e + 24, k->nthreads);
+	put64(e->e + 32, k->nloads);
+	put64(e->e + 40, k->nstores);
+	put64(e->e + 48, w->pos);
+	if (wr_array(w, k->thread_first, (uint64_t)k->nthreads + 1, 8) < 0 ||
+	    wr_array(w, k->addr, k->nloads, 8) < 0 || wr_array(w, k->bytes, k->nloads, 2) < 0) {
+		free(e->name);
+		return -1;
+	}
+	w->n++;
+	return 0;
+}
+
+void rdt_writer_free(rdt_writer *w)
+{
+	if (!w)
+		return;
+	for (uint32_t i = 0; i < w->n; i++)
+		free(w->ent[i].name);
+	free(w->ent);
+	free(w);
+}
+
+int rdt_writer_finish(rdt_writer *w)
+{
+	int rc = 0;
+	for (uint32_t i = 0; i < w->n && rc == 0; i++) {
+		uint32_t len = get32(w->ent[i].e + 8);
+		put64(w->ent[i].e, w->pos);
+		rc = wr(w, w->ent[i].name, len);
+	}
+	if (rc == 0)
+		rc = pad8(w);
+	uint64_t table = w->pos;
+	for (uint32_t i = 0; i < w->n && rc == 0; i++)
+		rc = wr(w, w->ent[i].e, RDT_ENTRY);
+	unsigned char h[RDT_HEADER] = {0};
+	memcpy(h, RDT_MAGIC, 8);
+	put32(h + 8, RDT_VERSION);
+	put32(h + 12, w->n);
+	put64(h + 16, table);
+	put64(h + 24, w->pos);
+	if (rc == 0 && (fflush(w->f) != 0 || fseek(w->f, 0, SEEK_SET) != 0 ||
+			fwrite(h, 1, sizeof h, w->f) != sizeof h || fflush(w->f) != 0))
+		rc = -1;
+	rdt_writer_free(w);
+	return rc;
+}

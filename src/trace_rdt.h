@@ -1,0 +1,58 @@
+/*
+ * rdscope's binary trace, `.rdt`: the kernels exactly as the model holds
+ * them, so that loading is a validated copy instead of parsing text.
+ * All integers little-endian, fixed widths:
+ *
+ *   header, 32 bytes:
+ *     0  magic  "\x89RDT\r\n\x1a\n"
+ *     8  u32    version (1)
+ *    12  u32    kernel count
+ *    16  u64    offset of the kernel table
+ *    24  u64    file size in bytes
+ *   per kernel, in the data area (each array 8-byte aligned):
+ *     u64 thread_first[nthreads + 1]   loads of thread t are
+ *                                      [thread_first[t], thread_first[t+1])
+ *     u64 addr[nloads]                 byte addresses, per thread in
+ *                                      program order
+ *     u16 bytes[nloads]                access sizes
+ *   kernel table, 64 bytes per kernel:
+ *     0  u64 name offset     8 u32 name length (no NUL, at most 4096)
+ *    12  u32 block x        16 u32 block y       20 u32 block z
+ *    24  u32 nthreads       28 u32 reserved (0)
+ *    32  u64 nloads         40 u64 nstores
+ *    48  u64 data offset    56 u64 reserved (0)
+ *
+ * Stores are only counted, as in the model. Loading maps the file and
+ * checks every offset and size against the file, thread_first for
+ * starting at 0, never decreasing and ending at nloads, and sizes for
+ * being at least 1: a damaged file is an input error, never a crash.
+ * Standard input and compressed .rdt files are read into memory instead.
+ */
+#ifndef TRACE_RDT_H
+#define TRACE_RDT_H
+
+#include <stdio.h>
+
+#include "textin.h"
+#include "trace.h"
+
+#define RDT_MAGIC "\x89RDT\r\n\x1a\n"
+#define RDT_VERSION 1
+#define RDT_HEADER 32
+#define RDT_ENTRY 64
+#define RDT_NAME_MAX 4096
+
+/* A reader over an open input that starts with RDT_MAGIC (takes t over). */
+trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom);
+
+/* Writing: kernels one at a time, the table at the end. f must be a
+ * seekable file opened for writing. */
+typedef struct rdt_writer rdt_writer;
+rdt_writer *rdt_writer_open(FILE *f);
+/* 0, or -1 on a write error (errno) or out of memory. */
+int rdt_writer_add(rdt_writer *w, const rd_kernel *k);
+/* Write the table and the header; frees w. 0 or -1. */
+int rdt_writer_finish(rdt_writer *w);
+void rdt_writer_free(rdt_writer *w);
+
+#endif

@@ -1,0 +1,261 @@
+#!/bin/sh
+# Screen tests of the teaching views (issue 9): class mode (--teach) through
+# the paper's Tables 1-5 in the step-through view, the per-set heat map and
+# the miss-rate curves. The real binary ($RDSCOPE) runs in tmux panes fed
+# by --script; dumps are compared with golden copies in tests/screen/
+# (RDSCOPE_UPDATE_GOLDEN=1 regenerates them: review the diff), and the
+# tables' rows with seed 000's own numbers, which no regeneration changes.
+# The curve values are compared with `rdscope sweep` on the same
+# configurations. Prints "ok - NAME" / "not ok - NAME".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$(pwd)
+RDSCOPE=${RDSCOPE:-./rdscope}
+case $RDSCOPE in /*) ;; *) RDSCOPE="$ROOT/$RDSCOPE" ;; esac
+G="$ROOT/tests/screen"
+T=$(mktemp -d) || exit 1
+SOCK="rdscope-teach-$$"
+export TMUX_TMPDIR="$T"
+unset TMUX
+cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$T"; }
+trap cleanup EXIT INT TERM
+
+result() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "not ok - tmux is installed (.ci/deps installs it)"
+	exit 1
+fi
+
+# screen NAME ROWS COLS -- ARGS...: run rdscope with the script $T/NAME.keys
+# in a tmux pane to its end; 0 when it exited with status 0.
+screen() {
+	name=$1 rows=$2 cols=$3
+	shift 4
+	rm -f "$T/$name.rc"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s "$name" -x "$cols" -y "$rows" -c "$ROOT" \
+		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR= $RDSCOPE --no-timing --color=never $* \
+		--script $T/$name.keys 2>$T/$name.err; echo \$? >$T/$name.rc" || return 1
+	i=0
+	while [ ! -s "$T/$name.rc" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+	rc=$(cat "$T/$name.rc" 2>/dev/null || echo timeout)
+	[ "$rc" = 0 ] || { echo "# $name: exit status $rc"; sed 's/^/# /' "$T/$name.err"; }
+	[ "$rc" = 0 ]
+}
+
+golden() {
+	if [ "${RDSCOPE_UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$T/$1.txt" "$G/$1.txt"
+	fi
+	[ -f "$T/$1.txt" ] || { echo "# $1: no screen dump"; return 1; }
+	diff -u "$G/$1.txt" "$T/$1.txt" | sed 's/^/# /' | head -40
+	cmp -s "$G/$1.txt" "$T/$1.txt"
+}
+
+# row FILE LABEL: the cells of a table row, blanks squeezed ("0 1 2 ...").
+row() { sed -n "s|^ $2  *||p" "$1" | head -n 1 | tr -s ' ' | sed 's/ *$//'; }
+
+# want FILE LABEL CELLS: the row reads CELLS, or say what it reads.
+want() {
+	got=$(row "$1" "$2")
+	[ "$got" = "$3" ] && return 0
+	echo "# $(basename "$1") $2: got '$got', the paper has '$3'"
+	return 1
+}
+
+# ---------------------------------------------------------------- class mode
+# --teach opens on Table 2; every step of Table 2 and Table 5, the last of
+# Tables 1, 3 and 4 (p goes back to Table 1, n on to 5). `wait` lets a new
+# table's requests arrive before the keys that step through them.
+{
+	for s in 1 2 3 4 5 6 7 8; do
+		echo "dump-screen $T/teach_t2_s$s.txt"
+		echo right
+	done
+	echo p
+	echo wait
+	echo end
+	echo "dump-screen $T/teach_t1_end.txt"
+	echo n
+	echo wait
+	echo n
+	echo wait
+	echo end
+	echo "dump-screen $T/teach_t3_end.txt"
+	echo n
+	echo wait
+	echo end
+	echo "dump-screen $T/teach_t4_end.txt"
+	echo n
+	echo wait
+	for s in 1 2 3 4 5; do
+		echo "dump-screen $T/teach_t5_s$s.txt"
+		echo right
+	done
+	echo n
+	echo "dump-screen $T/teach_last.txt"
+} >"$T/teach.keys"
+screen teach 24 80 -- --teach
+result "teach: rdscope --teach steps through Tables 1-5 (80x24)" $?
+ok=0
+for g in teach_t2_s1 teach_t2_s2 teach_t2_s3 teach_t2_s4 teach_t2_s5 teach_t2_s6 teach_t2_s7 \
+	teach_t2_s8 teach_t1_end teach_t3_end teach_t4_end teach_t5_s1 teach_t5_s2 teach_t5_s3 \
+	teach_t5_s4 teach_t5_s5; do
+	golden $g || ok=1
+done
+result "teach: every step of Tables 2 and 5, the last of Tables 1, 3, 4 match their goldens" $ok
+
+# The paper's rows, column by column (seed 000 Tables 1-5; addresses are
+# element indices; Table 1's rows are the cache-line ones).
+F=$T/teach_t1_end.txt
+want "$F" "cache-line" "0 1 0 2 0 0 1" && want "$F" "distance" "∞ ∞ 1 ∞ 1 0 2" &&
+	want "$F" "address" "0 5 3 9 3 3 5"
+result "teach: Table 1 as printed (lines 0 1 0 2 0 0 1, distances ∞ ∞ 1 ∞ 1 0 2)" $?
+F=$T/teach_t2_s8.txt
+want "$F" "instruction" "0 0 0 0 1 1 1 1" && want "$F" "thread" "0 1 2 3 0 1 2 3" &&
+	want "$F" "address" "0 2 4 6 1 3 5 7" && want "$F" "cache-line" "0 0 1 1 0 0 1 1" &&
+	want "$F" "distance" "∞ 0 ∞ 0 1 0 1 0"
+result "teach: Table 2 as printed" $?
+F=$T/teach_t3_end.txt
+want "$F" "time" "0 1 2 3 4 5 6 7 8 9" && want "$F" "instruction" "0 0 0 0 1 1 1 1 - -" &&
+	want "$F" "thread" "0 1 2 3 0 1 2 3 - -" && want "$F" "address" "0 2 4 6 1 3 5 7 - -" &&
+	want "$F" "cache-line" "0 0 1 1 0 0 1 1 - -" && want "$F" "cache effect" "- - 0 0 1 1 0 0 1 1" &&
+	want "$F" "distance" "∞ ∞ ∞ ∞ 0 1 0 1 - -" &&
+	want "$F" "hit/miss" "miss miss miss miss hit hit hit hit - -" &&
+	want "$F" "latency" "2 2 2 2 2 2 2 2 - -" && want "$F" "effect at" "2 3 4 5 6 7 8 9 - -"
+result "teach: Table 3 as printed, cache effects and all" $?
+F=$T/teach_t4_end.txt
+want "$F" "time" "0 1 2 3 4 5 6 7" && want "$F" "cache effect" "- - 0 0 1 0 1 0 1 1" &&
+	want "$F" "distance" "∞ ∞ ∞ ∞ 0 0 1 0" &&
+	want "$F" "hit/miss" "miss miss miss miss hit hit hit hit" &&
+	want "$F" "latency" "2 2 2 2 0 0 0 0" && want "$F" "effect at" "2 3 4 5 4 5 6 7"
+result "teach: Table 4 as printed (two effects at times 4 and 5)" $?
+F=$T/teach_t5_s5.txt
+want "$F" "time" "0 1 2 3 4 5 6" && want "$F" "instruction" "0 0 1 0 1 - -" &&
+	want "$F" "thread" "0 2 0 2 2 - -" && want "$F" "address" "0 4 1 4 5 - -" &&
+	want "$F" "cache-line" "0 1 0 1 1 - -" && want "$F" "cache effect" "- - 0 0 - - 1 1" &&
+	want "$F" "distance" "∞ ∞ 0 ∞ ∞ - -" && want "$F" "MSHRs before" "0 1 0 0 1 - -" &&
+	want "$F" "hit/miss" "miss cancel hit miss miss - -" &&
+	want "$F" "MSHRs used" "1 - 0 1 1 - -" && want "$F" "latency" "2 - 0 2 2 - -" &&
+	want "$F" "effect at" "2 - 2 5 6 - -"
+result "teach: Table 5 as printed, the cancel included" $?
+# Columns are revealed step by step: step 3 of Table 5 shows three.
+[ "$(row "$T/teach_t5_s3.txt" time)" = "0 1 2" ] &&
+	grep -q 'cancelled: line 1 needs an MSHR and none is free; warp 2 retries at t=3' \
+		"$T/teach_t5_s2.txt" &&
+	grep -q 'in flight: fills 0→t2' "$T/teach_t5_s2.txt" &&
+	grep -q 'Table 5 is the last table of the story' "$T/teach_last.txt"
+result "teach: columns revealed one step at a time; a cancel explained" $?
+
+# Class mode needs a terminal and no INPUT of its own.
+"$RDSCOPE" --teach samples/paper/table2.trc >/dev/null 2>"$T/t.err"
+[ $? -eq 2 ] && grep -q 'class mode brings its own' "$T/t.err"
+result "teach: --teach with an INPUT is a usage error" $?
+echo | "$RDSCOPE" --teach >/dev/null 2>"$T/t.err"
+[ $? -eq 2 ] && grep -q 'needs a terminal' "$T/t.err"
+result "teach: --teach outside a terminal says it needs one" $?
+
+# ---------------------------------------------------------------- step-through
+# Any trace: a 32-thread warp of uncoalesced loads under the Fermi hash
+# (hashed bits marked x), stepping and jumping.
+cat >"$T/step.keys" <<KEYS
+s
+wait
+right
+dump-screen $T/step_fig3.txt
+pagedown
+end
+dump-screen $T/step_fig3_end.txt
+home
+esc
+dump-screen $T/step_back.txt
+KEYS
+screen step 24 80 -- builtin:colcopy:64:1024
+result "step: the step-through of a trace's first requests runs" $?
+golden step_fig3 && grep -q 'step 2 of 2000 (first of more)' "$T/step_fig3.txt" &&
+	grep -q 'x xor' "$T/step_fig3.txt" && grep -q 'step 2000 of 2000' "$T/step_fig3_end.txt" &&
+	grep -q 'Miss breakdown' "$T/step_back.txt"
+result "step: Fermi hash bits, the first 2000 requests, Esc back to the panes" $?
+
+# ---------------------------------------------------------------- heat map
+# A column-major copy with a 4 KB row stride: under mod every row's line
+# falls in the same set at the same time (all misses); the Fermi hash
+# spreads them. Baseline pinned on fermi, then l1.hash stepped to mod.
+cat >"$T/heat.keys" <<KEYS
+m
+dump-screen $T/heat_fermi.txt
+c
+down
+down
+down
+left
+left
+dump-screen $T/heat_mod_vs_fermi.txt
+KEYS
+screen heat 24 80 -- builtin:colcopy:64:1024
+result "heat: the heat map runs" $?
+golden heat_fermi && golden heat_mod_vs_fermi &&
+	grep -q 'l1.hash           mod' "$T/heat_mod_vs_fermi.txt" &&
+	grep -q 'baseline fermi: misses (hottest 313)' "$T/heat_mod_vs_fermi.txt"
+result "heat: fermi, then mod against a fermi baseline, match their goldens" $?
+# The transpose sample's row stride (3 lines) is odd: both hashes spread it.
+cat >"$T/heatt.keys" <<KEYS
+m
+dump-screen $T/heat_transpose.txt
+KEYS
+screen heatt 24 80 -- samples/reference/transpose_n96_b32x4_colread.trc.gz && golden heat_transpose
+result "heat: the transpose sample's map matches its golden" $?
+
+# ---------------------------------------------------------------- curves
+# Mod hash so that every size is a valid cache; the sweep of l1.ways.
+cat >"$T/curves.keys" <<KEYS
+g
+down
+dump-screen $T/curves.txt
+dump-curves $T/curves.csv
+KEYS
+screen curves 24 80 -- -s l1.hash=mod samples/reference/stencil_n64_b16x8.trc.gz
+result "curves: the curves view runs" $?
+golden curves
+result "curves: screen matches its golden" $?
+# Every latency-free point equals `rdscope sweep` on its configuration
+# (requests and misses without latency misses, as counts), and so does
+# every point of the timing sweep.
+# cols NAME... <CSV: those columns of a sweep CSV by header name; A-B is a
+# difference (misses-latency: misses as hardware counts them).
+cols() {
+	awk -F, -v want="$*" '
+		NR == 1 { for (i = 1; i <= NF; i++) at[$i] = i; n = split(want, w, " "); next }
+		{ line = ""
+		  for (k = 1; k <= n; k++) {
+			if (split(w[k], ab, "-") == 2) v = $(at[ab[1]]) - $(at[ab[2]]); else v = $(at[w[k]])
+			line = line (k > 1 ? "," : "") v
+		  }
+		  print line }'
+}
+LF="-s l1.hash=mod -s latency.hit=0 -s latency.miss=0 -s latency.stddev=0 -s l1.mshrs=0 -s l1.mshr_per_warp=0"
+ok=0
+n=0
+grep '^latency-free,' "$T/curves.csv" >"$T/lf.csv"
+sizes=$(cut -d, -f4 "$T/lf.csv" | sort -un | tr '\n' ',' | sed 's/,$//')
+for w in $(cut -d, -f5 "$T/lf.csv" | sort -un); do
+	sz=$(awk -F, -v w="$w" '$5 == w { printf "%s%s", s, $4; s = "," }' "$T/lf.csv")
+	"$RDSCOPE" sweep -q --no-timing $LF -s l1.ways="$w" -s l1.size="${sz%%,*}" \
+		--vary l1.size="$sz" -f csv \
+		samples/reference/stencil_n64_b16x8.trc.gz >"$T/sw.csv" 2>"$T/sw.err" || {
+		echo "# sweep for $w ways failed: $(head -n 2 "$T/sw.err")"; ok=1; }
+	cols l1.size l1.ways requests misses-latency <"$T/sw.csv" >>"$T/sweep_lf.txt"
+done
+awk -F, '{ print $4 "," $5 "," $6 "," $7 }' "$T/lf.csv" | sort >"$T/ui_lf.txt"
+sort "$T/sweep_lf.txt" >"$T/sweep_lf_sorted.txt"
+n=$(wc -l <"$T/ui_lf.txt")
+[ "$n" -ge 20 ] && cmp -s "$T/ui_lf.txt" "$T/sweep_lf_sorted.txt" || {
+	ok=1; diff "$T/ui_lf.txt" "$T/sweep_lf_sorted.txt" | head -5 | sed 's/^/# /'; }
+result "curves: $n latency-free points equal rdscope sweep (sizes $sizes)" $ok
+grep '^timing,' "$T/curves.csv" | awk -F, '{ print $3 "," $6 "," $7 }' | sort >"$T/ui_sw.txt"
+vals=$(cut -d, -f1 "$T/ui_sw.txt" | sort -n | tr '\n' ',' | sed 's/,$//')
+"$RDSCOPE" sweep -q --no-timing -s l1.hash=mod --vary l1.ways="$vals" -f csv \
+	samples/reference/stencil_n64_b16x8.trc.gz >"$T/sw2.csv" 2>"$T/sw2.err"
+cols l1.ways requests misses-latency <"$T/sw2.csv" | sort >"$T/sweep_sw.txt"
+[ "$(wc -l <"$T/ui_sw.txt")" -ge 3 ] && cmp -s "$T/ui_sw.txt" "$T/sweep_sw.txt"
+result "curves: the timing sweep of l1.ways ($vals) equals rdscope sweep" $?

@@ -1,0 +1,414 @@
+/*
+ * Unit tests of the teaching views' curses-free parts (issue 9): the
+ * address-bit spelling against the model's set index for every hash, the
+ * step-through log's replay against the model's own stacks (toy tables and
+ * random traces; a corrupted log must be caught), its queries, the
+ * latency-free curves against direct runs (Mattson's one-pass property),
+ * the sweep plans, the built-in lessons against the sample files and toy
+ * presets, and the worker's teaching jobs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "addrbits.h"
+#include "curves.h"
+#include "input.h"
+#include "jobs.h"
+#include "lessons.h"
+#include "preset.h"
+#include "steplog.h"
+#include "worker.h"
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void set(rd_config *c, const char *k, const char *v)
+{
+	char err[256];
+	if (rd_config_set(c, k, v, err, sizeof err) < 0)
+		fail_msg("%s", err);
+}
+
+/* ------------------------------------------------------------ address bits */
+
+static void test_addrbits_sets(void **state)
+{
+	(void)state;
+	static const char *const hashes[] = {"mod", "xor", "fermi", "smod:3", "prime"};
+	static const char *const models[] = {"paper", "reference-2013"};
+	static const uint32_t lines[] = {16, 64, 128, 256};
+	static const uint32_t setcounts[] = {1, 2, 24, 32, 64, 256};
+	int checked = 0;
+	for (size_t m = 0; m < 2; m++)
+		for (size_t h = 0; h < 5; h++)
+			for (size_t li = 0; li < 4; li++)
+				for (size_t si = 0; si < 6; si++) {
+					rd_config c;
+					rd_config_default(&c);
+					set(&c, "model", models[m]);
+					set(&c, "l1.hash", hashes[h]);
+					c.l1_line = lines[li];
+					c.l1_ways = 1;
+					c.l1_size = lines[li] * setcounts[si];
+					char err[256];
+					if (rd_config_check(&c, err, sizeof err) < 0)
+						continue; /* e.g. fermi with 24 sets */
+					uint32_t sets = rd_config_sets(&c);
+					for (int k = 0; k < 300; k++) {
+						uint64_t a = next_rand() & ((1ull << (k % 40 + 1)) - 1);
+						addr_bits ab;
+						addr_bits_explain(&c, sets, a, &ab);
+						assert_int_equal(ab.line, a / lines[li]);
+						assert_int_equal(ab.set, rd_set_index(&c, sets, a / lines[li]));
+						assert_true(ab.nbits % 4 == 0 && ab.nbits <= ADDR_BITS_MAX);
+						checked++;
+					}
+				}
+	assert_true(checked > 20000);
+	/* The roles: mod, 32 sets of 128 B: bits 0-6 offset, 7-11 index. */
+	rd_config c;
+	rd_config_default(&c);
+	set(&c, "l1.hash", "mod");
+	addr_bits ab;
+	addr_bits_explain(&c, 32, 0x12345, &ab);
+	for (int b = 0; b < 16; b++)
+		assert_int_equal(ab.role[b], b < 7 ? BIT_OFFSET : b < 12 ? BIT_INDEX : BIT_TAG);
+	/* Fermi: 13, 14, 15, 17, 19 are folded in; 16 and 18 are plain tag. */
+	set(&c, "l1.hash", "fermi");
+	addr_bits_explain(&c, 32, 0x12345, &ab);
+	assert_int_equal(ab.role[13], BIT_HASHED);
+	assert_int_equal(ab.role[17], BIT_HASHED);
+	assert_int_equal(ab.role[19], BIT_HASHED);
+	assert_int_equal(ab.role[16], BIT_TAG);
+	assert_int_equal(ab.role[18], BIT_TAG);
+	assert_non_null(strstr(ab.how, "b[11:7]^b{19,17,15,14,13}"));
+}
+
+/* ------------------------------------------------------------ step log */
+
+static void on_event(void *ctx, const rd_event *ev)
+{
+	steplog_add(ctx, ev);
+}
+
+/* The step log of kernel k under c (finished). */
+static steplog *collect(const rd_kernel *k, const rd_config *c)
+{
+	steplog *l = steplog_new(c);
+	assert_non_null(l);
+	rd_callbacks cb = {.event = on_event, .event_stacks = 1, .ctx = l};
+	rd_model *m = rd_model_new(k);
+	rd_result r;
+	assert_int_equal(rd_model_run(m, c, 1, &cb, &r), RD_OK);
+	rd_result_free(&r);
+	rd_model_free(m);
+	assert_int_equal(steplog_finish(l), 0);
+	return l;
+}
+
+static void lesson_run(int i, rd_kernel **k, steplog **l)
+{
+	rd_config c;
+	lesson_config(&lessons[i], &c);
+	*k = lesson_kernel(&lessons[i]);
+	assert_non_null(*k);
+	*l = collect(*k, &c);
+}
+
+static void test_steplog_tables(void **state)
+{
+	(void)state;
+	rd_kernel *k;
+	steplog *l;
+	/* Table 5: MSHRs before 0 1 0 0 1; the fill of line 0 due at 2 lands
+	 * before the lookup at 2 (a hit). */
+	lesson_run(4, &k, &l);
+	assert_int_equal(l->n, 5);
+	assert_true(l->stacks && l->replay_ok && !l->truncated);
+	static const uint32_t before[5] = {0, 1, 0, 0, 1};
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(l->e[i].mshr_before, before[i]);
+	assert_int_equal(l->e[0].early_by, 2);
+	size_t idx[8];
+	assert_int_equal(steplog_inflight(l, 1, idx, 8), 1); /* line 0's fill */
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(steplog_inflight(l, 2, idx, 8), 0); /* landed early */
+	char buf[256];
+	steplog_explain(l, 1, buf, sizeof buf);
+	assert_string_equal(buf, "cancelled: line 1 needs an MSHR and none is free; warp 2 "
+				 "retries at t=3");
+	steplog_explain(l, 4, buf, sizeof buf);
+	assert_non_null(strstr(buf, "latency miss: line 1 is in flight (asked at t=3, lands t=5)"));
+	/* The queue read ahead: after t=1, warp 0 at t=2, then warp 2 at t=3. */
+	assert_int_equal(steplog_next_issues(l, 1, idx, 8), 2);
+	assert_int_equal(l->e[idx[0]].ev.warp, 0);
+	assert_int_equal(l->e[idx[1]].ev.warp, 2);
+	uint32_t fin[4];
+	assert_int_equal(steplog_finished(l, 4, fin, 4), 2);
+	steplog_free(l);
+	rd_kernel_free(k);
+
+	/* Table 3: the stack after t=7 is line 0 then 1 (0 landed at 7). */
+	lesson_run(2, &k, &l);
+	assert_true(l->replay_ok);
+	uint32_t n;
+	const uint64_t *v = steplog_stack(l, 7, 1, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[1], 1);
+	v = steplog_stack(l, 0, 1, &n);
+	assert_int_equal(n, 0); /* the first fill lands at 2 */
+	steplog_explain(l, 4, buf, sizeof buf);
+	assert_string_equal(buf, "hit: line 0 is at distance 0 < 2 ways in set 0's stack; effect "
+				 "at t=6");
+	/* A corrupted log is caught: the replay must be able to disagree. */
+	l->lines[l->e[5].before] = 99;
+	assert_int_equal(steplog_finish(l), 0);
+	assert_false(l->replay_ok);
+	assert_int_equal(l->replay_bad, 5);
+	steplog_free(l);
+	rd_kernel_free(k);
+}
+
+/* Random small kernels under varied configurations: the replay agrees
+ * with the model's stacks, distances and MSHR counts at every lookup. */
+static void test_steplog_replay_random(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 60; t++) {
+		uint32_t bs = 1u << (next_rand() % 4 + 2);
+		rd_kernel_builder *b = rd_kernel_builder_new("rand", bs, 1, 1);
+		uint32_t nthreads = bs * (uint32_t)(next_rand() % 4 + 1);
+		uint32_t loads = (uint32_t)(next_rand() % 6 + 1);
+		uint64_t span = 1ull << (next_rand() % 10 + 8);
+		for (uint32_t th = 0; th < nthreads; th++)
+			for (uint32_t i = 0; i < loads; i++)
+				rd_kernel_builder_add(b, th, 0, (next_rand() % span) & ~3ull, 4);
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		rd_config c;
+		rd_config_default(&c);
+		char v[32];
+		c.l1_hash = RD_HASH_MOD;
+		c.l1_line = 32;
+		c.l1_ways = (uint32_t)(next_rand() % 4 + 1);
+		c.l1_size = c.l1_line * c.l1_ways * (1u << (next_rand() % 3));
+		c.warp_size = 1u << (next_rand() % 3 + 1);
+		c.latency_hit = (uint32_t)(next_rand() % 3);
+		c.latency_miss = (uint32_t)(next_rand() % 12);
+		c.latency_stddev = (double)(next_rand() % 3);
+		c.l1_mshrs = (uint32_t)(next_rand() % 5);
+		c.l1_mshr_per_warp = (uint32_t)(next_rand() % 3);
+		if (c.l1_mshrs && c.l1_mshr_per_warp > c.l1_mshrs)
+			c.l1_mshr_per_warp = c.l1_mshrs;
+		c.latency_clip = (int)(next_rand() % 2);
+		c.divergence = (int)(next_rand() % 2);
+		c.cores = (uint32_t)(next_rand() % 2 + 1);
+		snprintf(v, sizeof v, "%u", t);
+		set(&c, "seed", v);
+		char err[256];
+		if (rd_config_check(&c, err, sizeof err) < 0)
+			fail_msg("trace %d: %s", t, err);
+		steplog *l = collect(k, &c);
+		if (!l->replay_ok)
+			fail_msg("trace %d: the replay differs at request %zu", t, l->replay_bad);
+		steplog_free(l);
+		rd_kernel_free(k);
+	}
+}
+
+/* ------------------------------------------------------------ curves */
+
+static void test_curves_mattson(void **state)
+{
+	(void)state;
+	rd_kernel *k;
+	char err[256];
+	assert_int_equal(input_load("builtin:colcopy:32:256", &k, err, sizeof err), INPUT_OK);
+	rd_config c;
+	rd_config_default(&c);
+	c.l1_hash = RD_HASH_MOD;
+	curves cv;
+	curves_plan(&cv, &c, "l1.ways");
+	assert_int_equal(cv.nsizes, 7);
+	assert_int_equal(cv.size[3], c.l1_size);
+	assert_int_equal(cv.ways[cv.nways - 1], 0); /* fully associative */
+	rd_model *m = rd_model_new(k);
+	for (int r = 0; r < cv.nruns; r++) {
+		rd_config rc;
+		rd_result res;
+		curves_run_config(&cv, r, &rc);
+		assert_int_equal(rd_model_run(m, &rc, 1, NULL, &res), RD_OK);
+		curves_run_fill(&cv, r, &res);
+		rd_result_free(&res);
+	}
+	/* Every point equals a run of its own configuration. */
+	int points = 0;
+	for (int wi = 0; wi < cv.nways; wi++)
+		for (int si = 0; si < cv.nsizes; si++) {
+			rd_config pc;
+			if (curves_point_config(&cv, wi, si, &pc) < 0) {
+				assert_false(cv.lf[wi][si].valid);
+				continue;
+			}
+			rd_result res;
+			assert_int_equal(rd_model_run(m, &pc, 1, NULL, &res), RD_OK);
+			assert_true(cv.lf[wi][si].valid);
+			assert_int_equal(cv.lf[wi][si].requests, res.requests);
+			assert_int_equal(cv.lf[wi][si].misses,
+					 res.misses - res.cls[RD_CLASS_LATENCY]);
+			rd_result_free(&res);
+			points++;
+		}
+	assert_true(points >= 30);
+	/* Figure 12's factors for l1.ways 4: 1 2 4 8 16, the current third. */
+	assert_int_equal(cv.nsweep, 5);
+	assert_string_equal(cv.value[0], "1");
+	assert_string_equal(cv.value[4], "16");
+	assert_string_equal(cv.label[0], "0.25x");
+	assert_int_equal(cv.sweep_cur, 2);
+	/* Fermi: sizes that change the set count are refused, with the reason. */
+	c.l1_hash = RD_HASH_FERMI;
+	curves_plan(&cv, &c, "l1.size");
+	assert_non_null(strstr(cv.sweep_err[0], "fermi needs 32 or 64 sets"));
+	assert_string_equal(cv.sweep_err[2], "");
+	/* A choice key sweeps its choices; other keys two steps each way. */
+	curves_plan(&cv, &c, "l1.hash");
+	assert_int_equal(cv.nsweep, 5);
+	curves_plan(&cv, &c, "latency.miss");
+	assert_int_equal(cv.nsweep, 5);
+	assert_string_equal(cv.value[2], "100");
+	assert_string_equal(cv.value[1], "50");
+	curves_plan(&cv, &c, NULL);
+	assert_int_equal(cv.nsweep, 0);
+	rd_model_free(m);
+	rd_kernel_free(k);
+}
+
+/* ------------------------------------------------------------ lessons */
+
+static void test_lessons_match_files(void **state)
+{
+	(void)state;
+	assert_int_equal(lessons_n, 5);
+	for (size_t i = 0; i < lessons_n; i++) {
+		const lesson *ls = &lessons[i];
+		char err[2048], path[256];
+		snprintf(path, sizeof path, "%s", ls->sample);
+		rd_kernel *a = lesson_kernel(ls), *b;
+		assert_non_null(a);
+		assert_int_equal(input_load(path, &b, err, sizeof err), INPUT_OK);
+		assert_string_equal(a->name, b->name);
+		assert_memory_equal(a->block_dim, b->block_dim, sizeof a->block_dim);
+		assert_int_equal(a->nthreads, b->nthreads);
+		assert_int_equal(a->nloads, b->nloads);
+		assert_memory_equal(a->thread_first, b->thread_first,
+				    (a->nthreads + 1) * sizeof *a->thread_first);
+		assert_memory_equal(a->addr, b->addr, a->nloads * sizeof *a->addr);
+		rd_kernel_free(a);
+		rd_kernel_free(b);
+		rd_config lc, pc;
+		lesson_config(ls, &lc);
+		rd_config_default(&pc);
+		snprintf(path, sizeof path, "presets/%s.cfg", ls->preset);
+		if (preset_load(path, &pc, err, sizeof err) < 0)
+			fail_msg("%s", err);
+		for (const rd_key *k = rd_keys; k->name; k++) {
+			char va[64], vb[64];
+			rd_config_get(&lc, k->name, va, sizeof va);
+			rd_config_get(&pc, k->name, vb, sizeof vb);
+			if (strcmp(va, vb) != 0)
+				fail_msg("%s: %s is %s, the preset has %s", ls->title, k->name, va, vb);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ worker jobs */
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The next final result of kind for gen (other results are dropped). */
+static snap *wait_kind(worker *w, int kind, unsigned long gen, double timeout)
+{
+	double end = now_s() + timeout;
+	while (now_s() < end) {
+		struct pollfd pf = {worker_fd(w), POLLIN, 0};
+		poll(&pf, 1, 50);
+		snap *s;
+		while ((s = worker_take(w, NULL, NULL))) {
+			if (s->kind == kind && s->gen == gen && !s->partial)
+				return s;
+			snap_unref(s);
+		}
+	}
+	return NULL;
+}
+
+static void test_worker_jobs(void **state)
+{
+	(void)state;
+	rd_kernel *k;
+	char err[256];
+	/* Long enough that the step log stops at STEP_MAX requests. */
+	assert_int_equal(input_load("builtin:colcopy:64:1024", &k, err, sizeof err), INPUT_OK);
+	worker *w = worker_start(k, err, sizeof err);
+	assert_non_null(w);
+	rd_config c;
+	rd_config_default(&c);
+	c.l1_hash = RD_HASH_MOD;
+	worker_submit(w, 1, &c, 1);
+	worker_submit_job(w, JOB_STEPS, 1, &c, NULL);
+	worker_submit_job(w, JOB_CURVES, 1, &c, "l1.ways");
+	snap *s = wait_kind(w, JOB_STEPS, 1, 60);
+	assert_non_null(s);
+	assert_int_equal(s->status, RD_OK);
+	assert_int_equal(s->steps->n, STEP_MAX);
+	assert_true(s->steps->truncated && s->steps->replay_ok);
+	snap_unref(s);
+	s = wait_kind(w, JOB_CURVES, 1, 60);
+	assert_non_null(s);
+	assert_true(s->curves->done);
+	assert_string_equal(s->key, "l1.ways");
+	assert_int_equal(s->curves->sweep_done, s->curves->nsweep);
+	for (int i = 0; i < s->curves->nsweep; i++)
+		assert_true(s->curves->sw[i].valid);
+	snap_unref(s);
+	/* A newer generation stops a teaching run: nothing of gen 2 comes. */
+	worker_submit_job(w, JOB_CURVES, 2, &c, "l1.size");
+	worker_submit(w, 3, NULL, 0);
+	assert_null(wait_kind(w, JOB_CURVES, 2, 1.0));
+	worker_stop(w);
+	rd_kernel_free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_addrbits_sets),
+		cmocka_unit_test(test_steplog_tables),
+		cmocka_unit_test(test_steplog_replay_random),
+		cmocka_unit_test(test_curves_mattson),
+		cmocka_unit_test(test_lessons_match_files),
+		cmocka_unit_test(test_worker_jobs),
+	};
+	return cmocka_run_group_tests_name("teach", tests, NULL, NULL);
+}

@@ -1,0 +1,294 @@
+/*
+ * Unit tests of the trace readers' building blocks: kernel-description
+ * expressions (C semantics), SASS opcode widths, the NVBit warp-slot
+ * mapping, multi-member gzip, and the .rdt writer/reader on edge cases.
+ * Expected values are worked out by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "input.h"
+#include "kdesc_expr.h"
+#include "trace_rdt.h"
+#include "trace_sass.h"
+
+/* ---------------------------------------------------------------- expressions */
+
+static int resolve_xy(void *ctx, const char *name, size_t len)
+{
+	(void)ctx;
+	if (len == 1 && name[0] == 'x')
+		return 0;
+	if (len == 11 && !strncmp(name, "threadIdx.y", 11))
+		return 1;
+	return -1;
+}
+
+/* Evaluate src with x = 7, threadIdx.y = -3; *e gets the eval error. */
+static int64_t ev(const char *src, int *perr, int *e)
+{
+	kx_prog prog = {0};
+	char err[256] = "";
+	kx_parser ps = {.prog = &prog, .src = src, .p = src, .resolve = resolve_xy,
+			.err = err, .errlen = sizeof err};
+	int n = kx_parse(&ps);
+	kx_skip(&ps);
+	*perr = n < 0 || *ps.p;
+	int64_t vals[2] = {7, -3};
+	*e = 0;
+	int64_t v = n < 0 ? 0 : kx_eval(prog.n, n, vals, e);
+	kx_prog_free(&prog);
+	return v;
+}
+
+static void test_expr_c_semantics(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *src;
+		int64_t want;
+	} cases[] = {
+		{"1 + 2 * 3", 7},
+		{"(1 + 2) * 3", 9},
+		{"x / 2", 3},
+		{"-x / 2", -3},            /* C truncates toward zero */
+		{"-x % 3", -1},            /* sign of the dividend */
+		{"threadIdx.y * x + 1", -20},
+		{"1 << 4 >> 2", 4},
+		{"x > 3 && threadIdx.y < 0", 1},
+		{"x < 3 || 0", 0},
+		{"!x", 0},
+		{"~0", -1},
+		{"x == 7 ? 10 : 20", 10},
+		{"min(x, 3) + max(x, 3)", 10},
+		{"abs(threadIdx.y)", 3},
+		{"5 & 3 | 8 ^ 1", 9},      /* & before ^ before | */
+		{"0x10 + 10", 26},
+		{"2 - 3 - 4", -5},         /* left to right */
+		{"x % 4 != 1", 1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int perr, e;
+		int64_t v = ev(cases[i].src, &perr, &e);
+		if (perr || e || v != cases[i].want)
+			fail_msg("%s: got %lld (parse %d, eval %d), want %lld", cases[i].src,
+				 (long long)v, perr, e, (long long)cases[i].want);
+	}
+}
+
+static void test_expr_errors(void **state)
+{
+	(void)state;
+	int perr, e;
+	ev("x / (x - 7)", &perr, &e);
+	assert_int_equal(perr, 0);
+	assert_int_equal(e, KX_DIVZERO);
+	ev("1 << x * 10", &perr, &e);
+	assert_int_equal(e, KX_SHIFT);
+	ev("1 / 0", &perr, &e); /* constant: folded, so a parse error */
+	assert_int_equal(perr, 1);
+	ev("y + 1", &perr, &e);
+	assert_int_equal(perr, 1);
+	ev("A[1]", &perr, &e);
+	assert_int_equal(perr, 1);
+	ev("x +", &perr, &e);
+	assert_int_equal(perr, 1);
+	ev("x++", &perr, &e);
+	assert_int_equal(perr, 1);
+	/* hash: deterministic, non-negative, not the identity */
+	int64_t a = ev("hash(12345)", &perr, &e), b = ev("hash(12345)", &perr, &e);
+	assert_true(a == b && a >= 0 && a != 12345);
+	assert_true(ev("hash(1)", &perr, &e) != ev("hash(2)", &perr, &e));
+}
+
+/* ---------------------------------------------------------------- SASS */
+
+static void test_sass_opcodes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *op;
+		enum sass_kind kind;
+		uint32_t bytes;
+		int generic;
+	} cases[] = {
+		{"LDG.E", SASS_LOAD, 4, 0},
+		{"LDG.E.64", SASS_LOAD, 8, 0},
+		{"LDG.E.128.CONSTANT.SYS", SASS_LOAD, 16, 0},
+		{"LDG.E.U8", SASS_LOAD, 1, 0},
+		{"LDG.E.S16", SASS_LOAD, 2, 0},
+		{"LDGSTS.E.BYPASS.LTC128B.128", SASS_LOAD, 16, 0},
+		{"LD.E.64", SASS_LOAD, 8, 1},
+		{"LD", SASS_LOAD, 4, 1},
+		{"STG.E.64", SASS_STORE, 8, 0},
+		{"ST.E", SASS_STORE, 4, 1},
+		{"LDS.U.128", SASS_OTHER, 16, 0},
+		{"LDSM.16.M88.4", SASS_OTHER, 2, 0},
+		{"LDL.64", SASS_OTHER, 8, 0},
+		{"STS", SASS_OTHER, 4, 0},
+		{"ATOMG.E.ADD.STRONG.GPU", SASS_OTHER, 4, 0},
+		{"RED.E.ADD", SASS_OTHER, 4, 0},
+		{"LDC.64", SASS_OTHER, 8, 0},
+		{"IMAD.MOV.U32", SASS_OTHER, 4, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t bytes;
+		int generic;
+		enum sass_kind k = sass_opcode(cases[i].op, strlen(cases[i].op), &bytes, &generic);
+		if (k != cases[i].kind || bytes != cases[i].bytes || generic != cases[i].generic)
+			fail_msg("%s: kind %d bytes %u generic %d", cases[i].op, k, bytes, generic);
+	}
+}
+
+/* ---------------------------------------------------------------- readers */
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/rdscope-traces-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static rd_kernel *load1(const char *path)
+{
+	rd_kernel *k = NULL;
+	char err[1024];
+	int rc = input_load(path, &k, err, sizeof err);
+	if (rc != INPUT_OK)
+		fail_msg("%s", err);
+	return k;
+}
+
+/* Two NVBit SM warp slots of one CTA become its two warps; lanes keep
+ * their thread ids whichever slot comes first. */
+static void test_nvbit_warp_slots(void **state)
+{
+	(void)state;
+	char path[128];
+	snprintf(path, sizeof path, "%s/slots.nvbit", tmpdir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "Kernel k - grid size 1,1,1 - block size 64,1,1 - nregs 8 - shmem 0 - cuda "
+		   "stream id 0\n");
+	/* slot 9 first: 9 mod 2 = warp 1 (threads 32..63), then slot 12: warp 0 */
+	for (int s = 0; s < 2; s++) {
+		fprintf(f, "CTA 0,0,0 - warp %d - LDG.E - ", s ? 12 : 9);
+		for (int l = 0; l < 32; l++)
+			fprintf(f, "0x%016x ", 0x1000 * (s ? 1 : 2) + 4 * l);
+		fputc('\n', f);
+	}
+	fclose(f);
+	rd_kernel *k = load1(path);
+	assert_int_equal(k->nthreads, 64);
+	assert_int_equal(k->nloads, 64);
+	/* thread 0 (warp 0) has the slot-12 address, thread 32 the slot-9 one */
+	assert_int_equal(k->addr[k->thread_first[0]], 0x1000);
+	assert_int_equal(k->addr[k->thread_first[32]], 0x2000);
+	rd_kernel_free(k);
+	/* a third slot in a two-warp CTA is an error */
+	f = fopen(path, "a");
+	fprintf(f, "CTA 0,0,0 - warp 5 - LDG.E - ");
+	for (int l = 0; l < 32; l++)
+		fprintf(f, "0x%016x ", 0x3000 + 4 * l);
+	fputc('\n', f);
+	fclose(f);
+	char err[1024];
+	assert_int_equal(input_load(path, &k, err, sizeof err), INPUT_EINPUT);
+	assert_non_null(strstr(err, "slots.nvbit:4: CTA 0,0,0 has more than the 2 warps"));
+}
+
+/* gzip files may hold several members (cat a.gz b.gz): all are read. */
+static void test_gzip_members(void **state)
+{
+	(void)state;
+	char path[128];
+	snprintf(path, sizeof path, "%s/two.trc.gz", tmpdir);
+	gzFile g = gzopen(path, "wb");
+	gzputs(g, "blocksize: 2 1 1\n0 0 100 4\n");
+	gzclose(g);
+	g = gzopen(path, "ab"); /* a second member */
+	gzputs(g, "1 0 200 4\n");
+	gzclose(g);
+	rd_kernel *k = load1(path);
+	assert_int_equal(k->nloads, 2);
+	assert_int_equal(k->addr[1], 200);
+	rd_kernel_free(k);
+}
+
+/* The .rdt of a kernel with no loads (only stores) and one with a thread
+ * without loads in the middle reads back as written. */
+static void test_rdt_roundtrip_edges(void **state)
+{
+	(void)state;
+	rd_kernel_builder *b = rd_kernel_builder_new("stores only", 32, 1, 1);
+	rd_kernel_builder_add(b, 3, 1, 64, 4);
+	rd_kernel *k0 = rd_kernel_builder_finish(b);
+	b = rd_kernel_builder_new("gap", 4, 2, 1);
+	rd_kernel_builder_add(b, 0, 0, 8, 8);
+	rd_kernel_builder_add(b, 2, 0, 16, 2);
+	rd_kernel_builder_add(b, 2, 0, 24, 2);
+	rd_kernel *k1 = rd_kernel_builder_finish(b);
+	char path[128];
+	snprintf(path, sizeof path, "%s/e.rdt", tmpdir);
+	FILE *f = fopen(path, "w+");
+	rdt_writer *w = rdt_writer_open(f);
+	assert_int_equal(rdt_writer_add(w, k0), 0);
+	assert_int_equal(rdt_writer_add(w, k1), 0);
+	assert_int_equal(rdt_writer_finish(w), 0);
+	fclose(f);
+	input *in;
+	char err[512];
+	assert_int_equal(input_open(path, NULL, &in, err, sizeof err), INPUT_OK);
+	rd_kernel *r0, *r1, *r2;
+	assert_int_equal(input_next(in, &r0, err, sizeof err), INPUT_OK);
+	assert_int_equal(input_next(in, &r1, err, sizeof err), INPUT_OK);
+	assert_int_equal(input_next(in, &r2, err, sizeof err), INPUT_END);
+	input_close(in);
+	assert_string_equal(r0->name, "stores only");
+	assert_int_equal(r0->nthreads, 0);
+	assert_int_equal(r0->nloads, 0);
+	assert_int_equal(r0->nstores, 1);
+	assert_int_equal(r1->block_size, 8);
+	assert_int_equal(r1->nthreads, 3);
+	assert_int_equal(r1->thread_first[1], 1);
+	assert_int_equal(r1->thread_first[2], 1);
+	assert_int_equal(r1->thread_first[3], 3);
+	assert_int_equal(r1->addr[2], 24);
+	assert_int_equal(r1->bytes[0], 8);
+	rd_kernel_free(k0);
+	rd_kernel_free(k1);
+	rd_kernel_free(r0);
+	rd_kernel_free(r1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_expr_c_semantics),
+		cmocka_unit_test(test_expr_errors),
+		cmocka_unit_test(test_sass_opcodes),
+		cmocka_unit_test(test_nvbit_warp_slots),
+		cmocka_unit_test(test_gzip_members),
+		cmocka_unit_test(test_rdt_roundtrip_edges),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

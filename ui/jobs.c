@@ -1,0 +1,144 @@
+/* The teaching views' runs (see jobs.h). */
+#include "jobs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "curves.h"
+#include "steplog.h"
+
+snap *snap_new(int kind, unsigned long gen, const rd_config *cfg)
+{
+	snap *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->refs = 1;
+	s->kind = kind;
+	s->gen = gen;
+	s->cfg = *cfg;
+	s->status = RD_OK;
+	return s;
+}
+
+/* ---------------------------------------------------------------- steps */
+
+typedef struct steps_ctx {
+	const job_env *env;
+	steplog *log;
+} steps_ctx;
+
+static void steps_event(void *ctx, const rd_event *ev)
+{
+	steps_ctx *sc = ctx;
+	steplog_add(sc->log, ev);
+}
+
+/* Stop when stale, and once the log is full: the model reports progress
+ * every few thousand requests, so a long trace costs only that much more. */
+static int steps_progress(void *ctx, double f)
+{
+	(void)f;
+	steps_ctx *sc = ctx;
+	return sc->env->stale(sc->env->ctx) || sc->log->truncated || sc->log->oom;
+}
+
+void job_steps(const job_env *env, const rd_config *cfg)
+{
+	steps_ctx sc = {env, steplog_new(cfg)};
+	snap *s = snap_new(JOB_STEPS, env->gen, cfg);
+	if (!sc.log || !s) {
+		steplog_free(sc.log);
+		free(s);
+		return;
+	}
+	rd_callbacks cb = {.progress = steps_progress, .event = steps_event, .event_stacks = 1,
+			   .ctx = &sc};
+	rd_result res;
+	int st = rd_model_run(env->m, cfg, 1 << RD_CASE_FULL, &cb, &res);
+	if (st == RD_OK)
+		rd_result_free(&res);
+	if (env->stale(env->ctx)) {
+		steplog_free(sc.log);
+		free(s);
+		return;
+	}
+	/* Stopped because the log was full: what it holds is the answer. */
+	if (st == RD_ECANCELED && sc.log->truncated)
+		st = RD_OK;
+	if (st == RD_OK && steplog_finish(sc.log) < 0)
+		st = RD_ENOMEM;
+	s->status = st;
+	s->steps = sc.log;
+	env->publish(env->ctx, s);
+}
+
+/* ---------------------------------------------------------------- curves */
+
+static int curves_progress(void *ctx, double f)
+{
+	(void)f;
+	const job_env *env = ctx;
+	return env->stale(env->ctx);
+}
+
+/* Publish a copy of cv so far. */
+static int curves_publish(const job_env *env, const curves *cv, const rd_config *cfg,
+			  const char *key, int status)
+{
+	snap *s = snap_new(JOB_CURVES, env->gen, cfg);
+	curves *c = malloc(sizeof *c);
+	if (!s || !c) {
+		free(s);
+		free(c);
+		return -1;
+	}
+	*c = *cv;
+	s->curves = c;
+	s->status = status;
+	s->partial = !cv->done;
+	snprintf(s->key, sizeof s->key, "%s", key ? key : "");
+	env->publish(env->ctx, s);
+	return 0;
+}
+
+void job_curves(const job_env *env, const rd_config *cfg, const char *key)
+{
+	curves *cv = malloc(sizeof *cv);
+	if (!cv)
+		return;
+	curves_plan(cv, cfg, key);
+	rd_callbacks cb = {.progress = curves_progress, .ctx = (void *)env};
+	int status = RD_OK;
+	for (int r = 0; r < cv->nruns && status == RD_OK; r++) {
+		rd_config rc;
+		rd_result res;
+		curves_run_config(cv, r, &rc);
+		status = rd_model_run(env->m, &rc, 1 << RD_CASE_FULL, &cb, &res);
+		if (status != RD_OK)
+			break;
+		curves_run_fill(cv, r, &res);
+		rd_result_free(&res);
+		if (curves_publish(env, cv, cfg, key, RD_OK) < 0)
+			status = RD_ENOMEM;
+	}
+	for (int i = 0; i < cv->nsweep && status == RD_OK; i++) {
+		if (!cv->sweep_err[i][0]) {
+			rd_result res;
+			status = rd_model_run(env->m, &cv->sweep_cfg[i], 1 << RD_CASE_FULL, &cb, &res);
+			if (status != RD_OK)
+				break;
+			/* The hardware's view, as `rdscope run` reports miss_rate. */
+			cv->sw[i] = (curve_pt){1, res.requests,
+					       res.misses - res.cls[RD_CLASS_LATENCY]};
+			rd_result_free(&res);
+		}
+		cv->sweep_done = i + 1;
+		if (i + 1 < cv->nsweep && curves_publish(env, cv, cfg, key, RD_OK) < 0)
+			status = RD_ENOMEM;
+	}
+	if (status != RD_ECANCELED && !env->stale(env->ctx)) {
+		cv->done = 1;
+		curves_publish(env, cv, cfg, key, status);
+	}
+	free(cv);
+}

@@ -1,0 +1,33 @@
+/*
+ * The teaching views' model runs, on the explorer's model thread (no
+ * curses here): the step-through's event log and the miss-rate curves.
+ * worker.c picks a job and gives it its rd_model, a staleness test and a
+ * way to publish snapshots; the job does the rest.
+ */
+#ifndef UI_JOBS_H
+#define UI_JOBS_H
+
+#include "worker.h"
+
+typedef struct job_env {
+	rd_model *m;
+	unsigned long gen;
+	/* Nonzero when a newer generation wants the thread: stop. */
+	int (*stale)(void *ctx);
+	/* Hand a snapshot to the UI (latest wins within its kind). */
+	void (*publish)(void *ctx, snap *s);
+	void *ctx;
+} job_env;
+
+/* The first STEP_MAX requests of cfg with their stacks, replayed
+ * (steplog.h); published once. */
+void job_steps(const job_env *env, const rd_config *cfg);
+
+/* The latency-free curves, then the timing sweep of key (curves.h);
+ * published after every run, the last one final (curves->done). */
+void job_curves(const job_env *env, const rd_config *cfg, const char *key);
+
+/* A new snapshot of a kind (refs 1), or NULL. */
+snap *snap_new(int kind, unsigned long gen, const rd_config *cfg);
+
+#endif

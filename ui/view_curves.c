@@ -1,0 +1,177 @@
+/*
+ * The miss-rate curves: miss rate against cache size, one curve per
+ * associativity, for the latency-free model (curves.h: one run per set
+ * count gives every associativity), with the current configuration
+ * marked; below, the full timing model at neighbouring values of the
+ * parameter selected on the left, as bars (seed 000 Figure 12).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "curves.h"
+#include "draw.h"
+#include "params.h"
+#include "xstate.h"
+
+#define CHART_H 7
+
+/* "512", "16K", "2M": a cache size in at most 4 columns. */
+static void size_label(uint32_t b, char *buf, size_t len)
+{
+	if (b >= (1u << 20) && b % (1u << 20) == 0)
+		snprintf(buf, len, "%uM", b >> 20);
+	else if (b >= 1024 && b % 1024 == 0)
+		snprintf(buf, len, "%uK", b >> 10);
+	else
+		snprintf(buf, len, "%u", b);
+}
+
+/* A curve's mark: its ways as one base-36 digit (g = 16), F for full. */
+static char way_glyph(uint32_t w)
+{
+	if (!w)
+		return 'F';
+	return w < 10 ? (char)('0' + w) : w < 36 ? (char)('a' + w - 10) : '+';
+}
+
+static void draw_chart(const curves *cv, int y, int x0, int w)
+{
+	int aw = w - 6;
+	int cw = cv->nsizes ? aw / cv->nsizes : aw;
+	if (cw < 3)
+		cw = 3;
+	const glyphs *g = theme_g();
+	draw_put(y, x0, 5, E_DERIVED, "100%");
+	draw_put(y + CHART_H / 2, x0, 5, E_DERIVED, " 50%");
+	draw_put(y + CHART_H - 1, x0, 5, E_DERIVED, "  0%");
+	for (int r = 0; r < CHART_H; r++)
+		draw_put(y + r, x0 + 5, 1, E_BORDER, g->vline);
+	/* Each cell holds one curve's mark, or * where several meet. */
+	for (int si = 0; si < cv->nsizes; si++) {
+		char cell[CHART_H];
+		int marks[CHART_H];
+		memset(cell, 0, sizeof cell);
+		memset(marks, 0, sizeof marks);
+		int cur_row = -1;
+		for (int wi = 0; wi < cv->nways; wi++) {
+			double p = curves_rate(&cv->lf[wi][si]);
+			if (p < 0)
+				continue;
+			int row = (int)((1.0 - p) * (CHART_H - 1) + 0.5);
+			cell[row] = marks[row]++ ? '*' : way_glyph(cv->ways[wi]);
+			if (cv->size[si] == cv->cfg.l1_size && cv->ways[wi] == cv->cfg.l1_ways)
+				cur_row = row;
+		}
+		int cx = x0 + 6 + si * cw + (cw - 1) / 2;
+		for (int row = 0; row < CHART_H; row++) {
+			if (!cell[row])
+				continue;
+			char t[2] = {cell[row], 0};
+			draw_put(y + row, cx, 1, row == cur_row ? E_SELECTED : E_VALUE, t);
+		}
+		char lab[16];
+		size_label(cv->size[si], lab, sizeof lab);
+		int lx = x0 + 6 + si * cw + (cw - draw_width(lab)) / 2;
+		draw_put(y + CHART_H, lx, cw, cv->size[si] == cv->cfg.l1_size ? E_FOCUS : E_LABEL, lab);
+	}
+}
+
+static void draw_sweep(const curves *cv, int y, int yend, int x0, int w)
+{
+	char line[256];
+	if (!cv->key[0]) {
+		draw_put(y, x0, w, E_DERIVED, " select a parameter on the left to sweep it");
+		return;
+	}
+	snprintf(line, sizeof line, " full model, %s%s:", cv->key,
+		 cv->label[0][0] ? " (as Figure 12)" : "");
+	draw_put(y++, x0, w, E_LABEL, line);
+	const glyphs *g = theme_g();
+	for (int i = 0; i < cv->nsweep && y < yend; i++, y++) {
+		int c = 0;
+		c += draw_put(y, x0 + c, w - c, i == cv->sweep_cur ? E_FOCUS : E_NORMAL,
+			      i == cv->sweep_cur ? g->sel : " ");
+		snprintf(line, sizeof line, "%-5s %6.6s ", cv->label[i], cv->value[i]);
+		c += draw_put(y, x0 + c, w - c, E_LABEL, line);
+		double p = curves_rate(&cv->sw[i]);
+		if (cv->sweep_err[i][0]) {
+			const char *m = strchr(cv->sweep_err[i], ':');
+			snprintf(line, sizeof line, "n/a:%s", m ? m + 1 : cv->sweep_err[i]);
+			draw_put(y, x0 + c, w - c, E_DERIVED, line);
+			continue;
+		}
+		if (p < 0) {
+			draw_put(y, x0 + c, w - c, E_PENDING, i < cv->sweep_done ? "failed" : "...");
+			continue;
+		}
+		int bw = w - c - 9;
+		int len = (int)(p * bw + 0.5); /* of 100%, not of the largest */
+		if (len > bw)
+			len = bw;
+		if (len < 0)
+			len = 0;
+		draw_fill(y, x0 + c, len, i == cv->sweep_cur ? E_FOCUS : E_CAPACITY, g->cls[1]);
+		snprintf(line, sizeof line, "%7.2f%%", p * 100);
+		draw_put(y, x0 + w - 8, 8, E_VALUE, line);
+	}
+}
+
+void view_curves_draw(explorer *x, const rect *r)
+{
+	const snap *s = x->curves;
+	int running = !s || !s->curves || !s->curves->done ||
+		      !explorer_cfg_same(&s->cfg, &x->cfg);
+	draw_frame(r, running ? "Miss-rate curves (running)" : "Miss-rate curves", 0);
+	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
+	if (!s || !explorer_cfg_same(&s->cfg, &x->cfg)) {
+		draw_put(y + 2, x0 + 1, iw - 1, E_PENDING, "modelling...");
+		return;
+	}
+	if (s->status != RD_OK) {
+		draw_put(y + 2, x0 + 1, iw - 1, E_ERROR, rd_strerror(s->status));
+		return;
+	}
+	const curves *cv = s->curves;
+	draw_put(y++, x0, iw, E_LABEL, " latency-free: no latency, no MSHR limit");
+	if (y + CHART_H + 1 <= yend) {
+		draw_chart(cv, y, x0, iw);
+		y += CHART_H + 1;
+	}
+	/* Legend and the current configuration's point. */
+	char line[256];
+	size_t o = 0;
+	o += (size_t)snprintf(line + o, sizeof line - o, " ways:");
+	for (int wi = 0; wi < cv->nways && o + 12 < sizeof line; wi++) {
+		char gch = way_glyph(cv->ways[wi]);
+		if (cv->ways[wi] && cv->ways[wi] < 10)
+			o += (size_t)snprintf(line + o, sizeof line - o, " %c", gch);
+		else if (cv->ways[wi])
+			o += (size_t)snprintf(line + o, sizeof line - o, " %c=%u", gch, cv->ways[wi]);
+		else
+			o += (size_t)snprintf(line + o, sizeof line - o, " F=full");
+	}
+	if (o + 12 < sizeof line)
+		snprintf(line + o, sizeof line - o, " *=several");
+	if (y < yend)
+		draw_put(y++, x0, iw, E_DERIVED, line);
+	for (int wi = 0; wi < cv->nways; wi++)
+		for (int si = 0; si < cv->nsizes; si++) {
+			if (cv->size[si] != cv->cfg.l1_size || cv->ways[wi] != cv->cfg.l1_ways)
+				continue;
+			double p = curves_rate(&cv->lf[wi][si]);
+			char lab[16];
+			size_label(cv->size[si], lab, sizeof lab);
+			if (p >= 0)
+				snprintf(line, sizeof line, " now (%s, %u ways): %.2f%% latency-free", lab,
+					 cv->ways[wi], p * 100);
+			else
+				snprintf(line, sizeof line, " now (%s, %u ways): %s", lab, cv->ways[wi],
+					 cv->runs_done < cv->nruns ? "..." : "n/a");
+			if (y < yend)
+				draw_put(y++, x0, iw, E_VALUE, line);
+		}
+	if (y < yend)
+		y++;
+	if (y < yend)
+		draw_sweep(cv, y, yend, x0, iw);
+}

@@ -1,0 +1,170 @@
+/*
+ * The per-set heat map: the as-configured run's requests and misses per
+ * set (rd_result.set_requests / set_misses), one cell per set, darker or
+ * hotter for more. A hash that spreads a kernel's lines evenly gives an
+ * even map; one that folds them onto a few sets shows those sets hot and
+ * the rest cold. With a pinned baseline (c) its misses are drawn below,
+ * so two hash functions can be compared on one screen.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "addrbits.h"
+#include "draw.h"
+#include "xstate.h"
+
+/* Level 0 (none) to 4 (at least three quarters of the largest). */
+static int level(uint64_t v, uint64_t max)
+{
+	if (!v || !max)
+		return 0;
+	int l = (int)((4 * v + max - 1) / max);
+	return l < 1 ? 1 : l > 4 ? 4 : l;
+}
+
+typedef struct grid_fmt {
+	int cw;      /* columns per cell */
+	int per_row; /* cells per row */
+	int group;   /* sets per cell */
+	int rows;
+} grid_fmt;
+
+/* Cells as wide as fit, up to 2 columns, in rows of a power of two. */
+static grid_fmt grid_plan(uint32_t nsets, int w, int max_rows)
+{
+	grid_fmt g = {2, 1, 1, 1};
+	int lw = 5; /* "  96 " */
+	for (g.cw = 2; g.cw >= 1; g.cw--) {
+		g.per_row = 1;
+		while (g.per_row * 2 * g.cw <= w - lw && g.per_row * 2 <= 64)
+			g.per_row *= 2;
+		for (g.group = 1;; g.group *= 2) {
+			uint32_t cells = (nsets + (uint32_t)g.group - 1) / (uint32_t)g.group;
+			g.rows = (int)((cells + (uint32_t)g.per_row - 1) / (uint32_t)g.per_row);
+			if (g.rows <= max_rows || g.group >= 1 << 20)
+				break;
+		}
+		if (g.group == 1)
+			break;
+	}
+	return g;
+}
+
+/* One grid, levels relative to max (shared by grids that are compared). */
+static void draw_grid(const uint64_t *v, uint32_t nsets, uint64_t max, const grid_fmt *g, int y,
+		      int x0, int w)
+{
+	const glyphs *gl = theme_g();
+	uint32_t cells = (nsets + (uint32_t)g->group - 1) / (uint32_t)g->group;
+	for (int r = 0; r < g->rows; r++) {
+		char lab[16];
+		snprintf(lab, sizeof lab, "%4u ", (unsigned)r * (unsigned)g->per_row * (unsigned)g->group);
+		draw_put(y + r, x0, w, E_DERIVED, lab);
+		for (int c = 0; c < g->per_row; c++) {
+			uint32_t cell = (uint32_t)(r * g->per_row + c);
+			if (cell >= cells)
+				break;
+			uint64_t m = 0;
+			for (uint32_t s = cell * (uint32_t)g->group;
+			     s < (cell + 1) * (uint32_t)g->group && s < nsets; s++)
+				if (v[s] > m)
+					m = v[s];
+			int lv = level(m, max);
+			enum ui_elem e = lv ? (enum ui_elem)(E_HEAT1 + lv - 1) : E_DERIVED;
+			draw_fill(y + r, x0 + 5 + c * g->cw, g->cw, e, gl->heat[lv]);
+		}
+	}
+}
+
+static uint64_t max_of(const uint64_t *v, uint32_t n, uint32_t *at)
+{
+	uint64_t m = 0;
+	*at = 0;
+	for (uint32_t s = 0; s < n; s++)
+		if (v[s] > m)
+			m = v[s], *at = s;
+	return m;
+}
+
+void view_heat_draw(explorer *x, const rect *r)
+{
+	draw_frame(r, x->base ? "Sets: now and baseline" : "Sets: requests and misses", 0);
+	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
+	const snap *s = x->cur;
+	if (!s || s->partial) {
+		draw_put(y + 2, x0 + 1, iw - 1, E_PENDING, "modelling...");
+		return;
+	}
+	const rd_result *R = &s->res;
+	if (s->status != RD_OK || !R->nsets || !R->set_requests) {
+		draw_put(y + 2, x0 + 1, iw - 1, E_ERROR, "no per-set counts");
+		return;
+	}
+	const rd_result *B = x->base && x->base->res.set_misses ? &x->base->res : NULL;
+	char line[256], f[160], hn[32];
+	addr_bits_formula(&s->cfg, R->nsets, f, sizeof f);
+	rd_config_get(&s->cfg, "l1.hash", hn, sizeof hn);
+	snprintf(line, sizeof line, " %s: %s", hn, f);
+	draw_put(y++, x0, iw, E_VALUE, line);
+	/* Rows for the grids: the rest after captions, legend and facts. */
+	int ngrids = B ? 3 : 2;
+	int avail = yend - y - ngrids - 3;
+	grid_fmt g = grid_plan(R->nsets, iw, avail / ngrids > 0 ? avail / ngrids : 1);
+	uint32_t at;
+	uint64_t mreq = max_of(R->set_requests, R->nsets, &at);
+	char cnt[16];
+	draw_fmt_count(mreq, cnt, sizeof cnt);
+	snprintf(line, sizeof line, " requests per set (hottest %s)", cnt);
+	draw_put(y++, x0, iw, E_LABEL, line);
+	draw_grid(R->set_requests, R->nsets, mreq, &g, y, x0, iw);
+	y += g.rows;
+	uint64_t mmiss = max_of(R->set_misses, R->nsets, &at);
+	/* Now and baseline on one scale, so the colder one looks colder. */
+	uint64_t bmax = B ? max_of(B->set_misses, B->nsets, &at) : 0;
+	uint64_t scale = mmiss > bmax ? mmiss : bmax;
+	draw_fmt_count(mmiss, cnt, sizeof cnt);
+	snprintf(line, sizeof line, " misses per set (hottest %s)", cnt);
+	draw_put(y++, x0, iw, E_LABEL, line);
+	draw_grid(R->set_misses, R->nsets, scale, &g, y, x0, iw);
+	y += g.rows;
+	if (B) {
+		char bh[32];
+		rd_config_get(&x->base->cfg, "l1.hash", bh, sizeof bh);
+		grid_fmt gb = grid_plan(B->nsets, iw, g.rows);
+		draw_fmt_count(bmax, cnt, sizeof cnt);
+		snprintf(line, sizeof line, " baseline %s: misses (hottest %s)", bh, cnt);
+		draw_put(y++, x0, iw, E_LABEL, line);
+		draw_grid(B->set_misses, B->nsets, scale, &gb, y, x0, iw);
+		y += gb.rows;
+	}
+	/* Legend: what each glyph means. */
+	const glyphs *gl = theme_g();
+	int c = 0;
+	if (y < yend) {
+		static const char *const lv[] = {" none ", " <1/4 ", " <1/2 ", " <3/4 ", " max"};
+		c += draw_put(y, x0 + c, iw - c, E_DERIVED, " ");
+		for (int i = 0; i < 5; i++) {
+			c += draw_put(y, x0 + c, iw - c, i ? (enum ui_elem)(E_HEAT1 + i - 1) : E_DERIVED,
+				      gl->heat[i]);
+			c += draw_put(y, x0 + c, iw - c, E_DERIVED, lv[i]);
+		}
+		y++;
+	}
+	/* Facts: the hottest set and how uneven the spread is. */
+	uint32_t used = 0;
+	for (uint32_t i = 0; i < R->nsets; i++)
+		used += R->set_requests[i] != 0;
+	mmiss = max_of(R->set_misses, R->nsets, &at);
+	double mean = R->nsets ? (double)R->misses / R->nsets : 0;
+	if (y < yend) {
+		snprintf(line, sizeof line, " hottest: set %u, %llu misses/%llu req", at,
+			 (unsigned long long)R->set_misses[at],
+			 (unsigned long long)R->set_requests[at]);
+		draw_put(y++, x0, iw, E_VALUE, line);
+	}
+	if (y < yend) {
+		snprintf(line, sizeof line, " %u of %u sets used; hottest/mean %.1f", used,
+			 R->nsets, mean > 0 ? (double)mmiss / mean : 0.0);
+		draw_put(y++, x0, iw, E_VALUE, line);
+	}
+}
