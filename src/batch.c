@@ -4,6 +4,7 @@
  * are committed only when every input succeeded (outfile.h).
  */
 #include "batch.h"
+#include "memcheck.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,12 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	char err[512];
+	if (memcheck_model(spec, k, err, sizeof err) < 0) {
+		fprintf(stderr, "rdscope: %s\n", err);
+		rd_kernel_free(k);
+		return EXIT_RUNTIME;
+	}
 	rd_model *m = rd_model_new(k);
 	if (!m) {
 		fprintf(stderr, "rdscope: %s: out of memory\n", spec);

@@ -5,6 +5,7 @@
  * the selected ones.
  */
 #include "input.h"
+#include "memcheck.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -609,6 +610,12 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 	}
 	if (variant && !*variant)
 		variant = NULL;
+	/* A trace that cannot fit is refused before a byte of it is parsed. */
+	if (memcheck_input(path, in->err, sizeof in->err) < 0) {
+		say(err, errlen, "%s", in->err);
+		input_close(in);
+		return INPUT_ENOMEM;
+	}
 	int oom;
 	in->r = open_reader(path, variant, fmt, in->err, sizeof in->err, &oom);
 	if (!in->r) {
