@@ -49,7 +49,9 @@ struct textin {
 	int stream_done;         /* the decompressor reached a clean end */
 
 	/* decompressed text */
-	char *blk;                /* BLOCK + maxline + 2 bytes */
+	char *blk;                /* cap + maxline + 2 bytes */
+	size_t cap;               /* decompressed bytes made available at a time */
+	size_t raw_cap;           /* size of raw */
 	size_t have, pos;
 	size_t nul;               /* first NUL byte in blk, or SIZE_MAX */
 	int eof;                  /* no more bytes will come */
@@ -137,7 +139,7 @@ static int raw_fill(textin *t)
 		return 0;
 	ssize_t n;
 	do
-		n = read(t->fd, t->raw, RAW);
+		n = read(t->fd, t->raw, t->raw_cap);
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		snprintf(t->pending, sizeof t->pending, "read error: %s", strerror(errno));
@@ -174,7 +176,7 @@ static size_t produce(textin *t, char *dst, size_t cap)
 			t->raw_pos += n;
 			out += n;
 			/* a large plain read goes straight into the block */
-			if (out < cap && cap - out >= RAW && t->raw_pos == t->raw_have) {
+			if (out < cap && cap - out >= t->raw_cap && t->raw_pos == t->raw_have) {
 				ssize_t m;
 				do
 					m = read(t->fd, dst + out, cap - out);
@@ -274,9 +276,15 @@ textin *textin_open(const char *path, size_t maxline, char *err, size_t errlen, 
 		close(fd);
 		return NULL;
 	}
+	/* Small files get small buffers (a megabyte per open is what most of
+	 * a short file's reading would cost); compressed ones may expand, and
+	 * any size works, lines spanning fills included. */
+	size_t cap = BLOCK;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < BLOCK / 8)
+		cap = (size_t)st.st_size * 8 < 65536 ? 65536 : (size_t)st.st_size * 8;
 	textin *t = calloc(1, sizeof *t);
-	unsigned char *raw = malloc(RAW);
-	char *blk = malloc(BLOCK + maxline + 2);
+	unsigned char *raw = malloc(RAW < cap ? RAW : cap);
+	char *blk = malloc(cap + maxline + 2);
 	if (!t || !raw || !blk) {
 		free(t);
 		free(raw);
@@ -290,6 +298,8 @@ textin *textin_open(const char *path, size_t maxline, char *err, size_t errlen, 
 	t->fd = fd;
 	t->raw = raw;
 	t->blk = blk;
+	t->cap = cap;
+	t->raw_cap = RAW < cap ? RAW : cap;
 	t->maxline = maxline;
 	t->err = err;
 	t->errlen = errlen;
@@ -297,7 +307,7 @@ textin *textin_open(const char *path, size_t maxline, char *err, size_t errlen, 
 	t->plain_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	/* The magic bytes: gather at least 6 (or all there is). */
 	while (t->raw_have < 6 && !t->raw_eof) {
-		ssize_t n = read(fd, raw + t->raw_have, RAW - t->raw_have);
+		ssize_t n = read(fd, raw + t->raw_have, t->raw_cap - t->raw_have);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -356,7 +366,7 @@ static void fill(textin *t)
 	if (t->nul != SIZE_MAX)
 		t->nul -= t->pos;
 	t->pos = 0;
-	size_t n = produce(t, t->blk + t->have, BLOCK);
+	size_t n = produce(t, t->blk + t->have, t->cap);
 	if (n == 0)
 		t->eof = 1;
 	/* one search per block, not one per line: text has no NUL bytes */

@@ -16,6 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * return its path; readers that take paths are fuzzed through it. */
 const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix);
 
+/* Read data as an input of the given format (NULL: sniffed), through the
+ * same input layer as the command line, kernel by kernel. */
+void fuzz_input(const uint8_t *data, size_t size, const char *suffix, const char *format);
+
 /* data as a NUL-terminated string (a private copy, freed on the next call). */
 const char *fuzz_string(const uint8_t *data, size_t size);
 

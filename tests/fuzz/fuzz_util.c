@@ -1,6 +1,7 @@
 /* Helpers shared by the harnesses (see fuzz.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz.h"
+#include "input.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -36,4 +37,20 @@ const char *fuzz_string(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	return s;
+}
+
+void fuzz_input(const uint8_t *data, size_t size, const char *suffix, const char *format)
+{
+	char err[512];
+	input_opts o = {.format = format, .kernel = NULL};
+	input *in = NULL;
+	if (input_open(fuzz_file(data, size, suffix), &o, &in, err, sizeof err) != INPUT_OK)
+		return;
+	rd_kernel *k = NULL;
+	/* a few kernels at most: a fuzzed launch loop may promise millions */
+	for (int n = 0; n < 8 && input_next(in, &k, err, sizeof err) == INPUT_OK && k; n++) {
+		rd_kernel_free(k);
+		k = NULL;
+	}
+	input_close(in);
 }

@@ -1,0 +1,8 @@
+/* Fuzz harness: the nvbit reader, through the input layer (format forced). */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_input(data, size, ".nvbit", "nvbit");
+	return 0;
+}

@@ -1,0 +1,8 @@
+/* Fuzz harness: the rdt reader, through the input layer (format forced). */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_input(data, size, ".rdt", "rdt");
+	return 0;
+}
