@@ -112,7 +112,7 @@ tsan:
 	  SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer" build-tsan/rdscope build-tsan/tests/test_ui \
 	  build-tsan/tests/test_teach
 	$(Q)TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" \
-	  E2E="tests/e2e/explorer.sh tests/e2e/teach.sh" tests/run build-tsan
+	  E2E="tests/e2e/explorer.sh tests/e2e/teach.sh tests/e2e/stress.sh" tests/run build-tsan
 
 # Regenerate the KEYS section of man/rdscope.1 from the key table in
 # ui/keys.h (tests/test_ui.c fails while they differ).

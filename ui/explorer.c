@@ -590,11 +590,36 @@ int explorer_key(explorer *x, int ch)
 
 /* ---------------------------------------------------------------- loop */
 
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, got_stop;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
+}
+
+/*
+ * Ctrl-Z: the handler only notes it (ncurses' own SIGTSTP handler, which
+ * this one replaces by being installed first, calls curses from the signal
+ * and does not keep errno); the loop then leaves curses, stops, and redraws
+ * when continued.
+ */
+static void on_stop(int sig)
+{
+	(void)sig;
+	got_stop = 1;
+}
+
+static void explorer_suspend(const struct sigaction *mine)
+{
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	endwin();
+	sigaction(SIGTSTP, &dfl, NULL);
+	raise(SIGTSTP); /* stopped here until SIGCONT */
+	sigaction(SIGTSTP, mine, NULL);
+	refresh(); /* back to the program's terminal modes */
 }
 
 /* Class mode starts on lesson i (before the model thread exists). */
@@ -727,9 +752,13 @@ int explorer_run(const cli *c)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	struct sigaction old[3];
+	struct sigaction old[3], old_stop, stop;
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
+	memset(&stop, 0, sizeof stop);
+	stop.sa_handler = on_stop;
+	sigemptyset(&stop.sa_mask);
+	sigaction(SIGTSTP, &stop, &old_stop);
 
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C"); /* "0.5", whatever the language */
@@ -764,6 +793,11 @@ int explorer_run(const cli *c)
 	while (!(flags & R_QUIT) && !done && !sc.failed) {
 		if (got_signal)
 			break;
+		if (got_stop) {
+			got_stop = 0;
+			explorer_suspend(&stop);
+			flags |= R_RESIZE;
+		}
 		if (flags & R_RESIZE) {
 			layout_compute(LINES, COLS, panes_params_rows(), &x->lay);
 			erase();
@@ -817,6 +851,7 @@ int explorer_run(const cli *c)
 	delscreen(scr);
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
+	sigaction(SIGTSTP, &old_stop, NULL);
 	explorer_free(x);
 	int rc = EXIT_OK;
 	if (sc.f) {
