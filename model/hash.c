@@ -12,7 +12,7 @@ static uint32_t log2u(uint32_t v)
 	return r;
 }
 
-static uint32_t largest_prime_le(uint32_t n)
+uint32_t rd_hash_prime(uint32_t n)
 {
 	for (uint32_t p = n; p >= 2; p--) {
 		int prime = 1;
@@ -77,7 +77,7 @@ uint32_t rd_set_index(const rd_config *c, uint32_t sets, uint64_t line)
 	case RD_HASH_SMOD:
 		return (uint32_t)((line >> c->l1_hash_shift) % sets);
 	case RD_HASH_PRIME:
-		return (uint32_t)(line % largest_prime_le(sets));
+		return (uint32_t)(line % rd_hash_prime(sets));
 	}
 	return 0;
 }

@@ -108,6 +108,9 @@ const char *rd_hash_name(enum rd_hash h);
 const char *rd_mapping_name(enum rd_mapping m);
 const char *rd_profile_name(enum rd_profile p);
 
+/* The modulus of the prime hash: the largest prime <= sets (1 if none). */
+uint32_t rd_hash_prime(uint32_t sets);
+
 /* Set index of a line address under the configuration's hash and sets. */
 uint32_t rd_set_index(const rd_config *c, uint32_t sets, uint64_t line_addr);
 

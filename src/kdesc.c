@@ -17,6 +17,8 @@
 #include "kdesc.h"
 
 #include <libconfig.h>
+
+#include "cfgtype.h"
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -179,21 +181,6 @@ static unsigned kd_line(kdesc *d, const config_setting_t *s)
 	return line;
 }
 
-static const char *type_name(int type)
-{
-	switch (type) {
-	case CONFIG_TYPE_GROUP: return "a group";
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64: return "an integer";
-	case CONFIG_TYPE_FLOAT: return "a floating-point number";
-	case CONFIG_TYPE_STRING: return "a string";
-	case CONFIG_TYPE_BOOL: return "a boolean";
-	case CONFIG_TYPE_ARRAY: return "an array";
-	case CONFIG_TYPE_LIST: return "a list";
-	default: return "nothing";
-	}
-}
-
 /* Every member of group s must be one of names. */
 static int known_keys(kdesc *d, const config_setting_t *s, const char *what,
 		      const char *const *names, size_t n)
@@ -297,7 +284,7 @@ static int expr_setting(kdesc *d, const config_setting_t *s, const char *what)
 	if (t == CONFIG_TYPE_STRING)
 		return expr_string(d, config_setting_get_string(s), kd_line(d, s), what);
 	return kd_fail(d, sline(s), "%s: expected an integer or an expression string, got %s", what,
-		       type_name(t));
+		       cfgtype_name(t));
 }
 
 /* Evaluate a compiled expression with the parameter values. */
@@ -340,7 +327,7 @@ static int load_arrays(kdesc *d, const config_setting_t *arrays)
 	int n = config_setting_length(arrays);
 	if (config_setting_type(arrays) != CONFIG_TYPE_GROUP)
 		return kd_fail(d, sline(arrays), "arrays: expected a group of arrays, got %s",
-			       type_name(config_setting_type(arrays)));
+			       cfgtype_name(config_setting_type(arrays)));
 	d->arrays = calloc((size_t)n + 1, sizeof *d->arrays);
 	if (!d->arrays)
 		return kd_oom(d);
@@ -353,7 +340,7 @@ static int load_arrays(kdesc *d, const config_setting_t *arrays)
 		snprintf(what, sizeof what, "arrays.%s", name);
 		if (config_setting_type(a) != CONFIG_TYPE_GROUP)
 			return kd_fail(d, sline(a), "%s: expected a group { elem = ...; dims = [...]; }, "
-						    "got %s", what, type_name(config_setting_type(a)));
+						    "got %s", what, cfgtype_name(config_setting_type(a)));
 		if (known_keys(d, a, what, keys, 3) < 0)
 			return -1;
 		for (int j = 0; j < d->narrays; j++)
@@ -819,7 +806,7 @@ static int compile_list(kdesc *d, const config_setting_t *list, const char *what
 	int t = config_setting_type(list);
 	if (t != CONFIG_TYPE_LIST && t != CONFIG_TYPE_ARRAY)
 		return kd_fail(d, sline(list), "%s: expected a list of statements ( ... ), got %s", what,
-			       type_name(t));
+			       cfgtype_name(t));
 	int n = config_setting_length(list);
 	int *idx = malloc(((size_t)n + 1) * sizeof *idx);
 	if (!idx)
@@ -836,7 +823,7 @@ static int compile_list(kdesc *d, const config_setting_t *list, const char *what
 		else
 			s = kd_fail(d, sline(e), "%s: a statement is a string or a group { if/for/load/"
 						 "store ... }, not %s", w2,
-				    type_name(config_setting_type(e)));
+				    cfgtype_name(config_setting_type(e)));
 		if (s < 0) {
 			free(idx);
 			return -1;
@@ -1427,7 +1414,7 @@ static int load_params(kdesc *d, const config_setting_t *params, const config_se
 		int t = config_setting_type(p);
 		if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
 			return kd_fail(d, sline(p), "params.%s: expected an integer, got %s", name,
-				       type_name(t));
+				       cfgtype_name(t));
 		if (!is_ident(name))
 			return kd_fail(d, sline(p), "params.%s: a name of letters, digits and _", name);
 		if (sym_find(d, name, strlen(name), -1) >= 0)
@@ -1447,7 +1434,7 @@ static int load_params(kdesc *d, const config_setting_t *params, const config_se
 					       vname, name);
 			if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
 				return kd_fail(d, sline(p), "variants.%s.%s: expected an integer, got %s",
-					       vname, name, type_name(t));
+					       vname, name, cfgtype_name(t));
 			vals[d->syms[s].slot - NBUILTIN] = config_setting_get_int64(p);
 		}
 	}

@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <libconfig.h>
+
+#include "cfgtype.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,21 +60,6 @@ int preset_key_index(const char *name)
 		if (strcmp(rd_keys[i].name, name) == 0)
 			return (int)i;
 	return -1;
-}
-
-static const char *type_name(int type)
-{
-	switch (type) {
-	case CONFIG_TYPE_GROUP: return "a group";
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64: return "an integer";
-	case CONFIG_TYPE_FLOAT: return "a floating-point number";
-	case CONFIG_TYPE_STRING: return "a string";
-	case CONFIG_TYPE_BOOL: return "a boolean";
-	case CONFIG_TYPE_ARRAY: return "an array";
-	case CONFIG_TYPE_LIST: return "a list";
-	default: return "nothing";
-	}
 }
 
 /* Is name the first part of some dotted key ("l1" of "l1.ways")? */
@@ -173,9 +160,9 @@ static int setting_text(preset_ctx *x, const config_setting_t *s, const char *ke
 		return 0;
 	if (k->type == RD_KEY_ENUM && k->choices)
 		preset_error(x, file, line, "%s: expected a string (%s), got %s", key, k->choices,
-			     type_name(t));
+			     cfgtype_name(t));
 	else
-		preset_error(x, file, line, "%s: expected %s, got %s", key, want, type_name(t));
+		preset_error(x, file, line, "%s: expected %s, got %s", key, want, cfgtype_name(t));
 	return -1;
 }
 
@@ -242,7 +229,7 @@ static void check_meta(preset_ctx *x, const char *path, const config_setting_t *
 			     PRESET_VERSION);
 	else if (config_setting_type(s) != CONFIG_TYPE_INT)
 		preset_error(x, path, config_setting_source_line(s), "version: expected an integer, got %s",
-			     type_name(config_setting_type(s)));
+			     cfgtype_name(config_setting_type(s)));
 	else if (config_setting_get_int(s) != PRESET_VERSION)
 		preset_error(x, path, config_setting_source_line(s),
 			     "version: %d is not supported (this rdscope reads version %d)",
@@ -252,7 +239,7 @@ static void check_meta(preset_ctx *x, const char *path, const config_setting_t *
 		s = config_setting_get_member(root, strings[i]);
 		if (s && config_setting_type(s) != CONFIG_TYPE_STRING)
 			preset_error(x, path, config_setting_source_line(s), "%s: expected a string, got %s",
-				     strings[i], type_name(config_setting_type(s)));
+				     strings[i], cfgtype_name(config_setting_type(s)));
 		else if (s && i == 2)
 			*inherits = s;
 	}
@@ -388,7 +375,7 @@ static int preset_read(preset_ctx *x, const char *path, rd_config *cfg, const ch
 				apply_group(x, s, cfg);
 			else
 				preset_error(x, file, line, "%s: expected a group, %s = { ... };, got %s",
-					     name, name, type_name(config_setting_type(s)));
+					     name, name, cfgtype_name(config_setting_type(s)));
 		} else if (config_setting_type(s) == CONFIG_TYPE_GROUP && !rd_key_find(name)) {
 			char hint[64];
 			preset_suggest(name, hint, sizeof hint);

@@ -25,21 +25,6 @@ static void bin(uint64_t v, unsigned n, char *buf)
 	buf[n] = '\0';
 }
 
-static uint32_t largest_prime_le(uint32_t n)
-{
-	for (uint32_t p = n; p >= 2; p--) {
-		int prime = 1;
-		for (uint32_t d = 2; d * d <= p; d++)
-			if (p % d == 0) {
-				prime = 0;
-				break;
-			}
-		if (prime)
-			return p;
-	}
-	return 1;
-}
-
 char addr_bits_letter(enum bit_role r)
 {
 	static const char l[] = "oitxm";
@@ -98,7 +83,7 @@ void addr_bits_explain(const rd_config *c, uint32_t sets, uint64_t addr, addr_bi
 			break;
 		}
 		case RD_HASH_PRIME: {
-			uint32_t p = largest_prime_le(sets);
+			uint32_t p = rd_hash_prime(sets);
 			o->set = (uint32_t)(line % p);
 			for (unsigned i = ob; i < ADDR_BITS_MAX; i++)
 				mark(o, ob, i, BIT_MOD);
@@ -203,7 +188,7 @@ void addr_bits_formula(const rd_config *c, uint32_t sets, char *buf, size_t len)
 		snprintf(buf, len, "(line >> %u) mod %u", c->l1_hash_shift, sets);
 		return;
 	case RD_HASH_PRIME:
-		snprintf(buf, len, "line mod %u (a prime <= %u)", largest_prime_le(sets),
+		snprintf(buf, len, "line mod %u (a prime <= %u)", rd_hash_prime(sets),
 			 sets);
 		return;
 	case RD_HASH_XOR:
