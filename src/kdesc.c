@@ -17,13 +17,13 @@
 #include "kdesc.h"
 
 #include <libconfig.h>
-
-#include "cfgtype.h"
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cfgtype.h"
 
 #include "kdesc_expr.h"
 #include "suggest.h"

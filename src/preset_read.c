@@ -9,14 +9,14 @@
 
 #include <errno.h>
 #include <libconfig.h>
-
-#include "cfgtype.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "cfgtype.h"
 
 #include "preset_internal.h"
 #include "preset_io.h"
