@@ -189,6 +189,12 @@ typedef struct sim_input {
 	const sim_counts *acc;   /* case 0: the cores already done, for partials */
 } sim_input;
 
+/* ---- stage 5: classify (cc: the counts of each case run, bit i of cases
+ * set when case i ran) ---------------------------------------------------- */
+void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases);
+void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int cases, uint32_t ways,
+		      uint32_t sets);
+
 int hist_add(sim_counts *c, int64_t d);
 void counts_free(sim_counts *c);
 /* Case 0's per-set counters: allocate them (0 or -1: no memory). */
