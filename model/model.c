@@ -1,12 +1,14 @@
 /*
  * The rd_model object: caches each pipeline stage's output keyed by the
- * parameters it depends on, runs the model's cases, and classifies misses.
+ * parameters it depends on, runs the model's cases (on several threads if
+ * allowed), and hands their counts to the classify stage (classify.c).
  *
  *   schedule  <- gpu.warp_size, gpu.cores, gpu.max_threads,
  *                gpu.max_active_*, gpu.block_mapping (+ seed if random)
  *   coalesce  <- schedule, l1.line
  *   set index <- coalesce, l1.hash, sets, model (the Fermi variants)
- *   simulate  <- everything else; always rerun (it is the cheap part)
+ *   simulate  <- per case: everything else; a case whose parameters and
+ *                stages are unchanged since its last run is reused
  */
 #include "internal.h"
 
