@@ -7,27 +7,8 @@
 # After an intended change of the screen, regenerate the goldens with
 #     RDSCOPE_UPDATE_GOLDEN=1 sh tests/e2e/explorer.sh
 # and review the diff.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-ROOT=$(pwd)
-RDSCOPE=${RDSCOPE:-./rdscope}
-case $RDSCOPE in /*) ;; *) RDSCOPE="$ROOT/$RDSCOPE" ;; esac
-G="$ROOT/tests/screen"
-T=$(mktemp -d) || exit 1
-SOCK="rdscope-test-$$"
-export TMUX_TMPDIR="$T"
-unset TMUX
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$T"; }
-trap cleanup EXIT INT TERM
-
-result() { # NAME STATUS
-	if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi
-}
-
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "not ok - tmux is installed (.ci/deps installs it)"
-	exit 1
-fi
+NAME=test
+. "$(dirname "$0")/screen.inc"
 
 # start NAME ROWS COLS [VAR=VALUE...] -- ARGS...: run rdscope in a detached
 # tmux session NAME; its exit status lands in $T/NAME.rc, stderr in .err.
@@ -58,20 +39,6 @@ screen() {
 	start "$@" && finish "$name"
 }
 
-# golden NAME: compare $T/NAME.txt with tests/screen/NAME.txt.
-golden() {
-	if [ "${RDSCOPE_UPDATE_GOLDEN:-}" = 1 ]; then
-		cp "$T/$1.txt" "$G/$1.txt"
-	fi
-	if [ ! -f "$T/$1.txt" ]; then
-		echo "# $1: no screen dump"
-		return 1
-	fi
-	diff -u "$G/$1.txt" "$T/$1.txt" | sed 's/^/# /' | head -60
-	cmp -s "$G/$1.txt" "$T/$1.txt"
-}
-
-keys() { cat >"$T/$1.keys"; }
 
 # ---------------------------------------------------------------- start
 keys start <<EOF

@@ -7,25 +7,8 @@
 # tables' rows with seed 000's own numbers, which no regeneration changes.
 # The curve values are compared with `rdscope sweep` on the same
 # configurations. Prints "ok - NAME" / "not ok - NAME".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-ROOT=$(pwd)
-RDSCOPE=${RDSCOPE:-./rdscope}
-case $RDSCOPE in /*) ;; *) RDSCOPE="$ROOT/$RDSCOPE" ;; esac
-G="$ROOT/tests/screen"
-T=$(mktemp -d) || exit 1
-SOCK="rdscope-teach-$$"
-export TMUX_TMPDIR="$T"
-unset TMUX
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$T"; }
-trap cleanup EXIT INT TERM
-
-result() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
-
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "not ok - tmux is installed (.ci/deps installs it)"
-	exit 1
-fi
+NAME=teach
+. "$(dirname "$0")/screen.inc"
 
 # screen NAME ROWS COLS -- ARGS...: run rdscope with the script $T/NAME.keys
 # in a tmux pane to its end; 0 when it exited with status 0.
@@ -41,15 +24,6 @@ screen() {
 	rc=$(cat "$T/$name.rc" 2>/dev/null || echo timeout)
 	[ "$rc" = 0 ] || { echo "# $name: exit status $rc"; sed 's/^/# /' "$T/$name.err"; }
 	[ "$rc" = 0 ]
-}
-
-golden() {
-	if [ "${RDSCOPE_UPDATE_GOLDEN:-}" = 1 ]; then
-		cp "$T/$1.txt" "$G/$1.txt"
-	fi
-	[ -f "$T/$1.txt" ] || { echo "# $1: no screen dump"; return 1; }
-	diff -u "$G/$1.txt" "$T/$1.txt" | sed 's/^/# /' | head -40
-	cmp -s "$G/$1.txt" "$T/$1.txt"
 }
 
 # row FILE LABEL: the cells of a table row, blanks squeezed ("0 1 2 ...").
