@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hexnum.h"
+
 enum {
 	OP_NUM = KX_OP_NUM, OP_VAR = KX_OP_VAR, OP_NEG, OP_NOT, OP_BNOT,
 	OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB, OP_SHL, OP_SHR,
@@ -235,24 +237,12 @@ static int parse_primary(kx_parser *ps)
 	}
 	if (*p >= '0' && *p <= '9') {
 		uint64_t v = 0;
-		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-			p += 2;
-			int nd = 0;
-			for (;; p++, nd++) {
-				unsigned c = (unsigned char)*p, d;
-				if (c - '0' < 10)
-					d = c - '0';
-				else if ((c | 0x20) - 'a' < 6)
-					d = (c | 0x20) - 'a' + 10;
-				else
-					break;
-				if (v >> 60)
-					return kx_fail(ps, "number too large");
-				v = v << 4 | d;
-			}
-			if (!nd)
-				return kx_fail(ps, "expected hex digits after 0x");
-		} else {
+		int h = hexnum_parse(&p, &v);
+		if (h == HEXNUM_TOO_LARGE)
+			return kx_fail(ps, "number too large");
+		if (h == HEXNUM_NO_DIGITS)
+			return kx_fail(ps, "expected hex digits after 0x");
+		if (h == HEXNUM_NOT_HEX) {
 			for (; *p >= '0' && *p <= '9'; p++) {
 				unsigned d = (unsigned)(*p - '0');
 				if (v > ((uint64_t)INT64_MAX - d) / 10)

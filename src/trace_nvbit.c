@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hexnum.h"
+
 #include "trace_sass.h"
 
 enum line_kind { LINE_OTHER = 0, LINE_LAUNCH, LINE_ACCESS };
@@ -103,29 +105,7 @@ static int dec(const char **pp, uint64_t max, uint64_t *v)
 /* "0x" and 1..16 hex digits; advances *pp. */
 static int hex(const char **pp, uint64_t *v)
 {
-	const char *p = *pp;
-	if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
-		return -1;
-	p += 2;
-	uint64_t x = 0;
-	int n = 0;
-	for (;; p++, n++) {
-		unsigned c = (unsigned char)*p, d;
-		if (c - '0' < 10)
-			d = c - '0';
-		else if ((c | 0x20) - 'a' < 6)
-			d = (c | 0x20) - 'a' + 10;
-		else
-			break;
-		if (n == 16)
-			return -1;
-		x = x << 4 | d;
-	}
-	if (n == 0)
-		return -1;
-	*pp = p;
-	*v = x;
-	return 0;
+	return hexnum_parse(pp, v) == HEXNUM_OK ? 0 : -1;
 }
 
 /* "X,Y,Z" of positive numbers. */
