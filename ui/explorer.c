@@ -13,6 +13,7 @@
  * script_step.
  */
 #include "explorer.h"
+#include "kernel_pick.h"
 
 #include <ctype.h>
 #include <curses.h>
@@ -700,6 +701,37 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 	return 0;
 }
 
+/*
+ * The kernel to explore: the input's only one, the one --kernel names, or,
+ * for a multi-kernel input on a terminal, the one picked from its list.
+ */
+static int explorer_load(explorer *x, const cli *c, int scripted, char *err, size_t len)
+{
+	char **names = NULL;
+	size_t n = 0;
+	if (c->kernel || scripted || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    input_names(x->input, NULL, &names, &n, err, len) != INPUT_OK || n < 2) {
+		input_names_free(names, n);
+		return input_load(x->input, &x->k, err, len);
+	}
+	int i = kernel_pick(x->input, names, n);
+	input_names_free(names, n);
+	if (i < 0) {
+		snprintf(err, len, "%s: no kernel chosen", x->input);
+		return INPUT_EINPUT;
+	}
+	char idx[24];
+	snprintf(idx, sizeof idx, "%d", i);
+	input_opts o = {.format = c->input_format, .kernel = idx};
+	input *in;
+	int st = input_open(x->input, &o, &in, err, len);
+	if (st != INPUT_OK)
+		return st;
+	st = input_next(in, &x->k, err, len);
+	input_close(in);
+	return st;
+}
+
 int explorer_run(const cli *c)
 {
 	static explorer xs;
@@ -724,8 +756,8 @@ int explorer_run(const cli *c)
 		}
 	}
 	char err[1024];
-	int st = c->teach ? lesson_open(x, LESSON_FIRST)
-			  : input_load(x->input, &x->k, err, sizeof err);
+	int st = c->teach ? lesson_open(x, LESSON_FIRST) : explorer_load(x, c, sc.f != NULL, err,
+								    sizeof err);
 	if (c->teach && st != INPUT_OK)
 		snprintf(err, sizeof err, "out of memory");
 	if (st != INPUT_OK) {
