@@ -121,6 +121,17 @@ static int bad_file(const merge_in *m, const char *why)
 }
 
 /* JSON: header line, one run per line, "]}" last. */
+/* The file's first hlen bytes (its header line) as m->header. */
+static int header_copy(merge_in *m, size_t hlen)
+{
+	m->header = malloc(hlen + 1);
+	if (!m->header)
+		return -1;
+	memcpy(m->header, m->data, hlen);
+	m->header[hlen] = '\0';
+	return 0;
+}
+
 static int parse_json(merge_state *s, size_t fi)
 {
 	merge_in *m = &s->in[fi];
@@ -130,11 +141,8 @@ static int parse_json(merge_state *s, size_t fi)
 	size_t hlen = (size_t)(nl - m->data);
 	if (hlen < strlen(JSON_RUNS) || memcmp(nl - strlen(JSON_RUNS), JSON_RUNS, strlen(JSON_RUNS)))
 		return bad_file(m, "JSON header does not end with \"runs\":[");
-	m->header = malloc(hlen + 1);
-	if (!m->header)
+	if (header_copy(m, hlen) < 0)
 		return bad_file(m, "out of memory");
-	memcpy(m->header, m->data, hlen);
-	m->header[hlen] = '\0';
 	/* Drop the shard member: the unsharded header has none. */
 	m->shard_k = m->shard_n = -1;
 	char *sh = strstr(m->header, SHARD_KEY);
@@ -194,11 +202,8 @@ static int parse_csv(merge_state *s, size_t fi)
 	size_t hlen = csv_record_len(m->data, &complete);
 	if (!complete)
 		return bad_file(m, "no complete CSV header line");
-	m->header = malloc(hlen + 1);
-	if (!m->header)
+	if (header_copy(m, hlen) < 0)
 		return bad_file(m, "out of memory");
-	memcpy(m->header, m->data, hlen);
-	m->header[hlen] = '\0';
 	m->shard_k = m->shard_n = -1;
 	for (const char *p = m->data + hlen + 1; *p;) {
 		size_t len = csv_record_len(p, &complete);

@@ -101,14 +101,17 @@ static void preset_suggest(const char *word, char *out, size_t len)
 	snprintf(out, len, "%s", s ? s : "");
 }
 
-static void report_unknown(preset_ctx *x, const char *file, unsigned line, const char *key)
+/* "NAME: unknown WHAT; did you mean 'X'?", or NAME: unknown WHAT and the
+ * fallback text when nothing is close. */
+static void report_unknown(preset_ctx *x, const char *file, unsigned line, const char *name,
+			   const char *what, const char *fallback)
 {
 	char hint[64];
-	preset_suggest(key, hint, sizeof hint);
+	preset_suggest(name, hint, sizeof hint);
 	if (hint[0])
-		preset_error(x, file, line, "%s: unknown key; did you mean '%s'?", key, hint);
+		preset_error(x, file, line, "%s: unknown %s; did you mean '%s'?", name, what, hint);
 	else
-		preset_error(x, file, line, "%s: unknown key (see 'rdscope keys')", key);
+		preset_error(x, file, line, "%s: unknown %s%s", name, what, fallback);
 }
 
 /*
@@ -173,7 +176,7 @@ static void apply_key(preset_ctx *x, const config_setting_t *s, const char *key,
 	unsigned line = config_setting_source_line(s);
 	int i = preset_key_index(key);
 	if (i < 0) {
-		report_unknown(x, file, line, key);
+		report_unknown(x, file, line, key, "key", " (see 'rdscope keys')");
 		return;
 	}
 	char text[512], err[512];
@@ -377,12 +380,7 @@ static int preset_read(preset_ctx *x, const char *path, rd_config *cfg, const ch
 				preset_error(x, file, line, "%s: expected a group, %s = { ... };, got %s",
 					     name, name, cfgtype_name(config_setting_type(s)));
 		} else if (config_setting_type(s) == CONFIG_TYPE_GROUP && !rd_key_find(name)) {
-			char hint[64];
-			preset_suggest(name, hint, sizeof hint);
-			if (hint[0])
-				preset_error(x, file, line, "%s: unknown group; did you mean '%s'?", name, hint);
-			else
-				preset_error(x, file, line, "%s: unknown group", name);
+			report_unknown(x, file, line, name, "group", "");
 		} else {
 			apply_key(x, s, name, cfg);
 		}
