@@ -38,7 +38,11 @@ static const char *const builtin_names[NBUILTIN] = {
 #define MAX_DIMS 4
 #define MAX_LAUNCH_VARS 8
 #define MAX_LAUNCHES (1u << 20)
-#define MAX_LOOP (1ull << 28)      /* iterations of one loop instance */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define MAX_LOOP (1ull << 14) /* make fuzz: same check, cheaper inputs */
+#else
+#define MAX_LOOP (1ull << 28) /* iterations of one loop instance */
+#endif
 
 enum { SYM_BUILTIN, SYM_PARAM, SYM_LAUNCH, SYM_LOCAL };
 enum { ORDER_CUDA = 0, ORDER_OCELOT = 1 };
