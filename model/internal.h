@@ -116,7 +116,14 @@ typedef struct rd_rng {
 } rd_rng;
 
 void rng_seed(rd_rng *r, uint64_t seed, uint64_t stream);
-uint64_t rng_next(rd_rng *r);
+/* splitmix64: one draw per miss in the engines' loop, so inline */
+static inline uint64_t rng_next(rd_rng *r)
+{
+	uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
 /* |N(0, sigma^2)| rounded to an integer, truncated at 8 sigma. */
 uint32_t rng_halfnormal(rd_rng *r, double sigma);
 
@@ -195,7 +202,18 @@ void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases);
 void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int cases, uint32_t ways,
 		      uint32_t sets);
 
-int hist_add(sim_counts *c, int64_t d);
+/* Count distance d (< 0: infinite) in c's histogram; -1: no memory. */
+int hist_add_slow(sim_counts *c, int64_t d);
+static inline int hist_add(sim_counts *c, int64_t d)
+{
+	if (d >= 0 && (uint64_t)d < c->hist_cap) {
+		c->hist[d]++;
+		if ((uint32_t)d >= c->hist_len)
+			c->hist_len = (uint32_t)d + 1;
+		return 0;
+	}
+	return hist_add_slow(c, d); /* infinite, or the histogram grows */
+}
 void counts_free(sim_counts *c);
 /* Case 0's per-set counters: allocate them (0 or -1: no memory). */
 int counts_sets(sim_counts *c, uint32_t nsets);

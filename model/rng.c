@@ -10,14 +10,6 @@ void rng_seed(rd_rng *r, uint64_t seed, uint64_t stream)
 	r->s = seed * 0x9E3779B97F4A7C15ULL ^ (stream + 0x632BE59BD9B4E019ULL) * 0xD1B54A32D192ED03ULL;
 }
 
-uint64_t rng_next(rd_rng *r)
-{
-	uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
 static double unit_open(rd_rng *r)
 {
 	/* (0, 1]: never 0, so log() below is finite */

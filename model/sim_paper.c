@@ -28,11 +28,16 @@
  *  - blocks of a core start first-done-first-serve as slots free up.
  */
 #include "internal.h"
+#include "stack_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum { EFF_HIT = 0, EFF_FILL = 1 };
+
+/* The per-step helpers are inlined into sim_paper_core, whose POPCNT clone
+ * (HOT_CLONES) then covers the stack operations they inline in turn. */
+#define STEP_INLINE static inline __attribute__((always_inline))
 
 /* Lines of a set an event shows at most (a teaching view's stack). */
 #define EVENT_STACK_MAX 64
@@ -47,6 +52,14 @@ typedef struct bucket {
 	uint32_t n, cap;
 } bucket;
 
+/* A warp's progress: one record, so a pop touches one cache line. */
+typedef struct warp_st {
+	uint64_t req, req_end;     /* next request; end of the instruction's */
+	uint64_t instr, instr_end; /* current instruction; end of the warp's */
+	uint32_t held;             /* MSHR entries it holds */
+	uint32_t refused;          /* its line's stamp + 1 when refused, or 0 */
+} warp_st;
+
 typedef struct core_state {
 	const sim_input *in;
 	const sim_params *p;
@@ -58,14 +71,12 @@ typedef struct core_state {
 	/* per line, beside st.ln (stamp, set, pending fills, MSHR owner) */
 	uint64_t *land;      /* effect time of the entry's own fill */
 	/* per warp (global ids) */
-	uint64_t *next_instr, *next_req;
-	uint32_t *held;
-	uint32_t *refused_stamp; /* line's stamp when its request was refused, +1 */
+	warp_st *warps;
 	/* per block */
 	uint32_t *block_left;
 	/* queues */
 	uint32_t *fifo;
-	uint64_t fhead, ftail, fcap;
+	uint64_t fhead, ftail, fmask; /* ring of fmask + 1 (a power of two) */
 	wheap wq;            /* warps waiting for their latency */
 	bucket *wheel;
 	uint64_t wmask, pending;
@@ -74,44 +85,50 @@ typedef struct core_state {
 	uint32_t next_block; /* index into this core's block list */
 	uint64_t warps_alive;
 	uint64_t issued;     /* requests issued, for progress */
+	int events;          /* an event callback listens (case 0 only) */
 	uint64_t version;    /* bumped by anything that can unblock a warp */
 } core_state;
 
 static void fifo_push(core_state *cs, uint32_t w)
 {
-	cs->fifo[cs->ftail++ % cs->fcap] = w;
+	cs->fifo[cs->ftail++ & cs->fmask] = w;
 }
 
-static int effect_push(core_state *cs, uint64_t at, uint32_t line, uint8_t kind)
+static int bucket_grow(bucket *b)
+{
+	uint32_t nc = b->cap ? b->cap * 2 : 8;
+	effect *v = realloc(b->v, nc * sizeof *v);
+	if (!v)
+		return -1;
+	b->v = v;
+	b->cap = nc;
+	return 0;
+}
+
+STEP_INLINE int effect_push(core_state *cs, uint64_t at, uint32_t line, uint8_t kind)
 {
 	bucket *b = &cs->wheel[at & cs->wmask];
-	if (b->n == b->cap) {
-		uint32_t nc = b->cap ? b->cap * 2 : 8;
-		effect *v = realloc(b->v, nc * sizeof *v);
-		if (!v)
-			return -1;
-		b->v = v;
-		b->cap = nc;
-	}
+	if (b->n == b->cap && bucket_grow(b) < 0)
+		return -1;
 	b->v[b->n++] = (effect){line, kind, 0};
 	cs->pending++;
 	return 0;
 }
 
-static void effect_apply(core_state *cs, effect *e)
+STEP_INLINE void effect_apply(core_state *cs, effect *e)
 {
 	cs->version++;
 	e->done = 1;
 	cs->pending--;
-	stack_update(&cs->st, e->line);
+	stack_update_inline(&cs->st, e->line);
 	rd_line *ln = &cs->st.ln[e->line];
 	if (e->kind == EFF_FILL && --ln->pend == 0) {
 		cs->used--;
-		cs->held[ln->owner]--;
+		cs->warps[ln->owner].held--;
 	}
 }
 
-static void effects_due(core_state *cs, uint64_t t)
+STEP_INLINE void effects_due(core_state *cs, uint64_t t)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
 	for (uint32_t i = 0; i < b->n; i++)
@@ -121,7 +138,7 @@ static void effects_due(core_state *cs, uint64_t t)
 }
 
 /* The looked-up line's own fills due now land before the lookup. */
-static void effects_land_line(core_state *cs, uint64_t t, uint32_t line)
+STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
 	for (uint32_t i = 0; i < b->n; i++)
@@ -142,9 +159,12 @@ static void block_dispatch(core_state *cs)
 			uint32_t w = b * s->warps_per_block + j;
 			if (!s->warp_nt[w] || co->warp_instr_first[w] == co->warp_instr_first[w + 1])
 				continue; /* no thread, or no load: nothing to schedule */
-			cs->next_instr[w] = co->warp_instr_first[w];
-			cs->next_req[w] = co->instr_req_first[cs->next_instr[w]];
-			cs->held[w] = 0;
+			warp_st *ws = &cs->warps[w];
+			ws->instr = co->warp_instr_first[w];
+			ws->instr_end = co->warp_instr_first[w + 1];
+			ws->req = co->instr_req_first[ws->instr];
+			ws->req_end = co->instr_req_first[ws->instr + 1];
+			ws->held = ws->refused = 0;
 			fifo_push(cs, w);
 			live++;
 		}
@@ -165,7 +185,7 @@ static void warp_retire(core_state *cs, uint32_t w)
 
 static int warp_exhausted(const core_state *cs, uint32_t w)
 {
-	return cs->next_instr[w] == cs->in->co->warp_instr_first[w + 1];
+	return cs->warps[w].instr == cs->warps[w].instr_end;
 }
 
 static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq, uint32_t set,
@@ -174,7 +194,7 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq,
 	const rd_kernel *k = cs->in->k;
 	const rd_sched *s = cs->in->s;
 	const rd_coal *co = cs->in->co;
-	uint64_t instr = cs->next_instr[w] - co->warp_instr_first[w];
+	uint64_t instr = cs->warps[w].instr - co->warp_instr_first[w];
 	rd_event ev = {
 		.time = T,
 		.core = cs->core,
@@ -201,41 +221,44 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq,
 
 /* Issue warp w's current instruction at T. Returns -1 on no memory, 1 if
  * the warp was refused an MSHR before issuing anything, else 0. */
-static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
+STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 {
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
 	sim_counts *out = cs->out;
-	int events = p->record_events && cs->in->cb && cs->in->cb->event;
-	uint64_t end = co->instr_req_first[cs->next_instr[w] + 1];
-	uint64_t first_req = cs->next_req[w];
+	const int events = cs->events;
+	warp_st *ws = &cs->warps[w];
+	rd_line *const lines = cs->st.ln;
+	/* the request index lives in a register; ws->req is written back */
+	const uint64_t end = ws->req_end, first_req = ws->req;
+	uint64_t r = first_req;
 	uint32_t maxlat = 0;
 	int cancelled = 0;
-	for (; cs->next_req[w] < end; cs->next_req[w]++) {
-		const rd_req *rq = &co->req[cs->next_req[w]];
+	for (; r < end; r++) {
+		const rd_req *rq = &co->req[r];
 		/* Large traces' line records miss in every cache; start fetching
 		 * the next request's while this one is worked on. */
-		if (cs->next_req[w] + 1 < end)
-			__builtin_prefetch(&cs->st.ln[rq[1].line]);
+		if (r + 1 < end)
+			__builtin_prefetch(&lines[rq[1].line]);
 		uint32_t l = rq->line;
-		rd_line *ln = &cs->st.ln[l];
+		rd_line *ln = &lines[l];
 		uint32_t set = ln->set;
 		/* A refused request stays a miss needing a new entry while its
 		 * line is neither updated nor in flight (its distance only
 		 * grows): retest only the MSHR condition. */
-		if (!events && cs->refused_stamp[w] == ln->stamp + 1 && !ln->pend &&
-		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && cs->held[w] >= p->per_warp))) {
+		if (!events && ws->refused == ln->stamp + 1 && !ln->pend &&
+		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && ws->held >= p->per_warp))) {
 			out->cancels++;
 			cancelled = 1;
 			break;
 		}
-		cs->refused_stamp[w] = 0;
-		int64_t d = p->need_hist ? stack_distance(&cs->st, l)
-					 : stack_distance_capped(&cs->st, l, p->ways);
+		ws->refused = 0;
+		int64_t d = p->need_hist ? stack_distance_inline(&cs->st, l)
+					 : stack_distance_capped_inline(&cs->st, l, p->ways);
 		if ((d < 0 || d >= p->ways) && ln->pend) {
 			effects_land_line(cs, T, l);
-			d = p->need_hist ? stack_distance(&cs->st, l)
-					 : stack_distance_capped(&cs->st, l, p->ways);
+			d = p->need_hist ? stack_distance_inline(&cs->st, l)
+					 : stack_distance_capped_inline(&cs->st, l, p->ways);
 		}
 		uint32_t lat;
 		uint64_t eff;
@@ -263,10 +286,10 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			out->misses++;
 			out->latency++;
 		} else if ((p->mshrs && cs->used >= p->mshrs) ||
-			   (p->per_warp && cs->held[w] >= p->per_warp)) {
+			   (p->per_warp && ws->held >= p->per_warp)) {
 			out->cancels++;
 			cancelled = 1;
-			cs->refused_stamp[w] = ln->stamp + 1;
+			ws->refused = ln->stamp + 1;
 			if (events)
 				event_emit(cs, T, w, rq, set, d, RD_OUT_CANCEL, -1, 0, 0);
 			break;
@@ -276,7 +299,7 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			if (effect_push(cs, eff, l, EFF_FILL) < 0)
 				return -1;
 			cs->used++;
-			cs->held[w]++;
+			ws->held++;
 			/* requested before iff it has landed once (nothing in flight
 			 * here): the first request of a line is compulsory */
 			int first = ln->stamp == 0;
@@ -304,23 +327,21 @@ static int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			event_emit(cs, T, w, rq, set, d, o, cls, lat, eff);
 		cs->issued++;
 	}
-	int refused = cancelled && maxlat == 0 && cs->next_req[w] == first_req;
+	ws->req = r;
+	int refused = cancelled && maxlat == 0 && r == first_req;
 	if (!refused)
 		cs->version++;
-	if (!cancelled) {
-		cs->next_instr[w]++;
-		if (!warp_exhausted(cs, w))
-			cs->next_req[w] = co->instr_req_first[cs->next_instr[w]];
-	}
-	uint64_t r = T + (p->divergence && !cancelled ? maxlat : 0);
-	if (r == T) {
+	if (!cancelled && ++ws->instr != ws->instr_end)
+		ws->req_end = co->instr_req_first[ws->instr + 1]; /* ws->req is its start */
+	uint64_t back = T + (p->divergence && !cancelled ? maxlat : 0);
+	if (back == T) {
 		if (warp_exhausted(cs, w))
 			warp_retire(cs, w);
 		else
 			fifo_push(cs, w);
 		return refused;
 	}
-	return wheap_push(&cs->wq, r, T, w);
+	return wheap_push(&cs->wq, back, T, w);
 }
 
 static void core_free(core_state *cs)
@@ -329,10 +350,7 @@ static void core_free(core_state *cs)
 	halfnormal_free(&cs->latdist);
 	free(cs->land);
 	free(cs->stk);
-	free(cs->next_instr);
-	free(cs->next_req);
-	free(cs->held);
-	free(cs->refused_stamp);
+	free(cs->warps);
 	free(cs->block_left);
 	free(cs->fifo);
 	wheap_free(&cs->wq);
@@ -370,13 +388,13 @@ static int core_init(core_state *cs)
 	if (rc)
 		return -1;
 	cs->land = calloc(nl, sizeof *cs->land);
-	cs->next_instr = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->next_instr);
-	cs->next_req = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->next_req);
-	cs->held = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->held);
-	cs->refused_stamp = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->refused_stamp);
+	cs->warps = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->warps);
 	cs->block_left = calloc(s->nblocks ? s->nblocks : 1, sizeof *cs->block_left);
-	cs->fcap = nwarps_core + 1;
-	cs->fifo = malloc(cs->fcap * sizeof *cs->fifo);
+	uint64_t fn = 1; /* a mask, not a division, per pop and push */
+	while (fn < nwarps_core + 1)
+		fn <<= 1;
+	cs->fmask = fn - 1;
+	cs->fifo = malloc(fn * sizeof *cs->fifo);
 	uint64_t maxlat = p->lat_miss + (uint64_t)(8.0 * p->sigma) + 2;
 	if (p->lat_hit > maxlat)
 		maxlat = p->lat_hit;
@@ -385,8 +403,7 @@ static int core_init(core_state *cs)
 		wn <<= 1;
 	cs->wmask = wn - 1;
 	cs->wheel = calloc(wn, sizeof *cs->wheel);
-	if (!cs->land || !cs->next_instr ||
-	    !cs->next_req || !cs->held || !cs->refused_stamp || !cs->block_left || !cs->fifo || !cs->wheel)
+	if (!cs->land || !cs->warps || !cs->block_left || !cs->fifo || !cs->wheel)
 		return -1;
 	if (p->record_events) {
 		if (counts_sets(cs->out, p->sets) < 0)
@@ -396,6 +413,7 @@ static int core_init(core_state *cs)
 		    !(cs->stk = malloc(EVENT_STACK_MAX * sizeof *cs->stk)))
 			return -1;
 	}
+	cs->events = p->record_events && cs->in->cb && cs->in->cb->event;
 	rng_seed(&cs->rng, p->seed, cs->core);
 	return halfnormal_init(&cs->latdist, p->sigma);
 }
@@ -420,7 +438,7 @@ static uint64_t spin_skip(core_state *cs, uint64_t T)
 		return T; /* nothing to skip to (cannot happen with refusals) */
 	uint64_t k = end - T, n = cs->ftail - cs->fhead;
 	for (uint64_t i = 0; i < k % n; i++) {
-		uint32_t w = cs->fifo[cs->fhead++ % cs->fcap];
+		uint32_t w = cs->fifo[cs->fhead++ & cs->fmask];
 		fifo_push(cs, w);
 	}
 	cs->out->cancels += k;
@@ -429,7 +447,7 @@ static uint64_t spin_skip(core_state *cs, uint64_t T)
 	return end;
 }
 
-int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out)
+HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out)
 {
 	core_state cs = {.in = in, .p = p, .out = out, .core = core};
 	int rc = RD_OK;
@@ -443,7 +461,7 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 		block_dispatch(&cs);
 	uint64_t T = 0, next_report = SIM_CHUNK, reported = 0, spin = 0;
 	uint64_t next_partial = RD_PARTIAL_EVERY;
-	int fast = !(p->record_events && in->cb && in->cb->event);
+	int fast = !cs.events;
 	while (cs.warps_alive) {
 		while (wheap_due(&cs.wq, T)) {
 			uint32_t w = wheap_pop(&cs.wq).w;
@@ -472,7 +490,7 @@ int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_
 				T = cs.wq.v[0].at;
 			continue;
 		}
-		uint32_t w = cs.fifo[cs.fhead++ % cs.fcap];
+		uint32_t w = cs.fifo[cs.fhead++ & cs.fmask];
 		uint64_t v0 = cs.version;
 		int st = warp_issue(&cs, w, T);
 		if (st < 0) {
