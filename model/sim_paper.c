@@ -89,9 +89,30 @@ typedef struct core_state {
 	uint64_t version;    /* bumped by anything that can unblock a warp */
 } core_state;
 
-static void fifo_push(core_state *cs, uint32_t w)
+/*
+ * The warp ring, with prefetching for traces larger than the caches: a warp
+ * pushed now is popped a queue length later, so its next requests are
+ * fetched at the push, and the line records they name a few pops before
+ * its turn (fifo_pop). Loads then rarely wait for memory.
+ */
+#define PREFETCH_AHEAD 4
+
+STEP_INLINE void fifo_push(core_state *cs, uint32_t w)
 {
+	__builtin_prefetch(&cs->in->co->req[cs->warps[w].req]);
 	cs->fifo[cs->ftail++ & cs->fmask] = w;
+}
+
+STEP_INLINE uint32_t fifo_pop(core_state *cs)
+{
+	if (cs->ftail - cs->fhead > PREFETCH_AHEAD) {
+		const warp_st *a = &cs->warps[cs->fifo[(cs->fhead + PREFETCH_AHEAD) & cs->fmask]];
+		const rd_req *rq = &cs->in->co->req[a->req];
+		__builtin_prefetch(&cs->st.ln[rq[0].line]);
+		if (a->req + 1 < a->req_end)
+			__builtin_prefetch(&cs->st.ln[rq[1].line]);
+	}
+	return cs->fifo[cs->fhead++ & cs->fmask];
 }
 
 static int bucket_grow(bucket *b)
@@ -253,6 +274,16 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			break;
 		}
 		ws->refused = 0;
+		/* No MSHR for a miss: if it surely is one, refuse it without the
+		 * exact distance (the histogram counts issued requests only). */
+		if (!events && p->need_hist && !ln->pend &&
+		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && ws->held >= p->per_warp)) &&
+		    stack_surely_miss(&cs->st, l, p->ways)) {
+			out->cancels++;
+			cancelled = 1;
+			ws->refused = ln->stamp + 1;
+			break;
+		}
 		int64_t d = p->need_hist ? stack_distance_inline(&cs->st, l)
 					 : stack_distance_capped_inline(&cs->st, l, p->ways);
 		if ((d < 0 || d >= p->ways) && ln->pend) {
@@ -490,7 +521,7 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 				T = cs.wq.v[0].at;
 			continue;
 		}
-		uint32_t w = cs.fifo[cs.fhead++ & cs.fmask];
+		uint32_t w = fifo_pop(&cs);
 		uint64_t v0 = cs.version;
 		int st = warp_issue(&cs, w, T);
 		if (st < 0) {

@@ -89,6 +89,28 @@ static inline __attribute__((always_inline)) int64_t stack_distance_capped_inlin
 	return d < cap ? d : cap;
 }
 
+/*
+ * Is the line's distance surely >= cap (a miss in a cap-way set)? Looks at
+ * most SCAN_WORDS words above its stamp: 1 means a miss, 0 means "ask
+ * stack_distance". Cheaper than the exact distance where only hit or miss
+ * matters, as for a request that will be refused an MSHR if it misses.
+ */
+static inline __attribute__((always_inline)) int stack_surely_miss(const rd_stack *st, uint32_t line,
+								   uint32_t cap)
+{
+	uint32_t p = st->ln[line].stamp, set = st->ln[line].set;
+	if (!p)
+		return 1;
+	const uint64_t *b = st->bits + st->off[set];
+	uint64_t wp = p >> 6, w = (uint64_t)(st->counter[set] - 1) >> 6;
+	uint64_t stop = w - wp > SCAN_WORDS ? w - SCAN_WORDS : wp;
+	uint64_t d = 0;
+	for (; w > stop; w--)
+		if ((d += (uint64_t)popcount64(b[w])) >= cap)
+			return 1;
+	return 0;
+}
+
 static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *st, uint32_t line)
 {
 	uint32_t set = st->ln[line].set;
