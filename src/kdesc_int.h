@@ -1,0 +1,134 @@
+/*
+ * Kernel descriptions, private to their three files: the compiled form of
+ * a description (kdesc.c opens and closes it, kdesc_compile.c builds it,
+ * kdesc_run.c runs a launch of it into a kernel).
+ */
+#ifndef KDESC_INT_H
+#define KDESC_INT_H
+
+#include <libconfig.h>
+#include <stdint.h>
+
+#include "kdesc.h"
+#include "kdesc_expr.h"
+#include "trace.h"
+
+/* Variable slots of the builtins. */
+enum { S_TX, S_TY, S_TZ, S_BX, S_BY, S_BZ, S_DX, S_DY, S_DZ, S_GX, S_GY, S_GZ, S_WARP, NBUILTIN };
+
+#define MAX_DIMS 4
+#define MAX_LAUNCH_VARS 8
+#define MAX_LAUNCHES (1u << 20)
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define MAX_LOOP (1ull << 14) /* make fuzz: same check, cheaper inputs */
+#else
+#define MAX_LOOP (1ull << 28) /* iterations of one loop instance */
+#endif
+
+enum { SYM_BUILTIN, SYM_PARAM, SYM_LAUNCH, SYM_LOCAL };
+enum { ORDER_CUDA = 0, ORDER_OCELOT = 1 };
+enum { ST_LET, ST_LOAD, ST_STORE, ST_IF, ST_FOR };
+
+typedef struct sym {
+	char *name;
+	int kind, slot, kernel, lv; /* lv: index among launch variables */
+} sym;
+
+typedef struct kd_array {
+	char *name;
+	uint64_t base;
+	uint32_t elem;
+	int ndims;
+	int64_t dim[MAX_DIMS];
+	int64_t total;
+} kd_array;
+
+typedef struct kd_ref {
+	int array, nidx;
+	int idx[MAX_DIMS];
+	uint32_t bytes;
+	const char *text; /* for messages: into the config, valid while loaded */
+} kd_ref;
+
+typedef struct kd_stmt {
+	uint8_t kind;
+	unsigned line;
+	int slot;
+	int e1, e2, e3;   /* let: e1; if: e1; for: init e1, cond e2, step e3 */
+	int l1, n1;       /* if: then; for: body; load/store: refs */
+	int l2, n2;       /* if: else */
+} kd_stmt;
+
+typedef struct kd_kernel {
+	char *name;
+	unsigned line;
+	int grid[3], block[3];
+	int body, nbody;
+	int64_t max_threads;
+	int order;
+	unsigned lv_used; /* bit i: uses launch variable i */
+	int nlocal0, nlocal1; /* its local slots */
+} kd_kernel;
+
+typedef struct kd_launch {
+	int kernel;
+	unsigned line;
+	char *name;
+	int64_t lv[MAX_LAUNCH_VARS];
+} kd_launch;
+
+typedef struct kdesc {
+	trace_reader base;
+	char *shown;
+	char *text;
+	config_t cf;
+	int cf_live;
+	kx_prog prog;
+	sym *syms;
+	int nsyms, nslots;
+	int lv_slot[MAX_LAUNCH_VARS];
+	int nlv;
+	int64_t *init;          /* slot values of params (and 0 elsewhere) */
+	kd_array *arrays;
+	int narrays;
+	kd_ref *refs;
+	int nrefs, caprefs;
+	kd_stmt *stmts;
+	int nstmts, capstmts;
+	int *lists;
+	int nlists, caplists;
+	kd_kernel *kernels;
+	int nkernels;
+	kd_launch *launches;
+	size_t nlaunches, next;
+	int64_t default_max_threads;
+	int default_order;
+	/* while compiling */
+	int cur_kernel;         /* -1: launch context */
+	unsigned cur_line;
+	int oom;
+} kdesc;
+
+/* Errors (kdesc.c): each sets the reader's message and returns -1. The line
+ * is the description's (0: none); kd_line looks a setting's line up. */
+int kd_fail(kdesc *d, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int kd_oom(kdesc *d);
+unsigned kd_sline(const config_setting_t *s);
+unsigned kd_line(kdesc *d, const config_setting_t *s);
+/* Does group s hold only the given keys? (else an error naming the first
+ * other one, with a suggestion) */
+int kd_known_keys(kdesc *d, const config_setting_t *s, const char *what, const char *const *keys,
+		  size_t nkeys);
+
+/* The line of the first @include in text, or 0 (kdesc.c). */
+unsigned kd_include_line(const char *text);
+
+/* Parse d->text, check it and compile it, for the named variant (NULL:
+ * the defaults); unrolls the launches (kdesc_compile.c). 0 or -1. */
+int kd_compile(kdesc *d, const char *variant);
+
+/* The trace_reader load callback: the current launch run thread by thread
+ * into a kernel (kdesc_run.c). */
+int kd_load(trace_reader *rr, rd_kernel **out);
+
+#endif
