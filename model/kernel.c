@@ -157,8 +157,12 @@ void rd_kernel_free(rd_kernel *k)
 	if (!k)
 		return;
 	free(k->name);
-	free(k->thread_first);
-	free(k->addr);
-	free(k->bytes);
+	if (k->release) {
+		k->release(k->release_ctx);
+	} else {
+		free(k->thread_first);
+		free(k->addr);
+		free(k->bytes);
+	}
 	free(k);
 }

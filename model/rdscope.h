@@ -130,6 +130,11 @@ typedef struct rd_kernel {
 	uint64_t *thread_first;  /* [nthreads + 1]: loads of t are [first[t], first[t+1]) */
 	uint64_t *addr;          /* [nloads] byte address */
 	uint16_t *bytes;         /* [nloads] access size */
+	/* Who owns the three arrays: NULL, the kernel (rd_kernel_free frees
+	 * them); else rd_kernel_free calls release(release_ctx) instead, for
+	 * arrays lent by a reader (a mapped .rdt file). Never written to. */
+	void (*release)(void *release_ctx);
+	void *release_ctx;
 } rd_kernel;
 
 /*

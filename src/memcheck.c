@@ -6,6 +6,7 @@
  * and requests never outnumber loads.
  */
 #include "memcheck.h"
+#include "trace_rdt.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,19 +37,23 @@ static uint64_t proc_bytes(const char *file, const char *field)
 	return (uint64_t)kb * 1024;
 }
 
+/* Address space left under ulimit -v, or UINT64_MAX without a limit. */
+static uint64_t address_space_left(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return UINT64_MAX;
+	uint64_t used = proc_bytes("/proc/self/status", "VmSize:");
+	return rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+}
+
 uint64_t memcheck_available(void)
 {
 	uint64_t avail = proc_bytes("/proc/meminfo", "MemAvailable:");
 	if (!avail)
 		avail = UINT64_MAX; /* unknown: only the limit below counts */
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-		uint64_t used = proc_bytes("/proc/self/status", "VmSize:");
-		uint64_t left = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
-		if (left < avail)
-			avail = left;
-	}
-	return avail;
+	uint64_t left = address_space_left();
+	return left < avail ? left : avail;
 }
 
 static void human(uint64_t b, char *buf, size_t len)
@@ -77,6 +82,14 @@ int memcheck_input(const char *path, char *err, size_t errlen)
 	struct stat st;
 	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0; /* the reader says what is wrong, or it cannot be known */
+	if (trace_rdt_lends(path)) {
+		/* mapped, not copied: it needs address space, not memory (each
+		 * kernel's model is checked when it is loaded) */
+		uint64_t left = address_space_left();
+		return (uint64_t)st.st_size > left
+			       ? refuse(path, "mapping", (uint64_t)st.st_size, left, err, errlen)
+			       : 0;
+	}
 	size_t n = strlen(path);
 	double text = (double)st.st_size;
 	if ((n > 3 && strcmp(path + n - 3, ".gz") == 0) || (n > 3 && strcmp(path + n - 3, ".xz") == 0))

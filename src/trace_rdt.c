@@ -1,16 +1,22 @@
 /*
  * rdscope's binary trace format (see trace_rdt.h).
  *
- * Loading: the file is mapped read-only and each kernel validated and
- * copied into the arrays rd_kernel_free will free (rd_kernel owns its
- * memory). On a little-endian machine the copy is three memcpy calls plus
- * one pass over thread_first for the checks; elsewhere values are read
- * byte by byte.
+ * Loading: the file is mapped read-only and each kernel validated. On a
+ * little-endian machine a kernel's arrays are the file's own bytes: the
+ * kernel borrows them from the mapping (which lives until the reader and
+ * every kernel it lent are freed), so loading costs one pass over
+ * thread_first and the sizes for the checks, and the trace is never copied
+ * into memory of its own: the kernel streams from the file as the model
+ * reads it, and the page cache may drop what was read. A file larger than
+ * memory is modelled kernel by kernel in the model's memory alone.
+ * Elsewhere (big-endian, or input read into memory: standard input,
+ * compressed files) values are copied, byte by byte where need be.
  */
 #include "trace_rdt.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,13 +56,30 @@ static void put32(unsigned char *p, uint32_t v)
 
 /* ---------------------------------------------------------------- reading */
 
+/* The file's mapping, shared by the reader and the kernels it lent. */
+typedef struct rdt_map {
+	void *p;
+	size_t len;
+	atomic_int refs;
+} rdt_map;
+
+/* Drop one reference (an rd_kernel release hook, and the reader's). */
+static void map_unref(void *ctx)
+{
+	rdt_map *m = ctx;
+	if (atomic_fetch_sub(&m->refs, 1) == 1) {
+		munmap(m->p, m->len);
+		free(m);
+	}
+}
+
 typedef struct rdt_reader {
 	trace_reader base;
 	const char *shown;
 	char *shown_copy;
 	const unsigned char *data;
 	uint64_t size;
-	int mapped;
+	rdt_map *map; /* NULL: data is a malloc'ed copy */
 	uint32_t nkernels, next;
 	uint64_t table;
 	char name[RDT_NAME_MAX + 1];
@@ -152,12 +175,27 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 		return rdt_fail(r, "kernel %s: its %u threads and %llu loads do not fit in the file "
 				   "(truncated?)", r->name, nthreads, (unsigned long long)nloads),
 		       TRACE_EINPUT;
+	const unsigned char *f = r->data + first_off, *a = r->data + addr_off,
+			    *b = r->data + bytes_off;
+	/* borrow the mapping's bytes when they are the model's layout (the
+	 * offsets are 8-byte aligned in a page-aligned mapping) */
+	int lend = r->map && little_endian();
 	rd_kernel *k = calloc(1, sizeof *k);
 	if (k) {
 		k->name = strdup(r->name);
-		k->thread_first = big_alloc(((size_t)nthreads + 1) * sizeof *k->thread_first);
-		k->addr = big_alloc((nloads ? nloads : 1) * sizeof *k->addr);
-		k->bytes = big_alloc((nloads ? nloads : 1) * sizeof *k->bytes);
+		if (lend) {
+			/* read-only memory: nothing writes into a loaded kernel */
+			k->thread_first = (uint64_t *)(uintptr_t)f;
+			k->addr = (uint64_t *)(uintptr_t)a;
+			k->bytes = (uint16_t *)(uintptr_t)b;
+			k->release = map_unref;
+			k->release_ctx = r->map;
+			atomic_fetch_add(&r->map->refs, 1);
+		} else {
+			k->thread_first = big_alloc(((size_t)nthreads + 1) * sizeof *k->thread_first);
+			k->addr = big_alloc((nloads ? nloads : 1) * sizeof *k->addr);
+			k->bytes = big_alloc((nloads ? nloads : 1) * sizeof *k->bytes);
+		}
 	}
 	if (!k || !k->name || !k->thread_first || !k->addr || !k->bytes) {
 		rd_kernel_free(k);
@@ -170,10 +208,9 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 	k->nthreads = nthreads;
 	k->nloads = nloads;
 	k->nstores = nstores;
-	const unsigned char *f = r->data + first_off, *a = r->data + addr_off,
-			    *b = r->data + bytes_off;
-	int le = little_endian();
-	if (le) {
+	if (lend) {
+		/* nothing to copy */
+	} else if (little_endian()) {
 		memcpy(k->thread_first, f, ((size_t)nthreads + 1) * 8);
 		memcpy(k->addr, a, nloads * 8);
 		memcpy(k->bytes, b, nloads * 2);
@@ -213,12 +250,22 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 static void rdt_close(trace_reader *rr)
 {
 	rdt_reader *r = (rdt_reader *)rr;
-	if (r->mapped)
-		munmap((void *)r->data, r->size);
+	if (r->map)
+		map_unref(r->map);
 	else
 		free((void *)r->data);
 	free(r->shown_copy);
 	free(r);
+}
+
+int trace_rdt_lends(const char *path)
+{
+	char magic[8];
+	FILE *f = little_endian() ? fopen(path, "rb") : NULL;
+	int yes = f && fread(magic, 1, 8, f) == 8 && memcmp(magic, RDT_MAGIC, 8) == 0;
+	if (f)
+		fclose(f);
+	return yes;
 }
 
 trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
@@ -240,20 +287,22 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 	r->base.err = err;
 	r->base.errlen = errlen;
 	uint64_t size = textin_plain_size(t);
-	if (size) {
-#ifdef MAP_POPULATE
-		/* the whole file is read: fault it in at once */
-		void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, textin_fd(t), 0);
-#else
-		void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, textin_fd(t), 0);
-#endif
-		if (m != MAP_FAILED) {
+	if (size && size <= SIZE_MAX) {
+		/* not MAP_POPULATE: the file may be larger than memory */
+		void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, textin_fd(t), 0);
+		rdt_map *map = m != MAP_FAILED ? malloc(sizeof *map) : NULL;
+		if (map) {
+			map->p = m;
+			map->len = (size_t)size;
+			atomic_init(&map->refs, 1);
+			r->map = map;
 			r->data = m;
 			r->size = size;
-			r->mapped = 1;
+		} else if (m != MAP_FAILED) {
+			munmap(m, (size_t)size);
 		}
 	}
-	if (!r->mapped) {
+	if (!r->map) {
 		/* a pipe or a compressed file: read it all */
 		size_t cap = 1 << 20, len = 0;
 		unsigned char *buf = malloc(cap);

@@ -42,6 +42,10 @@
 #define RDT_ENTRY 64
 #define RDT_NAME_MAX 4096
 
+/* Is path a plain .rdt file whose kernels the reader lends from its
+ * mapping instead of copying (so that loading needs no memory of its own)? */
+int trace_rdt_lends(const char *path);
+
 /* A reader over an open input that starts with RDT_MAGIC (takes t over). */
 trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom);
 
