@@ -26,7 +26,9 @@
  * checks every offset and size against the file, thread_first for
  * starting at 0, never decreasing and ending at nloads, and sizes for
  * being at least 1: a damaged file is an input error, never a crash.
- * Standard input and compressed .rdt files are read into memory instead.
+ * On little-endian machines a kernel's arrays are the mapped bytes
+ * themselves (lent, not copied). Standard input and compressed .rdt files
+ * are read into memory instead.
  */
 #ifndef TRACE_RDT_H
 #define TRACE_RDT_H
