@@ -10,11 +10,13 @@
 #include "merge.h"
 #include "preset_cmd.h"
 #include "rdscope.h"
+#include "sigbus.h"
 #include "sweep_run.h"
 #include "trace_cmd.h"
 
 int main(int argc, char **argv)
 {
+	sigbus_install();
 	cli c;
 	int rc = cli_parse(&c, argc, argv);
 	if (rc < 0) {

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +35,8 @@
 #include "params.h"
 #include "preset.h"
 #include "script.h"
+#include "sigbus.h"
+#include "termseq.h"
 #include "theme.h"
 #include "xstate.h"
 
@@ -795,6 +798,9 @@ int explorer_run(const cli *c)
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C"); /* "0.5", whatever the language */
 	x->utf8 = theme_locale_utf8();
+	/* for a SIGBUS exit (sigbus.h): the modes curses is about to change */
+	struct termios tmodes;
+	int have_modes = tcgetattr(STDOUT_FILENO, &tmodes) == 0;
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		fprintf(stderr, "rdscope: cannot use the terminal (TERM=%s)\n",
@@ -818,6 +824,11 @@ int explorer_run(const cli *c)
 			x->color = 0;
 	}
 	theme_start(x->color, x->utf8);
+	if (have_modes) {
+		char seq[128];
+		termseq_restore(seq, sizeof seq);
+		sigbus_terminal(STDOUT_FILENO, seq, &tmodes);
+	}
 
 	int flags = R_RESIZE;
 	int done = 0;
@@ -879,6 +890,7 @@ int explorer_run(const cli *c)
 		if (n > 0 && (pf[0].revents & (POLLHUP | POLLERR)) && !sc.f)
 			break;
 	}
+	sigbus_terminal(-1, NULL, NULL);
 	endwin();
 	delscreen(scr);
 	for (int i = 0; i < 3; i++)

@@ -263,9 +263,15 @@ worker *worker_start(const rd_kernel *k, char *err, size_t len)
 	}
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
-	/* Signals (SIGWINCH for resizes, SIGINT, ...) go to the UI thread. */
+	/* Signals (SIGWINCH for resizes, SIGINT, ...) go to the UI thread;
+	 * not the faults, which only the faulting thread can take (blocked,
+	 * they kill the process past its handlers: sigbus.h, sanitizers). */
 	sigset_t all, old;
 	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&w->th, NULL, worker_main, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

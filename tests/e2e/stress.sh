@@ -130,4 +130,17 @@ for sig in TERM INT HUP; do
 	ended "s$sig" && ! grep -q 'Sanitizer\|runtime error' "$T/s$sig.err"
 	check "signals: SIG$sig ends the explorer with the terminal restored" $?
 done
+
+# A .rdt is read from its mapping while the kernel lives: truncated in
+# place under the explorer, the next read of it (a smaller line makes the
+# model coalesce again) raises SIGBUS, which ends the explorer with status
+# 1, the terminal restored and a message, not a core dump.
+"$RDSCOPE" convert -q "$INPUT" "$T/bus.rdt"
+INPUT="$T/bus.rdt"
+start bus
+await bus "miss rate"
+: >"$T/bus.rdt"
+tm send-keys -t bus j j -
+ended bus && [ "$(cat "$T/bus.rc")" = 1 ] && grep -q "input file shrank while in use" "$T/bus.err"
+check "signals: a .rdt truncated under the explorer ends it (SIGBUS) with status 1, a message and the terminal restored" $?
 exit 0
