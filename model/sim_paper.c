@@ -255,6 +255,19 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	uint64_t r = first_req;
 	uint32_t maxlat = 0;
 	int cancelled = 0;
+	/* A refused request stays a miss needing a new entry while its line is
+	 * neither updated nor in flight (its distance only grows): retest only
+	 * the MSHR condition. Only the first request can be such a one. */
+	if (ws->refused) {
+		const rd_line *ln = &lines[co->req[r].line];
+		if (!events && ws->refused == ln->stamp + 1 && !ln->pend &&
+		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && ws->held >= p->per_warp))) {
+			out->cancels++;
+			cancelled = 1;
+			goto tried;
+		}
+		ws->refused = 0;
+	}
 	for (; r < end; r++) {
 		const rd_req *rq = &co->req[r];
 		/* Large traces' line records miss in every cache; start fetching
@@ -264,16 +277,6 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 		uint32_t l = rq->line;
 		rd_line *ln = &lines[l];
 		uint32_t set = ln->set;
-		/* A refused request stays a miss needing a new entry while its
-		 * line is neither updated nor in flight (its distance only
-		 * grows): retest only the MSHR condition. */
-		if (!events && ws->refused == ln->stamp + 1 && !ln->pend &&
-		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && ws->held >= p->per_warp))) {
-			out->cancels++;
-			cancelled = 1;
-			break;
-		}
-		ws->refused = 0;
 		/* No MSHR for a miss: if it surely is one, refuse it without the
 		 * exact distance (the histogram counts issued requests only). */
 		if (!events && p->need_hist && !ln->pend &&
@@ -358,6 +361,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			event_emit(cs, T, w, rq, set, d, o, cls, lat, eff);
 		cs->issued++;
 	}
+tried:
 	ws->req = r;
 	int refused = cancelled && maxlat == 0 && r == first_req;
 	if (!refused)
