@@ -86,6 +86,7 @@ typedef struct core_state {
 	uint64_t warps_alive;
 	uint64_t issued;     /* requests issued, for progress */
 	int events;          /* an event callback listens (case 0 only) */
+	uint32_t mshr_cap, warp_cap; /* l1.mshrs, l1.mshr_per_warp; 0 -> no cap */
 	uint64_t version;    /* bumped by anything that can unblock a warp */
 } core_state;
 
@@ -240,6 +241,12 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq,
 	cs->in->cb->event(cs->in->cb->ctx, &ev);
 }
 
+/* Would a miss of warp w find no MSHR entry free (per core or per warp)? */
+STEP_INLINE int mshr_full(const core_state *cs, const warp_st *ws)
+{
+	return cs->used >= cs->mshr_cap || ws->held >= cs->warp_cap;
+}
+
 /* Issue warp w's current instruction at T. Returns -1 on no memory, 1 if
  * the warp was refused an MSHR before issuing anything, else 0. */
 STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
@@ -247,7 +254,8 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
 	sim_counts *out = cs->out;
-	const int events = cs->events;
+	const int events = cs->events, need_hist = p->need_hist;
+	const uint32_t ways = p->ways; /* locals: stores below may alias p */
 	warp_st *ws = &cs->warps[w];
 	rd_line *const lines = cs->st.ln;
 	/* the request index lives in a register; ws->req is written back */
@@ -261,7 +269,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	if (ws->refused) {
 		const rd_line *ln = &lines[co->req[r].line];
 		if (!events && ws->refused == ln->stamp + 1 && !ln->pend &&
-		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && ws->held >= p->per_warp))) {
+		    mshr_full(cs, ws)) {
 			out->cancels++;
 			cancelled = 1;
 			goto tried;
@@ -279,26 +287,25 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 		uint32_t set = ln->set;
 		/* No MSHR for a miss: if it surely is one, refuse it without the
 		 * exact distance (the histogram counts issued requests only). */
-		if (!events && p->need_hist && !ln->pend &&
-		    ((p->mshrs && cs->used >= p->mshrs) || (p->per_warp && ws->held >= p->per_warp)) &&
-		    stack_surely_miss(&cs->st, l, p->ways)) {
+		if (!events && need_hist && !ln->pend && mshr_full(cs, ws) &&
+		    stack_surely_miss(&cs->st, l, ways)) {
 			out->cancels++;
 			cancelled = 1;
 			ws->refused = ln->stamp + 1;
 			break;
 		}
-		int64_t d = p->need_hist ? stack_distance_inline(&cs->st, l)
-					 : stack_distance_capped_inline(&cs->st, l, p->ways);
-		if ((d < 0 || d >= p->ways) && ln->pend) {
+		int64_t d = need_hist ? stack_distance_inline(&cs->st, l)
+				      : stack_distance_capped_inline(&cs->st, l, ways);
+		if ((d < 0 || d >= ways) && ln->pend) {
 			effects_land_line(cs, T, l);
-			d = p->need_hist ? stack_distance_inline(&cs->st, l)
-					 : stack_distance_capped_inline(&cs->st, l, p->ways);
+			d = need_hist ? stack_distance_inline(&cs->st, l)
+				      : stack_distance_capped_inline(&cs->st, l, ways);
 		}
 		uint32_t lat;
 		uint64_t eff;
 		int cls = -1;
 		enum rd_outcome o = RD_OUT_MISS;
-		if (d >= 0 && d < p->ways) {
+		if (d >= 0 && d < ways) {
 			o = RD_OUT_HIT;
 			lat = p->lat_hit;
 			eff = T + lat;
@@ -319,8 +326,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			ln->pend++;
 			out->misses++;
 			out->latency++;
-		} else if ((p->mshrs && cs->used >= p->mshrs) ||
-			   (p->per_warp && ws->held >= p->per_warp)) {
+		} else if (mshr_full(cs, ws)) {
 			out->cancels++;
 			cancelled = 1;
 			ws->refused = ln->stamp + 1;
@@ -353,7 +359,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			out->set_requests[set]++;
 			out->set_misses[set] += o == RD_OUT_MISS;
 		}
-		if (p->need_hist && hist_add(out, d) < 0)
+		if (need_hist && hist_add(out, d) < 0)
 			return -1;
 		if (lat > maxlat)
 			maxlat = lat;
@@ -449,6 +455,8 @@ static int core_init(core_state *cs)
 			return -1;
 	}
 	cs->events = p->record_events && cs->in->cb && cs->in->cb->event;
+	cs->mshr_cap = p->mshrs ? p->mshrs : UINT32_MAX;
+	cs->warp_cap = p->per_warp ? p->per_warp : UINT32_MAX;
 	rng_seed(&cs->rng, p->seed, cs->core);
 	return halfnormal_init(&cs->latdist, p->sigma);
 }
