@@ -62,15 +62,21 @@ typedef struct rd_line {
 	uint32_t owner; /* warp holding the line's MSHR entry */
 } rd_line;
 
+/* One set's bookkeeping, together: every stack operation reads it. */
+typedef struct rd_set {
+	uint64_t off;       /* the set owns words off .. off + nw - 1 */
+	uint64_t nw;
+	uint64_t built;     /* words below this are counted in the tree */
+	uint32_t counter;   /* next stamp, from 1 */
+	uint32_t live;      /* lines with a stamp */
+} rd_set;
+
 typedef struct rd_stack {
 	uint32_t nsets;
-	uint64_t *off;      /* [nsets + 1]: set s owns words off[s] .. off[s+1]-1 */
+	rd_set *set;        /* [nsets] */
 	uint64_t *bits;     /* bit p of a set's words: stamp p is some line's latest */
 	uint32_t *tree;     /* per set, a Fenwick tree over its words' bit counts */
-	uint64_t *built;    /* [nsets] words below this are counted in the tree */
 	int exact;          /* keep the tree: exact distances of any length */
-	uint32_t *counter;  /* [nsets] next stamp, from 1 */
-	uint32_t *live;     /* [nsets] lines with a stamp */
 	rd_line *ln;        /* [nlines] */
 	uint32_t nlines;
 } rd_stack;

@@ -27,24 +27,21 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 	st->exact = exact;
 	st->nsets = nsets;
 	st->nlines = nlines;
-	st->off = malloc(((size_t)nsets + 1) * sizeof *st->off);
-	st->counter = malloc((size_t)nsets * sizeof *st->counter);
-	st->live = calloc(nsets, sizeof *st->live);
-	st->built = calloc(nsets ? nsets : 1, sizeof *st->built);
+	st->set = calloc(nsets ? nsets : 1, sizeof *st->set);
 	st->ln = calloc(nlines ? nlines : 1, sizeof *st->ln);
-	if (!st->off || !st->counter || !st->live || !st->ln || !st->built) {
+	if (!st->set || !st->ln) {
 		stack_free(st);
 		return RD_ENOMEM;
 	}
 	uint64_t o = 0;
 	for (uint32_t s = 0; s < nsets; s++) {
-		st->off[s] = o;
+		st->set[s].off = o;
 		/* stamps 1..cap[s] live in bits 0..cap[s]; one spare word keeps
 		 * the Fenwick tree's index 0 unused */
 		o += (uint64_t)cap[s] / 64 + 2;
-		st->counter[s] = 1;
+		st->set[s].nw = o - st->set[s].off;
+		st->set[s].counter = 1;
 	}
-	st->off[nsets] = o;
 	for (uint32_t l = 0; l < nlines; l++)
 		st->ln[l].set = set_of[l];
 	st->bits = calloc(o ? o : 1, sizeof *st->bits);
@@ -58,10 +55,7 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 
 void stack_free(rd_stack *st)
 {
-	free(st->off);
-	free(st->counter);
-	free(st->live);
-	free(st->built);
+	free(st->set);
 	free(st->ln);
 	free(st->bits);
 	free(st->tree);

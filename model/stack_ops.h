@@ -43,8 +43,9 @@ static inline __attribute__((always_inline)) int64_t stack_distance_inline(const
 	uint32_t p = st->ln[line].stamp, set = st->ln[line].set;
 	if (!p)
 		return -1;
-	const uint64_t *b = st->bits + st->off[set];
-	uint64_t w = p >> 6, top = (uint64_t)(st->counter[set] - 1) >> 6;
+	const rd_set *S = &st->set[set];
+	const uint64_t *b = st->bits + S->off;
+	uint64_t w = p >> 6, top = (uint64_t)(S->counter - 1) >> 6;
 	/* marks above p in its own word */
 	uint64_t above = (p & 63) == 63 ? 0 : b[w] & ~((2ULL << (p & 63)) - 1);
 	int64_t d = popcount64(above);
@@ -55,11 +56,11 @@ static inline __attribute__((always_inline)) int64_t stack_distance_inline(const
 	}
 	/* words after w: all marks minus those in words 0..w, which the lazy
 	 * tree holds (w is behind the scan window, so below `built`) */
-	const uint32_t *t = st->tree + st->off[set];
+	const uint32_t *t = st->tree + S->off;
 	uint32_t upto = 0;
 	for (uint64_t i = w + 1; i; i &= i - 1)
 		upto += t[i];
-	return d + (int64_t)st->live[set] - upto;
+	return d + (int64_t)S->live - upto;
 }
 
 /*
@@ -76,8 +77,8 @@ static inline __attribute__((always_inline)) int64_t stack_distance_capped_inlin
 		int64_t d = stack_distance_inline(st, line);
 		return d < cap ? d : cap;
 	}
-	const uint64_t *b = st->bits + st->off[set];
-	uint64_t wp = p >> 6, w = (uint64_t)(st->counter[set] - 1) >> 6;
+	const uint64_t *b = st->bits + st->set[set].off;
+	uint64_t wp = p >> 6, w = (uint64_t)(st->set[set].counter - 1) >> 6;
 	int64_t d = 0;
 	for (; w > wp; w--) {
 		d += popcount64(b[w]);
@@ -101,8 +102,8 @@ static inline __attribute__((always_inline)) int stack_surely_miss(const rd_stac
 	uint32_t p = st->ln[line].stamp, set = st->ln[line].set;
 	if (!p)
 		return 1;
-	const uint64_t *b = st->bits + st->off[set];
-	uint64_t wp = p >> 6, w = (uint64_t)(st->counter[set] - 1) >> 6;
+	const uint64_t *b = st->bits + st->set[set].off;
+	uint64_t wp = p >> 6, w = (uint64_t)(st->set[set].counter - 1) >> 6;
 	uint64_t stop = w - wp > SCAN_WORDS ? w - SCAN_WORDS : wp;
 	uint64_t d = 0;
 	for (; w > stop; w--)
@@ -114,27 +115,28 @@ static inline __attribute__((always_inline)) int stack_surely_miss(const rd_stac
 static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *st, uint32_t line)
 {
 	uint32_t set = st->ln[line].set;
-	uint64_t *b = st->bits + st->off[set];
-	uint32_t *t = st->tree + st->off[set];
-	uint64_t nw = st->off[set + 1] - st->off[set];
+	rd_set *S = &st->set[set];
+	uint64_t *b = st->bits + S->off;
+	uint32_t *t = st->tree + S->off;
+	uint64_t nw = S->nw;
 	uint32_t p = st->ln[line].stamp;
 	if (p) {
 		b[p >> 6] &= ~(1ULL << (p & 63));
-		if ((p >> 6) < st->built[set])
+		if ((p >> 6) < S->built)
 			tree_add(t, nw, p >> 6, -1);
 	} else {
-		st->live[set]++;
+		S->live++;
 	}
 	/* Callers size each set for its updates; a stamp past the end would be
 	 * a bug in that count, never a property of the input. */
-	uint32_t q = st->counter[set]++;
+	uint32_t q = S->counter++;
 	b[q >> 6] |= 1ULL << (q & 63);
 	st->ln[line].stamp = q;
 	if (!st->exact)
 		return; /* built stays 0: no tree */
 	/* keep every word more than SCAN_WORDS behind the top in the tree */
-	while (st->built[set] + SCAN_WORDS < (q >> 6)) {
-		uint64_t w = st->built[set]++;
+	while (S->built + SCAN_WORDS < (q >> 6)) {
+		uint64_t w = S->built++;
 		if (b[w])
 			tree_add(t, nw, w, popcount64(b[w]));
 	}
