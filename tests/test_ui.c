@@ -589,6 +589,83 @@ static void test_worker_latest_wins(void **state)
 	rd_kernel_free(k);
 }
 
+/* Take results until one of this kind and generation (final) comes. */
+static snap *wait_kind(worker *w, int kind, unsigned long gen, double timeout)
+{
+	double end = now_s() + timeout;
+	while (now_s() < end) {
+		struct pollfd pf = {worker_fd(w), POLLIN, 0};
+		poll(&pf, 1, 50);
+		snap *s = worker_take(w, NULL, NULL);
+		if (s && s->kind == kind && s->gen == gen && !s->partial)
+			return s;
+		snap_unref(s);
+	}
+	return NULL;
+}
+
+/* Speculation: when idle the worker runs the breakdowns it is told the
+ * user may ask for next, after everything asked for, and publishes them
+ * as JOB_SPEC results equal to runs of their own. */
+static void test_worker_speculate(void **state)
+{
+	(void)state;
+	rd_kernel *k;
+	char err[256];
+	assert_int_equal(input_load("builtin:colcopy:64:256", &k, err, sizeof err), INPUT_OK);
+	worker *w = worker_start(k, err, sizeof err);
+	assert_non_null(w);
+	rd_config a, next[2];
+	rd_config_default(&a);
+	a.l1_hash = RD_HASH_MOD; /* any set count */
+	next[0] = next[1] = a;
+	next[0].latency_miss = 150;
+	next[1].l1_ways = 8;
+	/* asked for in the same breath: the real run's result comes first */
+	worker_submit(w, 1, &a, 1);
+	worker_speculate(w, 1, next, 2);
+	snap *s = wait_for(w, 1, 1, 30);
+	assert_non_null(s);
+	assert_int_equal(s->kind, JOB_BREAKDOWN);
+	snap_unref(s);
+	rd_model *m = rd_model_new(k);
+	for (int i = 0; i < 2; i++) {
+		/* latest wins per kind: take each before the next can land */
+		snap *p = NULL;
+		double end = now_s() + 30;
+		while (!p && now_s() < end) {
+			struct pollfd pf = {worker_fd(w), POLLIN, 0};
+			poll(&pf, 1, 50);
+			p = worker_take(w, NULL, NULL);
+		}
+		assert_non_null(p);
+		assert_int_equal(p->kind, JOB_SPEC);
+		assert_int_equal(p->status, RD_OK);
+		assert_true(memcmp(&p->cfg, &next[i], sizeof next[i]) == 0);
+		rd_result r;
+		assert_int_equal(rd_model_run(m, &next[i], RD_ALL_CASES, NULL, &r), RD_OK);
+		assert_int_equal(p->res.misses, r.misses);
+		assert_memory_equal(p->res.cls, r.cls, sizeof r.cls);
+		assert_int_equal(p->res.hist_len, r.hist_len);
+		assert_memory_equal(p->res.hist, r.hist, r.hist_len * sizeof *r.hist);
+		rd_result_free(&r);
+		snap_unref(p);
+	}
+	assert_int_equal(worker_runs(w), 1);
+	assert_int_equal(worker_spec_runs(w), 2);
+	/* speculation for a generation that is no longer the newest never runs */
+	worker_submit(w, 2, &a, 1);
+	worker_speculate(w, 1, next, 2);
+	s = wait_kind(w, JOB_BREAKDOWN, 2, 30);
+	assert_non_null(s);
+	snap_unref(s);
+	assert_null(wait_kind(w, JOB_SPEC, 1, 0.3));
+	assert_int_equal(worker_spec_runs(w), 2);
+	rd_model_free(m);
+	worker_stop(w);
+	rd_kernel_free(k);
+}
+
 static void test_worker_cancel(void **state)
 {
 	(void)state;
@@ -651,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_theme),
 		cmocka_unit_test(test_worker_latest_wins),
 		cmocka_unit_test(test_worker_cancel),
+		cmocka_unit_test(test_worker_speculate),
 	};
 	return cmocka_run_group_tests_name("ui", tests, NULL, NULL);
 }

@@ -104,6 +104,15 @@ static snap *memo_find(explorer *x, const rd_config *c)
 	return NULL;
 }
 
+/* Is c's final result kept? (without making it the most recent) */
+static int memo_has(const explorer *x, const rd_config *c)
+{
+	for (int i = 0; i < MEMO_N && x->memo[i]; i++)
+		if (cfg_same(&x->memo[i]->cfg, c))
+			return 1;
+	return 0;
+}
+
 static void memo_put(explorer *x, snap *s)
 {
 	for (int i = 0; i < MEMO_N && x->memo[i]; i++)
@@ -115,6 +124,26 @@ static void memo_put(explorer *x, snap *s)
 }
 
 /* ---------------------------------------------------------------- edits */
+
+/*
+ * Let the model thread, when it has nothing else to do, compute the two
+ * configurations one step of the selected parameter away: a step there is
+ * then answered from the memo at once. (A typed value cannot be guessed;
+ * a step is the explorer's most common edit.)
+ */
+static void speculate(explorer *x)
+{
+	rd_config next[2];
+	int n = 0;
+	char msg[512];
+	for (int dir = 1; dir >= -1; dir -= 2) {
+		rd_config c = x->cfg;
+		if (param_step(&c, x->sel, dir, msg, sizeof msg) == 0 && !cfg_same(&c, &x->cfg) &&
+		    !memo_has(x, &c))
+			next[n++] = c;
+	}
+	worker_speculate(x->w, x->gen, next, n);
+}
 
 /* Make nc the configuration on screen: from the memo at once, or by a run. */
 int explorer_set_config(explorer *x, const rd_config *nc, int push_undo)
@@ -147,6 +176,7 @@ int explorer_set_config(explorer *x, const rd_config *nc, int push_undo)
 		worker_submit(x->w, x->gen, nc, 1);
 	}
 	views_request(x); /* the view's own run, after the breakdown */
+	speculate(x);     /* and, after all that, the next step's */
 	return R_ALL | R_RERUN;
 }
 
@@ -158,6 +188,12 @@ static int pin_now(explorer *x);
 static int on_result(explorer *x, snap *s)
 {
 	int flags = R_NONE;
+	if (s->kind == JOB_SPEC) { /* kept for a step there, never drawn */
+		if (s->status == RD_OK && !s->partial)
+			memo_put(x, s);
+		snap_unref(s);
+		return flags;
+	}
 	if (s->kind != JOB_BREAKDOWN) {
 		flags = views_result(x, s);
 		snap_unref(s);
@@ -326,6 +362,7 @@ static int step_sel(explorer *x, int dir)
 			break;
 	}
 	x->sel = i;
+	speculate(x); /* the new parameter's neighbours instead */
 	return R_PARAMS;
 }
 
@@ -701,6 +738,7 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 	x->gen++;
 	worker_submit(x->w, x->gen, &x->cfg, 1);
 	views_request(x);
+	speculate(x);
 	return 0;
 }
 
@@ -780,6 +818,7 @@ int explorer_run(const cli *c)
 	x->gen = 1;
 	worker_submit(x->w, x->gen, &x->cfg, 1);
 	views_request(x);
+	speculate(x);
 
 	/* Quit cleanly (terminal restored) on interrupt, hang-up, termination. */
 	struct sigaction sa;

@@ -33,10 +33,15 @@ struct worker {
 	unsigned long req_gen[JOB_NKINDS];
 	int req_quick;
 	char req_key[JOB_NKINDS][32];
+	atomic_int asked;       /* a request is pending: speculation yields */
+	rd_config spec_cfg[2];  /* speculative runs still to do, for spec_gen */
+	int nspec;
+	unsigned long spec_gen;
 	snap *slot[JOB_NKINDS]; /* latest result not yet taken */
+	snap *specq[2];         /* speculative results not yet taken, oldest first */
 	unsigned long prog_gen; /* breakdown in progress, 0 = none */
 	double prog;
-	unsigned long runs;
+	unsigned long runs, spec_runs;
 };
 
 snap *snap_ref(snap *s)
@@ -100,8 +105,16 @@ static int on_progress(void *ctx, double f)
 static void publish(worker *w, snap *s)
 {
 	pthread_mutex_lock(&w->mu);
-	snap *old = w->slot[s->kind];
-	w->slot[s->kind] = s;
+	snap *old;
+	if (s->kind == JOB_SPEC) { /* each neighbour counts: a queue, not a slot */
+		old = w->specq[1] ? w->specq[0] : NULL;
+		if (old)
+			w->specq[0] = w->specq[1];
+		w->specq[w->specq[0] ? 1 : 0] = s;
+	} else {
+		old = w->slot[s->kind];
+		w->slot[s->kind] = s;
+	}
 	pthread_mutex_unlock(&w->mu);
 	snap_unref(old); /* never taken: latest wins (it was never shared) */
 	poke(w);
@@ -136,6 +149,32 @@ static void on_partial(void *ctx, const rd_result *r)
 	s->res.hist = h;
 	s->seconds = t - rc->start;
 	rc->last_partial = t;
+	publish(w, s);
+}
+
+/* A speculative run stops for any newer generation or request. */
+static int on_spec_progress(void *ctx, double f)
+{
+	(void)f;
+	run_ctx *r = ctx;
+	return atomic_load(&r->w->want) != r->gen || atomic_load(&r->w->asked);
+}
+
+/* One speculative breakdown (worker_speculate): published if it finished. */
+static void spec_pass(worker *w, const rd_config *cfg, unsigned long gen)
+{
+	snap *s = snap_new(JOB_SPEC, gen, cfg);
+	if (!s)
+		return;
+	double t0 = now_s();
+	run_ctx ctx = {.w = w, .gen = gen, .cfg = cfg, .start = t0};
+	rd_callbacks cb = {.progress = on_spec_progress, .ctx = &ctx};
+	s->status = rd_model_run(w->m, cfg, RD_ALL_CASES, &cb, &s->res);
+	s->seconds = now_s() - t0;
+	if (s->status != RD_OK) {
+		snap_unref(s);
+		return; /* stopped (or failed: the real run will say why) */
+	}
 	publish(w, s);
 }
 
@@ -195,16 +234,29 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		int kind;
-		while (!w->quit && (kind = next_kind(w)) < 0)
+		while (!w->quit && (kind = next_kind(w)) < 0 &&
+		       !(w->nspec && w->spec_gen == atomic_load(&w->want)))
 			pthread_cond_wait(&w->cv, &w->mu);
 		if (w->quit)
 			break;
+		if (kind < 0) { /* idle: the next speculative run */
+			rd_config cfg = w->spec_cfg[0];
+			unsigned long gen = w->spec_gen;
+			w->spec_cfg[0] = w->spec_cfg[1];
+			w->nspec--;
+			w->spec_runs++;
+			pthread_mutex_unlock(&w->mu);
+			spec_pass(w, &cfg, gen);
+			pthread_mutex_lock(&w->mu);
+			continue;
+		}
 		rd_config cfg = w->req_cfg[kind];
 		unsigned long gen = w->req_gen[kind];
 		int quick = w->req_quick;
 		char key[32];
 		memcpy(key, w->req_key[kind], sizeof key);
 		w->has_req[kind] = 0;
+		atomic_store(&w->asked, next_kind(w) >= 0);
 		if (kind == JOB_BREAKDOWN)
 			w->prog_gen = gen;
 		w->prog = 0;
@@ -242,6 +294,7 @@ worker *worker_start(const rd_kernel *k, char *err, size_t len)
 	w->k = k;
 	w->pipe[0] = w->pipe[1] = -1;
 	atomic_init(&w->want, 0);
+	atomic_init(&w->asked, 0);
 	w->m = rd_model_new(k);
 	if (!w->m) {
 		snprintf(err, len, "out of memory");
@@ -299,6 +352,8 @@ void worker_stop(worker *w)
 	}
 	for (int k = 0; k < JOB_NKINDS; k++)
 		snap_unref(w->slot[k]);
+	snap_unref(w->specq[0]);
+	snap_unref(w->specq[1]);
 	pthread_cond_destroy(&w->cv);
 	pthread_mutex_destroy(&w->mu);
 	close(w->pipe[0]);
@@ -321,9 +376,11 @@ void worker_submit(worker *w, unsigned long gen, const rd_config *cfg, int quick
 		w->req_gen[JOB_BREAKDOWN] = gen;
 		w->req_quick = quick;
 		w->has_req[JOB_BREAKDOWN] = 1;
+		atomic_store(&w->asked, 1);
 		pthread_cond_signal(&w->cv);
 	} else {
 		w->has_req[JOB_BREAKDOWN] = 0;
+		atomic_store(&w->asked, next_kind(w) >= 0);
 	}
 	pthread_mutex_unlock(&w->mu);
 }
@@ -339,6 +396,18 @@ void worker_submit_job(worker *w, int kind, unsigned long gen, const rd_config *
 	w->req_gen[kind] = gen;
 	snprintf(w->req_key[kind], sizeof w->req_key[kind], "%s", key ? key : "");
 	w->has_req[kind] = 1;
+	atomic_store(&w->asked, 1);
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_speculate(worker *w, unsigned long gen, const rd_config *cfgs, int n)
+{
+	pthread_mutex_lock(&w->mu);
+	w->nspec = n < 0 ? 0 : n > 2 ? 2 : n;
+	for (int i = 0; i < w->nspec; i++)
+		w->spec_cfg[i] = cfgs[i];
+	w->spec_gen = gen;
 	pthread_cond_signal(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 }
@@ -354,6 +423,11 @@ snap *worker_take(worker *w, unsigned long *prog_gen, double *prog)
 		s = w->slot[k];
 		w->slot[k] = NULL;
 	}
+	if (!s && w->specq[0]) {
+		s = w->specq[0];
+		w->specq[0] = w->specq[1];
+		w->specq[1] = NULL;
+	}
 	if (prog_gen)
 		*prog_gen = w->prog_gen;
 	if (prog)
@@ -366,6 +440,14 @@ unsigned long worker_runs(worker *w)
 {
 	pthread_mutex_lock(&w->mu);
 	unsigned long n = w->runs;
+	pthread_mutex_unlock(&w->mu);
+	return n;
+}
+
+unsigned long worker_spec_runs(worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	unsigned long n = w->spec_runs;
 	pthread_mutex_unlock(&w->mu);
 	return n;
 }

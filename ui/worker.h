@@ -23,8 +23,9 @@ struct steplog;
 struct curves;
 
 /* What the thread runs: the breakdown of the configuration on screen
- * first, then the teaching views' runs (jobs.h). */
-enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_NKINDS };
+ * first, then the teaching views' runs (jobs.h); when idle, speculative
+ * breakdowns (JOB_SPEC results, worker_speculate). */
+enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_NKINDS, JOB_SPEC = JOB_NKINDS };
 
 /* An immutable result. After worker_take the UI thread owns it; refs is
  * touched by the UI thread only. */
@@ -81,7 +82,18 @@ void worker_submit_job(worker *w, int kind, unsigned long gen, const rd_config *
  */
 snap *worker_take(worker *w, unsigned long *prog_gen, double *prog);
 
-/* Runs started, for tests. */
+/*
+ * While nothing else is asked for, run the breakdown of up to two
+ * configurations the user may well ask for next (the neighbours of the
+ * selected parameter) and publish each as a JOB_SPEC result for the UI to
+ * keep: stepping there is then instant. They belong to generation gen and
+ * stop, unpublished, as soon as a newer generation or any request comes.
+ * Replaces the configurations of an earlier call.
+ */
+void worker_speculate(worker *w, unsigned long gen, const rd_config *cfgs, int n);
+
+/* Runs started (speculative ones apart), for tests. */
 unsigned long worker_runs(worker *w);
+unsigned long worker_spec_runs(worker *w);
 
 #endif
