@@ -156,17 +156,31 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 		}
 		for (uint64_t kk = 0; kk < kmax; kk++) {
 			uint32_t nlead = 0;
+			/* the previous lane's line, group and leader: neighbouring
+			 * lanes mostly share a line, and then share its leader */
+			uint64_t prev_line = UINT64_MAX;
+			uint32_t prev_start = UINT32_MAX, prev_j = 0, prev_id = 0;
 			for (uint32_t i = 0; i < nt; i++) {
 				uint64_t a = k->thread_first[t0 + i] + kk;
 				if (a >= k->thread_first[t0 + i + 1])
 					continue; /* this thread has no k-th load */
-				int64_t id = linemap_id(&map, k->addr[a] >> shift, co, &line_cap);
+				uint64_t line = k->addr[a] >> shift;
+				uint32_t g = group_len(s->warp_size, k->bytes[a]);
+				uint32_t start = g * (i / g);
+				if (line == prev_line && start == prev_start) {
+					if (lanes)
+						co->load_line[a] = prev_id;
+					co->req[lead_req[prev_j]].nthr++;
+					continue;
+				}
+				int64_t id = linemap_id(&map, line, co, &line_cap);
 				if (id < 0)
 					goto out;
 				if (lanes)
 					co->load_line[a] = (uint32_t)id;
-				uint32_t g = group_len(s->warp_size, k->bytes[a]);
-				uint32_t start = g * (i / g);
+				prev_line = line;
+				prev_start = start;
+				prev_id = (uint32_t)id;
 				/* Leaders are in lane order: the first one at or after
 				 * the group start with the same line is the match. */
 				uint32_t j = 0;
@@ -175,6 +189,7 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 				for (; j < nlead; j++)
 					if (co->req[lead_req[j]].line == (uint32_t)id)
 						break;
+				prev_j = j;
 				if (j < nlead) {
 					co->req[lead_req[j]].nthr++;
 					continue;
