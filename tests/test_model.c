@@ -854,7 +854,8 @@ static void take_snapshot(void *ctx, const rd_result *r)
 }
 
 /* Snapshots of the as-configured case arrive while it runs, each one
- * consistent and further along; the final result is not marked partial. */
+ * consistent and further along; the final result is not marked partial. A
+ * rerun of the same configuration is replayed without snapshots. */
 static void test_partial_snapshots(void **state)
 {
 	(void)state;
@@ -874,6 +875,20 @@ static void test_partial_snapshots(void **state)
 	assert_true(sn.n >= 3);
 	assert_int_equal(sn.bad, 0);
 	assert_true(sn.last <= r.requests); /* the last may fall at the very end */
+	/* the same configuration again: every case replayed, final at once
+	 * (no snapshots) and the same result */
+	snaps again = {0};
+	cb.ctx = &again;
+	rd_result r2;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r2), RD_OK);
+	assert_int_equal(again.n, 0);
+	assert_int_equal(r2.misses, r.misses);
+	assert_memory_equal(r2.cls, r.cls, sizeof r.cls);
+	assert_int_equal(r2.hist_len, r.hist_len);
+	assert_memory_equal(r2.hist, r.hist, r.hist_len * sizeof *r.hist);
+	assert_int_equal(r2.nsets, r.nsets);
+	assert_memory_equal(r2.set_misses, r.set_misses, r.nsets * sizeof *r.set_misses);
+	rd_result_free(&r2);
 	rd_result_free(&r);
 	rd_model_free(m);
 	rd_kernel_free(k);
