@@ -17,6 +17,9 @@
 #include <string.h>
 #include <pthread.h>
 
+/* Results kept per case (each a histogram and, for case 0, per-set counts). */
+#define MEMO_WAYS 4
+
 struct rd_model {
 	const rd_kernel *k;
 	int have_sched;
@@ -31,17 +34,21 @@ struct rd_model {
 	uint32_t *set_of;
 	uint32_t *zeros; /* set index of every line in the fully associative case */
 	int threads;     /* threads a run may use for its cases */
-	/* Each case's last result: a run whose case has the same parameters
-	 * over the same stages reuses it (an edit changes 1-3 of 4 cases).
-	 * The generations count rebuilds of the stages a case reads. */
+	/* Each case's last few results: a run whose case has the same
+	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
+	 * cases; stepping a value back and forth, or the explorer's
+	 * speculative runs, revisit recent ones). The generations count
+	 * rebuilds of the stages a case reads. */
 	uint64_t gen_coal, gen_sets;
+	uint64_t memo_clock[RD_NCASES]; /* per case: cases run on their own threads */
 	struct case_memo {
 		int valid;
 		sim_params key; /* pointers cleared */
 		enum rd_profile model;
 		uint64_t gen_coal, gen_sets;
+		uint64_t used;  /* clock of the last hit or store: LRU */
 		sim_counts counts;
-	} memo[RD_NCASES];
+	} memo[RD_NCASES][MEMO_WAYS];
 };
 
 rd_model *rd_model_new(const rd_kernel *k)
@@ -63,7 +70,8 @@ void rd_model_free(rd_model *m)
 	if (m->have_coal)
 		coal_free(&m->coal);
 	for (int i = 0; i < RD_NCASES; i++)
-		counts_free(&m->memo[i].counts);
+		for (int j = 0; j < MEMO_WAYS; j++)
+			counts_free(&m->memo[i][j].counts);
 	free(m->set_of);
 	free(m->zeros);
 	free(m);
@@ -299,18 +307,39 @@ int sim_partial(const sim_input *in, const sim_counts *now)
 
 /* One case, all cores; counts into *out. */
 
-/* Does memo i hold this case's result? (The fully associative case does
- * not read the set index, so only coalescing must be the same.) */
-static int memo_hit(const rd_model *m, int i, const sim_params *key, enum rd_profile model)
+/* Case i's kept result for this key, or NULL. (The fully associative case
+ * does not read the set index, so only coalescing must be the same.) */
+static struct case_memo *memo_find(rd_model *m, int i, const sim_params *key,
+				   enum rd_profile model)
 {
-	const struct case_memo *e = &m->memo[i];
-	return e->valid && e->model == model && e->gen_coal == m->gen_coal &&
-	       (i == RD_CASE_FULLY_ASSOC || e->gen_sets == m->gen_sets) &&
-	       memcmp(&e->key, key, sizeof *key) == 0;
+	for (int j = 0; j < MEMO_WAYS; j++) {
+		struct case_memo *e = &m->memo[i][j];
+		if (e->valid && e->model == model && e->gen_coal == m->gen_coal &&
+		    (i == RD_CASE_FULLY_ASSOC || e->gen_sets == m->gen_sets) &&
+		    memcmp(&e->key, key, sizeof *key) == 0) {
+			e->used = ++m->memo_clock[i];
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/* Where case i's new result goes: an empty way, else the least recent. */
+static struct case_memo *memo_victim(rd_model *m, int i)
+{
+	struct case_memo *v = &m->memo[i][0];
+	for (int j = 0; j < MEMO_WAYS; j++) {
+		struct case_memo *e = &m->memo[i][j];
+		if (!e->valid)
+			return e;
+		if (e->used < v->used)
+			v = e;
+	}
+	return v;
 }
 
 /* One case, all cores; counts into *out. Only the calling thread touches
- * memo[i] (each case runs on one thread). */
+ * memo[i] and memo_clock[i] (each case runs on one thread). */
 static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in, sim_counts *out)
 {
 	sim_params p, key;
@@ -322,8 +351,9 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 	 * are not: a replayed case is final at once) */
 	const rd_callbacks *cb = in->cb;
 	int replayable = !(i == RD_CASE_FULL && cb && cb->event);
-	if (replayable && memo_hit(m, i, &key, c->model))
-		return counts_merge(out, &m->memo[i].counts) < 0 ? RD_ENOMEM : RD_OK;
+	struct case_memo *hit = replayable ? memo_find(m, i, &key, c->model) : NULL;
+	if (hit)
+		return counts_merge(out, &hit->counts) < 0 ? RD_ENOMEM : RD_OK;
 	int rc = RD_OK;
 	if (c->model == RD_PROFILE_REF2013) {
 		rc = sim_ref2013(in, &p, out);
@@ -336,15 +366,20 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 			counts_free(&one);
 		}
 	}
-	struct case_memo *e = &m->memo[i];
+	if (rc != RD_OK)
+		return rc;
+	struct case_memo *e = memo_find(m, i, &key, c->model); /* a rerun for events */
+	if (!e)
+		e = memo_victim(m, i);
 	counts_free(&e->counts);
 	e->valid = 0;
-	if (rc == RD_OK && counts_merge(&e->counts, out) == 0) {
+	if (counts_merge(&e->counts, out) == 0) {
 		e->valid = 1;
 		e->key = key;
 		e->model = c->model;
 		e->gen_coal = m->gen_coal;
 		e->gen_sets = m->gen_sets;
+		e->used = ++m->memo_clock[i];
 	}
 	return rc;
 }

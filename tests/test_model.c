@@ -889,6 +889,17 @@ static void test_partial_snapshots(void **state)
 	assert_int_equal(r2.nsets, r.nsets);
 	assert_memory_equal(r2.set_misses, r.set_misses, r.nsets * sizeof *r.set_misses);
 	rd_result_free(&r2);
+	/* ... also after another configuration ran in between (recent results
+	 * are kept per case, not only the last) */
+	rd_config b = c;
+	b.latency_miss += 7;
+	assert_int_equal(rd_model_run(m, &b, RD_ALL_CASES, NULL, &r2), RD_OK);
+	rd_result_free(&r2);
+	again.n = 0;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r2), RD_OK);
+	assert_int_equal(again.n, 0);
+	assert_memory_equal(r2.cls, r.cls, sizeof r.cls);
+	rd_result_free(&r2);
 	rd_result_free(&r);
 	rd_model_free(m);
 	rd_kernel_free(k);
