@@ -69,6 +69,9 @@ typedef struct rd_set {
 	uint64_t built;     /* words below this are counted in the tree */
 	uint32_t counter;   /* next stamp, from 1 */
 	uint32_t live;      /* lines with a stamp */
+	/* window mode: the oldest stamp among the set's `window` most recent
+	 * marks (0: none yet), and how many marks are at or above it */
+	uint32_t bound, inwin;
 } rd_set;
 
 typedef struct rd_stack {
@@ -77,14 +80,17 @@ typedef struct rd_stack {
 	uint64_t *bits;     /* bit p of a set's words: stamp p is some line's latest */
 	uint32_t *tree;     /* per set, a Fenwick tree over its words' bit counts */
 	int exact;          /* keep the tree: exact distances of any length */
+	uint32_t window;    /* not exact: the ways whose LRU contents are kept */
 	rd_line *ln;        /* [nlines] */
 	uint32_t nlines;
 } rd_stack;
 
-/* cap[s] = most updates set s can see; set_of[l] = set of line l. Without
- * exact, only stack_distance_capped may be asked (no tree is kept). */
+/* cap[s] = most updates set s can see; set_of[l] = set of line l.
+ * window 0: exact distances (stack_distance); window N > 0: only whether a
+ * line is among its set's N most recent (stack_hit_inline: an N-way LRU
+ * set's contents), in O(1). */
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
-	       const uint32_t *set_of, int exact);
+	       const uint32_t *set_of, uint32_t window);
 void stack_free(rd_stack *st);
 /* Distinct lines of its set updated since the line's last update; -1: never. */
 int64_t stack_distance(const rd_stack *st, uint32_t line);
@@ -92,8 +98,6 @@ int64_t stack_distance(const rd_stack *st, uint32_t line);
  * maps dense ids); at most cap of them. O(lines): for teaching views. */
 uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr, uint64_t *out,
 		     uint32_t cap);
-/* min(distance, cap), or -1: enough to tell a hit (distance < ways). */
-int64_t stack_distance_capped(const rd_stack *st, uint32_t line, uint32_t cap);
 void stack_update(rd_stack *st, uint32_t line);
 
 /* ---- warps waiting for a time step (both timing engines) ------------- */

@@ -294,12 +294,13 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			ws->refused = ln->stamp + 1;
 			break;
 		}
+		/* without a histogram only hit or miss matters: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l)
-				      : stack_distance_capped_inline(&cs->st, l, ways);
+				      : stack_hit_inline(&cs->st, l) - 1;
 		if ((d < 0 || d >= ways) && ln->pend) {
 			effects_land_line(cs, T, l);
 			d = need_hist ? stack_distance_inline(&cs->st, l)
-				      : stack_distance_capped_inline(&cs->st, l, ways);
+				      : stack_hit_inline(&cs->st, l) - 1;
 		}
 		uint32_t lat;
 		uint64_t eff;
@@ -424,7 +425,7 @@ static int core_init(core_state *cs)
 				cap[p->set_of[co->req[r].line]]++;
 		}
 	}
-	int rc = stack_init(&cs->st, p->sets, cap, nl, p->set_of, p->need_hist);
+	int rc = stack_init(&cs->st, p->sets, cap, nl, p->set_of, p->need_hist ? 0 : p->ways);
 	free(cap);
 	if (rc)
 		return -1;

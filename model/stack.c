@@ -21,10 +21,11 @@
 #include <string.h>
 
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
-	       const uint32_t *set_of, int exact)
+	       const uint32_t *set_of, uint32_t window)
 {
 	memset(st, 0, sizeof *st);
-	st->exact = exact;
+	st->exact = window == 0;
+	st->window = window;
 	st->nsets = nsets;
 	st->nlines = nlines;
 	st->set = calloc(nsets ? nsets : 1, sizeof *st->set);
@@ -67,11 +68,6 @@ void stack_free(rd_stack *st)
 HOT_CLONES int64_t stack_distance(const rd_stack *st, uint32_t line)
 {
 	return stack_distance_inline(st, line);
-}
-
-HOT_CLONES int64_t stack_distance_capped(const rd_stack *st, uint32_t line, uint32_t cap)
-{
-	return stack_distance_capped_inline(st, line, cap);
 }
 
 HOT_CLONES void stack_update(rd_stack *st, uint32_t line)

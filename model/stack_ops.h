@@ -64,30 +64,27 @@ static inline __attribute__((always_inline)) int64_t stack_distance_inline(const
 }
 
 /*
- * Without the tree: count marks from the newest stamp downwards and stop at
- * cap. The newest stamps are mostly live, so a miss is usually told after a
- * word or two and a hit after the words above it.
+ * Window mode (an N-way LRU set's contents, for cases that only ask hit or
+ * miss): each set keeps `bound`, the oldest of its N most recent marks. A
+ * line is resident iff its stamp is at or above it. An update adds a mark
+ * at the top; the window then drops its oldest mark when it held N and the
+ * line was not in it, or moves past the line's old mark if that was the
+ * oldest. bound only moves up, so the scans for the next mark cost O(1)
+ * amortized.
  */
-static inline __attribute__((always_inline)) int64_t stack_distance_capped_inline(const rd_stack *st, uint32_t line, uint32_t cap)
+static inline __attribute__((always_inline)) int stack_hit_inline(const rd_stack *st, uint32_t line)
 {
-	uint32_t p = st->ln[line].stamp, set = st->ln[line].set;
-	if (!p)
-		return -1;
-	if (st->exact) {
-		int64_t d = stack_distance_inline(st, line);
-		return d < cap ? d : cap;
-	}
-	const uint64_t *b = st->bits + st->set[set].off;
-	uint64_t wp = p >> 6, w = (uint64_t)(st->set[set].counter - 1) >> 6;
-	int64_t d = 0;
-	for (; w > wp; w--) {
-		d += popcount64(b[w]);
-		if (d >= cap)
-			return cap;
-	}
-	uint64_t above = (p & 63) == 63 ? 0 : b[wp] & ~((2ULL << (p & 63)) - 1);
-	d += popcount64(above);
-	return d < cap ? d : cap;
+	uint32_t p = st->ln[line].stamp;
+	return p && p >= st->set[st->ln[line].set].bound;
+}
+
+/* The first mark at or after stamp `from` (one is known to exist). */
+static inline uint32_t next_mark(const uint64_t *b, uint32_t from)
+{
+	uint64_t w = from >> 6, m = b[w] & (~0ULL << (from & 63));
+	while (!m)
+		m = b[++w];
+	return (uint32_t)((w << 6) + (uint64_t)__builtin_ctzll(m));
 }
 
 /*
@@ -132,8 +129,19 @@ static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *
 	uint32_t q = S->counter++;
 	b[q >> 6] |= 1ULL << (q & 63);
 	st->ln[line].stamp = q;
-	if (!st->exact)
-		return; /* built stays 0: no tree */
+	if (st->window) { /* built stays 0: no tree */
+		if (p && p >= S->bound) { /* in the window: it stays as full */
+			if (p == S->bound)
+				S->bound = next_mark(b, p + 1);
+		} else if (S->inwin < st->window) { /* a new line, room left */
+			S->inwin++;
+			if (!S->bound)
+				S->bound = q;
+		} else { /* the window's oldest line falls out */
+			S->bound = next_mark(b, S->bound + 1);
+		}
+		return;
+	}
 	/* keep every word more than SCAN_WORDS behind the top in the tree */
 	while (S->built + SCAN_WORDS < (q >> 6)) {
 		uint64_t w = S->built++;

@@ -15,6 +15,7 @@
 #include <pthread.h>
 
 #include "internal.h"
+#include "stack_ops.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------ hashing */
@@ -362,6 +363,42 @@ static void zero_timing(rd_config *c)
 	c->latency_hit = c->latency_miss = 0;
 	c->latency_stddev = 0;
 	c->l1_mshrs = c->l1_mshr_per_warp = 0;
+}
+
+/* Window mode (an N-way LRU set's contents) agrees with the exact stack:
+ * a line is resident iff its exact distance is below N, after every
+ * update of random traces over a few sets, for several N. */
+static void test_stack_window(void **state)
+{
+	(void)state;
+	lcg g = {29};
+	const uint32_t nsets = 3, nlines = 200, nupd = 3000;
+	uint32_t set_of[200], cap[3] = {nupd, nupd, nupd};
+	for (uint32_t l = 0; l < nlines; l++)
+		set_of[l] = l % nsets;
+	const uint32_t windows[] = {1, 2, 4, 7, 16, 64};
+	for (size_t wi = 0; wi < sizeof windows / sizeof windows[0]; wi++) {
+		rd_stack ex, win;
+		assert_int_equal(stack_init(&ex, nsets, cap, nlines, set_of, 0), RD_OK);
+		assert_int_equal(stack_init(&win, nsets, cap, nlines, set_of, windows[wi]), RD_OK);
+		for (uint32_t u = 0; u < nupd; u++) {
+			/* skewed: a hot few lines and a long tail, so that both
+			 * window moves (a line in it, one falling out) happen */
+			uint32_t l = lcg_next(&g, 4) ? (uint32_t)lcg_next(&g, 12) : (uint32_t)lcg_next(&g, nlines);
+			stack_update(&ex, l);
+			stack_update(&win, l);
+			for (uint32_t q = 0; q < nlines; q++) {
+				int64_t d = stack_distance(&ex, q);
+				int hit = d >= 0 && d < windows[wi];
+				if (hit != stack_hit_inline(&win, q))
+					fail_msg("window %u, update %u: line %u distance %lld but %s",
+						 windows[wi], u, q, (long long)d,
+						 hit ? "not resident" : "resident");
+			}
+		}
+		stack_free(&ex);
+		stack_free(&win);
+	}
 }
 
 /* The engine equals a naive stack on thousands of random traces. */
@@ -981,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_config_keys),
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_coalescing),
+		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_engine_vs_naive),
 		cmocka_unit_test(test_single_thread_equals_lru_cache),
 		cmocka_unit_test(test_timing_properties),
