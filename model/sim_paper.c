@@ -383,6 +383,10 @@ tried:
 			fifo_push(cs, w);
 		return refused;
 	}
+	/* it waits its latency: time enough to fetch the line records of its
+	 * next instruction (ws->req is its first request) */
+	for (uint64_t q = ws->req, e = q + 8 < ws->req_end ? q + 8 : ws->req_end; q < e; q++)
+		__builtin_prefetch(&lines[co->req[q].line]);
 	return wheap_push(&cs->wq, back, T, w);
 }
 
