@@ -531,11 +531,16 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 		if (cs.fhead == cs.ftail) {
 			if (!cs.warps_alive)
 				break;
-			/* Idle: land what is due, or jump to the next arrival. */
-			if (cs.pending)
+			/* Idle: land what is due, then skip the steps where
+			 * nothing is due until the next arrival; or jump to it. */
+			if (cs.pending) {
 				effects_due(&cs, T++);
-			else
+				uint64_t A = cs.wq.n ? cs.wq.v[0].at : UINT64_MAX;
+				while (T < A && cs.pending && !cs.wheel[T & cs.wmask].n)
+					T++;
+			} else {
 				T = cs.wq.v[0].at;
+			}
 			continue;
 		}
 		uint32_t w = fifo_pop(&cs);
