@@ -651,7 +651,8 @@ static int compile_list(kdesc *d, const config_setting_t *list, const char *what
 		free(idx);
 		return kd_oom(d);
 	}
-	memcpy(d->lists + d->nlists, idx, (size_t)n * sizeof *idx);
+	if (n) /* an empty list: lists may still be NULL (memcpy wants a pointer) */
+		memcpy(d->lists + d->nlists, idx, (size_t)n * sizeof *idx);
 	free(idx);
 	*start = d->nlists;
 	*count = n;
