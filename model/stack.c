@@ -13,6 +13,9 @@
  * The tree is lazy: the newest SCAN_WORDS words, which queries popcount
  * anyway, are not in it; a word enters it once, when it falls behind that
  * window. New stamps and lines re-used soon therefore cost no tree update.
+ *
+ * Cases that only ask hit or miss keep no tree: each set tracks the oldest
+ * of its N newest marks instead (window mode, stack_ops.h).
  */
 #include "internal.h"
 #include "stack_ops.h"
@@ -46,8 +49,8 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 	for (uint32_t l = 0; l < nlines; l++)
 		st->ln[l].set = set_of[l];
 	st->bits = calloc(o ? o : 1, sizeof *st->bits);
-	st->tree = calloc(o ? o : 1, sizeof *st->tree);
-	if (!st->bits || !st->tree) {
+	st->tree = window ? NULL : calloc(o ? o : 1, sizeof *st->tree);
+	if (!st->bits || (!window && !st->tree)) {
 		stack_free(st);
 		return RD_ENOMEM;
 	}
