@@ -90,34 +90,31 @@ void explorer_message(explorer *x, int err, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- memo */
 
-static snap *memo_find(explorer *x, const rd_config *c)
-{
-	for (int i = 0; i < MEMO_N && x->memo[i]; i++) {
-		if (!cfg_same(&x->memo[i]->cfg, c))
-			continue;
-		snap *s = x->memo[i];
-		/* Most recently used first. */
-		memmove(&x->memo[1], &x->memo[0], (size_t)i * sizeof x->memo[0]);
-		x->memo[0] = s;
-		return s;
-	}
-	return NULL;
-}
-
-/* Is c's final result kept? (without making it the most recent) */
-static int memo_has(const explorer *x, const rd_config *c)
+/* Where c's final result is kept, or -1. */
+static int memo_index(const explorer *x, const rd_config *c)
 {
 	for (int i = 0; i < MEMO_N && x->memo[i]; i++)
 		if (cfg_same(&x->memo[i]->cfg, c))
-			return 1;
-	return 0;
+			return i;
+	return -1;
+}
+
+static snap *memo_find(explorer *x, const rd_config *c)
+{
+	int i = memo_index(x, c);
+	if (i < 0)
+		return NULL;
+	snap *s = x->memo[i];
+	/* Most recently used first. */
+	memmove(&x->memo[1], &x->memo[0], (size_t)i * sizeof x->memo[0]);
+	x->memo[0] = s;
+	return s;
 }
 
 static void memo_put(explorer *x, snap *s)
 {
-	for (int i = 0; i < MEMO_N && x->memo[i]; i++)
-		if (cfg_same(&x->memo[i]->cfg, &s->cfg))
-			return;
+	if (memo_index(x, &s->cfg) >= 0)
+		return;
 	snap_unref(x->memo[MEMO_N - 1]);
 	memmove(&x->memo[1], &x->memo[0], (MEMO_N - 1) * sizeof x->memo[0]);
 	x->memo[0] = snap_ref(s);
@@ -139,7 +136,7 @@ static void speculate(explorer *x)
 	for (int dir = 1; dir >= -1; dir -= 2) {
 		rd_config c = x->cfg;
 		if (param_step(&c, x->sel, dir, msg, sizeof msg) == 0 && !cfg_same(&c, &x->cfg) &&
-		    !memo_has(x, &c))
+		    memo_index(x, &c) < 0)
 			next[n++] = c;
 	}
 	worker_speculate(x->w, x->gen, next, n);
