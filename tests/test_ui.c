@@ -518,19 +518,25 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Wait (poll on the pipe) for a result of gen; NULL after timeout. */
-static snap *wait_for(worker *w, unsigned long gen, int final, double timeout)
+/* Wait (poll on the pipe) for a result of gen, of the given kind (< 0:
+ * any), final or not; others are dropped. NULL after timeout. */
+static snap *wait_kind_for(worker *w, int kind, unsigned long gen, int final, double timeout)
 {
 	double end = now_s() + timeout;
 	while (now_s() < end) {
 		struct pollfd pf = {worker_fd(w), POLLIN, 0};
 		poll(&pf, 1, 50);
 		snap *s = worker_take(w, NULL, NULL);
-		if (s && s->gen == gen && (!final || !s->partial))
+		if (s && (kind < 0 || s->kind == kind) && s->gen == gen && (!final || !s->partial))
 			return s;
 		snap_unref(s);
 	}
 	return NULL;
+}
+
+static snap *wait_for(worker *w, unsigned long gen, int final, double timeout)
+{
+	return wait_kind_for(w, -1, gen, final, timeout);
 }
 
 static void test_worker_latest_wins(void **state)
@@ -589,21 +595,6 @@ static void test_worker_latest_wins(void **state)
 	rd_kernel_free(k);
 }
 
-/* Take results until one of this kind and generation (final) comes. */
-static snap *wait_kind(worker *w, int kind, unsigned long gen, double timeout)
-{
-	double end = now_s() + timeout;
-	while (now_s() < end) {
-		struct pollfd pf = {worker_fd(w), POLLIN, 0};
-		poll(&pf, 1, 50);
-		snap *s = worker_take(w, NULL, NULL);
-		if (s && s->kind == kind && s->gen == gen && !s->partial)
-			return s;
-		snap_unref(s);
-	}
-	return NULL;
-}
-
 /* Speculation: when idle the worker runs the breakdowns it is told the
  * user may ask for next, after everything asked for, and publishes them
  * as JOB_SPEC results equal to runs of their own. */
@@ -630,14 +621,9 @@ static void test_worker_speculate(void **state)
 	snap_unref(s);
 	rd_model *m = rd_model_new(k);
 	for (int i = 0; i < 2; i++) {
-		/* latest wins per kind: take each before the next can land */
-		snap *p = NULL;
-		double end = now_s() + 30;
-		while (!p && now_s() < end) {
-			struct pollfd pf = {worker_fd(w), POLLIN, 0};
-			poll(&pf, 1, 50);
-			p = worker_take(w, NULL, NULL);
-		}
+		/* in the order asked for (speculative results queue), and
+		 * nothing else in between */
+		snap *p = wait_kind_for(w, -1, 1, 0, 30);
 		assert_non_null(p);
 		assert_int_equal(p->kind, JOB_SPEC);
 		assert_int_equal(p->status, RD_OK);
@@ -656,10 +642,10 @@ static void test_worker_speculate(void **state)
 	/* speculation for a generation that is no longer the newest never runs */
 	worker_submit(w, 2, &a, 1);
 	worker_speculate(w, 1, next, 2);
-	s = wait_kind(w, JOB_BREAKDOWN, 2, 30);
+	s = wait_kind_for(w, JOB_BREAKDOWN, 2, 1, 30);
 	assert_non_null(s);
 	snap_unref(s);
-	assert_null(wait_kind(w, JOB_SPEC, 1, 0.3));
+	assert_null(wait_kind_for(w, JOB_SPEC, 1, 1, 0.3));
 	assert_int_equal(worker_spec_runs(w), 2);
 	rd_model_free(m);
 	worker_stop(w);
