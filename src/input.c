@@ -169,7 +169,7 @@ static int list_next(trace_reader *rr, const char **name)
 		if (line) { /* point at the kernelslist line that names it */
 			char msg[1024];
 			say(msg, sizeof msg, "%s", rr->err);
-			say(rr->err, rr->errlen, "%s:%lu: %s", l->listname, line, msg);
+			textin_locate(rr->err, rr->errlen, l->listname, line, msg);
 		}
 		return -1;
 	}

@@ -34,10 +34,7 @@ int kd_fail(kdesc *d, unsigned line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (line)
-		snprintf(d->base.err, d->base.errlen, "%s:%u: %s", d->shown, line, msg);
-	else
-		snprintf(d->base.err, d->base.errlen, "%s: %s", d->shown, msg);
+	textin_locate(d->base.err, d->base.errlen, d->shown, line, msg);
 	return -1;
 }
 

@@ -68,11 +68,17 @@ int textin_fail_at(textin *t, unsigned long line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (line)
-		snprintf(t->err, t->errlen, "%s:%lu: %s", t->shown, line, msg);
-	else
-		snprintf(t->err, t->errlen, "%s: %s", t->shown, msg);
+	textin_locate(t->err, t->errlen, t->shown, line, msg);
 	return -1;
+}
+
+void textin_locate(char *err, size_t errlen, const char *shown, unsigned long line,
+		   const char *msg)
+{
+	if (line)
+		snprintf(err, errlen, "%s:%lu: %s", shown, line, msg);
+	else
+		snprintf(err, errlen, "%s: %s", shown, msg);
 }
 
 int textin_fail(textin *t, const char *fmt, ...)

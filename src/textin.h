@@ -84,6 +84,11 @@ int textin_fail_at(textin *t, unsigned long line, const char *fmt, ...)
 #endif
 	;
 
+/* Into err: "shown:line: msg", or "shown: msg" for line 0 (every reader's
+ * located message). */
+void textin_locate(char *err, size_t errlen, const char *shown, unsigned long line,
+		   const char *msg);
+
 /* A token made safe to quote in a message: printable, at most 40 bytes. */
 const char *textin_show(const char *tok, size_t len, char *buf, size_t buflen);
 
