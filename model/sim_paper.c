@@ -58,6 +58,7 @@ typedef struct warp_st {
 	uint64_t instr, instr_end; /* current instruction; end of the warp's */
 	uint32_t held;             /* MSHR entries it holds */
 	uint32_t refused;          /* its line's stamp + 1 when refused, or 0 */
+	uint32_t rline;            /* and that line */
 } warp_st;
 
 typedef struct core_state {
@@ -108,10 +109,14 @@ STEP_INLINE uint32_t fifo_pop(core_state *cs)
 {
 	if (cs->ftail - cs->fhead > PREFETCH_AHEAD) {
 		const warp_st *a = &cs->warps[cs->fifo[(cs->fhead + PREFETCH_AHEAD) & cs->fmask]];
-		const rd_req *rq = &cs->in->co->req[a->req];
-		__builtin_prefetch(&cs->st.ln[rq[0].line]);
-		if (a->req + 1 < a->req_end)
-			__builtin_prefetch(&cs->st.ln[rq[1].line]);
+		if (a->refused) { /* likely refused again: still_refused's line */
+			__builtin_prefetch(&cs->st.ln[a->rline]);
+		} else {
+			const rd_req *rq = &cs->in->co->req[a->req];
+			__builtin_prefetch(&cs->st.ln[rq[0].line]);
+			if (a->req + 1 < a->req_end)
+				__builtin_prefetch(&cs->st.ln[rq[1].line]);
+		}
 	}
 	return cs->fifo[cs->fhead++ & cs->fmask];
 }
@@ -247,6 +252,21 @@ STEP_INLINE int mshr_full(const core_state *cs, const warp_st *ws)
 	return cs->used >= cs->mshr_cap || ws->held >= cs->warp_cap;
 }
 
+/*
+ * A refused request stays a miss needing a new entry while its line is
+ * neither updated nor in flight (its distance only grows). If the warp
+ * would still find no MSHR entry, popping it only costs a step: the loop
+ * answers that from the warp's and the line's records, without the
+ * request or warp_issue (half the pops of an MSHR-bound kernel).
+ */
+STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
+{
+	if (!ws->refused || !mshr_full(cs, ws))
+		return 0;
+	const rd_line *ln = &cs->st.ln[ws->rline];
+	return ws->refused == ln->stamp + 1 && !ln->pend;
+}
+
 /* Issue warp w's current instruction at T. Returns -1 on no memory, 1 if
  * the warp was refused an MSHR before issuing anything, else 0. */
 STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
@@ -263,19 +283,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	uint64_t r = first_req;
 	uint32_t maxlat = 0;
 	int cancelled = 0;
-	/* A refused request stays a miss needing a new entry while its line is
-	 * neither updated nor in flight (its distance only grows): retest only
-	 * the MSHR condition. Only the first request can be such a one. */
-	if (ws->refused) {
-		const rd_line *ln = &lines[co->req[r].line];
-		if (!events && ws->refused == ln->stamp + 1 && !ln->pend &&
-		    mshr_full(cs, ws)) {
-			out->cancels++;
-			cancelled = 1;
-			goto tried;
-		}
-		ws->refused = 0;
-	}
+	ws->refused = 0; /* (still_refused answered no) */
 	for (; r < end; r++) {
 		const rd_req *rq = &co->req[r];
 		/* Large traces' line records miss in every cache; start fetching
@@ -292,6 +300,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			out->cancels++;
 			cancelled = 1;
 			ws->refused = ln->stamp + 1;
+			ws->rline = l;
 			break;
 		}
 		/* without a histogram only hit or miss matters: 0 or -1 */
@@ -331,6 +340,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			out->cancels++;
 			cancelled = 1;
 			ws->refused = ln->stamp + 1;
+			ws->rline = l;
 			if (events)
 				event_emit(cs, T, w, rq, set, d, RD_OUT_CANCEL, -1, 0, 0);
 			break;
@@ -368,7 +378,6 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			event_emit(cs, T, w, rq, set, d, o, cls, lat, eff);
 		cs->issued++;
 	}
-tried:
 	ws->req = r;
 	int refused = cancelled && maxlat == 0 && r == first_req;
 	if (!refused)
@@ -545,8 +554,12 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 		}
 		uint32_t w = fifo_pop(&cs);
 		uint64_t v0 = cs.version;
-		int st = warp_issue(&cs, w, T);
-		if (st < 0) {
+		int st;
+		if (fast && still_refused(&cs, &cs.warps[w])) {
+			out->cancels++;
+			cs.fifo[cs.ftail++ & cs.fmask] = w; /* its request is cached */
+			st = 1;
+		} else if ((st = warp_issue(&cs, w, T)) < 0) {
 			rc = RD_ENOMEM;
 			goto done;
 		}
