@@ -80,17 +80,19 @@ typedef struct rd_stack {
 	uint64_t *bits;     /* bit p of a set's words: stamp p is some line's latest */
 	uint32_t *tree;     /* per set, a Fenwick tree over its words' bit counts */
 	int exact;          /* keep the tree: exact distances of any length */
-	uint32_t window;    /* not exact: the ways whose LRU contents are kept */
+	uint32_t window;    /* the ways whose LRU contents are kept, or 0 */
 	rd_line *ln;        /* [nlines] */
 	uint32_t nlines;
 } rd_stack;
 
 /* cap[s] = most updates set s can see; set_of[l] = set of line l.
- * window 0: exact distances (stack_distance); window N > 0: only whether a
- * line is among its set's N most recent (stack_hit_inline: an N-way LRU
- * set's contents), in O(1). */
+ * window N > 0: whether a line is among its set's N most recent
+ * (stack_hit_inline: an N-way LRU set's contents), in O(1); exact: exact
+ * distances of any length too (stack_distance), in O(log). A case that
+ * wants both decides hit or miss by the window, so the exact distance is
+ * off its critical path. */
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
-	       const uint32_t *set_of, uint32_t window);
+	       const uint32_t *set_of, uint32_t window, int exact);
 void stack_free(rd_stack *st);
 /* Distinct lines of its set updated since the line's last update; -1: never. */
 int64_t stack_distance(const rd_stack *st, uint32_t line);

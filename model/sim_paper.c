@@ -275,7 +275,6 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	const sim_params *p = cs->p;
 	sim_counts *out = cs->out;
 	const int events = cs->events, need_hist = p->need_hist;
-	const uint32_t ways = p->ways; /* locals: stores below may alias p */
 	warp_st *ws = &cs->warps[w];
 	rd_line *const lines = cs->st.ln;
 	/* the request index lives in a register; ws->req is written back */
@@ -293,29 +292,20 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 		uint32_t l = rq->line;
 		rd_line *ln = &lines[l];
 		uint32_t set = ln->set;
-		/* No MSHR for a miss: if it surely is one, refuse it without the
-		 * exact distance (the histogram counts issued requests only). */
-		if (!events && need_hist && !ln->pend && mshr_full(cs, ws) &&
-		    stack_surely_miss(&cs->st, l, ways)) {
-			out->cancels++;
-			cancelled = 1;
-			ws->refused = ln->stamp + 1;
-			ws->rline = l;
-			break;
-		}
-		/* without a histogram only hit or miss matters: 0 or -1 */
-		int64_t d = need_hist ? stack_distance_inline(&cs->st, l)
-				      : stack_hit_inline(&cs->st, l) - 1;
-		if ((d < 0 || d >= ways) && ln->pend) {
+		/* Hit or miss comes from the set's window in O(1); the exact
+		 * distance (histogram and log only) is taken after the branches
+		 * and feeds none, so its cache misses overlap the request's work
+		 * instead of stalling it. */
+		int hit = stack_hit_inline(&cs->st, l);
+		if (!hit && ln->pend) {
 			effects_land_line(cs, T, l);
-			d = need_hist ? stack_distance_inline(&cs->st, l)
-				      : stack_hit_inline(&cs->st, l) - 1;
+			hit = stack_hit_inline(&cs->st, l);
 		}
 		uint32_t lat;
 		uint64_t eff;
 		int cls = -1;
 		enum rd_outcome o = RD_OUT_MISS;
-		if (d >= 0 && d < ways) {
+		if (hit) {
 			o = RD_OUT_HIT;
 			lat = p->lat_hit;
 			eff = T + lat;
@@ -342,7 +332,9 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			ws->refused = ln->stamp + 1;
 			ws->rline = l;
 			if (events)
-				event_emit(cs, T, w, rq, set, d, RD_OUT_CANCEL, -1, 0, 0);
+				event_emit(cs, T, w, rq, set,
+					   need_hist ? stack_distance_inline(&cs->st, l) : -1,
+					   RD_OUT_CANCEL, -1, 0, 0);
 			break;
 		} else {
 			lat = p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
@@ -365,6 +357,8 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 				cls = RD_CLASS_CAPACITY; /* refined by the breakdown */
 			}
 		}
+		/* without a histogram only hit or miss is known: 0 or -1 */
+		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
 		out->requests++;
 		if (out->nsets) {
 			out->set_requests[set]++;
@@ -438,7 +432,7 @@ static int core_init(core_state *cs)
 				cap[p->set_of[co->req[r].line]]++;
 		}
 	}
-	int rc = stack_init(&cs->st, p->sets, cap, nl, p->set_of, p->need_hist ? 0 : p->ways);
+	int rc = stack_init(&cs->st, p->sets, cap, nl, p->set_of, p->ways, p->need_hist);
 	free(cap);
 	if (rc)
 		return -1;

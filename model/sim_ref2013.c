@@ -257,7 +257,7 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 					if (co->load_on[a])
 						cap[p->set_of[co->load_line[a]]]++;
 		}
-	int src = stack_init(&rs.st, p->sets, cap, co->nlines ? co->nlines : 1, p->set_of, 0);
+	int src = stack_init(&rs.st, p->sets, cap, co->nlines ? co->nlines : 1, p->set_of, 0, 1);
 	free(cap);
 	if (src)
 		goto out;

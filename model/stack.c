@@ -14,8 +14,8 @@
  * anyway, are not in it; a word enters it once, when it falls behind that
  * window. New stamps and lines re-used soon therefore cost no tree update.
  *
- * Cases that only ask hit or miss keep no tree: each set tracks the oldest
- * of its N newest marks instead (window mode, stack_ops.h).
+ * Hit or miss is asked of a window: each set tracks the oldest of its N
+ * newest marks (stack_ops.h). Cases that only ask that keep no tree.
  */
 #include "internal.h"
 #include "stack_ops.h"
@@ -24,10 +24,10 @@
 #include <string.h>
 
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
-	       const uint32_t *set_of, uint32_t window)
+	       const uint32_t *set_of, uint32_t window, int exact)
 {
 	memset(st, 0, sizeof *st);
-	st->exact = window == 0;
+	st->exact = exact;
 	st->window = window;
 	st->nsets = nsets;
 	st->nlines = nlines;
@@ -49,8 +49,8 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 	for (uint32_t l = 0; l < nlines; l++)
 		st->ln[l].set = set_of[l];
 	st->bits = calloc(o ? o : 1, sizeof *st->bits);
-	st->tree = window ? NULL : calloc(o ? o : 1, sizeof *st->tree);
-	if (!st->bits || (!window && !st->tree)) {
+	st->tree = exact ? calloc(o ? o : 1, sizeof *st->tree) : NULL;
+	if (!st->bits || (exact && !st->tree)) {
 		stack_free(st);
 		return RD_ENOMEM;
 	}

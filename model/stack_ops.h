@@ -87,28 +87,6 @@ static inline uint32_t next_mark(const uint64_t *b, uint32_t from)
 	return (uint32_t)((w << 6) + (uint64_t)__builtin_ctzll(m));
 }
 
-/*
- * Is the line's distance surely >= cap (a miss in a cap-way set)? Looks at
- * most SCAN_WORDS words above its stamp: 1 means a miss, 0 means "ask
- * stack_distance". Cheaper than the exact distance where only hit or miss
- * matters, as for a request that will be refused an MSHR if it misses.
- */
-static inline __attribute__((always_inline)) int stack_surely_miss(const rd_stack *st, uint32_t line,
-								   uint32_t cap)
-{
-	uint32_t p = st->ln[line].stamp, set = st->ln[line].set;
-	if (!p)
-		return 1;
-	const uint64_t *b = st->bits + st->set[set].off;
-	uint64_t wp = p >> 6, w = (uint64_t)(st->set[set].counter - 1) >> 6;
-	uint64_t stop = w - wp > SCAN_WORDS ? w - SCAN_WORDS : wp;
-	uint64_t d = 0;
-	for (; w > stop; w--)
-		if ((d += (uint64_t)popcount64(b[w])) >= cap)
-			return 1;
-	return 0;
-}
-
 static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *st, uint32_t line)
 {
 	uint32_t set = st->ln[line].set;
@@ -129,7 +107,7 @@ static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *
 	uint32_t q = S->counter++;
 	b[q >> 6] |= 1ULL << (q & 63);
 	st->ln[line].stamp = q;
-	if (st->window) { /* built stays 0: no tree */
+	if (st->window) {
 		if (p && p >= S->bound) { /* in the window: it stays as full */
 			if (p == S->bound)
 				S->bound = next_mark(b, p + 1);
@@ -140,8 +118,9 @@ static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *
 		} else { /* the window's oldest line falls out */
 			S->bound = next_mark(b, S->bound + 1);
 		}
-		return;
 	}
+	if (!st->exact)
+		return; /* built stays 0: no tree */
 	/* keep every word more than SCAN_WORDS behind the top in the tree */
 	while (S->built + SCAN_WORDS < (q >> 6)) {
 		uint64_t w = S->built++;
