@@ -52,6 +52,12 @@ typedef struct bucket {
 	uint32_t n, cap;
 } bucket;
 
+/* Warps due back at one time step, in the order they issued. */
+typedef struct arrivals {
+	uint32_t *v;
+	uint32_t n, cap;
+} arrivals;
+
 /* A warp's progress: one record, so a pop touches one cache line. */
 typedef struct warp_st {
 	uint64_t req, req_end;     /* next request; end of the instruction's */
@@ -78,9 +84,12 @@ typedef struct core_state {
 	/* queues */
 	uint32_t *fifo;
 	uint64_t fhead, ftail, fmask; /* ring of fmask + 1 (a power of two) */
-	wheap wq;            /* warps waiting for their latency */
+	/* Two timing wheels of wmask + 1 steps (more than any latency):
+	 * effects due, and warps waiting for their latency (at most one
+	 * enters per step, so each slot lists them in issue order). */
 	bucket *wheel;
-	uint64_t wmask, pending;
+	arrivals *back;
+	uint64_t wmask, pending, waiting;
 	uint32_t used;       /* MSHR entries in use */
 	uint64_t *stk;       /* event stacks (teaching views), or NULL */
 	uint32_t next_block; /* index into this core's block list */
@@ -246,10 +255,55 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq,
 	cs->in->cb->event(cs->in->cb->ctx, &ev);
 }
 
+/* Warp w waits until step `at` (within the wheel's reach). */
+STEP_INLINE int warp_wait(core_state *cs, uint64_t at, uint32_t w)
+{
+	arrivals *a = &cs->back[at & cs->wmask];
+	if (a->n == a->cap) {
+		uint32_t nc = a->cap ? a->cap * 2 : 4;
+		uint32_t *v = realloc(a->v, nc * sizeof *v);
+		if (!v)
+			return -1;
+		a->v = v;
+		a->cap = nc;
+	}
+	a->v[a->n++] = w;
+	cs->waiting++;
+	return 0;
+}
+
+/* The warps due at T rejoin the queue (or retire), in issue order. */
+STEP_INLINE void warps_arrive(core_state *cs, uint64_t T)
+{
+	arrivals *a = &cs->back[T & cs->wmask];
+	for (uint32_t i = 0; i < a->n; i++) {
+		uint32_t w = a->v[i];
+		cs->version++;
+		if (warp_exhausted(cs, w))
+			warp_retire(cs, w);
+		else
+			fifo_push(cs, w);
+	}
+	cs->waiting -= a->n;
+	a->n = 0;
+}
+
+/* The next step at or after T when a waiting warp is due; UINT64_MAX if
+ * none waits. (Only when idle or skipping: a scan of the wheel.) */
+static uint64_t next_arrival(const core_state *cs, uint64_t T)
+{
+	if (!cs->waiting)
+		return UINT64_MAX;
+	while (!cs->back[T & cs->wmask].n)
+		T++;
+	return T;
+}
+
 /* Would a miss of warp w find no MSHR entry free (per core or per warp)? */
 STEP_INLINE int mshr_full(const core_state *cs, const warp_st *ws)
 {
-	return cs->used >= cs->mshr_cap || ws->held >= cs->warp_cap;
+	/* both tests, one branch for the caller */
+	return (cs->used >= cs->mshr_cap) | (ws->held >= cs->warp_cap);
 }
 
 /*
@@ -390,7 +444,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	 * next instruction (ws->req is its first request) */
 	for (uint64_t q = ws->req, e = q + 8 < ws->req_end ? q + 8 : ws->req_end; q < e; q++)
 		__builtin_prefetch(&lines[co->req[q].line]);
-	return wheap_push(&cs->wq, back, T, w);
+	return warp_wait(cs, back, w);
 }
 
 static void core_free(core_state *cs)
@@ -402,11 +456,12 @@ static void core_free(core_state *cs)
 	free(cs->warps);
 	free(cs->block_left);
 	free(cs->fifo);
-	wheap_free(&cs->wq);
-	if (cs->wheel)
-		for (uint64_t i = 0; i <= cs->wmask; i++)
-			free(cs->wheel[i].v);
+	for (uint64_t i = 0; cs->wheel && i <= cs->wmask; i++)
+		free(cs->wheel[i].v);
+	for (uint64_t i = 0; cs->back && i <= cs->wmask; i++)
+		free(cs->back[i].v);
 	free(cs->wheel);
+	free(cs->back);
 }
 
 static int core_init(core_state *cs)
@@ -452,7 +507,8 @@ static int core_init(core_state *cs)
 		wn <<= 1;
 	cs->wmask = wn - 1;
 	cs->wheel = calloc(wn, sizeof *cs->wheel);
-	if (!cs->land || !cs->warps || !cs->block_left || !cs->fifo || !cs->wheel)
+	cs->back = calloc(wn, sizeof *cs->back);
+	if (!cs->land || !cs->warps || !cs->block_left || !cs->fifo || !cs->wheel || !cs->back)
 		return -1;
 	if (p->record_events) {
 		if (counts_sets(cs->out, p->sets) < 0)
@@ -477,7 +533,7 @@ static int core_init(core_state *cs)
  */
 static uint64_t spin_skip(core_state *cs, uint64_t T)
 {
-	uint64_t E = UINT64_MAX, A = cs->wq.n ? cs->wq.v[0].at : UINT64_MAX;
+	uint64_t E = UINT64_MAX, A = next_arrival(cs, T);
 	if (cs->pending)
 		for (uint64_t t = T; t <= T + cs->wmask; t++)
 			if (cs->wheel[t & cs->wmask].n) {
@@ -514,15 +570,10 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 	uint64_t next_partial = RD_PARTIAL_EVERY;
 	int fast = !cs.events;
 	while (cs.warps_alive) {
-		while (wheap_due(&cs.wq, T)) {
-			uint32_t w = wheap_pop(&cs.wq).w;
-			cs.version++;
-			if (warp_exhausted(&cs, w))
-				warp_retire(&cs, w);
-			else
-				fifo_push(&cs, w);
-		}
-		if (fast && spin && spin >= cs.ftail - cs.fhead) {
+		if (cs.back[T & cs.wmask].n)
+			warps_arrive(&cs, T);
+		/* (tests in order of how rarely they hold: branches predicted) */
+		if (spin >= cs.ftail - cs.fhead && spin && fast) {
 			/* Every queued warp was refused an MSHR and nothing has
 			 * changed since: until an effect lands or a warp arrives,
 			 * each step only rotates the queue. Skip to then. (Not when
@@ -538,11 +589,11 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 			 * nothing is due until the next arrival; or jump to it. */
 			if (cs.pending) {
 				effects_due(&cs, T++);
-				uint64_t A = cs.wq.n ? cs.wq.v[0].at : UINT64_MAX;
+				uint64_t A = next_arrival(&cs, T);
 				while (T < A && cs.pending && !cs.wheel[T & cs.wmask].n)
 					T++;
 			} else {
-				T = cs.wq.v[0].at;
+				T = next_arrival(&cs, T);
 			}
 			continue;
 		}
