@@ -77,7 +77,8 @@ typedef struct rd_set {
 typedef struct rd_stack {
 	uint32_t nsets;
 	rd_set *set;        /* [nsets] */
-	uint64_t *bits;     /* bit p of a set's words: stamp p is some line's latest */
+	uint64_t *bits;     /* bit p of a set's words: stamp p is some line's latest
+			     * (without a tree: only from the set's bound up) */
 	uint32_t *tree;     /* per set, a Fenwick tree over its words' bit counts */
 	int exact;          /* keep the tree: exact distances of any length */
 	uint32_t window;    /* the ways whose LRU contents are kept, or 0 */

@@ -95,13 +95,16 @@ static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *
 	uint32_t *t = st->tree + S->off;
 	uint64_t nw = S->nw;
 	uint32_t p = st->ln[line].stamp;
-	if (p) {
+	if (!p) {
+		S->live++;
+	} else if (st->exact || p >= S->bound) {
 		b[p >> 6] &= ~(1ULL << (p & 63));
 		if ((p >> 6) < S->built)
 			tree_add(t, nw, p >> 6, -1);
-	} else {
-		S->live++;
 	}
+	/* else: a window reads no mark below its bound, which only rises, so
+	 * without a tree the old mark of a line from outside the window (most
+	 * misses) stays: no write to a random word of a large bitmap */
 	/* Callers size each set for its updates; a stamp past the end would be
 	 * a bug in that count, never a property of the input. */
 	uint32_t q = S->counter++;
