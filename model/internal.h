@@ -168,6 +168,9 @@ static inline uint32_t halfnormal_draw(const rd_halfnormal *h, rd_rng *r)
 typedef struct sim_params {
 	uint32_t sets, ways;
 	const uint32_t *set_of;    /* [nlines] set index of each line */
+	/* [cores * sets] requests each core sends each set: the most updates
+	 * its stack sees there (kept with the set index, not counted per run) */
+	const uint32_t *set_cap;
 	uint32_t lat_hit, lat_miss;
 	double sigma;
 	uint32_t mshrs, per_warp;  /* 0 = unlimited */

@@ -33,6 +33,8 @@ struct rd_model {
 	uint32_t sets_n;
 	uint32_t *set_of;
 	uint32_t *zeros; /* set index of every line in the fully associative case */
+	uint32_t *set_cap;  /* [cores * sets]: sim_params.set_cap */
+	uint32_t *core_cap; /* [cores]: the same for the fully associative case */
 	int threads;     /* threads a run may use for its cases */
 	/* Each case's last few results: a run whose case has the same
 	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
@@ -74,6 +76,8 @@ void rd_model_free(rd_model *m)
 			counts_free(&m->memo[i][j].counts);
 	free(m->set_of);
 	free(m->zeros);
+	free(m->set_cap);
+	free(m->core_cap);
 	free(m);
 }
 
@@ -89,6 +93,34 @@ static int sched_same(const rd_config *a, const rd_config *b)
 static int stage_cancelled(const rd_callbacks *cb)
 {
 	return cb && cb->progress && cb->progress(cb->ctx, 0.0);
+}
+
+/* Each request updates its set's stack once: the stacks are sized by the
+ * requests each core sends each set. A pass over all requests with a
+ * random lookup per request, so done with the set index, not per run. */
+static int caps_build(rd_model *m, uint32_t sets)
+{
+	const rd_sched *s = &m->sched;
+	const rd_coal *co = &m->coal;
+	free(m->set_cap);
+	free(m->core_cap);
+	m->set_cap = calloc((size_t)s->ncores * sets, sizeof *m->set_cap);
+	m->core_cap = calloc(s->ncores, sizeof *m->core_cap);
+	if (!m->set_cap || !m->core_cap)
+		return -1;
+	for (uint32_t core = 0; core < s->ncores; core++) {
+		uint32_t *cap = m->set_cap + (size_t)core * sets;
+		for (uint32_t i = s->core_first[core]; i < s->core_first[core + 1]; i++)
+			for (uint32_t j = 0; j < s->warps_per_block; j++) {
+				uint32_t w = s->core_blocks[i] * s->warps_per_block + j;
+				uint64_t r0 = co->instr_req_first[co->warp_instr_first[w]];
+				uint64_t r1 = co->instr_req_first[co->warp_instr_first[w + 1]];
+				for (uint64_t r = r0; r < r1; r++)
+					cap[m->set_of[co->req[r].line]]++;
+				m->core_cap[core] += (uint32_t)(r1 - r0);
+			}
+	}
+	return 0;
 }
 
 static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *cb)
@@ -135,6 +167,8 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 			return RD_ENOMEM;
 		for (uint32_t i = 0; i < m->coal.nlines; i++)
 			m->set_of[i] = rd_set_index(c, sets, m->coal.line_addr[i]);
+		if (caps_build(m, sets) < 0)
+			return RD_ENOMEM;
 		m->have_sets = 1;
 		m->gen_sets++;
 		m->sets_key = *c;
@@ -239,6 +273,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->sets = rd_config_sets(c);
 	p->ways = c->l1_ways;
 	p->set_of = m->set_of;
+	p->set_cap = m->set_cap;
 	p->lat_hit = c->latency_hit;
 	p->lat_miss = c->latency_miss;
 	p->sigma = c->latency_stddev;
@@ -260,6 +295,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 		p->ways = p->sets * p->ways;
 		p->sets = 1;
 		p->set_of = m->zeros;
+		p->set_cap = m->core_cap; /* one set per core */
 		break;
 	case RD_CASE_NO_LATENCY:
 		p->lat_hit = p->lat_miss = 0;
@@ -347,6 +383,7 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 	memset(&key, 0, sizeof key); /* padding too: the key is compared whole */
 	key = p;
 	key.set_of = NULL;
+	key.set_cap = NULL;
 	/* the as-configured case is rerun when events are wanted (snapshots
 	 * are not: a replayed case is final at once) */
 	const rd_callbacks *cb = in->cb;

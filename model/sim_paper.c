@@ -470,26 +470,10 @@ static int core_init(core_state *cs)
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
 	uint32_t nl = co->nlines ? co->nlines : 1;
-	/* Each request updates its set's stack once: size the sets by the
-	 * requests this core will issue to them. */
-	uint32_t *cap = calloc(p->sets, sizeof *cap);
-	if (!cap)
-		return -1;
-	uint64_t nwarps_core = 0;
-	for (uint32_t i = s->core_first[cs->core]; i < s->core_first[cs->core + 1]; i++) {
-		uint32_t b = s->core_blocks[i];
-		for (uint32_t j = 0; j < s->warps_per_block; j++) {
-			uint32_t w = b * s->warps_per_block + j;
-			nwarps_core++;
-			uint64_t r0 = co->instr_req_first[co->warp_instr_first[w]];
-			uint64_t r1 = co->instr_req_first[co->warp_instr_first[w + 1]];
-			for (uint64_t r = r0; r < r1; r++)
-				cap[p->set_of[co->req[r].line]]++;
-		}
-	}
-	int rc = stack_init(&cs->st, p->sets, cap, nl, p->set_of, p->ways, p->need_hist);
-	free(cap);
-	if (rc)
+	uint64_t nwarps_core = (uint64_t)(s->core_first[cs->core + 1] - s->core_first[cs->core]) *
+			       s->warps_per_block;
+	if (stack_init(&cs->st, p->sets, p->set_cap + (size_t)cs->core * p->sets, nl, p->set_of,
+		       p->ways, p->need_hist))
 		return -1;
 	cs->land = calloc(nl, sizeof *cs->land);
 	cs->warps = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->warps);
