@@ -336,7 +336,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	uint64_t r = first_req;
 	uint32_t maxlat = 0;
 	int cancelled = 0;
-	ws->refused = 0; /* (still_refused answered no) */
+	ws->refused = 0; /* retried in full: still_refused said no, or events are logged */
 	for (; r < end; r++) {
 		const rd_req *rq = &co->req[r];
 		/* Large traces' line records miss in every cache; start fetching
@@ -346,10 +346,9 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 		uint32_t l = rq->line;
 		rd_line *ln = &lines[l];
 		uint32_t set = ln->set;
-		/* Hit or miss comes from the set's window in O(1); the exact
-		 * distance (histogram and log only) is taken after the branches
-		 * and feeds none, so its cache misses overlap the request's work
-		 * instead of stalling it. */
+		/* Hit or miss comes from the set's window in O(1), in every
+		 * case; the exact distance (case 0) only feeds the histogram
+		 * and the log, below. */
 		int hit = stack_hit_inline(&cs->st, l);
 		if (!hit && ln->pend) {
 			effects_land_line(cs, T, l);
