@@ -422,6 +422,14 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 	if (!cancelled && ++ws->instr != ws->instr_end)
 		ws->req_end = co->instr_req_first[ws->instr + 1]; /* ws->req is its start */
 	uint64_t back = T + (p->divergence && !cancelled ? maxlat : 0);
+	/* Whether it waits its latency or a queue length, it is time enough
+	 * to fetch the line records of its next requests (ws->req is the
+	 * first); a warp refused outright has them fetched already. (Before,
+	 * only waiting warps were; without divergence, where none wait: 10 M
+	 * synthetic, 3 cases, 2.35 -> 1.84 s, medians of 4 alternating runs.) */
+	if (!refused)
+		for (uint64_t q = ws->req, e = q + 8 < ws->req_end ? q + 8 : ws->req_end; q < e; q++)
+			__builtin_prefetch(&lines[co->req[q].line]);
 	if (back == T) {
 		if (warp_exhausted(cs, w))
 			warp_retire(cs, w);
@@ -429,10 +437,6 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 			fifo_push(cs, w);
 		return refused;
 	}
-	/* it waits its latency: time enough to fetch the line records of its
-	 * next instruction (ws->req is its first request) */
-	for (uint64_t q = ws->req, e = q + 8 < ws->req_end ? q + 8 : ws->req_end; q < e; q++)
-		__builtin_prefetch(&lines[co->req[q].line]);
 	return warp_wait(cs, back, w);
 }
 
