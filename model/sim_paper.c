@@ -313,12 +313,12 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
 
 /* Issue warp w's current instruction at T. Returns -1 on no memory, 1 if
  * the warp was refused an MSHR before issuing anything, else 0. */
-STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
+STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int events,
+				const int need_hist, const int per_set)
 {
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
 	sim_counts *out = cs->out;
-	const int events = cs->events, need_hist = p->need_hist;
 	warp_st *ws = &cs->warps[w];
 	rd_line *const lines = cs->st.ln;
 	/* the request index lives in a register; ws->req is written back */
@@ -403,7 +403,7 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
 		out->requests++;
-		if (out->nsets) {
+		if (per_set) {
 			out->set_requests[set]++;
 			out->set_misses[set] += o == RD_OUT_MISS;
 		}
@@ -438,6 +438,18 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
 		return refused;
 	}
 	return warp_wait(cs, back, w);
+}
+
+/* The flags fixed per case, as constants: the helper cases' and case 0's
+ * usual copies test none of them per request (any other mix: the last). */
+STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
+{
+	const int per_set = cs->out->nsets != 0, need_hist = cs->p->need_hist;
+	if (!cs->events && !need_hist && !per_set)
+		return warp_issue_as(cs, w, T, 0, 0, 0);
+	if (!cs->events && need_hist && per_set)
+		return warp_issue_as(cs, w, T, 0, 1, 1);
+	return warp_issue_as(cs, w, T, cs->events, need_hist, per_set);
 }
 
 static void core_free(core_state *cs)
