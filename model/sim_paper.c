@@ -141,12 +141,14 @@ STEP_INLINE int effect_push(core_state *cs, uint64_t at, uint32_t line, uint8_t 
 	return 0;
 }
 
-STEP_INLINE void effect_apply(core_state *cs, effect *e)
+/* exact: the case keeps exact distances (a constant in each copy of the
+ * event loop; the window is always kept) */
+STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact)
 {
 	cs->version++;
 	e->done = 1;
 	cs->pending--;
-	stack_update_inline(&cs->st, e->line);
+	stack_update_as(&cs->st, e->line, exact, 1);
 	rd_line *ln = &cs->st.ln[e->line];
 	if (e->kind == EFF_FILL && --ln->pend == 0) {
 		cs->used--;
@@ -154,22 +156,22 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e)
 	}
 }
 
-STEP_INLINE void effects_due(core_state *cs, uint64_t t)
+STEP_INLINE void effects_due(core_state *cs, uint64_t t, const int exact)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!b->v[i].done)
-			effect_apply(cs, &b->v[i]);
+			effect_apply(cs, &b->v[i], exact);
 	b->n = 0;
 }
 
 /* The looked-up line's own fills due now land before the lookup. */
-STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line)
+STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line, const int exact)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!b->v[i].done && b->v[i].line == line && b->v[i].kind == EFF_FILL)
-			effect_apply(cs, &b->v[i]);
+			effect_apply(cs, &b->v[i], exact);
 }
 
 /* Start this core's next block(s): called at start and when one finishes. */
@@ -341,7 +343,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		 * and the log, below. */
 		int hit = stack_hit_inline(&cs->st, l);
 		if (!hit && ln->pend) {
-			effects_land_line(cs, T, l);
+			effects_land_line(cs, T, l, need_hist);
 			hit = stack_hit_inline(&cs->st, l);
 		}
 		uint32_t lat;
@@ -539,88 +541,94 @@ static uint64_t spin_skip(core_state *cs, uint64_t T)
 	}
 	cs->out->cancels += k;
 	if (end == E + 1)
-		effects_due(cs, E);
+		effects_due(cs, E, cs->st.exact);
 	return end;
 }
 
-HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out)
+/* The event loop from step 0 until the core's warps are done. exact is a
+ * constant in each copy (sim_paper_core makes one per value), so the stack
+ * updates test no case flag. */
+STEP_INLINE int core_loop(core_state *cs, const int exact)
 {
-	core_state cs = {.in = in, .p = p, .out = out, .core = core};
-	int rc = RD_OK;
-	if (core_init(&cs) < 0) {
-		rc = RD_ENOMEM;
-		goto done;
-	}
-	/* First the active set: the core's first active_blocks blocks. */
-	uint32_t nb = in->s->core_first[core + 1] - in->s->core_first[core];
-	for (uint32_t i = 0; i < in->s->active_blocks && cs.next_block < nb; i++)
-		block_dispatch(&cs);
+	const sim_input *in = cs->in;
+	const sim_params *p = cs->p;
+	sim_counts *out = cs->out;
 	uint64_t T = 0, next_report = SIM_CHUNK, reported = 0, spin = 0;
 	uint64_t next_partial = RD_PARTIAL_EVERY;
-	int fast = !cs.events;
-	while (cs.warps_alive) {
-		if (cs.back[T & cs.wmask].n)
-			warps_arrive(&cs, T);
+	int fast = !cs->events;
+	while (cs->warps_alive) {
+		if (cs->back[T & cs->wmask].n)
+			warps_arrive(cs, T);
 		/* (tests in order of how rarely they hold: branches predicted) */
-		if (spin >= cs.ftail - cs.fhead && spin && fast) {
+		if (spin >= cs->ftail - cs->fhead && spin && fast) {
 			/* Every queued warp was refused an MSHR and nothing has
 			 * changed since: until an effect lands or a warp arrives,
 			 * each step only rotates the queue. Skip to then. (Not when
 			 * logging: the log lists every refusal.) */
-			T = spin_skip(&cs, T);
+			T = spin_skip(cs, T);
 			spin = 0;
 			continue;
 		}
-		if (cs.fhead == cs.ftail) {
-			if (!cs.warps_alive)
+		if (cs->fhead == cs->ftail) {
+			if (!cs->warps_alive)
 				break;
 			/* Idle: land what is due, then skip the steps where
 			 * nothing is due until the next arrival; or jump to it. */
-			if (cs.pending) {
-				effects_due(&cs, T++);
-				uint64_t A = next_arrival(&cs, T);
-				while (T < A && cs.pending && !cs.wheel[T & cs.wmask].n)
+			if (cs->pending) {
+				effects_due(cs, T++, exact);
+				uint64_t A = next_arrival(cs, T);
+				while (T < A && cs->pending && !cs->wheel[T & cs->wmask].n)
 					T++;
 			} else {
-				T = next_arrival(&cs, T);
+				T = next_arrival(cs, T);
 			}
 			continue;
 		}
-		uint32_t w = fifo_pop(&cs);
-		uint64_t v0 = cs.version;
+		uint32_t w = fifo_pop(cs);
+		uint64_t v0 = cs->version;
 		int st;
-		if (fast && still_refused(&cs, &cs.warps[w])) {
+		if (fast && still_refused(cs, &cs->warps[w])) {
 			out->cancels++;
-			cs.fifo[cs.ftail++ & cs.fmask] = w; /* its request is cached */
+			cs->fifo[cs->ftail++ & cs->fmask] = w; /* its request is cached */
 			st = 1;
-		} else if ((st = warp_issue(&cs, w, T)) < 0) {
-			rc = RD_ENOMEM;
-			goto done;
+		} else if ((st = warp_issue(cs, w, T)) < 0) {
+			return RD_ENOMEM;
 		}
-		effects_due(&cs, T);
-		spin = st == 1 && cs.version == v0 ? spin + 1 : 0;
+		effects_due(cs, T, exact);
+		spin = st == 1 && cs->version == v0 ? spin + 1 : 0;
 		T++;
-		if (cs.issued >= next_report) {
+		if (cs->issued >= next_report) {
 			next_report += SIM_CHUNK;
-			uint64_t delta = cs.issued - reported;
-			reported = cs.issued;
+			uint64_t delta = cs->issued - reported;
+			reported = cs->issued;
 			if (sim_progress(in, delta)) {
-				rc = RD_ECANCELED;
-				goto done;
+				return RD_ECANCELED;
 			}
-			if (p->record_events && cs.issued >= next_partial) {
+			if (p->record_events && cs->issued >= next_partial) {
 				next_partial += RD_PARTIAL_EVERY;
 				out->time = T;
 				if (sim_partial(in, out) < 0) {
-					rc = RD_ENOMEM;
-					goto done;
+					return RD_ENOMEM;
 				}
 			}
 		}
 	}
 	if (T > out->time)
 		out->time = T;
-done:
+	return RD_OK;
+}
+
+HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out)
+{
+	core_state cs = {.in = in, .p = p, .out = out, .core = core};
+	int rc = RD_ENOMEM;
+	if (core_init(&cs) == 0) {
+		/* First the active set: the core's first active_blocks blocks. */
+		uint32_t nb = in->s->core_first[core + 1] - in->s->core_first[core];
+		for (uint32_t i = 0; i < in->s->active_blocks && cs.next_block < nb; i++)
+			block_dispatch(&cs);
+		rc = cs.st.exact ? core_loop(&cs, 1) : core_loop(&cs, 0);
+	}
 	core_free(&cs);
 	return rc;
 }

@@ -87,7 +87,10 @@ static inline uint32_t next_mark(const uint64_t *b, uint32_t from)
 	return (uint32_t)((w << 6) + (uint64_t)__builtin_ctzll(m));
 }
 
-static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *st, uint32_t line)
+/* exact, window: st->exact, st->window != 0, as constants where the
+ * caller knows them (the paper engine compiles one copy per case kind) */
+static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, uint32_t line,
+								 const int exact, const int window)
 {
 	uint32_t set = st->ln[line].set;
 	rd_set *S = &st->set[set];
@@ -97,7 +100,7 @@ static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *
 	uint32_t p = st->ln[line].stamp;
 	if (!p) {
 		S->live++;
-	} else if (st->exact || p >= S->bound) {
+	} else if (exact || p >= S->bound) {
 		b[p >> 6] &= ~(1ULL << (p & 63));
 		if ((p >> 6) < S->built)
 			tree_add(t, nw, p >> 6, -1);
@@ -110,7 +113,7 @@ static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *
 	uint32_t q = S->counter++;
 	b[q >> 6] |= 1ULL << (q & 63);
 	st->ln[line].stamp = q;
-	if (st->window) {
+	if (window) {
 		if (p && p >= S->bound) { /* in the window: it stays as full */
 			if (p == S->bound)
 				S->bound = next_mark(b, p + 1);
@@ -122,7 +125,7 @@ static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *
 			S->bound = next_mark(b, S->bound + 1);
 		}
 	}
-	if (!st->exact)
+	if (!exact)
 		return; /* built stays 0: no tree */
 	/* keep every word more than SCAN_WORDS behind the top in the tree */
 	while (S->built + SCAN_WORDS < (q >> 6)) {
@@ -130,6 +133,11 @@ static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *
 		if (b[w])
 			tree_add(t, nw, w, popcount64(b[w]));
 	}
+}
+
+static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *st, uint32_t line)
+{
+	stack_update_as(st, line, st->exact, st->window != 0);
 }
 
 #endif
