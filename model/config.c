@@ -143,6 +143,14 @@ int rd_config_check(const rd_config *c, char *err, size_t errlen)
 		FAIL("l1.mshr_per_warp: %u is more than l1.mshrs (%u)", c->l1_mshr_per_warp, c->l1_mshrs);
 	if (!(c->latency_stddev >= 0.0) || !isfinite(c->latency_stddev))
 		FAIL("latency.stddev: must be a finite number >= 0");
+	/* The engines keep a timing wheel as long as the longest latency and
+	 * a fill's time as its distance ahead in 32 bits: a billion steps is
+	 * far beyond any GPU (hundreds of cycles) and keeps both small. */
+	if (c->latency_hit > RD_MAX_LATENCY)
+		FAIL("latency.hit: must be at most %u (got %u)", RD_MAX_LATENCY, c->latency_hit);
+	if ((double)c->latency_miss + 8.0 * c->latency_stddev > RD_MAX_LATENCY)
+		FAIL("latency.miss + 8 * latency.stddev: must be at most %u (got %.0f)", RD_MAX_LATENCY,
+		     (double)c->latency_miss + 8.0 * c->latency_stddev);
 	if (c->warp_size < 1 || c->warp_size > 1024)
 		FAIL("gpu.warp_size: must be between 1 and 1024 (got %u)", c->warp_size);
 	if (c->cores < 1 || c->cores > 4096)

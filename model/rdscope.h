@@ -268,6 +268,9 @@ typedef struct rd_callbacks {
 
 #define RD_PARTIAL_EVERY (1u << 16)
 
+/* Longest latency a configuration may give, in steps (rd_config_check). */
+#define RD_MAX_LATENCY (1u << 30)
+
 enum rd_status {
 	RD_OK = 0,
 	RD_ECANCELED = 1,

@@ -76,7 +76,10 @@ typedef struct core_state {
 	rd_rng rng;
 	rd_halfnormal latdist;
 	/* per line, beside st.ln (stamp, set, pending fills, MSHR owner) */
-	uint64_t *land;      /* effect time of the entry's own fill */
+	/* effect time of the entry's own fill, its low 32 bits: read only
+	 * while the fill is still to land, so less than 2^32 steps ahead
+	 * (half the bytes of a per-line array that is written at random) */
+	uint32_t *land;
 	/* per warp (global ids) */
 	warp_st *warps;
 	/* per block */
@@ -361,7 +364,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			/* In flight: merge into its MSHR entry (a latency miss). */
 			cls = RD_CLASS_LATENCY;
 			if (p->clip) {
-				eff = cs->land[l];
+				eff = T + (uint32_t)(cs->land[l] - (uint32_t)T);
 			} else {
 				eff = T + p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
 			}
@@ -393,7 +396,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			int first = ln->stamp == 0;
 			ln->owner = w;
 			ln->pend = 1;
-			cs->land[l] = eff;
+			cs->land[l] = (uint32_t)eff;
 			out->misses++;
 			if (first) {
 				out->compulsory++;

@@ -126,6 +126,18 @@ static void test_config_keys(void **state)
 	c.l1_ways = 3; /* associativity need not be a power of two */
 	c.l1_size = 3 * 128 * 32;
 	assert_int_equal(rd_config_check(&c, e, sizeof e), 0);
+	/* latencies: at most RD_MAX_LATENCY steps, the half-normal's tail in */
+	rd_config_default(&c);
+	c.latency_stddev = 0;
+	c.latency_miss = RD_MAX_LATENCY;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), 0);
+	c.latency_stddev = 1;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "latency.miss"));
+	rd_config_default(&c);
+	c.latency_hit = RD_MAX_LATENCY + 1;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "latency.hit"));
 }
 
 /* ------------------------------------------------------------ schedule */
