@@ -90,8 +90,7 @@ typedef struct rd_stack {
  * window N > 0: whether a line is among its set's N most recent
  * (stack_hit_inline: an N-way LRU set's contents), in O(1); exact: exact
  * distances of any length too (stack_distance), in O(log). A case that
- * wants both decides hit or miss by the window, so the exact distance is
- * off its critical path. */
+ * keeps both decides hit or miss by the window. */
 int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
 	       const uint32_t *set_of, uint32_t window, int exact);
 void stack_free(rd_stack *st);

@@ -317,7 +317,9 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
 }
 
 /* Issue warp w's current instruction at T. Returns -1 on no memory, 1 if
- * the warp was refused an MSHR before issuing anything, else 0. */
+ * the warp was refused an MSHR before issuing anything, else 0. events,
+ * need_hist, per_set: the case's cs->events, p->need_hist and
+ * out->nsets != 0, constants in the copies warp_issue makes. */
 STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int events,
 				const int need_hist, const int per_set)
 {
