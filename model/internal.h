@@ -102,7 +102,9 @@ uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr
 		     uint32_t cap);
 void stack_update(rd_stack *st, uint32_t line);
 
-/* ---- warps waiting for a time step (both timing engines) ------------- */
+/* ---- warps waiting for a time step (the reference engine: it orders
+ * warps due at once by id, so a heap; the paper engine's order is that of
+ * issue, which its timing wheel keeps for free) ------------------------- */
 typedef struct wentry {
 	uint64_t at, tie; /* due time; order among warps due at once */
 	uint32_t w;

@@ -1,8 +1,8 @@
 /*
- * A min-heap of waiting warps keyed by (time, tie): both timing engines
- * hold warps that are delayed until a time step, and release those due in
- * a fixed order (the paper profile by issue time, the reference by warp
- * id).
+ * A min-heap of waiting warps keyed by (time, tie): the reference engine
+ * holds warps that are delayed until a time step and releases those due
+ * at once by warp id. (The paper engine releases them in issue order,
+ * which a timing wheel keeps without a heap: sim_paper.c.)
  */
 #include "internal.h"
 
