@@ -7,6 +7,19 @@
 
 #include "rdscope.h"
 
+#include <stdlib.h>
+
+/* The engines' per-step lists grow by doubling (from `first`): the grown
+ * array, *cap updated; or NULL, with v and *cap as they were. */
+static inline void *vec_grow(void *v, uint32_t *cap, size_t size, uint32_t first)
+{
+	uint32_t nc = *cap ? *cap * 2 : first;
+	void *nv = realloc(v, (size_t)nc * size);
+	if (nv)
+		*cap = nc;
+	return nv;
+}
+
 /* ---- stage 1: schedule (threads -> warps -> blocks -> cores) ---------- */
 typedef struct rd_sched {
 	uint32_t nthreads;        /* threads modelled (after gpu.max_threads) */

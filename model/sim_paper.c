@@ -125,12 +125,10 @@ STEP_INLINE uint32_t fifo_pop(core_state *cs)
 
 static int bucket_grow(bucket *b)
 {
-	uint32_t nc = b->cap ? b->cap * 2 : 8;
-	effect *v = realloc(b->v, nc * sizeof *v);
+	effect *v = vec_grow(b->v, &b->cap, sizeof *v, 8);
 	if (!v)
 		return -1;
 	b->v = v;
-	b->cap = nc;
 	return 0;
 }
 
@@ -255,12 +253,10 @@ STEP_INLINE int warp_wait(core_state *cs, uint64_t at, uint32_t w)
 {
 	arrivals *a = &cs->back[at & cs->wmask];
 	if (a->n == a->cap) {
-		uint32_t nc = a->cap ? a->cap * 2 : 4;
-		uint32_t *v = realloc(a->v, nc * sizeof *v);
+		uint32_t *v = vec_grow(a->v, &a->cap, sizeof *v, 4);
 		if (!v)
 			return -1;
 		a->v = v;
-		a->cap = nc;
 	}
 	a->v[a->n++] = w;
 	cs->waiting++;

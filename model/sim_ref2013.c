@@ -49,12 +49,10 @@ static int req_push(ref_state *rs, uint64_t at, uint32_t line, uint32_t set, uin
 {
 	rbucket *b = &rs->wheel[at & rs->wmask];
 	if (b->n == b->cap) {
-		uint32_t nc = b->cap ? b->cap * 2 : 8;
-		req *v = realloc(b->v, nc * sizeof *v);
+		req *v = vec_grow(b->v, &b->cap, sizeof *v, 8);
 		if (!v)
 			return -1;
 		b->v = v;
-		b->cap = nc;
 	}
 	b->v[b->n++] = (req){line, set, miss};
 	rs->pending++;
