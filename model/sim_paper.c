@@ -444,15 +444,17 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 }
 
 /* The flags fixed per case, as constants: the helper cases' and case 0's
- * usual copies test none of them per request (any other mix: the last). */
-STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T)
+ * usual copies test none of them per request (any other mix: the last).
+ * exact is the loop's constant: a case keeps exact stacks iff it wants
+ * the histogram (core_init). */
+STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T, const int exact)
 {
-	const int per_set = cs->out->nsets != 0, need_hist = cs->p->need_hist;
-	if (!cs->events && !need_hist && !per_set)
+	const int per_set = cs->out->nsets != 0;
+	if (!cs->events && !exact && !per_set)
 		return warp_issue_as(cs, w, T, 0, 0, 0);
-	if (!cs->events && need_hist && per_set)
+	if (!cs->events && exact && per_set)
 		return warp_issue_as(cs, w, T, 0, 1, 1);
-	return warp_issue_as(cs, w, T, cs->events, need_hist, per_set);
+	return warp_issue_as(cs, w, T, cs->events, exact, per_set);
 }
 
 static void core_free(core_state *cs)
@@ -592,7 +594,7 @@ STEP_INLINE int core_loop(core_state *cs, const int exact)
 			out->cancels++;
 			cs->fifo[cs->ftail++ & cs->fmask] = w; /* its request is cached */
 			st = 1;
-		} else if ((st = warp_issue(cs, w, T)) < 0) {
+		} else if ((st = warp_issue(cs, w, T, exact)) < 0) {
 			return RD_ENOMEM;
 		}
 		effects_due(cs, T, exact);
