@@ -23,9 +23,25 @@ TEST_LIBS   = $(shell pkg-config --libs cmocka)
 B       ?= build
 SANFLAGS ?=
 
-MODEL_SRC := $(wildcard model/*.c)
-APP_SRC   := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard ui/*.c)
+# Sources are found recursively: src/ is in folders by family (README,
+# Architecture).
+MODEL_SRC := $(sort $(shell find model -name '*.c'))
+SRC_SRC   := $(filter-out src/cmd/main.c,$(sort $(shell find src -name '*.c')))
+UI_SRC    := $(sort $(shell find ui -name '*.c'))
+APP_SRC   := $(SRC_SRC) $(UI_SRC)
 TEST_SRC  := $(wildcard tests/test_*.c)
+SRC_DIRS  := $(sort $(dir $(SRC_SRC)))
+
+# Include paths by layer: the model sees only itself (so a curses,
+# libconfig, src/ or ui/ include there fails to compile), src/ sees the
+# model and itself, ui/ the model and itself; main.c, tests and benches see
+# everything.
+INC_model := -Imodel
+INC_src   := -Imodel -Isrc $(SRC_DIRS:%/=-I%)
+# TEMPORARY: ui/explorer still includes src/ headers (issue 15 item 4).
+INC_ui    := -Imodel -Iui $(filter-out -Imodel,$(INC_src))
+INC_all   := $(INC_src) -Iui
+inc_of = $(if $(filter model/%,$1),$(INC_model),$(if $(filter src/cmd/main.c,$1),$(INC_all),$(if $(filter src/%,$1),$(INC_src),$(if $(filter ui/%,$1),$(INC_ui),$(INC_all)))))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(B)/%.o)
 APP_OBJ   := $(APP_SRC:%.c=$(B)/%.o)
@@ -48,11 +64,11 @@ $(B)/.deps: .ci/deps
 $(B)/%.o: %.c | $(B)/.deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) $(XCFLAGS) -Imodel -Isrc -Iui $(PKG_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) $(XCFLAGS) $(call inc_of,$<) $(if $(filter model/%,$<),,$(PKG_CFLAGS)) -c $< -o $@
 
 # The installed presets' directory, the last entry of the preset search path.
-$(B)/src/preset_path.o: XCFLAGS += -DRDSCOPE_DATADIR='"$(DATADIR)"'
-$(B)/src/samples.o: XCFLAGS += -DRDSCOPE_DATADIR='"$(DATADIR)"'
+$(B)/src/preset/preset_path.o: XCFLAGS += -DRDSCOPE_DATADIR='"$(DATADIR)"'
+$(B)/src/readers/samples.o: XCFLAGS += -DRDSCOPE_DATADIR='"$(DATADIR)"'
 
 $(B)/libmodel.a: $(MODEL_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -60,7 +76,7 @@ $(B)/libmodel.a: $(MODEL_OBJ)
 $(B)/libapp.a: $(APP_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/rdscope: $(B)/src/main.o $(B)/libapp.a $(B)/libmodel.a
+$(B)/rdscope: $(B)/src/cmd/main.o $(B)/libapp.a $(B)/libmodel.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
 
@@ -72,7 +88,7 @@ endif
 $(B)/tests/%.o: tests/%.c | $(B)/.deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) $(XCFLAGS) -Imodel -Isrc -Iui $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) $(XCFLAGS) $(INC_all) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
 
 $(B)/tests/%: $(B)/tests/%.o $(B)/libapp.a $(B)/libmodel.a
 	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -pthread -o $@ $^ $(TEST_LIBS) $(PKG_LIBS) -lm
@@ -166,7 +182,7 @@ $(B)/bench/bench_%: $(B)/bench/bench_%.o $(B)/libapp.a $(B)/libmodel.a
 
 $(B)/bench/%.o: bench/%.c | $(B)/.deps
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Imodel -Isrc -Iui $(PKG_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(INC_all) $(PKG_CFLAGS) -c $< -o $@
 
 install: rdscope
 	install -Dm755 rdscope $(DESTDIR)$(BINDIR)/rdscope
