@@ -244,9 +244,12 @@ static inline int hist_add(sim_counts *c, int64_t d)
 	}
 	return hist_add_slow(c, d); /* infinite, or the histogram grows */
 }
+/* counts.c: free and clear (a freed counter is an empty one, ready to
+ * merge into); case 0's per-set counters (0 or -1: no memory); add one
+ * case's counts to another (0 or -1: no memory). */
 void counts_free(sim_counts *c);
-/* Case 0's per-set counters: allocate them (0 or -1: no memory). */
 int counts_sets(sim_counts *c, uint32_t nsets);
+int counts_merge(sim_counts *to, const sim_counts *from);
 int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the

@@ -1,0 +1,131 @@
+/*
+ * The engines' counters and progress, beneath both the rd_model object
+ * (model.c) and the engines it dispatches to (sim_paper.c, sim_ref2013.c):
+ * histogram growth, per-set counts, merging one case's counts into
+ * another, and the progress and partial-result callbacks. Calls nothing
+ * above it.
+ */
+#include "internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hist_add_slow(sim_counts *c, int64_t d)
+{
+	if (d < 0) {
+		c->hist_inf++;
+		return 0;
+	}
+	if ((uint64_t)d >= c->hist_cap) {
+		uint64_t nc = c->hist_cap ? c->hist_cap : 64;
+		while (nc <= (uint64_t)d)
+			nc *= 2;
+		uint64_t *h = realloc(c->hist, nc * sizeof *h);
+		if (!h)
+			return -1;
+		memset(h + c->hist_cap, 0, (nc - c->hist_cap) * sizeof *h);
+		c->hist = h;
+		c->hist_cap = (uint32_t)nc;
+	}
+	c->hist[d]++;
+	if ((uint32_t)d >= c->hist_len)
+		c->hist_len = (uint32_t)d + 1;
+	return 0;
+}
+
+int sim_progress(const sim_input *in, uint64_t delta)
+{
+	sim_shared *sh = in->sh;
+	uint64_t d = atomic_fetch_add(&sh->done, delta) + delta;
+	if (in->caller && sh->cb && sh->cb->progress && sh->total) {
+		double f = (double)d / (double)sh->total;
+		if (sh->cb->progress(sh->cb->ctx, f > 1.0 ? 1.0 : f))
+			atomic_store(&sh->cancel, 1);
+	}
+	return atomic_load(&sh->cancel);
+}
+
+int counts_sets(sim_counts *c, uint32_t nsets)
+{
+	c->set_requests = calloc(nsets ? nsets : 1, sizeof *c->set_requests);
+	c->set_misses = calloc(nsets ? nsets : 1, sizeof *c->set_misses);
+	c->nsets = nsets;
+	return c->set_requests && c->set_misses ? 0 : -1;
+}
+
+/* Free and clear: a freed counter is an empty one, ready to merge into. */
+void counts_free(sim_counts *c)
+{
+	free(c->hist);
+	free(c->set_requests);
+	free(c->set_misses);
+	memset(c, 0, sizeof *c);
+}
+
+int counts_merge(sim_counts *to, const sim_counts *from)
+{
+	if (from->nsets) {
+		if (!to->nsets) {
+			to->set_requests = calloc(from->nsets, sizeof *to->set_requests);
+			to->set_misses = calloc(from->nsets, sizeof *to->set_misses);
+			if (!to->set_requests || !to->set_misses)
+				return -1;
+			to->nsets = from->nsets;
+		}
+		for (uint32_t s = 0; s < from->nsets; s++) {
+			to->set_requests[s] += from->set_requests[s];
+			to->set_misses[s] += from->set_misses[s];
+		}
+	}
+	to->requests += from->requests;
+	to->hits += from->hits;
+	to->misses += from->misses;
+	to->compulsory += from->compulsory;
+	to->latency += from->latency;
+	to->cancels += from->cancels;
+	if (from->time > to->time)
+		to->time = from->time;
+	to->hist_inf += from->hist_inf;
+	for (uint32_t d = 0; d < from->hist_len; d++)
+		if (from->hist[d]) {
+			if (hist_add(to, d) < 0)
+				return -1;
+			to->hist[d] += from->hist[d] - 1;
+		}
+	return 0;
+}
+
+int sim_partial(const sim_input *in, const sim_counts *now)
+{
+	const rd_callbacks *cb = in->cb;
+	if (!in->caller || !cb || !cb->partial)
+		return 0;
+	sim_counts s = {0};
+	if ((in->acc && counts_merge(&s, in->acc) < 0) || counts_merge(&s, now) < 0) {
+		counts_free(&s);
+		return -1;
+	}
+	rd_result r = {0};
+	r.partial = 1;
+	r.requests = s.requests;
+	r.hits = s.hits;
+	r.misses = s.misses;
+	r.cls[RD_CLASS_COMPULSORY] = s.compulsory;
+	r.cls[RD_CLASS_LATENCY] = s.latency;
+	r.cls[RD_CLASS_CAPACITY] = s.misses - s.compulsory - s.latency;
+	r.cancels = s.cancels;
+	r.time_steps = s.time;
+	r.cases_run = 1 << RD_CASE_FULL;
+	r.case_misses[RD_CASE_FULL] = s.misses;
+	if (s.requests) {
+		r.miss_rate_all = (double)s.misses / (double)s.requests;
+		r.miss_rate = (double)(s.misses - s.latency) / (double)s.requests;
+	}
+	r.hist = s.hist;
+	r.hist_len = s.hist_len;
+	r.hist_inf = s.hist_inf;
+	cb->partial(cb->ctx, &r);
+	counts_free(&s);
+	return 0;
+}
