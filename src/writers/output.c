@@ -1,5 +1,6 @@
 /*
- * Result stream dispatch and helpers shared by the format writers.
+ * A result stream: the format's writer is chosen once (output_begin) and
+ * called through its ops (output_fmt.h).
  */
 #include "output_fmt.h"
 
@@ -24,16 +25,15 @@ static void output_start(output *o)
 	if (o->started)
 		return;
 	o->started = 1;
-	if (o->fmt == OUTPUT_CSV)
-		output_csv_header(o->f, o);
-	else if (o->fmt == OUTPUT_JSON)
-		output_json_begin(o->f, o->json_header);
+	if (o->ops->begin)
+		o->ops->begin(o);
 }
 
 void output_begin(output *o, FILE *f, enum output_format fmt)
 {
 	o->f = f;
 	o->fmt = fmt;
+	o->ops = fmt == OUTPUT_CSV ? &output_csv_ops : fmt == OUTPUT_JSON ? &output_json_ops : &output_text_ops;
 	o->nruns = 0;
 	o->started = 0;
 	o->sweep = 0;
@@ -55,35 +55,14 @@ void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *
 void output_write_run(output *o, const output_run *run)
 {
 	output_start(o);
-	switch (o->fmt) {
-	case OUTPUT_TEXT:
-		output_text_run(o->f, run, o->nruns, o->sweep);
-		break;
-	case OUTPUT_CSV:
-		output_csv_run(o->f, run, o);
-		break;
-	case OUTPUT_JSON:
-		output_json_run(o->f, run, o->nruns, o->sweep);
-		break;
-	}
+	o->ops->run(o, run);
 	o->nruns++;
 }
 
 void output_end(output *o)
 {
 	output_start(o);
-	if (o->fmt == OUTPUT_JSON)
-		output_json_end(o->f);
+	if (o->ops->end)
+		o->ops->end(o);
 }
 
-const char *output_config_value(const rd_config *c, const char *key, char *buf, size_t len)
-{
-	if (rd_config_get(c, key, buf, len) < 0)
-		buf[0] = '\0';
-	return buf;
-}
-
-double output_percent(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}

@@ -30,9 +30,12 @@ typedef struct output_run {
 } output_run;
 
 /* A result stream: CSV needs its header once, JSON commas between runs. */
+struct output_ops;
+
 typedef struct output {
 	FILE *f;
 	enum output_format fmt;
+	const struct output_ops *ops; /* the format's writer (output_fmt.h) */
 	unsigned long nruns;
 	int started;     /* header written */
 	/* Sweeps (output_begin_sweep): run and point columns, JSON header

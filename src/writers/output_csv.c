@@ -7,22 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-/* RFC 4180: quote a field only when it holds a separator, quote or newline. */
-void output_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', f);
-		putc(*s, f);
-	}
-	putc('"', f);
-}
-
 /* The configuration columns, in header order; "l1.sets" is derived. */
 static const char *const csv_config_keys[] = {
 	"model", "l1.size", "l1.line", "l1.ways", "l1.sets", "l1.hash", "l1.mshrs",
@@ -40,8 +24,9 @@ int output_csv_has_column(const char *key)
 }
 
 /* Sweeps lead with the run (merge sorts by it) and point numbers. */
-void output_csv_header(FILE *f, const output *o)
+static void csv_header(output *o)
 {
+	FILE *f = o->f;
 	fputs(o->sweep ? "run,point,input,kernel" : "input,kernel", f);
 	for (size_t i = 0; i < CSV_NCONFIG; i++)
 		fprintf(f, ",%s", csv_config_keys[i]);
@@ -53,8 +38,9 @@ void output_csv_header(FILE *f, const output *o)
 	fputc('\n', f);
 }
 
-void output_csv_run(FILE *f, const output_run *run, const output *o)
+static void csv_run(output *o, const output_run *run)
 {
+	FILE *f = o->f;
 	const rd_result *r = run->result;
 	char buf[64];
 	if (o->sweep)
@@ -86,25 +72,4 @@ void output_csv_run(FILE *f, const output_run *run, const output *o)
 	fputc('\n', f);
 }
 
-void output_log_header(FILE *f)
-{
-	fputs("time,core,block,warp,thread,nthreads,instr,addr,line,set,distance,outcome,class,"
-	      "latency,effect_at,mshrs\n",
-	      f);
-}
-
-void output_log_event(FILE *f, const rd_event *ev)
-{
-	static const char *const outcomes[] = {"hit", "miss", "cancel"};
-	fprintf(f, "%llu,%u,%u,%u,%u,%u,%u,%llu,%llu,%u,", (unsigned long long)ev->time, ev->core,
-		ev->block, ev->warp, ev->thread, ev->nthreads, ev->instr,
-		(unsigned long long)ev->addr, (unsigned long long)ev->line, ev->set);
-	if (ev->distance < 0)
-		fputs("inf", f);
-	else
-		fprintf(f, "%lld", (long long)ev->distance);
-	fprintf(f, ",%s,%s,%u,%llu,%u\n",
-		(unsigned)ev->outcome < 3 ? outcomes[ev->outcome] : "?",
-		ev->cls >= 0 && ev->cls < RD_NCLASS ? rd_class_name((enum rd_class)ev->cls) : "",
-		ev->latency, (unsigned long long)ev->effect_at, ev->mshrs_used);
-}
+const struct output_ops output_csv_ops = {csv_header, csv_run, NULL};

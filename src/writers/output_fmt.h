@@ -1,20 +1,24 @@
 /*
- * Private to the output_*.c files: one writer per format behind output.c's
- * dispatch, and the small helpers they share.
+ * Private to src/writers: the result formats behind one interface (after
+ * ncdu 1.x's dir_output: one engine, several sinks), chosen once when a
+ * stream begins (output.c), and the field helpers they share (fields.c,
+ * beneath them all).
  */
 #ifndef OUTPUT_FMT_H
 #define OUTPUT_FMT_H
 
 #include "output.h"
 
-void output_text_run(FILE *f, const output_run *run, unsigned long index, int sweep);
+/* A format: begin before the first run (the CSV header, the JSON document
+ * start), one call per run, end after the last. NULL: nothing to do. They
+ * read the stream's state (o->nruns is the run's index) and write o->f. */
+struct output_ops {
+	void (*begin)(output *o);
+	void (*run)(output *o, const output_run *run);
+	void (*end)(output *o);
+};
 
-void output_csv_header(FILE *f, const output *o);
-void output_csv_run(FILE *f, const output_run *run, const output *o);
-
-void output_json_begin(FILE *f, const char *json_header);
-void output_json_run(FILE *f, const output_run *run, unsigned long index, int sweep);
-void output_json_end(FILE *f);
+extern const struct output_ops output_text_ops, output_csv_ops, output_json_ops;
 
 /* A key's value as rd_config_get formats it, "" if the key is unknown. */
 const char *output_config_value(const rd_config *c, const char *key, char *buf, size_t len);

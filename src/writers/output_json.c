@@ -9,58 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-size_t output_utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t n;
-	uint32_t cp, min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2, cp = c & 0x1F, min = 0x80;
-	else if ((c & 0xF0) == 0xE0)
-		n = 3, cp = c & 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	/* A NUL terminator fails this test, so we never read past the end. */
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
-}
-
-void output_json_quote(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	putc('"', f);
-	while (*s) {
-		size_t n = output_utf8_len(s);
-		if (n == 0) {
-			fputs("\\ufffd", f); /* a byte that is not UTF-8 */
-			s++;
-		} else if (*s == '"' || *s == '\\') {
-			putc('\\', f);
-			putc(*s++, f);
-		} else if (*s == '\n') {
-			fputs("\\n", f), s++;
-		} else if (*s == '\t') {
-			fputs("\\t", f), s++;
-		} else if (*s < 0x20) {
-			fprintf(f, "\\u%04x", *s++);
-		} else {
-			fwrite(s, 1, n, f);
-			s += n;
-		}
-	}
-	putc('"', f);
-}
-
 /* Does text match JSON's number grammar -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)? */
 static int json_number_valid(const char *s)
 {
@@ -133,14 +81,17 @@ static void json_config(FILE *f, const rd_config *c)
 	putc('}', f);
 }
 
-void output_json_begin(FILE *f, const char *json_header)
+static void json_begin(output *o)
 {
-	fprintf(f, "{\"format\":\"rdscope-results\",\"version\":1,%s\"runs\":[",
-		json_header ? json_header : "");
+	fprintf(o->f, "{\"format\":\"rdscope-results\",\"version\":1,%s\"runs\":[",
+		o->json_header ? o->json_header : "");
 }
 
-void output_json_run(FILE *f, const output_run *run, unsigned long index, int sweep)
+static void json_run(output *o, const output_run *run)
 {
+	FILE *f = o->f;
+	unsigned long index = o->nruns;
+	int sweep = o->sweep;
 	static const char *const case_names[RD_NCASES] = {"full", "fully_assoc", "no_latency",
 							  "no_mshr"};
 	const rd_result *r = run->result;
@@ -204,7 +155,10 @@ void output_json_run(FILE *f, const output_run *run, unsigned long index, int sw
 	fputs("}", f);
 }
 
-void output_json_end(FILE *f)
+static void json_end(output *o)
 {
+	FILE *f = o->f;
 	fputs("\n]}\n", f);
 }
+
+const struct output_ops output_json_ops = {json_begin, json_run, json_end};

@@ -92,8 +92,11 @@ static void text_cases(FILE *f, const rd_result *r)
 	putc('\n', f);
 }
 
-void output_text_run(FILE *f, const output_run *run, unsigned long index, int sweep)
+static void text_run(output *o, const output_run *run)
 {
+	FILE *f = o->f;
+	unsigned long index = o->nruns;
+	int sweep = o->sweep;
 	const rd_result *r = run->result;
 	const rd_config *c = run->config;
 	if (index)
@@ -127,3 +130,5 @@ void output_text_run(FILE *f, const output_run *run, unsigned long index, int sw
 		fprintf(f, "note: gpu.max_threads=%u kept %u of %u threads\n", c->max_threads,
 			r->threads_modelled, r->threads_total);
 }
+
+const struct output_ops output_text_ops = {NULL, text_run, NULL};

@@ -1,0 +1,89 @@
+/*
+ * Field formatting every writer shares (text, CSV, JSON, SVG, histogram
+ * CSV): CSV quoting, UTF-8 checks and JSON strings, a key's value, a
+ * percentage. Beneath the format writers and output.c; calls only the
+ * model and libc.
+ */
+#include "output_fmt.h"
+
+#include <string.h>
+
+/* RFC 4180: quote a field only when it holds a separator, quote or newline. */
+void output_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+size_t output_utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n;
+	uint32_t cp, min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2, cp = c & 0x1F, min = 0x80;
+	else if ((c & 0xF0) == 0xE0)
+		n = 3, cp = c & 0x0F, min = 0x800;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	/* A NUL terminator fails this test, so we never read past the end. */
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+void output_json_quote(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	putc('"', f);
+	while (*s) {
+		size_t n = output_utf8_len(s);
+		if (n == 0) {
+			fputs("\\ufffd", f); /* a byte that is not UTF-8 */
+			s++;
+		} else if (*s == '"' || *s == '\\') {
+			putc('\\', f);
+			putc(*s++, f);
+		} else if (*s == '\n') {
+			fputs("\\n", f), s++;
+		} else if (*s == '\t') {
+			fputs("\\t", f), s++;
+		} else if (*s < 0x20) {
+			fprintf(f, "\\u%04x", *s++);
+		} else {
+			fwrite(s, 1, n, f);
+			s += n;
+		}
+	}
+	putc('"', f);
+}
+
+const char *output_config_value(const rd_config *c, const char *key, char *buf, size_t len)
+{
+	if (rd_config_get(c, key, buf, len) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+double output_percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
