@@ -1,5 +1,5 @@
 /*
- * Private to preset_read.c and preset_validate.c: the state of one
+ * Private to preset_read.c, preset_validate.c and preset_diag.c: the state of one
  * preset_load, which collects every problem instead of stopping at the
  * first, and remembers where each key was set so that whole-configuration
  * problems can be reported at a line of the file too.
