@@ -37,10 +37,13 @@ SRC_DIRS  := $(sort $(dir $(SRC_SRC)))
 # model and itself, ui/ the model and itself; main.c, tests and benches see
 # everything.
 INC_model := -Imodel
-INC_src   := -Imodel -Isrc $(SRC_DIRS:%/=-I%)
+# A family of src/ includes another only through its public header,
+# "family/family.h" (tests/layers checks); its own files by their names.
+# Tests and benches are white-box: they see every folder.
+INC_src   := -Imodel -Isrc
 # TEMPORARY: ui/explorer still includes src/ headers (issue 15 item 4).
-INC_ui    := -Imodel -Iui $(filter-out -Imodel,$(INC_src))
-INC_all   := $(INC_src) -Iui
+INC_ui    := -Imodel -Iui -Isrc $(SRC_DIRS:%/=-I%)
+INC_all   := $(INC_src) -Iui $(SRC_DIRS:%/=-I%)
 inc_of = $(if $(filter model/%,$1),$(INC_model),$(if $(filter src/cmd/main.c,$1),$(INC_all),$(if $(filter src/%,$1),$(INC_src),$(if $(filter ui/%,$1),$(INC_ui),$(INC_all)))))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(B)/%.o)

@@ -4,16 +4,14 @@
  * are committed only when every input succeeded (outfile.h).
  */
 #include "batch.h"
-#include "memcheck.h"
+#include "readers/readers.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "input.h"
-#include "outfile.h"
+#include "writers/writers.h"
 #include "progress.h"
-#include "sidecar.h"
 
 /* What the model's callbacks need. */
 typedef struct batch_ctx {

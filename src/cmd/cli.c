@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 #include "cli_batch.h"
-#include "input.h"
-#include "suggest.h"
+#include "readers/readers.h"
+#include "util/util.h"
 
 static const char *const cli_commands[] = {"run",   "keys",  "help",   "sweep",  "merge",
 					   "check", "presets", "preset", "convert", "samples"};

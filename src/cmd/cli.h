@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "output.h"
+#include "writers/writers.h"
 #include "rdscope.h"
 
 /* Exit statuses: the contract with scripts, see the man page. */

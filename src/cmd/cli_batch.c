@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "preset.h"
-#include "preset_gpgpusim.h"
+#include "preset/preset.h"
 
 int cli_batch_command(cli *c, const char *word)
 {

@@ -10,7 +10,7 @@
 #include "merge.h"
 #include "preset_cmd.h"
 #include "rdscope.h"
-#include "sigbus.h"
+#include "readers/readers.h"
 #include "sweep_run.h"
 #include "trace_cmd.h"
 

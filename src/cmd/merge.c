@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outfile.h"
+#include "writers/writers.h"
 
 #define JSON_MAGIC "{\"format\":\"rdscope-results\","
 #define JSON_RUNS "\"runs\":["

@@ -7,11 +7,8 @@
 #include <string.h>
 
 #include "cli_batch.h"
-#include "outfile.h"
-#include "preset.h"
-#include "preset_gpgpusim.h"
-#include "preset_io.h"
-#include "preset_path.h"
+#include "writers/writers.h"
+#include "preset/preset.h"
 
 int preset_cmd_list(const cli *c)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suggest.h"
+#include "util/util.h"
 
 /* Collected problems, one per line; the count goes on past a full buffer. */
 typedef struct problems {

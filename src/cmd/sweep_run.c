@@ -15,10 +15,9 @@
 
 #include "batch.h"
 #include "cli_batch.h"
-#include "input.h"
-#include "outfile.h"
+#include "readers/readers.h"
+#include "writers/writers.h"
 #include "progress.h"
-#include "sidecar.h"
 #include "sweep.h"
 
 /* One run of the current input. */

@@ -6,10 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "input.h"
-#include "outfile.h"
-#include "samples.h"
-#include "trace_rdt.h"
+#include "readers/readers.h"
+#include "writers/writers.h"
 
 int trace_cmd_convert(const cli *c)
 {

@@ -1,4 +1,16 @@
 /*
+ * src/kdesc: kernel descriptions, a CUDA kernel's accesses described in a
+ * small libconfig file (man/rdscope-kernel.5) and expanded into the access
+ * stream a tracer would give: opening and checking (kdesc.h), the
+ * expressions of a body (kdesc_expr.h); compiling and running are private
+ * (kdesc_int.h).
+ *
+ * The public header of the family (it also brings in
+ * kdesc_expr.h): other folders include this one only.
+ * May include: the model (rdscope.h), libc, libconfig, src/util, and the
+ * reader interface and text input of src/readers (a description is read
+ * like a trace).
+ *
  * Kernel descriptions: a CUDA kernel's memory accesses described in a
  * small libconfig file instead of traced on a GPU (the format is
  * documented in man/rdscope-kernel.5). A description has parameters
@@ -19,8 +31,7 @@
 
 #include <stddef.h>
 
-#include "textin.h"
-#include "trace.h"
+#include "readers/readers.h"
 
 #define KDESC_FORMAT "rdscope-kernel"
 #define KDESC_VERSION 1
@@ -48,5 +59,8 @@ int kdesc_summary(const char *path, char *desc, size_t desclen, char *variants,
 
 /* Does the text start like a description (format = "rdscope-kernel")? */
 int kdesc_sniff(const char *text, size_t n);
+
+/* The rest of the family's public interface. */
+#include "kdesc_expr.h"
 
 #endif

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfgtype.h"
-#include "suggest.h"
+#include "util/util.h"
 
 static const char *const builtin_names[NBUILTIN] = {
 	"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y",

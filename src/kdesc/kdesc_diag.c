@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suggest.h"
+#include "util/util.h"
 
 /* ---------------------------------------------------------------- errors */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hexnum.h"
+#include "util/util.h"
 
 enum {
 	OP_NUM = KX_OP_NUM, OP_VAR = KX_OP_VAR, OP_NEG, OP_NOT, OP_BNOT,

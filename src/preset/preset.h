@@ -1,4 +1,15 @@
 /*
+ * src/preset: presets, configurations kept in libconfig files under the
+ * model's dotted key names (man/rdscope-preset.5): reading with
+ * inheritance and every error at its line (preset.h), the search path
+ * (preset_path.h), writing (preset_io.h) and GPGPU-Sim configuration
+ * files (preset_gpgpusim.h).
+ *
+ * The public header of the family (it also brings in
+ * preset_path.h, preset_io.h, preset_gpgpusim.h): other folders include this one only.
+ * May include: the model (rdscope.h), libc, libconfig, src/util, and
+ * src/writers (a preset is written whole or not at all).
+ *
  * Presets: libconfig (1.5 API) files holding a configuration, keyed by the
  * same dotted names as `rdscope run -s` (rd_keys in model/rdscope.h):
  * `l1.ways` on the command line is `l1 = { ways = 4; };` in a file.
@@ -38,5 +49,10 @@ int preset_load(const char *spec, rd_config *cfg, char *err, size_t errlen);
  */
 int preset_save(const char *path, const rd_config *cfg, const char *name,
 		const char *description, char *err, size_t errlen);
+
+/* The rest of the family's public interface. */
+#include "preset_path.h"
+#include "preset_io.h"
+#include "preset_gpgpusim.h"
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "suggest.h"
+#include "util/util.h"
 
 /* The install directory; the Makefile passes its DATADIR. */
 #ifndef RDSCOPE_DATADIR

@@ -15,12 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cfgtype.h"
+#include "util/util.h"
 
 #include "preset_internal.h"
 #include "preset_io.h"
 #include "preset_path.h"
-#include "suggest.h"
 
 #define PRESET_FORMAT "rdscope-preset"
 #define PRESET_VERSION 1

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outfile.h"
+#include "writers/writers.h"
 #include "preset_io.h"
 
 /* A libconfig string literal: quotes, backslashes and control bytes escaped. */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kdesc.h"
+#include "kdesc/kdesc.h"
 #include "sample_builtin.h"
 #include "samples.h"
 #include "textin.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kdesc.h"
+#include "kdesc/kdesc.h"
 #include "trace_ocelot.h"
 
 #ifndef RDSCOPE_DATADIR

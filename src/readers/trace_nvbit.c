@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hexnum.h"
+#include "util/util.h"
 
 #include "trace_sass.h"
 

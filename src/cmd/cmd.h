@@ -1,0 +1,24 @@
+/*
+ * src/cmd: the commands. The command line (cli.h), batch runs (batch.h),
+ * sweeps and their shards (sweep.h, sweep_run.h), merge (merge.h), the
+ * preset and trace commands (preset_cmd.h, trace_cmd.h) and the progress
+ * line of long runs (progress.h); main.c starts the right one, or the
+ * explorer.
+ *
+ * The public header of the family (tests include it).
+ * May include: everything of src/; main.c alone also includes ui/ (the
+ * explorer) and is the only file of src/ that may call into ui/.
+ */
+#ifndef CMD_FAMILY_H
+#define CMD_FAMILY_H
+
+#include "cli.h"
+#include "batch.h"
+#include "sweep.h"
+#include "sweep_run.h"
+#include "merge.h"
+#include "preset_cmd.h"
+#include "trace_cmd.h"
+#include "progress.h"
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * src/util: small helpers the other families of src/ share: libconfig
+ * setting type names (cfgtype.h), "0x" hexadecimal numbers (hexnum.h),
+ * "did you mean ...?" (suggest.h).
+ *
+ * The public header of the family: other folders include this one only.
+ * May include: the model (rdscope.h), libc, libconfig. Nothing else of src/.
+ */
+#ifndef UTIL_FAMILY_H
+#define UTIL_FAMILY_H
+
+#include "cfgtype.h"
+#include "hexnum.h"
+#include "suggest.h"
+
+#endif
