@@ -1,6 +1,6 @@
 /*
  * The last pipeline stage: the five miss classes from the four case runs
- * (seed 000 section 6.1), for each profile.
+ * (Nugteren et al., HPCA 2014, §6.1), for each profile.
  */
 #include "internal.h"
 

@@ -1,6 +1,6 @@
 /*
- * Stage 2, coalescing (seed 000 sections 4.1 and 4.6 C; CUDA guide G.4.2
- * for compute capability 2.x): the k-th loads of a warp's threads form one
+ * Stage 2, coalescing (Nugteren et al., HPCA 2014, §4.1 and §4.6 C;
+ * CUDA guide G.4.2 for compute capability 2.x): the k-th loads of a warp's threads form one
  * warp instruction. Within a coalescing group -- the whole warp for
  * accesses of up to 4 bytes, half a warp for 8-byte and a quarter for
  * 16-byte accesses -- every distinct cache line becomes one request, led by

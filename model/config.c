@@ -49,8 +49,8 @@ const rd_key *rd_key_find(const char *name)
 
 void rd_config_default(rd_config *c)
 {
-	/* Seed 000: GTX470, 16 KB L1, 128-byte lines, 4 ways, 32 sets, Fermi
-	 * hash, 64 MSHRs of which one warp may hold 6, lambda_min 100, sigma 5,
+	/* Nugteren et al., HPCA 2014: GTX470, 16 KB L1, 128-byte lines, 4
+	 * ways, 32 sets, Fermi hash, 64 MSHRs of which one warp may hold 6, lambda_min 100, sigma 5,
 	 * one core, Fermi's 1536 threads / 8 blocks active per core. */
 	memset(c, 0, sizeof *c);
 	c->model = RD_PROFILE_PAPER;

@@ -1,5 +1,6 @@
 /*
- * Set-index functions (seed 000 sections 4.3 and 5.1, seed 001 Table 2).
+ * Set-index functions (Nugteren et al., HPCA 2014, §4.3 and §5.1; Kiani
+ * and Rajabzadeh, RDGC, Table 2).
  * All take the line address (byte address / line size).
  */
 #include "rdscope.h"

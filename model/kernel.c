@@ -1,7 +1,8 @@
 /*
  * Kernels: the thread-level accesses of one trace, loads grouped per thread
  * in program order. Readers append accesses in file order; only the order
- * of each thread's own loads carries meaning (seed 000 section 4.6), so the
+ * of each thread's own loads carries meaning (Nugteren et al., HPCA 2014,
+ * §4.6), so the
  * builder sorts stably by thread id into a CSR layout.
  */
 #include "rdscope.h"

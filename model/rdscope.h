@@ -1,6 +1,6 @@
 /*
  * rdscope model library: the GPU L1 reuse-distance model of Nugteren et al.
- * (HPCA 2014, "seed 000"), with the 2013 reference code's behaviour as a
+ * (HPCA 2014), with the 2013 reference code's behaviour as a
  * second profile.
  *
  * Pure C11. No curses, no libconfig, no printing, no global mutable state:
@@ -31,7 +31,7 @@ enum rd_profile {
 enum rd_hash {
 	RD_HASH_MOD = 0, /* line address mod sets */
 	RD_HASH_XOR,     /* low log2(sets) line bits XOR the next log2(sets) */
-	RD_HASH_FERMI,   /* Fermi GTX470 hash, seed 000 section 5.1 */
+	RD_HASH_FERMI,   /* Fermi GTX470 hash, Nugteren et al., HPCA 2014, §5.1 */
 	RD_HASH_SMOD,    /* (line address >> shift) mod sets */
 	RD_HASH_PRIME,   /* line address mod largest prime <= sets */
 };
@@ -179,7 +179,7 @@ enum rd_class {
 };
 const char *rd_class_name(enum rd_class c);
 
-/* The four model cases of the breakdown (seed 000 section 6.1). */
+/* The four model cases of the breakdown (Nugteren et al., HPCA 2014, §6.1). */
 enum rd_case {
 	RD_CASE_FULL = 0,     /* as configured */
 	RD_CASE_FULLY_ASSOC,  /* one set of sets*ways ways */

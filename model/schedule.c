@@ -1,6 +1,6 @@
 /*
- * Stage 1, scheduling (seed 000 section 4.1): threads -> warps -> blocks
- * -> cores. Thread t of the trace is lane (t mod bs) of block (t div bs);
+ * Stage 1, scheduling (Nugteren et al., HPCA 2014, §4.1): threads ->
+ * warps -> blocks -> cores. Thread t of the trace is lane (t mod bs) of block (t div bs);
  * warps never span blocks, so a block's last warp may be partial.
  */
 #include "internal.h"

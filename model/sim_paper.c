@@ -1,6 +1,6 @@
 /*
  * Stages 3-4 for the "paper" profile: the timed GPU reuse-distance model of
- * seed 000 sections 4.2-4.5 on one core.
+ * Nugteren et al., HPCA 2014, §§4.2-4.5 on one core.
  *
  * Time is event-driven. A core's step T pops at most one warp from a FIFO
  * of ready warps and issues its next warp instruction's requests in lane

@@ -2,8 +2,8 @@
  * Stages 3-4 for the "reference-2013" profile: the 2013 reference code's
  * time loop (tue-es/gpu-cache-model, src/model/reusedistance.cpp),
  * re-stated event by event so that its counts and histograms come out the
- * same on any trace (../shared/reference holds its outputs; see
- * tests/test_reference.c). Quirks kept on purpose, each marked "quirk":
+ * same on any trace (tests/test_reference.c checks them against
+ * its outputs). Quirks kept on purpose, each marked "quirk":
  * see README "Model profiles" for what each one changes.
  *
  * What is not kept is its cost: the reference scans every set every time

@@ -1,6 +1,6 @@
 /*
- * Exact per-set LRU stack distances (Bennett and Kruskal, as in seed 000
- * section 4.6): each set numbers its updates 1, 2, ...; a line keeps the
+ * Exact per-set LRU stack distances (Bennett and Kruskal, as in Nugteren
+ * et al., HPCA 2014, §4.6): each set numbers its updates 1, 2, ...; a line keeps the
  * stamp of its last update, and a set's stamps that are still some line's
  * latest are marked. The distance of a line is the number of marked stamps
  * newer than its own: the distinct lines of its set used since.

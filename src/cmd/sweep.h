@@ -3,7 +3,8 @@
  * --vary KEY=V1,V2,... options in a fixed order (the first --vary varies
  * slowest, the last fastest, like nested loops written in that order).
  * A value "NUMx" is NUM times the key's base value (after -p and -s), for
- * numeric keys: l1.size=0.25x,0.5x,2x,4x is seed 000's Figure 12.
+ * numeric keys: l1.size=0.25x,0.5x,2x,4x is Nugteren et al.'s
+ * Figure 12 (HPCA 2014).
  */
 #ifndef SWEEP_H
 #define SWEEP_H

@@ -10,8 +10,8 @@
 #include "rdscope.h"
 
 /*
- * Seed 000 Figure 3: column-major copy of a height x width matrix of
- * elem-byte elements, one block of `height` threads. Thread t walks row t,
+ * Nugteren et al., HPCA 2014, Figure 3: column-major copy of a height x
+ * width matrix of elem-byte elements, one block of `height` threads. Thread t walks row t,
  * loading x[t][j] (base 0x10000000) and storing it to y[t][j] (base
  * 0x20000000). Lines are reused within a thread, never across threads, so
  * the miss rate hinges on how far threads drift apart (MSHRs, latency).
