@@ -21,21 +21,12 @@ struct rd_kernel_builder {
 	int any;
 };
 
-static char *dupstr(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx, uint32_t by, uint32_t bz)
 {
 	rd_kernel_builder *b = calloc(1, sizeof *b);
 	if (!b)
 		return NULL;
-	b->name = dupstr(name ? name : "kernel");
+	b->name = strdup(name ? name : "kernel");
 	if (!b->name) {
 		free(b);
 		return NULL;

@@ -51,15 +51,6 @@ void outfile_catch_signals(void)
 	}
 }
 
-static char *str_dup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 /*
  * mkstemp creates mode 0600; give the file the mode a plain fopen would
  * (0666 less the umask), or keep the mode of the file it replaces.
@@ -86,7 +77,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
 		return 0;
 	}
 	size_t n = strlen(path);
-	o->path = str_dup(path);
+	o->path = strdup(path);
 	o->tmp = malloc(n + sizeof ".tmp.XXXXXX");
 	if (!o->path || !o->tmp) {
 		snprintf(err, errlen, "%s: out of memory", path);
