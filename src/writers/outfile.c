@@ -1,10 +1,17 @@
 /*
- * Atomic output files (see outfile.h).
+ * Atomic output files (see outfile.h). Only a regular file (or a new
+ * one) is written to a temporary file and renamed over: renaming over a
+ * device, a FIFO or a link would replace it with a regular file (run as
+ * root, `-o /dev/null` once did). Those are written through; a link to a
+ * regular file is followed and its target replaced.
  */
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,22 +76,90 @@ static void outfile_fix_mode(int fd, const char *path)
 	(void)fchmod(fd, mode);
 }
 
+/* Write straight into what is not a regular file: a device, a FIFO, a
+ * socket, /dev/stdout. (A dangling link also lands here: its target is
+ * created through it, as by a plain fopen.) */
+static int outfile_direct(outfile *o, const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY, 0666);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		outfile_abort(o);
+		return -1;
+	}
+	return 0;
+}
+
+static int same_file(const struct stat *st, int fd)
+{
+	struct stat s2;
+	return fstat(fd, &s2) == 0 && s2.st_dev == st->st_dev && s2.st_ino == st->st_ino;
+}
+
+/* Names of standard output, recognised by name as well (as gawk does):
+ * not every system makes /dev/stdout a link to descriptor 1. */
+static int stdout_name(const char *path)
+{
+	static const char *const names[] = {"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(path, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
 int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
-	if (strcmp(path, "-") == 0) {
+	if (stdout_name(path)) {
 		o->f = stdout;
 		return 0;
 	}
-	size_t n = strlen(path);
 	o->path = strdup(path);
+	if (!o->path) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	struct stat st;
+	int exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+		outfile_abort(o);
+		return -1;
+	}
+	/* Our own standard output under another name (/dev/stdout,
+	 * /proc/self/fd/1, or the file it is redirected to): write to it. */
+	if (exists && same_file(&st, STDOUT_FILENO)) {
+		free(o->path);
+		o->path = NULL;
+		o->f = stdout;
+		return 0;
+	}
+	struct stat lst;
+	int is_link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+	if ((exists && !S_ISREG(st.st_mode)) || (is_link && !exists) ||
+	    !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+		return outfile_direct(o, path, err, errlen);
+	/* A link to a regular file: the target is replaced, the link kept. */
+	if (is_link) {
+		char *real = realpath(path, NULL);
+		if (!real) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			outfile_abort(o);
+			return -1;
+		}
+		free(o->path);
+		o->path = real;
+	}
+	size_t n = strlen(o->path);
 	o->tmp = malloc(n + sizeof ".tmp.XXXXXX");
-	if (!o->path || !o->tmp) {
+	if (!o->tmp) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		outfile_abort(o);
 		return -1;
 	}
-	memcpy(o->tmp, path, n);
+	memcpy(o->tmp, o->path, n);
 	memcpy(o->tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
 	int fd = mkstemp(o->tmp);
 	if (fd < 0) {
@@ -95,7 +170,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	outfile_track(o->tmp, 1);
-	outfile_fix_mode(fd, path);
+	outfile_fix_mode(fd, o->path);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -121,7 +196,7 @@ int outfile_commit(outfile *o, char *err, size_t errlen)
 		e = errno;
 	}
 	o->f = NULL;
-	if (!failed && rename(o->tmp, o->path) != 0) {
+	if (!failed && o->tmp && rename(o->tmp, o->path) != 0) {
 		failed = 1;
 		e = errno;
 	}
@@ -130,7 +205,8 @@ int outfile_commit(outfile *o, char *err, size_t errlen)
 		outfile_abort(o);
 		return -1;
 	}
-	outfile_track(o->tmp, 0);
+	if (o->tmp)
+		outfile_track(o->tmp, 0);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;

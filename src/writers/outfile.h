@@ -1,8 +1,13 @@
 /*
- * Output files that appear whole or not at all: written to a temporary
- * FILE.tmp.XXXXXX next to FILE and renamed over it only on success, so a
- * failed or interrupted run never leaves a truncated file and never
- * clobbers the previous one. "-" means standard output (written directly).
+ * Output files that appear whole or not at all: a regular (or new) file is
+ * written to a temporary FILE.tmp.XXXXXX next to FILE and renamed over it
+ * only on success, so a failed or interrupted run never leaves a truncated
+ * file and never clobbers the previous one; through a symbolic link, the
+ * link's target is replaced and the link kept. What is not a regular file
+ * (a device, a FIFO, a socket, anything under /dev/ or /proc/) is opened
+ * and written through, never replaced; rdscope's own standard output under
+ * any name ("-", /dev/stdout) is written directly. A directory is refused
+ * when the output is opened, before any work.
  */
 #ifndef OUTFILE_H
 #define OUTFILE_H
@@ -12,8 +17,8 @@
 
 typedef struct outfile {
 	FILE *f;           /* write here */
-	char *path;        /* final name; NULL for standard output */
-	char *tmp;         /* temporary name while open */
+	char *path;        /* final name (a link resolved); NULL for standard output */
+	char *tmp;         /* temporary name while open; NULL when written through */
 } outfile;
 
 /* Returns 0, or -1 with "path: reason" in err. */
