@@ -1027,6 +1027,12 @@ int kd_compile(kdesc *d, const char *variant)
 	unsigned inc = kd_include_line(d->text);
 	if (inc)
 		return kd_fail(d, inc, "@include is not supported in kernel descriptions");
+	/* Bounds statement nesting too (a body is a list inside a group), so
+	 * compiling and running bodies, which recurse, stay shallow. */
+	unsigned deep = cfg_nesting_line(d->text, CFG_MAX_NEST);
+	if (deep)
+		return kd_fail(d, deep, "groups and lists nested too deeply (more than %d levels)",
+			       CFG_MAX_NEST);
 	config_t *cf = &d->cf;
 	config_init(cf);
 	d->cf_live = 1;

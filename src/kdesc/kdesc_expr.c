@@ -54,8 +54,16 @@ static int node(kx_parser *ps, int op, int a, int b, int c, int64_t v)
 	}
 	if (p->len >= INT32_MAX)
 		return kx_fail(ps, "too many expressions");
+	unsigned depth = 0;
+	const int kids[3] = {a, b, c};
+	for (int i = 0; i < 3; i++)
+		if (op != OP_VAR && kids[i] >= 0 && p->n[kids[i]].depth > depth)
+			depth = p->n[kids[i]].depth;
+	if (depth >= KX_MAX_DEPTH)
+		return kx_fail(ps, "expression nested too deeply (more than %d levels)", KX_MAX_DEPTH);
 	kx_node *n = &p->n[p->len];
 	n->op = (uint8_t)op;
+	n->depth = (uint16_t)(depth + 1);
 	n->a = a;
 	n->b = b;
 	n->c = c;
@@ -311,6 +319,14 @@ static int parse_primary(kx_parser *ps)
 	return node(ps, OP_VAR, slot, -1, -1, 0);
 }
 
+/* Enter one level of written nesting; -1 past KX_MAX_DEPTH. */
+static int nest_in(kx_parser *ps)
+{
+	if (++ps->nest > KX_MAX_DEPTH)
+		return kx_fail(ps, "expression nested too deeply (more than %d levels)", KX_MAX_DEPTH);
+	return 0;
+}
+
 static int parse_unary(kx_parser *ps)
 {
 	kx_skip(ps);
@@ -319,7 +335,10 @@ static int parse_unary(kx_parser *ps)
 		return kx_fail(ps, "'%c%c' is not an expression (only a for step)", c, c);
 	if (c == '-' || c == '!' || c == '~' || c == '+') {
 		ps->p++;
+		if (nest_in(ps) < 0)
+			return -1;
 		int a = parse_unary(ps);
+		ps->nest--;
 		if (a < 0)
 			return -1;
 		if (c == '+')
@@ -404,7 +423,18 @@ int kx_binary(kx_parser *ps, const char *tok, int a, int b)
 	return kx_fail(ps, "unknown operator '%s'", tok);
 }
 
+static int parse_ternary_in(kx_parser *ps);
+
 static int parse_ternary(kx_parser *ps)
+{
+	if (nest_in(ps) < 0)
+		return -1;
+	int e = parse_ternary_in(ps);
+	ps->nest--;
+	return e;
+}
+
+static int parse_ternary_in(kx_parser *ps)
 {
 	int c = parse_level(ps, 0);
 	if (c < 0)

@@ -17,6 +17,7 @@
 
 typedef struct kx_node {
 	uint8_t op;
+	uint16_t depth;    /* levels of the tree below and including this node */
 	int32_t a, b, c;   /* children (node indices) or a variable slot */
 	int64_t v;         /* a constant */
 } kx_node;
@@ -38,7 +39,14 @@ typedef struct kx_parser {
 	char *err;             /* message on failure (no file:line) */
 	size_t errlen;
 	int oom;
+	int nest;              /* parentheses, unary operators, ?: being parsed */
 } kx_parser;
+
+/* An expression nests at most this deep, as written (parentheses, prefix
+ * operators, function arguments, ?:) and as a tree (a + a + ... + a is a
+ * chain of that many nodes): the parser and the evaluator recurse, and a
+ * deeper input would exhaust the stack instead of being refused. */
+#define KX_MAX_DEPTH 256
 
 /* Skip blanks at the cursor. */
 void kx_skip(kx_parser *ps);

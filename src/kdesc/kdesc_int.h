@@ -12,6 +12,7 @@
 #include "kdesc.h"
 #include "kdesc_expr.h"
 #include "readers/readers.h"
+#include "util/util.h"
 
 /* Variable slots of the builtins. */
 enum { S_TX, S_TY, S_TZ, S_BX, S_BY, S_BZ, S_DX, S_DY, S_DZ, S_GX, S_GY, S_GZ, S_WARP, NBUILTIN };

@@ -2,6 +2,7 @@
 #include "cfgtype.h"
 
 #include <libconfig.h>
+#include <string.h>
 
 const char *cfgtype_name(int type)
 {
@@ -16,4 +17,41 @@ const char *cfgtype_name(int type)
 	case CONFIG_TYPE_LIST: return "a list";
 	default: return "nothing";
 	}
+}
+
+unsigned cfg_nesting_line(const char *text, unsigned max)
+{
+	unsigned line = 1, depth = 0;
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n') {
+			line++;
+		} else if (*p == '"') { /* a string; \" does not end it */
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1])
+					p++;
+				else if (*p == '\n')
+					line++;
+			}
+			if (!*p)
+				return 0;
+		} else if (*p == '#' || (*p == '/' && p[1] == '/')) {
+			p += strcspn(p, "\n");
+			if (!*p)
+				return 0;
+			line++;
+		} else if (*p == '/' && p[1] == '*') {
+			for (p += 2; *p && !(*p == '*' && p[1] == '/'); p++)
+				if (*p == '\n')
+					line++;
+			if (!*p)
+				return 0;
+			p++;
+		} else if (*p == '{' || *p == '(' || *p == '[') {
+			if (++depth > max)
+				return line;
+		} else if ((*p == '}' || *p == ')' || *p == ']') && depth) {
+			depth--;
+		}
+	}
+	return 0;
 }

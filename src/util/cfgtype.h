@@ -6,4 +6,13 @@
  * say what they expected and what they got. */
 const char *cfgtype_name(int type);
 
+/* Groups and lists of a libconfig file nest at most this deep. */
+#define CFG_MAX_NEST 128
+
+/* The line at which the text's groups, lists and arrays ({ ( [) first nest
+ * deeper than max (strings and comments skipped), or 0. Checked before
+ * libconfig parses: its parser and its teardown recurse per level, and at
+ * 10,000 levels it only says "memory exhausted". */
+unsigned cfg_nesting_line(const char *text, unsigned max);
+
 #endif
