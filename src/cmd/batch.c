@@ -12,6 +12,7 @@
 
 #include "writers/writers.h"
 #include "progress.h"
+#include "util/util.h"
 
 /* What the model's callbacks need. */
 typedef struct batch_ctx {
@@ -46,13 +47,13 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	char err[512];
 	if (memcheck_model(spec, k, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		rd_kernel_free(k);
 		return EXIT_RUNTIME;
 	}
 	rd_model *m = rd_model_new(k);
 	if (!m) {
-		fprintf(stderr, "rdscope: %s: out of memory\n", spec);
+		msg_error("%s: out of memory", spec);
 		rd_kernel_free(k);
 		return EXIT_RUNTIME;
 	}
@@ -69,7 +70,7 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 	progress_done(&ctx.prog);
 	double model_s = batch_seconds_since(&t0);
 	if (rc != RD_OK) {
-		fprintf(stderr, "rdscope: %s: %s\n", spec, rd_strerror(rc));
+		msg_error("%s: %s", spec, rd_strerror(rc));
 		rd_model_free(m);
 		rd_kernel_free(k);
 		/* Invalid input or configuration is the user's to fix. */
@@ -87,7 +88,7 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 	output_write_run(out, &run);
 	/* --histogram and --plot: kernel i of the inputs is run i, point 0. */
 	if (sidecar_add(side, index, 0, spec, k->name, NULL, &c->config, &res) < 0) {
-		fprintf(stderr, "rdscope: --plot: out of memory\n");
+		msg_error("--plot: out of memory");
 		rd_result_free(&res);
 		rd_model_free(m);
 		rd_kernel_free(k);
@@ -132,7 +133,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 	input_close(in);
 	if (st == INPUT_END)
 		return EXIT_OK;
-	fprintf(stderr, "rdscope: %s\n", err);
+	msg_error("%s", err);
 	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
@@ -144,16 +145,16 @@ int batch_run(const cli *c)
 	outfile_catch_signals();
 	/* Open outputs first: a bad path should fail before minutes of work. */
 	if (outfile_open(&res_file, c->output ? c->output : "-", err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		return EXIT_RUNTIME;
 	}
 	if (c->log && outfile_open(&log_file, c->log, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		outfile_abort(&res_file);
 		return EXIT_RUNTIME;
 	}
 	if (sidecar_open(&side, c->histogram, c->plot, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		outfile_abort(&log_file);
 		outfile_abort(&res_file);
 		return EXIT_RUNTIME;
@@ -181,16 +182,16 @@ int batch_run(const cli *c)
 
 	int rc = EXIT_OK;
 	if (c->log && outfile_commit(&log_file, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: cannot write event log: %s\n", err);
+		msg_error("cannot write event log: %s", err);
 		rc = EXIT_RUNTIME;
 	}
 	if (rc == EXIT_OK && sidecar_commit(&side, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: cannot write results: %s\n", err);
+		msg_error("cannot write results: %s", err);
 		rc = EXIT_RUNTIME;
 	}
 	sidecar_abort(&side);
 	if (rc == EXIT_OK && outfile_commit(&res_file, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: cannot write results: %s\n", err);
+		msg_error("cannot write results: %s", err);
 		rc = EXIT_RUNTIME;
 	}
 	if (rc != EXIT_OK)

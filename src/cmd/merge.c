@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "writers/writers.h"
+#include "util/util.h"
 
 #define JSON_MAGIC "{\"format\":\"rdscope-results\","
 #define JSON_RUNS "\"runs\":["
@@ -44,7 +45,7 @@ static int read_all(const char *path, merge_in *m)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		fprintf(stderr, "rdscope: %s: %s\n", path, strerror(errno));
+		msg_error("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	size_t cap = 65536, n = 0;
@@ -66,13 +67,13 @@ static int read_all(const char *path, merge_in *m)
 	int bad = ferror(f);
 	fclose(f);
 	if (!buf || bad) {
-		fprintf(stderr, "rdscope: %s: %s\n", path, buf ? "read error" : "out of memory");
+		msg_error("%s: %s", path, buf ? "read error" : "out of memory");
 		free(buf);
 		return -1;
 	}
 	buf[n] = '\0';
 	if (memchr(buf, '\0', n)) {
-		fprintf(stderr, "rdscope: %s: NUL byte: not an rdscope sweep output\n", path);
+		msg_error("%s: NUL byte: not an rdscope sweep output", path);
 		free(buf);
 		return -1;
 	}
@@ -89,7 +90,7 @@ static int add_record(merge_state *s, unsigned long run, size_t file, const char
 		size_t cap = s->cap ? s->cap * 2 : 256;
 		record *r = realloc(s->recs, cap * sizeof *r);
 		if (!r) {
-			fprintf(stderr, "rdscope: out of memory\n");
+			msg_error("out of memory");
 			return -1;
 		}
 		s->recs = r;
@@ -116,7 +117,7 @@ static long parse_number(const char *s, const char **end)
 
 static int bad_file(const merge_in *m, const char *why)
 {
-	fprintf(stderr, "rdscope: %s: %s\n", m->name, why);
+	msg_error("%s: %s", m->name, why);
 	return -1;
 }
 
@@ -236,13 +237,13 @@ static int check_shards(const merge_state *s)
 	long n = s->in[0].shard_n;
 	for (int i = 0; i < s->nin; i++) {
 		if (s->in[i].shard_n != n) {
-			fprintf(stderr, "rdscope: %s: shard count differs from %s's\n", s->in[i].name,
+			msg_error("%s: shard count differs from %s's", s->in[i].name,
 				s->in[0].name);
 			return -1;
 		}
 		for (int j = 0; j < i; j++) {
 			if (s->in[j].shard_k == s->in[i].shard_k) {
-				fprintf(stderr, "rdscope: %s and %s: the same shard %ld/%ld\n", s->in[j].name,
+				msg_error("%s and %s: the same shard %ld/%ld", s->in[j].name,
 					s->in[i].name, s->in[i].shard_k, n);
 				return -1;
 			}
@@ -254,7 +255,7 @@ static int check_shards(const merge_state *s)
 			for (int i = 0; i < s->nin; i++)
 				found |= s->in[i].shard_k == k;
 			if (!found) {
-				fprintf(stderr, "rdscope: shard %ld/%ld is missing\n", k, n);
+				msg_error("shard %ld/%ld is missing", k, n);
 				return -1;
 			}
 		}
@@ -271,19 +272,19 @@ static int check_runs(const merge_state *s, int one_per_run, long total)
 		if (i && r == s->recs[i - 1].run) {
 			if (!one_per_run)
 				continue;
-			fprintf(stderr, "rdscope: run %lu appears twice (%s and %s)\n", r,
+			msg_error("run %lu appears twice (%s and %s)", r,
 				s->in[s->recs[i - 1].file].name, s->in[s->recs[i].file].name);
 			return -1;
 		}
 		if (one_per_run && r != expect) {
-			fprintf(stderr, "rdscope: run %lu is missing (a shard output not given?)\n",
+			msg_error("run %lu is missing (a shard output not given?)",
 				expect);
 			return -1;
 		}
 		expect = r + 1;
 	}
 	if (total >= 0 && (unsigned long)total != expect) {
-		fprintf(stderr, "rdscope: %lu of %ld runs present (a shard output not given?)\n",
+		msg_error("%lu of %ld runs present (a shard output not given?)",
 			expect, total);
 		return -1;
 	}
@@ -335,12 +336,12 @@ static int merge_files(merge_state *s, const cli *c)
 	char err[1024];
 	outfile o;
 	if (outfile_open(&o, c->output ? c->output : "-", err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		return -2;
 	}
 	write_merged(s, o.f, json);
 	if (outfile_commit(&o, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: cannot write results: %s\n", err);
+		msg_error("cannot write results: %s", err);
 		return -2;
 	}
 	return 0;
@@ -351,7 +352,7 @@ int merge_run(const cli *c)
 	merge_state s = {.nin = c->ninputs};
 	s.in = calloc((size_t)c->ninputs, sizeof *s.in);
 	if (!s.in) {
-		fprintf(stderr, "rdscope: out of memory\n");
+		msg_error("out of memory");
 		return EXIT_RUNTIME;
 	}
 	int rc = 0;

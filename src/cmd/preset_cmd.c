@@ -9,6 +9,7 @@
 #include "cli_batch.h"
 #include "writers/writers.h"
 #include "preset/preset.h"
+#include "util/util.h"
 
 int preset_cmd_list(const cli *c)
 {
@@ -16,11 +17,11 @@ int preset_cmd_list(const cli *c)
 	preset_entry *e;
 	int n = preset_path_entries(&e);
 	if (n < 0) {
-		fputs("rdscope: out of memory\n", stderr);
+		msg_error("out of memory");
 		return EXIT_RUNTIME;
 	}
 	if (n == 0)
-		fputs("rdscope: no presets found (see FILES in rdscope-preset(5))\n", stderr);
+		msg_error("no presets found (see FILES in rdscope-preset(5))");
 	for (int i = 0; i < n; i++) {
 		char desc[256];
 		if (preset_meta_read(e[i].path, NULL, 0, desc, sizeof desc) < 0)
@@ -79,7 +80,7 @@ int preset_cmd_show(const cli *c)
 		char s[256];
 		enum gpgpusim_form form = strcmp(c->as, "gpgpusim4") == 0 ? GPGPUSIM_4X : GPGPUSIM_3X;
 		if (gpgpusim_export(&c->config, form, s, sizeof s, cli_gpgpusim_note, NULL) < 0) {
-			fputs("rdscope: gpgpusim: string too long\n", stderr);
+			msg_error("gpgpusim: string too long");
 			return EXIT_RUNTIME;
 		}
 		if (!c->output) {
@@ -92,14 +93,14 @@ int preset_cmd_show(const cli *c)
 			if (outfile_commit(&o, err, sizeof err) == 0)
 				return EXIT_OK;
 		}
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		return EXIT_RUNTIME;
 	}
 	char name[128], desc[512];
 	show_meta(c, name, sizeof name, desc, sizeof desc);
 	if (preset_save(c->output ? c->output : "-", &c->config, name[0] ? name : NULL,
 			desc[0] ? desc : NULL, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;

@@ -3,6 +3,7 @@
  * changes: the model calls back often and terminals are slow.
  */
 #include "progress.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,7 @@ void progress_init(progress *p, int enabled, const char *label)
 	p->last = -1;
 	p->width = 0;
 	snprintf(p->label, sizeof p->label, "%s", label);
+	str_make_safe(p->label); /* an input's name */
 }
 
 void progress_update(progress *p, double fraction)

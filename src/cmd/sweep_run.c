@@ -19,6 +19,7 @@
 #include "writers/writers.h"
 #include "progress.h"
 #include "sweep.h"
+#include "util/util.h"
 
 /* One run of the current input. */
 typedef struct sweep_slot {
@@ -97,7 +98,7 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 	if (!j.slots || !th) {
 		free(j.slots);
 		free(th);
-		fprintf(stderr, "rdscope: %s: out of memory\n", spec);
+		msg_error("%s: out of memory", spec);
 		return EXIT_RUNTIME;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -110,7 +111,7 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 		started++;
 	int rc = EXIT_OK;
 	if (started == 0) {
-		fprintf(stderr, "rdscope: cannot start a worker thread\n");
+		msg_error("cannot start a worker thread");
 		rc = EXIT_RUNTIME;
 	}
 	size_t w = 0;
@@ -121,7 +122,7 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 			pthread_cond_wait(&j.cv, &j.mu);
 		pthread_mutex_unlock(&j.mu);
 		if (s->status != RD_OK) {
-			fprintf(stderr, "rdscope: %s: point %lu: %s\n", spec, s->point,
+			msg_error("%s: point %lu: %s", spec, s->point,
 				rd_strerror(s->status));
 			rc = s->status == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 			break;
@@ -141,7 +142,7 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 		output_write_run(&o->out, &run);
 		if (sidecar_add(&o->side, run.run, s->point, spec, k->name, run.point_label, run.config,
 				&s->res) < 0) {
-			fprintf(stderr, "rdscope: --plot: out of memory\n");
+			msg_error("--plot: out of memory");
 			rc = EXIT_RUNTIME;
 		}
 		rd_result_free(&s->res);
@@ -182,7 +183,7 @@ static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned
 	rd_kernel *k;
 	int st = input_load(c->inputs[i], &k, err, sizeof err);
 	if (st != INPUT_OK) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	double load_s = batch_seconds_since(&t0);
@@ -256,7 +257,7 @@ int sweep_run(const cli *c)
 	char *json = sweep_json_header(c, &plan);
 	int rc = EXIT_OK, nextra = 0;
 	if (!extra || !points || !json) {
-		fprintf(stderr, "rdscope: out of memory\n");
+		msg_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
@@ -267,7 +268,7 @@ int sweep_run(const cli *c)
 	/* Open every output first: a bad path should fail before hours of work. */
 	if (outfile_open(&o.res, c->output ? c->output : "-", err, sizeof err) < 0 ||
 	    sidecar_open(&o.side, c->histogram, c->plot, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		outfile_abort(&o.res);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -281,7 +282,7 @@ int sweep_run(const cli *c)
 		output_end(&o.out);
 		if (sidecar_commit(&o.side, err, sizeof err) < 0 ||
 		    outfile_commit(&o.res, err, sizeof err) < 0) {
-			fprintf(stderr, "rdscope: cannot write results: %s\n", err);
+			msg_error("cannot write results: %s", err);
 			rc = EXIT_RUNTIME;
 		}
 	}

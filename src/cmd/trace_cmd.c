@@ -8,6 +8,7 @@
 
 #include "readers/readers.h"
 #include "writers/writers.h"
+#include "util/util.h"
 
 int trace_cmd_convert(const cli *c)
 {
@@ -21,20 +22,20 @@ int trace_cmd_convert(const cli *c)
 	input *in;
 	int st = input_open(src, NULL, &in, err, sizeof err);
 	if (st != INPUT_OK) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	outfile out = {0};
 	outfile_catch_signals();
 	if (outfile_open(&out, dst, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		input_close(in);
 		return EXIT_RUNTIME;
 	}
 	rdt_writer *w = rdt_writer_open(out.f);
 	int rc = w ? EXIT_OK : EXIT_RUNTIME;
 	if (!w)
-		fprintf(stderr, "rdscope: %s: %s\n", dst, strerror(errno));
+		msg_error("%s: %s", dst, strerror(errno));
 	unsigned long nk = 0;
 	unsigned long long nl = 0, ns = 0;
 	while (rc == EXIT_OK) {
@@ -43,12 +44,12 @@ int trace_cmd_convert(const cli *c)
 		if (st == INPUT_END)
 			break;
 		if (st != INPUT_OK) {
-			fprintf(stderr, "rdscope: %s\n", err);
+			msg_error("%s", err);
 			rc = st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 			break;
 		}
 		if (rdt_writer_add(w, k) < 0) {
-			fprintf(stderr, "rdscope: %s: %s\n", dst, strerror(errno));
+			msg_error("%s: %s", dst, strerror(errno));
 			rc = EXIT_RUNTIME;
 		}
 		nk++;
@@ -59,14 +60,14 @@ int trace_cmd_convert(const cli *c)
 	input_close(in);
 	if (w && rc == EXIT_OK) {
 		if (rdt_writer_finish(w) < 0) {
-			fprintf(stderr, "rdscope: %s: %s\n", dst, strerror(errno));
+			msg_error("%s: %s", dst, strerror(errno));
 			rc = EXIT_RUNTIME;
 		}
 	} else {
 		rdt_writer_free(w);
 	}
 	if (rc == EXIT_OK && outfile_commit(&out, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		rc = EXIT_RUNTIME;
 	}
 	if (rc != EXIT_OK) {
@@ -84,7 +85,7 @@ int trace_cmd_samples(const cli *c)
 	if (c->ninputs)
 		return cli_usage_error("%s: takes no arguments", "samples", NULL);
 	if (samples_list(stdout) < 0) {
-		fputs("rdscope: samples: out of memory\n", stderr);
+		msg_error("samples: out of memory");
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;

@@ -5,6 +5,7 @@
  * model and libc.
  */
 #include "output_fmt.h"
+#include "util/util.h"
 
 #include <string.h>
 
@@ -24,38 +25,12 @@ void output_csv_field(FILE *f, const char *s)
 	putc('"', f);
 }
 
-size_t output_utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t n;
-	uint32_t cp, min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2, cp = c & 0x1F, min = 0x80;
-	else if ((c & 0xF0) == 0xE0)
-		n = 3, cp = c & 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	/* A NUL terminator fails this test, so we never read past the end. */
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
-}
-
 void output_json_quote(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	putc('"', f);
 	while (*s) {
-		size_t n = output_utf8_len(s);
+		size_t n = utf8_len(s);
 		if (n == 0) {
 			fputs("\\ufffd", f); /* a byte that is not UTF-8 */
 			s++;

@@ -55,8 +55,6 @@ void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *
 void output_csv_field(FILE *f, const char *s);
 /* Is key one of the CSV's fixed configuration columns? */
 int output_csv_has_column(const char *key);
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-size_t output_utf8_len(const unsigned char *s);
 /* A JSON string literal, escaped and valid UTF-8. */
 void output_json_quote(FILE *f, const char *s);
 void output_write_run(output *o, const output_run *run);

@@ -4,6 +4,7 @@
  * hardware counters' view leaves latency misses out) and a short histogram.
  */
 #include "output_fmt.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <string.h>
@@ -104,9 +105,12 @@ static void text_run(output *o, const output_run *run)
 	if (sweep)
 		fprintf(f, "run:     %lu, point %lu: %s\n", run->run, run->point,
 			run->point_label ? run->point_label : "");
-	fprintf(f, "input:   %s\n", run->input);
-	fprintf(f, "kernel:  %s, %u threads, %llu loads, %llu stores (not cached)\n", run->kernel,
-		r->threads_total, (unsigned long long)r->accesses, (unsigned long long)r->stores);
+	/* Names come from inputs: shown without their control characters. */
+	fputs("input:   ", f);
+	fputs_safe(run->input, f);
+	fputs("\nkernel:  ", f);
+	fputs_safe(run->kernel, f);
+	fprintf(f, ", %u threads, %llu loads, %llu stores (not cached)\n", r->threads_total, (unsigned long long)r->accesses, (unsigned long long)r->stores);
 	text_config(f, c);
 	fprintf(f, "requests: %llu coalesced from %llu loads\n", (unsigned long long)r->requests,
 		(unsigned long long)r->accesses);

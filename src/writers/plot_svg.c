@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "util/util.h"
 
 /* What one bar needs. */
 typedef struct plot_bar {
@@ -114,7 +115,7 @@ static void xml_text(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	while (*s) {
-		size_t n = output_utf8_len(s);
+		size_t n = utf8_len(s);
 		if (n == 0) {
 			putc('?', f);
 			s++;
