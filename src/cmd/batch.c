@@ -4,6 +4,7 @@
  * are committed only when every input succeeded (outfile.h).
  */
 #include "batch.h"
+#include "samefile.h"
 #include "readers/readers.h"
 
 #include <stdio.h>
@@ -139,6 +140,8 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 
 int batch_run(const cli *c)
 {
+	if (samefile_check(c))
+		return EXIT_USAGE;
 	char err[1024];
 	outfile res_file = {0}, log_file = {0};
 	sidecar side = {0};

@@ -5,6 +5,7 @@
  * reformatted: records are copied byte for byte.
  */
 #include "merge.h"
+#include "samefile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -349,6 +350,8 @@ static int merge_files(merge_state *s, const cli *c)
 
 int merge_run(const cli *c)
 {
+	if (samefile_check(c))
+		return EXIT_USAGE;
 	merge_state s = {.nin = c->ninputs};
 	s.in = calloc((size_t)c->ninputs, sizeof *s.in);
 	if (!s.in) {

@@ -2,6 +2,7 @@
  * Preset commands (see preset_cmd.h).
  */
 #include "preset_cmd.h"
+#include "samefile.h"
 
 #include <limits.h>
 #include <string.h>
@@ -75,6 +76,8 @@ static void show_meta(const cli *c, char *name, size_t nlen, char *desc, size_t 
 
 int preset_cmd_show(const cli *c)
 {
+	if (samefile_check(c))
+		return EXIT_USAGE;
 	char err[1024];
 	if (c->as && strncmp(c->as, "gpgpusim", 8) == 0) {
 		char s[256];

@@ -6,6 +6,7 @@
  * complete, so the output does not depend on -j or on thread timing.
  */
 #include "sweep_run.h"
+#include "samefile.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -240,6 +241,8 @@ static unsigned online_cpus(void)
 
 int sweep_run(const cli *c)
 {
+	if (samefile_check(c))
+		return EXIT_USAGE;
 	static char err[16384];
 	sweep_plan plan;
 	if (sweep_plan_build(&plan, &c->config, c->vary, c->nvary, err, sizeof err) < 0) {

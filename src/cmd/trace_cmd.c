@@ -2,6 +2,7 @@
  * The trace commands (see trace_cmd.h).
  */
 #include "trace_cmd.h"
+#include "samefile.h"
 
 #include <errno.h>
 #include <string.h>
@@ -14,6 +15,8 @@ int trace_cmd_convert(const cli *c)
 {
 	if (c->ninputs != 2)
 		return cli_usage_error("%s: expected INPUT and OUT.rdt", "convert", NULL);
+	if (samefile_check(c))
+		return EXIT_USAGE;
 	const char *src = c->inputs[0], *dst = c->inputs[1];
 	if (!strcmp(dst, "-"))
 		return cli_usage_error("%s: OUT must be a file (.rdt is written in place, then "
