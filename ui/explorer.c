@@ -32,6 +32,7 @@
 #include "input.h"
 #include "keys.h"
 #include "lessons.h"
+#include "now.h"
 #include "params.h"
 #include "preset.h"
 #include "script.h"
@@ -41,13 +42,6 @@
 #include "xstate.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Configurations compare by their keys' text: every key the model has, so
  * a key added to the model needs no change here. */

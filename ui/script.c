@@ -8,13 +8,7 @@
 
 #include "curves.h"
 #include "keys.h"
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "now.h"
 
 #define SCRIPT_TIMEOUT 60.0
 
