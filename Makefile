@@ -38,8 +38,7 @@ SRC_DIRS  := $(sort $(dir $(SRC_SRC)))
 # everything.
 INC_model := -Imodel
 INC_src   := -Imodel -Isrc $(SRC_DIRS:%/=-I%)
-# TEMPORARY: ui/explorer still includes src/ headers (issue 15 item 4).
-INC_ui    := -Imodel -Iui $(filter-out -Imodel,$(INC_src))
+INC_ui    := -Imodel -Iui
 INC_all   := $(INC_src) -Iui
 inc_of = $(if $(filter model/%,$1),$(INC_model),$(if $(filter src/cmd/main.c,$1),$(INC_all),$(if $(filter src/%,$1),$(INC_src),$(if $(filter ui/%,$1),$(INC_ui),$(INC_all)))))
 
