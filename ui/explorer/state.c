@@ -259,9 +259,9 @@ int explorer_take_results(explorer *x)
 
 /* ---------------------------------------------------------------- kernel */
 
-/* Everything that belongs to the kernel explored: its model thread and
- * every result of it. */
-static void drop_kernel(explorer *x)
+/* Everything that belongs to the kernel explored goes: its model thread
+ * and every result of it (also the views', through their drop op). */
+void explorer_free(explorer *x)
 {
 	worker_stop(x->w);
 	x->w = NULL;
@@ -279,11 +279,6 @@ static void drop_kernel(explorer *x)
 	x->k = NULL;
 }
 
-void explorer_free(explorer *x)
-{
-	drop_kernel(x);
-}
-
 int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_config *c)
 {
 	char err[512];
@@ -293,7 +288,7 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 		explorer_message(x, 1, "%s", err);
 		return -1;
 	}
-	drop_kernel(x);
+	explorer_free(x);
 	x->k = k;
 	x->w = w;
 	x->input = input;
@@ -301,7 +296,6 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 	x->nundo = 0;
 	x->pin_pending = 0;
 	x->progress = 0;
-	x->hist_first = 0;
 	x->gen++;
 	worker_submit(x->w, x->gen, &x->cfg, 1);
 	explorer_request(x);

@@ -147,7 +147,9 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
  * configuration through explorer_switch. 0, or -1 with the message. */
 int explorer_lesson(explorer *x, int i);
 
-/* Stop the model thread and free everything the explorer holds. */
+/* The one teardown: stop the model thread and free the kernel and every
+ * result the explorer and its views hold (explorer_switch's first step,
+ * and the loop's last). */
 void explorer_free(explorer *x);
 
 #endif

@@ -434,7 +434,13 @@ static int key(explorer *x, enum key_id id)
 	}
 }
 
+/* A new kernel's histogram starts at its first bin. */
+static void drop(explorer *x)
+{
+	x->hist_first = 0;
+}
+
 const view_ops view_breakdown = {
 	.name = "breakdown",
-	.draw = draw, .key = key,
+	.draw = draw, .key = key, .drop = drop,
 };
