@@ -33,18 +33,17 @@ TEST_SRC  := $(wildcard tests/test_*.c)
 SRC_DIRS  := $(sort $(dir $(SRC_SRC)))
 
 # Include paths by layer: the model sees only itself (so a curses,
-# libconfig, src/ or ui/ include there fails to compile), src/ sees the
-# model and itself, ui/ the model and itself; main.c, tests and benches see
-# everything.
+# libconfig, src/ or ui/ include there fails to compile). A family of src/
+# includes another only through its public header, "family/family.h"
+# (tests/layers checks), its own files by their names. ui/ sees only the
+# model and itself: the explorer takes its own options. src/cmd/main.c
+# alone sees src/ and ui/. Tests and benches are white-box: they see every
+# folder.
 INC_model := -Imodel
-# A family of src/ includes another only through its public header,
-# "family/family.h" (tests/layers checks); its own files by their names.
-# Tests and benches are white-box: they see every folder.
 INC_src   := -Imodel -Isrc
-# TEMPORARY: ui/explorer still includes src/ headers (issue 15 item 4).
-INC_ui    := -Imodel -Iui -Isrc $(SRC_DIRS:%/=-I%)
+INC_ui    := -Imodel -Iui
 INC_all   := $(INC_src) -Iui $(SRC_DIRS:%/=-I%)
-inc_of = $(if $(filter model/%,$1),$(INC_model),$(if $(filter src/cmd/main.c,$1),$(INC_all),$(if $(filter src/%,$1),$(INC_src),$(if $(filter ui/%,$1),$(INC_ui),$(INC_all)))))
+inc_of = $(if $(filter model/%,$1),$(INC_model),$(if $(filter src/cmd/main.c,$1),$(INC_src) -Iui,$(if $(filter src/%,$1),$(INC_src),$(if $(filter ui/%,$1),$(INC_ui),$(INC_all)))))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(B)/%.o)
 APP_OBJ   := $(APP_SRC:%.c=$(B)/%.o)

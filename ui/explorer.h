@@ -3,18 +3,53 @@
  * terminal. Panes for the parameters, the miss breakdown and the
  * reuse-distance histogram, redrawn from the model thread's results as the
  * parameters are edited. See man/rdscope.1, THE EXPLORER and KEYS.
+ *
+ * The explorer is ui/explorer/ (its state, key actions, prompts, screen,
+ * script runner and loop) and ui/views/ (one file a view). It includes
+ * only the model and ui/: what it needs of src/ (reading inputs, preset
+ * files, the SIGBUS handler's terminal) comes in explorer_opts, which
+ * src/cmd/main.c fills.
  */
 #ifndef UI_EXPLORER_H
 #define UI_EXPLORER_H
 
-#include "cli.h"
+#include <stddef.h>
 
-/* Should the no-command form open the explorer (rather than print text)?
- * Yes with --script, or when standard input and output are terminals and
- * no batch-only option (-o, --log, -q, -f csv|json) was given. */
-int explorer_wanted(const cli *c);
+#include "rdscope.h"
+
+struct termios;
+
+/* explorer_run's exit statuses: rdscope's own (see the man page). */
+enum { EXPLORER_OK = 0, EXPLORER_ERUNTIME = 1, EXPLORER_EUSAGE = 2 };
+
+typedef struct explorer_opts {
+	const char *input;   /* the input's name (INPUT, or a built-in sample's) */
+	const char *builtin_prefix; /* names of built-in samples start so ("builtin:") */
+	rd_config config;    /* the configuration to start from */
+	int no_timing;       /* --no-timing: no model times on screen */
+	const char *script;  /* --script FILE: actions instead of keys, or NULL */
+	const char *color;   /* --color WHEN: auto, always or never; NULL: auto */
+	int teach;           /* --teach: class mode, the paper's Tables 1-5 */
+	void *ctx;           /* for the callbacks */
+	/*
+	 * Load the kernel to explore from o->input; interactive: standard
+	 * input and output are a terminal the user may be asked on (to pick
+	 * one kernel of several). 0 with *k, or an exit status
+	 * (EXPLORER_ERUNTIME, EXPLORER_EUSAGE) with the reason in err.
+	 */
+	int (*load)(const struct explorer_opts *o, int interactive, rd_kernel **k, char *err,
+		    size_t len);
+	/* Read a preset (file or name) over *cfg; write cfg as a preset file.
+	 * 0, or -1 with the reason in err. */
+	int (*preset_load)(const char *spec, rd_config *cfg, char *err, size_t len);
+	int (*preset_save)(const char *path, const rd_config *cfg, const char *name,
+			   const char *description, char *err, size_t len);
+	/* Tell a fatal-signal handler how to restore the terminal (fd -1: no
+	 * longer); NULL: nobody to tell. */
+	void (*terminal)(int fd, const char *seq, const struct termios *saved);
+} explorer_opts;
 
 /* Run the explorer until the user quits. Returns an exit status. */
-int explorer_run(const cli *c);
+int explorer_run(const explorer_opts *o);
 
 #endif

@@ -7,19 +7,6 @@
 #include "curves.h"
 #include "steplog.h"
 
-snap *snap_new(int kind, unsigned long gen, const rd_config *cfg)
-{
-	snap *s = calloc(1, sizeof *s);
-	if (!s)
-		return NULL;
-	s->refs = 1;
-	s->kind = kind;
-	s->gen = gen;
-	s->cfg = *cfg;
-	s->status = RD_OK;
-	return s;
-}
-
 /* ---------------------------------------------------------------- steps */
 
 typedef struct steps_ctx {

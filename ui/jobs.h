@@ -27,7 +27,4 @@ void job_steps(const job_env *env, const rd_config *cfg);
  * published after every run, the last one final (curves->done). */
 void job_curves(const job_env *env, const rd_config *cfg, const char *key);
 
-/* A new snapshot of a kind (refs 1), or NULL. */
-snap *snap_new(int kind, unsigned long gen, const rd_config *cfg);
-
 #endif

@@ -14,6 +14,7 @@
 
 #include "curves.h"
 #include "jobs.h"
+#include "now.h"
 #include "steplog.h"
 
 struct worker {
@@ -43,30 +44,6 @@ struct worker {
 	double prog;
 	unsigned long runs, spec_runs;
 };
-
-snap *snap_ref(snap *s)
-{
-	if (s)
-		s->refs++;
-	return s;
-}
-
-void snap_unref(snap *s)
-{
-	if (s && --s->refs == 0) {
-		rd_result_free(&s->res);
-		steplog_free(s->steps);
-		free(s->curves);
-		free(s);
-	}
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static void poke(worker *w)
 {

@@ -18,33 +18,7 @@
 #include <stddef.h>
 
 #include "rdscope.h"
-
-struct steplog;
-struct curves;
-
-/* What the thread runs: the breakdown of the configuration on screen
- * first, then the teaching views' runs (jobs.h); when idle, speculative
- * breakdowns (JOB_SPEC results, worker_speculate). */
-enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_NKINDS, JOB_SPEC = JOB_NKINDS };
-
-/* An immutable result. After worker_take the UI thread owns it; refs is
- * touched by the UI thread only. */
-typedef struct snap {
-	int refs;
-	int kind;       /* enum job_kind */
-	unsigned long gen;
-	rd_config cfg;
-	int status;     /* RD_OK, or the model's error */
-	int partial;    /* 1: a snapshot of a run still going (no class breakdown) */
-	double seconds; /* wall time of the model run */
-	rd_result res;  /* JOB_BREAKDOWN */
-	struct steplog *steps;  /* JOB_STEPS: the first requests, replayed */
-	struct curves *curves;  /* JOB_CURVES: partial until curves->done */
-	char key[32];   /* JOB_CURVES: the swept parameter as asked */
-} snap;
-
-snap *snap_ref(snap *s);
-void snap_unref(snap *s);
+#include "snap.h"
 
 typedef struct worker worker;
 

@@ -1,18 +1,100 @@
 /*
  * rdscope: entry point. Parses the command line and hands over to the
- * command; everything else lives in its own module.
+ * command; everything else lives in its own module. Also the glue between
+ * the command line and the explorer (ui/explorer.h), which includes no
+ * src/ header: its options and the src/ services it needs (reading the
+ * input, preset files, the SIGBUS handler's terminal) are filled here.
  */
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "cli.h"
 #include "explorer.h"
+#include "kernel_pick.h"
 #include "merge.h"
+#include "preset/preset.h"
 #include "preset_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
 #include "trace_cmd.h"
+
+_Static_assert((int)EXPLORER_OK == EXIT_OK && (int)EXPLORER_ERUNTIME == EXIT_RUNTIME &&
+		       (int)EXPLORER_EUSAGE == EXIT_USAGE,
+	       "the explorer's exit statuses are rdscope's");
+
+/* Should the no-command form open the explorer (rather than print text)?
+ * Yes with --script or --teach, or when standard input and output are
+ * terminals and no batch-only option (-o, --log, -q, -f csv|json) was
+ * given. */
+static int explorer_wanted(const cli *c)
+{
+	if (c->script || c->teach)
+		return 1;
+	if (c->output || c->log || c->quiet || c->format != OUTPUT_TEXT)
+		return 0; /* batch-only options */
+	if (c->ninputs && strcmp(c->inputs[0], "-") == 0)
+		return 0;
+	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+/*
+ * The explorer's kernel (explorer_opts.load): the input's only one, the
+ * one --kernel names, or, for a multi-kernel input on a terminal, the one
+ * picked from its list.
+ */
+static int explorer_load(const explorer_opts *o, int interactive, rd_kernel **k, char *err,
+			 size_t len)
+{
+	const cli *c = o->ctx;
+	char **names = NULL;
+	size_t n = 0;
+	int st;
+	if (c->kernel || !interactive ||
+	    input_names(o->input, NULL, &names, &n, err, len) != INPUT_OK || n < 2) {
+		input_names_free(names, n);
+		st = input_load(o->input, k, err, len);
+	} else {
+		int i = kernel_pick(o->input, names, n);
+		input_names_free(names, n);
+		if (i < 0) {
+			snprintf(err, len, "%s: no kernel chosen", o->input);
+			return EXIT_USAGE;
+		}
+		char idx[24];
+		snprintf(idx, sizeof idx, "%d", i);
+		input_opts io = {.format = c->input_format, .kernel = idx};
+		input *in;
+		st = input_open(o->input, &io, &in, err, len);
+		if (st == INPUT_OK) {
+			st = input_next(in, k, err, len);
+			input_close(in);
+		}
+	}
+	return st == INPUT_OK ? EXIT_OK : st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+static int explorer_from_cli(cli *c)
+{
+	static const char *const when[] = {"auto", "always", "never"}; /* cli.h: c->color */
+	explorer_opts o = {
+		.input = c->ninputs ? c->inputs[0] : INPUT_BUILTIN_PREFIX "fig3",
+		.builtin_prefix = INPUT_BUILTIN_PREFIX,
+		.config = c->config,
+		.no_timing = c->no_timing,
+		.script = c->script,
+		.color = when[c->color],
+		.teach = c->teach,
+		.ctx = c,
+		.load = explorer_load,
+		.preset_load = preset_load,
+		.preset_save = preset_save,
+		.terminal = sigbus_terminal,
+	};
+	return explorer_run(&o);
+}
 
 int main(int argc, char **argv)
 {
@@ -60,7 +142,7 @@ int main(int argc, char **argv)
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;
 			 * in pipes and scripts it prints text results. */
-			rc = explorer_wanted(&c) ? explorer_run(&c) : batch_run(&c);
+			rc = explorer_wanted(&c) ? explorer_from_cli(&c) : batch_run(&c);
 			break;
 		}
 	}

@@ -5,13 +5,14 @@
  * character), `key NAME`, `type TEXT`, `sleep MS`, `wait` (for the model
  * and the view's own run), `wait-size ROWS COLS`, `dump-screen FILE`,
  * `dump-curves FILE` (the curve values as CSV); `#` starts a comment.
+ * Called by the loop; calls the key actions and the screen.
  */
 #ifndef UI_SCRIPT_H
 #define UI_SCRIPT_H
 
 #include <stdio.h>
 
-#include "xstate.h"
+#include "state.h"
 
 typedef struct script {
 	FILE *f;

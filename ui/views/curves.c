@@ -3,15 +3,19 @@
  * associativity, for the latency-free model (curves.h: one run per set
  * count gives every associativity), with the current configuration
  * marked; below, the full timing model at neighbouring values of the
- * parameter selected on the left, as bars (seed 000 Figure 12).
+ * parameter selected on the left, as bars (seed 000 Figure 12). Data:
+ * a JOB_CURVES run of the configuration on screen sweeping the selected
+ * parameter, asked for while the view is on screen. May include and call
+ * the state (explorer/state.h), curves, draw, params, theme.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "curves.h"
 #include "draw.h"
+#include "explorer/state.h"
 #include "params.h"
-#include "xstate.h"
+#include "view.h"
 
 #define CHART_H 7
 
@@ -116,8 +120,24 @@ static void draw_sweep(const curves *cv, int y, int yend, int x0, int w)
 	}
 }
 
-void view_curves_draw(explorer *x, const rect *r)
+/* The parameter the curves sweep: the one selected ("" for the derived
+ * sets row). */
+static const char *sweep_key(const explorer *x)
 {
+	const char *k = param_fields[x->sel].key;
+	return k ? k : "";
+}
+
+static int curves_fit(const explorer *x)
+{
+	return x->curves && explorer_cfg_same(&x->curves->cfg, &x->cfg) &&
+	       strcmp(x->curves->key, sweep_key(x)) == 0;
+}
+
+static void draw(explorer *x, const rect *r, int flags)
+{
+	if (!(flags & (R_BARS | R_HIST)))
+		return; /* the panes it stands in for are not asked for */
 	const snap *s = x->curves;
 	int running = !s || !s->curves || !s->curves->done ||
 		      !explorer_cfg_same(&s->cfg, &x->cfg);
@@ -175,3 +195,45 @@ void view_curves_draw(explorer *x, const rect *r)
 	if (y < yend)
 		draw_sweep(cv, y, yend, x0, iw);
 }
+
+static int key(explorer *x, enum key_id id)
+{
+	return id == K_CURVES ? explorer_toggle_view(x, V_CURVES) : -1;
+}
+
+static void request(explorer *x)
+{
+	if (!curves_fit(x) &&
+	    (x->asked[JOB_CURVES] != x->gen || strcmp(x->asked_key, sweep_key(x)) != 0)) {
+		x->asked[JOB_CURVES] = x->gen;
+		snprintf(x->asked_key, sizeof x->asked_key, "%s", sweep_key(x));
+		worker_submit_job(x->w, JOB_CURVES, x->gen, &x->cfg, x->asked_key);
+	}
+}
+
+static int result(explorer *x, snap *s)
+{
+	if (s->kind != JOB_CURVES || strcmp(s->key, sweep_key(x)) != 0)
+		return R_NONE;
+	snap_unref(x->curves);
+	x->curves = snap_ref(s);
+	if (s->status != RD_OK)
+		explorer_message(x, 1, "curves: %s", rd_strerror(s->status));
+	return x->view == V_CURVES ? R_BARS | R_HIST : R_NONE;
+}
+
+static int ready(const explorer *x)
+{
+	return curves_fit(x) && (x->curves->status != RD_OK || x->curves->curves->done);
+}
+
+static void drop(explorer *x)
+{
+	snap_unref(x->curves);
+	x->curves = NULL;
+}
+
+const view_ops view_curves = {
+	.name = "curves", .params_focus = 1,
+	.draw = draw, .key = key, .request = request, .result = result, .ready = ready, .drop = drop,
+};

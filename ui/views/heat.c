@@ -4,14 +4,17 @@
  * hotter for more. A hash that spreads a kernel's lines evenly gives an
  * even map; one that folds them onto a few sets shows those sets hot and
  * the rest cold. With a pinned baseline (c) its misses are drawn below,
- * so two hash functions can be compared on one screen.
+ * so two hash functions can be compared on one screen. Data: the
+ * breakdown's own result (no run of its own). May include and call the
+ * state (explorer/state.h), addrbits, draw, theme.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "addrbits.h"
 #include "draw.h"
-#include "xstate.h"
+#include "explorer/state.h"
+#include "view.h"
 
 /* Level 0 (none) to 4 (at least three quarters of the largest). */
 static int level(uint64_t v, uint64_t max)
@@ -86,8 +89,10 @@ static uint64_t max_of(const uint64_t *v, uint32_t n, uint32_t *at)
 	return m;
 }
 
-void view_heat_draw(explorer *x, const rect *r)
+static void draw(explorer *x, const rect *r, int flags)
 {
+	if (!(flags & (R_BARS | R_HIST)))
+		return; /* the panes it stands in for are not asked for */
 	draw_frame(r, x->base ? "Sets: now and baseline" : "Sets: requests and misses", 0);
 	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
 	const snap *s = x->cur;
@@ -168,3 +173,13 @@ void view_heat_draw(explorer *x, const rect *r)
 		draw_put(y++, x0, iw, E_VALUE, line);
 	}
 }
+
+static int key(explorer *x, enum key_id id)
+{
+	return id == K_HEAT ? explorer_toggle_view(x, V_HEAT) : -1;
+}
+
+const view_ops view_heat = {
+	.name = "heat map", .params_focus = 1,
+	.draw = draw, .key = key,
+};

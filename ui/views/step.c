@@ -6,7 +6,11 @@
  * lecturer reveals them), then what happened to the current request: its
  * address bits and set, its set's LRU stack before the lookup and after
  * the step, the requests in flight and the MSHRs, and the warp queue as
- * the log shows it ahead. Data: the model thread's steplog (steplog.h).
+ * the log shows it ahead. Data: the model thread's steplog (steplog.h),
+ * asked for while the view is on screen. Its keys move through the
+ * requests; in class mode (views/teach.c) a lesson's title heads it. May
+ * include and call the state (explorer/state.h), addrbits, draw, lessons,
+ * steplog, theme.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +19,9 @@
 #include "addrbits.h"
 #include "draw.h"
 #include "lessons.h"
+#include "explorer/state.h"
 #include "steplog.h"
-#include "xstate.h"
+#include "view.h"
 
 #define LABEL_W 13
 #define CELL_MAX 14
@@ -182,22 +187,15 @@ static enum ui_elem cell(const table *t, size_t si, int row, char *buf, size_t l
 		return e->outcome == RD_OUT_HIT ? E_HIT : cancel ? E_MSHR
 			: e->cls >= 0 ? E_CLASS(e->cls) : E_CAPACITY;
 	case ROW_MSHR_AFTER:
-		if (cancel)
-			snprintf(buf, len, "-");
-		else
-			snprintf(buf, len, "%u", e->mshrs_used);
-		break;
 	case ROW_LAT:
+	case ROW_EFFECT_AT: /* none for a cancelled request */
 		if (cancel)
 			snprintf(buf, len, "-");
 		else
-			snprintf(buf, len, "%u", e->latency);
-		break;
-	case ROW_EFFECT_AT:
-		if (cancel)
-			snprintf(buf, len, "-");
-		else
-			snprintf(buf, len, "%llu", (unsigned long long)e->effect_at);
+			snprintf(buf, len, "%llu",
+				 row == ROW_MSHR_AFTER ? (unsigned long long)e->mshrs_used
+				 : row == ROW_LAT      ? (unsigned long long)e->latency
+						       : (unsigned long long)e->effect_at);
 		break;
 	}
 	return E_VALUE;
@@ -410,8 +408,14 @@ static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
 
 /* ---------------------------------------------------------------- view */
 
-void view_step_draw(explorer *x, const rect *r)
+static int steps_fit(const explorer *x)
 {
+	return x->steps && explorer_cfg_same(&x->steps->cfg, &x->cfg);
+}
+
+static void draw(explorer *x, const rect *r, int flags)
+{
+	(void)flags; /* the whole body, always */
 	draw_blank(r);
 	int x0 = r->x + 1, w = r->w - 2, y = r->y, yend = r->y + r->h;
 	char line[512];
@@ -424,7 +428,7 @@ void view_step_draw(explorer *x, const rect *r)
 			 theme_g()->sep);
 	draw_put(y++, x0, w, E_FOCUS, line);
 	const snap *s = x->steps;
-	if (!s || !explorer_cfg_same(&s->cfg, &x->cfg)) {
+	if (!steps_fit(x)) {
 		draw_put(y + 1, x0, w, E_PENDING, "collecting the requests...");
 		return;
 	}
@@ -495,3 +499,85 @@ void view_step_draw(explorer *x, const rect *r)
 	if (y < yend)
 		draw_queue(x, i, y++, x0, w);
 }
+
+/* Move the step-through by d requests (clamped to the log). */
+static int step_by(explorer *x, long d)
+{
+	if (!steps_fit(x) || !x->steps->steps || !x->steps->steps->n)
+		return R_NONE;
+	long n = (long)x->steps->steps->n, i = (long)x->step + d;
+	i = i < 0 ? 0 : i >= n ? n - 1 : i;
+	if ((size_t)i == x->step)
+		return R_NONE;
+	x->step = (size_t)i;
+	return R_ALL;
+}
+
+static int key(explorer *x, enum key_id id)
+{
+	switch (id) {
+	case K_STEPS:
+		return explorer_toggle_view(x, V_STEP);
+	case K_STEP_NEXT:
+		return step_by(x, 1);
+	case K_STEP_PREV:
+		return step_by(x, -1);
+	case K_STEP_FWD10:
+		return step_by(x, 10);
+	case K_STEP_BACK10:
+		return step_by(x, -10);
+	case K_STEP_FIRST:
+		return step_by(x, -(long)STEP_MAX);
+	case K_STEP_LAST:
+		return step_by(x, STEP_MAX);
+	default:
+		return -1;
+	}
+}
+
+static void request(explorer *x)
+{
+	if (!steps_fit(x) && x->asked[JOB_STEPS] != x->gen) {
+		x->asked[JOB_STEPS] = x->gen;
+		worker_submit_job(x->w, JOB_STEPS, x->gen, &x->cfg, NULL);
+	}
+}
+
+static int result(explorer *x, snap *s)
+{
+	if (s->kind != JOB_STEPS)
+		return R_NONE;
+	snap_unref(x->steps);
+	x->steps = snap_ref(s);
+	if (s->status != RD_OK)
+		explorer_message(x, 1, "step-through: %s", rd_strerror(s->status));
+	else if (x->step >= s->steps->n)
+		x->step = s->steps->n ? s->steps->n - 1 : 0;
+	return x->view == V_STEP ? R_ALL : R_NONE;
+}
+
+static void status(const explorer *x, char *buf, size_t len)
+{
+	const steplog *l = x->steps ? x->steps->steps : NULL;
+	if (l && l->n)
+		snprintf(buf, len, "%s step %zu of %zu%s", theme_g()->sep, x->step + 1, l->n,
+			 l->truncated ? " (first of more)" : "");
+}
+
+static const char *hint(const explorer *x)
+{
+	return x->teach >= 0 ? " Left/Right step  n/p table " : " Left/Right step  Esc back ";
+}
+
+static void drop(explorer *x)
+{
+	snap_unref(x->steps);
+	x->steps = NULL;
+	x->step = 0;
+}
+
+const view_ops view_step = {
+	.name = "step-through", .body = 1, .scope = KS_STEP,
+	.draw = draw, .key = key, .request = request, .result = result, .ready = steps_fit,
+	.status = status, .hint = hint, .drop = drop,
+};

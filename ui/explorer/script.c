@@ -1,4 +1,8 @@
-/* The screen tests' script runner (see script.h). */
+/*
+ * The screen tests' script runner (see script.h). Calls the key actions,
+ * the screen (for dump-screen), the state's x_ready, curves (for
+ * dump-curves), keys and curses.
+ */
 #include "script.h"
 
 #include <curses.h>
@@ -6,15 +10,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "actions.h"
 #include "curves.h"
 #include "keys.h"
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "now.h"
+#include "screen.h"
 
 #define SCRIPT_TIMEOUT 60.0
 
@@ -101,13 +101,13 @@ int script_step(explorer *x, script *sc, int *wait, int *done)
 				if (fclose(f) != 0)
 					script_fail(sc, 1, "dump-curves: cannot write the file");
 			} else if (act[0] == 'd') {
-				panes_draw(x, R_ALL);
+				screen_draw(x, R_ALL);
 				FILE *f = fopen(arg, "w");
 				if (!f) {
 					script_fail(sc, 1, "dump-screen: cannot write the file");
 					return flags;
 				}
-				panes_dump(f);
+				screen_dump(f);
 				if (fclose(f) != 0)
 					script_fail(sc, 1, "dump-screen: cannot write the file");
 			}

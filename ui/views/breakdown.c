@@ -1,24 +1,22 @@
 /*
- * Drawing: the title and status lines, the parameters, breakdown and
- * histogram panes, the help screen and the too-small screen. Everything is
- * drawn on stdscr at the layout's rectangles from the explorer's state and
- * its immutable result snapshots; colours and glyphs come from theme.h.
+ * The breakdown view, the explorer's first screen: beside the parameters
+ * pane, the miss breakdown (a row and a bar per class, a stacked bar, the
+ * miss rates) over the reuse-distance histogram (bins up to the cut-off
+ * between hits and misses, then the cold misses apart), each against the
+ * pinned baseline when there is one. Its keys scroll the histogram and
+ * switch its scale; the breakdown itself is the state's own run. May
+ * include and call the state (explorer/state.h), draw, hist, theme.
  */
 #include <curses.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <wchar.h>
 
 #include "draw.h"
+#include "explorer/state.h"
 #include "hist.h"
-#include "keys.h"
-#include "params.h"
-#include "steplog.h"
 #include "theme.h"
-#include "xstate.h"
+#include "view.h"
 
 /* ---------------------------------------------------------------- text */
 
@@ -31,92 +29,6 @@ static void fmt_delta(int64_t d, char *buf, size_t len)
 		snprintf(buf, len, "%+lld", (long long)d);
 	else
 		snprintf(buf, len, "%+.2fM", (double)d / 1e6);
-}
-
-/* ---------------------------------------------------------------- title */
-
-void panes_title(explorer *x)
-{
-	rect r = x->lay.title;
-	draw_fill(r.y, r.x, r.w, E_TITLE, " ");
-	char t[512];
-	snprintf(t, sizeof t, " rdscope %s %s %s (%u threads, %llu loads)", RD_VERSION,
-		 theme_g()->sep, x->k->name, x->k->nthreads, (unsigned long long)x->k->nloads);
-	const char *right = x->base ? "compare: baseline pinned (c unpins)   ? help  q quit "
-				    : "? help  q quit ";
-	int rw = draw_width(right);
-	if (rw > r.w / 2) {
-		right = x->base ? "compare  ? help " : "? help ";
-		rw = draw_width(right);
-	}
-	if (draw_width(t) > r.w - rw - 1)
-		snprintf(t, sizeof t, " rdscope %s %s", theme_g()->sep, x->k->name);
-	draw_put(r.y, r.x, r.w - rw - 1, E_TITLE, t);
-	draw_put(r.y, r.x + r.w - rw, rw, E_TITLE, right);
-}
-
-/* ---------------------------------------------------------------- params */
-
-#define LABEL_W 17
-
-int panes_params_rows(void)
-{
-	return (int)param_nfields + 3; /* frame, fields, help line */
-}
-
-static void draw_params(explorer *x)
-{
-	rect r = x->lay.params;
-	int iw = r.w - 2, ih = r.h - 2;
-	int help_line = ih >= 6;
-	int vis = ih - help_line;
-	if (vis < 1)
-		vis = 1;
-	size_t n = param_nfields;
-	if (x->sel < x->params_top)
-		x->params_top = x->sel;
-	if (x->sel >= x->params_top + (size_t)vis)
-		x->params_top = x->sel - (size_t)vis + 1;
-	if (x->params_top + (size_t)vis > n)
-		x->params_top = n > (size_t)vis ? n - (size_t)vis : 0;
-	char title[64];
-	if ((size_t)vis < n)
-		snprintf(title, sizeof title, "Parameters %zu/%zu", x->sel + 1, n);
-	else
-		snprintf(title, sizeof title, "Parameters");
-	draw_frame(&r, title, x->focus == F_PARAMS);
-	const glyphs *g = theme_g();
-	for (int row = 0; row < vis; row++) {
-		size_t i = x->params_top + (size_t)row;
-		if (i >= n)
-			break;
-		int y = r.y + 1 + row, cx = r.x + 1;
-		char val[64], extra[64], line[256];
-		param_format(&x->cfg, i, val, sizeof val, extra, sizeof extra);
-		int selected = i == x->sel;
-		if (selected) {
-			snprintf(line, sizeof line, "%s %-*s %s %s", g->sel, LABEL_W,
-				 param_fields[i].label, val, extra);
-			draw_fill(y, cx, iw, E_SELECTED, " ");
-			draw_put(y, cx, iw, E_SELECTED, line);
-			continue;
-		}
-		snprintf(line, sizeof line, "  %-*s ", LABEL_W, param_fields[i].label);
-		int c = draw_put(y, cx, iw, param_editable(i) ? E_LABEL : E_DERIVED, line);
-		c += draw_put(y, cx + c, iw - c, param_editable(i) ? E_VALUE : E_DERIVED, val);
-		if (*extra) {
-			c += draw_put(y, cx + c, iw - c, E_NORMAL, " ");
-			draw_put(y, cx + c, iw - c, E_DERIVED, extra);
-		}
-	}
-	if (help_line && x->sel < n) {
-		const char *h = param_fields[x->sel].key
-					? rd_key_find(param_fields[x->sel].key)->help
-					: "derived: l1.size / (l1.line x l1.ways)";
-		char line[256];
-		snprintf(line, sizeof line, " %s", h);
-		draw_put(r.y + r.h - 2, r.x + 1, iw, E_DERIVED, line);
-	}
 }
 
 /* ---------------------------------------------------------------- bars */
@@ -492,237 +404,43 @@ static void draw_hist(explorer *x)
 	draw_put(ylab + 1, cx, iw, E_DERIVED, cap);
 }
 
-/* ---------------------------------------------------------------- status */
 
-void panes_status(explorer *x)
+/* ---------------------------------------------------------------- view */
+
+static void draw(explorer *x, const rect *r, int flags)
 {
-	rect r = x->lay.status;
-	draw_fill(r.y, r.x, r.w, E_STATUS, " ");
-	if (x->prompt) {
-		char line[700];
-		snprintf(line, sizeof line, " %s%s", x->plabel, x->pbuf);
-		int n = draw_width(line);
-		/* Keep the end of a long text (where the cursor is) in view. */
-		const char *p = line;
-		while (n > r.w - 2) {
-			p += draw_prefix_bytes(p, 1);
-			n--;
-		}
-		draw_put(r.y, r.x, r.w, E_STATUS, p);
-		move(r.y, r.x + n);
-		return;
-	}
-	const glyphs *g = theme_g();
-	char info[512] = "", seg[160];
-	size_t o = 0;
-#define SEG(...) do { snprintf(seg, sizeof seg, __VA_ARGS__); \
-		o += (size_t)snprintf(info + o, sizeof info - o, "%s%s", o ? " " : " ", seg); \
-		if (o >= sizeof info) o = sizeof info - 1; } while (0)
-	SEG("%s", x->input);
-	if (x->view == V_STEP && x->steps && x->steps->steps && x->steps->steps->n)
-		SEG("%s step %zu of %zu%s", g->sep, x->step + 1, x->steps->steps->n,
-		    x->steps->steps->truncated ? " (first of more)" : "");
-	const snap *s = x->cur;
-	if (s && s->status == RD_OK)
-		SEG("%s %llu requests", g->sep, (unsigned long long)s->res.requests);
-	if (!x_settled(x))
-		SEG("%s running %3.0f%%%s", g->sep, x->progress * 100,
-		    s && s->partial ? ", partial result" : "");
-	else if (x->no_timing)
-		SEG("%s model done", g->sep);
-	else
-		SEG("%s model %.3f s", g->sep, x->last_seconds);
-#undef SEG
-	int c = draw_put(r.y, r.x, r.w, !x_settled(x) ? E_STATUS : E_STATUS, info);
-	/* The step-through's own keys, where a lecturer looks for them. */
-	const char *hint = x->view != V_STEP ? NULL
-			   : x->teach >= 0   ? " Left/Right step  n/p table "
-					     : " Left/Right step  Esc back ";
-	if (!*x->msg && hint && c + 1 + draw_width(hint) <= r.w)
-		draw_put(r.y, r.x + r.w - draw_width(hint), draw_width(hint), E_STATUS, hint);
-	if (*x->msg) {
-		char m[1100];
-		snprintf(m, sizeof m, " %s ", x->msg);
-		int mw = draw_width(m);
-		int at = r.w - mw;
-		if (at < c + 1)
-			at = c + 1;
-		/* A long message wins over the information on its left. */
-		if (at + mw > r.w) {
-			at = 0;
-			draw_fill(r.y, r.x, r.w, E_STATUS, " ");
-		}
-		draw_put(r.y, r.x + at, r.w - at, x->msg_err ? E_ERROR : E_STATUS, m);
+	(void)r; /* the layout's bars and hist, which make up r */
+	if (flags & R_BARS)
+		draw_bars(x);
+	if (flags & R_HIST)
+		draw_hist(x);
+}
+
+static int key(explorer *x, enum key_id id)
+{
+	switch (id) {
+	case K_YSCALE:
+		x->hist_log = !x->hist_log;
+		return R_HIST;
+	case K_SCROLL_L:
+		if (x->hist_first > 0)
+			x->hist_first--;
+		return R_HIST;
+	case K_SCROLL_R:
+		x->hist_first++; /* clamped when drawn */
+		return R_HIST;
+	default:
+		return -1;
 	}
 }
 
-/* ---------------------------------------------------------------- help */
-
-typedef struct help_lines {
-	char text[160][160];
-	enum ui_elem key_elem[160];
-	int n, width;
-} help_lines;
-
-static void help_add(void *ctx, const char *key, const char *text)
+/* A new kernel's histogram starts at its first bin. */
+static void drop(explorer *x)
 {
-	help_lines *h = ctx;
-	int kw = 24;
-	int tw = h->width - kw - 2;
-	if (tw < 20)
-		tw = 20;
-	if (!key) {
-		if (h->n < 160) {
-			snprintf(h->text[h->n], sizeof h->text[0], "%s", text);
-			h->key_elem[h->n++] = E_FOCUS;
-		}
-		return;
-	}
-	/* Wrap the text at blanks into lines of tw columns. */
-	const char *p = text;
-	int first = 1;
-	while (*p && h->n < 160) {
-		int n = (int)strlen(p);
-		if (n > tw) {
-			n = tw;
-			while (n > 0 && p[n] != ' ')
-				n--;
-			if (n == 0)
-				n = tw;
-		}
-		snprintf(h->text[h->n], sizeof h->text[0], "  %-*s%.*s", kw - 2, first ? key : "",
-			 n, p);
-		h->key_elem[h->n++] = E_KEY;
-		p += n;
-		while (*p == ' ')
-			p++;
-		first = 0;
-	}
+	x->hist_first = 0;
 }
 
-static void draw_help(explorer *x)
-{
-	rect r = {1, 0, x->lay.rows - 2, x->lay.cols};
-	static help_lines h;
-	h.n = 0;
-	h.width = r.w - 2;
-	keys_help(help_add, &h);
-	int ih = r.h - 2;
-	if (x->help_top > h.n - ih)
-		x->help_top = h.n - ih;
-	if (x->help_top < 0)
-		x->help_top = 0;
-	char title[96];
-	snprintf(title, sizeof title, "Keys%s", h.n > ih ? " (Up/Down scroll, other keys close)"
-						  : " (any key closes)");
-	draw_frame(&r, title, 1);
-	for (int i = 0; i < ih && x->help_top + i < h.n; i++) {
-		const char *t = h.text[x->help_top + i];
-		int y = r.y + 1 + i;
-		if (h.key_elem[x->help_top + i] == E_FOCUS) {
-			draw_put(y, r.x + 2, r.w - 3, E_FOCUS, t);
-		} else {
-			int kw = 24 < r.w - 3 ? 24 : r.w - 3;
-			char k[64];
-			snprintf(k, sizeof k, "%.*s", kw, t);
-			draw_put(y, r.x + 1, kw, E_KEY, k);
-			if ((int)strlen(t) > kw)
-				draw_put(y, r.x + 1 + kw, r.w - 2 - kw, E_NORMAL, t + kw);
-		}
-	}
-}
-
-/* ---------------------------------------------------------------- screens */
-
-static void draw_too_small(explorer *x)
-{
-	erase();
-	char l1[128], l2[128];
-	snprintf(l1, sizeof l1, "terminal too small: %dx%d", x->lay.cols, x->lay.rows);
-	snprintf(l2, sizeof l2, "needs %dx%d (or %dx%d); q quits", LAYOUT_WIDE_COLS,
-		 LAYOUT_WIDE_ROWS, LAYOUT_STACK_COLS, LAYOUT_STACK_ROWS);
-	int y = x->lay.rows / 2 - 1;
-	if (y < 0)
-		y = 0;
-	const char *ls[2] = {l1, l2};
-	for (int i = 0; i < 2 && y + i < x->lay.rows; i++) {
-		int w = draw_width(ls[i]);
-		int cxx = (x->lay.cols - w) / 2;
-		if (cxx < 0)
-			cxx = 0;
-		draw_put(y + i, cxx, x->lay.cols - cxx, i ? E_NORMAL : E_ERROR, ls[i]);
-	}
-}
-
-void panes_draw(explorer *x, int flags)
-{
-	curs_set(0);
-	if (x->lay.too_small) {
-		draw_too_small(x);
-		refresh();
-		return;
-	}
-	if (x->help) {
-		panes_title(x);
-		draw_help(x);
-		panes_status(x);
-	} else if (x->view == V_STEP) {
-		panes_title(x);
-		view_step_draw(x, &x->lay.body);
-		panes_status(x);
-	} else if (x->view == V_HEAT || x->view == V_CURVES) {
-		if (flags & R_TITLE)
-			panes_title(x);
-		if (flags & R_PARAMS)
-			draw_params(x);
-		if (flags & (R_BARS | R_HIST)) {
-			if (x->view == V_HEAT)
-				view_heat_draw(x, &x->lay.side);
-			else
-				view_curves_draw(x, &x->lay.side);
-		}
-		panes_status(x);
-	} else {
-		if (flags & R_TITLE)
-			panes_title(x);
-		if (flags & R_PARAMS)
-			draw_params(x);
-		if (flags & R_BARS)
-			draw_bars(x);
-		if (flags & R_HIST)
-			draw_hist(x);
-		panes_status(x); /* last: a prompt puts the cursor there */
-	}
-	if (x->prompt)
-		curs_set(1);
-	refresh();
-}
-
-void panes_dump(FILE *f)
-{
-	for (int y = 0; y < LINES; y++) {
-		char line[4096];
-		size_t o = 0, keep = 0;
-		for (int xx = 0; xx < COLS && o + 8 < sizeof line; xx++) {
-			cchar_t cc;
-			wchar_t wc[CCHARW_MAX + 1] = {0};
-			attr_t a;
-			short pair;
-			if (mvin_wch(y, xx, &cc) == ERR || getcchar(&cc, wc, &a, &pair, NULL) == ERR ||
-			    !wc[0])
-				wc[0] = L' ';
-			mbstate_t st;
-			memset(&st, 0, sizeof st);
-			size_t n = wcrtomb(line + o, wc[0], &st);
-			if (n == (size_t)-1) {
-				line[o] = '?';
-				n = 1;
-			}
-			o += n;
-			if (wc[0] != L' ')
-				keep = o;
-		}
-		fwrite(line, 1, keep, f);
-		fputc('\n', f);
-	}
-}
+const view_ops view_breakdown = {
+	.name = "breakdown",
+	.draw = draw, .key = key, .drop = drop,
+};

@@ -1,0 +1,174 @@
+/*
+ * Key actions (see actions.h): the handlers of the explorer's own keys
+ * (help, quit, focus, compare, undo, reset, export, open, redraw, the
+ * parameters pane's selection and steps) and the dispatch of every key.
+ */
+#include "actions.h"
+
+#include <curses.h>
+
+#include "keys.h"
+#include "params.h"
+#include "prompt.h"
+
+static int step_sel(explorer *x, int dir)
+{
+	size_t i = x->sel;
+	for (;;) {
+		if (dir < 0 && i == 0)
+			return R_NONE;
+		if (dir > 0 && i + 1 >= param_nfields)
+			return R_NONE;
+		i = dir > 0 ? i + 1 : i - 1;
+		if (param_editable(i))
+			break;
+	}
+	x->sel = i;
+	explorer_speculate(x); /* the new parameter's neighbours instead */
+	return R_PARAMS;
+}
+
+static int step_value(explorer *x, int dir)
+{
+	rd_config c = x->cfg;
+	char err[512];
+	if (param_step(&c, x->sel, dir, err, sizeof err) < 0) {
+		explorer_message(x, 1, "%s", err);
+		return R_STATUS;
+	}
+	return explorer_set_config(x, &c, 1);
+}
+
+static int key_help(explorer *x)
+{
+	x->help = 1;
+	x->help_top = 0;
+	return R_ALL;
+}
+
+static int key_quit(explorer *x)
+{
+	(void)x;
+	return R_QUIT;
+}
+
+static int key_focus(explorer *x)
+{
+	x->focus = x->focus == F_PARAMS ? F_HIST : F_PARAMS;
+	return R_PARAMS | R_HIST;
+}
+
+static int key_reset(explorer *x)
+{
+	rd_config c = x->start_cfg;
+	int f = explorer_set_config(x, &c, 1);
+	if (!f)
+		explorer_message(x, 0, "already the starting configuration");
+	return f | R_STATUS;
+}
+
+static int key_redraw(explorer *x)
+{
+	(void)x;
+	clearok(curscr, TRUE);
+	return R_ALL | R_RESIZE;
+}
+
+static int key_back(explorer *x)
+{
+	if (x->view == V_PANES)
+		return R_NONE;
+	x->view = V_PANES;
+	return R_ALL;
+}
+
+static int key_up(explorer *x)
+{
+	return step_sel(x, -1);
+}
+
+static int key_down(explorer *x)
+{
+	return step_sel(x, 1);
+}
+
+static int key_dec(explorer *x)
+{
+	return step_value(x, -1);
+}
+
+static int key_inc(explorer *x)
+{
+	return step_value(x, 1);
+}
+
+static int key_help_up(explorer *x)
+{
+	if (x->help_top > 0)
+		x->help_top -= x->help_top > 5 ? 5 : x->help_top;
+	return R_ALL;
+}
+
+static int key_help_down(explorer *x)
+{
+	x->help_top += 5; /* clamped when drawn */
+	return R_ALL;
+}
+
+/* The explorer's own keys; the others are the views' (their key op). */
+static int (*const handlers[K_NKEYS])(explorer *) = {
+	[K_HELP] = key_help,	   [K_QUIT] = key_quit,	    [K_FOCUS] = key_focus,
+	[K_PIN] = explorer_pin,	   [K_UNDO] = explorer_undo, [K_RESET] = key_reset,
+	[K_EXPORT] = prompt_export, [K_OPEN] = prompt_preset, [K_REDRAW] = key_redraw,
+	[K_BACK] = key_back,	   [K_UP] = key_up,	    [K_DOWN] = key_down,
+	[K_DEC] = key_dec,	   [K_INC] = key_inc,	    [K_EDIT] = prompt_value,
+	[K_HELP_UP] = key_help_up, [K_HELP_DOWN] = key_help_down,
+};
+
+/* Key id: the explorer's handler, or the view on screen's key op, then
+ * the other views'. */
+static int run_key(explorer *x, enum key_id id)
+{
+	if (handlers[id])
+		return handlers[id](x);
+	const view_ops *on = x_view(x);
+	int f = on->key ? on->key(x, id) : -1;
+	for (const view_ops *const *v = x->views; f < 0 && *v; v++)
+		if (*v != on && (*v)->key)
+			f = (*v)->key(x, id);
+	return f < 0 ? R_NONE : f;
+}
+
+int explorer_key(explorer *x, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return R_RESIZE;
+	if (x->help) {
+		const ui_key *k = keys_lookup(KS_HELP, ch);
+		if (k)
+			return run_key(x, k->id);
+		x->help = 0;
+		return R_ALL;
+	}
+	if (x->prompt)
+		return prompt_key(x, ch);
+	int flags = R_NONE;
+	if (*x->msg) { /* a message lasts until the next key */
+		x->msg[0] = '\0';
+		flags |= R_STATUS;
+	}
+	enum key_scope scope = x_view(x)->scope != KS_GLOBAL ? x_view(x)->scope
+			       : x->focus == F_HIST	     ? KS_HIST
+							     : KS_PARAMS;
+	const ui_key *k = keys_lookup(scope, ch);
+	if (!k) {
+		if (ch >= 32 && ch < 127) {
+			explorer_message(x, 1, "no key '%c' here (? shows the keys)", ch);
+			flags |= R_STATUS;
+		}
+		return flags;
+	}
+	flags |= run_key(x, k->id);
+	explorer_request(x); /* e.g. the curves follow the selected parameter */
+	return flags;
+}

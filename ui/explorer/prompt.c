@@ -1,0 +1,204 @@
+/*
+ * Prompts, export and open (see prompt.h). No curses: the status line
+ * draws the prompt (screen.c). Calls the state, params, keys and the
+ * preset services of explorer_opts.
+ */
+#include "prompt.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "keys.h"
+#include "params.h"
+
+static int prompt_open(explorer *x, int kind, const char *label, const char *init)
+{
+	x->prompt = kind;
+	snprintf(x->plabel, sizeof x->plabel, "%s", label);
+	snprintf(x->pbuf, sizeof x->pbuf, "%s", init);
+	x->pfresh = *init != '\0';
+	return R_STATUS;
+}
+
+/* Default preset file name from the input: "samples/a.trc.gz" -> "a.cfg",
+ * "builtin:colcopy:96" -> "colcopy-96.cfg". */
+static void default_preset_name(const char *input, const char *builtin, char *buf, size_t len)
+{
+	const char *b = input;
+	if (builtin && strncmp(b, builtin, strlen(builtin)) == 0)
+		b += strlen(builtin);
+	else if (strrchr(b, '/'))
+		b = strrchr(b, '/') + 1;
+	char name[200];
+	size_t n = 0;
+	for (; *b && n + 1 < sizeof name; b++)
+		name[n++] = isalnum((unsigned char)*b) || *b == '_' || *b == '.' ? *b : '-';
+	name[n] = '\0';
+	static const char *const ext[] = {".gz", ".trc"};
+	for (int i = 0; i < 2; i++) {
+		size_t el = strlen(ext[i]);
+		if (n > el && strcmp(name + n - el, ext[i]) == 0)
+			name[n -= el] = '\0';
+	}
+	if (!n)
+		snprintf(name, sizeof name, "rdscope");
+	snprintf(buf, len, "%s.cfg", name);
+}
+
+/* Quote a word for the shell if it needs it. */
+static void shell_word(const char *w, char *buf, size_t len)
+{
+	int plain = *w != '\0';
+	for (const char *p = w; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("/._-:+=,@%", *p))
+			plain = 0;
+	if (plain) {
+		snprintf(buf, len, "%s", w);
+		return;
+	}
+	size_t o = 0;
+	buf[o++] = '\'';
+	for (const char *p = w; *p && o + 5 < len; p++) {
+		if (*p == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o++] = '\'';
+	buf[o] = '\0';
+}
+
+static int do_export(explorer *x, const char *text)
+{
+	char path[600];
+	while (*text == ' ')
+		text++;
+	if (!*text) {
+		explorer_message(x, 1, "export: no file name given");
+		return R_STATUS;
+	}
+	/* A preset file ends in .cfg (a bare name means a built-in preset). */
+	size_t n = strlen(text);
+	if (n >= 4 && strcmp(text + n - 4, ".cfg") == 0)
+		snprintf(path, sizeof path, "%s", text);
+	else
+		snprintf(path, sizeof path, "%s.cfg", text);
+	char name[200], desc[600], err[1024];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 4), base);
+	snprintf(desc, sizeof desc, "exported from the rdscope explorer on %s", x->input);
+	if (x->opts->preset_save(path, &x->cfg, name, desc, err, sizeof err) < 0) {
+		explorer_message(x, 1, "export: %s", err);
+		return R_STATUS;
+	}
+	char qp[700], qi[700];
+	shell_word(path, qp, sizeof qp);
+	shell_word(x->input, qi, sizeof qi);
+	explorer_message(x, 0, "saved; same result: rdscope run -p %s %s", qp, qi);
+	return R_STATUS;
+}
+
+static int do_open(explorer *x, const char *text)
+{
+	while (*text == ' ')
+		text++;
+	if (!*text) {
+		explorer_message(x, 1, "open: no preset given");
+		return R_STATUS;
+	}
+	rd_config c;
+	rd_config_default(&c);
+	char err[2048];
+	if (x->opts->preset_load(text, &c, err, sizeof err) < 0) {
+		explorer_message(x, 1, "open: %s", err);
+		return R_STATUS;
+	}
+	if (rd_config_check(&c, err, sizeof err) < 0) {
+		explorer_message(x, 1, "open: %s: %s", text, err);
+		return R_STATUS;
+	}
+	int f = explorer_set_config(x, &c, 1);
+	explorer_message(x, 0, "opened %s%s", text, f ? "" : " (the same configuration)");
+	return f | R_STATUS;
+}
+
+int prompt_value(explorer *x)
+{
+	char val[64], label[64];
+	const param_field *f = &param_fields[x->sel];
+	if (!f->key)
+		return R_NONE;
+	rd_config_get(&x->cfg, f->key, val, sizeof val);
+	snprintf(label, sizeof label, "%s = ", f->key);
+	return prompt_open(x, P_VALUE, label, val);
+}
+
+int prompt_export(explorer *x)
+{
+	char name[256];
+	default_preset_name(x->input, x->opts->builtin_prefix, name, sizeof name);
+	return prompt_open(x, P_EXPORT, "export preset to file: ", name);
+}
+
+int prompt_preset(explorer *x)
+{
+	return prompt_open(x, P_OPEN, "open preset (file or name): ", "");
+}
+
+static int accept(explorer *x)
+{
+	int kind = x->prompt;
+	char text[sizeof x->pbuf];
+	memcpy(text, x->pbuf, sizeof text);
+	x->prompt = P_NONE;
+	if (kind == P_EXPORT)
+		return do_export(x, text);
+	if (kind == P_OPEN)
+		return do_open(x, text);
+	rd_config c = x->cfg;
+	char err[512];
+	if (param_set_text(&c, x->sel, text, err, sizeof err) < 0) {
+		explorer_message(x, 1, "%s", err);
+		return R_STATUS;
+	}
+	return explorer_set_config(x, &c, 1) | R_STATUS;
+}
+
+int prompt_key(explorer *x, int ch)
+{
+	const ui_key *k = keys_lookup(KS_PROMPT, ch);
+	int fresh = x->pfresh;
+	x->pfresh = 0;
+	size_t n = strlen(x->pbuf);
+	if (k) {
+		switch (k->id) {
+		case K_ACCEPT:
+			return accept(x);
+		case K_CANCEL:
+			x->prompt = P_NONE;
+			break;
+		case K_ERASE:
+			if (n)
+				x->pbuf[n - 1] = '\0';
+			break;
+		case K_KILL:
+			x->pbuf[0] = '\0';
+			break;
+		default:
+			break;
+		}
+		return R_STATUS;
+	}
+	if (fresh && ch >= 32 && ch < 127) {
+		x->pbuf[0] = '\0'; /* a new value, not an edit of the offered one */
+		n = 0;
+	}
+	if (ch >= 32 && ch < 127 && n + 1 < sizeof x->pbuf) {
+		x->pbuf[n] = (char)ch;
+		x->pbuf[n + 1] = '\0';
+	}
+	return R_STATUS;
+}

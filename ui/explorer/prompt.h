@@ -1,0 +1,22 @@
+/*
+ * The explorer's one-line prompts on the status line: a parameter's
+ * value, the preset file to export to, the preset to open; and what
+ * accepting them does. Calls the state (state.h) and, for preset files,
+ * the services of explorer_opts; called by the key actions (actions.c).
+ */
+#ifndef UI_EXPLORER_PROMPT_H
+#define UI_EXPLORER_PROMPT_H
+
+#include "state.h"
+
+/* Open a prompt: a value for the selected parameter (offering its value),
+ * a file to export the configuration to (offering a name made from the
+ * input's), a preset to open. Reaction flags. */
+int prompt_value(explorer *x);
+int prompt_export(explorer *x);
+int prompt_preset(explorer *x);
+
+/* A key while a prompt is open (x->prompt). Reaction flags. */
+int prompt_key(explorer *x, int ch);
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * The explorer's state: the configuration on screen and its results, the
+ * memo of recent results, the undo history, the pinned baseline, the
+ * status-line message, and the view on screen; and the operations on it
+ * (a new configuration, a new kernel, a result from the model thread, the
+ * teardown). Owned and touched by the UI thread only; no curses.
+ *
+ * Everything in ui/explorer/ and ui/views/ may call this file; it calls
+ * only what lies below (worker, snap, params, lessons) and reaches the
+ * views through their ops table (explorer.views), never by name.
+ */
+#ifndef UI_EXPLORER_STATE_H
+#define UI_EXPLORER_STATE_H
+
+#include "explorer.h"
+#include "layout.h"
+#include "rdscope.h"
+#include "views/view.h"
+#include "worker.h"
+
+/* What a key handler asks for (htop's reactions): panes to redraw, a new
+ * model run, leaving. */
+enum {
+	R_NONE = 0,
+	R_TITLE = 1 << 0,
+	R_PARAMS = 1 << 1,
+	R_BARS = 1 << 2,
+	R_HIST = 1 << 3,
+	R_STATUS = 1 << 4,
+	R_ALL = R_TITLE | R_PARAMS | R_BARS | R_HIST | R_STATUS,
+	R_RESIZE = 1 << 5, /* recompute the layout, then redraw all */
+	R_RERUN = 1 << 6,  /* the configuration changed */
+	R_QUIT = 1 << 7,
+};
+
+enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN };
+enum focus { F_PARAMS = 0, F_HIST };
+
+#define MEMO_N 16
+#define UNDO_N 64
+
+typedef struct explorer {
+	const explorer_opts *opts; /* src/ services (preset files) */
+	const view_ops *const *views; /* the views' table (views/table.c) */
+	const char *input;     /* as given (INPUT, builtin:fig3, a lesson's sample) */
+	rd_kernel *k;
+	worker *w;
+	int no_timing;
+
+	rd_config cfg;         /* the configuration on screen */
+	rd_config start_cfg;
+	rd_config undo[UNDO_N];
+	int nundo;
+	unsigned long gen;     /* bumped by every change of cfg */
+
+	snap *cur;             /* result of cfg (gen), partial or final; or NULL */
+	snap *base;            /* pinned baseline, or NULL */
+	int pin_pending;       /* pin the current run's result when it is final */
+	snap *memo[MEMO_N];    /* recent final results, most recent first */
+	double progress;       /* of the run for gen, while one is going */
+	double last_seconds;   /* model time of the last final result */
+
+	int focus;
+	size_t sel;            /* selected parameter field */
+	size_t params_top;     /* first field shown (the pane scrolls) */
+	size_t hist_first;     /* first histogram bin shown (views/breakdown.c) */
+	int hist_log;          /* counts on a log scale (views/breakdown.c) */
+	int help;              /* help screen shown */
+	int help_top;          /* first help line shown */
+
+	int prompt;            /* enum prompt_kind */
+	char pbuf[512];
+	int pfresh;            /* the text is the offered one: typing replaces it */
+	char plabel[64];
+
+	char msg[1024];        /* status-line message, until the next key */
+	int msg_err;
+
+	int view;              /* enum view (views/view.h) */
+	/* The teaching views' own state, kept by their files. */
+	snap *steps;           /* JOB_STEPS result of cfg, or NULL (views/step.c) */
+	size_t step;           /* the request shown (views/step.c) */
+	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
+	unsigned long asked[JOB_NKINDS]; /* generation each view's run was asked for */
+	char asked_key[32];    /* the parameter the curves were asked to sweep */
+	int teach;             /* class mode: the lesson on screen, or -1 (views/teach.c) */
+
+	layout lay;
+	int utf8, color;
+} explorer;
+
+/* Is the final result of the current configuration on screen? */
+static inline int x_settled(const explorer *x)
+{
+	return x->cur && !x->cur->partial;
+}
+
+/* The view on screen's ops. */
+static inline const view_ops *x_view(const explorer *x)
+{
+	return x->views[x->view];
+}
+
+/* Is everything the screen is waiting for in (the breakdown, and the
+ * view's own run)? The script's wait and dump-screen wait for it. */
+int x_ready(const explorer *x);
+
+/* Same configuration (every key's value)? */
+int explorer_cfg_same(const rd_config *a, const rd_config *b);
+
+/* The status-line message (one line: the first of a multi-line text),
+ * until the next key; err: shown as an error. */
+void explorer_message(explorer *x, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Make nc the configuration on screen, from the memo at once or by a run
+ * (push_undo: remember the old one). Reaction flags. */
+int explorer_set_config(explorer *x, const rd_config *nc, int push_undo);
+
+/* Back to the configuration before the last change. Reaction flags. */
+int explorer_undo(explorer *x);
+
+/* Pin the current result as the baseline (when its run finishes if it is
+ * still going), or unpin it. Reaction flags. */
+int explorer_pin(explorer *x);
+
+/* Let the model thread compute the selected parameter's neighbours while
+ * it is idle (after a change of the selection or configuration). */
+void explorer_speculate(explorer *x);
+
+/* Ask for the view on screen's own run (views' request op). */
+void explorer_request(explorer *x);
+
+/* Show view v, or the panes when it is shown already. Reaction flags. */
+int explorer_toggle_view(explorer *x, int v);
+
+/* Results and progress from the model thread. Reaction flags. */
+int explorer_take_results(explorer *x);
+
+/* Explore kernel k named input (which must outlive the explorer) under
+ * configuration c: a new model thread; the memo, baseline, undo history
+ * and the views' results go. 0, or -1 with the reason as the message (k
+ * freed, the old kernel stays). */
+int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_config *c);
+
+/* Class mode's lesson i (lessons.h) in the step-through: its kernel and
+ * configuration through explorer_switch. 0, or -1 with the message. */
+int explorer_lesson(explorer *x, int i);
+
+/* The one teardown: stop the model thread and free the kernel and every
+ * result the explorer and its views hold (explorer_switch's first step,
+ * and the loop's last). */
+void explorer_free(explorer *x);
+
+#endif

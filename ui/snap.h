@@ -1,0 +1,45 @@
+/*
+ * The explorer's result snapshots: one immutable result of the model
+ * thread (a breakdown, a step-through log or miss-rate curves), made on
+ * the model thread and handed to the UI thread, which then shares it by
+ * reference count. No curses; includes only the model (rdscope.h).
+ */
+#ifndef UI_SNAP_H
+#define UI_SNAP_H
+
+#include "rdscope.h"
+
+struct steplog;
+struct curves;
+
+/* What the model thread runs: the breakdown of the configuration on
+ * screen first, then the teaching views' runs (jobs.h); when idle,
+ * speculative breakdowns (JOB_SPEC results, worker_speculate). */
+enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_NKINDS, JOB_SPEC = JOB_NKINDS };
+
+/* An immutable result. After worker_take the UI thread owns it; refs is
+ * touched by the UI thread only. */
+typedef struct snap {
+	int refs;
+	int kind;       /* enum job_kind */
+	unsigned long gen;
+	rd_config cfg;
+	int status;     /* RD_OK, or the model's error */
+	int partial;    /* 1: a snapshot of a run still going (no class breakdown) */
+	double seconds; /* wall time of the model run */
+	rd_result res;  /* JOB_BREAKDOWN */
+	struct steplog *steps;  /* JOB_STEPS: the first requests, replayed */
+	struct curves *curves;  /* JOB_CURVES: partial until curves->done */
+	char key[32];   /* JOB_CURVES: the swept parameter as asked */
+} snap;
+
+/* A new snapshot of a kind (refs 1, status RD_OK), or NULL. */
+snap *snap_new(int kind, unsigned long gen, const rd_config *cfg);
+
+/* One more reference (s may be NULL); returns s. */
+snap *snap_ref(snap *s);
+
+/* One reference less (s may be NULL); the last frees s and what it holds. */
+void snap_unref(snap *s);
+
+#endif

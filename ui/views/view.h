@@ -1,0 +1,67 @@
+/*
+ * The explorer's views behind one ops table (after tig's struct view_ops):
+ * each view -- the breakdown panes, the step-through, the heat map, the
+ * curves, and class mode's lessons -- is one file of ui/views/ holding its
+ * drawing, its keys and its model requests, and exports only its ops.
+ * The explorer never calls a view by name: the loop hands the table
+ * (views/table.c) to the state as explorer.views, and the state, the key
+ * dispatch and the screen go through it. So a view may call the
+ * explorer's state (explorer/state.h) and the drawing helpers below it,
+ * never the screen, the key dispatch or the loop.
+ */
+#ifndef UI_VIEWS_VIEW_H
+#define UI_VIEWS_VIEW_H
+
+#include <stddef.h>
+
+#include "keys.h"
+#include "layout.h"
+#include "snap.h"
+
+struct explorer;
+
+/* What the screen shows (an index into the table): the panes, or a
+ * teaching view (the heat map and the curves beside the parameters pane,
+ * the step-through on its own). Modules after V_NVIEWS have keys but no
+ * screen of their own. */
+enum view { V_PANES = 0, V_STEP, V_HEAT, V_CURVES, V_NVIEWS, V_TEACH = V_NVIEWS };
+
+typedef struct view_ops {
+	const char *name;
+	/* Drawn on the whole body between the title and status lines (the
+	 * step-through), or beside the parameters pane (layout.side). */
+	int body;
+	/* Its keys are the parameters pane's: the focus moves there when the
+	 * view opens. */
+	int params_focus;
+	/* Key scope while the view is shown (KS_STEP), or KS_GLOBAL: the
+	 * focused pane's. */
+	enum key_scope scope;
+	/* Draw into r what the reaction flags (R_*) ask for. NULL: no screen. */
+	void (*draw)(struct explorer *x, const rect *r, int flags);
+	/* A key: the reaction flags, or -1 when it is not the view's. Offered
+	 * to the view on screen first, then to the others. */
+	int (*key)(struct explorer *x, enum key_id id);
+	/* Ask the model thread for what the view needs and is not there
+	 * (called while the view is on screen). */
+	void (*request)(struct explorer *x);
+	/* A result of the configuration on screen, of a kind other than the
+	 * breakdown: keep it if it is the view's (reaction flags, or R_NONE). */
+	int (*result)(struct explorer *x, snap *s);
+	/* Is the view's own run in (the script's wait)? NULL: nothing to wait for. */
+	int (*ready)(const struct explorer *x);
+	/* Its part of the status line (buf "" for none), and a hint of its keys
+	 * for the status line's right end (NULL for none). */
+	void (*status)(const struct explorer *x, char *buf, size_t len);
+	const char *(*hint)(const struct explorer *x);
+	/* Forget the view's results (a new kernel, the explorer's end). */
+	void (*drop)(struct explorer *x);
+} view_ops;
+
+/* The table, V_PANES .. V_TEACH, NULL-terminated (views/table.c). */
+extern const view_ops *const view_table[];
+
+/* The views' ops (one file each). */
+extern const view_ops view_breakdown, view_step, view_heat, view_curves, view_teach;
+
+#endif
