@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "writers/writers.h"
 #include "util/util.h"
@@ -42,8 +43,29 @@ typedef struct merge_state {
 	size_t nrecs, cap;
 } merge_state;
 
-static int read_all(const char *path, merge_in *m)
+/* Does the start of a file (n bytes) look like a sweep output, so far? */
+static int looks_like_output(const char *p, size_t n)
 {
+	static const char *const starts[] = {JSON_MAGIC, "run,point,"};
+	for (int i = 0; i < 2; i++) {
+		size_t k = strlen(starts[i]);
+		if (strncmp(p, starts[i], n < k ? n : k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Read a shard output whole. Checked while it is read, so that /dev/zero
+ * or another endless or binary source is refused at its first bytes: no
+ * NUL byte, and it starts as a CSV or JSON sweep output does. -1 after
+ * saying why: *oom tells out of memory (exit 1) from a bad file (exit 2). */
+static int read_all(const char *path, merge_in *m, int *oom)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		msg_error("%s: %s", path, strerror(EISDIR));
+		return -1;
+	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		msg_error("%s: %s", path, strerror(errno));
@@ -51,10 +73,15 @@ static int read_all(const char *path, merge_in *m)
 	}
 	size_t cap = 65536, n = 0;
 	char *buf = malloc(cap + 1);
+	const char *bad = NULL;
 	while (buf) {
 		size_t got = fread(buf + n, 1, cap - n, f);
+		if (memchr(buf + n, '\0', got))
+			bad = "NUL byte: not an rdscope sweep output";
 		n += got;
-		if (n < cap)
+		if (!bad && !looks_like_output(buf, n))
+			bad = "not a CSV or JSON output of 'rdscope sweep' (text output cannot be merged)";
+		if (bad || n < cap)
 			break;
 		char *b = realloc(buf, cap * 2 + 1);
 		if (!b) {
@@ -65,19 +92,15 @@ static int read_all(const char *path, merge_in *m)
 		buf = b;
 		cap *= 2;
 	}
-	int bad = ferror(f);
+	int err = ferror(f) ? errno : 0;
 	fclose(f);
-	if (!buf || bad) {
-		msg_error("%s: %s", path, buf ? "read error" : "out of memory");
+	*oom = !buf;
+	if (!buf || err || bad) {
+		msg_error("%s: %s", path, bad ? bad : buf ? strerror(err ? err : EIO) : "out of memory");
 		free(buf);
 		return -1;
 	}
 	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		msg_error("%s: NUL byte: not an rdscope sweep output", path);
-		free(buf);
-		return -1;
-	}
 	m->data = buf;
 	m->size = n;
 	m->name = path;
@@ -92,7 +115,7 @@ static int add_record(merge_state *s, unsigned long run, size_t file, const char
 		record *r = realloc(s->recs, cap * sizeof *r);
 		if (!r) {
 			msg_error("out of memory");
-			return -1;
+			return -2; /* exit 1, a runtime error */
 		}
 		s->recs = r;
 		s->cap = cap;
@@ -116,6 +139,7 @@ static long parse_number(const char *s, const char **end)
 	return (long)v;
 }
 
+/* -1 (exit 2); "- 1" makes it -2 (exit 1) for out of memory. */
 static int bad_file(const merge_in *m, const char *why)
 {
 	msg_error("%s: %s", m->name, why);
@@ -144,7 +168,7 @@ static int parse_json(merge_state *s, size_t fi)
 	if (hlen < strlen(JSON_RUNS) || memcmp(nl - strlen(JSON_RUNS), JSON_RUNS, strlen(JSON_RUNS)))
 		return bad_file(m, "JSON header does not end with \"runs\":[");
 	if (header_copy(m, hlen) < 0)
-		return bad_file(m, "out of memory");
+		return bad_file(m, "out of memory") - 1;
 	/* Drop the shard member: the unsharded header has none. */
 	m->shard_k = m->shard_n = -1;
 	char *sh = strstr(m->header, SHARD_KEY);
@@ -176,8 +200,9 @@ static int parse_json(merge_state *s, size_t fi)
 		/* Separators are written again on output. */
 		if (line[len - 1] == ',')
 			len--;
-		if (add_record(s, (unsigned long)run, fi, line, len) < 0)
-			return -1;
+		int rc = add_record(s, (unsigned long)run, fi, line, len);
+		if (rc < 0)
+			return rc;
 		line = end + 1;
 	}
 }
@@ -205,7 +230,7 @@ static int parse_csv(merge_state *s, size_t fi)
 	if (!complete)
 		return bad_file(m, "no complete CSV header line");
 	if (header_copy(m, hlen) < 0)
-		return bad_file(m, "out of memory");
+		return bad_file(m, "out of memory") - 1;
 	m->shard_k = m->shard_n = -1;
 	for (const char *p = m->data + hlen + 1; *p;) {
 		size_t len = csv_record_len(p, &complete);
@@ -215,8 +240,9 @@ static int parse_csv(merge_state *s, size_t fi)
 		long run = parse_number(p, &e);
 		if (run < 0 || *e != ',')
 			return bad_file(m, "a CSV row does not start with its run number");
-		if (add_record(s, (unsigned long)run, fi, p, len) < 0)
-			return -1;
+		int rc = add_record(s, (unsigned long)run, fi, p, len);
+		if (rc < 0)
+			return rc;
 		p += len + 1;
 	}
 	return 0;
@@ -318,8 +344,9 @@ static int merge_files(merge_state *s, const cli *c)
 					   "(text output cannot be merged)");
 		if (is_json != json)
 			return bad_file(m, "mixes CSV and JSON files");
-		if ((json ? parse_json(s, (size_t)i) : parse_csv(s, (size_t)i)) < 0)
-			return -1;
+		int rc = json ? parse_json(s, (size_t)i) : parse_csv(s, (size_t)i);
+		if (rc < 0)
+			return rc;
 		if (strcmp(m->header, s->in[0].header) != 0)
 			return bad_file(m, json ? "not of the same sweep as the first file (header differs)"
 						: "CSV header differs from the first file's");
@@ -359,8 +386,11 @@ int merge_run(const cli *c)
 		return EXIT_RUNTIME;
 	}
 	int rc = 0;
-	for (int i = 0; i < c->ninputs && rc == 0; i++)
-		rc = read_all(c->inputs[i], &s.in[i]);
+	for (int i = 0; i < c->ninputs && rc == 0; i++) {
+		int oom = 0;
+		if (read_all(c->inputs[i], &s.in[i], &oom) < 0)
+			rc = oom ? -2 : -1;
+	}
 	if (rc == 0)
 		rc = merge_files(&s, c);
 	for (int i = 0; i < s.nin; i++) {

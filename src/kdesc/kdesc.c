@@ -192,7 +192,7 @@ int kdesc_summary(const char *path, char *desc, size_t desclen, char *variants, 
 	text[n] = '\0';
 	config_t cf;
 	config_init(&cf);
-	if (kd_include_line(text) || strlen(text) != n || cfg_nesting_line(text, CFG_MAX_NEST) ||
+	if (cfg_include_line(text) || strlen(text) != n || cfg_nesting_line(text, CFG_MAX_NEST) ||
 	    !config_read_string(&cf, text)) {
 		free(text);
 		config_destroy(&cf);

@@ -1024,7 +1024,7 @@ int kd_compile(kdesc *d, const char *variant)
 	static const char *const keys[] = {"format",   "version", "name",    "description",
 					   "params",   "variants", "arrays", "kernels",
 					   "launches", "max_threads", "block_order"};
-	unsigned inc = kd_include_line(d->text);
+	unsigned inc = cfg_include_line(d->text);
 	if (inc)
 		return kd_fail(d, inc, "@include is not supported in kernel descriptions");
 	/* Bounds statement nesting too (a body is a list inside a group), so

@@ -88,20 +88,3 @@ int kd_known_keys(kdesc *d, const config_setting_t *s, const char *what,
 	}
 	return 0;
 }
-
-/* The line of the first @include, or 0. libconfig 1.5 exit()s on some
- * (upstream issue 292), and a description is one file: refused. */
-unsigned kd_include_line(const char *text)
-{
-	unsigned line = 1;
-	for (const char *p = text; *p; line++) {
-		p += strspn(p, " \t");
-		if (!strncmp(p, "@include", 8))
-			return line;
-		p = strchr(p, '\n');
-		if (!p)
-			break;
-		p++;
-	}
-	return 0;
-}

@@ -121,9 +121,6 @@ unsigned kd_line(kdesc *d, const config_setting_t *s);
 int kd_known_keys(kdesc *d, const config_setting_t *s, const char *what, const char *const *keys,
 		  size_t nkeys);
 
-/* The line of the first @include in text, or 0 (kdesc.c). */
-unsigned kd_include_line(const char *text);
-
 /* Parse d->text, check it and compile it, for the named variant (NULL:
  * the defaults); unrolls the launches (kdesc_compile.c). 0 or -1. */
 int kd_compile(kdesc *d, const char *variant);

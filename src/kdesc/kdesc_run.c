@@ -69,10 +69,10 @@ static int run_access(run *r, const kd_stmt *st)
 			return run_fail(r, st->line, "%s[%lld] is below address 0", A->name,
 					(long long)flat);
 		uint64_t addr = A->base + (uint64_t)off;
-		if (st->kind == ST_LOAD && ++r->nloads > TRACE_MAX_ACCESSES)
+		if (st->kind == ST_LOAD && ++r->nloads > trace_max_loads())
 			return run_fail(r, st->line, "more than %llu loads in one kernel (lower "
 						     "max_threads or the sizes)",
-					(unsigned long long)TRACE_MAX_ACCESSES);
+					(unsigned long long)trace_max_loads());
 		if (rd_kernel_builder_add(r->b, r->tid, st->kind == ST_STORE, addr, ref->bytes) < 0) {
 			r->d->oom = 1;
 			kd_fail(r->d, 0, "out of memory");

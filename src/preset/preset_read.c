@@ -23,6 +23,8 @@
 
 #define PRESET_FORMAT "rdscope-preset"
 #define PRESET_VERSION 1
+/* A preset is a page of text; a larger file is not one. */
+#define PRESET_MAX_BYTES (1u << 20)
 
 /* Settings of a preset that are not model keys. */
 static const char *const preset_meta_names[] = {"format", "version", "name", "description",
@@ -89,7 +91,7 @@ static int setting_text(preset_ctx *x, const config_setting_t *s, const char *ke
 			const rd_key *k, char *buf, size_t len)
 {
 	int t = config_setting_type(s);
-	const char *file = config_setting_source_file(s);
+	const char *file = x->shown[x->depth - 1]; /* the file being applied */
 	unsigned line = config_setting_source_line(s);
 	const char *want = NULL;
 	switch (k->type) {
@@ -139,7 +141,7 @@ static int setting_text(preset_ctx *x, const config_setting_t *s, const char *ke
 /* Apply one model key; remember where it was set. */
 static void apply_key(preset_ctx *x, const config_setting_t *s, const char *key, rd_config *cfg)
 {
-	const char *file = config_setting_source_file(s);
+	const char *file = x->shown[x->depth - 1]; /* the file being applied */
 	unsigned line = config_setting_source_line(s);
 	int i = preset_key_index(key);
 	if (i < 0) {
@@ -216,61 +218,92 @@ static void check_meta(preset_ctx *x, const char *path, const config_setting_t *
 }
 
 /*
- * The line of the file's first `@include` directive, or 0. Presets inherit
- * instead, and libconfig 1.5 exit()s the whole process when an include
- * names something its scanner cannot read (`@include "."`; upstream
- * libconfig issue 292), so no file with one is handed to it.
+ * A preset's whole text, read once (a pipe such as `-p <(...)` can be read
+ * only once) and at most PRESET_MAX_BYTES of it, so that /dev/zero or a
+ * binary file is refused instead of read forever. NULL with the reason in
+ * why (the caller adds the file's name).
  */
-static unsigned include_line(const char *path)
+static char *read_text(const char *path, char *why, size_t whylen)
 {
-	FILE *f = fopen(path, "r");
-	char buf[1024];
-	unsigned line = 0, found = 0, fresh = 1;
-	while (f && !found && fgets(buf, sizeof buf, f)) {
-		line += fresh;
-		const char *p = buf;
-		while (fresh && (*p == ' ' || *p == '\t'))
-			p++;
-		if (fresh && strncmp(p, "@include", 8) == 0)
-			found = line;
-		fresh = strchr(buf, '\n') != NULL; /* a long line continues */
+	struct stat st;
+	/* fopen succeeds on a directory; say what is wrong before reading. */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s", strerror(EISDIR));
+		return NULL;
 	}
-	if (f)
-		fclose(f);
-	return found;
+	errno = 0;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(why, whylen, "%s", strerror(errno ? errno : EIO));
+		return NULL;
+	}
+	char *text = malloc(PRESET_MAX_BYTES + 1);
+	size_t n = text ? fread(text, 1, PRESET_MAX_BYTES + 1, f) : 0;
+	int bad = text ? ferror(f) : ENOMEM;
+	fclose(f);
+	if (!text || bad) {
+		snprintf(why, whylen, "%s", strerror(text ? EIO : ENOMEM));
+		free(text);
+		return NULL;
+	}
+	if (n > PRESET_MAX_BYTES) {
+		snprintf(why, whylen, "larger than %u bytes: not a preset", PRESET_MAX_BYTES);
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	if (strlen(text) != n) {
+		snprintf(why, whylen, "NUL byte: not a preset (a binary file?)");
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * Parse a preset's text: 0, or -1 with the line and reason. Presets inherit
+ * instead of including, and libconfig 1.5 exit()s the whole process when
+ * an include names something its scanner cannot read (`@include "."`;
+ * upstream libconfig issue 292), so no text with one is handed to it; nor
+ * one nested deeper than libconfig's recursion should go.
+ */
+static int parse_text(config_t *cf, const char *text, unsigned *line, const char **why)
+{
+	if ((*line = cfg_include_line(text))) {
+		*why = "@include is not supported in presets (use inherits = \"NAME\";)";
+		return -1;
+	}
+	if ((*line = cfg_nesting_line(text, CFG_MAX_NEST))) {
+		*why = "groups and lists nested too deeply";
+		return -1;
+	}
+	if (config_read_string(cf, text))
+		return 0;
+	*line = (unsigned)config_error_line(cf);
+	*why = config_error_text(cf);
+	return -1;
 }
 
 /* Read and syntax-check a file; 0, or -1 after reporting why not. */
 static int read_config(preset_ctx *x, config_t *cf, const char *path, const char *from,
 		       unsigned from_line)
 {
-	struct stat st;
-	/* fopen succeeds on a directory; say what is wrong before libconfig. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		preset_error(x, from ? from : path, from ? from_line : 0, "%s%s%s", from ? path : "",
-			     from ? ": " : "", strerror(EISDIR));
-		return -1;
-	}
-	unsigned inc = include_line(path);
-	if (inc) {
-		preset_error(x, path, inc, "@include is not supported in presets (use inherits = \"NAME\";)");
-		return -1;
-	}
-	errno = 0;
-	if (config_read_file(cf, path))
-		return 0;
-	if (config_error_type(cf) == CONFIG_ERR_FILE_IO) {
-		const char *why = strerror(errno ? errno : EIO);
+	char why[256];
+	char *text = read_text(path, why, sizeof why);
+	if (!text) {
 		if (from)
 			preset_error(x, from, from_line, "inherits: %s: %s", path, why);
 		else
 			preset_error(x, path, 0, "%s", why);
-	} else {
-		const char *f = config_error_file(cf);
-		preset_error(x, f ? f : path, (unsigned)config_error_line(cf), "%s",
-			     config_error_text(cf));
+		return -1;
 	}
-	return -1;
+	unsigned line;
+	const char *msg;
+	int rc = parse_text(cf, text, &line, &msg);
+	if (rc < 0)
+		preset_error(x, path, line, "%s", msg);
+	free(text);
+	return rc;
 }
 
 static int preset_read(preset_ctx *x, const char *path, rd_config *cfg, const char *from,
@@ -337,7 +370,7 @@ static int preset_read(preset_ctx *x, const char *path, rd_config *cfg, const ch
 		const config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
 		const char *name = config_setting_name(s);
 		unsigned line = config_setting_source_line(s);
-		const char *file = config_setting_source_file(s);
+		const char *file = x->shown[x->depth - 1]; /* the file being applied */
 		if (is_meta(name))
 			continue;
 		if (is_group_name(name)) {
@@ -400,7 +433,11 @@ int preset_meta_read(const char *path, char *name, size_t namelen, char *desc, s
 {
 	config_t cf;
 	config_init(&cf);
-	int rc = !include_line(path) && config_read_file(&cf, path) ? 0 : -1;
+	char why[256], *text = read_text(path, why, sizeof why);
+	unsigned line;
+	const char *msg;
+	int rc = text ? parse_text(&cf, text, &line, &msg) : -1;
+	free(text);
 	const char *s;
 	if (name && namelen)
 		snprintf(name, namelen, "%s",

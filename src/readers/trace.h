@@ -8,6 +8,7 @@
 #define TRACE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rdscope.h"
 
@@ -17,13 +18,20 @@ enum trace_status {
 	TRACE_ENOMEM = 2, /* out of memory: a runtime error */
 };
 
-/* At most this many accesses in one kernel of any input (1 GiB+ of model
- * arrays); readers report more as an input error instead of thrashing. */
+/* At most this many loads in one kernel of any input (1 GiB+ of model
+ * arrays); readers report more as an input error instead of thrashing.
+ * The limit in force is trace_max_loads(). */
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 #define TRACE_MAX_ACCESSES (1ull << 12) /* make fuzz: cheap inputs, same checks */
 #else
 #define TRACE_MAX_ACCESSES (1ull << 27)
 #endif
+
+/* The per-kernel load limit: TRACE_MAX_ACCESSES, or lower when the
+ * environment's RDSCOPE_MAX_LOADS says so (a whole number from 1 up to
+ * TRACE_MAX_ACCESSES; anything else is ignored). It cannot be raised: the
+ * model's memory estimates and tests stop there. */
+uint64_t trace_max_loads(void);
 
 typedef struct trace_reader trace_reader;
 struct trace_reader {

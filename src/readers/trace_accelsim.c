@@ -396,9 +396,9 @@ static int instruction(accel_reader *r, body *s, const char *line)
 		if (tid > RD_MAX_THREAD_ID)
 			return textin_fail(r->t, "thread id %llu is beyond %u, the largest the model "
 						 "takes", (unsigned long long)tid, RD_MAX_THREAD_ID);
-		if (kind == SASS_LOAD && ++s->nloads > TRACE_MAX_ACCESSES)
+		if (kind == SASS_LOAD && ++s->nloads > trace_max_loads())
 			return textin_fail(r->t, "more than %llu loads in kernel %s",
-					   (unsigned long long)TRACE_MAX_ACCESSES, r->name);
+					   (unsigned long long)trace_max_loads(), r->name);
 		if (rd_kernel_builder_add(s->b, (uint32_t)tid, kind == SASS_STORE, addr[i],
 					  (uint32_t)width) < 0) {
 			r->base.oom = 1;

@@ -309,9 +309,9 @@ static int access_parse(nvbit_reader *r, const char *line, const launch *k, rd_k
 		if (tid > RD_MAX_THREAD_ID)
 			return textin_fail(r->t, "thread id %llu is beyond %u, the largest the model "
 						 "takes", (unsigned long long)tid, RD_MAX_THREAD_ID);
-		if (kind == SASS_LOAD && ++*nloads > TRACE_MAX_ACCESSES)
+		if (kind == SASS_LOAD && ++*nloads > trace_max_loads())
 			return textin_fail(r->t, "more than %llu loads in kernel %s",
-					   (unsigned long long)TRACE_MAX_ACCESSES, k->name);
+					   (unsigned long long)trace_max_loads(), k->name);
 		if (rd_kernel_builder_add(b, (uint32_t)tid, kind == SASS_STORE, addr[lane], bytes) < 0) {
 			r->base.oom = 1;
 			return textin_fail(r->t, "out of memory");

@@ -155,7 +155,7 @@ static inline int blank(char c)
  * The common line, "gid dir addr bytes" with plain values in range, in one
  * pass. Returns 1 if it took the line, 0 to leave it to access_parse.
  */
-static int access_fast(const char *p, rd_kernel_builder *b, int *oom)
+static int access_fast(const char *p, rd_kernel_builder *b, int *oom, uint64_t *left)
 {
 	uint64_t gid, dir, addr, bytes;
 	if (!digits(&p, &gid) || !blank(*p))
@@ -175,17 +175,18 @@ static int access_fast(const char *p, rd_kernel_builder *b, int *oom)
 		return 0;
 	while (blank(*p))
 		p++;
-	if (*p || gid > RD_MAX_THREAD_ID || bytes < 1 || bytes > 65535)
+	if (*p || gid > RD_MAX_THREAD_ID || bytes < 1 || bytes > 65535 || (!dir && !*left))
 		return 0;
 	if (rd_kernel_builder_add(b, (uint32_t)gid, (int)dir, addr, (uint32_t)bytes) < 0) {
 		*oom = 1;
 		return 0; /* access_parse reports it */
 	}
+	*left -= !dir;
 	return 1;
 }
 
 /* One access line into the builder. */
-static int access_parse(struct reader *r, rd_kernel_builder *b, int *oom)
+static int access_parse(struct reader *r, rd_kernel_builder *b, int *oom, uint64_t *left)
 {
 	if (*oom)
 		return reader_fail(r, "out of memory");
@@ -208,6 +209,9 @@ static int access_parse(struct reader *r, rd_kernel_builder *b, int *oom)
 	/* The model stores sizes in 16 bits; a 0-byte access touches nothing. */
 	if (field_parse(r, "bytes", f[3], 1, 65535, &bytes) < 0)
 		return -1;
+	if (!dir && !(*left)--)
+		return reader_fail(r, "more than %llu loads in one kernel",
+				   (unsigned long long)trace_max_loads());
 	if (rd_kernel_builder_add(b, (uint32_t)gid, (int)dir, addr, (uint32_t)bytes) < 0) {
 		*oom = 1;
 		return reader_fail(r, "out of memory");
@@ -270,18 +274,18 @@ int trace_ocelot_parse(textin *t, const char *name, rd_kernel **out)
 	}
 	/* Growing by doubling touches every page twice; a plain file's size
 	 * tells roughly how many lines are coming (lines run 16-30 bytes). */
-	uint64_t size = textin_plain_size(t);
+	uint64_t size = textin_plain_size(t), left = trace_max_loads();
 	if (size)
 		rd_kernel_builder_reserve(b, size / 24);
 	while ((rc = reader_next(r)) > 0) {
 		const char *p = r->buf;
-		if ((unsigned)(*p - '0') < 10 && access_fast(p, b, &oom))
+		if ((unsigned)(*p - '0') < 10 && access_fast(p, b, &oom, &left))
 			continue;
 		while (isspace((unsigned char)*p))
 			p++;
 		if (*p == '\0' || *p == '#')
 			continue;
-		if (access_parse(r, b, &oom) < 0)
+		if (access_parse(r, b, &oom, &left) < 0)
 			goto fail;
 	}
 	if (rc < 0)

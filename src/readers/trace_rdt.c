@@ -164,9 +164,9 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 	if (nthreads > RD_MAX_THREAD_ID + 1u)
 		return rdt_fail(r, "kernel %s: %u threads, more than the model takes", r->name,
 				nthreads), TRACE_EINPUT;
-	if (nloads > TRACE_MAX_ACCESSES)
+	if (nloads > trace_max_loads())
 		return rdt_fail(r, "kernel %s: %llu loads, more than %llu", r->name,
-				(unsigned long long)nloads, (unsigned long long)TRACE_MAX_ACCESSES),
+				(unsigned long long)nloads, (unsigned long long)trace_max_loads()),
 		       TRACE_EINPUT;
 	uint64_t first_off = off, addr_off = first_off + ((uint64_t)nthreads + 1) * 8,
 		 bytes_off = addr_off + nloads * 8;
@@ -268,6 +268,19 @@ int trace_rdt_lends(const char *path)
 	return yes;
 }
 
+/* What is wrong with a header (RDT_HEADER bytes at h), or NULL; size is
+ * the file's (0: not known yet; 1: shorter than a header). */
+static const char *header_bad(const unsigned char *h, uint64_t size)
+{
+	if (size == 1 || memcmp(h, RDT_MAGIC, 8) != 0)
+		return "not an rdscope .rdt file (bad magic)";
+	if (get32(h + 8) != RDT_VERSION)
+		return "unsupported .rdt version";
+	if (size && get64(h + 24) != size)
+		return "file size differs from the header's (truncated or extended)";
+	return NULL;
+}
+
 trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 {
 	*oom = 0;
@@ -303,9 +316,14 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 		}
 	}
 	if (!r->map) {
-		/* a pipe or a compressed file: read it all */
+		/* A pipe or a compressed file: read it all, but check the header
+		 * as soon as it is in, and read no more than the size it gives
+		 * (so /dev/zero is refused at its first bytes, not when memory
+		 * runs out). */
 		size_t cap = 1 << 20, len = 0;
+		uint64_t want = UINT64_MAX;
 		unsigned char *buf = malloc(cap);
+		const char *early = NULL;
 		for (;;) {
 			if (!buf) {
 				*oom = 1;
@@ -334,20 +352,20 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 			}
 			if (n == 0)
 				break;
+			if (len < RDT_HEADER && len + (size_t)n >= RDT_HEADER) {
+				early = header_bad(buf, 0);
+				want = get64(buf + 24);
+			}
 			len += (size_t)n;
+			if (early || len > want)
+				break; /* header_bad below says why */
 		}
 		r->data = buf;
 		r->size = len;
 	}
 	textin_close(t);
 	const unsigned char *h = r->data;
-	const char *bad = NULL;
-	if (r->size < RDT_HEADER || memcmp(h, RDT_MAGIC, 8) != 0)
-		bad = "not an rdscope .rdt file (bad magic)";
-	else if (get32(h + 8) != RDT_VERSION)
-		bad = "unsupported .rdt version";
-	else if (get64(h + 24) != r->size)
-		bad = "file size differs from the header's (truncated or extended)";
+	const char *bad = header_bad(h, r->size < RDT_HEADER ? 1 : r->size);
 	if (!bad) {
 		r->nkernels = get32(h + 12);
 		r->table = get64(h + 16);

@@ -55,3 +55,21 @@ unsigned cfg_nesting_line(const char *text, unsigned max)
 	}
 	return 0;
 }
+
+/* The line of the first @include, or 0. libconfig 1.5 exit()s on some
+ * (upstream issue 292), and a description or a preset is one file:
+ * refused. */
+unsigned cfg_include_line(const char *text)
+{
+	unsigned line = 1;
+	for (const char *p = text; *p; line++) {
+		p += strspn(p, " \t");
+		if (!strncmp(p, "@include", 8))
+			return line;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}

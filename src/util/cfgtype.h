@@ -6,6 +6,9 @@
  * say what they expected and what they got. */
 const char *cfgtype_name(int type);
 
+/* The line of the text's first @include, or 0. */
+unsigned cfg_include_line(const char *text);
+
 /* Groups and lists of a libconfig file nest at most this deep. */
 #define CFG_MAX_NEST 128
 
