@@ -138,6 +138,44 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
+/*
+ * Every INPUT opened (and closed) before any output starts, so that a
+ * missing or unreadable input, or one of no format rdscope knows, fails
+ * the run before a result is written (a JSON document on standard output
+ * would otherwise stop half-way). With --log, an input of several kernels
+ * and no --kernel is refused here too: the log is of one kernel. Standard
+ * input can be read only once and is left to the run itself.
+ */
+static int batch_check_inputs(const cli *c, const char *const *inputs, int n,
+			      const input_opts *o)
+{
+	char err[1024];
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(inputs[i], "-"))
+			continue;
+		input *in;
+		int st = input_open(inputs[i], o, &in, err, sizeof err);
+		if (st == INPUT_OK)
+			input_close(in);
+		char **names = NULL;
+		size_t nk = 0;
+		if (st == INPUT_OK && c->log && !c->kernel &&
+		    (st = input_names(inputs[i], o, &names, &nk, err, sizeof err)) == INPUT_OK) {
+			input_names_free(names, nk);
+			if (nk > 1) {
+				snprintf(err, sizeof err, "--log: %s has more than one kernel; choose one "
+							  "with --kernel NAME|INDEX", inputs[i]);
+				st = INPUT_EINPUT;
+			}
+		}
+		if (st != INPUT_OK) {
+			msg_error("%s", err);
+			return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		}
+	}
+	return EXIT_OK;
+}
+
 int batch_run(const cli *c)
 {
 	if (samefile_check(c))
@@ -146,6 +184,10 @@ int batch_run(const cli *c)
 	outfile res_file = {0}, log_file = {0};
 	sidecar side = {0};
 	outfile_catch_signals();
+	/* Without INPUT (only possible without a command): the built-in sample. */
+	static const char *const sample[] = {INPUT_BUILTIN_PREFIX "fig3"};
+	const char *const *inputs = c->ninputs ? c->inputs : sample;
+	int n = c->ninputs ? c->ninputs : 1;
 	/* Open outputs first: a bad path should fail before minutes of work. */
 	if (outfile_open(&res_file, c->output ? c->output : "-", err, sizeof err) < 0) {
 		msg_error("%s", err);
@@ -162,19 +204,28 @@ int batch_run(const cli *c)
 		outfile_abort(&res_file);
 		return EXIT_RUNTIME;
 	}
+	int rc = batch_check_inputs(c, inputs, n, NULL);
+	if (rc != EXIT_OK) {
+		sidecar_abort(&side);
+		outfile_abort(&log_file);
+		outfile_abort(&res_file);
+		return rc;
+	}
 	if (c->log)
 		output_log_header(log_file.f);
 
 	output out;
 	output_begin(&out, res_file.f, c->format);
-	/* Without INPUT (only possible without a command): the built-in sample. */
-	static const char *const sample[] = {INPUT_BUILTIN_PREFIX "fig3"};
-	const char *const *inputs = c->ninputs ? c->inputs : sample;
-	int n = c->ninputs ? c->ninputs : 1;
 	unsigned long runs = 0;
 	for (int i = 0; i < n; i++) {
-		int rc = batch_one(c, inputs[i], &out, c->log ? log_file.f : NULL, &side, &runs);
+		rc = batch_one(c, inputs[i], &out, c->log ? log_file.f : NULL, &side, &runs);
 		if (rc != EXIT_OK) {
+			/* A file is not written at all; standard output, already
+			 * written to, is at least well-formed (JSON closed). */
+			if (!res_file.path) {
+				output_end(&out);
+				fflush(res_file.f);
+			}
 			sidecar_abort(&side);
 			outfile_abort(&log_file);
 			outfile_abort(&res_file);
@@ -183,7 +234,6 @@ int batch_run(const cli *c)
 	}
 	output_end(&out);
 
-	int rc = EXIT_OK;
 	if (c->log && outfile_commit(&log_file, err, sizeof err) < 0) {
 		msg_error("cannot write event log: %s", err);
 		rc = EXIT_RUNTIME;
