@@ -106,10 +106,11 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 		     unsigned long *index)
 {
 	char err[1024];
+	input_opts opts = cli_input_opts(c);
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0); /* the first load includes opening */
 	input *in;
-	int st = input_open(spec, NULL, &in, err, sizeof err);
+	int st = input_open(spec, &opts, &in, err, sizeof err);
 	for (unsigned long nk = 0; st == INPUT_OK; nk++) {
 		rd_kernel *k;
 		if (nk)

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	sigbus_install();
 	cli c;
 	int rc = cli_parse(&c, argc, argv);
-	if (rc < 0) {
+	if (rc == 0) {
 		switch (c.cmd) {
 		case CLI_HELP:
 			cli_help(stdout);
@@ -60,7 +60,14 @@ int main(int argc, char **argv)
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;
 			 * in pipes and scripts it prints text results. */
-			rc = explorer_wanted(&c) ? explorer_run(&c) : batch_run(&c);
+			if (!explorer_wanted(&c)) {
+				rc = batch_run(&c);
+				break;
+			}
+			/* TEMPORARY: the explorer still reads its INPUT with the
+			 * options input_set_defaults keeps (issue 15 item 6). */
+			input_set_defaults(&(input_opts){.format = c.input_format, .kernel = c.kernel});
+			rc = explorer_run(&c);
 			break;
 		}
 	}

@@ -32,6 +32,8 @@ static const char *const fmt_names[] = {"auto", "ocelot", "nvbit", "accelsim", "
 /* How much of an input the sniffer looks at. */
 #define SNIFF_BYTES (64 * 1024)
 
+/* TEMPORARY: what a NULL input_opts means, until the explorer passes its
+ * options like the commands do (see input_set_defaults). */
 static input_opts defaults;
 
 /* snprintf for messages (truncation is fine there). */
@@ -738,9 +740,15 @@ void input_close(input *in)
 
 int input_load(const char *spec, rd_kernel **out, char *err, size_t errlen)
 {
+	return input_load_with(spec, NULL, out, err, errlen);
+}
+
+int input_load_with(const char *spec, const input_opts *o, rd_kernel **out, char *err,
+		    size_t errlen)
+{
 	*out = NULL;
 	input *in;
-	int rc = input_open(spec, NULL, &in, err, errlen);
+	int rc = input_open(spec, o, &in, err, errlen);
 	if (rc != INPUT_OK)
 		return rc;
 	rd_kernel *k;

@@ -43,9 +43,11 @@ typedef struct input_opts {
 int input_format_known(const char *name);
 
 /*
- * The options used when none are passed (input_load, input_open with
- * NULL): the command line's --input-format and --kernel. Set once at
- * start-up, before any thread reads inputs.
+ * TEMPORARY (the explorer's INPUT until ui/explorer.c passes its options):
+ * the options used when none are passed (input_load, input_open and
+ * input_names with NULL); by content and every kernel unless set. Set
+ * once at start-up, before any thread reads inputs. The commands pass
+ * theirs (cli_input_opts).
  */
 void input_set_defaults(const input_opts *o);
 
@@ -67,6 +69,9 @@ void input_close(input *in);
  * selection naming one (the error lists the first names).
  */
 int input_load(const char *spec, rd_kernel **out, char *err, size_t errlen);
+/* The same with options (NULL: see input_set_defaults). */
+int input_load_with(const char *spec, const input_opts *o, rd_kernel **out, char *err,
+		    size_t errlen);
 
 /*
  * The names of INPUT's kernels (all of them, ignoring the selection), for
