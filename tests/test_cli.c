@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "cli_man.h"
 #include "cli_table.h"
 
 static char out[1 << 16];
@@ -187,6 +188,57 @@ static void test_cli_help(void **state)
 		assert_non_null(strstr(out, k->help));
 }
 
+/* The man page documents exactly the tables: `make man-gen` fixes it. */
+static void test_cli_man_page(void **state)
+{
+	(void)state;
+	char *man = man_read("man/rdscope.1"), *upd = man ? cli_man_update(man) : NULL;
+	assert_non_null(upd);
+	if (strcmp(man, upd) != 0)
+		fail_msg("man/rdscope.1: OPTIONS or KEYS OF THE MODEL differs from the tables in "
+			 "src/cmd/cli_table.c and model/config.c; run 'make man-gen'");
+	free(upd);
+	free(man);
+	/* Every option and key, with its text, is in its section. */
+	char *opts = cli_man_options(), *keys = cli_man_model_keys();
+	assert_non_null(strstr(opts, ".SH OPTIONS\n"));
+	for (const cli_option *o = cli_options; o->name; o++)
+		assert_non_null(strstr(opts, o->man));
+	assert_non_null(strstr(opts, "\n.BR \\-p \", \" \\-\\-preset \" \\fINAME\\fR|\\fIFILE\"\n"));
+	assert_non_null(strstr(opts, "\n.B \\-\\-no\\-timing\n"));
+	assert_non_null(strstr(opts, "\n.BR \\-\\-shard \" \\fIK\\fB/\\fIN\"\n.RB ( sweep )\n"));
+	assert_non_null(strstr(keys, ".SH KEYS OF THE MODEL\n"));
+	for (const rd_key *k = rd_keys; k->name; k++)
+		assert_non_null(strstr(keys, k->doc ? k->doc : k->help + 1));
+	assert_non_null(strstr(keys, "\n.BI l1.size \" = BYTES\"\nL1 cache size.\nDefault 16384.\n"));
+	assert_non_null(strstr(keys, "smod:\\fIN\\fB | prime\n"));
+	assert_non_null(strstr(keys, "\nDefault\n.BR fermi .\n"));
+	free(opts);
+	free(keys);
+}
+
+static void test_man_section_replace(void **state)
+{
+	(void)state;
+	const char *page = ".TH X 1\n.SH NAME\nx\n.SH OPTIONS\nold\n.TP\nold\n.SH KEYS\nk\n";
+	char *a = man_section_replace(page, "OPTIONS", ".SH OPTIONS\nnew\n");
+	assert_string_equal(a, ".TH X 1\n.SH NAME\nx\n.SH OPTIONS\nnew\n.SH KEYS\nk\n");
+	/* Idempotent; the last section runs to the end; a title is whole. */
+	char *b = man_section_replace(a, "OPTIONS", ".SH OPTIONS\nnew\n");
+	assert_string_equal(a, b);
+	char *c = man_section_replace(b, "KEYS", ".SH KEYS\n");
+	assert_string_equal(c, ".TH X 1\n.SH NAME\nx\n.SH OPTIONS\nnew\n.SH KEYS\n");
+	assert_null(man_section_replace(page, "OPT", ".SH OPT\n"));
+	assert_null(man_section_replace(".SH KEYS OF THE MODEL\nk\n", "KEYS", "x"));
+	char *d = man_section_replace(".SH KEYS OF THE MODEL\nk\n", "KEYS OF THE MODEL", ".SH K\n");
+	assert_string_equal(d, ".SH K\n");
+	assert_null(cli_man_update(page)); /* no KEYS OF THE MODEL */
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +246,8 @@ int main(void)
 		cmocka_unit_test(test_cli_parse_ok),
 		cmocka_unit_test(test_cli_parse_errors),
 		cmocka_unit_test(test_cli_help),
+		cmocka_unit_test(test_cli_man_page),
+		cmocka_unit_test(test_man_section_replace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
