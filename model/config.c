@@ -1,7 +1,8 @@
 /*
- * Configuration: defaults, the dotted-key table and whole-config checks.
- * The key table is the one place a parameter is named; the command line,
- * presets, the explorer's fields and every output format are driven by it.
+ * Configuration: the dotted-key table, and what it drives here: defaults,
+ * set, get, equality and the whole-config checks. The key table is the one
+ * place a parameter is named; the command line, presets, the explorer's
+ * fields, every output format and the man page are driven by it.
  */
 #include "rdscope.h"
 
@@ -19,7 +20,7 @@ static const char *const profile_names[] = {"paper", "reference-2013"};
 #define FIELD(f) .offset = offsetof(rd_config, f), .size = sizeof ((rd_config *)0)->f
 #define NAMES(a) .names = a, .nnames = NNAMES(a)
 
-/* Rows in table order, so that the checks can name their keys. */
+/* The rows' indexes, in table order: the checks name keys by them. */
 enum {
 	K_MODEL, K_L1_SIZE, K_L1_LINE, K_L1_WAYS, K_L1_HASH, K_L1_MSHRS, K_L1_MSHR_PER_WARP,
 	K_LATENCY_HIT, K_LATENCY_MISS, K_LATENCY_STDDEV, K_LATENCY_CLIP, K_GPU_DIVERGENCE,

@@ -105,8 +105,8 @@ typedef struct rd_key {
 	 * 4 or 8 bytes; the others an int, an enum or a double). */
 	size_t offset, size;
 	/* RD_KEY_ENUM: the value names in enum order, as many as choices
-	 * has; the one at arg_choice (-1: none) takes ":N", a number from 0
-	 * to arg_max kept at arg_offset (a uint32_t) and called arg_name. */
+	 * has. With an arg_name, the one at arg_choice takes ":N", a number
+	 * from 0 to arg_max kept at arg_offset (a uint32_t): "smod:N". */
 	const char *const *names;
 	int nnames, arg_choice;
 	uint32_t arg_max;
