@@ -66,7 +66,8 @@ int main(int argc, char **argv)
 			}
 			/* TEMPORARY: the explorer still reads its INPUT with the
 			 * options input_set_defaults keeps (issue 15 item 6). */
-			input_set_defaults(&(input_opts){.format = c.input_format, .kernel = c.kernel});
+			input_opts opts = cli_input_opts(&c);
+			input_set_defaults(&opts);
 			rc = explorer_run(&c);
 			break;
 		}
