@@ -55,7 +55,7 @@ else
 Q := @
 endif
 
-.PHONY: all run test asan tsan fuzz man-keys check clean install uninstall deps bench
+.PHONY: all run test asan tsan fuzz man-gen man-keys check clean install uninstall deps bench
 all: rdscope
 
 deps: $(B)/.deps
@@ -132,12 +132,16 @@ tsan:
 	$(Q)TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" \
 	  E2E="tests/e2e/explorer.sh tests/e2e/teach.sh tests/e2e/stress.sh" tests/run build-tsan
 
-# Regenerate the KEYS section of man/rdscope.1 from the key table in
-# ui/keys.h (tests/test_ui.c fails while they differ).
-man-keys: $(B)/man/keys_gen
-	$(Q)$(B)/man/keys_gen man/rdscope.1
+# Regenerate the sections of man/rdscope.1 made from tables: OPTIONS (the
+# option table, src/cmd/cli_table.c), KEYS (the explorer's, ui/keys.h) and
+# KEYS OF THE MODEL (model/config.c). tests/test_cli.c and tests/test_ui.c
+# fail while they differ. man-keys is the older name.
+man-gen: $(B)/man/man_gen
+	$(Q)$(B)/man/man_gen man/rdscope.1
 
-$(B)/man/keys_gen: $(B)/man/keys_gen.o $(B)/libapp.a $(B)/libmodel.a
+man-keys: man-gen
+
+$(B)/man/man_gen: $(B)/man/man_gen.o $(B)/libapp.a $(B)/libmodel.a
 	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
 
 # libFuzzer with ASan+UBSan (clang; Debian's libclang-rt for the runtime).

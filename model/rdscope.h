@@ -78,8 +78,15 @@ uint32_t rd_config_sets(const rd_config *c);
  */
 int rd_config_check(const rd_config *c, char *err, size_t errlen);
 
-/* The dotted keys ("l1.ways", ...), shared by -s, presets, UI and output. */
+/*
+ * The dotted keys ("l1.ways", ...), shared by -s, presets, UI and output:
+ * one row per key holds everything about it, and setting, getting,
+ * defaults, comparison, the range checks, `rdscope keys`, the help and the
+ * man page's list are all generated from the rows.
+ */
 enum rd_key_type { RD_KEY_UINT, RD_KEY_DOUBLE, RD_KEY_BOOL, RD_KEY_ENUM };
+
+#define RD_KEY_POW2 1u /* flags: the value must be a power of two */
 
 typedef struct rd_key {
 	const char *name;        /* "l1.ways" */
@@ -87,6 +94,25 @@ typedef struct rd_key {
 	const char *unit;        /* "bytes", "steps", "" */
 	const char *help;        /* one line */
 	const char *choices;     /* RD_KEY_ENUM: "mod|xor|fermi|smod:N|prime" */
+	const char *def;         /* the default, as rd_config_set takes it */
+	/* RD_KEY_UINT and RD_KEY_DOUBLE: the least value (rd_config_set and
+	 * rd_config_check refuse less) and the greatest, 0 for none but the
+	 * field's own (only rd_config_check refuses more, so that a preset
+	 * can name every problem of a whole configuration). */
+	uint64_t min, max;
+	unsigned flags;          /* RD_KEY_POW2 */
+	/* Where the value lives in rd_config: offset and size (RD_KEY_UINT:
+	 * 4 or 8 bytes; the others an int, an enum or a double). */
+	size_t offset, size;
+	/* RD_KEY_ENUM: the value names in enum order, as many as choices
+	 * has. With an arg_name, the one at arg_choice takes ":N", a number
+	 * from 0 to arg_max kept at arg_offset (a uint32_t): "smod:N". */
+	const char *const *names;
+	int nnames, arg_choice;
+	uint32_t arg_max;
+	size_t arg_offset;
+	const char *arg_name;    /* "shift" */
+	const char *doc;         /* the man page's text (roff); NULL: help */
 } rd_key;
 
 extern const rd_key rd_keys[];   /* constant table, NULL-name terminated */
@@ -103,6 +129,13 @@ int rd_config_set(rd_config *c, const char *key, const char *value,
 
 /* Format a key's current value as text (as rd_config_set accepts it). */
 int rd_config_get(const rd_config *c, const char *key, char *buf, size_t len);
+
+/*
+ * Do a and b give every key the same value? Field by field over the key
+ * table (doubles compared exactly, booleans by truth, smod's shift only
+ * under smod): 1 if equal, else 0.
+ */
+int rd_config_equal(const rd_config *a, const rd_config *b);
 
 const char *rd_hash_name(enum rd_hash h);
 const char *rd_mapping_name(enum rd_mapping m);

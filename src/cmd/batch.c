@@ -106,10 +106,11 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 		     unsigned long *index)
 {
 	char err[1024];
+	input_opts opts = cli_input_opts(c);
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0); /* the first load includes opening */
 	input *in;
-	int st = input_open(spec, NULL, &in, err, sizeof err);
+	int st = input_open(spec, &opts, &in, err, sizeof err);
 	for (unsigned long nk = 0; st == INPUT_OK; nk++) {
 		rd_kernel *k;
 		if (nk)
@@ -204,7 +205,8 @@ int batch_run(const cli *c)
 		outfile_abort(&res_file);
 		return EXIT_RUNTIME;
 	}
-	int rc = batch_check_inputs(c, inputs, n, NULL);
+	input_opts opts = cli_input_opts(c);
+	int rc = batch_check_inputs(c, inputs, n, &opts);
 	if (rc != EXIT_OK) {
 		sidecar_abort(&side);
 		outfile_abort(&log_file);

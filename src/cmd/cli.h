@@ -1,12 +1,14 @@
 /*
- * The command line: subcommands, options and the help texts generated from
- * the model's key table.
+ * The command line: subcommands, options and the help texts, generated
+ * from the option and command tables (cli_table.h) and the model's key
+ * table.
  */
 #ifndef CLI_H
 #define CLI_H
 
 #include <stdio.h>
 
+#include "readers/readers.h"
 #include "writers/writers.h"
 #include "rdscope.h"
 
@@ -58,19 +60,30 @@ typedef struct cli {
 	const char *as;            /* preset --as preset|gpgpusim|gpgpusim4 */
 	const char *input_format;  /* --input-format FMT (input.h), NULL: by content */
 	const char *kernel;        /* --kernel NAME|INDEX, NULL: every kernel */
+	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 
 /*
- * Parse argv into c. Returns -1 when the command can run, or an exit
- * status after having printed the problem (or the help) itself.
+ * Parse argv into c (cli.c). Returns 0 when c->cmd can run (CLI_HELP:
+ * print the help), or an exit status after having printed the problem.
  */
 int cli_parse(cli *c, int argc, char **argv);
 void cli_free(cli *c);
 
+/* How c's INPUTs are read (--input-format, --kernel). */
+static inline input_opts cli_input_opts(const cli *c)
+{
+	return (input_opts){.format = c->input_format, .kernel = c->kernel};
+}
+
+/* What the command line prints (cli_common.c, beneath the parser). */
 void cli_usage(FILE *f);
 void cli_help(FILE *f);
 /* The key table with each key's value in config (the defaults for `keys`). */
 void cli_keys(FILE *f, const rd_config *config);
+/* What a key's value looks like: its choices, "0|1", its unit in capitals
+ * ("BYTES"), or N (X for a number with a fraction). */
+void cli_key_placeholder(const rd_key *k, char *buf, size_t len);
 
 /* Print "rdscope: " fmt (with arg), a hint, and the usage; EXIT_USAGE. */
 int cli_usage_error(const char *fmt, const char *arg, const char *hint);

@@ -1,5 +1,5 @@
 /*
- * Batch commands on the command line (see cli_batch.h).
+ * The commands' checks on the command line (see cli_batch.h).
  */
 #include "cli_batch.h"
 
@@ -7,91 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_table.h"
 #include "preset/preset.h"
+#include "util/util.h"
 
-int cli_batch_command(cli *c, const char *word)
+/* An option given that c's command does not take (the first in table
+ * order), or NULL. */
+static const cli_option *foreign_option(const cli *c)
 {
-	static const struct {
-		const char *name;
-		enum cli_command cmd;
-	} cmds[] = {{"sweep", CLI_SWEEP},
-		    {"merge", CLI_MERGE},
-		    {"check", CLI_CHECK},
-		    {"presets", CLI_PRESETS},
-		    {"preset", CLI_PRESET}};
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-		if (strcmp(word, cmds[i].name) == 0) {
-			c->cmd = cmds[i].cmd;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-int cli_batch_option(cli *c, const char *opt, const char *v)
-{
-	if (!strcmp(opt, "-p") || !strcmp(opt, "--preset"))
-		c->preset = v;
-	else if (!strcmp(opt, "--vary"))
-		c->vary[c->nvary++] = v;
-	else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs"))
-		c->jobs_arg = v;
-	else if (!strcmp(opt, "--shard"))
-		c->shard_arg = v;
-	else if (!strcmp(opt, "--histogram"))
-		c->histogram = v;
-	else if (!strcmp(opt, "--plot"))
-		c->plot = v;
-	else if (!strcmp(opt, "--from-gpgpusim"))
-		c->from_gpgpusim = v;
-	else if (!strcmp(opt, "--as"))
-		c->as = v;
-	else
-		return 0;
-	return 1;
-}
-
-static const char *command_name(enum cli_command cmd)
-{
-	switch (cmd) {
-	case CLI_RUN: return "run";
-	case CLI_SWEEP: return "sweep";
-	case CLI_MERGE: return "merge";
-	case CLI_CHECK: return "check";
-	case CLI_PRESETS: return "presets";
-	case CLI_PRESET: return "preset";
-	default: return "rdscope";
-	}
-}
-
-/* The first option given that cmd does not take, or NULL. */
-static const char *foreign_option(const cli *c)
-{
-	enum cli_command k = c->cmd;
-	int run = k == CLI_RUN || k == CLI_DEFAULT, sweep = k == CLI_SWEEP;
-	int preset = k == CLI_PRESET;
-	if (c->preset && !(run || sweep || preset))
-		return "-p";
-	if (c->nsets && !(run || sweep || preset))
-		return "-s";
-	if (c->nvary && !sweep)
-		return "--vary";
-	if (c->jobs_arg && !sweep)
-		return "-j";
-	if (c->shard_arg && !sweep)
-		return "--shard";
-	if (c->histogram && !(run || sweep))
-		return "--histogram";
-	if (c->plot && !(run || sweep))
-		return "--plot";
-	if (c->log && !run)
-		return "--log";
-	if (c->from_gpgpusim && !preset)
-		return "--from-gpgpusim";
-	if (c->as && !preset)
-		return "--as";
-	if (c->output && !(run || sweep || preset || k == CLI_MERGE))
-		return "-o";
+	for (const cli_option *o = cli_options; o->name; o++)
+		if ((c->given >> (o - cli_options) & 1) && !(o->commands & CLI_CMD(c->cmd)))
+			return o;
 	return NULL;
 }
 
@@ -128,7 +54,7 @@ void cli_print_errors(const char *errs)
 	while (*errs) {
 		const char *nl = strchr(errs, '\n');
 		int n = nl ? (int)(nl - errs) : (int)strlen(errs);
-		fprintf(stderr, "rdscope: %.*s\n", n, errs);
+		msg_error("%.*s", n, errs);
 		errs += n + (nl != NULL);
 	}
 }
@@ -136,7 +62,7 @@ void cli_print_errors(const char *errs)
 void cli_gpgpusim_note(void *ctx, const char *msg)
 {
 	(void)ctx;
-	fprintf(stderr, "rdscope: gpgpusim: %s\n", msg);
+	msg_error("gpgpusim: %s", msg);
 }
 
 static int build_config(cli *c)
@@ -149,27 +75,29 @@ static int build_config(cli *c)
 	}
 	if (c->from_gpgpusim && gpgpusim_import(c->from_gpgpusim, &c->config, cli_gpgpusim_note, NULL,
 						err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < c->nsets; i++)
 		if (cli_set(&c->config, c->sets[i]) < 0)
 			return EXIT_USAGE;
 	if (rd_config_check(&c->config, err, sizeof err) < 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		msg_error("%s", err);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return 0;
 }
 
 int cli_batch_finish(cli *c)
 {
-	const char *name = command_name(c->cmd);
-	const char *bad = foreign_option(c);
+	const cli_cmd *k = cli_cmd_of(c->cmd);
+	const char *name = k->said ? k->said : k->name;
+	const cli_option *bad = foreign_option(c);
 	if (bad) {
-		char msg[64];
+		char msg[64], opt[32];
 		snprintf(msg, sizeof msg, "%%s: not an option of '%s'", name);
-		return cli_usage_error(msg, bad, NULL);
+		cli_option_name(bad, opt, sizeof opt);
+		return cli_usage_error(msg, opt, NULL);
 	}
 	switch (c->cmd) {
 	case CLI_SWEEP:
@@ -183,11 +111,11 @@ int cli_batch_finish(cli *c)
 	case CLI_CHECK:
 		if (c->ninputs == 0)
 			return cli_usage_error("%s: no FILE given", name, NULL);
-		return -1; /* no model configuration involved */
+		return 0; /* no model configuration involved */
 	case CLI_PRESETS:
 		if (c->ninputs)
 			return cli_usage_error("%s: takes no arguments", name, NULL);
-		return -1;
+		return 0;
 	case CLI_PRESET:
 		if (c->ninputs)
 			return cli_usage_error("preset: unexpected argument '%s'", c->inputs[0], NULL);

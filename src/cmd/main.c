@@ -20,6 +20,7 @@
 #include "readers/readers.h"
 #include "sweep_run.h"
 #include "trace_cmd.h"
+#include "util/util.h"
 
 _Static_assert((int)EXPLORER_OK == EXIT_OK && (int)EXPLORER_ERUNTIME == EXIT_RUNTIME &&
 		       (int)EXPLORER_EUSAGE == EXIT_USAGE,
@@ -49,13 +50,14 @@ static int explorer_load(const explorer_opts *o, int interactive, rd_kernel **k,
 			 size_t len)
 {
 	const cli *c = o->ctx;
+	input_opts opts = cli_input_opts(c);
 	char **names = NULL;
 	size_t n = 0;
 	int st;
 	if (c->kernel || !interactive ||
-	    input_names(o->input, NULL, &names, &n, err, len) != INPUT_OK || n < 2) {
+	    input_names(o->input, &opts, &names, &n, err, len) != INPUT_OK || n < 2) {
 		input_names_free(names, n);
-		st = input_load(o->input, k, err, len);
+		st = input_load_with(o->input, &opts, k, err, len);
 	} else {
 		int i = kernel_pick(o->input, names, n);
 		input_names_free(names, n);
@@ -101,7 +103,7 @@ int main(int argc, char **argv)
 	sigbus_install();
 	cli c;
 	int rc = cli_parse(&c, argc, argv);
-	if (rc < 0) {
+	if (rc == 0) {
 		switch (c.cmd) {
 		case CLI_HELP:
 			cli_help(stdout);
@@ -150,7 +152,7 @@ int main(int argc, char **argv)
 	/* Help, version and keys go to stdout too: report a failed write. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (rc == EXIT_OK)
-			fputs("rdscope: cannot write to standard output\n", stderr);
+			msg_error("cannot write to standard output");
 		rc = rc == EXIT_OK ? EXIT_RUNTIME : rc;
 	}
 	return rc;

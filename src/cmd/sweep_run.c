@@ -179,10 +179,11 @@ static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned
 	if (n == 0)
 		return EXIT_OK; /* nothing of this input in our shard: do not load it */
 	char err[1024];
+	input_opts opts = cli_input_opts(c);
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rd_kernel *k;
-	int st = input_load(c->inputs[i], &k, err, sizeof err);
+	int st = input_load_with(c->inputs[i], &opts, &k, err, sizeof err);
 	if (st != INPUT_OK) {
 		msg_error("%s", err);
 		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;

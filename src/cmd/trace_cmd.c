@@ -22,8 +22,9 @@ int trace_cmd_convert(const cli *c)
 		return cli_usage_error("%s: OUT must be a file (.rdt is written in place, then "
 				       "renamed)", "convert", NULL);
 	char err[1024];
+	input_opts opts = cli_input_opts(c);
 	input *in;
-	int st = input_open(src, NULL, &in, err, sizeof err);
+	int st = input_open(src, &opts, &in, err, sizeof err);
 	if (st != INPUT_OK) {
 		msg_error("%s", err);
 		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;

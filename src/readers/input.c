@@ -32,7 +32,8 @@ static const char *const fmt_names[] = {"auto", "ocelot", "nvbit", "accelsim", "
 /* How much of an input the sniffer looks at. */
 #define SNIFF_BYTES (64 * 1024)
 
-static input_opts defaults;
+/* What a NULL input_opts means: the format by content, every kernel. */
+static const input_opts no_opts;
 
 /* snprintf for messages (truncation is fine there). */
 static void say(char *buf, size_t len, const char *fmt, ...)
@@ -46,11 +47,6 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
-}
-
-void input_set_defaults(const input_opts *o)
-{
-	defaults = *o;
 }
 
 static int fmt_parse(const char *name)
@@ -553,7 +549,7 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 {
 	*out = NULL;
 	if (!o)
-		o = &defaults;
+		o = &no_opts;
 	int fmt = fmt_parse(o->format);
 	if (fmt < 0) {
 		say(err, errlen, "%s: unknown input format '%s' (%s)", spec, o->format,
@@ -738,9 +734,15 @@ void input_close(input *in)
 
 int input_load(const char *spec, rd_kernel **out, char *err, size_t errlen)
 {
+	return input_load_with(spec, NULL, out, err, errlen);
+}
+
+int input_load_with(const char *spec, const input_opts *o, rd_kernel **out, char *err,
+		    size_t errlen)
+{
 	*out = NULL;
 	input *in;
-	int rc = input_open(spec, NULL, &in, err, errlen);
+	int rc = input_open(spec, o, &in, err, errlen);
 	if (rc != INPUT_OK)
 		return rc;
 	rd_kernel *k;
@@ -778,7 +780,7 @@ int input_names(const char *spec, const input_opts *o, char ***names, size_t *n,
 {
 	*names = NULL;
 	*n = 0;
-	input_opts all = o ? *o : defaults;
+	input_opts all = o ? *o : no_opts;
 	all.kernel = NULL;
 	input *in;
 	int rc = input_open(spec, &all, &in, err, errlen);

@@ -29,7 +29,8 @@ enum input_status {
 
 #define INPUT_BUILTIN_PREFIX "builtin:"
 
-/* How to read inputs. NULL members: the defaults. */
+/* How to read inputs. NULL members, or a NULL input_opts: the format by
+ * content, every kernel. The commands pass theirs (cli_input_opts). */
 typedef struct input_opts {
 	const char *format; /* NULL/"auto", "ocelot", "nvbit", "accelsim", "rdt", "kdesc" */
 	const char *kernel; /* NULL: every kernel; a NAME, a NAME without its
@@ -41,13 +42,6 @@ typedef struct input_opts {
 
 /* Is name a known format (or NULL / "auto")? */
 int input_format_known(const char *name);
-
-/*
- * The options used when none are passed (input_load, input_open with
- * NULL): the command line's --input-format and --kernel. Set once at
- * start-up, before any thread reads inputs.
- */
-void input_set_defaults(const input_opts *o);
 
 typedef struct input input;
 
@@ -67,6 +61,9 @@ void input_close(input *in);
  * selection naming one (the error lists the first names).
  */
 int input_load(const char *spec, rd_kernel **out, char *err, size_t errlen);
+/* The same with options (NULL: by content, every kernel). */
+int input_load_with(const char *spec, const input_opts *o, rd_kernel **out, char *err,
+		    size_t errlen);
 
 /*
  * The names of INPUT's kernels (all of them, ignoring the selection), for

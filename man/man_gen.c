@@ -1,0 +1,55 @@
+/*
+ * man_gen: rewrite the generated sections of a man page from their tables
+ * (OPTIONS: src/cmd/cli_table.c; KEYS: ui/keys.h; KEYS OF THE MODEL:
+ * model/config.c), or with --check say whether they are up to date.
+ * Usage: man_gen [--check] man/rdscope.1       (`make man-gen`)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_man.h"
+#include "keys.h"
+
+int main(int argc, char **argv)
+{
+	int check = argc == 3 && strcmp(argv[1], "--check") == 0;
+	if (argc != 2 + check) {
+		fputs("usage: man_gen [--check] MANPAGE\n", stderr);
+		return 2;
+	}
+	const char *path = argv[1 + check];
+	char *page = man_read(path);
+	if (!page) {
+		fprintf(stderr, "man_gen: cannot read %s\n", path);
+		return 1;
+	}
+	char *keys = keys_man_update(page);
+	char *upd = keys ? cli_man_update(keys) : NULL;
+	free(keys);
+	if (!upd) {
+		fprintf(stderr, "man_gen: %s lacks a section (KEYS, OPTIONS or KEYS OF THE MODEL)\n",
+			path);
+		free(page);
+		return 1;
+	}
+	int same = strcmp(page, upd) == 0;
+	if (check && !same)
+		fprintf(stderr, "man_gen: %s differs from the tables; run 'make man-gen'\n", path);
+	if (!check && !same) {
+		char tmp[4096];
+		snprintf(tmp, sizeof tmp, "%s.tmp.gen", path);
+		FILE *f = fopen(tmp, "wb");
+		if (!f || fputs(upd, f) == EOF || fclose(f) != 0 || rename(tmp, path) != 0) {
+			fprintf(stderr, "man_gen: cannot write %s\n", path);
+			remove(tmp);
+			free(upd);
+			free(page);
+			return 1;
+		}
+		printf("man_gen: updated the generated sections of %s\n", path);
+	}
+	free(upd);
+	free(page);
+	return check && !same;
+}

@@ -1,0 +1,207 @@
+/*
+ * The man page's OPTIONS and KEYS OF THE MODEL sections (see cli_man.h).
+ */
+#include "cli_man.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_table.h"
+
+/* s with \ and - escaped (option names: "\-\-no\-timing"). */
+static void roff_name(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '-' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\\' ? 'e' : *s, f);
+	}
+}
+
+/* An option's value as " \fIKEY\fB=\fIVALUE": names in italics, | in
+ * roman, the other characters in bold. */
+static void roff_arg(FILE *f, const char *arg)
+{
+	char font = 'R';
+	fputs(" \" ", f);
+	for (const char *p = arg; *p; p++) {
+		char want = isupper((unsigned char)*p) || isdigit((unsigned char)*p) ? 'I'
+			    : *p == '|'					       ? 'R'
+										       : 'B';
+		if (want != font)
+			fprintf(f, "\\f%c", font = want);
+		if (*p == '-' || *p == '\\')
+			fputc('\\', f);
+		fputc(*p == '\\' ? 'e' : *p, f);
+	}
+	fputc('"', f);
+}
+
+/* The one command an option belongs to, for its "(sweep)"; NULL if several. */
+static const char *only_command(unsigned commands)
+{
+	if (commands == 0 || (commands & (commands - 1)))
+		return NULL;
+	for (size_t i = 0; i < cli_ncmds; i++)
+		if (commands == CLI_CMD(cli_cmds[i].cmd))
+			return cli_cmds[i].name;
+	return NULL;
+}
+
+/* The text written to f (an open_memstream), or NULL. */
+static char *finish(FILE *f, char **buf)
+{
+	if (fclose(f) != 0) {
+		free(*buf);
+		return NULL;
+	}
+	return *buf;
+}
+
+/* What write writes, as a string (malloc'd), or NULL. */
+static char *written(void (*write)(FILE *f))
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	write(f);
+	return finish(f, &buf);
+}
+
+static void write_options(FILE *f)
+{
+	fputs(".SH OPTIONS\n"
+	      ".\\\" Generated from the option table in src/cmd/cli_table.c: edit the table,\n"
+	      ".\\\" then run 'make man-gen'. A test fails when this section and the table differ.\n",
+	      f);
+	for (const cli_option *o = cli_options; o->name; o++) {
+		if (o->letter)
+			fprintf(f, ".TP\n.BR \\-%c \", \" \\-\\-", o->letter);
+		else
+			fprintf(f, ".TP\n.B%s \\-\\-", o->arg ? "R" : "");
+		roff_name(f, o->name);
+		if (o->arg)
+			roff_arg(f, o->arg);
+		fputc('\n', f);
+		const char *cmd = only_command(o->commands);
+		if (cmd)
+			fprintf(f, ".RB ( %s )\n", cmd);
+		fprintf(f, "%s\n", o->man);
+	}
+}
+
+char *cli_man_options(void)
+{
+	return written(write_options);
+}
+
+/* "KEY = VALUE" of a key: the choices in bold, or a placeholder. */
+static void key_head(FILE *f, const rd_key *k)
+{
+	char what[128];
+	cli_key_placeholder(k, what, sizeof what);
+	if (k->type != RD_KEY_ENUM && k->type != RD_KEY_BOOL) {
+		fprintf(f, ".BI %s \" = %s\"\n", k->name, what);
+		return;
+	}
+	fprintf(f, ".BR %s \" = \" ", k->name);
+	for (const char *p = what; *p; p++) {
+		if (*p == '|')
+			fputs(" | ", f);
+		else if (*p == ':' && isupper((unsigned char)p[1]))
+			fprintf(f, ":\\fI%c\\fB", *++p); /* smod:N */
+		else
+			fputc(*p, f);
+	}
+	fputc('\n', f);
+}
+
+static void write_model_keys(FILE *f)
+{
+	fputs(".SH KEYS OF THE MODEL\n"
+	      ".\\\" Generated from the key table in model/config.c: edit the table, then run\n"
+	      ".\\\" 'make man-gen'. A test fails when this section and the table differ.\n"
+	      "Defaults model the paper's NVIDIA GTX470 (Fermi) with a 16\\~KB L1.\n"
+	      "Sizes accept a\n.BR K ,\n.B M\nor\n.B G\nsuffix (times 1024).\n",
+	      f);
+	for (const rd_key *k = rd_keys; k->name; k++) {
+		fputs(".TP\n", f);
+		key_head(f, k);
+		if (k->doc)
+			fprintf(f, "%s\n", k->doc);
+		else
+			fprintf(f, "%c%s.\n", toupper((unsigned char)k->help[0]), k->help + 1);
+		if (k->type == RD_KEY_ENUM)
+			fprintf(f, "Default\n.BR %s .\n", k->def);
+		else
+			fprintf(f, "Default %s.\n", k->def);
+	}
+}
+
+char *cli_man_model_keys(void)
+{
+	return written(write_model_keys);
+}
+
+char *man_section_replace(const char *page, const char *title, const char *section)
+{
+	/* The ".SH TITLE" line, at the start of the page or of a line. */
+	size_t tlen = strlen(title);
+	const char *start = NULL;
+	for (const char *p = page; p && !start; p = strstr(p, "\n.SH ")) {
+		p += *p == '\n';
+		if (!strncmp(p, ".SH ", 4) && !strncmp(p + 4, title, tlen) && p[4 + tlen] == '\n')
+			start = p;
+	}
+	if (!start)
+		return NULL;
+	const char *end = strstr(start + 4 + tlen, "\n.SH ");
+	end = end ? end + 1 : start + strlen(start);
+	size_t head = (size_t)(start - page), n = strlen(section), tail = strlen(end);
+	char *s = malloc(head + n + tail + 1);
+	if (!s)
+		return NULL;
+	memcpy(s, page, head);
+	memcpy(s + head, section, n);
+	memcpy(s + head + n, end, tail + 1);
+	return s;
+}
+
+char *cli_man_update(const char *page)
+{
+	char *options = cli_man_options(), *keys = cli_man_model_keys();
+	char *a = options && keys ? man_section_replace(page, "OPTIONS", options) : NULL;
+	char *b = a ? man_section_replace(a, "KEYS OF THE MODEL", keys) : NULL;
+	free(options);
+	free(keys);
+	free(a);
+	return b;
+}
+
+char *man_read(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len;
+	FILE *m = open_memstream(&buf, &len);
+	int c;
+	while (m && (c = getc(f)) != EOF)
+		putc(c, m);
+	int bad = ferror(f);
+	fclose(f);
+	if (!m)
+		return NULL;
+	char *s = finish(m, &buf);
+	if (s && bad) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}

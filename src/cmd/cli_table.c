@@ -1,0 +1,504 @@
+/*
+ * The command line's tables (see cli_table.h): every option and command
+ * is one row here.
+ */
+#include "cli_table.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "readers/readers.h"
+
+/* The no-command form and run model inputs alike. */
+#define RUN_LIKE (CLI_CMD(CLI_DEFAULT) | CLI_CMD(CLI_RUN))
+
+static const char *set_str(cli *c, const cli_option *o, const char *v)
+{
+	*(const char **)((char *)c + o->field) = v;
+	return NULL;
+}
+
+static const char *set_flag(cli *c, const cli_option *o, const char *v)
+{
+	(void)v;
+	*(int *)((char *)c + o->field) = 1;
+	return NULL;
+}
+
+/* Append v to a list (cli_parse makes every list as long as argv). */
+static const char *set_list(cli *c, const cli_option *o, const char *v)
+{
+	const char **list = *(const char ***)((char *)c + o->field);
+	int *n = (int *)((char *)c + o->count);
+	list[(*n)++] = v;
+	return NULL;
+}
+
+static const char *set_format(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	return output_format_parse(v, &c->format) < 0 ? "unknown format '%s' (text, csv or json)"
+						      : NULL;
+}
+
+static const char *set_color(cli *c, const cli_option *o, const char *v)
+{
+	static const char *const when[] = {"auto", "always", "never"};
+	(void)o;
+	for (int w = 0; w < 3; w++) {
+		if (!strcmp(v, when[w])) {
+			c->color = w;
+			return NULL;
+		}
+	}
+	return "--color: '%s' is not auto, always or never";
+}
+
+static const char *set_input_format(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	if (!input_format_known(v))
+		return "--input-format: unknown format '%s' (" INPUT_FORMATS ")";
+	c->input_format = v;
+	return NULL;
+}
+
+static const char *set_help(cli *c, const cli_option *o, const char *v)
+{
+	(void)o, (void)v;
+	c->cmd = CLI_HELP; /* the rest of the line is not looked at */
+	return NULL;
+}
+
+/* In the order of --help and the man page. */
+const cli_option cli_options[] = {
+	{
+		.name = "preset", .letter = 'p', .arg = "NAME|FILE",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET),
+		.set = set_str, .field = offsetof(cli, preset),
+		.help = "start from a preset (see 'rdscope presets')",
+		.man = "Start from a preset instead of the defaults: a name from the search path\n"
+		       "(see\n"
+		       ".BR \"rdscope presets\" )\n"
+		       "or a file (a path with a\n"
+		       ".B /\n"
+		       "or ending in\n"
+		       ".BR .cfg ).\n"
+		       "Every\n"
+		       ".B \\-s\n"
+		       "applies on top of it, wherever it is written.\n"
+		       "The format is described in\n"
+		       ".BR rdscope\\-preset (5).",
+	},
+	{
+		.name = "set", .letter = 's', .arg = "KEY=VALUE",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET),
+		.set = set_list, .field = offsetof(cli, sets), .count = offsetof(cli, nsets),
+		.help = "set a key of the model (repeatable, after -p)",
+		.man = "Set a key of the model (see\n"
+		       ".BR \"KEYS OF THE MODEL\" ).\n"
+		       "May be repeated; later settings win.\n"
+		       "Each value is checked as it is given, the whole configuration after the last\n"
+		       ".BR \\-s .",
+	},
+	{
+		.name = "format", .letter = 'f', .arg = "FMT",
+		.commands = CLI_ALL_COMMANDS,
+		.set = set_format,
+		.help = "output format: text (default), csv or json",
+		.man = "Output format:\n"
+		       ".B text\n"
+		       "(the default; for people),\n"
+		       ".B csv\n"
+		       "(a fixed header line, then one row per input) or\n"
+		       ".B json\n"
+		       "(one document,\n"
+		       ".BR {\"format\":\"rdscope-results\",\"version\":1,\"runs\":[...]} ,\n"
+		       "with the configuration, counts, miss rates, misses of each case, the\n"
+		       "reuse-distance histogram and timings of each input).",
+	},
+	{
+		.name = "output", .letter = 'o', .arg = "FILE",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE),
+		.set = set_str, .field = offsetof(cli, output),
+		.help = "write results to FILE (replaced only on success)",
+		.man = "Write the results to\n"
+		       ".I FILE\n"
+		       "instead of standard output.\n"
+		       "The file is written under a temporary name next to it and renamed into place\n"
+		       "only when every input succeeded, so a failed run leaves an existing\n"
+		       ".I FILE\n"
+		       "untouched.\n"
+		       "That holds for a regular file (or a new one); through a symbolic link, the\n"
+		       "link's target is replaced and the link kept.\n"
+		       "A device, a FIFO or a socket is opened and written through, never replaced;\n"
+		       ".IR /dev/stdout \" and \" \\-\n"
+		       "mean standard output; a directory is refused before any input is read.\n"
+		       "The same holds for every file rdscope writes.",
+	},
+	{
+		.name = "log", .arg = "FILE",
+		.commands = RUN_LIKE,
+		.set = set_str, .field = offsetof(cli, log),
+		.help = "write the per-request event log (CSV) of one INPUT",
+		.man = "Write the event log of the as-configured case to\n"
+		       ".I FILE\n"
+		       "(CSV, one row per request in issue order: time, core, block, warp, leader\n"
+		       "thread, coalesced threads, load index, address, line, set, reuse distance,\n"
+		       "outcome, miss class, latency, effect time and MSHRs in use).\n"
+		       "Needs exactly one\n"
+		       ".IR INPUT ;\n"
+		       "written like\n"
+		       ".BR \\-o .",
+	},
+	{
+		.name = "quiet", .letter = 'q',
+		.commands = CLI_ALL_COMMANDS,
+		.set = set_flag, .field = offsetof(cli, quiet),
+		.help = "no progress indicator",
+		.man = "Show no progress indicator.\n"
+		       "Without it a one-line indicator is drawn on standard error when that is a\n"
+		       "terminal, and erased when done.",
+	},
+	{
+		.name = "no-timing",
+		.commands = CLI_ALL_COMMANDS,
+		.set = set_flag, .field = offsetof(cli, no_timing),
+		.help = "leave wall-clock times out (reproducible output)",
+		.man = "Leave the wall-clock times out of the results (the JSON\n"
+		       ".B timing\n"
+		       "object and the CSV\n"
+		       ".B model_s\n"
+		       "value), so that two runs with the same inputs, keys and\n"
+		       ".B seed\n"
+		       "give byte-identical output.\n"
+		       "In the explorer: show no model time on the status line.",
+	},
+	{
+		.name = "color", .arg = "WHEN",
+		.commands = CLI_ALL_COMMANDS,
+		.set = set_color,
+		.help = "explorer colours: auto (default), always or never",
+		.man = "Colours in the explorer:\n"
+		       ".B auto\n"
+		       "(the default: colours when the terminal has them and the environment\n"
+		       "variable\n"
+		       ".B NO_COLOR\n"
+		       "is not set to a non-empty value),\n"
+		       ".B always\n"
+		       "(even with\n"
+		       ".BR NO_COLOR )\n"
+		       "or\n"
+		       ".BR never .\n"
+		       "Without colours every miss class is drawn with a glyph of its own.",
+	},
+	{
+		.name = "script", .arg = "FILE",
+		.commands = CLI_ALL_COMMANDS,
+		.set = set_str, .field = offsetof(cli, script),
+		.help = "explorer: take the keys from FILE (screen tests)",
+		.man = "Open the explorer (standard output must be a terminal) and take its keys\n"
+		       "from\n"
+		       ".I FILE\n"
+		       "instead of the keyboard, one action a line:\n"
+		       "a key name\n"
+		       ".RB ( up \", \" down \", \" left \", \" right \", \" enter \", \" tab \", \" esc \", \"\n"
+		       ".BR backspace \", \" space \", \" f1 \", \" ctrl\\-l \", \" ctrl\\-u ,\n"
+		       "or a single character),\n"
+		       ".BI \"type \" TEXT\n"
+		       "(each character as a key),\n"
+		       ".B wait\n"
+		       "(until the model's final result for the current configuration is on the\n"
+		       "screen, and the open view's own run: the step-through's requests, the\n"
+		       "curves),\n"
+		       ".BI \"dump\\-screen \" FILE\n"
+		       "(wait, then write the screen's text to\n"
+		       ".IR FILE ),\n"
+		       ".BI \"dump\\-curves \" FILE\n"
+		       "(wait, then write the curves view's values as CSV:\n"
+		       ".BR curve , key , value , l1.size , l1.ways , requests , misses , miss_rate ),\n"
+		       ".BI \"wait\\-size \" \"ROWS COLS\"\n"
+		       "or\n"
+		       ".BI \"sleep \" MS\\c\n"
+		       "\\&; blank lines and lines starting with\n"
+		       ".B #\n"
+		       "are skipped.\n"
+		       "The explorer quits at the end of the script.\n"
+		       "A wait longer than 60 seconds fails with exit status 1.\n"
+		       "For tests and demonstrations.",
+	},
+	{
+		.name = "teach",
+		.commands = CLI_ALL_COMMANDS,
+		.set = set_flag, .field = offsetof(cli, teach),
+		.help = "explorer in class mode: the paper's Tables 1-5, step by step",
+		.man = "Open the explorer in class mode: the step-through view of seed 000's\n"
+		       "Table 2 (the built-in copy of\n"
+		       ".I samples/paper/table2.trc\n"
+		       "under the\n"
+		       ".B toy\\-table2\n"
+		       "preset), with a one-line explanation of each request.\n"
+		       ".B n\n"
+		       "and\n"
+		       ".B p\n"
+		       "go to the next and previous table of the story, Table 1 to Table 5, each\n"
+		       "with its toy preset and trace.\n"
+		       "Takes no\n"
+		       ".IR INPUT ,\n"
+		       ".B \\-p\n"
+		       "or\n"
+		       ".BR \\-s ;\n"
+		       "needs a terminal.",
+	},
+	{
+		.name = "histogram", .arg = "FILE",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.set = set_str, .field = offsetof(cli, histogram),
+		.help = "write the reuse-distance histograms as long CSV",
+		.man = "Write the reuse-distance histogram of every result to\n"
+		       ".I FILE\n"
+		       "as long-form CSV, one row per distance with a count:\n"
+		       ".BR run,point,input,kernel,ways,distance,count ,\n"
+		       ".B inf\n"
+		       "for first touches;\n"
+		       ".B ways\n"
+		       "is the hit/miss cut-off (a request hits when its distance is below it).\n"
+		       "For\n"
+		       ".BR run ,\n"
+		       "input\n"
+		       ".I i\n"
+		       "is run\n"
+		       ".IR i ,\n"
+		       "point 0.\n"
+		       "Written like\n"
+		       ".BR \\-o .",
+	},
+	{
+		.name = "plot", .arg = "FILE.svg",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.set = set_str, .field = offsetof(cli, plot),
+		.help = "write an SVG of the miss breakdown and histograms",
+		.man = "Write an SVG picture for slides: one stacked bar per result with the\n"
+		       "misses of each class as a share of requests (one\n"
+		       ".B <g class=\"point\">\n"
+		       "per bar), and for each input the reuse-distance histogram of its first\n"
+		       "result, bars split into hits and misses at the associativity with a dashed\n"
+		       "cut-off line.\n"
+		       "Written like\n"
+		       ".BR \\-o .",
+	},
+	{
+		.name = "vary", .arg = "KEY=V,...",
+		.commands = CLI_CMD(CLI_SWEEP),
+		.set = set_list, .field = offsetof(cli, vary), .count = offsetof(cli, nvary),
+		.help = "sweep: values of a key (NUMx: times the base value)",
+		.man = "The values of one key to sweep; repeat for more keys.\n"
+		       "A value\n"
+		       ".IB X x\n"
+		       "(for instance\n"
+		       ".BR 0.5x )\n"
+		       "is\n"
+		       ".I X\n"
+		       "times the key's value after\n"
+		       ".B \\-p\n"
+		       "and\n"
+		       ".BR \\-s ,\n"
+		       "for numeric keys; sizes and counts must come out whole.\n"
+		       "Every point is checked before anything runs.",
+	},
+	{
+		.name = "jobs", .letter = 'j', .arg = "N",
+		.commands = CLI_CMD(CLI_SWEEP),
+		.set = set_str, .field = offsetof(cli, jobs_arg),
+		.help = "sweep: worker threads (default: online CPUs)",
+		.man = "Model\n"
+		       ".I N\n"
+		       "points at a time on worker threads (default: the number of online CPUs).\n"
+		       "The output does not depend on\n"
+		       ".IR N .",
+	},
+	{
+		.name = "shard", .arg = "K/N",
+		.commands = CLI_CMD(CLI_SWEEP),
+		.set = set_str, .field = offsetof(cli, shard_arg),
+		.help = "sweep: only runs K, K+N, K+2N, ... (0 <= K < N)",
+		.man = "Run only runs\n"
+		       ".IR K ,\n"
+		       ".IR K + N ,\n"
+		       ".IR K +2 N ,\n"
+		       "\\&... (0 \\(<=\n"
+		       ".I K\n"
+		       "<\n"
+		       ".IR N ),\n"
+		       "to spread one sweep over\n"
+		       ".I N\n"
+		       "jobs of a cluster or of\n"
+		       ".BR parallel (1);\n"
+		       "join their outputs with\n"
+		       ".BR \"rdscope merge\" .",
+	},
+	{
+		.name = "from-gpgpusim", .arg = "STRING",
+		.commands = CLI_CMD(CLI_PRESET),
+		.set = set_str, .field = offsetof(cli, from_gpgpusim),
+		.help = "preset: import a -gpgpu_cache:dl1 string",
+		.man = "Take the cache from a GPGPU-Sim\n"
+		       ".B \\-gpgpu_cache:dl1\n"
+		       "string, in the 3.x form\n"
+		       ".B 32:128:4,L:L:m:N:H,A:32:8,8\n"
+		       "or the 4.x/Accel-Sim form with a leading\n"
+		       ".B N:\n"
+		       "or\n"
+		       ".B S:\n"
+		       "(sector) and trailing fields: sets, line size and ways give\n"
+		       ".BR l1.size ,\n"
+		       ".B l1.line\n"
+		       "and\n"
+		       ".BR l1.ways ;\n"
+		       "the set index\n"
+		       ".BR L ,\n"
+		       ".B X\n"
+		       "and\n"
+		       ".B H\n"
+		       "give\n"
+		       ".BR mod ,\n"
+		       ".B xor\n"
+		       "and\n"
+		       ".BR fermi ;\n"
+		       "the MSHR entries give\n"
+		       ".BR l1.mshrs .\n"
+		       "Every other field (replacement, write and allocation policies, MSHR merges,\n"
+		       "queues, sectors) is not modelled and reported on standard error, one line\n"
+		       "each.",
+	},
+	{
+		.name = "as", .arg = "FMT",
+		.commands = CLI_CMD(CLI_PRESET),
+		.set = set_str, .field = offsetof(cli, as),
+		.help = "preset: print as preset, gpgpusim or gpgpusim4",
+		.man = "Print a preset file (the default), a GPGPU-Sim 3.x cache string or a 4.x\n"
+		       "one; what the string cannot carry (latencies, per-warp MSHRs, the GPU\n"
+		       "keys) is reported on standard error.",
+	},
+	{
+		.name = "input-format", .arg = "FMT",
+		.commands = CLI_ALL_COMMANDS,
+		.set = set_input_format,
+		.help = "read INPUTs as " INPUT_FORMATS " (default: by content)",
+		.man = "Read every\n"
+		       ".I INPUT\n"
+		       "as\n"
+		       ".BR ocelot ,\n"
+		       ".BR nvbit ,\n"
+		       ".BR accelsim ,\n"
+		       ".B rdt\n"
+		       "or\n"
+		       ".B kdesc\n"
+		       "(see\n"
+		       ".BR \"INPUT FORMATS\" )\n"
+		       "instead of telling the format by its content;\n"
+		       ".B auto\n"
+		       "is the default.",
+	},
+	{
+		.name = "kernel", .arg = "NAME|INDEX",
+		.commands = CLI_ALL_COMMANDS,
+		.set = set_str, .field = offsetof(cli, kernel),
+		.help = "only this kernel of multi-kernel INPUTs (default: all)",
+		.man = "Of an\n"
+		       ".I INPUT\n"
+		       "with several kernels, model only the kernel named\n"
+		       ".I NAME\n"
+		       "(a description's launch loops name launches\n"
+		       ".IB KERNEL [ VAR = VALUE ]\\fR;\n"
+		       "the bare kernel name selects all of its launches) or the one at position\n"
+		       ".I INDEX\n"
+		       "(from 0).\n"
+		       "An unknown name or index is an error listing the kernels.",
+	},
+	{
+		.name = "help", .letter = 'h',
+		.commands = CLI_ALL_COMMANDS, .alone = CLI_HELP,
+		.set = set_help,
+		.help = "show this help",
+		.man = "Print the usage, the options and the keys of the model, then exit.",
+	},
+	{
+		.name = "version",
+		.commands = 0, .alone = CLI_VERSION,
+		.help = "show the version",
+		.man = "Print the version, then exit.",
+	},
+	{.name = NULL},
+};
+
+const cli_option *cli_option_find(const char *opt)
+{
+	for (const cli_option *o = cli_options; o->name; o++) {
+		if (!o->set)
+			continue;
+		if (opt[0] == '-' && opt[1] == '-' ? !strcmp(opt + 2, o->name)
+						     : o->letter && opt[1] == o->letter && !opt[2])
+			return o;
+	}
+	return NULL;
+}
+
+void cli_option_name(const cli_option *o, char *buf, size_t len)
+{
+	if (o->letter)
+		snprintf(buf, len, "-%c", o->letter);
+	else
+		snprintf(buf, len, "--%s", o->name);
+}
+
+/* In the order of --help's Commands; the usage lists the no-command form
+ * first, then the others' lines in this order. */
+const cli_cmd cli_cmds[] = {
+	{.name = "run", .cmd = CLI_RUN,
+	 .usage = "run [-p PRESET] [-s KEY=VALUE]... [-f text|csv|json] [-o FILE]\n"
+		  "             [--log FILE] [--histogram FILE] [--plot FILE.svg] [-q] INPUT...",
+	 .help = "model each INPUT and print one result per input"},
+	{.name = "sweep", .cmd = CLI_SWEEP,
+	 .usage = "sweep [-p PRESET] [-s KEY=VALUE]... --vary KEY=V1,V2,...\n"
+		  "             [-j N] [--shard K/N] [-f FMT] [-o FILE] [--histogram FILE]\n"
+		  "             [--plot FILE.svg] [--no-timing] INPUT...",
+	 .help = "run every combination of the --vary values on each INPUT"},
+	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
+	 .help = "join the CSV or JSON outputs of --shard runs into one"},
+	{.name = "presets", .cmd = CLI_PRESETS,
+	 .usage = "presets | check PRESET... | preset [-p PRESET] [-s ...] [--as FMT]",
+	 .help = "list the presets on the search path"},
+	{.name = "check", .cmd = CLI_CHECK, .help = "validate preset files; exit 2 on any problem"},
+	{.name = "preset", .cmd = CLI_PRESET, .usage = "preset --from-gpgpusim STRING",
+	 .help = "print a preset (-p, -s) as a preset file or GPGPU-Sim string"},
+	/* Their usage errors have always said 'rdscope'. */
+	{.name = "convert", .cmd = CLI_CONVERT, .said = "rdscope",
+	 .usage = "convert [--input-format FMT] [--kernel K] INPUT OUT.rdt",
+	 .help = "write INPUT's kernels (any format) as a binary .rdt trace"},
+	{.name = "samples", .cmd = CLI_SAMPLES, .said = "rdscope", .usage = "samples",
+	 .help = "list the shipped samples (sample:NAME inputs)"},
+	{.name = "keys", .cmd = CLI_KEYS, .no_args = 1, .usage = "keys",
+	 .help = "list the model's keys with their default values"},
+	{.name = NULL, .cmd = CLI_DEFAULT, .said = "rdscope", .usage = "[OPTIONS] [INPUT]",
+	 .help = "model INPUT, or the built-in sample, and print text results"},
+	{.name = "help", .cmd = CLI_HELP, .no_args = 1, .usage = "--help | --version"},
+};
+
+const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];
+
+const cli_cmd *cli_cmd_find(const char *word)
+{
+	for (size_t i = 0; i < cli_ncmds; i++)
+		if (cli_cmds[i].name && !strcmp(cli_cmds[i].name, word))
+			return &cli_cmds[i];
+	return NULL;
+}
+
+const cli_cmd *cli_cmd_of(enum cli_command cmd)
+{
+	for (size_t i = 0; i < cli_ncmds; i++)
+		if (cli_cmds[i].cmd == cmd)
+			return &cli_cmds[i];
+	return NULL;
+}

@@ -1,0 +1,253 @@
+/*
+ * The command line's tables (src/cmd/cli_table.c) and what is generated
+ * from them: parsing, the commands' option checks, --help, and the man
+ * page's OPTIONS and KEYS OF THE MODEL sections. Run from the source tree
+ * (tests/run does), where man/ is.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+#include "cli_man.h"
+#include "cli_table.h"
+
+static char out[1 << 16];
+
+/* Run cli_parse on the words (NULL-ended, "rdscope" first) with standard
+ * error caught into out; returns its status. */
+static int parse(cli *c, const char *const *words)
+{
+	int argc = 0;
+	char *argv[32];
+	while (words[argc])
+		argv[argc] = (char *)words[argc], argc++;
+	argv[argc] = NULL;
+	fflush(stderr);
+	FILE *tmp = tmpfile();
+	assert_non_null(tmp);
+	int saved = dup(2);
+	dup2(fileno(tmp), 2);
+	int rc = cli_parse(c, argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	size_t n = fread(out, 1, sizeof out - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+/* The first line of what parse caught. */
+static const char *first_line(void)
+{
+	char *nl = strchr(out, '\n');
+	if (nl)
+		*nl = '\0';
+	return out;
+}
+
+static void test_cli_table_rows(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (const cli_option *o = cli_options; o->name; o++, n++) {
+		assert_non_null(o->help);
+		assert_non_null(o->man);
+		assert_true(o->set || o->alone);
+		for (const cli_option *p = cli_options; p < o; p++) {
+			assert_string_not_equal(p->name, o->name);
+			assert_false(o->letter && p->letter == o->letter);
+		}
+	}
+	assert_true(n <= 8 * sizeof(unsigned long long)); /* cli.given has a bit each */
+	for (size_t i = 0; i < cli_ncmds; i++) {
+		assert_ptr_equal(cli_cmd_of(cli_cmds[i].cmd), &cli_cmds[i]);
+		if (cli_cmds[i].name)
+			assert_ptr_equal(cli_cmd_find(cli_cmds[i].name), &cli_cmds[i]);
+	}
+	assert_non_null(cli_cmd_of(CLI_DEFAULT));
+	assert_null(cli_cmd_find("--help"));
+}
+
+/* Options set what their rows say, in either form. */
+static void test_cli_parse_ok(void **state)
+{
+	(void)state;
+	cli c;
+	const char *w1[] = {"rdscope", "sweep", "-sl1.ways=8", "--set", "l1.size=32K", "--vary=l1.ways=2,4",
+			    "-j", "3", "--shard=1/4", "-qf", "csv", "--no-timing", "--kernel", "k", "-",
+			    "--", "-x", NULL};
+	/* -qf: -q takes no value */
+	assert_int_equal(parse(&c, w1), EXIT_USAGE);
+	assert_string_equal(first_line(), "rdscope: option '-q' takes no value");
+	cli_free(&c);
+	const char *w2[] = {"rdscope", "sweep", "-sl1.ways=8", "--set", "l1.size=32K", "--vary=l1.ways=2,4",
+			    "-j", "3", "--shard=1/4", "-q", "--format=csv", "--no-timing", "--kernel", "k",
+			    "-", "--", "-x", NULL};
+	assert_int_equal(parse(&c, w2), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(c.cmd, CLI_SWEEP);
+	assert_int_equal(c.nsets, 2);
+	assert_string_equal(c.sets[1], "l1.size=32K");
+	assert_int_equal(c.config.l1_ways, 8);
+	assert_int_equal(c.config.l1_size, 32768);
+	assert_int_equal(c.nvary, 1);
+	assert_string_equal(c.vary[0], "l1.ways=2,4");
+	assert_int_equal(c.jobs, 3);
+	assert_int_equal(c.shard_k, 1);
+	assert_int_equal(c.shard_n, 4);
+	assert_int_equal(c.quiet, 1);
+	assert_int_equal(c.no_timing, 1);
+	assert_int_equal(c.format, OUTPUT_CSV);
+	assert_string_equal(c.kernel, "k");
+	assert_int_equal(c.ninputs, 2);
+	assert_string_equal(c.inputs[0], "-");
+	assert_string_equal(c.inputs[1], "-x");
+	input_opts o = cli_input_opts(&c);
+	assert_string_equal(o.kernel, "k");
+	assert_null(o.format);
+	cli_free(&c);
+	/* -h anywhere: the help, the rest unread */
+	const char *w3[] = {"rdscope", "run", "--color", "never", "-h", "--bogus", NULL};
+	assert_int_equal(parse(&c, w3), 0);
+	assert_int_equal(c.cmd, CLI_HELP);
+	assert_int_equal(c.color, 2);
+	cli_free(&c);
+	const char *w4[] = {"rdscope", "--version", NULL};
+	assert_int_equal(parse(&c, w4), 0);
+	assert_int_equal(c.cmd, CLI_VERSION);
+	cli_free(&c);
+}
+
+/* Usage errors: the message (first line), exit status 2. */
+static void test_cli_parse_errors(void **state)
+{
+	(void)state;
+	/* the message (first line), then the words after "rdscope" */
+	static const char *const cases[][6] = {
+		{"rdscope: '--version' takes no arguments", "--version", "x"},
+		{"rdscope: 'keys' takes no arguments", "keys", "-q"},
+		{"rdscope: unknown option '--version'", "run", "--version"},
+		{"rdscope: unknown option '--prest'; did you mean '--preset'?", "run", "--prest", "x"},
+		{"rdscope: unknown option '-Q'", "run", "-Q"},
+		{"rdscope: option '-s' needs a value", "run", "-s"},
+		{"rdscope: option '--quiet' takes no value", "run", "--quiet=1"},
+		{"rdscope: unknown format 'xml' (text, csv or json)", "run", "-f", "xml"},
+		{"rdscope: --color: 'pink' is not auto, always or never", "--color", "pink"},
+		{"rdscope: --input-format: unknown format 'x' (auto|ocelot|nvbit|accelsim|rdt|kdesc)",
+		 "--input-format", "x"},
+		{"rdscope: unknown command 'swep' (and no such file); did you mean 'sweep'?", "swep"},
+		{"rdscope: -j: not an option of 'run'", "run", "-j", "2", "x"},
+		{"rdscope: --log: not an option of 'rdscope'", "samples", "--log", "x"},
+		{"rdscope: --from-gpgpusim: not an option of 'merge'", "merge", "--from-gpgpusim", "x",
+		 "f"},
+		{"rdscope: -o: not an option of 'presets'", "presets", "--vary", "x", "-o", "y"},
+		{"rdscope: run: no INPUT given", "run"},
+		{"rdscope: l1.wayz: unknown key; did you mean 'l1.ways'?", "run", "-s", "l1.wayz=2", "x"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *w[8] = {"rdscope"};
+		for (int j = 1; j < 6 && cases[i][j]; j++)
+			w[j] = cases[i][j];
+		cli c;
+		assert_int_equal(parse(&c, w), EXIT_USAGE);
+		assert_string_equal(first_line(), cases[i][0]);
+		cli_free(&c);
+	}
+}
+
+/* --help: one line per option and command from the tables. */
+static void test_cli_help(void **state)
+{
+	(void)state;
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	cli_help(f);
+	rewind(f);
+	size_t n = fread(out, 1, sizeof out - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(out, "usage: rdscope [OPTIONS] [INPUT]\n       rdscope run [-p PRESET]"));
+	assert_non_null(strstr(out, "\n  -p, --preset NAME|FILE  start from a preset (see 'rdscope presets')\n"));
+	assert_non_null(strstr(out, "\n      --histogram FILE write the reuse-distance histograms"));
+	assert_non_null(strstr(out, "\n  -f, --format FMT     output format"));
+	assert_non_null(strstr(out, "\n  (none)    model INPUT, or the built-in sample"));
+	assert_non_null(strstr(out, "\n  l1.hash=mod|xor|fermi|smod:N|prime\n"
+				    "                             set-index function [fermi]\n"));
+	for (const cli_option *o = cli_options; o->name; o++)
+		assert_non_null(strstr(out, o->help));
+	for (const rd_key *k = rd_keys; k->name; k++)
+		assert_non_null(strstr(out, k->help));
+}
+
+/* The man page documents exactly the tables: `make man-gen` fixes it. */
+static void test_cli_man_page(void **state)
+{
+	(void)state;
+	char *man = man_read("man/rdscope.1"), *upd = man ? cli_man_update(man) : NULL;
+	assert_non_null(upd);
+	if (strcmp(man, upd) != 0)
+		fail_msg("man/rdscope.1: OPTIONS or KEYS OF THE MODEL differs from the tables in "
+			 "src/cmd/cli_table.c and model/config.c; run 'make man-gen'");
+	free(upd);
+	free(man);
+	/* Every option and key, with its text, is in its section. */
+	char *opts = cli_man_options(), *keys = cli_man_model_keys();
+	assert_non_null(strstr(opts, ".SH OPTIONS\n"));
+	for (const cli_option *o = cli_options; o->name; o++)
+		assert_non_null(strstr(opts, o->man));
+	assert_non_null(strstr(opts, "\n.BR \\-p \", \" \\-\\-preset \" \\fINAME\\fR|\\fIFILE\"\n"));
+	assert_non_null(strstr(opts, "\n.B \\-\\-no\\-timing\n"));
+	assert_non_null(strstr(opts, "\n.BR \\-\\-shard \" \\fIK\\fB/\\fIN\"\n.RB ( sweep )\n"));
+	assert_non_null(strstr(keys, ".SH KEYS OF THE MODEL\n"));
+	for (const rd_key *k = rd_keys; k->name; k++)
+		assert_non_null(strstr(keys, k->doc ? k->doc : k->help + 1));
+	assert_non_null(strstr(keys, "\n.BI l1.size \" = BYTES\"\nL1 cache size.\nDefault 16384.\n"));
+	assert_non_null(strstr(keys, "smod:\\fIN\\fB | prime\n"));
+	assert_non_null(strstr(keys, "\nDefault\n.BR fermi .\n"));
+	free(opts);
+	free(keys);
+}
+
+static void test_man_section_replace(void **state)
+{
+	(void)state;
+	const char *page = ".TH X 1\n.SH NAME\nx\n.SH OPTIONS\nold\n.TP\nold\n.SH KEYS\nk\n";
+	char *a = man_section_replace(page, "OPTIONS", ".SH OPTIONS\nnew\n");
+	assert_string_equal(a, ".TH X 1\n.SH NAME\nx\n.SH OPTIONS\nnew\n.SH KEYS\nk\n");
+	/* Idempotent; the last section runs to the end; a title is whole. */
+	char *b = man_section_replace(a, "OPTIONS", ".SH OPTIONS\nnew\n");
+	assert_string_equal(a, b);
+	char *c = man_section_replace(b, "KEYS", ".SH KEYS\n");
+	assert_string_equal(c, ".TH X 1\n.SH NAME\nx\n.SH OPTIONS\nnew\n.SH KEYS\n");
+	assert_null(man_section_replace(page, "OPT", ".SH OPT\n"));
+	assert_null(man_section_replace(".SH KEYS OF THE MODEL\nk\n", "KEYS", "x"));
+	char *d = man_section_replace(".SH KEYS OF THE MODEL\nk\n", "KEYS OF THE MODEL", ".SH K\n");
+	assert_string_equal(d, ".SH K\n");
+	assert_null(cli_man_update(page)); /* no KEYS OF THE MODEL */
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cli_table_rows),
+		cmocka_unit_test(test_cli_parse_ok),
+		cmocka_unit_test(test_cli_parse_errors),
+		cmocka_unit_test(test_cli_help),
+		cmocka_unit_test(test_cli_man_page),
+		cmocka_unit_test(test_man_section_replace),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
