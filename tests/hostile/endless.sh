@@ -3,12 +3,7 @@
 # read once, as a stream, with a size or count limit and a clear error at
 # it; headers are checked before bulk reading. Each run has a time limit:
 # a hang is a failure, not a stalled test suite.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-R=${RDSCOPE:?}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-check() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+. "$(dirname "$0")/common.inc"
 IN=samples/paper/table2.trc
 # refused NAME MESSAGE-PART CMD...: exit 2 within 20 s, with the message.
 refused() {

@@ -3,12 +3,7 @@
 # people without their control characters (each becomes '?'), in the text
 # output, in error messages and in the progress line's label; JSON escapes
 # them instead (\u001b), keeping the name exact.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-R=${RDSCOPE:?}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-check() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+. "$(dirname "$0")/common.inc"
 ESC=$(printf '\033')
 BEL=$(printf '\007')
 # A kernel description whose kernel name clears the screen and sets the

@@ -3,12 +3,7 @@
 # kernel-description parser has a limit and a file:line error with exit 2,
 # instead of a stack overflow. Bodies that are the limit's depth exactly
 # still work.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-R=${RDSCOPE:?}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-check() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+. "$(dirname "$0")/common.inc"
 rep() { awk -v s="$1" -v n="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s", s }'; }
 # desc FILE BODY-STATEMENT: a one-kernel description whose body (line 8) is
 # the statement given (a libconfig string or group).

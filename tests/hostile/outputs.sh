@@ -3,12 +3,7 @@
 # what is not a regular file instead of renaming a temporary file over it,
 # follows links, and refuses a directory before any work. Each check names
 # the option; all of them go through src/writers/outfile.c.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-R=${RDSCOPE:?}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-check() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+. "$(dirname "$0")/common.inc"
 IN=samples/paper/table2.trc
 P="-p toy-table2 --no-timing"
 

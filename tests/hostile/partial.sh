@@ -3,12 +3,7 @@
 # checked before output starts; an error found later (a malformed line in
 # a later kernel) leaves standard output well-formed, and a file output is
 # not written at all.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-R=${RDSCOPE:?}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-check() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+. "$(dirname "$0")/common.inc"
 json_valid() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null; }
 IN=samples/paper/table2.trc
 

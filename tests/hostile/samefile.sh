@@ -2,12 +2,7 @@
 # Outputs that are one file, or an input (issue 24, class 8): refused with
 # exit 2 before any work, comparing files (device and inode; a new file by
 # its resolved path), not names. Devices may be named twice.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-R=${RDSCOPE:?}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-check() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+. "$(dirname "$0")/common.inc"
 cp samples/paper/table2.trc "$T/t.trc"
 P="-p toy-table2"
 # refused NAME MESSAGE-PART ARGS...: exit 2, the message, and the input intact.
