@@ -25,6 +25,14 @@ enum { S_TX, S_TY, S_TZ, S_BX, S_BY, S_BZ, S_DX, S_DY, S_DZ, S_GX, S_GY, S_GZ, S
 #else
 #define MAX_LOOP (1ull << 28) /* iterations of one loop instance */
 #endif
+/* Steps of one description: statements run and loop iterations, all
+ * threads and launches together (kdesc_run.c). 2^30 is 8 for each load the load limit allows,
+ * 10-20 s of work. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define KD_MAX_STEPS (1ull << 20)
+#else
+#define KD_MAX_STEPS (1ull << 30)
+#endif
 
 enum { SYM_BUILTIN, SYM_PARAM, SYM_LAUNCH, SYM_LOCAL };
 enum { ORDER_CUDA = 0, ORDER_OCELOT = 1 };
@@ -107,6 +115,7 @@ typedef struct kdesc {
 	/* while compiling */
 	int cur_kernel;         /* -1: launch context */
 	unsigned cur_line;
+	uint64_t steps;         /* work done by the launches loaded so far */
 	int oom;
 } kdesc;
 

@@ -20,8 +20,23 @@ typedef struct run {
 	rd_kernel_builder *b;
 	uint32_t tid;
 	uint64_t nloads;
+	uint64_t max_steps;
 	int failed;
 } run;
+
+/* The work a description may take: KD_MAX_STEPS statements and loop
+ * iterations over all its threads and launches (d->steps). Loads alone
+ * are bounded by trace_max_loads(), loops alone by MAX_LOOP, but two
+ * nested loops of MAX_LOOP iterations, or one in each of 2^26 threads,
+ * would run for days. RDSCOPE_MAX_STEPS, a whole number, sets another
+ * limit. */
+static uint64_t kd_max_steps(void)
+{
+	const char *s = getenv("RDSCOPE_MAX_STEPS");
+	char *end;
+	unsigned long long v = s && *s >= '1' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+	return v && !*end ? (uint64_t)v : KD_MAX_STEPS;
+}
 
 static int run_fail(run *r, unsigned line, const char *fmt, ...)
 {
@@ -36,6 +51,14 @@ static int run_fail(run *r, unsigned line, const char *fmt, ...)
 		(long long)v[S_TX], (long long)v[S_TY], (long long)v[S_TZ], msg);
 	r->failed = 1;
 	return -1;
+}
+
+static int too_much(run *r, unsigned line)
+{
+	return run_fail(r, line, "more than %llu steps (statements and loop iterations over all "
+				 "threads and launches) in one description; RDSCOPE_MAX_STEPS=N sets "
+				 "another limit",
+			(unsigned long long)r->max_steps);
 }
 
 static int run_access(run *r, const kd_stmt *st)
@@ -89,6 +112,8 @@ static int run_list(run *r, int start, int count)
 	for (int i = 0; i < count; i++) {
 		const kd_stmt *st = &r->d->stmts[r->d->lists[start + i]];
 		int e = 0;
+		if (++r->d->steps > r->max_steps)
+			return too_much(r, st->line);
 		switch (st->kind) {
 		case ST_LET:
 			r->vals[st->slot] = kx_eval(n, st->e1, r->vals, &e);
@@ -113,6 +138,8 @@ static int run_list(run *r, int start, int count)
 					return run_fail(r, st->line, "loop runs more than %llu "
 								     "iterations",
 							(unsigned long long)MAX_LOOP);
+				if (++r->d->steps > r->max_steps)
+					return too_much(r, st->line);
 				if (run_list(r, st->l1, st->n1) < 0)
 					return -1;
 			}
@@ -177,7 +204,7 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 	vals[S_GX] = g[0], vals[S_GY] = g[1], vals[S_GZ] = g[2];
 	vals[S_DX] = bd[0], vals[S_DY] = bd[1], vals[S_DZ] = bd[2];
 	vals[S_WARP] = 32;
-	run r = {.d = d, .k = K, .vals = vals};
+	run r = {.d = d, .k = K, .vals = vals, .max_steps = kd_max_steps()};
 	r.b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1], (uint32_t)bd[2]);
 	if (!r.b) {
 		free(vals);
