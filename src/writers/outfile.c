@@ -45,7 +45,10 @@ static void outfile_on_signal(int sig)
 
 void outfile_catch_signals(void)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+	/* Every signal whose default action ends the process without a core
+	 * dump (and SIGXCPU, SIGXFSZ: limits reached mid-write). */
+	static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,    SIGPIPE, SIGUSR1, SIGUSR2,
+				   SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ};
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = outfile_on_signal;

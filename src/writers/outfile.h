@@ -29,8 +29,9 @@ int outfile_commit(outfile *o, char *err, size_t errlen);
 void outfile_abort(outfile *o);
 
 /*
- * Remove open temporary files when SIGINT, SIGTERM, SIGHUP or SIGPIPE ends
- * the process (the signal then takes its default course). Call once.
+ * Remove open temporary files when a signal ends the process (SIGINT,
+ * SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+ * SIGXCPU, SIGXFSZ; the signal then takes its default course). Call once.
  */
 void outfile_catch_signals(void);
 
