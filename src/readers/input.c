@@ -679,8 +679,8 @@ static int end_of_input(input *in, char *err, size_t errlen)
 	if (in->index < 0)
 		say(err, errlen, "%s: no kernels in the input", in->spec);
 	else if (in->sel_index >= 0)
-		say(err, errlen, "%s: no kernel %ld: it has %ld (0..%ld: %s)", in->spec,
-			 in->sel_index, in->index + 1, in->index, in->names);
+		say(err, errlen, "%s: no kernel %s: it has %ld (0..%ld: %s)", in->spec,
+			 in->sel, in->index + 1, in->index, in->names); /* the index as given */
 	else
 		say(err, errlen, "%s: no kernel '%s' (kernels: %s)", in->spec, in->sel,
 			 in->names);

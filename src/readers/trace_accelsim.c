@@ -319,8 +319,16 @@ static int instruction(accel_reader *r, body *s, const char *line)
 	if (parse_dec(tok, n, 65535, &width) < 0)
 		return textin_fail(r->t, "memory width must be 0..65535, got '%s'",
 				   show(tok, n, shown, sizeof shown));
-	if (width == 0)
-		return 0; /* an LDGDEPBAR-like form without addresses */
+	if (width == 0) {
+		/* An LDGDEPBAR-like form has no addresses; with addresses, a
+		 * width of 0 would drop the accesses without a word. */
+		const char *rest;
+		if (token(&p, &rest))
+			return textin_fail(r->t, "memory width 0 on a %s with addresses "
+						 "(0-byte accesses touch nothing)",
+					   kind == SASS_STORE ? "store" : "load");
+		return 0;
+	}
 	uint64_t mode;
 	n = token(&p, &tok);
 	if (parse_dec(tok, n, 9, &mode) < 0 || mode > 2)

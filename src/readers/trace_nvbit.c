@@ -85,7 +85,7 @@ int trace_nvbit_line(const char *line)
 	return k == LINE_ACCESS && (prefixed || strstr(line, " - warp "));
 }
 
-/* Unsigned decimal; advances *pp. -1 if none or over max. */
+/* Unsigned decimal; advances *pp. -1 if none, -2 if over max. */
 static int dec(const char **pp, uint64_t max, uint64_t *v)
 {
 	const char *p = *pp;
@@ -95,7 +95,7 @@ static int dec(const char **pp, uint64_t max, uint64_t *v)
 	while ((unsigned)(*p - '0') < 10) {
 		x = x * 10 + (uint64_t)(*p++ - '0');
 		if (x > max)
-			return -1;
+			return -2; /* too large */
 	}
 	*pp = p;
 	*v = x;
@@ -243,7 +243,10 @@ static int access_parse(nvbit_reader *r, const char *line, const launch *k, rd_k
 	uint64_t slot;
 	if (expect(&p, "CTA ") < 0 || triple(&p, UINT32_MAX, cta, 1) < 0)
 		return textin_fail(r->t, "expected 'CTA X,Y,Z' with three numbers");
-	if (expect(&p, " - warp ") < 0 || dec(&p, UINT32_MAX - 1, &slot) < 0)
+	int d = expect(&p, " - warp ") < 0 ? -1 : dec(&p, UINT32_MAX - 1, &slot);
+	if (d == -2)
+		return textin_fail(r->t, "warp number too large (at most %u)", UINT32_MAX - 1);
+	if (d < 0)
 		return textin_fail(r->t, "expected ' - warp W' after the CTA");
 	if (expect(&p, " - ") < 0 || *p == ' ' || !*p)
 		return textin_fail(r->t, "expected ' - OPCODE - ' after the warp");
