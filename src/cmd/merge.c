@@ -41,6 +41,8 @@ typedef struct merge_state {
 	int nin;
 	record *recs;
 	size_t nrecs, cap;
+	const char *sweep_id; /* CSV: the first row's sweep column */
+	size_t sweep_id_len;
 } merge_state;
 
 /* Does the start of a file (n bytes) look like a sweep output, so far? */
@@ -146,6 +148,126 @@ static int bad_file(const merge_in *m, const char *why)
 	return -1;
 }
 
+/*
+ * Is a JSON run record (len bytes at p) what sweep writes? merge copies
+ * records as they are, so it checks them first: valid JSON, nested at most
+ * JSON_MAX_DEPTH deep (checked without recursion), and a number (or null,
+ * for a rate without requests) wherever sweep writes one: "run", "point"
+ * and the rates, and every member of "counts", "threads", "case_misses"
+ * and "timing". NULL, or what is wrong.
+ */
+#define JSON_MAX_DEPTH 8
+static const char *json_record_bad(const char *p, size_t len)
+{
+	static const char *const numeric[] = {"\"run\"", "\"point\"", "\"miss_rate\"",
+					      "\"miss_rate_all\""};
+	static const char *const groups[] = {"\"counts\"", "\"threads\"", "\"case_misses\"",
+					     "\"timing\""};
+	const char *end = p + len, *key = NULL, *key1 = NULL;
+	size_t keylen = 0, key1len = 0;
+	char stack[JSON_MAX_DEPTH]; /* '{' or '[' of each open container */
+	int depth = 0, want_value = 1, want_key = 0;
+	while (p < end) {
+		char c = *p;
+		if (c == ' ' || c == '\t') {
+			p++;
+			continue;
+		}
+		if (want_key) { /* a member's name, or the end of an object */
+			if (c == '}' && !key) {
+				want_key = 0; /* an empty object: closed below */
+			} else if (c != '"') {
+				return "malformed JSON (a member name expected)";
+			}
+		}
+		if (c == '{' || c == '[') {
+			if (!want_value)
+				return "malformed JSON";
+			if (depth == JSON_MAX_DEPTH)
+				return "JSON nested too deeply";
+			/* the group a depth-2 object belongs to */
+			if (depth == 1) {
+				key1 = key;
+				key1len = keylen;
+			}
+			stack[depth++] = c;
+			p++;
+			want_value = c == '[';
+			want_key = c == '{';
+			key = NULL;
+			continue;
+		}
+		if (c == '}' || c == ']') {
+			if (!depth || stack[depth - 1] != (c == '}' ? '{' : '['))
+				return "malformed JSON (unbalanced brackets)";
+			depth--;
+			p++;
+			want_value = want_key = 0;
+			if (!depth && p != end)
+				return "text after the run's closing }";
+			continue;
+		}
+		if (c == ',') {
+			if (want_value || !depth)
+				return "malformed JSON";
+			p++;
+			want_value = stack[depth - 1] == '[';
+			want_key = stack[depth - 1] == '{';
+			key = NULL;
+			continue;
+		}
+		if (!want_value && !want_key)
+			return "malformed JSON";
+		const char *v = p;
+		if (c == '"') {
+			for (p++; p < end && *p != '"'; p++) {
+				if ((unsigned char)*p < 0x20)
+					return "malformed JSON (a control character in a string)";
+				if (*p == '\\' && ++p == end)
+					break;
+			}
+			if (p == end)
+				return "malformed JSON (an unterminated string)";
+			p++;
+			if (want_key) {
+				key = v;
+				keylen = (size_t)(p - v);
+				while (p < end && (*p == ' ' || *p == '\t'))
+					p++;
+				if (p == end || *p != ':')
+					return "malformed JSON (':' expected)";
+				p++;
+				want_key = 0;
+				want_value = 1;
+				continue;
+			}
+		} else if (c == '-' || (c >= '0' && c <= '9')) {
+			char *e;
+			strtod(p, &e);
+			if (e == p || e > end)
+				return "malformed JSON (a number)";
+			p = e;
+		} else if (!strncmp(p, "null", 4) || !strncmp(p, "true", 4)) {
+			p += 4;
+		} else if (!strncmp(p, "false", 5)) {
+			p += 5;
+		} else {
+			return "malformed JSON (a value expected)";
+		}
+		/* Numbers where sweep writes numbers. */
+		int must = 0;
+		for (size_t i = 0; key && depth == 1 && i < sizeof numeric / sizeof *numeric; i++)
+			must |= keylen == strlen(numeric[i]) && !memcmp(key, numeric[i], keylen);
+		for (size_t i = 0; key1 && depth == 2 && stack[1] == '{' && i < sizeof groups / sizeof *groups;
+		     i++)
+			must |= key1len == strlen(groups[i]) && !memcmp(key1, groups[i], key1len);
+		if (must && *v != '-' && (*v < '0' || *v > '9') && strncmp(v, "null", 4))
+			return "a count or rate that is not a number";
+		want_value = 0;
+	}
+	return depth || want_value ? "malformed JSON (the run ends early)" : NULL;
+}
+
 /* JSON: header line, one run per line, "]}" last. */
 /* The file's first hlen bytes (its header line) as m->header. */
 static int header_copy(merge_in *m, size_t hlen)
@@ -200,6 +322,12 @@ static int parse_json(merge_state *s, size_t fi)
 		/* Separators are written again on output. */
 		if (line[len - 1] == ',')
 			len--;
+		const char *bad = json_record_bad(line, len);
+		if (bad) {
+			char why[160];
+			snprintf(why, sizeof why, "run %ld: %s", run, bad);
+			return bad_file(m, why);
+		}
 		int rc = add_record(s, (unsigned long)run, fi, line, len);
 		if (rc < 0)
 			return rc;
@@ -208,15 +336,18 @@ static int parse_json(merge_state *s, size_t fi)
 }
 
 /* Length of the CSV record at p (RFC 4180: newlines may sit in quotes). */
-static size_t csv_record_len(const char *p, int *complete)
+static size_t csv_record_len(const char *p, int *complete, size_t *fields)
 {
 	int quoted = 0;
 	const char *q = p;
+	*fields = 1;
 	for (; *q; q++) {
 		if (*q == '"')
 			quoted = !quoted;
 		else if (*q == '\n' && !quoted)
 			break;
+		else if (*q == ',' && !quoted)
+			++*fields;
 	}
 	*complete = *q == '\n';
 	return (size_t)(q - p);
@@ -226,20 +357,44 @@ static int parse_csv(merge_state *s, size_t fi)
 {
 	merge_in *m = &s->in[fi];
 	int complete;
-	size_t hlen = csv_record_len(m->data, &complete);
+	size_t nf, hf;
+	size_t hlen = csv_record_len(m->data, &complete, &hf);
 	if (!complete)
 		return bad_file(m, "no complete CSV header line");
+	/* A sweep's CSV ends in the sweep's id: every row of every shard
+	 * carries the same one. */
+	int has_id = hlen >= 6 && !memcmp(m->data + hlen - 6, ",sweep", 6);
 	if (header_copy(m, hlen) < 0)
 		return bad_file(m, "out of memory") - 1;
 	m->shard_k = m->shard_n = -1;
 	for (const char *p = m->data + hlen + 1; *p;) {
-		size_t len = csv_record_len(p, &complete);
+		size_t len = csv_record_len(p, &complete, &nf);
 		if (!complete)
 			return bad_file(m, "last CSV line is incomplete (no line break)");
 		const char *e;
 		long run = parse_number(p, &e);
 		if (run < 0 || *e != ',')
 			return bad_file(m, "a CSV row does not start with its run number");
+		char why[160];
+		if (nf != hf) {
+			snprintf(why, sizeof why, "run %ld has %zu fields, the header %zu", run, nf, hf);
+			return bad_file(m, why);
+		}
+		if (has_id) {
+			const char *id = p + len;
+			while (id > p && id[-1] != ',')
+				id--;
+			size_t idlen = (size_t)(p + len - id);
+			if (!s->sweep_id) {
+				s->sweep_id = id;
+				s->sweep_id_len = idlen;
+			} else if (idlen != s->sweep_id_len || memcmp(id, s->sweep_id, idlen)) {
+				snprintf(why, sizeof why, "run %ld is of another sweep than %s's (another "
+							  "base configuration, --vary values or inputs)",
+					 run, s->in[0].name);
+				return bad_file(m, why);
+			}
+		}
 		int rc = add_record(s, (unsigned long)run, fi, p, len);
 		if (rc < 0)
 			return rc;

@@ -195,10 +195,13 @@ static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned
 }
 
 /*
- * The JSON header members of a sweep: the plan, and (only when sharded,
- * so that merge can drop it and match the unsharded header) the shard.
+ * The JSON header members of a sweep: the plan (varied keys and values,
+ * inputs, the base configuration), and (only when sharded, so that merge
+ * can drop it and match the unsharded header) the shard. id gets the
+ * plan's hash, which sweep CSVs carry in their last column so that merge
+ * can tell shards of one sweep from shards of another.
  */
-static char *sweep_json_header(const cli *c, const sweep_plan *plan)
+static char *sweep_json_header(const cli *c, const sweep_plan *plan, char *id, size_t idlen)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -223,8 +226,17 @@ static char *sweep_json_header(const cli *c, const sweep_plan *plan)
 			putc(',', f);
 		output_json_quote(f, c->inputs[i]);
 	}
-	fprintf(f, "],\"points\":%lu,\"runs_total\":%lu},", plan->npoints,
+	fprintf(f, "],\"points\":%lu,\"runs_total\":%lu,\"base\":", plan->npoints,
 		plan->npoints * (unsigned long)c->ninputs);
+	output_json_config(f, &c->config);
+	fputs("},", f);
+	/* What identifies the sweep, for CSV (JSON has it in the header):
+	 * FNV-1a of the sweep member so far, the shard left out. */
+	fflush(f);
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ull;
+	snprintf(id, idlen, "%016llx", (unsigned long long)h);
 	if (c->shard_n > 1)
 		fprintf(f, "\"shard\":{\"index\":%u,\"count\":%u},", c->shard_k, c->shard_n);
 	if (fclose(f) != 0) {
@@ -258,7 +270,8 @@ int sweep_run(const cli *c)
 	o.total = runs / shard_n + (c->shard_k < runs % shard_n);
 	const char **extra = calloc((size_t)plan.naxes + 1, sizeof *extra);
 	unsigned long *points = calloc(plan.npoints, sizeof *points);
-	char *json = sweep_json_header(c, &plan);
+	char sweep_id[17];
+	char *json = sweep_json_header(c, &plan, sweep_id, sizeof sweep_id);
 	int rc = EXIT_OK, nextra = 0;
 	if (!extra || !points || !json) {
 		msg_error("out of memory");
@@ -277,7 +290,7 @@ int sweep_run(const cli *c)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	output_begin_sweep(&o.out, o.res.f, c->format, json, extra, nextra);
+	output_begin_sweep(&o.out, o.res.f, c->format, json, extra, nextra, sweep_id);
 	progress_init(&o.prog, !c->quiet, "sweep");
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
 		rc = sweep_one_input(c, &plan, i, jobs, points, &o);

@@ -40,16 +40,18 @@ void output_begin(output *o, FILE *f, enum output_format fmt)
 	o->json_header = NULL;
 	o->extra_keys = NULL;
 	o->nextra = 0;
+	o->sweep_id = NULL;
 }
 
 void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *json_header,
-			const char *const *extra_keys, int nextra)
+			const char *const *extra_keys, int nextra, const char *sweep_id)
 {
 	output_begin(o, f, fmt);
 	o->sweep = 1;
 	o->json_header = json_header;
 	o->extra_keys = extra_keys;
 	o->nextra = nextra;
+	o->sweep_id = sweep_id;
 }
 
 void output_write_run(output *o, const output_run *run)

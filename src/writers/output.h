@@ -44,19 +44,22 @@ typedef struct output {
 	const char *json_header;
 	const char *const *extra_keys;
 	int nextra;
+	const char *sweep_id; /* CSV: the last column, the same in every shard */
 } output;
 
 void output_begin(output *o, FILE *f, enum output_format fmt);
 /* A sweep's stream: json_header is inserted after "version":1, (members
  * text, e.g. "\"sweep\":{...}," ); extra_keys name extra CSV columns. */
 void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *json_header,
-			const char *const *extra_keys, int nextra);
+			const char *const *extra_keys, int nextra, const char *sweep_id);
 /* One CSV field, quoted (RFC 4180) only when it must be. */
 void output_csv_field(FILE *f, const char *s);
 /* Is key one of the CSV's fixed configuration columns? */
 int output_csv_has_column(const char *key);
 /* A JSON string literal, escaped and valid UTF-8. */
 void output_json_quote(FILE *f, const char *s);
+/* A configuration as a JSON object: every key, numbers as numbers. */
+void output_json_config(FILE *f, const rd_config *c);
 void output_write_run(output *o, const output_run *run);
 /* Closes the JSON document (and writes a header not yet written). */
 void output_end(output *o);

@@ -35,6 +35,8 @@ static void csv_header(output *o)
 	      f);
 	for (int i = 0; i < o->nextra; i++)
 		fprintf(f, ",%s", o->extra_keys[i]);
+	if (o->sweep_id)
+		fputs(",sweep", f);
 	fputc('\n', f);
 }
 
@@ -69,6 +71,8 @@ static void csv_run(output *o, const output_run *run)
 		putc(',', f);
 		output_csv_field(f, output_config_value(run->config, o->extra_keys[i], buf, sizeof buf));
 	}
+	if (o->sweep_id)
+		fprintf(f, ",%s", o->sweep_id);
 	fputc('\n', f);
 }
 

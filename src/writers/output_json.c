@@ -55,7 +55,7 @@ static void json_u64(FILE *f, const char *name, uint64_t v, int first)
 }
 
 /* Every key of the table, numeric types as numbers; l1.sets is derived. */
-static void json_config(FILE *f, const rd_config *c)
+void output_json_config(FILE *f, const rd_config *c)
 {
 	char buf[128];
 	putc('{', f);
@@ -104,7 +104,7 @@ static void json_run(output *o, const output_run *run)
 	fputs(",\"kernel\":", f);
 	output_json_quote(f, run->kernel);
 	fputs(",\"config\":", f);
-	json_config(f, run->config);
+	output_json_config(f, run->config);
 
 	fputs(",\"counts\":{", f);
 	json_u64(f, "accesses", r->accesses, 1);

@@ -111,7 +111,7 @@ cmp -s "$T/out" "$T/sweep.csv"
 result "sweep: -j 1 and -j N give the same bytes" $?
 
 rds sweep -q --no-timing -f csv -p fermi-16k -s l1.hash=mod --vary latency.clip=0,1 $T2
-[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q ',model_s,latency.clip$'
+[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q ',model_s,latency.clip,sweep$'
 result "sweep: a varied key outside the fixed columns gets a column" $?
 
 rds sweep -q -p fermi-16k --vary l1.size=0.25x,1x $T2
