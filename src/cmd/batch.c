@@ -147,8 +147,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
  * and no --kernel is refused here too: the log is of one kernel. Standard
  * input can be read only once and is left to the run itself.
  */
-static int batch_check_inputs(const cli *c, const char *const *inputs, int n,
-			      const input_opts *o)
+int batch_check_inputs(const cli *c, const char *const *inputs, int n, const input_opts *o)
 {
 	char err[1024];
 	for (int i = 0; i < n; i++) {

@@ -9,6 +9,11 @@
 /* Run the parsed command line; returns the process exit status. */
 int batch_run(const cli *c);
 
+/* Open (and close) every input before output starts; with --log, refuse
+ * an input of several kernels and no --kernel. Standard input is left to
+ * the run. EXIT_OK, or the exit status after saying why. */
+int batch_check_inputs(const cli *c, const char *const *inputs, int n, const input_opts *o);
+
 struct timespec;
 /* Wall-clock seconds since t0 (CLOCK_MONOTONIC), for the timing fields. */
 double batch_seconds_since(const struct timespec *t0);

@@ -290,6 +290,15 @@ int sweep_run(const cli *c)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	/* Every input opened before output starts (batch.c), so a missing
+	 * one leaves no half-written document. */
+	input_opts opts = cli_input_opts(c);
+	rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
+	if (rc != EXIT_OK) {
+		sidecar_abort(&o.side);
+		outfile_abort(&o.res);
+		goto out;
+	}
 	output_begin_sweep(&o.out, o.res.f, c->format, json, extra, nextra, sweep_id);
 	progress_init(&o.prog, !c->quiet, "sweep");
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)

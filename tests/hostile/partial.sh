@@ -11,6 +11,10 @@ timeout 20 "$R" run -q -f json "$IN" "$T/missing.trc" >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && [ ! -s "$T/out" ] && grep -q "missing.trc: No such file or directory" "$T/err"
 check "run -f json OK MISSING: refused before any output" $?
 
+timeout 20 "$R" sweep -q -p toy-table2 --vary l1.ways=1,2 -f json "$IN" "$T/missing.trc" >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && [ ! -s "$T/out" ] && grep -q "missing.trc: No such file or directory" "$T/err"
+check "sweep -f json OK MISSING: refused before any output" $?
+
 timeout 20 "$R" run -q --log "$T/log.csv" samples/traces/tiny-nvbit.nvbit >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && [ ! -s "$T/out" ] && [ ! -e "$T/log.csv" ] && grep -q "more than one kernel" "$T/err"
 check "run --log on a two-kernel input: refused before any result" $?
