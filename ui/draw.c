@@ -2,25 +2,90 @@
 #include "draw.h"
 
 #include <curses.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n;
+	uint32_t cp, min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2, cp = c & 0x1F, min = 0x80;
+	else if ((c & 0xF0) == 0xE0)
+		n = 3, cp = c & 0x0F, min = 0x800;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) { /* a NUL stops it: never past the end */
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+/* The character at s, one column on screen: its bytes (1 for a byte that
+ * is not UTF-8), and whether it may be shown as it is (not C0, DEL, C1). */
+static size_t char_at(const unsigned char *s, int *safe)
+{
+	size_t n = utf8_len(s);
+	*safe = n && *s >= 0x20 && *s != 0x7f && !(*s == 0xC2 && s[1] < 0xA0);
+	return n ? n : 1;
+}
+
+/* The first nbytes of s made safe into dst (len bytes with the NUL). */
+static char *safe_copy(char *dst, size_t len, const char *s, size_t nbytes)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + nbytes;
+	size_t o = 0;
+	if (!len)
+		return dst;
+	while (p < end && *p) {
+		int safe;
+		size_t n = char_at(p, &safe);
+		size_t out = safe ? n : 1;
+		if (o + out >= len)
+			break;
+		if (safe)
+			memcpy(dst + o, p, n);
+		else
+			dst[o] = '?';
+		o += out;
+		p += n;
+	}
+	dst[o] = '\0';
+	return dst;
+}
+
+char *draw_safe(char *dst, size_t len, const char *s)
+{
+	return safe_copy(dst, len, s, strlen(s));
+}
 
 size_t draw_prefix_bytes(const char *s, int n)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	size_t b = 0;
-	while (s[b] && n > 0) {
-		b++;
-		while ((s[b] & 0xC0) == 0x80)
-			b++;
-		n--;
-	}
+	int safe;
+	for (; p[b] && n > 0; n--)
+		b += char_at(p + b, &safe);
 	return b;
 }
 
 int draw_width(const char *s)
 {
-	int n = 0;
-	for (; *s; s++)
-		n += (*s & 0xC0) != 0x80;
+	const unsigned char *p = (const unsigned char *)s;
+	int n = 0, safe;
+	for (; *p; n++)
+		p += char_at(p, &safe);
 	return n;
 }
 
@@ -31,8 +96,10 @@ int draw_put(int y, int x, int w, enum ui_elem e, const char *s)
 	int n = draw_width(s);
 	if (n > w)
 		n = w;
+	char safe[4096];
+	safe_copy(safe, sizeof safe, s, draw_prefix_bytes(s, n));
 	attrset(theme_attr(e));
-	mvaddnstr(y, x, s, (int)draw_prefix_bytes(s, n));
+	mvaddstr(y, x, safe);
 	attrset(A_NORMAL);
 	return n;
 }

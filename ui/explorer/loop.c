@@ -18,6 +18,7 @@
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "actions.h"
+#include "draw.h"
 #include "lessons.h"
 #include "now.h"
 #include "screen.h"
@@ -32,6 +34,19 @@
 #include "state.h"
 #include "termseq.h"
 #include "theme.h"
+
+/* "rdscope: MESSAGE" on standard error, made safe (draw_safe): messages
+ * quote file and kernel names. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char m[2048], safe[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rdscope: %s\n", draw_safe(safe, sizeof safe, m));
+}
 
 /* ---------------------------------------------------------------- signals */
 
@@ -112,8 +127,7 @@ static SCREEN *terminal_start(explorer *x, enum color_mode mode)
 	int have_modes = tcgetattr(STDOUT_FILENO, &tmodes) == 0;
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
-		fprintf(stderr, "rdscope: cannot use the terminal (TERM=%s)\n",
-			getenv("TERM") ? getenv("TERM") : "");
+		say("cannot use the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
 		return NULL;
 	}
 	cbreak();
@@ -223,7 +237,7 @@ static int explorer_start(explorer *x, const explorer_opts *o, int scripted)
 {
 	if (o->teach) {
 		if (explorer_lesson(x, LESSON_FIRST) < 0) {
-			fprintf(stderr, "rdscope: %s\n", x->msg);
+			say("%s", x->msg);
 			return EXPLORER_ERUNTIME;
 		}
 		return 0;
@@ -233,11 +247,11 @@ static int explorer_start(explorer *x, const explorer_opts *o, int scripted)
 	int interactive = !scripted && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	int st = o->load(o, interactive, &k, err, sizeof err);
 	if (st != 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		say("%s", err);
 		return st;
 	}
 	if (explorer_switch(x, k, o->input, &o->config) < 0) {
-		fprintf(stderr, "rdscope: %s\n", x->msg);
+		say("%s", x->msg);
 		return EXPLORER_ERUNTIME;
 	}
 	return 0;
@@ -254,11 +268,11 @@ int explorer_run(const explorer_opts *o)
 	x->teach = -1;
 	enum color_mode mode = COLOR_AUTO;
 	if (o->color && theme_parse_mode(o->color, &mode) != 0) {
-		fprintf(stderr, "rdscope: --color: '%s' is not auto, always or never\n", o->color);
+		say("--color: '%s' is not auto, always or never", o->color);
 		return EXPLORER_EUSAGE;
 	}
 	if (o->teach && !o->script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "rdscope: --teach: class mode needs a terminal\n");
+		say("--teach: class mode needs a terminal");
 		return EXPLORER_EUSAGE;
 	}
 	script sc = {0};
@@ -266,7 +280,7 @@ int explorer_run(const explorer_opts *o)
 		sc.path = o->script;
 		sc.f = fopen(o->script, "r");
 		if (!sc.f) {
-			fprintf(stderr, "rdscope: %s: cannot open the script\n", o->script);
+			say("%s: cannot open the script", o->script);
 			return EXPLORER_EUSAGE;
 		}
 	}
@@ -288,7 +302,8 @@ int explorer_run(const explorer_opts *o)
 	if (sc.f) {
 		fclose(sc.f);
 		if (rc == 0 && sc.failed) {
-			fprintf(stderr, "%s\n", sc.err);
+			char safe[sizeof sc.err];
+			fprintf(stderr, "%s\n", draw_safe(safe, sizeof safe, sc.err));
 			rc = sc.failed == 2 ? EXPLORER_EUSAGE : EXPLORER_ERUNTIME;
 		}
 	}
