@@ -5,8 +5,11 @@
  * src/ header: its options and the src/ services it needs (reading the
  * input, preset files, the SIGBUS handler's terminal) are filled here.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -76,6 +79,83 @@ static int explorer_load(const explorer_opts *o, int interactive, rd_kernel **k,
 	return st == INPUT_OK ? EXIT_OK : st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
+/*
+ * The directory a write to path lands in, by stat: an existing file's
+ * (links followed), a dangling link's target's, or a new file's. -1 when
+ * there is none (the write then fails on its own).
+ */
+static int landing_dir(const char *path, struct stat *dir)
+{
+	char target[PATH_MAX], buf[PATH_MAX];
+	char *real = realpath(path, NULL);
+	if (real) {
+		snprintf(buf, sizeof buf, "%s", real);
+		free(real);
+	} else {
+		struct stat l;
+		ssize_t n;
+		snprintf(buf, sizeof buf, "%s", path);
+		if (lstat(path, &l) == 0 && S_ISLNK(l.st_mode) &&
+		    (n = readlink(path, target, sizeof target - 1)) > 0) {
+			target[n] = '\0';
+			const char *slash = strrchr(path, '/');
+			int w = target[0] == '/' || !slash
+					? snprintf(buf, sizeof buf, "%s", target)
+					: snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - path), path,
+						   target);
+			if (w < 0 || (size_t)w >= sizeof buf)
+				return -1;
+		}
+	}
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		snprintf(buf, sizeof buf, ".");
+	else if (slash == buf)
+		buf[1] = '\0';
+	else
+		*slash = '\0';
+	return stat(buf, dir);
+}
+
+/*
+ * Is path in one of rdscope's own preset folders: the first directory of
+ * the preset search path, ./presets (in the source tree, where `make run`
+ * starts rdscope, the shipped presets), or the last, DATADIR/presets (the
+ * installed ones; preset_path.h)? Compared by device and inode.
+ */
+static const char *shipped_presets(const char *path)
+{
+	static char found[PATH_MAX];
+	struct stat d, s;
+	if (landing_dir(path, &d) < 0)
+		return NULL;
+	char **dirs = preset_path_list();
+	const char *hit = NULL;
+	for (size_t i = 0; dirs && dirs[i] && !hit; i++)
+		if ((i == 0 || !dirs[i + 1]) && stat(dirs[i], &s) == 0 && s.st_dev == d.st_dev &&
+		    s.st_ino == d.st_ino)
+			hit = snprintf(found, sizeof found, "%s", dirs[i]) >= 0 ? found : NULL;
+	preset_path_free(dirs);
+	return hit;
+}
+
+/* The explorer's export (explorer_opts.preset_save): never into the
+ * shipped presets, an existing file only when told to replace it. */
+static int explorer_preset_save(const char *path, const rd_config *cfg, const char *name,
+				const char *description, int replace, char *err, size_t len)
+{
+	struct stat st;
+	const char *shipped = shipped_presets(path);
+	if (shipped) {
+		snprintf(err, len, "%s: not written: %s/ holds rdscope's own presets; save it elsewhere",
+			 path, shipped);
+		return -1;
+	}
+	if (!replace && stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		return 1;
+	return preset_save(path, cfg, name, description, err, len);
+}
+
 static int explorer_from_cli(cli *c)
 {
 	static const char *const when[] = {"auto", "always", "never"}; /* cli.h: c->color */
@@ -90,7 +170,7 @@ static int explorer_from_cli(cli *c)
 		.ctx = c,
 		.load = explorer_load,
 		.preset_load = preset_load,
-		.preset_save = preset_save,
+		.preset_save = explorer_preset_save,
 		.terminal = sigbus_terminal,
 	};
 	return explorer_run(&o);

@@ -26,9 +26,11 @@
 #include <unistd.h>
 
 #include "actions.h"
+#include "bgcall.h"
 #include "draw.h"
 #include "lessons.h"
 #include "now.h"
+#include "prompt.h"
 #include "screen.h"
 #include "script.h"
 #include "state.h"
@@ -211,12 +213,19 @@ static void loop(explorer *x, script *sc, const signals *sg)
 			if (timeout < 0 || ms < timeout)
 				timeout = ms < 0 ? 0 : ms;
 		}
-		struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {worker_fd(x->w), POLLIN, 0}};
-		int n = poll(pf, 2, timeout);
+		/* The keyboard, the model thread, a preset being opened or
+		 * exported (bgcall.h: never on this thread, which stays free
+		 * for q and signals). */
+		struct pollfd pf[3] = {{STDIN_FILENO, POLLIN, 0},
+				       {worker_fd(x->w), POLLIN, 0},
+				       {x->busy ? bgcall_fd(x->busy) : -1, POLLIN, 0}};
+		int n = poll(pf, 3, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (pf[1].revents & POLLIN))
 			flags |= explorer_take_results(x);
+		if (n > 0 && (pf[2].revents & POLLIN))
+			flags |= prompt_busy_done(x);
 		/* Keys (and KEY_RESIZE after a SIGWINCH interrupted the poll). */
 		int ch;
 		while ((ch = getch()) != ERR) {
@@ -299,6 +308,8 @@ int explorer_run(const explorer_opts *o)
 		signals_restore(&sg);
 	}
 	explorer_free(x);
+	bgcall_drop(x->busy);
+	x->busy = NULL;
 	if (sc.f) {
 		fclose(sc.f);
 		if (rc == 0 && sc.failed) {
@@ -306,6 +317,18 @@ int explorer_run(const explorer_opts *o)
 			fprintf(stderr, "%s\n", draw_safe(safe, sizeof safe, sc.err));
 			rc = sc.failed == 2 ? EXPLORER_EUSAGE : EXPLORER_ERUNTIME;
 		}
+	}
+	/*
+	 * A preset still being opened or exported may never end (a FIFO with
+	 * no writer blocks open() for ever) and cannot be stopped safely
+	 * (bgcall.h). The terminal is restored: end the process here, without
+	 * exit(), whose flush of every stdio stream could wait for ever on the
+	 * stream that thread holds locked.
+	 */
+	if (bgcall_running()) {
+		fflush(stdout);
+		fflush(stderr);
+		_exit(rc);
 	}
 	return rc;
 }
