@@ -58,4 +58,11 @@ typedef struct explorer_opts {
 /* Run the explorer until the user quits. Returns an exit status. */
 int explorer_run(const explorer_opts *o);
 
+/*
+ * Can the explorer use the terminal on standard output (its TERM known to
+ * terminfo, with cursor addressing)? 1, or 0 with the reason in why (for
+ * TERM=dumb: "the terminal (TERM=dumb) cannot move the cursor").
+ */
+int explorer_terminal_ok(char *why, size_t len);
+
 #endif

@@ -23,6 +23,7 @@
 #include "readers/readers.h"
 #include "sweep_run.h"
 #include "trace_cmd.h"
+#include "util/util.h"
 
 _Static_assert((int)EXPLORER_OK == EXIT_OK && (int)EXPLORER_ERUNTIME == EXIT_RUNTIME &&
 		       (int)EXPLORER_EUSAGE == EXIT_USAGE,
@@ -179,6 +180,7 @@ static int explorer_from_cli(cli *c)
 int main(int argc, char **argv)
 {
 	sigbus_install();
+	char why[256];
 	cli c;
 	int rc = cli_parse(&c, argc, argv);
 	if (rc < 0) {
@@ -222,7 +224,16 @@ int main(int argc, char **argv)
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;
 			 * in pipes and scripts it prints text results. */
-			rc = explorer_wanted(&c) ? explorer_from_cli(&c) : batch_run(&c);
+			if (!explorer_wanted(&c)) {
+				rc = batch_run(&c);
+			} else if (!c.script && !c.teach && !explorer_terminal_ok(why, sizeof why)) {
+				/* A terminal the explorer cannot draw on (TERM=dumb):
+				 * the text result, as `rdscope run` prints it. */
+				msg_error("%s: printing the text result instead", why);
+				rc = batch_run(&c);
+			} else {
+				rc = explorer_from_cli(&c);
+			}
 			break;
 		}
 	}

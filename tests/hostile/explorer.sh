@@ -8,7 +8,9 @@
 #      reach the screen and standard error with their control characters
 #      as '?';
 #   9  export asks before replacing a file and never writes into rdscope's
-#      own preset folder (./presets, first on the preset search path).
+#      own preset folder (./presets, first on the preset search path);
+#  12  a terminal without cursor addressing (TERM=dumb) gets the text
+#      result instead of a blank explorer.
 # Prints "ok - NAME" / "not ok - NAME".
 NAME=hostile-explorer
 . "$(dirname "$0")/../e2e/screen.inc"
@@ -177,3 +179,21 @@ CWD="$T/tree" screen shipped 24 120 -- --no-timing --color=never --script "$T/sh
 	grep -qF "presets/ holds rdscope's own presets" "$T/shipped_new.txt" &&
 	grep -qF "presets/ holds rdscope's own presets" "$T/shipped_link.txt"
 result "export: never into rdscope's own presets folder (by name, new name, link)" $?
+
+# ---------------------------------------------------------------- 12: TERM
+start dumb 24 100 TERM=dumb -- --no-timing builtin:fig3
+tmux -L "$SOCK" set-option -w -t dumb remain-on-exit on >/dev/null
+finish dumb && shows dumb 'miss rate 100.00%' 5 &&
+	grep -qF 'rdscope: the terminal (TERM=dumb) cannot move the cursor: printing the text result instead' "$T/dumb.err"
+result "TERM=dumb: the text result instead of the explorer, and why" $?
+
+start unknown 24 100 TERM=no-such-terminal -- --no-timing builtin:fig3
+tmux -L "$SOCK" set-option -w -t unknown remain-on-exit on >/dev/null
+finish unknown && shows unknown 'miss rate 100.00%' 5 &&
+	grep -qF '(TERM=no-such-terminal) is unknown to terminfo' "$T/unknown.err"
+result "unknown TERM: the text result instead of the explorer" $?
+
+start dumbteach 24 100 TERM=dumb -- --teach
+finish dumbteach
+[ "$rc" = 1 ] && grep -qF 'cannot move the cursor; the explorer needs one that can' "$T/dumbteach.err"
+result "TERM=dumb --teach: refused with the reason" $?

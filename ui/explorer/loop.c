@@ -284,6 +284,11 @@ int explorer_run(const explorer_opts *o)
 		say("--teach: class mode needs a terminal");
 		return EXPLORER_EUSAGE;
 	}
+	char why[256];
+	if (!explorer_terminal_ok(why, sizeof why)) {
+		say("%s; the explorer needs one that can", why);
+		return EXPLORER_ERUNTIME;
+	}
 	script sc = {0};
 	if (o->script) {
 		sc.path = o->script;
@@ -331,4 +336,17 @@ int explorer_run(const explorer_opts *o)
 		_exit(rc);
 	}
 	return rc;
+}
+
+int explorer_terminal_ok(char *why, size_t len)
+{
+	const char *term = getenv("TERM");
+	char safe[128];
+	draw_safe(safe, sizeof safe, term ? term : "");
+	int ok = termseq_can_address(STDOUT_FILENO);
+	if (ok < 0)
+		snprintf(why, len, "the terminal (TERM=%s) is unknown to terminfo", safe);
+	else if (!ok)
+		snprintf(why, len, "the terminal (TERM=%s) cannot move the cursor", safe);
+	return ok > 0;
 }
