@@ -42,13 +42,13 @@ static void *bgcall_main(void *p)
 {
 	bgcall *b = p;
 	b->fn(b->arg);
+	atomic_fetch_sub(&running, 1); /* before done: a done call never counts */
 	pthread_mutex_lock(&b->mu);
 	b->done = 1;
 	pthread_mutex_unlock(&b->mu);
 	char c = 1;
 	ssize_t r = write(b->pipe[1], &c, 1); /* the pipe lives until our unref */
 	(void)r;
-	atomic_fetch_sub(&running, 1);
 	unref(b);
 	return NULL;
 }

@@ -6,38 +6,29 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t n;
-	uint32_t cp, min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2, cp = c & 0x1F, min = 0x80;
-	else if ((c & 0xF0) == 0xE0)
-		n = 3, cp = c & 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) { /* a NUL stops it: never past the end */
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
-}
-
-/* The character at s, one column on screen: its bytes (1 for a byte that
- * is not UTF-8), and whether it may be shown as it is (not C0, DEL, C1). */
+/*
+ * The character at s, one column on screen: its bytes (1 for a byte that
+ * is not UTF-8), and whether it may be shown as it is (valid UTF-8, not
+ * C0, DEL or C1). The rule of src/util/msg.c's utf8_len and char_at, which
+ * ui/ may not include: this function is the explorer's one copy of it.
+ */
 static size_t char_at(const unsigned char *s, int *safe)
 {
-	size_t n = utf8_len(s);
-	*safe = n && *s >= 0x20 && *s != 0x7f && !(*s == 0xC2 && s[1] < 0xA0);
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c & 0xF0) == 0xE0 ? 3
+				 : c >= 0xF0 && c <= 0xF4		  ? 4
+									  : 0;
+	uint32_t cp = n == 1 ? c : c & (0xFF >> (n + 1));
+	static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+	for (size_t i = 1; i < n && n; i++) { /* a NUL stops it: never past the end */
+		if ((s[i] & 0xC0) != 0x80)
+			n = 0;
+		else
+			cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if (n > 1 && (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)))
+		n = 0;
+	*safe = n && c >= 0x20 && c != 0x7f && !(c == 0xC2 && s[1] < 0xA0);
 	return n ? n : 1;
 }
 
