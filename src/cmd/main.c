@@ -122,34 +122,37 @@ static int landing_dir(const char *path, struct stat *dir)
  * Is path in one of rdscope's own preset folders: the first directory of
  * the preset search path, ./presets (in the source tree, where `make run`
  * starts rdscope, the shipped presets), or the last, DATADIR/presets (the
- * installed ones; preset_path.h)? Compared by device and inode.
+ * installed ones; preset_path.h)? Compared by device and inode; 1 with the
+ * folder in dir.
  */
-static const char *shipped_presets(const char *path)
+static int shipped_presets(const char *path, char *dir, size_t len)
 {
-	static char found[PATH_MAX];
 	struct stat d, s;
+	int hit = 0;
 	if (landing_dir(path, &d) < 0)
-		return NULL;
+		return 0;
 	char **dirs = preset_path_list();
-	const char *hit = NULL;
-	for (size_t i = 0; dirs && dirs[i] && !hit; i++)
-		if ((i == 0 || !dirs[i + 1]) && stat(dirs[i], &s) == 0 && s.st_dev == d.st_dev &&
-		    s.st_ino == d.st_ino)
-			hit = snprintf(found, sizeof found, "%s", dirs[i]) >= 0 ? found : NULL;
+	for (size_t i = 0; dirs && dirs[i] && !hit; i++) {
+		hit = (i == 0 || !dirs[i + 1]) && stat(dirs[i], &s) == 0 && s.st_dev == d.st_dev &&
+		      s.st_ino == d.st_ino;
+		if (hit)
+			snprintf(dir, len, "%s", dirs[i]);
+	}
 	preset_path_free(dirs);
 	return hit;
 }
 
-/* The explorer's export (explorer_opts.preset_save): never into the
- * shipped presets, an existing file only when told to replace it. */
+/* The explorer's export (explorer_opts.preset_save, off the UI thread):
+ * never into the shipped presets, an existing file only when told to
+ * replace it. */
 static int explorer_preset_save(const char *path, const rd_config *cfg, const char *name,
 				const char *description, int replace, char *err, size_t len)
 {
 	struct stat st;
-	const char *shipped = shipped_presets(path);
-	if (shipped) {
+	char dir[PATH_MAX];
+	if (shipped_presets(path, dir, sizeof dir)) {
 		snprintf(err, len, "%s: not written: %s/ holds rdscope's own presets; save it elsewhere",
-			 path, shipped);
+			 path, dir);
 		return -1;
 	}
 	if (!replace && stat(path, &st) == 0 && !S_ISDIR(st.st_mode))

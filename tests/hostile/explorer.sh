@@ -79,6 +79,25 @@ while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); 
 ! kill -0 "$pid" 2>/dev/null && [ $s = 0 ]
 result "open FIFO: closing the terminal ends the explorer (no orphan)" $?
 
+# Exporting to a FIFO nobody reads: the write waits off the UI thread too;
+# one export at a time, q quits while it waits.
+# (In $T/exp: the name the second export offers is fig3.cfg, in the
+# current directory.)
+mkfifo "$T/out.cfg"
+mkdir "$T/exp"
+CWD="$T/exp" start expfifo 24 100 -- --no-timing --color=never builtin:fig3
+tmux -L "$SOCK" set-option -w -t expfifo remain-on-exit on >/dev/null
+shows expfifo 'model done' && pid=$(pid_of expfifo) && tmux -L "$SOCK" send-keys -t expfifo e C-u &&
+	tmux -L "$SOCK" send-keys -t expfifo -l "$T/out.cfg" && tmux -L "$SOCK" send-keys -t expfifo Enter &&
+	shows expfifo 'out.cfg exists; replace it? (y/n)' && tmux -L "$SOCK" send-keys -t expfifo y &&
+	shows expfifo "exporting to $T/out.cfg" && tmux -L "$SOCK" send-keys -t expfifo Escape &&
+	shows expfifo 'export: stopped waiting' && tmux -L "$SOCK" send-keys -t expfifo e Enter &&
+	shows expfifo 'export: an earlier export is still being written'
+result "export to a FIFO: written off the UI thread, one export at a time" $?
+tmux -L "$SOCK" send-keys -t expfifo q
+gone expfifo "$pid" && [ -p "$T/out.cfg" ]
+result "export to a FIFO: q quits while the write waits" $?
+
 # ---------------------------------------------------------------- 7: names
 # A kernel description whose kernel name clears the screen and sets the
 # window title (libconfig's \x escapes), and a C1 control (CSI) after it.

@@ -6,6 +6,7 @@
 #include "prompt.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,11 @@ typedef struct file_job {
 	char err[2048];
 } file_job;
 
+/* Exports under way, those the UI stopped waiting for too: one at a time
+ * (writing a file changes the process's umask for a moment and tracks
+ * its temporary file for the signal handlers, src/writers/outfile.c). */
+static atomic_int exporting;
+
 static void file_job_run(void *arg)
 {
 	file_job *j = arg;
@@ -102,6 +108,7 @@ static void file_job_run(void *arg)
 	} else {
 		j->rc = j->save(j->text, &j->cfg, j->name, j->desc, j->replace, j->err,
 				sizeof j->err);
+		atomic_fetch_sub(&exporting, 1);
 	}
 }
 
@@ -111,16 +118,24 @@ static void file_job_run(void *arg)
 static int file_job_start(explorer *x, file_job *j, const char *what)
 {
 	const char *verb = j->kind == P_OPEN ? "open" : "export";
-	if (x->busy || bgcall_running() >= STUCK_MAX) {
-		explorer_message(x, 1, "%s: %s", verb,
-				 x->busy ? x->busy_what
-					 : "earlier files are still being read or written");
+	const char *why = x->busy ? x->busy_what
+			  : bgcall_running() >= STUCK_MAX ? "earlier files are still being read or written"
+			  : j->kind == P_EXPORT && atomic_load(&exporting)
+				  ? "an earlier export is still being written"
+				  : NULL;
+	if (why) {
+		explorer_message(x, 1, "%s: %s", verb, why);
 		free(j);
 		return R_STATUS;
 	}
 	char err[256];
-	x->busy = bgcall_start(file_job_run, j, free, err, sizeof err);
+	int export = j->kind == P_EXPORT;
+	if (export)
+		atomic_fetch_add(&exporting, 1);
+	x->busy = bgcall_start(file_job_run, j, free, err, sizeof err); /* j is the call's */
 	if (!x->busy) {
+		if (export)
+			atomic_fetch_sub(&exporting, 1);
 		explorer_message(x, 1, "%s: %s", verb, err);
 		return R_STATUS;
 	}
