@@ -17,11 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "bgcall.h"
+#include "draw.h"
 #include "hist.h"
 #include "input.h"
 #include "keys.h"
 #include "layout.h"
+#include "msg.h"
 #include "params.h"
 #include "theme.h"
 #include "worker.h"
@@ -697,6 +701,88 @@ static void test_worker_cancel(void **state)
 	rd_kernel_free(k);
 }
 
+/* The explorer's safe text (draw_safe, draw_width) is src/util/msg.c's
+ * rule: the same '?'s as fputs_safe over random bytes, edge values
+ * (controls, C1, broken and overlong sequences, surrogates) weighted up. */
+static void test_draw_safe_rule(void **state)
+{
+	(void)state;
+	static const unsigned char edge[] = {0x01, 0x07, 0x1b, 0x1f, 0x20, 'a',  0x7e, 0x7f,
+					     0x80, 0x9b, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
+					     0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff};
+	uint32_t seed = 12345;
+	for (int round = 0; round < 20000; round++) {
+		unsigned char in[16];
+		int n = 1 + round % 15;
+		for (int i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = seed >> 16;
+			in[i] = r & 1 ? edge[(r >> 1) % sizeof edge] : (unsigned char)(1 + (r >> 1) % 255);
+		}
+		in[n] = '\0';
+		char want[64], got[64];
+		FILE *f = fmemopen(want, sizeof want, "w");
+		assert_non_null(f);
+		fputs_safe((const char *)in, f);
+		fputc('\0', f);
+		fclose(f);
+		draw_safe(got, sizeof got, (const char *)in);
+		if (strcmp(want, got) != 0)
+			fail_msg("round %d: fputs_safe '%s', draw_safe '%s'", round, want, got);
+		int cps = 0;
+		for (const char *p = got; *p; p++)
+			cps += (*p & 0xC0) != 0x80;
+		assert_int_equal(draw_width((const char *)in), cps);
+		assert_int_equal(draw_prefix_bytes((const char *)in, cps), n);
+	}
+}
+
+static void bg_block(void *arg)
+{
+	char c;
+	ssize_t r = read(*(int *)arg, &c, 1); /* until the test writes */
+	(void)r;
+}
+
+static void bg_set(void *arg)
+{
+	*(int *)arg = 42;
+}
+
+/* A call off the UI thread: its fd wakes poll when done; a dropped call
+ * still blocked is counted until it returns, then frees itself. */
+static void test_bgcall(void **state)
+{
+	(void)state;
+	char err[128];
+	int *v = calloc(1, sizeof *v);
+	assert_non_null(v);
+	bgcall *b = bgcall_start(bg_set, v, free, err, sizeof err);
+	assert_non_null(b);
+	struct pollfd pf = {bgcall_fd(b), POLLIN, 0};
+	assert_int_equal(poll(&pf, 1, 10000), 1);
+	assert_true(bgcall_done(b));
+	assert_int_equal(*(int *)bgcall_arg(b), 42);
+	bgcall_drop(b);
+
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	b = bgcall_start(bg_block, &p[0], NULL, err, sizeof err);
+	assert_non_null(b);
+	assert_false(bgcall_done(b));
+	bgcall_drop(b); /* the UI gives up on it */
+	assert_int_equal(bgcall_running(), 1);
+	assert_int_equal(write(p[1], "x", 1), 1);
+	double t0 = now_s();
+	while (bgcall_running() && now_s() - t0 < 10) {
+		struct timespec ts = {0, 1000000};
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(bgcall_running(), 0);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -715,6 +801,8 @@ int main(void)
 		cmocka_unit_test(test_worker_latest_wins),
 		cmocka_unit_test(test_worker_cancel),
 		cmocka_unit_test(test_worker_speculate),
+		cmocka_unit_test(test_draw_safe_rule),
+		cmocka_unit_test(test_bgcall),
 	};
 	return cmocka_run_group_tests_name("ui", tests, NULL, NULL);
 }

@@ -2,25 +2,81 @@
 #include "draw.h"
 
 #include <curses.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+/*
+ * The character at s, one column on screen: its bytes (1 for a byte that
+ * is not UTF-8), and whether it may be shown as it is (valid UTF-8, not
+ * C0, DEL or C1). The rule of src/util/msg.c's utf8_len and char_at, which
+ * ui/ may not include: this function is the explorer's one copy of it.
+ */
+static size_t char_at(const unsigned char *s, int *safe)
+{
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c & 0xF0) == 0xE0 ? 3
+				 : c >= 0xF0 && c <= 0xF4		  ? 4
+									  : 0;
+	uint32_t cp = n == 1 ? c : c & (0xFF >> (n + 1));
+	static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+	for (size_t i = 1; i < n && n; i++) { /* a NUL stops it: never past the end */
+		if ((s[i] & 0xC0) != 0x80)
+			n = 0;
+		else
+			cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if (n > 1 && (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)))
+		n = 0;
+	*safe = n && c >= 0x20 && c != 0x7f && !(c == 0xC2 && s[1] < 0xA0);
+	return n ? n : 1;
+}
+
+/* The first nbytes of s made safe into dst (len bytes with the NUL). */
+static char *safe_copy(char *dst, size_t len, const char *s, size_t nbytes)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + nbytes;
+	size_t o = 0;
+	if (!len)
+		return dst;
+	while (p < end && *p) {
+		int safe;
+		size_t n = char_at(p, &safe);
+		size_t out = safe ? n : 1;
+		if (o + out >= len)
+			break;
+		if (safe)
+			memcpy(dst + o, p, n);
+		else
+			dst[o] = '?';
+		o += out;
+		p += n;
+	}
+	dst[o] = '\0';
+	return dst;
+}
+
+char *draw_safe(char *dst, size_t len, const char *s)
+{
+	return safe_copy(dst, len, s, strlen(s));
+}
 
 size_t draw_prefix_bytes(const char *s, int n)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	size_t b = 0;
-	while (s[b] && n > 0) {
-		b++;
-		while ((s[b] & 0xC0) == 0x80)
-			b++;
-		n--;
-	}
+	int safe;
+	for (; p[b] && n > 0; n--)
+		b += char_at(p + b, &safe);
 	return b;
 }
 
 int draw_width(const char *s)
 {
-	int n = 0;
-	for (; *s; s++)
-		n += (*s & 0xC0) != 0x80;
+	const unsigned char *p = (const unsigned char *)s;
+	int n = 0, safe;
+	for (; *p; n++)
+		p += char_at(p, &safe);
 	return n;
 }
 
@@ -31,8 +87,10 @@ int draw_put(int y, int x, int w, enum ui_elem e, const char *s)
 	int n = draw_width(s);
 	if (n > w)
 		n = w;
+	char safe[4096];
+	safe_copy(safe, sizeof safe, s, draw_prefix_bytes(s, n));
 	attrset(theme_attr(e));
-	mvaddnstr(y, x, s, (int)draw_prefix_bytes(s, n));
+	mvaddstr(y, x, safe);
 	attrset(A_NORMAL);
 	return n;
 }

@@ -13,11 +13,24 @@
 #include "layout.h"
 #include "theme.h"
 
-/* Bytes of the first n characters (code points) of UTF-8 s. */
+/*
+ * Text from inputs (kernel and file names, preset names, messages quoting
+ * them) may hold any byte. s copied into dst (at most len bytes with the
+ * NUL, cut at a character) with each control character (C0, DEL, C1
+ * U+0080..U+009F) and each byte that is not UTF-8 replaced by one '?', as
+ * src/util/msg.c does for rdscope's text output (ui/ may not include it:
+ * this is the explorer's one copy of that rule). draw_put applies it to
+ * everything drawn; the explorer's messages on standard error and the
+ * kernel list use it too. Returns dst.
+ */
+char *draw_safe(char *dst, size_t len, const char *s);
+/* Bytes of the first n characters (code points; a control character or a
+ * byte that is not UTF-8 counts as one, its '?') of s. */
 size_t draw_prefix_bytes(const char *s, int n);
-/* Columns of UTF-8 s. */
+/* Columns of s as drawn (made safe). */
 int draw_width(const char *s);
-/* Draw s at (y, x), at most w columns, in element e. Returns columns drawn. */
+/* Draw s (made safe: draw_safe) at (y, x), at most w columns, in element
+ * e. Returns columns drawn. */
 int draw_put(int y, int x, int w, enum ui_elem e, const char *s);
 /* Repeat glyph g n times from (y, x). */
 void draw_fill(int y, int x, int n, enum ui_elem e, const char *g);

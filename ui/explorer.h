@@ -39,11 +39,17 @@ typedef struct explorer_opts {
 	 */
 	int (*load)(const struct explorer_opts *o, int interactive, rd_kernel **k, char *err,
 		    size_t len);
-	/* Read a preset (file or name) over *cfg; write cfg as a preset file.
-	 * 0, or -1 with the reason in err. */
+	/*
+	 * Read a preset (file or name) over *cfg: 0, or -1 with the reason in
+	 * err. Write cfg as a preset file at path: 0; 1 when path exists and
+	 * replace is 0 (nothing written: the explorer asks); -1 with the reason
+	 * in err, also for a file in rdscope's own preset folders, which are
+	 * never written. Both are called off the UI thread (ui/bgcall.h), one
+	 * at a time, and may block.
+	 */
 	int (*preset_load)(const char *spec, rd_config *cfg, char *err, size_t len);
 	int (*preset_save)(const char *path, const rd_config *cfg, const char *name,
-			   const char *description, char *err, size_t len);
+			   const char *description, int replace, char *err, size_t len);
 	/* Tell a fatal-signal handler how to restore the terminal (fd -1: no
 	 * longer); NULL: nobody to tell. */
 	void (*terminal)(int fd, const char *seq, const struct termios *saved);
@@ -51,5 +57,12 @@ typedef struct explorer_opts {
 
 /* Run the explorer until the user quits. Returns an exit status. */
 int explorer_run(const explorer_opts *o);
+
+/*
+ * Can the explorer use the terminal on standard output (its TERM known to
+ * terminfo, with cursor addressing)? 1, or 0 with the reason in why (for
+ * TERM=dumb: "the terminal (TERM=dumb) cannot move the cursor").
+ */
+int explorer_terminal_ok(char *why, size_t len);
 
 #endif

@@ -8,6 +8,8 @@
 #include <curses.h>
 #include <stdio.h>
 
+#include "draw.h"
+
 int kernel_pick(const char *input, char **names, size_t n)
 {
 	SCREEN *scr = newterm(NULL, stdout, stdin);
@@ -26,12 +28,16 @@ int kernel_pick(const char *input, char **names, size_t n)
 		if (sel >= top + (size_t)rows)
 			top = sel - (size_t)rows + 1;
 		erase();
-		mvprintw(0, 0, "%s holds %zu kernels: choose one (Enter), q to quit", input, n);
+		char safe[1024]; /* names from the input: no control characters */
+		mvprintw(0, 0, "%s holds %zu kernels: choose one (Enter), q to quit",
+			 draw_safe(safe, sizeof safe, input), n);
 		for (int r = 0; r < rows && top + (size_t)r < n; r++) {
 			size_t i = top + (size_t)r;
 			if (i == sel)
 				attron(A_REVERSE);
-			mvprintw(2 + r, 1, "%4zu  %.*s", i, COLS > 8 ? COLS - 8 : 1, names[i]);
+			draw_safe(safe, sizeof safe, names[i]);
+			mvprintw(2 + r, 1, "%4zu  %.*s", i,
+				 (int)draw_prefix_bytes(safe, COLS > 8 ? COLS - 8 : 1), safe);
 			if (i == sel)
 				attroff(A_REVERSE);
 		}

@@ -75,7 +75,9 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	X(STEP_FIRST, KS_STEP, "Home", "the first request", KEY_HOME) \
 	X(STEP_LAST, KS_STEP, "End", "the last request collected", KEY_END) \
 	X(ACCEPT, KS_PROMPT, "Enter", "accept the typed text", '\n', '\r', KEY_ENTER) \
-	X(CANCEL, KS_PROMPT, "Esc Ctrl-G", "cancel the prompt", KC_ESC, KC_CTRL('g')) \
+	X(CANCEL, KS_PROMPT, "Esc Ctrl-G", \
+	  "cancel the prompt; while a preset is being opened or exported (the status " \
+	  "line says so), stop waiting for it", KC_ESC, KC_CTRL('g')) \
 	X(ERASE, KS_PROMPT, "Backspace", "erase the last character", KEY_BACKSPACE, 127, \
 	  KC_CTRL('h')) \
 	X(KILL, KS_PROMPT, "Ctrl-U", "erase the whole text", KC_CTRL('u')) \

@@ -26,3 +26,16 @@ void termseq_restore(char *buf, size_t len)
 	append(buf, len, "rmcup");
 	append(buf, len, "cnorm");
 }
+
+int termseq_can_address(int fd)
+{
+	int err = 0;
+	TERMINAL *saved = cur_term;
+	if (setupterm(NULL, fd, &err) != OK)
+		return -1;
+	char *cup = tigetstr("cup");
+	int ok = cup && cup != (char *)-1;
+	del_curterm(cur_term);
+	set_curterm(saved);
+	return ok;
+}

@@ -9,4 +9,8 @@
  * terminal has none). Call after curses has started. */
 void termseq_restore(char *buf, size_t len);
 
+/* Does the terminal on fd (TERM, terminfo) move the cursor? 1 yes; 0
+ * not (no cursor addressing: TERM=dumb); -1 TERM is not in terminfo. */
+int termseq_can_address(int fd);
+
 #endif

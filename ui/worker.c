@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bgcall.h"
 #include "curves.h"
 #include "jobs.h"
 #include "now.h"
@@ -293,18 +293,7 @@ worker *worker_start(const rd_kernel *k, char *err, size_t len)
 	}
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
-	/* Signals (SIGWINCH for resizes, SIGINT, ...) go to the UI thread;
-	 * not the faults, which only the faulting thread can take (blocked,
-	 * they kill the process past its handlers: sigbus.h, sanitizers). */
-	sigset_t all, old;
-	sigfillset(&all);
-	sigdelset(&all, SIGBUS);
-	sigdelset(&all, SIGSEGV);
-	sigdelset(&all, SIGFPE);
-	sigdelset(&all, SIGILL);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&w->th, NULL, worker_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = bgcall_thread(&w->th, 0, worker_main, w);
 	if (rc != 0) {
 		snprintf(err, len, "cannot start the model thread: %s", strerror(rc));
 		w->started = 0;

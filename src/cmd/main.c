@@ -5,8 +5,11 @@
  * src/ header: its options and the src/ services it needs (reading the
  * input, preset files, the SIGBUS handler's terminal) are filled here.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -78,6 +81,86 @@ static int explorer_load(const explorer_opts *o, int interactive, rd_kernel **k,
 	return st == INPUT_OK ? EXIT_OK : st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
+/*
+ * The directory a write to path lands in, by stat: an existing file's
+ * (links followed), a dangling link's target's, or a new file's. -1 when
+ * there is none (the write then fails on its own).
+ */
+static int landing_dir(const char *path, struct stat *dir)
+{
+	char target[PATH_MAX], buf[PATH_MAX];
+	char *real = realpath(path, NULL);
+	if (real) {
+		snprintf(buf, sizeof buf, "%s", real);
+		free(real);
+	} else {
+		struct stat l;
+		ssize_t n;
+		snprintf(buf, sizeof buf, "%s", path);
+		if (lstat(path, &l) == 0 && S_ISLNK(l.st_mode) &&
+		    (n = readlink(path, target, sizeof target - 1)) > 0) {
+			target[n] = '\0';
+			const char *slash = strrchr(path, '/');
+			int w = target[0] == '/' || !slash
+					? snprintf(buf, sizeof buf, "%s", target)
+					: snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - path), path,
+						   target);
+			if (w < 0 || (size_t)w >= sizeof buf)
+				return -1;
+		}
+	}
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		snprintf(buf, sizeof buf, ".");
+	else if (slash == buf)
+		buf[1] = '\0';
+	else
+		*slash = '\0';
+	return stat(buf, dir);
+}
+
+/*
+ * Is path in one of rdscope's own preset folders: the first directory of
+ * the preset search path, ./presets (in the source tree, where `make run`
+ * starts rdscope, the shipped presets), or the last, DATADIR/presets (the
+ * installed ones; preset_path.h)? Compared by device and inode; 1 with the
+ * folder in dir.
+ */
+static int shipped_presets(const char *path, char *dir, size_t len)
+{
+	struct stat d, s;
+	int hit = 0;
+	if (landing_dir(path, &d) < 0)
+		return 0;
+	char **dirs = preset_path_list();
+	for (size_t i = 0; dirs && dirs[i] && !hit; i++) {
+		hit = (i == 0 || !dirs[i + 1]) && stat(dirs[i], &s) == 0 && s.st_dev == d.st_dev &&
+		      s.st_ino == d.st_ino;
+		if (hit)
+			snprintf(dir, len, "%s", dirs[i]);
+	}
+	preset_path_free(dirs);
+	return hit;
+}
+
+/* The explorer's export (explorer_opts.preset_save, off the UI thread):
+ * never into the shipped presets, an existing file only when told to
+ * replace it. */
+static int explorer_preset_save(const char *path, const rd_config *cfg, const char *name,
+				const char *description, int replace, char *err, size_t len)
+{
+	struct stat st;
+	char dir[PATH_MAX];
+	if (shipped_presets(path, dir, sizeof dir)) {
+		snprintf(err, len, "%s: not written: %s/ holds rdscope's own presets; save it elsewhere",
+			 path, dir);
+		return -1;
+	}
+	if (!replace && stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		return 1;
+	return preset_save(path, cfg, name, description, err, len);
+}
+
 static int explorer_from_cli(cli *c)
 {
 	static const char *const when[] = {"auto", "always", "never"}; /* cli.h: c->color */
@@ -92,7 +175,7 @@ static int explorer_from_cli(cli *c)
 		.ctx = c,
 		.load = explorer_load,
 		.preset_load = preset_load,
-		.preset_save = preset_save,
+		.preset_save = explorer_preset_save,
 		.terminal = sigbus_terminal,
 	};
 	return explorer_run(&o);
@@ -101,6 +184,7 @@ static int explorer_from_cli(cli *c)
 int main(int argc, char **argv)
 {
 	sigbus_install();
+	char why[256];
 	cli c;
 	int rc = cli_parse(&c, argc, argv);
 	if (rc == 0) {
@@ -144,7 +228,16 @@ int main(int argc, char **argv)
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;
 			 * in pipes and scripts it prints text results. */
-			rc = explorer_wanted(&c) ? explorer_from_cli(&c) : batch_run(&c);
+			if (!explorer_wanted(&c)) {
+				rc = batch_run(&c);
+			} else if (!c.script && !c.teach && !explorer_terminal_ok(why, sizeof why)) {
+				/* A terminal the explorer cannot draw on (TERM=dumb):
+				 * the text result, as `rdscope run` prints it. */
+				msg_error("%s: printing the text result instead", why);
+				rc = batch_run(&c);
+			} else {
+				rc = explorer_from_cli(&c);
+			}
 			break;
 		}
 	}

@@ -10,36 +10,6 @@
 NAME=test
 . "$(dirname "$0")/screen.inc"
 
-# start NAME ROWS COLS [VAR=VALUE...] -- ARGS...: run rdscope in a detached
-# tmux session NAME; its exit status lands in $T/NAME.rc, stderr in .err.
-start() {
-	name=$1 rows=$2 cols=$3
-	shift 3
-	envs="LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR="
-	while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs="$envs $1"; shift; done
-	[ $# -gt 0 ] && shift
-	rm -f "$T/$name.rc" "$T/$name.err"
-	tmux -L "$SOCK" -f /dev/null new-session -d -s "$name" -x "$cols" -y "$rows" -c "${CWD:-$ROOT}" \
-		"env $envs $RDSCOPE $* 2>$T/$name.err; echo \$? >$T/$name.rc" || return 1
-}
-
-# finish NAME: wait (up to 120 s) for the session's exit status into $rc.
-finish() {
-	i=0
-	while [ ! -s "$T/$1.rc" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
-	rc=$(cat "$T/$1.rc" 2>/dev/null || echo timeout)
-	[ "$rc" = 0 ] || { echo "# $1: exit status $rc"; sed 's/^/# /' "$T/$1.err"; }
-	[ "$rc" = 0 ]
-}
-
-# screen NAME ROWS COLS [VAR=VALUE...] -- ARGS...: run the script $T/NAME.keys
-# (written by the caller) to its end.
-screen() {
-	name=$1
-	start "$@" && finish "$name"
-}
-
-
 # ---------------------------------------------------------------- start
 keys start <<EOF
 dump-screen $T/start.txt

@@ -157,6 +157,11 @@ int explorer_key(explorer *x, int ch)
 		x->msg[0] = '\0';
 		flags |= R_STATUS;
 	}
+	if (x->busy) { /* a preset being opened or exported: Esc stops waiting */
+		const ui_key *c = keys_lookup(KS_PROMPT, ch);
+		if (c && c->id == K_CANCEL)
+			return flags | prompt_busy_cancel(x);
+	}
 	enum key_scope scope = x_view(x)->scope != KS_GLOBAL ? x_view(x)->scope
 			       : x->focus == F_HIST	     ? KS_HIST
 							     : KS_PARAMS;

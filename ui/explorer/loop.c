@@ -18,6 +18,7 @@
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,29 @@
 #include <unistd.h>
 
 #include "actions.h"
+#include "bgcall.h"
+#include "draw.h"
 #include "lessons.h"
 #include "now.h"
+#include "prompt.h"
 #include "screen.h"
 #include "script.h"
 #include "state.h"
 #include "termseq.h"
 #include "theme.h"
+
+/* "rdscope: MESSAGE" on standard error, made safe (draw_safe): messages
+ * quote file and kernel names. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char m[2048], safe[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rdscope: %s\n", draw_safe(safe, sizeof safe, m));
+}
 
 /* ---------------------------------------------------------------- signals */
 
@@ -112,8 +129,7 @@ static SCREEN *terminal_start(explorer *x, enum color_mode mode)
 	int have_modes = tcgetattr(STDOUT_FILENO, &tmodes) == 0;
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
-		fprintf(stderr, "rdscope: cannot use the terminal (TERM=%s)\n",
-			getenv("TERM") ? getenv("TERM") : "");
+		say("cannot use the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
 		return NULL;
 	}
 	cbreak();
@@ -197,12 +213,19 @@ static void loop(explorer *x, script *sc, const signals *sg)
 			if (timeout < 0 || ms < timeout)
 				timeout = ms < 0 ? 0 : ms;
 		}
-		struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {worker_fd(x->w), POLLIN, 0}};
-		int n = poll(pf, 2, timeout);
+		/* The keyboard, the model thread, a preset being opened or
+		 * exported (bgcall.h: never on this thread, which stays free
+		 * for q and signals). */
+		struct pollfd pf[3] = {{STDIN_FILENO, POLLIN, 0},
+				       {worker_fd(x->w), POLLIN, 0},
+				       {x->busy ? bgcall_fd(x->busy) : -1, POLLIN, 0}};
+		int n = poll(pf, 3, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (pf[1].revents & POLLIN))
 			flags |= explorer_take_results(x);
+		if (n > 0 && (pf[2].revents & POLLIN))
+			flags |= prompt_busy_done(x);
 		/* Keys (and KEY_RESIZE after a SIGWINCH interrupted the poll). */
 		int ch;
 		while ((ch = getch()) != ERR) {
@@ -223,7 +246,7 @@ static int explorer_start(explorer *x, const explorer_opts *o, int scripted)
 {
 	if (o->teach) {
 		if (explorer_lesson(x, LESSON_FIRST) < 0) {
-			fprintf(stderr, "rdscope: %s\n", x->msg);
+			say("%s", x->msg);
 			return EXPLORER_ERUNTIME;
 		}
 		return 0;
@@ -233,11 +256,11 @@ static int explorer_start(explorer *x, const explorer_opts *o, int scripted)
 	int interactive = !scripted && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	int st = o->load(o, interactive, &k, err, sizeof err);
 	if (st != 0) {
-		fprintf(stderr, "rdscope: %s\n", err);
+		say("%s", err);
 		return st;
 	}
 	if (explorer_switch(x, k, o->input, &o->config) < 0) {
-		fprintf(stderr, "rdscope: %s\n", x->msg);
+		say("%s", x->msg);
 		return EXPLORER_ERUNTIME;
 	}
 	return 0;
@@ -254,19 +277,24 @@ int explorer_run(const explorer_opts *o)
 	x->teach = -1;
 	enum color_mode mode = COLOR_AUTO;
 	if (o->color && theme_parse_mode(o->color, &mode) != 0) {
-		fprintf(stderr, "rdscope: --color: '%s' is not auto, always or never\n", o->color);
+		say("--color: '%s' is not auto, always or never", o->color);
 		return EXPLORER_EUSAGE;
 	}
 	if (o->teach && !o->script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "rdscope: --teach: class mode needs a terminal\n");
+		say("--teach: class mode needs a terminal");
 		return EXPLORER_EUSAGE;
+	}
+	char why[256];
+	if (!explorer_terminal_ok(why, sizeof why)) {
+		say("%s; the explorer needs one that can", why);
+		return EXPLORER_ERUNTIME;
 	}
 	script sc = {0};
 	if (o->script) {
 		sc.path = o->script;
 		sc.f = fopen(o->script, "r");
 		if (!sc.f) {
-			fprintf(stderr, "rdscope: %s: cannot open the script\n", o->script);
+			say("%s: cannot open the script", o->script);
 			return EXPLORER_EUSAGE;
 		}
 	}
@@ -285,12 +313,40 @@ int explorer_run(const explorer_opts *o)
 		signals_restore(&sg);
 	}
 	explorer_free(x);
+	bgcall_drop(x->busy);
+	x->busy = NULL;
 	if (sc.f) {
 		fclose(sc.f);
 		if (rc == 0 && sc.failed) {
-			fprintf(stderr, "%s\n", sc.err);
+			char safe[sizeof sc.err];
+			fprintf(stderr, "%s\n", draw_safe(safe, sizeof safe, sc.err));
 			rc = sc.failed == 2 ? EXPLORER_EUSAGE : EXPLORER_ERUNTIME;
 		}
 	}
+	/*
+	 * A preset still being opened or exported may never end (a FIFO with
+	 * no writer blocks open() for ever) and cannot be stopped safely
+	 * (bgcall.h). The terminal is restored: end the process here, without
+	 * exit(), whose flush of every stdio stream could wait for ever on the
+	 * stream that thread holds locked.
+	 */
+	if (bgcall_running()) {
+		fflush(stdout);
+		fflush(stderr);
+		_exit(rc);
+	}
 	return rc;
+}
+
+int explorer_terminal_ok(char *why, size_t len)
+{
+	const char *term = getenv("TERM");
+	char safe[128];
+	draw_safe(safe, sizeof safe, term ? term : "");
+	int ok = termseq_can_address(STDOUT_FILENO);
+	if (ok < 0)
+		snprintf(why, len, "the terminal (TERM=%s) is unknown to terminfo", safe);
+	else if (!ok)
+		snprintf(why, len, "the terminal (TERM=%s) cannot move the cursor", safe);
+	return ok > 0;
 }

@@ -6,7 +6,9 @@
 #include "prompt.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "keys.h"
@@ -71,6 +73,105 @@ static void shell_word(const char *w, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
+/* ---------------------------------------------------------------- files */
+
+/*
+ * Opening and exporting run off the UI thread (bgcall.h): a preset named
+ * by the user may be a FIFO, a device, a file on a hung file system. The
+ * status line says what is under way; Esc stops waiting for it; q and
+ * signals quit whatever it does.
+ */
+typedef struct file_job {
+	int kind; /* P_OPEN or P_EXPORT */
+	int (*load)(const char *spec, rd_config *cfg, char *err, size_t len);
+	int (*save)(const char *path, const rd_config *cfg, const char *name,
+		    const char *description, int replace, char *err, size_t len);
+	char text[600];  /* the preset to open, the file to export to */
+	char name[200], desc[600];
+	rd_config cfg;   /* read, or to write */
+	int replace;
+	int rc;
+	char err[2048];
+} file_job;
+
+/* Exports under way, those the UI stopped waiting for too: one at a time
+ * (writing a file changes the process's umask for a moment and tracks
+ * its temporary file for the signal handlers, src/writers/outfile.c). */
+static atomic_int exporting;
+
+static void file_job_run(void *arg)
+{
+	file_job *j = arg;
+	if (j->kind == P_OPEN) {
+		rd_config_default(&j->cfg);
+		j->rc = j->load(j->text, &j->cfg, j->err, sizeof j->err);
+	} else {
+		j->rc = j->save(j->text, &j->cfg, j->name, j->desc, j->replace, j->err,
+				sizeof j->err);
+		atomic_fetch_sub(&exporting, 1);
+	}
+}
+
+/* At most this many calls stuck in the background (each a thread). */
+#define STUCK_MAX 4
+
+static int file_job_start(explorer *x, file_job *j, const char *what)
+{
+	const char *verb = j->kind == P_OPEN ? "open" : "export";
+	const char *why = x->busy ? x->busy_what
+			  : bgcall_running() >= STUCK_MAX ? "earlier files are still being read or written"
+			  : j->kind == P_EXPORT && atomic_load(&exporting)
+				  ? "an earlier export is still being written"
+				  : NULL;
+	if (why) {
+		explorer_message(x, 1, "%s: %s", verb, why);
+		free(j);
+		return R_STATUS;
+	}
+	char err[256];
+	int export = j->kind == P_EXPORT;
+	if (export)
+		atomic_fetch_add(&exporting, 1);
+	x->busy = bgcall_start(file_job_run, j, free, err, sizeof err); /* j is the call's */
+	if (!x->busy) {
+		if (export)
+			atomic_fetch_sub(&exporting, 1);
+		explorer_message(x, 1, "%s: %s", verb, err);
+		return R_STATUS;
+	}
+	snprintf(x->busy_what, sizeof x->busy_what, "%s %.600s... (Esc stops waiting)", what,
+		 j->text);
+	return R_STATUS;
+}
+
+static file_job *file_job_new(explorer *x, int kind)
+{
+	file_job *j = calloc(1, sizeof *j);
+	if (!j) {
+		explorer_message(x, 1, "out of memory");
+		return NULL;
+	}
+	j->kind = kind;
+	j->load = x->opts->preset_load;
+	j->save = x->opts->preset_save;
+	return j;
+}
+
+/* Export to path (replace: an existing file may be replaced). */
+static int export_to(explorer *x, const char *path, int replace)
+{
+	file_job *j = file_job_new(x, P_EXPORT);
+	if (!j)
+		return R_STATUS;
+	snprintf(j->text, sizeof j->text, "%s", path);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	snprintf(j->name, sizeof j->name, "%.*s", (int)(strlen(base) - 4), base);
+	snprintf(j->desc, sizeof j->desc, "exported from the rdscope explorer on %s", x->input);
+	j->cfg = x->cfg;
+	j->replace = replace;
+	return file_job_start(x, j, "exporting to");
+}
+
 static int do_export(explorer *x, const char *text)
 {
 	char path[600];
@@ -86,19 +187,7 @@ static int do_export(explorer *x, const char *text)
 		snprintf(path, sizeof path, "%s", text);
 	else
 		snprintf(path, sizeof path, "%s.cfg", text);
-	char name[200], desc[600], err[1024];
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 4), base);
-	snprintf(desc, sizeof desc, "exported from the rdscope explorer on %s", x->input);
-	if (x->opts->preset_save(path, &x->cfg, name, desc, err, sizeof err) < 0) {
-		explorer_message(x, 1, "export: %s", err);
-		return R_STATUS;
-	}
-	char qp[700], qi[700];
-	shell_word(path, qp, sizeof qp);
-	shell_word(x->input, qi, sizeof qi);
-	explorer_message(x, 0, "saved; same result: rdscope run -p %s %s", qp, qi);
-	return R_STATUS;
+	return export_to(x, path, 0);
 }
 
 static int do_open(explorer *x, const char *text)
@@ -109,20 +198,70 @@ static int do_open(explorer *x, const char *text)
 		explorer_message(x, 1, "open: no preset given");
 		return R_STATUS;
 	}
-	rd_config c;
-	rd_config_default(&c);
+	file_job *j = file_job_new(x, P_OPEN);
+	if (!j)
+		return R_STATUS;
+	snprintf(j->text, sizeof j->text, "%s", text);
+	return file_job_start(x, j, "opening");
+}
+
+/* The preset read (P_OPEN) made the configuration on screen. */
+static int opened(explorer *x, file_job *j)
+{
 	char err[2048];
-	if (x->opts->preset_load(text, &c, err, sizeof err) < 0) {
-		explorer_message(x, 1, "open: %s", err);
+	if (j->rc < 0) {
+		explorer_message(x, 1, "open: %s", j->err);
 		return R_STATUS;
 	}
-	if (rd_config_check(&c, err, sizeof err) < 0) {
-		explorer_message(x, 1, "open: %s: %s", text, err);
+	if (rd_config_check(&j->cfg, err, sizeof err) < 0) {
+		explorer_message(x, 1, "open: %s: %s", j->text, err);
 		return R_STATUS;
 	}
-	int f = explorer_set_config(x, &c, 1);
-	explorer_message(x, 0, "opened %s%s", text, f ? "" : " (the same configuration)");
+	int f = explorer_set_config(x, &j->cfg, 1);
+	explorer_message(x, 0, "opened %s%s", j->text, f ? "" : " (the same configuration)");
 	return f | R_STATUS;
+}
+
+/* The export (P_EXPORT) done, refused, or waiting for a yes to replace. */
+static int exported(explorer *x, file_job *j)
+{
+	if (j->rc < 0) {
+		explorer_message(x, 1, "export: %s", j->err);
+		return R_STATUS;
+	}
+	if (j->rc > 0) { /* the file is there: ask */
+		x->prompt = P_CONFIRM;
+		snprintf(x->pfile, sizeof x->pfile, "%s", j->text);
+		return R_STATUS;
+	}
+	char qp[700], qi[700];
+	shell_word(j->text, qp, sizeof qp);
+	shell_word(x->input, qi, sizeof qi);
+	explorer_message(x, 0, "saved; same result: rdscope run -p %s %s", qp, qi);
+	return R_STATUS;
+}
+
+int prompt_busy_done(explorer *x)
+{
+	if (!x->busy || !bgcall_done(x->busy))
+		return R_NONE;
+	file_job *j = bgcall_arg(x->busy);
+	int f = j->kind == P_OPEN ? opened(x, j) : exported(x, j);
+	bgcall_drop(x->busy);
+	x->busy = NULL;
+	return f | R_STATUS;
+}
+
+int prompt_busy_cancel(explorer *x)
+{
+	file_job *j = bgcall_arg(x->busy);
+	if (j->kind == P_OPEN)
+		explorer_message(x, 1, "open: stopped waiting for %s", j->text);
+	else
+		explorer_message(x, 1, "export: stopped waiting; %s may still be written", j->text);
+	bgcall_drop(x->busy);
+	x->busy = NULL;
+	return R_STATUS;
 }
 
 int prompt_value(explorer *x)
@@ -169,6 +308,13 @@ static int accept(explorer *x)
 
 int prompt_key(explorer *x, int ch)
 {
+	if (x->prompt == P_CONFIRM) { /* y replaces; any other key keeps the file */
+		x->prompt = P_NONE;
+		if (ch == 'y' || ch == 'Y')
+			return export_to(x, x->pfile, 1);
+		explorer_message(x, 0, "export: not saved, %s kept", x->pfile);
+		return R_STATUS;
+	}
 	const ui_key *k = keys_lookup(KS_PROMPT, ch);
 	int fresh = x->pfresh;
 	x->pfresh = 0;

@@ -1,7 +1,8 @@
 /*
  * The explorer's one-line prompts on the status line: a parameter's
- * value, the preset file to export to, the preset to open; and what
- * accepting them does. Calls the state (state.h) and, for preset files,
+ * value, the preset file to export to (and whether to replace it), the
+ * preset to open; and what accepting them does: opening and exporting
+ * happen off the UI thread (bgcall.h). Calls the state (state.h) and, for preset files,
  * the services of explorer_opts; called by the key actions (actions.c).
  */
 #ifndef UI_EXPLORER_PROMPT_H
@@ -18,5 +19,11 @@ int prompt_preset(explorer *x);
 
 /* A key while a prompt is open (x->prompt). Reaction flags. */
 int prompt_key(explorer *x, int ch);
+
+/* The preset being opened or exported (x->busy): its result when it is
+ * in (the loop calls this when bgcall_fd is readable), or stop waiting
+ * for it (Esc). Reaction flags. */
+int prompt_busy_done(explorer *x);
+int prompt_busy_cancel(explorer *x);
 
 #endif

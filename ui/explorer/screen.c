@@ -112,8 +112,11 @@ static void draw_status(explorer *x)
 	rect r = x->lay.status;
 	draw_fill(r.y, r.x, r.w, E_STATUS, " ");
 	if (x->prompt) {
-		char line[700];
-		snprintf(line, sizeof line, " %s%s", x->plabel, x->pbuf);
+		char line[1024];
+		if (x->prompt == P_CONFIRM)
+			snprintf(line, sizeof line, " export: %s exists; replace it? (y/n) ", x->pfile);
+		else
+			snprintf(line, sizeof line, " %s%s", x->plabel, x->pbuf);
 		int n = draw_width(line);
 		/* Keep the end of a long text (where the cursor is) in view. */
 		const char *p = line;
@@ -152,11 +155,13 @@ static void draw_status(explorer *x)
 	int c = draw_put(r.y, r.x, r.w, !x_settled(x) ? E_STATUS : E_STATUS, info);
 	/* The view's own keys, where a lecturer looks for them. */
 	const char *hint = v->hint ? v->hint(x) : NULL;
-	if (!*x->msg && hint && c + 1 + draw_width(hint) <= r.w)
+	/* The message, else what is being opened or exported. */
+	const char *msg = *x->msg ? x->msg : x->busy ? x->busy_what : NULL;
+	if (!msg && hint && c + 1 + draw_width(hint) <= r.w)
 		draw_put(r.y, r.x + r.w - draw_width(hint), draw_width(hint), E_STATUS, hint);
-	if (*x->msg) {
+	if (msg) {
 		char m[1100];
-		snprintf(m, sizeof m, " %s ", x->msg);
+		snprintf(m, sizeof m, " %s ", msg);
 		int mw = draw_width(m);
 		int at = r.w - mw;
 		if (at < c + 1)
@@ -166,7 +171,7 @@ static void draw_status(explorer *x)
 			at = 0;
 			draw_fill(r.y, r.x, r.w, E_STATUS, " ");
 		}
-		draw_put(r.y, r.x + at, r.w - at, x->msg_err ? E_ERROR : E_STATUS, m);
+		draw_put(r.y, r.x + at, r.w - at, *x->msg && x->msg_err ? E_ERROR : E_STATUS, m);
 	}
 }
 

@@ -43,7 +43,7 @@ void explorer_message(explorer *x, int err, const char *fmt, ...)
 int x_ready(const explorer *x)
 {
 	const view_ops *v = x_view(x);
-	return x_settled(x) && (!v->ready || v->ready(x));
+	return x_settled(x) && !x->busy && (!v->ready || v->ready(x));
 }
 
 /* ---------------------------------------------------------------- memo */

@@ -12,6 +12,7 @@
 #ifndef UI_EXPLORER_STATE_H
 #define UI_EXPLORER_STATE_H
 
+#include "bgcall.h"
 #include "explorer.h"
 #include "layout.h"
 #include "rdscope.h"
@@ -33,7 +34,8 @@ enum {
 	R_QUIT = 1 << 7,
 };
 
-enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN };
+/* P_CONFIRM: replace the existing file pfile with the export (y/n)? */
+enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM };
 enum focus { F_PARAMS = 0, F_HIST };
 
 #define MEMO_N 16
@@ -72,6 +74,12 @@ typedef struct explorer {
 	char pbuf[512];
 	int pfresh;            /* the text is the offered one: typing replaces it */
 	char plabel[64];
+	char pfile[600];       /* P_CONFIRM: the file an export would replace */
+
+	/* A preset being opened or exported off the UI thread (bgcall.h,
+	 * prompt.c), or NULL; what the status line says meanwhile. */
+	bgcall *busy;
+	char busy_what[700];
 
 	char msg[1024];        /* status-line message, until the next key */
 	int msg_err;
@@ -101,8 +109,9 @@ static inline const view_ops *x_view(const explorer *x)
 	return x->views[x->view];
 }
 
-/* Is everything the screen is waiting for in (the breakdown, and the
- * view's own run)? The script's wait and dump-screen wait for it. */
+/* Is everything the screen is waiting for in (the breakdown, the view's
+ * own run, a preset being opened or exported)? The script's wait and
+ * dump-screen wait for it. */
 int x_ready(const explorer *x);
 
 /* Same configuration (every key's value)? */
