@@ -56,11 +56,14 @@ tmux -L "$SOCK" send-keys -t fifo q
 gone fifo "$pid" && [ "$(cat "$T/fifo.rc")" = 0 ]
 result "open FIFO: q quits (status 0), the terminal restored" $?
 
+# /dev/zero is read off the UI thread too, and the preset reader stops at
+# its size limit: the refusal reaches the status line, and q quits.
 stuck zero /dev/zero
+shows zero 'larger than 1048576 bytes: not a preset'
 s=$?
 tmux -L "$SOCK" send-keys -t zero q
 gone zero "$pid" && [ $s = 0 ]
-result "open /dev/zero: q quits, the terminal restored" $?
+result "open /dev/zero: refused at the preset size limit; q quits, the terminal restored" $?
 
 for sig in INT TERM HUP; do
 	stuck "sig$sig" "$T/fifo"
