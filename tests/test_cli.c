@@ -119,7 +119,7 @@ static void test_cli_parse_ok(void **state)
 	const char *w3[] = {"rdscope", "run", "--color", "never", "-h", "--bogus", NULL};
 	assert_int_equal(parse(&c, w3), 0);
 	assert_int_equal(c.cmd, CLI_HELP);
-	assert_int_equal(c.color, 2);
+	assert_string_equal(c.color, "never");
 	cli_free(&c);
 	const char *w4[] = {"rdscope", "--version", NULL};
 	assert_int_equal(parse(&c, w4), 0);

@@ -40,7 +40,8 @@ typedef struct cli {
 	int no_timing; /* --no-timing */
 	/* The explorer (ui/explorer.c). */
 	const char *script;        /* --script FILE: keys from FILE (screen tests) */
-	int color;                 /* --color: 0 auto, 1 always, 2 never */
+	const char *color;         /* --color: auto, always or never (checked); NULL: auto.
+				      The explorer parses it (theme_parse_mode). */
 	int teach;                 /* --teach: class mode, the paper's Tables 1-5 */
 	const char **inputs;       /* INPUT arguments (into argv) */
 	int ninputs;

@@ -47,7 +47,7 @@ static const char *set_color(cli *c, const cli_option *o, const char *v)
 	(void)o;
 	for (int w = 0; w < 3; w++) {
 		if (!strcmp(v, when[w])) {
-			c->color = w;
+			c->color = v;
 			return NULL;
 		}
 	}

@@ -163,14 +163,13 @@ static int explorer_preset_save(const char *path, const rd_config *cfg, const ch
 
 static int explorer_from_cli(cli *c)
 {
-	static const char *const when[] = {"auto", "always", "never"}; /* cli.h: c->color */
 	explorer_opts o = {
 		.input = c->ninputs ? c->inputs[0] : INPUT_BUILTIN_PREFIX "fig3",
 		.builtin_prefix = INPUT_BUILTIN_PREFIX,
 		.config = c->config,
 		.no_timing = c->no_timing,
 		.script = c->script,
-		.color = when[c->color],
+		.color = c->color,
 		.teach = c->teach,
 		.ctx = c,
 		.load = explorer_load,

@@ -16,18 +16,6 @@
 
 /* ---------------------------------------------------------------- basics */
 
-/* Configurations compare by their keys' text: every key the model has, so
- * a key added to the model needs no change here. */
-int explorer_cfg_same(const rd_config *a, const rd_config *b)
-{
-	for (const rd_key *k = rd_keys; k->name; k++) {
-		char va[64], vb[64];
-		if (rd_config_get(a, k->name, va, sizeof va) < 0 ||
-		    rd_config_get(b, k->name, vb, sizeof vb) < 0 || strcmp(va, vb) != 0)
-			return 0;
-	}
-	return 1;
-}
 
 void explorer_message(explorer *x, int err, const char *fmt, ...)
 {
@@ -52,7 +40,7 @@ int x_ready(const explorer *x)
 static int memo_index(const explorer *x, const rd_config *c)
 {
 	for (int i = 0; i < MEMO_N && x->memo[i]; i++)
-		if (explorer_cfg_same(&x->memo[i]->cfg, c))
+		if (rd_config_equal(&x->memo[i]->cfg, c))
 			return i;
 	return -1;
 }
@@ -94,7 +82,7 @@ void explorer_speculate(explorer *x)
 	for (int dir = 1; dir >= -1; dir -= 2) {
 		rd_config c = x->cfg;
 		if (param_step(&c, x->sel, dir, msg, sizeof msg) == 0 &&
-		    !explorer_cfg_same(&c, &x->cfg) && memo_index(x, &c) < 0)
+		    !rd_config_equal(&c, &x->cfg) && memo_index(x, &c) < 0)
 			next[n++] = c;
 	}
 	worker_speculate(x->w, x->gen, next, n);
@@ -109,7 +97,7 @@ void explorer_request(explorer *x)
 
 int explorer_set_config(explorer *x, const rd_config *nc, int push_undo)
 {
-	if (explorer_cfg_same(nc, &x->cfg))
+	if (rd_config_equal(nc, &x->cfg))
 		return R_NONE;
 	if (push_undo) {
 		if (x->nundo == UNDO_N) {
@@ -199,7 +187,7 @@ int explorer_pin(explorer *x)
 /* A view's result: only for the configuration on screen. */
 static int view_result(explorer *x, snap *s)
 {
-	if (!explorer_cfg_same(&s->cfg, &x->cfg))
+	if (!rd_config_equal(&s->cfg, &x->cfg))
 		return R_NONE;
 	int flags = R_NONE;
 	for (const view_ops *const *v = x->views; *v; v++)

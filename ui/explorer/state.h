@@ -114,9 +114,6 @@ static inline const view_ops *x_view(const explorer *x)
  * dump-screen wait for it. */
 int x_ready(const explorer *x);
 
-/* Same configuration (every key's value)? */
-int explorer_cfg_same(const rd_config *a, const rd_config *b);
-
 /* The status-line message (one line: the first of a multi-line text),
  * until the next key; err: shown as an error. */
 void explorer_message(explorer *x, int err, const char *fmt, ...)

@@ -130,7 +130,7 @@ static const char *sweep_key(const explorer *x)
 
 static int curves_fit(const explorer *x)
 {
-	return x->curves && explorer_cfg_same(&x->curves->cfg, &x->cfg) &&
+	return x->curves && rd_config_equal(&x->curves->cfg, &x->cfg) &&
 	       strcmp(x->curves->key, sweep_key(x)) == 0;
 }
 
@@ -140,10 +140,10 @@ static void draw(explorer *x, const rect *r, int flags)
 		return; /* the panes it stands in for are not asked for */
 	const snap *s = x->curves;
 	int running = !s || !s->curves || !s->curves->done ||
-		      !explorer_cfg_same(&s->cfg, &x->cfg);
+		      !rd_config_equal(&s->cfg, &x->cfg);
 	draw_frame(r, running ? "Miss-rate curves (running)" : "Miss-rate curves", 0);
 	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
-	if (!s || !explorer_cfg_same(&s->cfg, &x->cfg)) {
+	if (!s || !rd_config_equal(&s->cfg, &x->cfg)) {
 		draw_put(y + 2, x0 + 1, iw - 1, E_PENDING, "modelling...");
 		return;
 	}

@@ -410,7 +410,7 @@ static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
 
 static int steps_fit(const explorer *x)
 {
-	return x->steps && explorer_cfg_same(&x->steps->cfg, &x->cfg);
+	return x->steps && rd_config_equal(&x->steps->cfg, &x->cfg);
 }
 
 static void draw(explorer *x, const rect *r, int flags)
