@@ -87,8 +87,13 @@ static int run_access(run *r, const kd_stmt *st)
 		}
 		if (e)
 			return run_fail(r, st->line, "%s", kx_strerror(e));
+		/* An array without dims takes any index: its byte offset must
+		 * still be a 64-bit number (found by make fuzz). */
+		if (flat > INT64_MAX / (int64_t)A->elem || flat < INT64_MIN / (int64_t)A->elem)
+			return run_fail(r, st->line, "%s[%lld]: the address is beyond 64 bits", A->name,
+					(long long)flat);
 		int64_t off = flat * (int64_t)A->elem;
-		if (off < 0 && (uint64_t)(-off) > A->base)
+		if (off < 0 && (uint64_t)0 - (uint64_t)off > A->base)
 			return run_fail(r, st->line, "%s[%lld] is below address 0", A->name,
 					(long long)flat);
 		uint64_t addr = A->base + (uint64_t)off;
