@@ -25,7 +25,7 @@ RDSCOPE_MAX_STEPS=1000000 timeout 20 "$R" run -q "$T/grid.kdesc" >/dev/null 2>"$
 [ $? -eq 2 ] && grep -q "more than 1000000 steps" "$T/err"
 check "65536 x 1024 threads, one long loop each: refused at the step limit" $?
 desc "$T/launches.kdesc" 32 '{ for = "i = 0; i < 1000; i++"; do = ( "x = i" ); }' \
-	'{ for = "a = 0; a < 1024; a++"; do = ( { for = "b = 0; b < 1024; b++"; do = ( "k" ); } ); }'
+	'{ for = "a = 0; a < 64; a++"; do = ( { for = "b = 0; b < 64; b++"; do = ( "k" ); } ); }'
 RDSCOPE_MAX_STEPS=1000000 timeout 60 "$R" run -q -f csv "$T/launches.kdesc" >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && grep -q "more than 1000000 steps .*over all threads and launches" "$T/err"
 check "nested launches loops: the limit spans the launches, refused" $?
