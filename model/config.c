@@ -29,7 +29,7 @@ enum {
 };
 
 /*
- * The defaults are seed 000's: GTX470, 16 KB L1, 128-byte lines, 4 ways,
+ * The defaults are Nugteren et al.'s (HPCA 2014): GTX470, 16 KB L1, 128-byte lines, 4 ways,
  * 32 sets, Fermi hash, 64 MSHRs of which one warp may hold 6, lambda_min
  * 100, sigma 5, one core, Fermi's 1536 threads / 8 blocks active per core.
  */
@@ -210,10 +210,7 @@ static int set_row(rd_config *c, const rd_key *k, const char *value, char *err, 
 
 void rd_config_default(rd_config *c)
 {
-	/* Nugteren et al., HPCA 2014: GTX470, 16 KB L1, 128-byte lines, 4
-	 * ways, 32 sets, Fermi hash, 64 MSHRs of which one warp may hold 6,
-	 * lambda_min 100, sigma 5, one core, Fermi's 1536 threads / 8 blocks
-	 * active per core: the rows' defaults. */
+	/* The rows' defaults (see above). */
 	char err[8];
 	memset(c, 0, sizeof *c);
 	/* Every default is valid (tests/test_keys.c checks). */

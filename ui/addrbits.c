@@ -128,7 +128,7 @@ void addr_bits_explain(const rd_config *c, uint32_t sets, uint64_t addr, addr_bi
 					 "(l[4:0]^l{12,10,8,7,6} + 32*l5) mod %u = (%s^%s + %u) mod %u = %u",
 					 sets, a, b2, 32u * (unsigned)BIT(line, 5), sets, o->set);
 			} else {
-				/* Seed 000 section 5.1, on the line's first byte. */
+				/* Nugteren et al., HPCA 2014, §5.1, on the line's first byte. */
 				static const unsigned hb[5] = {13, 14, 15, 17, 19};
 				uint64_t byte = line << ob;
 				uint64_t lo = (byte >> 7) & 31u, hi = 0;

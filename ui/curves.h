@@ -13,7 +13,7 @@
  * latency.stddev = 0, l1.mshrs = l1.mshr_per_warp = 0, l1.size = C and
  * l1.ways = W: `rdscope run` on it gives the same miss rate.
  *
- * Timing sweep (seed 000 Figure 12): the full model at a few values of one
+ * Timing sweep (Nugteren et al., HPCA 2014, Figure 12): the full model at a few values of one
  * parameter around the current one, 0.25x 0.5x 1x 2x 4x for cache size,
  * associativity, line size and MSHRs as in the paper, the neighbouring
  * values otherwise.

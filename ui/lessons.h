@@ -1,5 +1,5 @@
 /*
- * Class mode (`rdscope --teach`): the story of seed 000 sections 3-4 as
+ * Class mode (`rdscope --teach`): the story of Nugteren et al., HPCA 2014, §§3-4, as
  * five lessons, Table 1 to Table 5, each the paper's toy trace under its
  * toy preset. The traces and settings are built in, so the lessons work
  * from any directory and any install; a unit test checks that they equal

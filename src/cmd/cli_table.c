@@ -232,7 +232,7 @@ const cli_option cli_options[] = {
 		.commands = CLI_ALL_COMMANDS,
 		.set = set_flag, .field = offsetof(cli, teach),
 		.help = "explorer in class mode: the paper's Tables 1-5, step by step",
-		.man = "Open the explorer in class mode: the step-through view of seed 000's\n"
+		.man = "Open the explorer in class mode: the step-through view of the paper's\n"
 		       "Table 2 (the built-in copy of\n"
 		       ".I samples/paper/table2.trc\n"
 		       "under the\n"

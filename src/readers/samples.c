@@ -290,7 +290,7 @@ int samples_list(FILE *f)
 	if (es.n)
 		qsort(es.e, es.n, sizeof *es.e, entry_cmp);
 	fprintf(f, "%-36s %s\n", "builtin:fig3",
-		"seed 000 Figure 3: column-major copy, one block of 256 threads (the default)");
+		"the paper's Figure 3: column-major copy, one block of 256 threads (the default)");
 	fprintf(f, "%-36s %s\n", "builtin:colcopy:H[:W[:E]]",
 		"Figure 3's copy: H threads, W columns (1024), E-byte elements (4)");
 	for (size_t i = 0; i < es.n; i++) {

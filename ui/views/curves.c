@@ -3,7 +3,7 @@
  * associativity, for the latency-free model (curves.h: one run per set
  * count gives every associativity), with the current configuration
  * marked; below, the full timing model at neighbouring values of the
- * parameter selected on the left, as bars (seed 000 Figure 12). Data:
+ * parameter selected on the left, as bars (Nugteren et al., HPCA 2014, Figure 12). Data:
  * a JOB_CURVES run of the configuration on screen sweeping the selected
  * parameter, asked for while the view is on screen. May include and call
  * the state (explorer/state.h), curves, draw, params, theme.

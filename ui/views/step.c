@@ -1,6 +1,6 @@
 /*
  * The step-through view: the requests of a run one at a time, drawn as
- * the columns of seed 000's Tables 2-5 (time, instruction, thread,
+ * the columns of Nugteren et al.'s Tables 2-5 (HPCA 2014) (time, instruction, thread,
  * address, cache-line, cache effect, distance, MSHRs, hit/miss, latency,
  * effect at; columns after the current request stay hidden, as a
  * lecturer reveals them), then what happened to the current request: its
