@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "util/util.h"
+#include "writers/writers.h"
 
 typedef struct named {
 	const char *what; /* "-o", "--log", "input", ... */
@@ -22,7 +23,7 @@ typedef struct named {
  * device, a FIFO, a sample, a path that cannot be resolved). */
 static int identify(const char *path, struct stat *st, char *buf, size_t len)
 {
-	if (!path || !strcmp(path, "-") || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+	if (!path || outfile_by_name_direct(path))
 		return 0;
 	if (stat(path, st) == 0)
 		return S_ISREG(st->st_mode) ? 1 : 0;

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +111,11 @@ static int stdout_name(const char *path)
 	return 0;
 }
 
+int outfile_by_name_direct(const char *path)
+{
+	return stdout_name(path) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6);
+}
+
 int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
@@ -141,8 +145,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
 	}
 	struct stat lst;
 	int is_link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
-	if ((exists && !S_ISREG(st.st_mode)) || (is_link && !exists) ||
-	    !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+	if ((exists && !S_ISREG(st.st_mode)) || (is_link && !exists) || outfile_by_name_direct(path))
 		return outfile_direct(o, path, err, errlen);
 	/* A link to a regular file: the target is replaced, the link kept. */
 	if (is_link) {

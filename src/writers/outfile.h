@@ -21,6 +21,11 @@ typedef struct outfile {
 	char *tmp;         /* temporary name while open; NULL when written through */
 } outfile;
 
+/* Is path written through (or as standard output) by its name alone:
+ * "-", /dev/stdout and the like, anything under /dev/ or /proc/? (What is
+ * not a regular file is written through too, whatever its name.) */
+int outfile_by_name_direct(const char *path);
+
 /* Returns 0, or -1 with "path: reason" in err. */
 int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 /* Flush, close and rename into place. Returns 0, or -1 (file removed). */
