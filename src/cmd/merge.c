@@ -7,6 +7,7 @@
 #include "merge.h"
 #include "samefile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,20 +167,18 @@ static const char *json_record_bad(const char *p, size_t len)
 	const char *end = p + len, *key = NULL, *key1 = NULL;
 	size_t keylen = 0, key1len = 0;
 	char stack[JSON_MAX_DEPTH]; /* '{' or '[' of each open container */
-	int depth = 0, want_value = 1, want_key = 0;
+	int depth = 0, want_value = 1, want_key = 0, opened = 0;
 	while (p < end) {
 		char c = *p;
 		if (c == ' ' || c == '\t') {
 			p++;
 			continue;
 		}
-		if (want_key) { /* a member's name, or the end of an object */
-			if (c == '}' && !key) {
-				want_key = 0; /* an empty object: closed below */
-			} else if (c != '"') {
-				return "malformed JSON (a member name expected)";
-			}
-		}
+		/* just after { or [: the one place a container may close empty */
+		int empty_ok = opened;
+		opened = 0;
+		if (want_key && c != '"' && !(c == '}' && empty_ok))
+			return "malformed JSON (a member name expected)";
 		if (c == '{' || c == '[') {
 			if (!want_value)
 				return "malformed JSON";
@@ -194,12 +193,15 @@ static const char *json_record_bad(const char *p, size_t len)
 			p++;
 			want_value = c == '[';
 			want_key = c == '{';
+			opened = 1;
 			key = NULL;
 			continue;
 		}
 		if (c == '}' || c == ']') {
 			if (!depth || stack[depth - 1] != (c == '}' ? '{' : '['))
 				return "malformed JSON (unbalanced brackets)";
+			if ((want_value || want_key) && !empty_ok)
+				return "malformed JSON (a value expected before the bracket)";
 			depth--;
 			p++;
 			want_value = want_key = 0;
@@ -223,8 +225,13 @@ static const char *json_record_bad(const char *p, size_t len)
 			for (p++; p < end && *p != '"'; p++) {
 				if ((unsigned char)*p < 0x20)
 					return "malformed JSON (a control character in a string)";
-				if (*p == '\\' && ++p == end)
-					break;
+				if (*p != '\\')
+					continue;
+				if (++p == end || !strchr("\"\\/bfnrtu", *p))
+					return "malformed JSON (an escape JSON does not have)";
+				for (int h = 0; *p == 'u' && h < 4; h++)
+					if (++p == end || !isxdigit((unsigned char)*p))
+						return "malformed JSON (\\u and four hex digits expected)";
 			}
 			if (p == end)
 				return "malformed JSON (an unterminated string)";
@@ -242,11 +249,10 @@ static const char *json_record_bad(const char *p, size_t len)
 				continue;
 			}
 		} else if (c == '-' || (c >= '0' && c <= '9')) {
-			char *e;
-			strtod(p, &e);
-			if (e == p || e > end)
+			size_t n = output_json_number_len(p);
+			if (!n || p + n > end)
 				return "malformed JSON (a number)";
-			p = e;
+			p += n;
 		} else if (!strncmp(p, "null", 4) || !strncmp(p, "true", 4)) {
 			p += 4;
 		} else if (!strncmp(p, "false", 5)) {

@@ -62,3 +62,38 @@ double output_percent(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
+
+/* Decimal digits at s: how many. */
+static size_t digits(const char *s)
+{
+	size_t n = 0;
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
+size_t output_json_number_len(const char *s)
+{
+	/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+	const char *p = s + (*s == '-');
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		p += digits(p);
+	else
+		return 0;
+	if (*p == '.') {
+		size_t n = digits(p + 1);
+		if (!n)
+			return 0;
+		p += 1 + n;
+	}
+	if (*p == 'e' || *p == 'E') {
+		const char *q = p + 1 + (p[1] == '+' || p[1] == '-');
+		size_t n = digits(q);
+		if (!n)
+			return 0;
+		p = q + n;
+	}
+	return (size_t)(p - s);
+}

@@ -58,6 +58,9 @@ void output_csv_field(FILE *f, const char *s);
 int output_csv_has_column(const char *key);
 /* A JSON string literal, escaped and valid UTF-8. */
 void output_json_quote(FILE *f, const char *s);
+/* Length of the JSON number at s (RFC 8259's grammar: no "inf", "nan",
+ * hex, '+' or leading zeros), or 0 if none starts there. */
+size_t output_json_number_len(const char *s);
 /* A configuration as a JSON object: every key, numbers as numbers. */
 void output_json_config(FILE *f, const rd_config *c);
 void output_write_run(output *o, const output_run *run);

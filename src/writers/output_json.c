@@ -9,37 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Does text match JSON's number grammar -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)? */
-static int json_number_valid(const char *s)
-{
-	if (*s == '-')
-		s++;
-	if (*s == '0')
-		s++;
-	else if (*s >= '1' && *s <= '9')
-		while (*s >= '0' && *s <= '9')
-			s++;
-	else
-		return 0;
-	if (*s == '.') {
-		s++;
-		if (!(*s >= '0' && *s <= '9'))
-			return 0;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		if (!(*s >= '0' && *s <= '9'))
-			return 0;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	return *s == '\0';
-}
-
 /* Non-finite rates (a kernel without loads) have no JSON number: null. */
 static void json_double(FILE *f, double v, const char *fmt)
 {
@@ -71,7 +40,7 @@ void output_json_config(FILE *f, const rd_config *c)
 				      ? "1"
 				      : "0",
 			      f);
-		else if (numeric && json_number_valid(buf))
+		else if (numeric && buf[0] && buf[output_json_number_len(buf)] == '\0')
 			fputs(buf, f);
 		else
 			output_json_quote(f, buf);

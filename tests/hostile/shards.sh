@@ -39,3 +39,22 @@ sed '2s/,"kernel"/,"kernel",/' "$T/s1.json" >"$T/b.json"
 "$R" merge "$T/s0.json" "$T/b.json" >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && grep -q 'b.json: run 1: malformed JSON' "$T/err"
 check "json: a run that is not valid JSON is refused" $?
+# Damage that looks like JSON to a lenient reader: the last member of an
+# object without its value, a trailing comma, numbers JSON has no
+# spelling for, an escape JSON does not have.
+cat >"$T/damage" <<'EOF'
+s/"cancels":[0-9]*}/"cancels":}/
+s/"cancels":\([0-9]*\)}/"cancels":\1,}/
+s/"misses":[0-9]*/"misses":-inf/
+s/"misses":[0-9]*/"misses":0x1F/
+s/"kernel":"/"kernel":"\\q/
+EOF
+i=0
+while IFS= read -r damage; do
+	i=$((i + 1))
+	sed "2$damage" "$T/s1.json" >"$T/d$i.json"
+	cmp -s "$T/d$i.json" "$T/s1.json" && echo "# damage $i changed nothing"
+	"$R" merge "$T/s0.json" "$T/d$i.json" >"$T/out" 2>"$T/err"
+	[ $? -eq 2 ] && [ ! -s "$T/out" ] && grep -q "d$i.json: run 1: " "$T/err"
+	check "json: damage $i ($damage) is refused" $?
+done <"$T/damage"
