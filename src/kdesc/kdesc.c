@@ -181,18 +181,13 @@ int kdesc_sniff(const char *text, size_t n)
 int kdesc_summary(const char *path, char *desc, size_t desclen, char *variants, size_t varlen)
 {
 	desc[0] = variants[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	char *text = malloc(KDESC_MAX_BYTES + 1);
-	size_t n = text ? fread(text, 1, KDESC_MAX_BYTES, f) : 0;
-	fclose(f);
+	char why[128];
+	char *text = cfg_read_text(path, KDESC_MAX_BYTES, "kernel description", why, sizeof why);
 	if (!text)
 		return -1;
-	text[n] = '\0';
 	config_t cf;
 	config_init(&cf);
-	if (cfg_include_line(text) || strlen(text) != n || cfg_nesting_line(text, CFG_MAX_NEST) ||
+	if (cfg_include_line(text) || cfg_nesting_line(text, CFG_MAX_NEST) ||
 	    !config_read_string(&cf, text)) {
 		free(text);
 		config_destroy(&cf);

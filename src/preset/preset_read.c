@@ -23,7 +23,8 @@
 
 #define PRESET_FORMAT "rdscope-preset"
 #define PRESET_VERSION 1
-/* A preset is a page of text; a larger file is not one. */
+/* A preset is a page of text; a larger file is not one. It is read once
+ * (a pipe such as `-p <(...)` can be read only once), whole. */
 #define PRESET_MAX_BYTES (1u << 20)
 
 /* Settings of a preset that are not model keys. */
@@ -218,49 +219,6 @@ static void check_meta(preset_ctx *x, const char *path, const config_setting_t *
 }
 
 /*
- * A preset's whole text, read once (a pipe such as `-p <(...)` can be read
- * only once) and at most PRESET_MAX_BYTES of it, so that /dev/zero or a
- * binary file is refused instead of read forever. NULL with the reason in
- * why (the caller adds the file's name).
- */
-static char *read_text(const char *path, char *why, size_t whylen)
-{
-	struct stat st;
-	/* fopen succeeds on a directory; say what is wrong before reading. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "%s", strerror(EISDIR));
-		return NULL;
-	}
-	errno = 0;
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(why, whylen, "%s", strerror(errno ? errno : EIO));
-		return NULL;
-	}
-	char *text = malloc(PRESET_MAX_BYTES + 1);
-	size_t n = text ? fread(text, 1, PRESET_MAX_BYTES + 1, f) : 0;
-	int bad = text ? ferror(f) : ENOMEM;
-	fclose(f);
-	if (!text || bad) {
-		snprintf(why, whylen, "%s", strerror(text ? EIO : ENOMEM));
-		free(text);
-		return NULL;
-	}
-	if (n > PRESET_MAX_BYTES) {
-		snprintf(why, whylen, "larger than %u bytes: not a preset", PRESET_MAX_BYTES);
-		free(text);
-		return NULL;
-	}
-	text[n] = '\0';
-	if (strlen(text) != n) {
-		snprintf(why, whylen, "NUL byte: not a preset (a binary file?)");
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/*
  * Parse a preset's text: 0, or -1 with the line and reason. Presets inherit
  * instead of including, and libconfig 1.5 exit()s the whole process when
  * an include names something its scanner cannot read (`@include "."`;
@@ -289,7 +247,7 @@ static int read_config(preset_ctx *x, config_t *cf, const char *path, const char
 		       unsigned from_line)
 {
 	char why[256];
-	char *text = read_text(path, why, sizeof why);
+	char *text = cfg_read_text(path, PRESET_MAX_BYTES, "preset", why, sizeof why);
 	if (!text) {
 		if (from)
 			preset_error(x, from, from_line, "inherits: %s: %s", path, why);
@@ -433,7 +391,7 @@ int preset_meta_read(const char *path, char *name, size_t namelen, char *desc, s
 {
 	config_t cf;
 	config_init(&cf);
-	char why[256], *text = read_text(path, why, sizeof why);
+	char why[256], *text = cfg_read_text(path, PRESET_MAX_BYTES, "preset", why, sizeof why);
 	unsigned line;
 	const char *msg;
 	int rc = text ? parse_text(&cf, text, &line, &msg) : -1;

@@ -1,8 +1,12 @@
 /* Helpers shared by the libconfig readers (see cfgtype.h). */
 #include "cfgtype.h"
 
+#include <errno.h>
 #include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *cfgtype_name(int type)
 {
@@ -72,4 +76,41 @@ unsigned cfg_include_line(const char *text)
 		p++;
 	}
 	return 0;
+}
+
+char *cfg_read_text(const char *path, size_t max, const char *what, char *why, size_t whylen)
+{
+	struct stat st;
+	/* fopen succeeds on a directory; say what is wrong before reading. */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s", strerror(EISDIR));
+		return NULL;
+	}
+	errno = 0;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(why, whylen, "%s", strerror(errno ? errno : EIO));
+		return NULL;
+	}
+	char *text = malloc(max + 1);
+	size_t n = text ? fread(text, 1, max + 1, f) : 0;
+	int bad = text ? ferror(f) : ENOMEM;
+	fclose(f);
+	if (!text || bad) {
+		snprintf(why, whylen, "%s", strerror(text ? EIO : ENOMEM));
+		free(text);
+		return NULL;
+	}
+	if (n > max) {
+		snprintf(why, whylen, "larger than %zu bytes: not a %s", max, what);
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	if (strlen(text) != n) {
+		snprintf(why, whylen, "NUL byte: not a %s (a binary file?)", what);
+		free(text);
+		return NULL;
+	}
+	return text;
 }

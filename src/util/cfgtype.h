@@ -2,9 +2,17 @@
 #ifndef CFGTYPE_H
 #define CFGTYPE_H
 
+#include <stddef.h>
+
 /* "an integer", "a string", ... for a libconfig setting type, as messages
  * say what they expected and what they got. */
 const char *cfgtype_name(int type);
+
+/* A libconfig file's whole text, at most max bytes, read once (a pipe
+ * too), so that /dev/zero or a binary file is refused instead of read
+ * forever; what names the kind of file in the reasons ("preset"). NULL
+ * with the reason in why (the caller adds the file's name). */
+char *cfg_read_text(const char *path, size_t max, const char *what, char *why, size_t whylen);
 
 /* The line of the text's first @include, or 0. */
 unsigned cfg_include_line(const char *text);
