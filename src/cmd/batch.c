@@ -153,20 +153,22 @@ int batch_check_inputs(const cli *c, const char *const *inputs, int n, const inp
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(inputs[i], "-"))
 			continue;
-		input *in;
-		int st = input_open(inputs[i], o, &in, err, sizeof err);
-		if (st == INPUT_OK)
-			input_close(in);
-		char **names = NULL;
-		size_t nk = 0;
-		if (st == INPUT_OK && c->log && !c->kernel &&
-		    (st = input_names(inputs[i], o, &names, &nk, err, sizeof err)) == INPUT_OK) {
+		int st;
+		if (c->log && !c->kernel) { /* opens it, and counts its kernels */
+			char **names = NULL;
+			size_t nk = 0;
+			st = input_names(inputs[i], o, &names, &nk, err, sizeof err);
 			input_names_free(names, nk);
-			if (nk > 1) {
+			if (st == INPUT_OK && nk > 1) {
 				snprintf(err, sizeof err, "--log: %s has more than one kernel; choose one "
 							  "with --kernel NAME|INDEX", inputs[i]);
 				st = INPUT_EINPUT;
 			}
+		} else {
+			input *in;
+			st = input_open(inputs[i], o, &in, err, sizeof err);
+			if (st == INPUT_OK)
+				input_close(in);
 		}
 		if (st != INPUT_OK) {
 			msg_error("%s", err);

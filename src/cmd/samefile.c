@@ -98,7 +98,7 @@ int samefile_check(const cli *c)
 		for (int k = 0; k < nin; k++) {
 			const char *f = input_file(c->inputs[k], buf, sizeof buf);
 			named in = {"input", f};
-			if (f && existing(f) && same(&out[i], &in)) {
+			if (f && same(&out[i], &in)) { /* f exists (input_file) */
 				msg_error("%s %s is the input %s (it would be overwritten)", out[i].what,
 					  out[i].path, c->inputs[k]);
 				return EXIT_USAGE;

@@ -62,14 +62,14 @@ void outfile_catch_signals(void)
 
 /*
  * mkstemp creates mode 0600; give the file the mode a plain fopen would
- * (0666 less the umask), or keep the mode of the file it replaces.
+ * (0666 less the umask), or keep the mode of the file it replaces (old:
+ * its stat, NULL for a new file).
  */
-static void outfile_fix_mode(int fd, const char *path)
+static void outfile_fix_mode(int fd, const struct stat *old)
 {
-	struct stat st;
 	mode_t mode;
-	if (stat(path, &st) == 0) {
-		mode = st.st_mode & 07777;
+	if (old) {
+		mode = old->st_mode & 07777;
 	} else {
 		mode_t mask = umask(0);
 		umask(mask);
@@ -176,7 +176,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	outfile_track(o->tmp, 1);
-	outfile_fix_mode(fd, o->path);
+	outfile_fix_mode(fd, exists ? &st : NULL); /* st: the link's target too */
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
