@@ -19,24 +19,15 @@ typedef struct run {
 	int64_t *vals;
 	rd_kernel_builder *b;
 	uint32_t tid;
-	uint64_t nloads;
+	uint64_t loads_left;     /* trace_max_loads(), counted down */
+	/* The work a description may take: KD_MAX_STEPS statements and loop
+	 * iterations over all its threads and launches (d->steps), or what
+	 * RDSCOPE_MAX_STEPS says. Loads alone are bounded by loads_left,
+	 * loops alone by MAX_LOOP, but two nested loops of MAX_LOOP
+	 * iterations, or one in each of 2^26 threads, would run for days. */
 	uint64_t max_steps;
 	int failed;
 } run;
-
-/* The work a description may take: KD_MAX_STEPS statements and loop
- * iterations over all its threads and launches (d->steps). Loads alone
- * are bounded by trace_max_loads(), loops alone by MAX_LOOP, but two
- * nested loops of MAX_LOOP iterations, or one in each of 2^26 threads,
- * would run for days. RDSCOPE_MAX_STEPS, a whole number, sets another
- * limit. */
-static uint64_t kd_max_steps(void)
-{
-	const char *s = getenv("RDSCOPE_MAX_STEPS");
-	char *end;
-	unsigned long long v = s && *s >= '1' && *s <= '9' ? strtoull(s, &end, 10) : 0;
-	return v && !*end ? (uint64_t)v : KD_MAX_STEPS;
-}
 
 static int run_fail(run *r, unsigned line, const char *fmt, ...)
 {
@@ -97,7 +88,7 @@ static int run_access(run *r, const kd_stmt *st)
 			return run_fail(r, st->line, "%s[%lld] is below address 0", A->name,
 					(long long)flat);
 		uint64_t addr = A->base + (uint64_t)off;
-		if (st->kind == ST_LOAD && ++r->nloads > trace_max_loads())
+		if (st->kind == ST_LOAD && !r->loads_left--)
 			return run_fail(r, st->line, "more than %llu loads in one kernel (lower "
 						     "max_threads or the sizes)",
 					(unsigned long long)trace_max_loads());
@@ -209,7 +200,11 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 	vals[S_GX] = g[0], vals[S_GY] = g[1], vals[S_GZ] = g[2];
 	vals[S_DX] = bd[0], vals[S_DY] = bd[1], vals[S_DZ] = bd[2];
 	vals[S_WARP] = 32;
-	run r = {.d = d, .k = K, .vals = vals, .max_steps = kd_max_steps()};
+	run r = {.d = d,
+		 .k = K,
+		 .vals = vals,
+		 .loads_left = trace_max_loads(),
+		 .max_steps = limit_from_env("RDSCOPE_MAX_STEPS", KD_MAX_STEPS, UINT64_MAX)};
 	r.b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1], (uint32_t)bd[2]);
 	if (!r.b) {
 		free(vals);

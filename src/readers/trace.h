@@ -33,6 +33,10 @@ enum trace_status {
  * model's memory estimates and tests stop there. */
 uint64_t trace_max_loads(void);
 
+/* A limit the environment sets: the whole number 1..max in variable name,
+ * or def when it is unset or anything else. Read it once, not per item. */
+uint64_t limit_from_env(const char *name, uint64_t def, uint64_t max);
+
 typedef struct trace_reader trace_reader;
 struct trace_reader {
 	/*

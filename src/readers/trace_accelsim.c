@@ -252,7 +252,7 @@ typedef struct body {
 	int have_insts;
 	uint64_t insts_seen;
 	unsigned long warp_line;
-	uint64_t nloads;
+	uint64_t loads_left;
 } body;
 
 /* A warp's "insts = N" must match its instruction lines. */
@@ -404,7 +404,7 @@ static int instruction(accel_reader *r, body *s, const char *line)
 		if (tid > RD_MAX_THREAD_ID)
 			return textin_fail(r->t, "thread id %llu is beyond %u, the largest the model "
 						 "takes", (unsigned long long)tid, RD_MAX_THREAD_ID);
-		if (kind == SASS_LOAD && ++s->nloads > trace_max_loads())
+		if (kind == SASS_LOAD && !s->loads_left--)
 			return textin_fail(r->t, "more than %llu loads in kernel %s",
 					   (unsigned long long)trace_max_loads(), r->name);
 		if (rd_kernel_builder_add(s->b, (uint32_t)tid, kind == SASS_STORE, addr[i],
@@ -528,7 +528,7 @@ static int accel_load(trace_reader *rr, rd_kernel **k)
 	accel_reader *r = (accel_reader *)rr;
 	*k = NULL;
 	r->state = 2;
-	body s = {0};
+	body s = {.loads_left = trace_max_loads()};
 	s.bs = r->block[0] * r->block[1] * r->block[2];
 	s.nwarps = (s.bs + 31) / 32;
 	s.b = rd_kernel_builder_new(r->name, r->block[0], r->block[1], r->block[2]);

@@ -223,7 +223,7 @@ static int warp_index(nvbit_reader *r, uint64_t flat, uint32_t nwarps, uint32_t 
 
 /* Parse an access line of kernel k into b. */
 static int access_parse(nvbit_reader *r, const char *line, const launch *k, rd_kernel_builder *b,
-			uint64_t *nloads)
+			uint64_t *loads_left)
 {
 	int prefixed;
 	const char *p = past_prefix(line, &prefixed);
@@ -312,7 +312,7 @@ static int access_parse(nvbit_reader *r, const char *line, const launch *k, rd_k
 		if (tid > RD_MAX_THREAD_ID)
 			return textin_fail(r->t, "thread id %llu is beyond %u, the largest the model "
 						 "takes", (unsigned long long)tid, RD_MAX_THREAD_ID);
-		if (kind == SASS_LOAD && ++*nloads > trace_max_loads())
+		if (kind == SASS_LOAD && !(*loads_left)--)
 			return textin_fail(r->t, "more than %llu loads in kernel %s",
 					   (unsigned long long)trace_max_loads(), k->name);
 		if (rd_kernel_builder_add(b, (uint32_t)tid, kind == SASS_STORE, addr[lane], bytes) < 0) {
@@ -333,7 +333,7 @@ static int scan(nvbit_reader *r, const launch *k, rd_kernel_builder *b)
 	char *line;
 	size_t len;
 	int rc;
-	uint64_t nloads = 0;
+	uint64_t loads_left = trace_max_loads();
 	while ((rc = textin_next(r->t, &line, &len)) > 0) {
 		int prefixed;
 		enum line_kind kind = classify(line, &prefixed);
@@ -346,7 +346,7 @@ static int scan(nvbit_reader *r, const launch *k, rd_kernel_builder *b)
 		if (kind == LINE_ACCESS) {
 			if (r->state == ST_START)
 				return textin_fail(r->t, "memory access before any kernel launch line");
-			if (b && access_parse(r, line, k, b, &nloads) < 0)
+			if (b && access_parse(r, line, k, b, &loads_left) < 0)
 				return -1;
 			continue;
 		}

@@ -56,3 +56,14 @@ check "NVBit: the same limit" $?
 RDSCOPE_MAX_LOADS=10 timeout 20 "$R" run -q samples/traces/tiny.kdesc >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && grep -q "more than 10 loads" "$T/err"
 check "kernel descriptions: the same limit" $?
+# Each reader's limit is exact: a kernel with exactly N loads passes at
+# RDSCOPE_MAX_LOADS=N and fails at N - 1.
+for f in samples/traces/tiny-nvbit.nvbit samples/traces/tiny-accelsim/kernel-1.traceg samples/traces/tiny.kdesc; do
+	n=$("$R" run -q -f json --no-timing --kernel 0 "$f" | sed -n 's/.*"accesses":\([0-9]*\).*/\1/p' | head -n 1)
+	RDSCOPE_MAX_LOADS=$n timeout 20 "$R" run -q --kernel 0 "$f" >/dev/null 2>&1
+	at=$?
+	RDSCOPE_MAX_LOADS=$((n - 1)) timeout 20 "$R" run -q --kernel 0 "$f" >/dev/null 2>&1
+	below=$?
+	[ -n "$n" ] && [ "$at" -eq 0 ] && [ "$below" -eq 2 ]
+	check "$(basename "$f"): exactly $n loads pass at the limit $n, fail at $((n - 1))" $?
+done
