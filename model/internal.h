@@ -24,9 +24,12 @@ static inline void *vec_grow(void *v, uint32_t *cap, size_t size, uint32_t first
 typedef struct rd_sched {
 	uint32_t nthreads;        /* threads modelled (after gpu.max_threads) */
 	uint32_t warp_size;
-	uint32_t nblocks;
+	uint32_t nblocks;         /* blocks modelled, numbered densely */
+	uint32_t *block_id;       /* [nblocks] the kernel's id of each, or NULL:
+				   * the same (blocks without loads dropped) */
 	uint32_t warps_per_block; /* ceil(block size / warp size) */
-	uint32_t nwarps;          /* nblocks * warps_per_block (some may be empty) */
+	uint32_t nwarps;          /* nblocks * warps_per_block (some may be empty);
+				   * warp w is in block w / warps_per_block */
 	uint32_t *warp_t0;        /* [nwarps] first thread of each warp */
 	uint16_t *warp_nt;        /* [nwarps] threads in each warp (0: empty) */
 	uint32_t ncores;
@@ -37,6 +40,16 @@ typedef struct rd_sched {
 
 int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c);
 void sched_free(rd_sched *s);
+/* The kernel's id of (dense) block b, and of warp w. */
+static inline uint32_t sched_block_id(const rd_sched *s, uint32_t b)
+{
+	return s->block_id ? s->block_id[b] : b;
+}
+static inline uint32_t sched_warp_id(const rd_sched *s, uint32_t w)
+{
+	return sched_block_id(s, w / s->warps_per_block) * s->warps_per_block +
+	       w % s->warps_per_block;
+}
 
 /* ---- stage 2: coalescing --------------------------------------------- */
 /* One request: a distinct line of one warp instruction's coalescing group. */
@@ -180,9 +193,15 @@ static inline uint32_t halfnormal_draw(const rd_halfnormal *h, rd_rng *r)
 
 /* ---- stage 3-4: timed simulation of one case on one core ------------- */
 typedef struct sim_params {
-	uint32_t sets, ways;
-	const uint32_t *set_of;    /* [nlines] set index of each line */
-	/* [cores * sets] requests each core sends each set: the most updates
+	uint32_t sets, ways;       /* of the configuration */
+	/* The sets the lines use, numbered densely: nsets of them, set_of[l]
+	 * in [0, nsets), and set_ids[i] the configuration's set index of
+	 * dense set i (NULL: the numbering is the configuration's own). A
+	 * cache of 2^26 sets touched by 8 lines keeps 8 stacks, not 2^26. */
+	uint32_t nsets;
+	const uint32_t *set_ids;
+	const uint32_t *set_of;    /* [nlines] dense set of each line */
+	/* [cores * nsets] requests each core sends each set: the most updates
 	 * its stack sees there (kept with the set index, not counted per run) */
 	const uint32_t *set_cap;
 	uint32_t lat_hit, lat_miss;

@@ -87,6 +87,16 @@ int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint
 	return 0;
 }
 
+uint64_t rd_kernel_builder_loads(const rd_kernel_builder *b)
+{
+	return b->n;
+}
+
+uint32_t rd_kernel_builder_threads(const rd_kernel_builder *b)
+{
+	return b->any ? b->max_tid + 1 : 0;
+}
+
 void rd_kernel_builder_free(rd_kernel_builder *b)
 {
 	if (!b)
@@ -122,24 +132,21 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 		rd_kernel_free(k);
 		return NULL;
 	}
-	/* Counting sort by thread id; stable, so program order is kept. */
+	/* Counting sort by thread id; stable, so program order is kept. The
+	 * starts serve as the fill positions, each advancing to the next
+	 * thread's start, then shift back: no second array of thread ids. */
 	for (uint64_t i = 0; i < b->n; i++)
 		k->thread_first[b->tid[i] + 1]++;
 	for (uint32_t t = 0; t < k->nthreads; t++)
 		k->thread_first[t + 1] += k->thread_first[t];
-	uint64_t *pos = malloc(((size_t)k->nthreads + 1) * sizeof *pos);
-	if (!pos) {
-		rd_kernel_builder_free(b);
-		rd_kernel_free(k);
-		return NULL;
-	}
-	memcpy(pos, k->thread_first, ((size_t)k->nthreads + 1) * sizeof *pos);
 	for (uint64_t i = 0; i < b->n; i++) {
-		uint64_t p = pos[b->tid[i]]++;
+		uint64_t p = k->thread_first[b->tid[i]]++;
 		k->addr[p] = b->addr[i];
 		k->bytes[p] = b->bytes[i];
 	}
-	free(pos);
+	if (k->nthreads)
+		memmove(k->thread_first + 1, k->thread_first, (size_t)k->nthreads * sizeof *k->thread_first);
+	k->thread_first[0] = 0;
 	rd_kernel_builder_free(b);
 	return k;
 }

@@ -19,6 +19,9 @@
 
 /* Results kept per case (each a histogram and, for case 0, per-set counts). */
 #define MEMO_WAYS 4
+/* Up to this many sets (or as many as the trace has lines) the sets keep
+ * the configuration's numbering; beyond, the used ones are numbered densely. */
+#define SETS_DENSE_MIN 65536u
 
 struct rd_model {
 	const rd_kernel *k;
@@ -31,7 +34,9 @@ struct rd_model {
 	int have_sets;
 	rd_config sets_key;
 	uint32_t sets_n;
-	uint32_t *set_of;
+	uint32_t *set_of;   /* [nlines] dense set of each line (sim_params) */
+	uint32_t nsets;     /* sets the lines use, densely numbered */
+	uint32_t *set_ids;  /* [nsets] their indices, or NULL: the identity */
 	uint32_t *zeros; /* set index of every line in the fully associative case */
 	uint32_t *set_cap;  /* [cores * sets]: sim_params.set_cap */
 	uint32_t *core_cap; /* [cores]: the same for the fully associative case */
@@ -75,6 +80,7 @@ void rd_model_free(rd_model *m)
 		for (int j = 0; j < MEMO_WAYS; j++)
 			counts_free(&m->memo[i][j].counts);
 	free(m->set_of);
+	free(m->set_ids);
 	free(m->zeros);
 	free(m->set_cap);
 	free(m->core_cap);
@@ -86,6 +92,7 @@ static int sched_same(const rd_config *a, const rd_config *b)
 	return a->warp_size == b->warp_size && a->cores == b->cores &&
 	       a->max_threads == b->max_threads && a->max_active_threads == b->max_active_threads &&
 	       a->max_active_blocks == b->max_active_blocks && a->block_mapping == b->block_mapping &&
+	       (a->model == RD_PROFILE_REF2013) == (b->model == RD_PROFILE_REF2013) &&
 	       (a->block_mapping != RD_MAP_RANDOM || a->seed == b->seed);
 }
 
@@ -98,8 +105,9 @@ static int stage_cancelled(const rd_callbacks *cb)
 /* Each request updates its set's stack once: the stacks are sized by the
  * requests each core sends each set. A pass over all requests with a
  * random lookup per request, so done with the set index, not per run. */
-static int caps_build(rd_model *m, uint32_t sets)
+static int caps_build(rd_model *m)
 {
+	uint32_t sets = m->nsets ? m->nsets : 1;
 	const rd_sched *s = &m->sched;
 	const rd_coal *co = &m->coal;
 	free(m->set_cap);
@@ -120,6 +128,51 @@ static int caps_build(rd_model *m, uint32_t sets)
 				m->core_cap[core] += (uint32_t)(r1 - r0);
 			}
 	}
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Number the sets the lines use densely when the configuration has many
+ * more sets than there are lines (memory proportional to what the input
+ * touches: a cache of 2^26 one-byte lines over an 8-access trace keeps 8
+ * stacks). Otherwise the numbering stays the configuration's own: no
+ * sort on the common path, and results are unchanged. 0 or -1 (memory). */
+static int sets_compact(rd_model *m, uint32_t sets)
+{
+	uint32_t nl = m->coal.nlines;
+	free(m->set_ids);
+	m->set_ids = NULL;
+	m->nsets = sets;
+	if (sets <= SETS_DENSE_MIN || sets <= nl)
+		return 0;
+	uint32_t *ids = malloc((nl ? nl : 1) * sizeof *ids);
+	if (!ids)
+		return -1;
+	memcpy(ids, m->set_of, (size_t)nl * sizeof *ids);
+	qsort(ids, nl, sizeof *ids, cmp_u32);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < nl; i++)
+		if (n == 0 || ids[n - 1] != ids[i])
+			ids[n++] = ids[i];
+	for (uint32_t l = 0; l < nl; l++) { /* the set's rank among the used */
+		uint32_t lo = 0, hi = n;
+		while (hi - lo > 1) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (ids[mid] <= m->set_of[l])
+				lo = mid;
+			else
+				hi = mid;
+		}
+		m->set_of[l] = lo;
+	}
+	uint32_t *fit = realloc(ids, (n ? n : 1) * sizeof *ids);
+	m->set_ids = fit ? fit : ids;
+	m->nsets = n;
 	return 0;
 }
 
@@ -167,7 +220,7 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 			return RD_ENOMEM;
 		for (uint32_t i = 0; i < m->coal.nlines; i++)
 			m->set_of[i] = rd_set_index(c, sets, m->coal.line_addr[i]);
-		if (caps_build(m, sets) < 0)
+		if (sets_compact(m, sets) < 0 || caps_build(m) < 0)
 			return RD_ENOMEM;
 		m->have_sets = 1;
 		m->gen_sets++;
@@ -187,6 +240,8 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	memset(p, 0, sizeof *p);
 	p->sets = rd_config_sets(c);
 	p->ways = c->l1_ways;
+	p->nsets = m->nsets;
+	p->set_ids = m->set_ids;
 	p->set_of = m->set_of;
 	p->set_cap = m->set_cap;
 	p->lat_hit = c->latency_hit;
@@ -208,7 +263,8 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	switch (cs) {
 	case RD_CASE_FULLY_ASSOC:
 		p->ways = p->sets * p->ways;
-		p->sets = 1;
+		p->sets = p->nsets = 1;
+		p->set_ids = NULL;
 		p->set_of = m->zeros;
 		p->set_cap = m->core_cap; /* one set per core */
 		break;
@@ -265,6 +321,7 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 	key = p;
 	key.set_of = NULL;
 	key.set_cap = NULL;
+	key.set_ids = NULL;
 	/* the as-configured case is rerun when events are wanted (snapshots
 	 * are not: a replayed case is final at once) */
 	const rd_callbacks *cb = in->cb;
@@ -410,6 +467,14 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		r->hist_inf = cc[0].hist_inf;
 		cc[0].hist = NULL;
 		r->nsets = cc[0].nsets;
+		r->set_ids = NULL;
+		if (m->set_ids && r->nsets) {
+			r->set_ids = malloc((size_t)r->nsets * sizeof *r->set_ids);
+			if (!r->set_ids)
+				rc = RD_ENOMEM;
+			else
+				memcpy(r->set_ids, m->set_ids, (size_t)r->nsets * sizeof *r->set_ids);
+		}
 		r->set_requests = cc[0].set_requests;
 		r->set_misses = cc[0].set_misses;
 		cc[0].set_requests = cc[0].set_misses = NULL;
@@ -425,8 +490,10 @@ void rd_result_free(rd_result *r)
 	free(r->hist);
 	free(r->set_requests);
 	free(r->set_misses);
+	free(r->set_ids);
 	r->hist = NULL;
 	r->set_requests = r->set_misses = NULL;
+	r->set_ids = NULL;
 	r->hist_len = r->nsets = 0;
 }
 

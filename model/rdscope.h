@@ -195,6 +195,10 @@ int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store,
 			  uint64_t addr, uint32_t bytes);
 /* Expect about n more accesses (a hint: saves regrowing). */
 void rd_kernel_builder_reserve(rd_kernel_builder *b, uint64_t n);
+/* What finishing will cost: the loads so far and 1 + the largest thread
+ * id (the kernel keeps 8 bytes per thread id up to it, 10 per load). */
+uint64_t rd_kernel_builder_loads(const rd_kernel_builder *b);
+uint32_t rd_kernel_builder_threads(const rd_kernel_builder *b);
 /* Turn the accesses into a kernel (frees the builder). NULL: out of memory. */
 rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b);
 void rd_kernel_builder_free(rd_kernel_builder *b);
@@ -242,9 +246,13 @@ typedef struct rd_result {
 	uint64_t *hist;
 	uint32_t hist_len;
 	uint64_t hist_inf;
-	/* case 0, per set (sets of the configuration): requests and misses
-	 * (latency misses included), summed over cores; NULL if not run */
+	/* case 0, per set: requests and misses (latency misses included),
+	 * summed over cores; NULL if not run. Entry i is set i of the
+	 * configuration, or, when set_ids is not NULL (a configuration with
+	 * many more sets than the trace has lines), set set_ids[i]: then
+	 * only the sets the trace uses have entries, in ascending order. */
 	uint32_t nsets;
+	uint32_t *set_ids;
 	uint64_t *set_requests;
 	uint64_t *set_misses;
 } rd_result;

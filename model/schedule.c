@@ -2,6 +2,12 @@
  * Stage 1, scheduling (Nugteren et al., HPCA 2014, §4.1): threads ->
  * warps -> blocks -> cores. Thread t of the trace is lane (t mod bs) of block (t div bs);
  * warps never span blocks, so a block's last warp may be partial.
+ *
+ * Blocks without a load are dropped (the paper profile's dispatch skips
+ * them: they change nothing), so a trace whose thread ids are sparse
+ * costs per block it uses, not per id: blocks are numbered densely and
+ * block_id maps them back. The reference-2013 profile keeps them all, as
+ * its fixed groups of active blocks count empty ones.
  */
 #include "internal.h"
 
@@ -20,6 +26,14 @@ static uint32_t core_of(const rd_config *c, uint32_t b)
 	}
 }
 
+static int block_has_loads(const rd_kernel *k, uint32_t nthreads, uint32_t bs, uint32_t b)
+{
+	uint64_t t0 = (uint64_t)b * bs, t1 = t0 + bs;
+	if (t1 > nthreads)
+		t1 = nthreads;
+	return k->thread_first[t1] > k->thread_first[t0];
+}
+
 int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 {
 	memset(s, 0, sizeof *s);
@@ -30,11 +44,29 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 	if (c->max_threads && s->nthreads > c->max_threads)
 		s->nthreads = c->max_threads;
 	s->warp_size = ws;
-	s->nblocks = (uint32_t)(((uint64_t)s->nthreads + bs - 1) / bs);
+	uint32_t all = (uint32_t)(((uint64_t)s->nthreads + bs - 1) / bs);
+	s->nblocks = all;
+	if (c->model != RD_PROFILE_REF2013) {
+		uint32_t used = 0;
+		for (uint32_t b = 0; b < all; b++)
+			used += block_has_loads(k, s->nthreads, bs, b);
+		if (used < all) {
+			s->block_id = malloc((used ? used : 1) * sizeof *s->block_id);
+			if (!s->block_id)
+				return RD_ENOMEM;
+			used = 0;
+			for (uint32_t b = 0; b < all; b++)
+				if (block_has_loads(k, s->nthreads, bs, b))
+					s->block_id[used++] = b;
+			s->nblocks = used;
+		}
+	}
 	s->warps_per_block = (bs + ws - 1) / ws;
 	uint64_t nwarps = (uint64_t)s->nblocks * s->warps_per_block;
-	if (nwarps > UINT32_MAX)
+	if (nwarps > UINT32_MAX) {
+		sched_free(s);
 		return RD_EINVAL;
+	}
 	s->nwarps = (uint32_t)nwarps;
 	s->ncores = c->cores;
 	s->warp_t0 = malloc((nwarps ? nwarps : 1) * sizeof *s->warp_t0);
@@ -51,10 +83,11 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 	}
 	for (uint32_t b = 0; b < s->nblocks; b++)
 		for (uint32_t j = 0; j < s->warps_per_block; j++) {
-			uint64_t t0 = (uint64_t)b * bs + (uint64_t)j * ws;
-			uint64_t end = (uint64_t)b * bs + (uint64_t)(j + 1) * ws;
-			if (end > (uint64_t)(b + 1) * bs)
-				end = (uint64_t)(b + 1) * bs;
+			uint64_t ob = sched_block_id(s, b);
+			uint64_t t0 = ob * bs + (uint64_t)j * ws;
+			uint64_t end = ob * bs + (uint64_t)(j + 1) * ws;
+			if (end > (ob + 1) * bs)
+				end = (ob + 1) * bs;
 			if (end > s->nthreads)
 				end = s->nthreads;
 			uint32_t w = b * s->warps_per_block + j;
@@ -78,7 +111,7 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 			core[i] = i % c->cores;
 	} else {
 		for (uint32_t i = 0; i < s->nblocks; i++)
-			core[i] = core_of(c, order[i]);
+			core[i] = core_of(c, sched_block_id(s, order[i]));
 	}
 	for (uint32_t i = 0; i < s->nblocks; i++)
 		s->core_first[core[i] + 1]++;
@@ -111,5 +144,6 @@ void sched_free(rd_sched *s)
 	free(s->warp_nt);
 	free(s->core_first);
 	free(s->core_blocks);
+	free(s->block_id);
 	memset(s, 0, sizeof *s);
 }

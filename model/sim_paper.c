@@ -227,14 +227,14 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq,
 	rd_event ev = {
 		.time = T,
 		.core = cs->core,
-		.block = w / s->warps_per_block,
-		.warp = w,
+		.block = sched_block_id(s, w / s->warps_per_block),
+		.warp = sched_warp_id(s, w),
 		.thread = rq->thread,
 		.nthreads = rq->nthr,
 		.instr = (uint32_t)instr,
 		.addr = k->addr[k->thread_first[rq->thread] + instr],
 		.line = co->line_addr[rq->line],
-		.set = set,
+		.set = cs->p->set_ids ? cs->p->set_ids[set] : set,
 		.distance = d,
 		.outcome = o,
 		.cls = cls,
@@ -482,7 +482,7 @@ static int core_init(core_state *cs)
 	uint32_t nl = co->nlines ? co->nlines : 1;
 	uint64_t nwarps_core = (uint64_t)(s->core_first[cs->core + 1] - s->core_first[cs->core]) *
 			       s->warps_per_block;
-	if (stack_init(&cs->st, p->sets, p->set_cap + (size_t)cs->core * p->sets, nl, p->set_of,
+	if (stack_init(&cs->st, p->nsets, p->set_cap + (size_t)cs->core * p->nsets, nl, p->set_of,
 		       p->ways, p->need_hist))
 		return -1;
 	cs->land = calloc(nl, sizeof *cs->land);
@@ -505,7 +505,7 @@ static int core_init(core_state *cs)
 	if (!cs->land || !cs->warps || !cs->block_left || !cs->fifo || !cs->wheel || !cs->back)
 		return -1;
 	if (p->record_events) {
-		if (counts_sets(cs->out, p->sets) < 0)
+		if (counts_sets(cs->out, p->nsets) < 0)
 			return -1;
 		const rd_callbacks *cb = cs->in->cb;
 		if (cb && cb->event && cb->event_stacks &&

@@ -122,7 +122,7 @@ static void ref_event(ref_state *rs, uint64_t T, uint32_t w, uint32_t t, uint64_
 		.instr = (uint32_t)(a - k->thread_first[t]),
 		.addr = k->addr[a],
 		.line = co->line_addr[co->load_line[a]],
-		.set = set,
+		.set = rs->p->set_ids ? rs->p->set_ids[set] : set,
 		.distance = d,
 		.outcome = o,
 		.cls = cls,
@@ -244,7 +244,7 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 	int rc = RD_ENOMEM;
 	/* quirk: blocks are dealt to cores, but only core 0 is simulated */
 	uint32_t b0 = s->core_first[0], nb = s->core_first[1] - b0;
-	uint32_t *cap = calloc(p->sets, sizeof *cap);
+	uint32_t *cap = calloc(p->nsets ? p->nsets : 1, sizeof *cap);
 	if (!cap)
 		goto out;
 	for (uint32_t i = 0; i < nb; i++)
@@ -255,7 +255,7 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 					if (co->load_on[a])
 						cap[p->set_of[co->load_line[a]]]++;
 		}
-	int src = stack_init(&rs.st, p->sets, cap, co->nlines ? co->nlines : 1, p->set_of, 0, 1);
+	int src = stack_init(&rs.st, p->nsets, cap, co->nlines ? co->nlines : 1, p->set_of, 0, 1);
 	free(cap);
 	if (src)
 		goto out;
@@ -273,7 +273,7 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 	rs.fifo = malloc(rs.fcap * sizeof *rs.fifo);
 	if (!rs.pc || !rs.outst || !rs.wheel || !rs.fifo)
 		goto out;
-	if (p->record_events && counts_sets(out, p->sets) < 0)
+	if (p->record_events && counts_sets(out, p->nsets) < 0)
 		goto out;
 	rng_seed(&rs.rng, p->seed, 0);
 	if (halfnormal_init(&rs.latdist, p->sigma) < 0)

@@ -530,6 +530,56 @@ static void run_all(const rd_kernel *k, const rd_config *c, rd_result *r)
 	rd_model_free(m);
 }
 
+/* A cache of far more sets than the trace has lines keeps only the used
+ * sets (memory proportional to the input): 2^17 sets (numbered densely)
+ * and 2^16 sets (the configuration's numbering) put every line of a
+ * trace of fewer than 2^16 lines alone in its set, so both give the same
+ * counts; the dense run names the sets it used, ascending. */
+static void test_sets_dense(void **state)
+{
+	(void)state;
+	lcg g = {4242};
+	for (int rep = 0; rep < 12; rep++) {
+		rd_kernel *k = random_kernel(&g, 32 + lcg_next(&g, 300), 32 << lcg_next(&g, 3),
+					     1 + lcg_next(&g, 6), 16 + lcg_next(&g, 400));
+		rd_config a, b;
+		rd_config_default(&a);
+		a.model = rep % 3 == 0 ? RD_PROFILE_REF2013 : RD_PROFILE_PAPER;
+		a.l1_hash = RD_HASH_MOD;
+		a.l1_line = 32;
+		a.l1_ways = 1;
+		a.l1_size = 32u << 16;
+		b = a;
+		b.l1_size = 32u << 17;
+		rd_result ra, rb;
+		run_all(k, &a, &ra);
+		run_all(k, &b, &rb);
+		assert_null(ra.set_ids);
+		assert_int_equal(ra.nsets, 1u << 16);
+		assert_non_null(rb.set_ids);
+		assert_true(rb.nsets < 1u << 16);
+		assert_int_equal(ra.hits, rb.hits);
+		assert_int_equal(ra.misses, rb.misses);
+		for (int i = 0; i < RD_NCLASS; i++)
+			assert_int_equal(ra.cls[i], rb.cls[i]);
+		assert_int_equal(ra.hist_inf, rb.hist_inf);
+		assert_int_equal(ra.hist_len, rb.hist_len);
+		assert_memory_equal(ra.hist, rb.hist, ra.hist_len * sizeof *ra.hist);
+		for (uint32_t i = 0; i < rb.nsets; i++) {
+			if (i)
+				assert_true(rb.set_ids[i - 1] < rb.set_ids[i]);
+			assert_true(rb.set_requests[i] > 0);
+			/* lines below 2^16: set s of either cache is the same line */
+			assert_true(rb.set_ids[i] < 1u << 16);
+			assert_int_equal(rb.set_requests[i], ra.set_requests[rb.set_ids[i]]);
+			assert_int_equal(rb.set_misses[i], ra.set_misses[rb.set_ids[i]]);
+		}
+		rd_result_free(&ra);
+		rd_result_free(&rb);
+		rd_kernel_free(k);
+	}
+}
+
 static void test_timing_properties(void **state)
 {
 	(void)state;
@@ -555,6 +605,7 @@ static void test_timing_properties(void **state)
 		/* per-set counts add up to the totals (case 0) */
 		uint64_t sr = 0, sm = 0;
 		assert_int_equal(r.nsets, rd_config_sets(&c));
+		assert_null(r.set_ids);
 		for (uint32_t s = 0; s < r.nsets; s++)
 			sr += r.set_requests[s], sm += r.set_misses[s];
 		assert_int_equal(sr, r.requests);
@@ -1037,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_hash_others),
 		cmocka_unit_test(test_config_keys),
 		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_sets_dense),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_engine_vs_naive),

@@ -457,3 +457,13 @@ long textin_read(textin *t, void *buf, size_t n)
 		return pending_fail(t, 0);
 	return (long)got;
 }
+
+int textin_fail_kernel(textin *t, uint64_t loads, uint32_t threads)
+{
+	double mib = ((double)threads * 8 + (double)loads * 10) / (1024.0 * 1024.0);
+	return textin_fail_at(t, 0,
+			      "out of memory for the kernel: %llu loads, thread ids up to %lu "
+			      "(8 bytes per thread id up to the largest, 10 per load: %.0f MiB)",
+			      (unsigned long long)loads, threads ? (unsigned long)threads - 1 : 0ul,
+			      mib);
+}

@@ -84,6 +84,10 @@ int textin_fail_at(textin *t, unsigned long line, const char *fmt, ...)
 #endif
 	;
 
+/* Out of memory finishing a kernel of `loads` loads and thread ids up to
+ * threads - 1: says what it would have cost. Always returns -1. */
+int textin_fail_kernel(textin *t, uint64_t loads, uint32_t threads);
+
 /* Into err: "shown:line: msg", or "shown: msg" for line 0 (every reader's
  * located message). */
 void textin_locate(char *err, size_t errlen, const char *shown, unsigned long line,

@@ -556,10 +556,12 @@ static int accel_load(trace_reader *rr, rd_kernel **k)
 		rd_kernel_builder_free(s.b);
 		return rr->oom ? TRACE_ENOMEM : TRACE_EINPUT;
 	}
+	uint64_t nloads = rd_kernel_builder_loads(s.b);
+	uint32_t nthreads = rd_kernel_builder_threads(s.b);
 	*k = rd_kernel_builder_finish(s.b);
 	if (!*k) {
 		rr->oom = 1;
-		textin_fail_at(r->t, 0, "out of memory");
+		textin_fail_kernel(r->t, nloads, nthreads);
 		return TRACE_ENOMEM;
 	}
 	return TRACE_OK;

@@ -397,10 +397,14 @@ static int nvbit_load(trace_reader *rr, rd_kernel **k)
 	} else if (scan(r, &cur, b) < 0) {
 		rd_kernel_builder_free(b);
 		rc = rr->oom ? TRACE_ENOMEM : TRACE_EINPUT;
-	} else if (!(*k = rd_kernel_builder_finish(b))) {
-		rr->oom = 1;
-		textin_fail_at(r->t, 0, "out of memory");
-		rc = TRACE_ENOMEM;
+	} else {
+		uint64_t nloads = rd_kernel_builder_loads(b);
+		uint32_t nthreads = rd_kernel_builder_threads(b);
+		if (!(*k = rd_kernel_builder_finish(b))) {
+			rr->oom = 1;
+			textin_fail_kernel(r->t, nloads, nthreads);
+			rc = TRACE_ENOMEM;
+		}
 	}
 	free(cur.name);
 	return rc;

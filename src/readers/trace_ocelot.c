@@ -290,9 +290,11 @@ int trace_ocelot_parse(textin *t, const char *name, rd_kernel **out)
 	}
 	if (rc < 0)
 		goto fail;
+	uint64_t nloads = rd_kernel_builder_loads(b);
+	uint32_t nthreads = rd_kernel_builder_threads(b);
 	*out = rd_kernel_builder_finish(b); /* frees the builder either way */
 	if (!*out) {
-		textin_fail_at(t, 0, "out of memory");
+		textin_fail_kernel(t, nloads, nthreads);
 		return TRACE_ENOMEM;
 	}
 	return TRACE_OK;

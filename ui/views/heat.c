@@ -53,12 +53,21 @@ static grid_fmt grid_plan(uint32_t nsets, int w, int max_rows)
 	return g;
 }
 
-/* One grid, levels relative to max (shared by grids that are compared). */
-static void draw_grid(const uint64_t *v, uint32_t nsets, uint64_t max, const grid_fmt *g, int y,
-		      int x0, int w)
+/* Entry i of a result's per-set counts is set set_id(R, i): all sets, or
+ * only the used ones when the configuration has far more sets than lines. */
+static uint32_t set_id(const rd_result *R, uint32_t i)
+{
+	return R->set_ids ? R->set_ids[i] : i;
+}
+
+/* One grid of the configuration's `sets` sets, levels relative to max
+ * (shared by grids that are compared); v has R's entries. */
+static void draw_grid(const rd_result *R, const uint64_t *v, uint32_t sets, uint64_t max,
+		      const grid_fmt *g, int y, int x0, int w)
 {
 	const glyphs *gl = theme_g();
-	uint32_t cells = (nsets + (uint32_t)g->group - 1) / (uint32_t)g->group;
+	uint32_t cells = (sets + (uint32_t)g->group - 1) / (uint32_t)g->group;
+	uint32_t e = 0; /* next entry: entries ascend by set */
 	for (int r = 0; r < g->rows; r++) {
 		char lab[16];
 		snprintf(lab, sizeof lab, "%4u ", (unsigned)r * (unsigned)g->per_row * (unsigned)g->group);
@@ -67,14 +76,13 @@ static void draw_grid(const uint64_t *v, uint32_t nsets, uint64_t max, const gri
 			uint32_t cell = (uint32_t)(r * g->per_row + c);
 			if (cell >= cells)
 				break;
-			uint64_t m = 0;
-			for (uint32_t s = cell * (uint32_t)g->group;
-			     s < (cell + 1) * (uint32_t)g->group && s < nsets; s++)
-				if (v[s] > m)
-					m = v[s];
+			uint64_t m = 0, end = (uint64_t)(cell + 1) * (uint32_t)g->group;
+			for (; e < R->nsets && set_id(R, e) < end; e++)
+				if (v[e] > m)
+					m = v[e];
 			int lv = level(m, max);
-			enum ui_elem e = lv ? (enum ui_elem)(E_HEAT1 + lv - 1) : E_DERIVED;
-			draw_fill(y + r, x0 + 5 + c * g->cw, g->cw, e, gl->heat[lv]);
+			enum ui_elem el = lv ? (enum ui_elem)(E_HEAT1 + lv - 1) : E_DERIVED;
+			draw_fill(y + r, x0 + 5 + c * g->cw, g->cw, el, gl->heat[lv]);
 		}
 	}
 }
@@ -107,21 +115,22 @@ static void draw(explorer *x, const rect *r, int flags)
 	}
 	const rd_result *B = x->base && x->base->res.set_misses ? &x->base->res : NULL;
 	char line[256], f[160], hn[32];
-	addr_bits_formula(&s->cfg, R->nsets, f, sizeof f);
+	uint32_t sets = rd_config_sets(&s->cfg);
+	addr_bits_formula(&s->cfg, sets, f, sizeof f);
 	rd_config_get(&s->cfg, "l1.hash", hn, sizeof hn);
 	snprintf(line, sizeof line, " %s: %s", hn, f);
 	draw_put(y++, x0, iw, E_VALUE, line);
 	/* Rows for the grids: the rest after captions, legend and facts. */
 	int ngrids = B ? 3 : 2;
 	int avail = yend - y - ngrids - 3;
-	grid_fmt g = grid_plan(R->nsets, iw, avail / ngrids > 0 ? avail / ngrids : 1);
+	grid_fmt g = grid_plan(sets, iw, avail / ngrids > 0 ? avail / ngrids : 1);
 	uint32_t at;
 	uint64_t mreq = max_of(R->set_requests, R->nsets, &at);
 	char cnt[16];
 	draw_fmt_count(mreq, cnt, sizeof cnt);
 	snprintf(line, sizeof line, " requests per set (hottest %s)", cnt);
 	draw_put(y++, x0, iw, E_LABEL, line);
-	draw_grid(R->set_requests, R->nsets, mreq, &g, y, x0, iw);
+	draw_grid(R, R->set_requests, sets, mreq, &g, y, x0, iw);
 	y += g.rows;
 	uint64_t mmiss = max_of(R->set_misses, R->nsets, &at);
 	/* Now and baseline on one scale, so the colder one looks colder. */
@@ -130,16 +139,17 @@ static void draw(explorer *x, const rect *r, int flags)
 	draw_fmt_count(mmiss, cnt, sizeof cnt);
 	snprintf(line, sizeof line, " misses per set (hottest %s)", cnt);
 	draw_put(y++, x0, iw, E_LABEL, line);
-	draw_grid(R->set_misses, R->nsets, scale, &g, y, x0, iw);
+	draw_grid(R, R->set_misses, sets, scale, &g, y, x0, iw);
 	y += g.rows;
 	if (B) {
 		char bh[32];
 		rd_config_get(&x->base->cfg, "l1.hash", bh, sizeof bh);
-		grid_fmt gb = grid_plan(B->nsets, iw, g.rows);
+		uint32_t bsets = rd_config_sets(&x->base->cfg);
+		grid_fmt gb = grid_plan(bsets, iw, g.rows);
 		draw_fmt_count(bmax, cnt, sizeof cnt);
 		snprintf(line, sizeof line, " baseline %s: misses (hottest %s)", bh, cnt);
 		draw_put(y++, x0, iw, E_LABEL, line);
-		draw_grid(B->set_misses, B->nsets, scale, &gb, y, x0, iw);
+		draw_grid(B, B->set_misses, bsets, scale, &gb, y, x0, iw);
 		y += gb.rows;
 	}
 	/* Legend: what each glyph means. */
@@ -160,16 +170,16 @@ static void draw(explorer *x, const rect *r, int flags)
 	for (uint32_t i = 0; i < R->nsets; i++)
 		used += R->set_requests[i] != 0;
 	mmiss = max_of(R->set_misses, R->nsets, &at);
-	double mean = R->nsets ? (double)R->misses / R->nsets : 0;
+	double mean = sets ? (double)R->misses / sets : 0;
 	if (y < yend) {
-		snprintf(line, sizeof line, " hottest: set %u, %llu misses/%llu req", at,
+		snprintf(line, sizeof line, " hottest: set %u, %llu misses/%llu req", set_id(R, at),
 			 (unsigned long long)R->set_misses[at],
 			 (unsigned long long)R->set_requests[at]);
 		draw_put(y++, x0, iw, E_VALUE, line);
 	}
 	if (y < yend) {
 		snprintf(line, sizeof line, " %u of %u sets used; hottest/mean %.1f", used,
-			 R->nsets, mean > 0 ? (double)mmiss / mean : 0.0);
+			 sets, mean > 0 ? (double)mmiss / mean : 0.0);
 		draw_put(y++, x0, iw, E_VALUE, line);
 	}
 }
