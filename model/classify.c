@@ -11,21 +11,32 @@ static uint64_t clamp_sub(uint64_t a, uint64_t b)
 
 /* Paper profile: compulsory and latency misses are known per request; the
  * rest is split by difference with the fully associative and the
- * unlimited-MSHR runs, clamped so the five classes add up to the total. */
-void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases)
+ * unlimited-MSHR runs, clamped so the five classes add up to the total.
+ * Per access (classes=per-access), associativity misses are the ones the
+ * shadow fully associative cache would hit, counted per request; the
+ * MSHR misses (a difference still) are taken from the capacity misses
+ * first. */
+void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int per_access)
 {
 	const sim_counts *c0 = &cc[0];
 	uint64_t rest0 = c0->misses - c0->compulsory - c0->latency;
 	uint64_t assoc = 0, mshr = 0;
-	if (cases & (1 << RD_CASE_FULLY_ASSOC)) {
+	if (per_access)
+		assoc = c0->assoc_access;
+	else if (cases & (1 << RD_CASE_FULLY_ASSOC)) {
 		uint64_t rest1 = cc[1].misses - cc[1].compulsory - cc[1].latency;
 		assoc = clamp_sub(rest0, rest1);
 	}
 	if (cases & (1 << RD_CASE_NO_MSHR)) {
 		uint64_t rest3 = cc[3].misses - cc[3].compulsory - cc[3].latency;
 		mshr = clamp_sub(rest0, rest3);
-		if (mshr > rest0 - assoc)
+		if (per_access) {
+			/* from the capacity misses first, then associativity */
+			if (mshr > rest0 - assoc)
+				assoc = rest0 - mshr;
+		} else if (mshr > rest0 - assoc) {
 			mshr = rest0 - assoc;
+		}
 	}
 	r->cls[RD_CLASS_COMPULSORY] = c0->compulsory;
 	r->cls[RD_CLASS_LATENCY] = c0->latency;

@@ -15,6 +15,7 @@
 static const char *const hash_names[] = {"mod", "xor", "fermi", "smod", "prime"};
 static const char *const map_names[] = {"rr", "bpart4", "bpart8", "random"};
 static const char *const profile_names[] = {"paper", "reference-2013"};
+static const char *const classes_names[] = {"difference", "per-access"};
 
 #define NNAMES(a) (int)(sizeof a / sizeof a[0])
 #define FIELD(f) .offset = offsetof(rd_config, f), .size = sizeof ((rd_config *)0)->f
@@ -25,7 +26,7 @@ enum {
 	K_MODEL, K_L1_SIZE, K_L1_LINE, K_L1_WAYS, K_L1_HASH, K_L1_MSHRS, K_L1_MSHR_PER_WARP,
 	K_LATENCY_HIT, K_LATENCY_MISS, K_LATENCY_STDDEV, K_LATENCY_CLIP, K_GPU_DIVERGENCE,
 	K_GPU_WARP_SIZE, K_GPU_CORES, K_GPU_MAX_THREADS, K_GPU_MAX_ACTIVE_THREADS,
-	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_COUNT
+	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_CLASSES, K_COUNT
 };
 
 /*
@@ -165,6 +166,25 @@ const rd_key rd_keys[] = {
 		.doc = "Seed of the random latency and mapping generators; equal seeds give equal\n"
 		       "results.",
 	},
+	[K_CLASSES] = {
+		.name = "classes", .type = RD_KEY_ENUM, .unit = "", FIELD(classes),
+		.def = "difference", NAMES(classes_names), .choices = "difference|per-access",
+		.help = "how capacity and associativity misses are told apart",
+		.doc = "How the misses that are not compulsory, latency or MSHR misses are split\n"
+		       "between capacity and associativity:\n"
+		       ".B difference\n"
+		       "(the paper's) counts as associativity misses those of the\n"
+		       "as-configured run minus those of a fully associative run;\n"
+		       ".B per-access\n"
+		       "labels each miss: associativity if a fully associative LRU cache of the\n"
+		       "same capacity, fed the same requests in the same order, would hit it,\n"
+		       "capacity otherwise (Hill's three Cs, Dinero IV's\n"
+		       ".BR \\-l1\\-dccc ).\n"
+		       "MSHR misses are counted by difference in both and taken from the\n"
+		       "capacity misses first. The event log and the teaching views always show\n"
+		       "each request's per-access label. The reference-2013 profile keeps the 2013\n"
+		       "code's arithmetic for its totals.",
+	},
 	[K_COUNT] = {.name = NULL},
 };
 
@@ -234,6 +254,11 @@ static int is_pow2(uint64_t v)
 const char *rd_hash_name(enum rd_hash h)
 {
 	return (unsigned)h < NNAMES(hash_names) ? hash_names[h] : "?";
+}
+
+const char *rd_classes_name(enum rd_classes c)
+{
+	return (unsigned)c < (unsigned)NNAMES(classes_names) ? classes_names[c] : "?";
 }
 
 const char *rd_mapping_name(enum rd_mapping m)

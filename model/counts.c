@@ -83,6 +83,7 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 	to->misses += from->misses;
 	to->compulsory += from->compulsory;
 	to->latency += from->latency;
+	to->assoc_access += from->assoc_access;
 	to->cancels += from->cancels;
 	if (from->time > to->time)
 		to->time = from->time;

@@ -212,11 +212,18 @@ typedef struct sim_params {
 	uint64_t seed;
 	int record_events;
 	int need_hist;             /* exact distances for the histogram */
+	/* Case 0: label each miss per access with a shadow fully associative
+	 * LRU stack of sets * ways lines, fed every request as it issues
+	 * (over shadow_set_of, all zeros, sized by shadow_cap[core]). */
+	int shadow;
+	const uint32_t *shadow_set_of;
+	const uint32_t *shadow_cap;
 } sim_params;
 
 typedef struct sim_counts {
 	uint64_t requests, hits, misses;
 	uint64_t compulsory, latency; /* first touches; misses to in-flight lines */
+	uint64_t assoc_access;        /* other misses the shadow would hit (sim_params.shadow) */
 	uint64_t cancels;
 	uint64_t time;
 	uint64_t *hist;               /* finite distances */
@@ -247,7 +254,7 @@ typedef struct sim_input {
 
 /* ---- stage 5: classify (cc: the counts of each case run, bit i of cases
  * set when case i ran) ---------------------------------------------------- */
-void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases);
+void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int per_access);
 void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int cases, uint32_t ways,
 		      uint32_t sets);
 

@@ -235,7 +235,8 @@ void rd_model_set_threads(rd_model *m, int n)
 	m->threads = n < 1 ? 1 : n > RD_NCASES ? RD_NCASES : n;
 }
 
-static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m, int cs)
+static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m, int cs,
+			    int events)
 {
 	memset(p, 0, sizeof *p);
 	p->sets = rd_config_sets(c);
@@ -253,6 +254,12 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->divergence = c->divergence;
 	p->seed = c->seed;
 	p->record_events = cs == RD_CASE_FULL;
+	/* per-access labels: for the totals, or for the events' labels */
+	p->shadow = cs == RD_CASE_FULL && (c->classes == RD_CLASSES_PER_ACCESS || events);
+	if (p->shadow) {
+		p->shadow_set_of = m->zeros;
+		p->shadow_cap = m->core_cap;
+	}
 	/* The paper profile classifies cases 1-3 by their miss counts only;
 	 * the reference's arithmetic reads every case's histogram. */
 	p->need_hist = cs == RD_CASE_FULL || c->model == RD_PROFILE_REF2013;
@@ -316,12 +323,14 @@ static struct case_memo *memo_victim(rd_model *m, int i)
 static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in, sim_counts *out)
 {
 	sim_params p, key;
-	params_for_case(&p, c, m, i);
+	params_for_case(&p, c, m, i, i == RD_CASE_FULL && in->cb && in->cb->event);
 	memset(&key, 0, sizeof key); /* padding too: the key is compared whole */
 	key = p;
 	key.set_of = NULL;
 	key.set_cap = NULL;
 	key.set_ids = NULL;
+	key.shadow_set_of = NULL;
+	key.shadow_cap = NULL;
 	/* the as-configured case is rerun when events are wanted (snapshots
 	 * are not: a replayed case is final at once) */
 	const rd_callbacks *cb = in->cb;
@@ -453,7 +462,7 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		if (c->model == RD_PROFILE_REF2013) {
 			classify_ref2013(r, cc, cases, c->l1_ways, rd_config_sets(c));
 		} else {
-			classify_paper(r, cc, cases);
+			classify_paper(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS);
 			for (int i = 0; i < RD_NCASES; i++)
 				if (cases & (1 << i))
 					r->case_misses[i] = cc[i].misses;

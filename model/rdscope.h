@@ -43,6 +43,15 @@ enum rd_mapping {
 	RD_MAP_RANDOM,  /* seeded shuffle, then round-robin (balanced) */
 };
 
+/* How misses that are neither compulsory nor latency nor MSHR misses are
+ * split between capacity and associativity. */
+enum rd_classes {
+	RD_CLASSES_DIFFERENCE = 0, /* by difference with a fully associative run (the paper) */
+	RD_CLASSES_PER_ACCESS,     /* each miss: would a fully associative LRU cache of the
+				    * same capacity, fed the same requests in the same order,
+				    * hit it? (Hill's 3C, Dinero IV's -l1-dccc) */
+};
+
 typedef struct rd_config {
 	enum rd_profile model;
 	uint32_t l1_size;          /* bytes */
@@ -64,6 +73,7 @@ typedef struct rd_config {
 	uint32_t max_active_blocks;
 	enum rd_mapping block_mapping;
 	uint64_t seed;
+	enum rd_classes classes;
 } rd_config;
 
 /* The paper's Fermi 16 KB configuration. */
@@ -139,6 +149,7 @@ int rd_config_equal(const rd_config *a, const rd_config *b);
 
 const char *rd_hash_name(enum rd_hash h);
 const char *rd_mapping_name(enum rd_mapping m);
+const char *rd_classes_name(enum rd_classes c);
 const char *rd_profile_name(enum rd_profile p);
 
 /* The modulus of the prime hash: the largest prime <= sets (1 if none). */

@@ -73,6 +73,8 @@ typedef struct core_state {
 	sim_counts *out;
 	uint32_t core;
 	rd_stack st;
+	rd_stack fa;         /* sim_params.shadow: the fully associative shadow */
+	int shadow;
 	rd_rng rng;
 	rd_halfnormal latdist;
 	/* per line, beside st.ln (stamp, set, pending fills, MSHR owner) */
@@ -317,7 +319,7 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
  * need_hist, per_set: the case's cs->events, p->need_hist and
  * out->nsets != 0, constants in the copies warp_issue makes. */
 STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int events,
-				const int need_hist, const int per_set)
+				const int need_hist, const int per_set, const int shadow)
 {
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
@@ -351,6 +353,9 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		uint64_t eff;
 		int cls = -1;
 		enum rd_outcome o = RD_OUT_MISS;
+		/* The shadow is asked before the MSHR check but fed only requests
+		 * that issue (a refused one is asked again when it retries). */
+		int fa_hit = shadow && stack_hit_inline(&cs->fa, l);
 		if (hit) {
 			o = RD_OUT_HIT;
 			lat = p->lat_hit;
@@ -399,10 +404,16 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			if (first) {
 				out->compulsory++;
 				cls = RD_CLASS_COMPULSORY;
+			} else if (fa_hit) {
+				/* a fully associative cache of the same capacity would hit */
+				out->assoc_access++;
+				cls = RD_CLASS_ASSOCIATIVITY;
 			} else {
-				cls = RD_CLASS_CAPACITY; /* refined by the breakdown */
+				cls = RD_CLASS_CAPACITY;
 			}
 		}
+		if (shadow)
+			stack_update_inline(&cs->fa, l);
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
 		out->requests++;
@@ -450,16 +461,17 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T, const int exact)
 {
 	const int per_set = cs->out->nsets != 0;
-	if (!cs->events && !exact && !per_set)
-		return warp_issue_as(cs, w, T, 0, 0, 0);
-	if (!cs->events && exact && per_set)
-		return warp_issue_as(cs, w, T, 0, 1, 1);
-	return warp_issue_as(cs, w, T, cs->events, exact, per_set);
+	if (!cs->events && !exact && !per_set && !cs->shadow)
+		return warp_issue_as(cs, w, T, 0, 0, 0, 0);
+	if (!cs->events && exact && per_set && !cs->shadow)
+		return warp_issue_as(cs, w, T, 0, 1, 1, 0);
+	return warp_issue_as(cs, w, T, cs->events, exact, per_set, cs->shadow);
 }
 
 static void core_free(core_state *cs)
 {
 	stack_free(&cs->st);
+	stack_free(&cs->fa);
 	halfnormal_free(&cs->latdist);
 	free(cs->land);
 	free(cs->stk);
@@ -484,6 +496,10 @@ static int core_init(core_state *cs)
 			       s->warps_per_block;
 	if (stack_init(&cs->st, p->nsets, p->set_cap + (size_t)cs->core * p->nsets, nl, p->set_of,
 		       p->ways, p->need_hist))
+		return -1;
+	cs->shadow = p->shadow;
+	if (p->shadow && stack_init(&cs->fa, 1, p->shadow_cap + cs->core, nl, p->shadow_set_of,
+				    p->sets * p->ways, 0))
 		return -1;
 	cs->land = calloc(nl, sizeof *cs->land);
 	cs->warps = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->warps);

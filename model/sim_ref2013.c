@@ -11,6 +11,7 @@
  * steps are skipped when nothing is due.
  */
 #include "internal.h"
+#include "stack_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ typedef struct ref_state {
 	const sim_params *p;
 	sim_counts *out;
 	rd_stack st;
+	rd_stack fa;           /* sim_params.shadow: fully associative shadow */
 	rd_rng rng;
 	rd_halfnormal latdist;
 	uint32_t *pc;          /* per thread: next load index */
@@ -105,13 +107,14 @@ static int requests_process(ref_state *rs, uint64_t t)
 }
 
 static void ref_event(ref_state *rs, uint64_t T, uint32_t w, uint32_t t, uint64_t a, uint32_t set,
-		      int64_t d, enum rd_outcome o, uint32_t lat, uint64_t eff)
+		      int64_t d, enum rd_outcome o, uint32_t lat, uint64_t eff, int fa_hit)
 {
 	const rd_kernel *k = rs->in->k;
 	const rd_coal *co = rs->in->co;
 	int cls = -1;
 	if (o == RD_OUT_MISS)
-		cls = d < 0 ? RD_CLASS_COMPULSORY : RD_CLASS_CAPACITY;
+		cls = d < 0 ? RD_CLASS_COMPULSORY
+			    : fa_hit ? RD_CLASS_ASSOCIATIVITY : RD_CLASS_CAPACITY;
 	rd_event ev = {
 		.time = T,
 		.core = 0,
@@ -163,6 +166,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 				continue;
 			uint32_t l = co->load_line[a], set = p->set_of[l];
 			int64_t d = stack_distance(&rs->st, l);
+			int fa_hit = p->shadow && stack_hit_inline(&rs->fa, l);
 			if (d < 0 || d >= p->ways) {
 				uint32_t lat = p->lat_miss + halfnormal_draw(&rs->latdist, &rs->rng);
 				if (lat > maxlat)
@@ -174,7 +178,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 					maxlat = 0;
 					rs->out->cancels++;
 					if (events)
-						ref_event(rs, T, w, t, a, set, d, RD_OUT_CANCEL, 0, 0);
+						ref_event(rs, T, w, t, a, set, d, RD_OUT_CANCEL, 0, 0, 0);
 					break;
 				}
 				if (req_push(rs, T + lat, l, set, 1) < 0)
@@ -184,16 +188,20 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 					rs->nout++;
 				}
 				rs->out->misses++;
+				rs->out->assoc_access += d >= 0 && fa_hit;
 				if (events)
-					ref_event(rs, T, w, t, a, set, d, RD_OUT_MISS, lat, T + lat);
+					ref_event(rs, T, w, t, a, set, d, RD_OUT_MISS, lat, T + lat,
+						  fa_hit);
 			} else {
 				if (req_push(rs, T + p->lat_hit, l, set, 0) < 0)
 					return -1;
 				rs->out->hits++;
 				if (events)
 					ref_event(rs, T, w, t, a, set, d, RD_OUT_HIT, p->lat_hit,
-						  T + p->lat_hit);
+						  T + p->lat_hit, 0);
 			}
+			if (p->shadow)
+				stack_update(&rs->fa, l);
 			rs->out->requests++;
 			if (rs->out->nsets) {
 				rs->out->set_requests[set]++;
@@ -223,6 +231,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 static void ref_free(ref_state *rs)
 {
 	stack_free(&rs->st);
+	stack_free(&rs->fa);
 	halfnormal_free(&rs->latdist);
 	free(rs->pc);
 	free(rs->outst);
@@ -256,6 +265,12 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 						cap[p->set_of[co->load_line[a]]]++;
 		}
 	int src = stack_init(&rs.st, p->nsets, cap, co->nlines ? co->nlines : 1, p->set_of, 0, 1);
+	uint32_t fa_cap = 0; /* the shadow's updates: every access the sets see */
+	for (uint32_t i = 0; i < p->nsets; i++)
+		fa_cap += cap[i];
+	if (!src && p->shadow)
+		src = stack_init(&rs.fa, 1, &fa_cap, co->nlines ? co->nlines : 1, p->shadow_set_of,
+				 p->sets * p->ways, 0);
 	free(cap);
 	if (src)
 		goto out;

@@ -580,6 +580,146 @@ static void test_sets_dense(void **state)
 	}
 }
 
+/* ------------------------------------------- per-access classes (3C) */
+
+/* An independent three-C simulator (Hill; Dinero IV's -l1-dccc): per-set
+ * LRU lists, a fully associative LRU list of the same capacity and the
+ * set of lines ever seen, each fed the requests in order. */
+typedef struct ccc_sim {
+	uint32_t sets, ways, cap;
+	uint64_t *sa;     /* [sets * ways], most recent first; n_sa per set */
+	uint32_t *n_sa;
+	uint64_t *fa;     /* [cap], most recent first */
+	uint32_t n_fa;
+	uint64_t *seen;
+	uint32_t nseen, seen_cap;
+} ccc_sim;
+
+/* Move (or insert) v to the front of list l of n (capacity c); 1 if it was there. */
+static int lru_touch(uint64_t *l, uint32_t *n, uint32_t c, uint64_t v)
+{
+	uint32_t i = 0;
+	while (i < *n && l[i] != v)
+		i++;
+	int found = i < *n;
+	if (!found)
+		i = *n < c ? (*n)++ : c - 1;
+	for (; i > 0; i--)
+		l[i] = l[i - 1];
+	l[0] = v;
+	return found;
+}
+
+/* -1 hit, else the miss's class */
+static int ccc_access(ccc_sim *s, uint64_t line)
+{
+	uint32_t set = (uint32_t)(line % s->sets);
+	int hit = lru_touch(s->sa + (size_t)set * s->ways, &s->n_sa[set], s->ways, line);
+	int fa_hit = lru_touch(s->fa, &s->n_fa, s->cap, line);
+	int seen = 0;
+	for (uint32_t i = 0; i < s->nseen && !seen; i++)
+		seen = s->seen[i] == line;
+	if (!seen) {
+		if (s->nseen == s->seen_cap) {
+			s->seen_cap = s->seen_cap ? 2 * s->seen_cap : 64;
+			s->seen = realloc(s->seen, s->seen_cap * sizeof *s->seen);
+			assert_non_null(s->seen);
+		}
+		s->seen[s->nseen++] = line;
+	}
+	if (hit)
+		return -1;
+	return !seen ? RD_CLASS_COMPULSORY : fa_hit ? RD_CLASS_ASSOCIATIVITY : RD_CLASS_CAPACITY;
+}
+
+typedef struct ev_list {
+	rd_event *v;
+	uint32_t n, cap;
+} ev_list;
+
+static void ev_collect(void *ctx, const rd_event *ev)
+{
+	ev_list *l = ctx;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+		assert_non_null(l->v);
+	}
+	l->v[l->n++] = *ev;
+}
+
+/* Where the order is the configuration's own (zero latency, unlimited
+ * MSHRs, one thread per warp), classes=per-access gives each request the
+ * independent simulator's label, and totals equal to its three-C counts. */
+static void test_classes_per_access(void **state)
+{
+	(void)state;
+	lcg g = {777};
+	uint64_t seen_cls[RD_NCLASS] = {0};
+	for (int rep = 0; rep < 60; rep++) {
+		rd_kernel *k = random_kernel(&g, 1 + lcg_next(&g, 12), 1 + lcg_next(&g, 4),
+					     20 + lcg_next(&g, 200), 8 + lcg_next(&g, 120));
+		rd_config c;
+		rd_config_default(&c);
+		assert_int_equal(rd_config_set(&c, "classes", "per-access", NULL, 0), 0);
+		c.l1_hash = RD_HASH_MOD;
+		c.l1_line = 32;
+		c.l1_ways = 1 + lcg_next(&g, 4);
+		c.l1_size = 32 * c.l1_ways * (1u << lcg_next(&g, 4));
+		c.latency_hit = c.latency_miss = 0;
+		c.latency_stddev = 0;
+		c.l1_mshrs = c.l1_mshr_per_warp = 0;
+		c.warp_size = 1;
+		ev_list evs = {0};
+		rd_callbacks cb = {.event = ev_collect, .ctx = &evs};
+		rd_result r;
+		rd_model *m = rd_model_new(k);
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_OK);
+		ccc_sim s = {.sets = rd_config_sets(&c), .ways = c.l1_ways};
+		s.cap = s.sets * s.ways;
+		s.sa = calloc((size_t)s.sets * s.ways, sizeof *s.sa);
+		s.n_sa = calloc(s.sets, sizeof *s.n_sa);
+		s.fa = calloc(s.cap, sizeof *s.fa);
+		uint64_t want[RD_NCLASS] = {0}, hits = 0;
+		assert_int_equal(evs.n, r.requests);
+		for (uint32_t i = 0; i < evs.n; i++) {
+			const rd_event *e = &evs.v[i];
+			int x = ccc_access(&s, e->line);
+			assert_int_equal(e->outcome, x < 0 ? RD_OUT_HIT : RD_OUT_MISS);
+			assert_int_equal(e->cls, x);
+			if (x < 0)
+				hits++;
+			else
+				want[x]++;
+		}
+		assert_int_equal(r.hits, hits);
+		for (int i = 0; i < RD_NCLASS; i++) {
+			assert_int_equal(r.cls[i], want[i]);
+			seen_cls[i] += want[i];
+		}
+		/* the events' labels are the same under classes=difference */
+		rd_result r2;
+		ev_list e2 = {0};
+		cb.ctx = &e2;
+		c.classes = RD_CLASSES_DIFFERENCE;
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r2), RD_OK);
+		assert_int_equal(e2.n, evs.n);
+		for (uint32_t i = 0; i < evs.n; i++)
+			assert_int_equal(e2.v[i].cls, evs.v[i].cls);
+		assert_int_equal(r2.misses, r.misses);
+		rd_result_free(&r2);
+		free(e2.v);
+		rd_result_free(&r);
+		rd_model_free(m);
+		free(s.sa), free(s.n_sa), free(s.fa), free(s.seen), free(evs.v);
+		rd_kernel_free(k);
+	}
+	/* the streams exercised every three-C label */
+	assert_true(seen_cls[RD_CLASS_COMPULSORY] > 100);
+	assert_true(seen_cls[RD_CLASS_CAPACITY] > 100);
+	assert_true(seen_cls[RD_CLASS_ASSOCIATIVITY] > 100);
+}
+
 static void test_timing_properties(void **state)
 {
 	(void)state;
@@ -1089,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_config_keys),
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_sets_dense),
+		cmocka_unit_test(test_classes_per_access),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_engine_vs_naive),

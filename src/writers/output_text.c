@@ -29,8 +29,9 @@ static void text_config(FILE *f, const rd_config *c)
 		fputs("unlimited MSHRs", f);
 	if (c->l1_mshr_per_warp)
 		fprintf(f, " (%s per warp)", v[6]);
-	fprintf(f, ", latency hit %s miss %s+-%s, warp %s, cores %s, mapping %s\n", v[7], v[8],
-		v[9], v[10], v[11], v[12]);
+	fprintf(f, ", latency hit %s miss %s+-%s, warp %s, cores %s, mapping %s%s\n", v[7], v[8],
+		v[9], v[10], v[11], v[12],
+		c->classes == RD_CLASSES_PER_ACCESS ? ", classes per access" : "");
 }
 
 static void text_count(FILE *f, const char *label, uint64_t n, uint64_t requests)

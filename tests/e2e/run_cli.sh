@@ -341,6 +341,21 @@ rds run -q $TOY -s latency.miss=2 -s l1.mshrs=1 --log "$T/t5c.csv" samples/paper
 [ $rc -eq 0 ] && [ "$(sed -n 6p "$T/t5c.csv")" = "4,0,0,2,2,1,1,20,1,0,inf,miss,latency,1,5,1" ]
 result "event log: clipping moves Table 5's last effect to 5" $?
 
+# A textbook conflict miss (issue 16): direct-mapped toy cache over Table 1;
+# at t=4 line 0 misses because line 2 evicted it from set 0, where a
+# 2-line fully associative cache would hit. The log labels it per access;
+# the totals stay the paper's by difference unless classes=per-access.
+rds run -q -p toy-table2 -s l1.ways=1 --log "$T/c3.csv" -f csv sample:paper/table1
+[ $rc -eq 0 ] && [ "$(sed -n 6p "$T/c3.csv")" = "4,0,0,0,0,1,4,12,0,0,1,miss,associativity,0,4,1" ] &&
+	[ "$(grep -c ',capacity,' "$T/c3.csv")" = 0 ]
+result "event log: a conflict miss is labelled associativity" $?
+rds run -f json -p toy-table2 -s l1.ways=1 sample:paper/table1
+grep -q '"capacity":1,"associativity":0' "$T/out"
+result "classes=difference (default): the paper's split, capacity 1" $?
+rds run -f json -p toy-table2 -s l1.ways=1 -s classes=per-access sample:paper/table1
+grep -q '"capacity":0,"associativity":1' "$T/out" && grep -q '"classes":"per-access"' "$T/out"
+result "classes=per-access: the conflict miss counts as associativity" $?
+
 # ---------------------------------------------------------------- man page
 rds keys
 ok=0
