@@ -22,6 +22,7 @@
 #include "bgcall.h"
 #include "draw.h"
 #include "hist.h"
+#include "info.h"
 #include "input.h"
 #include "keys.h"
 #include "layout.h"
@@ -783,12 +784,39 @@ static void test_bgcall(void **state)
 	close(p[1]);
 }
 
+/* The infinite distances split into cold (first requests: the compulsory
+ * count) and in flight (the rest); and every class has its words. */
+static void test_info_inf_split(void **state)
+{
+	(void)state;
+	rd_result r = {0};
+	uint64_t cold, fly;
+	r.hist_inf = 8193;
+	r.cls[RD_CLASS_COMPULSORY] = 8192;
+	info_inf_split(&r, &cold, &fly);
+	assert_int_equal(cold, 8192);
+	assert_int_equal(fly, 1);
+	r.hist_inf = 5; /* never more cold than infinite */
+	info_inf_split(&r, &cold, &fly);
+	assert_int_equal(cold, 5);
+	assert_int_equal(fly, 0);
+	for (int i = 0; i <= RD_NCLASS; i++) {
+		assert_non_null(class_glosses[i].name);
+		assert_non_null(class_glosses[i].gloss);
+		assert_non_null(class_glosses[i].text);
+		if (i)
+			assert_true(strncmp(class_glosses[i].name, rd_class_name((enum rd_class)(i - 1)),
+					    strlen(class_glosses[i].name)) == 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_sizes),
 		cmocka_unit_test(test_layout_monotonic),
 		cmocka_unit_test(test_keys_no_clash),
+		cmocka_unit_test(test_info_inf_split),
 		cmocka_unit_test(test_keys_help),
 		cmocka_unit_test(test_keys_man_page),
 		cmocka_unit_test(test_keys_man_update),

@@ -22,6 +22,8 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 /* X(ID, SCOPE, "names as documented", "help", codes...) — up to 4 codes. */
 #define UI_KEYS(X) \
 	X(HELP, KS_GLOBAL, "? F1", "show the keys (this list)", '?', KEY_F(1)) \
+	X(INFO, KS_GLOBAL, "i", "explain what is on screen: each class of miss, the hit/miss " \
+	  "cut-off, the infinite distance, why fewer MSHRs can mean more hits", 'i') \
 	X(QUIT, KS_GLOBAL, "q", "quit and restore the terminal", 'q') \
 	X(FOCUS, KS_GLOBAL, "Tab", \
 	  "move the focus between the parameters and the histogram", '\t', KEY_BTAB) \

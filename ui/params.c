@@ -24,6 +24,7 @@ const param_field param_fields[] = {
 	{"latency.clip", "latency.clip", STEP_CHOICE},
 	{"gpu.divergence", "gpu.divergence", STEP_CHOICE},
 	{"seed", "seed", STEP_ONE},
+	{"classes", "classes", STEP_CHOICE},
 };
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
 

@@ -19,6 +19,28 @@ result "explorer: start screen (80x24, colour, UTF-8)" $?
 golden start
 result "explorer: start screen matches its golden copy" $?
 
+# The explorer explains itself (issue 16): the first screen names the key
+# that explains it; i shows what each class means, the cut-off, the
+# infinite distance split into cold and in flight, and why fewer MSHRs can
+# mean more hits; on a wide terminal the bars carry their meaning.
+keys info <<EOF
+i
+dump-screen $T/info.txt
+pagedown
+dump-screen $T/info_more.txt
+q
+dump-screen $T/legend_wide.txt
+EOF
+grep -q 'i explains' "$T/start.txt" && grep -q 'cold 8192' "$T/start.txt"
+result "explorer: the first screen names the key that explains it" $?
+screen info 30 120 -- --no-timing --color=never --script "$T/info.keys" &&
+	golden info && golden legend_wide &&
+	grep -q 'In flight: requested' "$T/info.txt" && grep -q 'arrived (0 here)' "$T/info.txt" &&
+	grep -q 'Why fewer MSHRs can mean more hits' "$T/info_more.txt" &&
+	grep -q 'first use' "$T/legend_wide.txt" && grep -q 'set conflict' "$T/legend_wide.txt" &&
+	grep -q 'cold 8192, in flight 0' "$T/legend_wide.txt"
+result "explorer: i explains the screen; a wide breakdown has its legend" $?
+
 # Monochrome: NO_COLOR, or --color=never, gives each miss class a glyph.
 keys mono <<EOF
 dump-screen $T/mono.txt

@@ -46,6 +46,13 @@ static int key_help(explorer *x)
 	return R_ALL;
 }
 
+static int key_info(explorer *x)
+{
+	x->help = 2;
+	x->help_top = 0;
+	return R_ALL;
+}
+
 static int key_quit(explorer *x)
 {
 	(void)x;
@@ -117,7 +124,7 @@ static int key_help_down(explorer *x)
 
 /* The explorer's own keys; the others are the views' (their key op). */
 static int (*const handlers[K_NKEYS])(explorer *) = {
-	[K_HELP] = key_help,	   [K_QUIT] = key_quit,	    [K_FOCUS] = key_focus,
+	[K_HELP] = key_help,	   [K_INFO] = key_info,	    [K_QUIT] = key_quit,	    [K_FOCUS] = key_focus,
 	[K_PIN] = explorer_pin,	   [K_UNDO] = explorer_undo, [K_RESET] = key_reset,
 	[K_EXPORT] = prompt_export, [K_OPEN] = prompt_preset, [K_REDRAW] = key_redraw,
 	[K_BACK] = key_back,	   [K_UP] = key_up,	    [K_DOWN] = key_down,

@@ -17,6 +17,7 @@
 #include "draw.h"
 #include "keys.h"
 #include "params.h"
+#include "info.h"
 #include "theme.h"
 
 /* ---------------------------------------------------------------- title */
@@ -219,27 +220,70 @@ static void help_add(void *ctx, const char *key, const char *text)
 	}
 }
 
+/* An info paragraph: a heading line, or text wrapped at blanks. */
+static void info_add(void *ctx, const char *heading, const char *text)
+{
+	help_lines *h = ctx;
+	if (heading) {
+		if (h->n && h->n < 160) { /* a blank line before */
+			h->text[h->n][0] = '\0';
+			h->key_elem[h->n++] = E_NORMAL;
+		}
+		help_add(ctx, NULL, heading);
+		return;
+	}
+	int tw = h->width - 3;
+	if (tw > (int)sizeof h->text[0] - 4)
+		tw = (int)sizeof h->text[0] - 4;
+	if (tw < 20)
+		tw = 20;
+	const char *p = text;
+	while (*p && h->n < 160) {
+		int n = (int)draw_prefix_bytes(p, tw);
+		if (p[n]) { /* cut at the last blank that fits */
+			int b = n;
+			while (b > 0 && p[b] != ' ')
+				b--;
+			if (b > 0)
+				n = b;
+		}
+		snprintf(h->text[h->n], sizeof h->text[0], "%.*s", n, p);
+		h->key_elem[h->n++] = E_NORMAL;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 static void draw_help(explorer *x)
 {
 	rect r = {1, 0, x->lay.rows - 2, x->lay.cols};
 	static help_lines h;
 	h.n = 0;
 	h.width = r.w - 2;
-	keys_help(help_add, &h);
+	if (x->help == 2)
+		info_paragraphs(x->cur ? &x->cur->cfg : &x->cfg,
+				x->cur && x->cur->status == RD_OK && !x->cur->partial ? &x->cur->res
+										: NULL,
+				info_add, &h);
+	else
+		keys_help(help_add, &h);
 	int ih = r.h - 2;
 	if (x->help_top > h.n - ih)
 		x->help_top = h.n - ih;
 	if (x->help_top < 0)
 		x->help_top = 0;
 	char title[96];
-	snprintf(title, sizeof title, "Keys%s", h.n > ih ? " (Up/Down scroll, other keys close)"
-						  : " (any key closes)");
+	snprintf(title, sizeof title, "%s%s", x->help == 2 ? "What is on screen" : "Keys",
+		 h.n > ih ? " (Up/Down scroll, other keys close)" : " (any key closes)");
 	draw_frame(&r, title, 1);
 	for (int i = 0; i < ih && x->help_top + i < h.n; i++) {
 		const char *t = h.text[x->help_top + i];
 		int y = r.y + 1 + i;
 		if (h.key_elem[x->help_top + i] == E_FOCUS) {
 			draw_put(y, r.x + 2, r.w - 3, E_FOCUS, t);
+		} else if (h.key_elem[x->help_top + i] == E_NORMAL) {
+			draw_put(y, r.x + 2, r.w - 3, E_NORMAL, t);
 		} else {
 			int kw = 24 < r.w - 3 ? 24 : r.w - 3;
 			char k[64];

@@ -67,7 +67,7 @@ typedef struct explorer {
 	size_t params_top;     /* first field shown (the pane scrolls) */
 	size_t hist_first;     /* first histogram bin shown (views/breakdown.c) */
 	int hist_log;          /* counts on a log scale (views/breakdown.c) */
-	int help;              /* help screen shown */
+	int help;              /* help screen shown: 1 the keys, 2 the info (i) */
 	int help_top;          /* first help line shown */
 
 	int prompt;            /* enum prompt_kind */

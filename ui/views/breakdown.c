@@ -15,6 +15,7 @@
 #include "draw.h"
 #include "explorer/state.h"
 #include "hist.h"
+#include "info.h"
 #include "theme.h"
 #include "view.h"
 
@@ -32,9 +33,6 @@ static void fmt_delta(int64_t d, char *buf, size_t len)
 }
 
 /* ---------------------------------------------------------------- bars */
-
-static const char *const row_names[RD_NCLASS + 1] = {"hits",	 "compulsory", "capacity",
-						     "assoc",	 "latency",    "mshr"};
 
 static uint64_t row_count(const rd_result *R, int row)
 {
@@ -127,7 +125,7 @@ static void draw_bars(explorer *x)
 	for (int row = 0; row <= RD_NCLASS; row++) {
 		int y = y0 + row, c = 0;
 		c += draw_put(y, cx + c, iw - c, row_elem(row), row_glyph(row));
-		snprintf(line, sizeof line, " %-10s", row_names[row]);
+		snprintf(line, sizeof line, " %-10s", class_glosses[row].name);
 		c += draw_put(y, cx + c, iw - c, E_LABEL, line);
 		if (s->partial && row > 0) {
 			draw_put(y, cx + c, iw - c, E_PENDING, "       pending");
@@ -158,6 +156,13 @@ static void draw_bars(explorer *x)
 			continue;
 		}
 		int bw = iw - c - 1;
+		/* A wide pane has room for what the class means, after its bar. */
+		const char *gloss = class_glosses[row].gloss;
+		int gw = draw_width(gloss) + 2;
+		if (bw - gw >= 20) {
+			bw -= gw;
+			draw_put(y, cx + c + 1 + bw + 2, gw - 2, E_DERIVED, gloss);
+		}
 		if (bw > 0) {
 			int len = (int)lround(p / 100.0 * bw);
 			if (len == 0 && n > 0)
@@ -265,14 +270,16 @@ static void draw_hist(explorer *x)
 		span = B->hist_len;
 	if (span < cut + 1)
 		span = cut + 1;
-	int coldw = 6; /* separator, gap, 3-column bar, gap */
+	int coldw = 7; /* separator, gap, 2-column cold bar, gap, in-flight bar */
 	int aw = iw - YAXIS_W - coldw;
 	int log_bins = span * 2 + 1 > (uint64_t)(aw > 0 ? aw : 0);
 	static hist_bin bins[MAX_BINS];
 	size_t nb = hist_bin_make(R->hist, R->hist_len, span, cut, log_bins, bins, MAX_BINS);
+	/* Bins widen with the terminal: up to 8 columns (4 for log2 bins,
+	 * whose labels are wider than their bars). */
 	int colw = log_bins ? 4 : (aw - 1) / (int)nb;
-	if (colw > 4)
-		colw = 4;
+	if (colw > 8)
+		colw = 8;
 	if (colw < 2)
 		colw = 2;
 	/* Values: counts, or deltas against the baseline. */
@@ -285,9 +292,16 @@ static void draw_hist(explorer *x)
 		if (fabs(val[i]) > vmax)
 			vmax = fabs(val[i]);
 	}
-	double cold = (double)R->hist_inf - (B ? (double)B->hist_inf : 0.0);
+	/* The infinite distances apart: cold and in flight. */
+	uint64_t rc, rf, bc = 0, bf = 0;
+	info_inf_split(R, &rc, &rf);
+	if (B)
+		info_inf_split(B, &bc, &bf);
+	double cold = (double)rc - (double)bc, fly = (double)rf - (double)bf;
 	if (fabs(cold) > vmax)
 		vmax = fabs(cold);
+	if (fabs(fly) > vmax)
+		vmax = fabs(fly);
 	snprintf(title, sizeof title, "%s%s distance%s%s", B ? theme_g()->delta : "",
 		 B ? " reuse" : "Reuse", log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
 	draw_frame(&r, title, x->focus == F_HIST);
@@ -370,36 +384,51 @@ static void draw_hist(explorer *x)
 		draw_put(ylab, x0 - 1, 1, E_FOCUS, g->more_l);
 	if (i < nb)
 		draw_put(ylab, x0 + aw - 1, 1, E_FOCUS, g->more_r);
-	/* Cold misses, apart. */
+	/* Infinite distances, apart: cold, then in flight. */
 	int xc = cx + iw - coldw;
 	for (int row = 0; row < bh; row++)
 		draw_put(y0 + row, xc, 1, E_BORDER, g->vline);
-	if (B) {
-		if (cold != 0)
-			dbar(yaxis, xc + 2, 3, up, down,
-			     (cold > 0 ? 1 : -1) * scale(fabs(cold), vmax, x->hist_log),
-			     cold > 0 ? E_WORSE : E_BETTER);
-	} else {
-		vbar(yb, xc + 2, 3, bh, scale(cold, vmax, x->hist_log), E_COLD, cold > 0);
+	const double inf_v[2] = {cold, fly};
+	const enum ui_elem inf_e[2] = {E_COLD, E_CLASS(RD_CLASS_LATENCY)};
+	for (int k = 0; k < 2; k++) {
+		int xb = xc + 2 + 3 * k;
+		if (B) {
+			if (inf_v[k] != 0)
+				dbar(yaxis, xb, 2, up, down,
+				     (inf_v[k] > 0 ? 1 : -1) * scale(fabs(inf_v[k]), vmax, x->hist_log),
+				     inf_v[k] > 0 ? E_WORSE : E_BETTER);
+		} else {
+			vbar(yb, xb, 2, bh, scale(inf_v[k], vmax, x->hist_log), inf_e[k],
+			     inf_v[k] > 0);
+		}
 	}
-	draw_put(ylab, xc + 2, 4, E_LABEL, g->inf);
+	draw_put(ylab, xc + 3, 4, E_LABEL, g->inf);
 	/* Caption. */
 	char cap[256], cnt[32];
 	unsigned long long uc = (unsigned long long)cut;
 	if (B) {
-		fmt_delta((int64_t)R->hist_inf - (int64_t)B->hist_inf, cnt, sizeof cnt);
-		snprintf(cap, sizeof cap, " %s requests vs baseline; d<%llu hit %s d>=%llu miss; cold %s",
-			 g->delta, uc, g->cut, uc, cnt);
+		char cf[32];
+		fmt_delta((int64_t)rc - (int64_t)bc, cnt, sizeof cnt);
+		fmt_delta((int64_t)rf - (int64_t)bf, cf, sizeof cf);
+		snprintf(cap, sizeof cap,
+			 " %s requests vs baseline; d<%llu hit %s d>=%llu miss; %s: cold %s, in flight %s",
+			 g->delta, uc, g->cut, uc, g->inf, cnt, cf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s, flight %s",
+				 g->delta, uc, cnt, cf);
 		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s", g->delta, uc,
 				 cnt);
 	} else {
-		snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; cold (%s) %llu = %.2f%%", uc,
-			 g->cut, uc, g->inf, (unsigned long long)R->hist_inf,
-			 draw_pct(R->hist_inf, R->requests));
+		snprintf(cap, sizeof cap,
+			 " d<%llu hit %s d>=%llu miss; %s: cold %llu, in flight %llu (i explains)", uc,
+			 g->cut, uc, g->inf, (unsigned long long)rc, (unsigned long long)rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; %s cold %llu+%llu", uc,
+				 g->cut, uc, g->inf, (unsigned long long)rc, (unsigned long long)rf);
 		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; cold %llu", uc, g->cut,
-				 uc, (unsigned long long)R->hist_inf);
+				 uc, (unsigned long long)rc);
 	}
 	draw_put(ylab + 1, cx, iw, E_DERIVED, cap);
 }
@@ -440,7 +469,14 @@ static void drop(explorer *x)
 	x->hist_first = 0;
 }
 
+/* The first screen says what it shows and which key explains it. */
+static const char *hint(const explorer *x)
+{
+	return x->lay.cols >= 100 ? "each request's hit or miss, and why: i explains "
+				  : "i explains ";
+}
+
 const view_ops view_breakdown = {
 	.name = "breakdown",
-	.draw = draw, .key = key, .drop = drop,
+	.draw = draw, .key = key, .drop = drop, .hint = hint,
 };

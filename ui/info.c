@@ -1,0 +1,101 @@
+/*
+ * The explorer explains itself (see info.h). The sentences follow seed
+ * 000 (Nugteren et al., HPCA 2014) §§3-4 and Hill's three Cs.
+ */
+#include "info.h"
+
+#include <stdio.h>
+
+const class_gloss class_glosses[RD_NCLASS + 1] = {
+	{"hits", "in the cache",
+	 "the line was in the cache: its reuse distance was below the ways."},
+	[1 + RD_CLASS_COMPULSORY] = {"compulsory", "first use",
+	 "the first request of a line: no cache of any size would have had it."},
+	[1 + RD_CLASS_CAPACITY] = {"capacity", "cache too small",
+	 "the line was used before, but more distinct lines than the whole cache holds came "
+	 "in between: only a bigger cache helps."},
+	[1 + RD_CLASS_ASSOCIATIVITY] = {"assoc", "set conflict",
+	 "a fully associative cache of the same size would have hit: lines that map to the "
+	 "same set pushed it out (a conflict); more ways or another hash help."},
+	[1 + RD_CLASS_LATENCY] = {"latency", "data in flight",
+	 "the line had been requested and missed already, but its data was still on its way: "
+	 "the request waits with the one before it (a hit in a cache without latency)."},
+	[1 + RD_CLASS_MSHR] = {"mshr", "MSHRs full",
+	 "misses there only because the MSHRs ran out: a warp that finds none free waits and "
+	 "retries, and the requests reach the cache in another order."},
+};
+
+void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight)
+{
+	/* Every first request of a line has an infinite distance: in both
+	 * profiles the compulsory class counts them (the reference's as the
+	 * infinite distances of its run without latency). */
+	uint64_t c = r->cls[RD_CLASS_COMPULSORY];
+	if (c > r->hist_inf)
+		c = r->hist_inf;
+	*cold = c;
+	*in_flight = r->hist_inf - c;
+}
+
+void info_paragraphs(const rd_config *c, const rd_result *r,
+		     void (*para)(void *ctx, const char *heading, const char *text), void *ctx)
+{
+	char t[1024];
+	uint32_t sets = rd_config_sets(c);
+	uint64_t cut = c->model == RD_PROFILE_REF2013 ? (uint64_t)c->l1_ways + 1 : c->l1_ways;
+	para(ctx, "On this screen", NULL);
+	para(ctx, NULL,
+	     "Left: the L1 cache of one GPU core, its parameters (Up/Down choose one, Left/Right "
+	     "change it; every change reruns the model). Right, top: what each request of the "
+	     "kernel's warps to the L1 did, a hit or one of five kinds of miss. Right, bottom: "
+	     "each request's reuse distance.");
+	snprintf(t, sizeof t,
+		 "Reuse distance: how many other lines of the same set were used since this line's "
+		 "last use. LRU keeps the %u most recently used lines of each of the %u sets, so a "
+		 "request hits when its distance is below %llu (left of the cut-off line) and "
+		 "misses from %llu on.",
+		 c->l1_ways, sets, (unsigned long long)cut, (unsigned long long)cut);
+	para(ctx, NULL, t);
+	if (r) {
+		uint64_t cold, fly;
+		info_inf_split(r, &cold, &fly);
+		snprintf(t, sizeof t,
+			 "The infinite distance (the bar apart, right): the line had no use in its set "
+			 "yet. Cold: never requested before (%llu here). In flight: requested, but its "
+			 "data had not arrived (%llu here). So the infinite bar can be taller than the "
+			 "compulsory count.",
+			 (unsigned long long)cold, (unsigned long long)fly);
+	} else {
+		snprintf(t, sizeof t,
+			 "The infinite distance (the bar apart, right): the line had no use in its set "
+			 "yet: cold (never requested before) or in flight (requested, its data not yet "
+			 "arrived).");
+	}
+	para(ctx, NULL, t);
+	para(ctx, "The classes", NULL);
+	for (int i = 0; i <= RD_NCLASS; i++) {
+		snprintf(t, sizeof t, "%s: %s", class_glosses[i].name, class_glosses[i].text);
+		para(ctx, NULL, t);
+	}
+	para(ctx, NULL,
+	     c->classes == RD_CLASSES_PER_ACCESS
+		     ? "Capacity and associativity are told apart per request (classes=per-access): "
+		       "a shadow fully associative LRU cache of the same size sees the same requests; "
+		       "a miss it would hit is associativity (Hill's three Cs)."
+		     : "Capacity and associativity are told apart by difference (classes=difference, "
+		       "the paper's): associativity is this cache's misses minus those of a fully "
+		       "associative cache of the same size; the step-through (s) labels each request "
+		       "per access. Set classes to per-access to count them that way.");
+	para(ctx, "Why fewer MSHRs can mean more hits", NULL);
+	para(ctx, NULL,
+	     "With few MSHRs, warps whose requests miss must wait for a free entry, while warps "
+	     "whose requests hit keep running ahead. Requests to a line then come later, after "
+	     "its data arrived, and hit instead of missing in flight: latency misses turn into "
+	     "hits (seed 000 section 4.4, Figure 3). Set l1.mshrs from 64 to 16 and watch the "
+	     "hits and the latency misses.");
+	para(ctx, "Where to go next", NULL);
+	para(ctx, NULL,
+	     "? lists every key. s steps through the requests one by one; m maps the sets as a "
+	     "heat map (try l1.hash mod, then xor); g draws miss curves; c pins this result as "
+	     "a baseline to compare the next change with; u undoes a change.");
+}
