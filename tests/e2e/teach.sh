@@ -192,6 +192,17 @@ screen curves 24 80 -- -s l1.hash=mod samples/reference/stencil_n64_b16x8.trc.gz
 result "curves: the curves view runs" $?
 golden curves
 result "curves: screen matches its golden" $?
+# A big terminal: the chart takes the rows it has, and curves that meet
+# show each their own mark side by side (issue 16 item 8).
+cat >"$T/curves_big.keys" <<KEYS
+g
+down
+dump-screen $T/curves_big.txt
+KEYS
+screen curves_big 40 140 -- -s l1.hash=mod samples/reference/stencil_n64_b16x8.trc.gz &&
+	golden curves_big && grep -q ' 1248g ' "$T/curves_big.txt" &&
+	[ "$(sed -n '/100%/,/  0%/p' "$T/curves_big.txt" | wc -l)" -gt 12 ]
+result "curves: a big terminal gets a taller chart and distinct marks where curves meet" $?
 # Every latency-free point equals `rdscope sweep` on its configuration
 # (requests and misses without latency misses, as counts), and so does
 # every point of the timing sweep.

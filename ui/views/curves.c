@@ -17,7 +17,9 @@
 #include "params.h"
 #include "view.h"
 
+/* The chart's rows: at least CHART_H, more when the pane has them. */
 #define CHART_H 7
+#define CHART_H_MAX 40
 
 /* "512", "16K", "2M": a cache size in at most 4 columns. */
 static void size_label(uint32_t b, char *buf, size_t len)
@@ -38,7 +40,7 @@ static char way_glyph(uint32_t w)
 	return w < 10 ? (char)('0' + w) : w < 36 ? (char)('a' + w - 10) : '+';
 }
 
-static void draw_chart(const curves *cv, int y, int x0, int w)
+static void draw_chart(const curves *cv, int y, int x0, int w, int h)
 {
 	int aw = w - 6;
 	int cw = cv->nsizes ? aw / cv->nsizes : aw;
@@ -46,37 +48,46 @@ static void draw_chart(const curves *cv, int y, int x0, int w)
 		cw = 3;
 	const glyphs *g = theme_g();
 	draw_put(y, x0, 5, E_DERIVED, "100%");
-	draw_put(y + CHART_H / 2, x0, 5, E_DERIVED, " 50%");
-	draw_put(y + CHART_H - 1, x0, 5, E_DERIVED, "  0%");
-	for (int r = 0; r < CHART_H; r++)
+	draw_put(y + (h - 1) / 2, x0, 5, E_DERIVED, " 50%");
+	draw_put(y + h - 1, x0, 5, E_DERIVED, "  0%");
+	for (int r = 0; r < h; r++)
 		draw_put(y + r, x0 + 5, 1, E_BORDER, g->vline);
-	/* Each cell holds one curve's mark, or * where several meet. */
+	/* Each cell holds the marks of the curves that meet there side by
+	 * side (as many as fit, one column kept between sizes), else *. */
 	for (int si = 0; si < cv->nsizes; si++) {
-		char cell[CHART_H];
-		int marks[CHART_H];
-		memset(cell, 0, sizeof cell);
+		char cell[CHART_H_MAX][8];
+		int marks[CHART_H_MAX];
 		memset(marks, 0, sizeof marks);
 		int cur_row = -1;
+		int room = cw - 1 < 7 ? cw - 1 : 7;
 		for (int wi = 0; wi < cv->nways; wi++) {
 			double p = curves_rate(&cv->lf[wi][si]);
 			if (p < 0)
 				continue;
-			int row = (int)((1.0 - p) * (CHART_H - 1) + 0.5);
-			cell[row] = marks[row]++ ? '*' : way_glyph(cv->ways[wi]);
+			int row = (int)((1.0 - p) * (h - 1) + 0.5);
+			if (marks[row] < 7)
+				cell[row][marks[row]] = way_glyph(cv->ways[wi]);
+			marks[row]++;
 			if (cv->size[si] == cv->cfg.l1_size && cv->ways[wi] == cv->cfg.l1_ways)
 				cur_row = row;
 		}
-		int cx = x0 + 6 + si * cw + (cw - 1) / 2;
-		for (int row = 0; row < CHART_H; row++) {
-			if (!cell[row])
+		for (int row = 0; row < h; row++) {
+			if (!marks[row])
 				continue;
-			char t[2] = {cell[row], 0};
-			draw_put(y + row, cx, 1, row == cur_row ? E_SELECTED : E_VALUE, t);
+			char t[8];
+			int n = marks[row] <= room ? marks[row] : 1;
+			if (marks[row] <= room)
+				memcpy(t, cell[row], (size_t)n);
+			else
+				t[0] = '*';
+			t[n] = '\0';
+			int cx = x0 + 6 + si * cw + (cw - 1 - n) / 2;
+			draw_put(y + row, cx, n, row == cur_row ? E_SELECTED : E_VALUE, t);
 		}
 		char lab[16];
 		size_label(cv->size[si], lab, sizeof lab);
 		int lx = x0 + 6 + si * cw + (cw - draw_width(lab)) / 2;
-		draw_put(y + CHART_H, lx, cw, cv->size[si] == cv->cfg.l1_size ? E_FOCUS : E_LABEL, lab);
+		draw_put(y + h, lx, cw, cv->size[si] == cv->cfg.l1_size ? E_FOCUS : E_LABEL, lab);
 	}
 }
 
@@ -153,9 +164,16 @@ static void draw(explorer *x, const rect *r, int flags)
 	}
 	const curves *cv = s->curves;
 	draw_put(y++, x0, iw, E_LABEL, " latency-free: no latency, no MSHR limit");
-	if (y + CHART_H + 1 <= yend) {
-		draw_chart(cv, y, x0, iw);
-		y += CHART_H + 1;
+	/* The rows the rest needs: legend, now, a gap, the sweep's title and
+	 * bars; the chart takes what is left. */
+	int h = yend - y - 1 - (4 + (cv->key[0] ? cv->nsweep : 1));
+	if (h < CHART_H)
+		h = CHART_H;
+	if (h > CHART_H_MAX)
+		h = CHART_H_MAX;
+	if (y + h + 1 <= yend) {
+		draw_chart(cv, y, x0, iw, h);
+		y += h + 1;
 	}
 	/* Legend and the current configuration's point. */
 	char line[256];
@@ -171,7 +189,7 @@ static void draw(explorer *x, const rect *r, int flags)
 			o += (size_t)snprintf(line + o, sizeof line - o, " F=full");
 	}
 	if (o + 12 < sizeof line)
-		snprintf(line + o, sizeof line - o, " *=several");
+		snprintf(line + o, sizeof line - o, " *=more");
 	if (y < yend)
 		draw_put(y++, x0, iw, E_DERIVED, line);
 	for (int wi = 0; wi < cv->nways; wi++)
