@@ -72,6 +72,15 @@ static const char *set_plot_size(cli *c, const cli_option *o, const char *v)
 		       : NULL;
 }
 
+static const char *set_plot_hist(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	if (plot_hists_check(v) < 0)
+		return "--plot-hist: expected all, none or run numbers (0,5,...), got '%s'";
+	c->plot_hist = v;
+	return NULL;
+}
+
 static const char *set_help(cli *c, const cli_option *o, const char *v)
 {
 	(void)o, (void)v;
@@ -324,7 +333,31 @@ const cli_option cli_options[] = {
 		       "The picture is exactly\n"
 		       ".IR W x H\n"
 		       "unless more results are plotted than fit at that text size: then it grows\n"
-		       "downward, keeping its width.",
+		       "downward, keeping its width\n"
+		       ".RB ( \\-\\-plot\\-hist\n"
+		       "picks fewer histograms).",
+	},
+	{
+		.name = "plot-hist", .arg = "RUNS",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.set = set_plot_hist,
+		.help = "--plot: histograms of RUNS: all (default), none, N,N,...",
+		.man = "The runs whose reuse-distance histograms the\n"
+		       ".B \\-\\-plot\n"
+		       "picture draws:\n"
+		       ".B all\n"
+		       "(the default),\n"
+		       ".B none\n"
+		       "(the bars take the whole width), or run numbers separated by commas, as in\n"
+		       "the results'\n"
+		       ".B run\n"
+		       "column (for\n"
+		       ".BR run ,\n"
+		       "input\n"
+		       ".I i\n"
+		       "is run\n"
+		       ".IR i ).\n"
+		       "A sweep of a dozen points fits a 1280x720 slide with two or three of them.",
 	},
 	{
 		.name = "vary", .arg = "KEY=V,...",

@@ -38,6 +38,14 @@ int plot_size_parse(const char *s, unsigned *w, unsigned *h);
 void plot_set_size(plot *p, unsigned w, unsigned h);
 
 /*
+ * Which runs have their histogram drawn (--plot-hist): "all" (the
+ * default), "none", or run numbers separated by commas ("0,5"). spec is
+ * kept, not copied. plot_hists_check: 0 if spec is one of those, else -1.
+ */
+int plot_hists_check(const char *spec);
+void plot_set_hists(plot *p, const char *spec);
+
+/*
  * Add one run, in output order; copies what the picture needs. label
  * describes the point (may be NULL). Returns 0, or -1 when out of memory.
  */

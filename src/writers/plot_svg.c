@@ -28,6 +28,7 @@ struct plot {
 	plot_bar *bars;
 	size_t n, cap;
 	unsigned w, h;
+	const char *hists; /* --plot-hist; NULL: all */
 };
 
 /* Okabe & Ito, "Color Universal Design" (2002): distinguishable with every
@@ -86,6 +87,55 @@ void plot_set_size(plot *p, unsigned w, unsigned h)
 		p->w = w;
 		p->h = h;
 	}
+}
+
+/* Calls fn(run) for each run number of a list "N,N,..."; -1 if it is not
+ * one (each number up to 9 digits). */
+static int run_list(const char *s, int (*fn)(unsigned long run, unsigned long arg),
+		    unsigned long arg)
+{
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+		if (end - s > 9)
+			return -1;
+		if (fn && fn(v, arg))
+			return 1;
+		s = end;
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			return -1;
+	}
+}
+
+static int same_run(unsigned long run, unsigned long arg)
+{
+	return run == arg;
+}
+
+int plot_hists_check(const char *spec)
+{
+	if (!strcmp(spec, "all") || !strcmp(spec, "none"))
+		return 0;
+	return run_list(spec, NULL, 0);
+}
+
+void plot_set_hists(plot *p, const char *spec)
+{
+	p->hists = spec;
+}
+
+/* Is the histogram of run drawn? */
+static int hist_wanted(const plot *p, unsigned long run)
+{
+	if (!p->hists || !strcmp(p->hists, "all"))
+		return 1;
+	if (!strcmp(p->hists, "none"))
+		return 0;
+	return run_list(p->hists, same_run, run) == 1;
 }
 
 void plot_free(plot *p)
@@ -408,9 +458,12 @@ static void write_bars(const plot *p, FILE *f, const geom *g)
 		y += rh;
 	}
 	/* The axis: 0 to 100 % of requests. */
+	int every = bw / 4 < text_w("100%", g->fs) + g->fs ? 2 : 1; /* 0, 50, 100 % if narrow */
 	for (int t = 0; t <= 4; t++) {
 		double xt = bx0 + bw * t / 4;
 		line(f, "grid", xt, g->top, xt, y + 0.3 * g->fs, t ? GRID : INK, 1, NULL);
+		if (t % every)
+			continue;
 		char lbl[16];
 		snprintf(lbl, sizeof lbl, "%d%%", 25 * t);
 		text(f, NULL, xt, y + 1.4 * g->fs, t == 0 ? "start" : t == 4 ? "end" : "middle", g->fs,
@@ -651,7 +704,10 @@ void plot_write(const plot *p, FILE *f)
 	g.fs = g.big * 5 / 6 > 16 ? g.big * 5 / 6 : g.big < 16 ? g.big : 16;
 	g.pad = g.big;
 	g.gap = 2 * g.big;
-	int hists = p->n > 0;
+	size_t nh = 0;
+	for (size_t i = 0; i < p->n; i++)
+		nh += (size_t)hist_wanted(p, p->bars[i].run);
+	int hists = nh > 0;
 	g.lx = g.pad;
 	g.lw = hists ? (g.w - 2 * g.pad - g.gap) * 0.45 : g.w - 2 * g.pad;
 	g.rx = g.lx + g.lw + g.gap;
@@ -674,21 +730,23 @@ void plot_write(const plot *p, FILE *f)
 	g.top = (l_end > r_end ? l_end : r_end) + 2.4 * g.fs;
 	/* Grow downward where the runs need more rows than fit. */
 	double need = g.top + bars_need(p, &g) + g.pad;
-	double min_cw = 14 * g.fs, min_ch = 8 * g.fs;
-	size_t cols = hist_cols(p->n, g.rw, g.h - g.pad - g.top, min_cw, min_ch);
-	size_t rows = p->n ? (p->n + cols - 1) / cols : 0;
+	double min_cw = 12 * g.fs, min_ch = 7.5 * g.fs;
+	size_t cols = hists ? hist_cols(nh, g.rw, g.h - g.pad - g.top, min_cw, min_ch) : 1;
+	size_t rows = (nh + cols - 1) / cols;
 	double cell_w = g.rw / (double)cols, cell_h = (g.h - g.pad - g.top) / (double)(rows ? rows : 1);
 	g.title_lines = 1;
 	for (size_t i = 0; i < p->n; i++) {
 		char title[512];
 		size_t starts[MAX_TITLE_LINES];
+		if (!hist_wanted(p, p->bars[i].run))
+			continue;
 		hist_title(&p->bars[i], g.kernels, title, sizeof title);
 		int nl = title_wrap(title, g.fs, cell_w - 0.5 * g.fs, starts);
 		if (nl > g.title_lines)
 			g.title_lines = nl;
 	}
 	min_ch += 1.2 * g.fs * (g.title_lines - 1);
-	if (cell_h < min_ch) {
+	if (hists && cell_h < min_ch) {
 		cell_h = min_ch;
 		if (g.top + (double)rows * cell_h + g.pad > need)
 			need = g.top + (double)rows * cell_h + g.pad;
@@ -709,10 +767,15 @@ void plot_write(const plot *p, FILE *f)
 	write_bars(p, f, &g);
 	if (hists) {
 		text(f, "heading", g.rx, head_y, "start", g.big, 1, NULL, g.rw,
-		     p->n == 1 ? "Reuse distances" : "Reuse distances of each run");
+		     nh == 1 ? "Reuse distances"
+		     : nh == p->n ? "Reuse distances of each run"
+				  : "Reuse distances of the runs chosen");
 		legend(f, &g, g.rx, g.rw, leg_y, 3, hist_fills, hist_names, 1);
-		for (size_t i = 0; i < p->n; i++) {
-			size_t r = i / cols, c = i % cols;
+		for (size_t i = 0, k = 0; i < p->n; i++) {
+			if (!hist_wanted(p, p->bars[i].run))
+				continue;
+			size_t r = k / cols, c = k % cols;
+			k++;
 			write_histogram(&p->bars[i], f, &g, g.rx + (double)c * cell_w,
 					g.top - 1.2 * g.fs + (double)r * cell_h, cell_w, cell_h);
 		}
