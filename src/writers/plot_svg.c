@@ -562,11 +562,11 @@ static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x,
 	if (max <= 0)
 		max = 1;
 	fprintf(f, "<g class=\"histogram\" data-run=\"%lu\">\n", b->run);
-	/* Title: the bar's label, so a histogram is found by its bar; on
-	 * two lines where the picture has room for them and it is long. */
+	/* Title: the bar's label, so a histogram is found by its bar; long
+	 * ones wrapped (every cell has room for the most lines any needs). */
 	char title[512];
 	hist_title(b, g->kernels, title, sizeof title);
-	double tw = cw - 0.5 * fs;
+	double tw = cw - 1.5 * fs;
 	size_t starts[MAX_TITLE_LINES];
 	int nl = title_wrap(title, fs, tw, starts);
 	if (nl > g->title_lines)
@@ -579,7 +579,8 @@ static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x,
 	}
 	/* Plot area: the cut-off's label on top, room for the counts of the
 	 * tallest bins, the distances below. */
-	double pt = y + (0.4 + 1.2 * g->title_lines) * fs, pb = y + ch - 1.8 * fs, px = x, pw = cw - 0.5 * fs;
+	double pt = y + (0.4 + 1.2 * g->title_lines) * fs, pb = y + ch - 1.8 * fs;
+	double px = x, pw = cw - 1.5 * fs;
 	double bars_top = pt + 2.6 * fs, bw = pw / (double)(nb + 1);
 	double hscale = (pb - bars_top) / max;
 	line(f, NULL, px, pb, px + pw, pb, INK, 1, NULL);
@@ -648,7 +649,12 @@ static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x,
 		double cx = px + ((double)best + 0.5) * bw, lw = text_w(lbl, fs) / 2 + 0.2 * fs;
 		taken_l[ntaken] = cx - lw;
 		taken_r[ntaken++] = cx + lw;
+		/* A white halo keeps it readable where it reaches over a
+		 * neighbouring bar. */
+		fprintf(f, "<g stroke=\"#ffffff\" stroke-width=\"%.1f\" paint-order=\"stroke\">",
+			0.25 * fs);
 		text(f, "count", cx, top_of[best] - 0.3 * fs, "middle", fs, 0, NULL, 0, lbl);
+		fputs("</g>\n", f);
 	}
 	/* The cut-off: distances below the associativity hit. */
 	double xc;
@@ -741,7 +747,7 @@ void plot_write(const plot *p, FILE *f)
 		if (!hist_wanted(p, p->bars[i].run))
 			continue;
 		hist_title(&p->bars[i], g.kernels, title, sizeof title);
-		int nl = title_wrap(title, g.fs, cell_w - 0.5 * g.fs, starts);
+		int nl = title_wrap(title, g.fs, cell_w - 1.5 * g.fs, starts);
 		if (nl > g.title_lines)
 			g.title_lines = nl;
 	}
