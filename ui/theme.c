@@ -7,6 +7,8 @@
 
 #include <curses.h>
 #include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -89,10 +91,57 @@ typedef struct look {
 	unsigned attr;
 } look;
 
+/*
+ * The palette: Okabe & Ito's colour-blind-safe colours, the same table as
+ * the SVG plot's (src/writers/plot_svg.c; tests/test_palette.c checks that
+ * they agree). On a terminal with 256 colours the explorer draws these
+ * (their nearest xterm colours); with 8 it draws the nearest of the eight
+ * (scheme_color below): hits blue, compulsory and first touches grey
+ * (white), capacity vermillion (red), associativity orange (yellow),
+ * latency sky blue (cyan), MSHR reddish purple (magenta). Hits and
+ * capacity misses, the pair most on screen, are blue and red: apart for
+ * red-green colour blindness, as no green-red pair would be.
+ */
+static const char *const palette[E_NELEM] = {
+	[E_HIT] = "#0072b2",        /* blue */
+	[E_COMPULSORY] = "#999999", /* grey */
+	[E_CAPACITY] = "#d55e00",   /* vermillion */
+	[E_ASSOC] = "#e69f00",      /* orange */
+	[E_LATENCY] = "#56b4e9",    /* sky blue */
+	[E_MSHR] = "#cc79a7",       /* reddish purple */
+	[E_COLD] = "#999999",       /* grey, like compulsory */
+};
+
+const char *theme_rgb(enum ui_elem e)
+{
+	return (unsigned)e < E_NELEM ? palette[e] : NULL;
+}
+
+/* One channel's nearest level of the xterm 6x6x6 cube (0, 95, 135, ...). */
+static int cube_level(int v)
+{
+	static const int lv[6] = {0, 95, 135, 175, 215, 255};
+	int best = 0;
+	for (int i = 1; i < 6; i++)
+		if (abs(lv[i] - v) < abs(lv[best] - v))
+			best = i;
+	return best;
+}
+
+int theme_xterm256(const char *rgb)
+{
+	unsigned r, g, b;
+	if (!rgb || sscanf(rgb, "#%2x%2x%2x", &r, &g, &b) != 3)
+		return -1;
+	/* A grey: the nearest of the 24-step grey ramp (8, 18, ..., 238). */
+	if (r == g && g == b && r > 4 && r < 243)
+		return 232 + ((int)r - 3) / 10;
+	return 16 + 36 * cube_level((int)r) + 6 * cube_level((int)g) + cube_level((int)b);
+}
+
 /* The two schemes, one row per element (rows left out: the terminal's
- * default colours, no attributes). Class colours follow one idea: misses a
- * programmer can fix by layout (capacity, associativity) are warm, those of
- * the memory system (latency, MSHR) cool, compulsory neutral. */
+ * default colours, no attributes). The classes, the hits and the cold bin
+ * take the palette's colours, their nearest of the eight here. */
 #define D (-1) /* the terminal's default colour */
 static const look scheme_color[E_NELEM] = {
 	[E_NORMAL] = {D, D, 0},
@@ -103,16 +152,16 @@ static const look scheme_color[E_NELEM] = {
 	[E_VALUE] = {D, D, A_BOLD},
 	[E_SELECTED] = {COLOR_BLACK, COLOR_CYAN, 0},
 	[E_DERIVED] = {COLOR_BLUE, D, A_BOLD},
-	[E_HIT] = {COLOR_GREEN, D, 0},
+	[E_HIT] = {COLOR_BLUE, D, 0},
 	[E_COMPULSORY] = {COLOR_WHITE, D, 0},
 	[E_CAPACITY] = {COLOR_RED, D, 0},
 	[E_ASSOC] = {COLOR_YELLOW, D, 0},
-	[E_LATENCY] = {COLOR_BLUE, D, 0},
+	[E_LATENCY] = {COLOR_CYAN, D, 0},
 	[E_MSHR] = {COLOR_MAGENTA, D, 0},
 	[E_CUTOFF] = {COLOR_YELLOW, D, A_BOLD},
 	[E_COLD] = {COLOR_WHITE, D, A_DIM},
 	[E_PENDING] = {COLOR_YELLOW, D, 0},
-	[E_BETTER] = {COLOR_GREEN, D, A_BOLD},
+	[E_BETTER] = {COLOR_BLUE, D, A_BOLD}, /* blue and red, not green and red */
 	[E_WORSE] = {COLOR_RED, D, A_BOLD},
 	[E_STATUS] = {COLOR_BLACK, COLOR_WHITE, 0},
 	[E_ERROR] = {COLOR_WHITE, COLOR_RED, A_BOLD},
@@ -122,7 +171,7 @@ static const look scheme_color[E_NELEM] = {
 	[E_BIT_TAG] = {COLOR_CYAN, D, 0},
 	[E_BIT_HASH] = {COLOR_MAGENTA, D, A_BOLD},
 	[E_HEAT1] = {COLOR_BLUE, D, 0},
-	[E_HEAT2] = {COLOR_GREEN, D, 0},
+	[E_HEAT2] = {COLOR_CYAN, D, 0}, /* blue, cyan, yellow, red: no green-red step */
 	[E_HEAT3] = {COLOR_YELLOW, D, 0},
 	[E_HEAT4] = {COLOR_RED, D, A_BOLD},
 };
@@ -178,6 +227,8 @@ void theme_start(int color, int utf8)
 	}
 	for (int e = 0; e < E_NELEM; e++) {
 		look l = color ? scheme_color[e] : scheme_mono[e];
+		if (color && COLORS >= 256 && palette[e])
+			l.fg = (short)theme_xterm256(palette[e]);
 		if (l.fg < 0 && l.bg < 0) {
 			attrs[e] = l.attr;
 			continue;
@@ -185,6 +236,11 @@ void theme_start(int color, int utf8)
 		init_pair((short)(e + 1), l.fg, l.bg);
 		attrs[e] = (unsigned)COLOR_PAIR(e + 1) | l.attr;
 	}
+}
+
+short theme_fg8(enum ui_elem e)
+{
+	return (unsigned)e < E_NELEM ? scheme_color[e].fg : -1;
 }
 
 unsigned theme_attr(enum ui_elem e)

@@ -84,6 +84,18 @@ const glyphs *theme_glyphs(int color, int utf8);
 /* Is the current locale's character set UTF-8 (after setlocale)? */
 int theme_locale_utf8(void);
 
+/*
+ * The palette (Okabe-Ito, shared with the SVG plot): the colour of the
+ * hits, of each miss class and of the cold bin as "#rrggbb"; NULL for the
+ * other elements. theme_xterm256: the nearest of the 256 xterm colours to
+ * "#rrggbb" (the 6x6x6 cube, or the grey ramp for a grey), -1 if it is
+ * not one. theme_fg8: the foreground of an element in the 8-colour
+ * scheme (COLOR_*; -1: the terminal's default).
+ */
+const char *theme_rgb(enum ui_elem e);
+int theme_xterm256(const char *rgb);
+short theme_fg8(enum ui_elem e);
+
 /* ---- curses side ---- */
 /* After initscr: set up colour pairs (if color) and the glyph set. */
 void theme_start(int color, int utf8);

@@ -206,6 +206,10 @@ int batch_run(const cli *c)
 		outfile_abort(&res_file);
 		return EXIT_RUNTIME;
 	}
+	if (side.plot) {
+		plot_set_size(side.plot, c->plot_w, c->plot_h);
+		plot_set_hists(side.plot, c->plot_hist);
+	}
 	input_opts opts = cli_input_opts(c);
 	int rc = batch_check_inputs(c, inputs, n, &opts);
 	if (rc != EXIT_OK) {

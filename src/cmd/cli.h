@@ -57,6 +57,8 @@ typedef struct cli {
 	unsigned shard_k, shard_n; /* parsed --shard; shard_n 0: not sharded */
 	const char *histogram;     /* --histogram FILE */
 	const char *plot;          /* --plot FILE.svg */
+	unsigned plot_w, plot_h;   /* --plot-size WxH; 0: the default (plot.h) */
+	const char *plot_hist;     /* --plot-hist all|none|RUN,...; NULL: all */
 	const char *from_gpgpusim; /* preset --from-gpgpusim STR */
 	const char *as;            /* preset --as preset|gpgpusim|gpgpusim4 */
 	const char *input_format;  /* --input-format FMT (input.h), NULL: by content */

@@ -134,6 +134,9 @@ int cli_batch_finish(cli *c)
 	if (c->plot && !strcmp(c->plot, "-") && (!c->output || !strcmp(c->output, "-")))
 		return cli_usage_error("%s -: standard output has the results (use -o FILE)", "--plot",
 				       NULL);
+	if ((c->plot_w || c->plot_hist) && !c->plot)
+		return cli_usage_error("%s: without --plot FILE.svg there is no picture to shape",
+				       c->plot_w ? "--plot-size" : "--plot-hist", NULL);
 	if (c->jobs_arg && (parse_count(c->jobs_arg, 4096, &c->jobs) < 0 || c->jobs == 0))
 		return cli_usage_error("-j: expected a number of threads from 1 to 4096, got '%s'",
 				       c->jobs_arg, NULL);

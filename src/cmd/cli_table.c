@@ -63,6 +63,24 @@ static const char *set_input_format(cli *c, const cli_option *o, const char *v)
 	return NULL;
 }
 
+static const char *set_plot_size(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	return plot_size_parse(v, &c->plot_w, &c->plot_h) < 0
+		       ? "--plot-size: expected WxH in pixels, each 320 to 16384 (1920x1080, "
+			 "1280x720), got '%s'"
+		       : NULL;
+}
+
+static const char *set_plot_hist(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	if (plot_hists_check(v) < 0)
+		return "--plot-hist: expected all, none or run numbers (0,5,...), got '%s'";
+	c->plot_hist = v;
+	return NULL;
+}
+
 static const char *set_help(cli *c, const cli_option *o, const char *v)
 {
 	(void)o, (void)v;
@@ -278,14 +296,68 @@ const cli_option cli_options[] = {
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
 		.set = set_str, .field = offsetof(cli, plot),
 		.help = "write an SVG of the miss breakdown and histograms",
-		.man = "Write an SVG picture for slides: one stacked bar per result with the\n"
-		       "misses of each class as a share of requests (one\n"
+		.man = "Write an SVG picture for slides (size:\n"
+		       ".BR \\-\\-plot\\-size ).\n"
+		       "Left, one horizontal stacked bar per result: the hits and the misses of\n"
+		       "each class as shares of requests (one\n"
 		       ".B <g class=\"point\">\n"
-		       "per bar), and for each input the reuse-distance histogram of its first\n"
-		       "result, bars split into hits and misses at the associativity with a dashed\n"
-		       "cut-off line.\n"
+		       "per bar), the share of each segment printed in it where it fits, the miss\n"
+		       "rate at its end, and labelled with its kernel or, in a sweep, the values of\n"
+		       "its point\n"
+		       ".RB ( \"l1.ways=4 latency.miss=100\" ;\n"
+		       "points of several inputs under a heading per input).\n"
+		       "Right, the reuse-distance histogram of every result (one\n"
+		       ".B <g class=\"histogram\">\n"
+		       "each), titled like its bar, bars split into hits and misses at the\n"
+		       "associativity with a dashed cut-off line, the counts of its tallest bins\n"
+		       "above them.\n"
+		       "Colours: the Okabe\\(enIto palette, as in the explorer (see\n"
+		       ".BR COLOURS ).\n"
 		       "Written like\n"
 		       ".BR \\-o .",
+	},
+	{
+		.name = "plot-size", .arg = "WxH",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.set = set_plot_size,
+		.help = "--plot canvas in pixels (default 1920x1080)",
+		.man = "The size of the\n"
+		       ".B \\-\\-plot\n"
+		       "picture in pixels, for instance\n"
+		       ".B 1280x720\n"
+		       "(each side 320 to 16384; the default is\n"
+		       ".BR 1920x1080 ,\n"
+		       "16:9 for slides).\n"
+		       "Text is 1/54 of the height (20 px at 1080, and never below 16 px down to\n"
+		       "720), headings 1/45.\n"
+		       "The picture is exactly\n"
+		       ".IR W x H\n"
+		       "unless more results are plotted than fit at that text size: then it grows\n"
+		       "downward, keeping its width\n"
+		       ".RB ( \\-\\-plot\\-hist\n"
+		       "picks fewer histograms).",
+	},
+	{
+		.name = "plot-hist", .arg = "RUNS",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.set = set_plot_hist,
+		.help = "--plot: histograms of RUNS: all (default), none, N,N,...",
+		.man = "The runs whose reuse-distance histograms the\n"
+		       ".B \\-\\-plot\n"
+		       "picture draws:\n"
+		       ".B all\n"
+		       "(the default),\n"
+		       ".B none\n"
+		       "(the bars take the whole width), or run numbers separated by commas, as in\n"
+		       "the results'\n"
+		       ".B run\n"
+		       "column (for\n"
+		       ".BR run ,\n"
+		       "input\n"
+		       ".I i\n"
+		       "is run\n"
+		       ".IR i ).\n"
+		       "A sweep of a dozen points fits a 1280x720 slide with two or three of them.",
 	},
 	{
 		.name = "vary", .arg = "KEY=V,...",

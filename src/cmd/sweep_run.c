@@ -290,6 +290,10 @@ int sweep_run(const cli *c)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	if (o.side.plot) {
+		plot_set_size(o.side.plot, c->plot_w, c->plot_h);
+		plot_set_hists(o.side.plot, c->plot_hist);
+	}
 	/* Every input opened before output starts (batch.c), so a missing
 	 * one leaves no half-written document. */
 	input_opts opts = cli_input_opts(c);

@@ -1,10 +1,18 @@
 /*
  * --plot FILE.svg: a picture for slides, written as plain SVG (no plotting
- * dependency). Top: one stacked bar per run (input x point) with the miss
- * breakdown as a share of requests, one <g class="point"> per bar. Below:
- * for each input, the reuse-distance histogram of its first run, bars
- * split into hits and misses at the cut-off (distance < ways hits) and a
- * dashed line at the associativity.
+ * dependency), on a canvas of --plot-size WxH (default 1920x1080, 16:9).
+ * Left: one horizontal stacked bar per run (input x point), hits and the
+ * five miss classes as shares of requests, each bar labelled with its
+ * kernel or the values its sweep point varies (one <g class="point"> per
+ * bar, its label a <text class="bar-label">). Right: the reuse-distance
+ * histogram of every run (one <g class="histogram"> each), bars split into
+ * hits and misses at the cut-off (distance < ways hits), a dashed line at
+ * the associativity, the tallest bins labelled with their counts. When
+ * more runs than fit legibly are plotted, the canvas grows downward; the
+ * width and the text size stay.
+ *
+ * The colours are the Okabe-Ito palette, the same as the explorer's
+ * (ui/theme.c; tests/test_palette.c checks that the two tables agree).
  */
 #ifndef PLOT_H
 #define PLOT_H
@@ -13,10 +21,29 @@
 
 #include "rdscope.h"
 
+#define PLOT_DEFAULT_W 1920
+#define PLOT_DEFAULT_H 1080
+#define PLOT_MIN_SIDE 320
+#define PLOT_MAX_SIDE 16384
+
 typedef struct plot plot;
 
 plot *plot_new(void);
 void plot_free(plot *p);
+
+/* "WxH" (each PLOT_MIN_SIDE to PLOT_MAX_SIDE) into *w, *h; 0, or -1. */
+int plot_size_parse(const char *s, unsigned *w, unsigned *h);
+
+/* The canvas size; 0 keeps the default. */
+void plot_set_size(plot *p, unsigned w, unsigned h);
+
+/*
+ * Which runs have their histogram drawn (--plot-hist): "all" (the
+ * default), "none", or run numbers separated by commas ("0,5"). spec is
+ * kept, not copied. plot_hists_check: 0 if spec is one of those, else -1.
+ */
+int plot_hists_check(const char *spec);
+void plot_set_hists(plot *p, const char *spec);
 
 /*
  * Add one run, in output order; copies what the picture needs. label
@@ -27,5 +54,11 @@ int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
 
 /* Write the SVG document; the caller checks ferror(f). */
 void plot_write(const plot *p, FILE *f);
+
+/* The palette: hits, each miss class (enum rd_class order), first touches
+ * (the infinite-distance bin), as "#rrggbb". */
+extern const char plot_hit_colour[];
+extern const char *const plot_class_colour[RD_NCLASS];
+extern const char plot_cold_colour[];
 
 #endif

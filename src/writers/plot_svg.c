@@ -1,7 +1,9 @@
 /*
  * The SVG plot (see plot.h). Coordinates are in SVG user units (pixels at
- * 100%); every number is printed with one decimal so that output is
- * reproducible byte for byte.
+ * 100%; the viewBox is the canvas); every number is printed with one
+ * decimal so that output is reproducible byte for byte. Text widths are
+ * estimated (0.6 em a character, generous for sans-serif); a label longer
+ * than its room is fitted with textLength rather than cut.
  */
 #include "plot.h"
 
@@ -15,9 +17,8 @@
 typedef struct plot_bar {
 	unsigned long run;
 	char *input, *kernel, *label;
-	uint64_t requests, cls[RD_NCLASS];
+	uint64_t requests, hits, cls[RD_NCLASS];
 	uint32_t ways;
-	int has_hist;        /* first run of its input: histogram kept */
 	uint64_t *hist;
 	uint32_t hist_len;
 	uint64_t hist_inf;
@@ -26,23 +27,115 @@ typedef struct plot_bar {
 struct plot {
 	plot_bar *bars;
 	size_t n, cap;
+	unsigned w, h;
+	const char *hists; /* --plot-hist; NULL: all */
 };
 
-/* Class colours (colour-blind safe "Tableau 10" hues), in enum order. */
-static const char *const class_colour[RD_NCLASS] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
-						     "#b07aa1"};
-#define HIT_COLOUR "#59a14f"
-#define MISS_COLOUR "#e15759"
-#define COLD_COLOUR "#9c755f"
+/* Okabe & Ito, "Color Universal Design" (2002): distinguishable with every
+ * common colour-vision deficiency. Hits blue and capacity vermillion stay
+ * apart for red-green colour blindness; the neutral classes are grey. The
+ * explorer's theme (ui/theme.c) uses the same table. */
+const char plot_hit_colour[] = "#0072b2";          /* blue */
+const char *const plot_class_colour[RD_NCLASS] = {
+	"#999999", /* compulsory: grey */
+	"#d55e00", /* capacity: vermillion */
+	"#e69f00", /* associativity: orange */
+	"#56b4e9", /* latency: sky blue */
+	"#cc79a7", /* mshr: reddish purple */
+};
+const char plot_cold_colour[] = "#999999";         /* first touch: grey */
+/* The histogram's misses (distance >= ways) are drawn like capacity misses,
+ * as in the explorer. */
+#define HIST_MISS_COLOUR (plot_class_colour[RD_CLASS_CAPACITY])
+#define INK "#222222"
+#define GRID "#cccccc"
 
-#define MARGIN 60.0
-#define CHART_H 240.0
-#define HIST_W 640.0
-#define HIST_H 200.0
+int plot_size_parse(const char *s, unsigned *w, unsigned *h)
+{
+	unsigned long v[2];
+	for (int i = 0; i < 2; i++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		char *end;
+		v[i] = strtoul(s, &end, 10);
+		if (end - s > 5 || v[i] < PLOT_MIN_SIDE || v[i] > PLOT_MAX_SIDE)
+			return -1;
+		s = end;
+		if (i == 0 && *s++ != 'x')
+			return -1;
+	}
+	if (*s)
+		return -1;
+	*w = (unsigned)v[0];
+	*h = (unsigned)v[1];
+	return 0;
+}
 
 plot *plot_new(void)
 {
-	return calloc(1, sizeof(plot));
+	plot *p = calloc(1, sizeof(plot));
+	if (p) {
+		p->w = PLOT_DEFAULT_W;
+		p->h = PLOT_DEFAULT_H;
+	}
+	return p;
+}
+
+void plot_set_size(plot *p, unsigned w, unsigned h)
+{
+	if (w && h) {
+		p->w = w;
+		p->h = h;
+	}
+}
+
+/* Calls fn(run) for each run number of a list "N,N,..."; -1 if it is not
+ * one (each number up to 9 digits). */
+static int run_list(const char *s, int (*fn)(unsigned long run, unsigned long arg),
+		    unsigned long arg)
+{
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+		if (end - s > 9)
+			return -1;
+		if (fn && fn(v, arg))
+			return 1;
+		s = end;
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			return -1;
+	}
+}
+
+static int same_run(unsigned long run, unsigned long arg)
+{
+	return run == arg;
+}
+
+int plot_hists_check(const char *spec)
+{
+	if (!strcmp(spec, "all") || !strcmp(spec, "none"))
+		return 0;
+	return run_list(spec, NULL, 0);
+}
+
+void plot_set_hists(plot *p, const char *spec)
+{
+	p->hists = spec;
+}
+
+/* Is the histogram of run drawn? */
+static int hist_wanted(const plot *p, unsigned long run)
+{
+	if (!p->hists || !strcmp(p->hists, "all"))
+		return 1;
+	if (!strcmp(p->hists, "none"))
+		return 0;
+	return run_list(p->hists, same_run, run) == 1;
 }
 
 void plot_free(plot *p)
@@ -57,14 +150,6 @@ void plot_free(plot *p)
 	}
 	free(p->bars);
 	free(p);
-}
-
-static int input_seen(const plot *p, const char *input)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (strcmp(p->bars[i].input, input) == 0)
-			return 1;
-	return 0;
 }
 
 int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
@@ -82,22 +167,20 @@ int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
 	memset(b, 0, sizeof *b);
 	b->run = run;
 	b->requests = r->requests;
+	b->hits = r->hits;
 	memcpy(b->cls, r->cls, sizeof b->cls);
 	b->ways = cfg->l1_ways;
 	b->input = strdup(input);
 	b->kernel = strdup(kernel);
 	b->label = strdup(label ? label : "");
 	int ok = b->input && b->kernel && b->label;
-	if (ok && !input_seen(p, input)) {
-		b->has_hist = 1;
-		b->hist_len = r->hist_len;
-		b->hist_inf = r->hist_inf;
-		if (r->hist_len) {
-			b->hist = malloc(r->hist_len * sizeof *b->hist);
-			ok = b->hist != NULL;
-			if (ok)
-				memcpy(b->hist, r->hist, r->hist_len * sizeof *b->hist);
-		}
+	b->hist_len = r->hist_len;
+	b->hist_inf = r->hist_inf;
+	if (ok && r->hist_len) {
+		b->hist = malloc(r->hist_len * sizeof *b->hist);
+		ok = b->hist != NULL;
+		if (ok)
+			memcpy(b->hist, r->hist, r->hist_len * sizeof *b->hist);
 	}
 	if (!ok) {
 		free(b->input);
@@ -136,102 +219,259 @@ static void xml_text(FILE *f, const char *str)
 	}
 }
 
-/* The smallest of 1, 2, 2.5, 5 x 10^k at or above v (axis maxima). */
-static double nice_ceil(double v)
+/* Characters (code points) of s, for width estimates. */
+static size_t chars(const char *str)
 {
-	double base = 1;
-	if (v <= 0)
-		return 1;
-	while (base * 10 < v)
-		base *= 10;
-	while (base > v)
-		base /= 10;
-	static const double steps[] = {1, 2, 2.5, 5, 10};
-	for (int i = 0; i < 5; i++)
-		if (base * steps[i] >= v)
-			return base * steps[i];
-	return base * 10;
+	size_t n = 0;
+	for (const unsigned char *s = (const unsigned char *)str; *s; n++) {
+		size_t k = utf8_len(s);
+		s += k ? k : 1;
+	}
+	return n;
 }
 
-static void rect(FILE *f, double x, double y, double w, double h, const char *fill)
+/* Bold text is this much wider. */
+#define BOLD 1.08
+
+/* The estimated width of s at font size fs. */
+static double text_w(const char *s, double fs)
 {
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>", x, y,
-		w, h, fill);
+	return 0.6 * fs * (double)chars(s);
 }
 
-static void text(FILE *f, double x, double y, const char *anchor, const char *s)
+static void rect(FILE *f, const char *cls, double x, double y, double w, double h,
+		 const char *fill)
 {
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y, anchor);
+	fputs("<rect", f);
+	if (cls)
+		fprintf(f, " class=\"%s\"", cls);
+	fprintf(f, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>", x, y, w,
+		h, fill);
+}
+
+/* Text at font size fs; with fit > 0 it is squeezed into fit units when
+ * it would be wider. cls and fill may be NULL; bold: font-weight. */
+static void text(FILE *f, const char *cls, double x, double y, const char *anchor, double fs,
+		 int bold, const char *fill, double fit, const char *s)
+{
+	fputs("<text", f);
+	if (cls)
+		fprintf(f, " class=\"%s\"", cls);
+	fprintf(f, " x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\"", x, y, fs);
+	if (strcmp(anchor, "start"))
+		fprintf(f, " text-anchor=\"%s\"", anchor);
+	if (bold)
+		fputs(" font-weight=\"bold\"", f);
+	if (fill)
+		fprintf(f, " fill=\"%s\"", fill);
+	if (fit > 0 && text_w(s, fs) * (bold ? BOLD : 1) > fit)
+		fprintf(f, " textLength=\"%.1f\" lengthAdjust=\"spacingAndGlyphs\"", fit);
+	fputc('>', f);
 	xml_text(f, s);
 	fputs("</text>\n", f);
 }
 
-/* Bar geometry: narrower bars when there are many, so the chart stays readable. */
-static double bar_width(size_t n)
+static void line(FILE *f, const char *cls, double x1, double y1, double x2, double y2,
+		 const char *stroke, double width, const char *dash)
 {
-	return n <= 40 ? 16.0 : n <= 160 ? 6.0 : 3.0;
+	fputs("<line", f);
+	if (cls)
+		fprintf(f, " class=\"%s\"", cls);
+	fprintf(f, " x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		   "stroke-width=\"%.1f\"",
+		x1, y1, x2, y2, stroke, width);
+	if (dash)
+		fprintf(f, " stroke-dasharray=\"%s\"", dash);
+	fputs("/>\n", f);
 }
 
-static void write_bars(const plot *p, FILE *f, double top)
+/* Text on a fill: white on the dark colours (blue, vermillion), else ink. */
+static const char *ink_on(const char *fill)
 {
-	double bw = bar_width(p->n), gap = bw / 3, max = 0;
+	return !strcmp(fill, plot_hit_colour) ||
+			       !strcmp(fill, plot_class_colour[RD_CLASS_CAPACITY])
+		       ? "#ffffff"
+		       : INK;
+}
+
+/* A count in at most 5 characters: 987, 12345, 123k, 4.5M. */
+static void compact(uint64_t v, char *buf, size_t len)
+{
+	if (v < 100000)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else if (v < 10000000)
+		snprintf(buf, len, "%.0fk", (double)v / 1e3);
+	else if (v < 1000000000)
+		snprintf(buf, len, "%.1fM", (double)v / 1e6);
+	else
+		snprintf(buf, len, "%.1fG", (double)v / 1e9);
+}
+
+/* Sizes of one picture: font sizes, padding, the two panes. */
+typedef struct geom {
+	double big, fs;   /* headings; everything else */
+	double pad, gap;
+	double w, h;      /* canvas (h may grow) */
+	double lx, lw;    /* bars pane */
+	double rx, rw;    /* histograms pane */
+	double top;       /* below headings and legends */
+	int kernels;      /* several inputs: titles name their kernel */
+	int title_lines;  /* of the histograms' titles: 1 or 2 */
+} geom;
+
+
+/* A legend item: a swatch and its name. Returns the x after it. */
+static double legend_item(FILE *f, const geom *g, double x, double y, const char *fill,
+			  const char *name)
+{
+	rect(f, "swatch", x, y - 0.8 * g->fs, 0.8 * g->fs, 0.8 * g->fs, fill);
+	text(f, NULL, x + 1.1 * g->fs, y, "start", g->fs, 0, NULL, 0, name);
+	return x + 1.1 * g->fs + text_w(name, g->fs) + g->fs;
+}
+
+/* Legend items flowing over lines within [x0, x0 + w]; draw 0 measures.
+ * Returns the baseline of its last line. */
+static double legend(FILE *f, const geom *g, double x0, double w, double y, int n,
+		     const char *const *fills, const char *const *names, int draw)
+{
+	double x = x0;
+	for (int i = 0; i < n; i++) {
+		double iw = 1.1 * g->fs + text_w(names[i], g->fs);
+		if (x > x0 && x + iw > x0 + w) {
+			x = x0;
+			y += 1.4 * g->fs;
+		}
+		if (draw)
+			x = legend_item(f, g, x, y, fills[i], names[i]);
+		else
+			x += iw + g->fs;
+	}
+	return y;
+}
+
+/* ---------------------------------------------------------------- bars */
+
+/* A bar's label: the sweep point's values, or its kernel; with several
+ * inputs a sweep's points are grouped under a heading per input. */
+static const char *bar_label(const plot_bar *b)
+{
+	return b->label[0] ? b->label : b->kernel;
+}
+
+static int several_inputs(const plot *p)
+{
+	for (size_t i = 1; i < p->n; i++)
+		if (strcmp(p->bars[i].input, p->bars[0].input))
+			return 1;
+	return 0;
+}
+
+/* Rows of the bar chart: one per bar, plus a heading per input when a
+ * sweep spans several inputs. */
+static size_t bar_rows(const plot *p, int headings)
+{
+	size_t rows = p->n;
+	for (size_t i = 0; headings && i < p->n; i++)
+		if (i == 0 || strcmp(p->bars[i].input, p->bars[i - 1].input))
+			rows++;
+	return rows;
+}
+
+static int bar_headings(const plot *p)
+{
+	return p->n && p->bars[0].label[0] && several_inputs(p);
+}
+
+/* The height the bars need at the smallest legible row. */
+static double bars_need(const plot *p, const geom *g)
+{
+	return (double)bar_rows(p, bar_headings(p)) * 1.3 * g->fs + 2.2 * g->fs;
+}
+
+static void write_bars(const plot *p, FILE *f, const geom *g)
+{
+	int headings = bar_headings(p);
+	size_t rows = bar_rows(p, headings);
+	double axis_h = 2.2 * g->fs, avail = g->h - g->pad - g->top - axis_h;
+	double rh = avail / (double)(rows ? rows : 1);
+	if (rh > 2.6 * g->fs)
+		rh = 2.6 * g->fs;
+	/* Label column: as wide as the longest label, at most 3/5 of the pane. */
+	double lab_w = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		uint64_t m = 0;
-		for (int c = 0; c < RD_NCLASS; c++)
-			m += p->bars[i].cls[c];
-		double share = p->bars[i].requests ? 100.0 * (double)m / (double)p->bars[i].requests : 0;
-		if (share > max)
-			max = share;
+		double tw = text_w(bar_label(&p->bars[i]), g->fs);
+		if (tw > lab_w)
+			lab_w = tw;
 	}
-	max = nice_ceil(max > 100 ? 100 : max);
-	double x0 = MARGIN, y0 = top + CHART_H;
-	text(f, x0, top - 10, "start", "Misses per request by class, one bar per run");
-	/* Axis with 0, half and full marks. */
-	fprintf(f, "<g class=\"axis\" stroke=\"#444\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		   "y2=\"%.1f\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n",
-		x0, top, x0, y0, x0, y0, x0 + (double)p->n * (bw + gap) + gap, y0);
-	for (int t = 0; t <= 2; t++) {
-		char lbl[32];
-		snprintf(lbl, sizeof lbl, "%g%%", max * t / 2);
-		text(f, x0 - 6, y0 - CHART_H * t / 2 + 4, "end", lbl);
-	}
+	lab_w += 0.6 * g->fs;
+	if (lab_w > g->lw * 0.6)
+		lab_w = g->lw * 0.6;
+	double rate_w = text_w("100.0%", g->fs) + 0.6 * g->fs;
+	double bx0 = g->lx + lab_w, bx1 = g->lx + g->lw - rate_w, bw = bx1 - bx0;
+	double y = g->top, bh = rh * 0.72;
+	text(f, NULL, bx1 + rate_w, y - 0.3 * g->fs, "end", g->fs, 0, NULL, 0, "misses");
 	const char *last_input = NULL;
 	for (size_t i = 0; i < p->n; i++) {
 		const plot_bar *b = &p->bars[i];
-		double x = x0 + gap + (double)i * (bw + gap), y = y0;
+		if (headings && (!last_input || strcmp(last_input, b->input))) {
+			text(f, "input", g->lx, y + rh / 2 + 0.35 * g->fs, "start", g->fs, 1, NULL,
+			     g->lw, b->kernel);
+			y += rh;
+		}
+		last_input = b->input;
 		fprintf(f, "<g class=\"point\" data-run=\"%lu\"><title>run %lu: ", b->run, b->run);
 		xml_text(f, b->kernel);
 		if (b->label[0]) {
 			fputs(", ", f);
 			xml_text(f, b->label);
 		}
-		fputs("</title>", f);
-		for (int c = 0; c < RD_NCLASS; c++) {
-			double h = b->requests ? CHART_H * 100.0 * (double)b->cls[c] /
-							 (double)b->requests / max
-					       : 0;
-			if (h <= 0)
+		fputs("</title>\n", f);
+		double yb = y + (rh - bh) / 2, ty = y + rh / 2 + 0.35 * g->fs;
+		text(f, "bar-label", bx0 - 0.4 * g->fs, ty, "end", g->fs, 0, NULL, lab_w - 0.6 * g->fs,
+		     bar_label(b));
+		/* Hits first, then the classes, left to right; each share
+		 * printed inside its segment where it fits. */
+		double x = bx0;
+		uint64_t misses = 0;
+		for (int c = -1; c < RD_NCLASS; c++) {
+			uint64_t v = c < 0 ? b->hits : b->cls[c];
+			const char *fill = c < 0 ? plot_hit_colour : plot_class_colour[c];
+			if (c >= 0)
+				misses += v;
+			double sw = b->requests ? bw * (double)v / (double)b->requests : 0;
+			if (sw <= 0)
 				continue;
-			y -= h;
-			rect(f, x, y, bw, h, class_colour[c]);
+			if (x + sw > bx1)
+				sw = bx1 - x;
+			rect(f, c < 0 ? "hit" : rd_class_name((enum rd_class)c), x, yb, sw, bh, fill);
+			char pct[16];
+			snprintf(pct, sizeof pct, "%.0f%%", 100.0 * (double)v / (double)b->requests);
+			if (bh >= g->fs && sw >= text_w(pct, g->fs) + 0.4 * g->fs)
+				text(f, "share", x + sw / 2, ty, "middle", g->fs, 0, ink_on(fill), 0, pct);
+			x += sw;
 		}
+		char rate[16];
+		snprintf(rate, sizeof rate, "%.1f%%",
+			 b->requests ? 100.0 * (double)misses / (double)b->requests : 0.0);
+		text(f, "rate", bx1 + rate_w, ty, "end", g->fs, 0, NULL, 0, rate);
 		fputs("</g>\n", f);
-		/* Name each input under its first bar. */
-		if (!last_input || strcmp(last_input, b->input) != 0) {
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>",
-				x, y0, x, y0 + 8);
-			text(f, x, y0 + 20, "start", b->kernel);
-			last_input = b->input;
-		}
+		y += rh;
 	}
-	/* Legend. */
-	double lx = x0;
-	for (int c = 0; c < RD_NCLASS; c++) {
-		rect(f, lx, y0 + 32, 10, 10, class_colour[c]);
-		text(f, lx + 14, y0 + 41, "start", rd_class_name((enum rd_class)c));
-		lx += 110;
+	/* The axis: 0 to 100 % of requests. */
+	int every = bw / 4 < text_w("100%", g->fs) + g->fs ? 2 : 1; /* 0, 50, 100 % if narrow */
+	for (int t = 0; t <= 4; t++) {
+		double xt = bx0 + bw * t / 4;
+		line(f, "grid", xt, g->top, xt, y + 0.3 * g->fs, t ? GRID : INK, 1, NULL);
+		if (t % every)
+			continue;
+		char lbl[16];
+		snprintf(lbl, sizeof lbl, "%d%%", 25 * t);
+		text(f, NULL, xt, y + 1.4 * g->fs, t == 0 ? "start" : t == 4 ? "end" : "middle", g->fs,
+		     0, NULL, 0, lbl);
 	}
 }
+
+/* ----------------------------------------------------------- histograms */
 
 /* Histogram bins: one per distance when few, else 0, 1, 2-3, 4-7, ... */
 static uint32_t bin_count(uint32_t len, int linear)
@@ -254,15 +494,64 @@ static void bin_range(uint32_t i, int linear, uint64_t *lo, uint64_t *hi)
 	*hi = (1ull << i) - 1;
 }
 
-static void write_histogram(const plot_bar *b, FILE *f, double top)
+#define MAX_BINS 64
+
+/* A histogram's title: its kernel (with several inputs or no label) and
+ * its point's values. */
+static void hist_title(const plot_bar *b, int kernels, char *buf, size_t len)
 {
+	if (!b->label[0])
+		snprintf(buf, len, "%s (run %lu)", b->kernel, b->run);
+	else if (kernels)
+		snprintf(buf, len, "%s: %s", b->kernel, b->label);
+	else
+		snprintf(buf, len, "%s", b->label);
+}
+
+#define MAX_TITLE_LINES 4
+
+/* Break a bold title wider than w into lines at spaces, each as long as
+ * fits (the last taking the rest): writes the start of each line to
+ * starts and returns the number of lines (at most MAX_TITLE_LINES). */
+static int title_wrap(const char *t, double fs, double w, size_t starts[MAX_TITLE_LINES])
+{
+	int n = 1;
+	size_t start = 0, len = strlen(t);
+	starts[0] = 0;
+	while (n < MAX_TITLE_LINES && 0.6 * fs * BOLD * (double)chars(t + start) > w) {
+		/* The last space after which the line would be too wide. */
+		size_t cut = 0, cw = 0;
+		for (size_t i = start; i < len; i++) {
+			if ((t[i] & 0xc0) != 0x80)
+				cw++;
+			if (t[i] == ' ' && i > start) {
+				if (cut && 0.6 * fs * BOLD * (double)(cw - 1) > w)
+					break;
+				cut = i;
+			}
+		}
+		if (!cut)
+			break;
+		start = cut + 1;
+		starts[n++] = start;
+	}
+	return n;
+}
+
+/* One histogram in the cell at (x, y), cw x ch. */
+static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x, double y,
+			    double cw, double ch)
+{
+	double fs = g->fs;
 	/* Show distances up to the cut-off even where none occurred. */
 	uint32_t len = b->hist_len > b->ways + 1 ? b->hist_len : b->ways + 1;
-	int linear = len <= 64;
+	int linear = len <= MAX_BINS;
 	uint32_t nb = bin_count(len, linear);
-	double bw = (HIST_W - 40) / (nb + 1), x0 = MARGIN, y0 = top + HIST_H, max = 0;
-	uint64_t hits[64 + 1] = {0}, misses[64 + 1] = {0};
-	for (uint32_t i = 0; i < nb && i < 64; i++) {
+	if (nb > MAX_BINS)
+		nb = MAX_BINS;
+	uint64_t hits[MAX_BINS + 1] = {0}, misses[MAX_BINS + 1] = {0};
+	double max = (double)b->hist_inf;
+	for (uint32_t i = 0; i < nb; i++) {
 		uint64_t lo, hi;
 		bin_range(i, linear, &lo, &hi);
 		for (uint64_t d = lo; d <= hi && d < b->hist_len; d++)
@@ -270,92 +559,232 @@ static void write_histogram(const plot_bar *b, FILE *f, double top)
 		if ((double)(hits[i] + misses[i]) > max)
 			max = (double)(hits[i] + misses[i]);
 	}
-	if ((double)b->hist_inf > max)
-		max = (double)b->hist_inf;
-	max = nice_ceil(max);
-	char title[512];
-	snprintf(title, sizeof title, "Reuse distances of %s (run %lu%s%s), %s", b->kernel,
-		 b->run, b->label[0] ? ": " : "", b->label,
-		 linear ? "one bar per distance" : "power-of-two bins");
-	text(f, x0, top - 24, "start", title);
+	if (max <= 0)
+		max = 1;
 	fprintf(f, "<g class=\"histogram\" data-run=\"%lu\">\n", b->run);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>", x0, top,
-		x0, y0);
-	char lbl[48];
-	snprintf(lbl, sizeof lbl, "%.0f", max);
-	text(f, x0 - 6, top + 4, "end", lbl);
-	text(f, x0 - 6, y0 + 4, "end", "0");
-	for (uint32_t i = 0; i < nb && i < 64; i++) {
-		double x = x0 + (double)i * bw, hh = HIST_H * (double)hits[i] / max;
-		double hm = HIST_H * (double)misses[i] / max;
-		if (hh > 0)
-			rect(f, x + 1, y0 - hh, bw - 2, hh, HIT_COLOUR);
-		if (hm > 0)
-			rect(f, x + 1, y0 - hh - hm, bw - 2, hm, MISS_COLOUR);
-		uint64_t lo, hi;
-		bin_range(i, linear, &lo, &hi);
-		/* Label a few bins only: the first, the last and powers of two. */
-		if (!linear || i == 0 || i + 1 == nb || (i & (i - 1)) == 0) {
-			if (lo == hi)
-				snprintf(lbl, sizeof lbl, "%llu", (unsigned long long)lo);
-			else
-				snprintf(lbl, sizeof lbl, "%llu-", (unsigned long long)lo);
-			text(f, x + bw / 2, y0 + 14, "middle", lbl);
-		}
+	/* Title: the bar's label, so a histogram is found by its bar; long
+	 * ones wrapped (every cell has room for the most lines any needs). */
+	char title[512];
+	hist_title(b, g->kernels, title, sizeof title);
+	double tw = cw - 1.5 * fs;
+	size_t starts[MAX_TITLE_LINES];
+	int nl = title_wrap(title, fs, tw, starts);
+	if (nl > g->title_lines)
+		nl = g->title_lines; /* cannot happen: the picture has the most lines */
+	for (int l = nl - 1; l >= 0; l--) {
+		if (l + 1 < nl)
+			title[starts[l + 1] - 1] = '\0';
+		text(f, "hist-title", x, y + fs + 1.2 * fs * l, "start", fs, 1, NULL, tw,
+		     title + starts[l]);
 	}
-	double xi = x0 + (double)nb * bw, hi_h = HIST_H * (double)b->hist_inf / max;
-	if (hi_h > 0)
-		rect(f, xi + 1, y0 - hi_h, bw - 2, hi_h, COLD_COLOUR);
-	text(f, xi + bw / 2, y0 + 14, "middle", "inf");
+	/* Plot area: the cut-off's label on top, room for the counts of the
+	 * tallest bins, the distances below. */
+	double pt = y + (0.4 + 1.2 * g->title_lines) * fs, pb = y + ch - 1.8 * fs;
+	double px = x, pw = cw - 1.5 * fs;
+	double bars_top = pt + 2.6 * fs, bw = pw / (double)(nb + 1);
+	double hscale = (pb - bars_top) / max;
+	line(f, NULL, px, pb, px + pw, pb, INK, 1, NULL);
+	double top_of[MAX_BINS + 1];
+	for (uint32_t i = 0; i <= nb; i++) {
+		double bx = px + (double)i * bw, gapw = bw > 6 ? 1 : 0;
+		if (i == nb) { /* first touches */
+			double hh = (double)b->hist_inf * hscale;
+			if (hh > 0)
+				rect(f, "cold", bx + gapw, pb - hh, bw - 2 * gapw, hh, plot_cold_colour);
+			top_of[i] = pb - hh;
+			continue;
+		}
+		double hh = (double)hits[i] * hscale, hm = (double)misses[i] * hscale;
+		if (hh > 0)
+			rect(f, "hit", bx + gapw, pb - hh, bw - 2 * gapw, hh, plot_hit_colour);
+		if (hm > 0)
+			rect(f, "miss", bx + gapw, pb - hh - hm, bw - 2 * gapw, hm, HIST_MISS_COLOUR);
+		top_of[i] = pb - hh - hm;
+	}
+	/* Distances under the bins: as many as fit side by side, the first,
+	 * and the infinite bin always. */
+	double next_free = px;
+	char lbl[48];
+	for (uint32_t i = 0; i <= nb; i++) {
+		uint64_t lo = 0, hi = 0;
+		if (i < nb)
+			bin_range(i, linear, &lo, &hi);
+		if (i == nb)
+			snprintf(lbl, sizeof lbl, "\u221e");
+		else if (lo == hi)
+			snprintf(lbl, sizeof lbl, "%llu", (unsigned long long)lo);
+		else
+			snprintf(lbl, sizeof lbl, "%llu-", (unsigned long long)lo);
+		double cx = px + ((double)i + 0.5) * bw, lw = text_w(lbl, fs);
+		double inf_left = px + ((double)nb + 0.5) * bw - text_w("\u221e", fs) / 2 - 0.5 * fs;
+		if (cx - lw / 2 < next_free || (i < nb && cx + lw / 2 > inf_left))
+			continue;
+		text(f, "distance", cx, pb + 1.3 * fs, "middle", fs, 0, NULL, 0, lbl);
+		next_free = cx + lw / 2 + 0.5 * fs;
+	}
+	/* The tallest bins: their counts above them, up to three that do not
+	 * overlap. */
+	double taken_l[3], taken_r[3];
+	int ntaken = 0;
+	for (int k = 0; k < 3; k++) {
+		int best = -1;
+		uint64_t bestv = 0;
+		for (uint32_t i = 0; i <= nb; i++) {
+			uint64_t v = i == nb ? b->hist_inf : hits[i] + misses[i];
+			if (v <= bestv)
+				continue;
+			compact(v, lbl, sizeof lbl);
+			double cx = px + ((double)i + 0.5) * bw, lw = text_w(lbl, fs) / 2 + 0.2 * fs;
+			int clash = 0;
+			for (int t = 0; t < ntaken; t++)
+				clash |= cx + lw > taken_l[t] && cx - lw < taken_r[t];
+			if (!clash) {
+				best = (int)i;
+				bestv = v;
+			}
+		}
+		if (best < 0)
+			break;
+		compact(bestv, lbl, sizeof lbl);
+		double cx = px + ((double)best + 0.5) * bw, lw = text_w(lbl, fs) / 2 + 0.2 * fs;
+		taken_l[ntaken] = cx - lw;
+		taken_r[ntaken++] = cx + lw;
+		/* A white halo keeps it readable where it reaches over a
+		 * neighbouring bar. */
+		fprintf(f, "<g stroke=\"#ffffff\" stroke-width=\"%.1f\" paint-order=\"stroke\">",
+			0.25 * fs);
+		text(f, "count", cx, top_of[best] - 0.3 * fs, "middle", fs, 0, NULL, 0, lbl);
+		fputs("</g>\n", f);
+	}
 	/* The cut-off: distances below the associativity hit. */
 	double xc;
 	if (linear) {
-		xc = x0 + (double)b->ways * bw;
+		xc = px + (double)b->ways * bw;
 	} else {
 		uint32_t i = 0;
 		uint64_t lo = 0, hi = 0;
 		while (i < nb && (bin_range(i, 0, &lo, &hi), hi < b->ways))
 			i++;
-		xc = x0 + ((double)i + (double)(b->ways - lo) / (double)(hi - lo + 1)) * bw;
+		xc = px + ((double)i + (double)(b->ways - lo) / (double)(hi - lo + 1)) * bw;
 	}
-	fprintf(f, "<line class=\"cutoff\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		   "stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n",
-		xc, top - 4, xc, y0);
-	snprintf(lbl, sizeof lbl, "ways = %u: hit | miss", b->ways);
-	text(f, xc, top - 8, "middle", lbl);
+	line(f, "cutoff", xc, pt, xc, pb, "#000000", 2, "8 5");
+	snprintf(lbl, sizeof lbl, "ways = %u", b->ways);
+	int right = xc + 0.3 * fs + text_w(lbl, fs) <= px + pw;
+	text(f, NULL, right ? xc + 0.3 * fs : xc - 0.3 * fs, pt + fs, right ? "start" : "end", fs, 0,
+	     NULL, 0, lbl);
 	fputs("</g>\n", f);
-	rect(f, x0, y0 + 24, 10, 10, HIT_COLOUR);
-	text(f, x0 + 14, y0 + 33, "start", "hit (distance < ways)");
-	rect(f, x0 + 180, y0 + 24, 10, 10, MISS_COLOUR);
-	text(f, x0 + 194, y0 + 33, "start", "miss");
-	rect(f, x0 + 260, y0 + 24, 10, 10, COLD_COLOUR);
-	text(f, x0 + 274, y0 + 33, "start", "inf (first touch)");
 }
+
+/* Columns of the histogram grid for n cells in w x h: the layout whose
+ * cells are largest, at least min_w x min_h where it can. */
+static size_t hist_cols(size_t n, double w, double h, double min_w, double min_h)
+{
+	size_t best = 1;
+	double best_s = -1;
+	for (size_t c = 1; c <= n; c++) {
+		size_t r = (n + c - 1) / c;
+		double cw = w / (double)c, ch = h / (double)r;
+		if (cw < min_w && c > 1)
+			break;
+		double s = cw / 16 < ch / 9 ? cw / 16 : ch / 9; /* as 16:9 as it can be */
+		if (ch < min_h)
+			s = -1 + ch / min_h; /* too low: prefer fewer rows */
+		if (s > best_s) {
+			best_s = s;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------- the page */
 
 void plot_write(const plot *p, FILE *f)
 {
-	size_t nhist = 0;
+	geom g;
+	memset(&g, 0, sizeof g);
+	g.w = p->w;
+	g.h = p->h;
+	/* Text: 1/45 of the height (24 px at 1080, 16 at 720), 20 px at 1080. */
+	g.big = g.h / 45;
+	g.fs = g.big * 5 / 6 > 16 ? g.big * 5 / 6 : g.big < 16 ? g.big : 16;
+	g.pad = g.big;
+	g.gap = 2 * g.big;
+	size_t nh = 0;
 	for (size_t i = 0; i < p->n; i++)
-		nhist += (size_t)p->bars[i].has_hist;
-	double chart_w = MARGIN + (double)p->n * bar_width(p->n) * 4 / 3 + 40;
-	double w = chart_w > HIST_W + MARGIN ? chart_w : HIST_W + MARGIN + 20;
-	double bars_h = 40 + CHART_H + 60, hist_h = 50 + HIST_H + 50;
-	double h = bars_h + (double)nhist * hist_h + 10;
+		nh += (size_t)hist_wanted(p, p->bars[i].run);
+	int hists = nh > 0;
+	g.lx = g.pad;
+	g.lw = hists ? (g.w - 2 * g.pad - g.gap) * 0.45 : g.w - 2 * g.pad;
+	g.rx = g.lx + g.lw + g.gap;
+	g.rw = g.w - g.pad - g.rx;
+	g.kernels = several_inputs(p);
+	static const char *const hist_fills[] = {plot_hit_colour, plot_class_colour[1],
+						 plot_cold_colour};
+	static const char *const hist_names[] = {"hit (distance < ways)", "miss",
+						 "\u221e first touch"};
+	const char *bar_fills[RD_NCLASS + 1], *bar_names[RD_NCLASS + 1];
+	bar_fills[0] = plot_hit_colour;
+	bar_names[0] = "hit";
+	for (int c = 0; c < RD_NCLASS; c++) {
+		bar_fills[c + 1] = plot_class_colour[c];
+		bar_names[c + 1] = rd_class_name((enum rd_class)c);
+	}
+	double head_y = g.pad + g.big, leg_y = head_y + 1.8 * g.fs;
+	double l_end = legend(f, &g, g.lx, g.lw, leg_y, RD_NCLASS + 1, bar_fills, bar_names, 0);
+	double r_end = hists ? legend(f, &g, g.rx, g.rw, leg_y, 3, hist_fills, hist_names, 0) : 0;
+	g.top = (l_end > r_end ? l_end : r_end) + 2.4 * g.fs;
+	/* Grow downward where the runs need more rows than fit. */
+	double need = g.top + bars_need(p, &g) + g.pad;
+	double min_cw = 12 * g.fs, min_ch = 7.5 * g.fs;
+	size_t cols = hists ? hist_cols(nh, g.rw, g.h - g.pad - g.top, min_cw, min_ch) : 1;
+	size_t rows = (nh + cols - 1) / cols;
+	double cell_w = g.rw / (double)cols, cell_h = (g.h - g.pad - g.top) / (double)(rows ? rows : 1);
+	g.title_lines = 1;
+	for (size_t i = 0; i < p->n; i++) {
+		char title[512];
+		size_t starts[MAX_TITLE_LINES];
+		if (!hist_wanted(p, p->bars[i].run))
+			continue;
+		hist_title(&p->bars[i], g.kernels, title, sizeof title);
+		int nl = title_wrap(title, g.fs, cell_w - 1.5 * g.fs, starts);
+		if (nl > g.title_lines)
+			g.title_lines = nl;
+	}
+	min_ch += 1.2 * g.fs * (g.title_lines - 1);
+	if (hists && cell_h < min_ch) {
+		cell_h = min_ch;
+		if (g.top + (double)rows * cell_h + g.pad > need)
+			need = g.top + (double)rows * cell_h + g.pad;
+	}
+	if (need > g.h)
+		g.h = need;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
 		   "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" "
-		   "font-size=\"11\">\n",
-		w, h, w, h);
-	fprintf(f, "<title>rdscope %s: miss breakdown of %zu run%s</title>\n", RD_VERSION, p->n,
-		p->n == 1 ? "" : "s");
-	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
-	write_bars(p, f, 40);
-	double top = bars_h + 50;
-	for (size_t i = 0; i < p->n; i++) {
-		if (!p->bars[i].has_hist)
-			continue;
-		write_histogram(&p->bars[i], f, top);
-		top += hist_h;
+		   "font-size=\"%.1f\" fill=\"%s\">\n",
+		g.w, g.h, g.w, g.h, g.fs, INK);
+	fprintf(f, "<title>rdscope %s: hits, misses by class and reuse distances of %zu run%s</title>\n",
+		RD_VERSION, p->n, p->n == 1 ? "" : "s");
+	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", f);
+	text(f, "heading", g.lx, head_y, "start", g.big, 1, NULL, g.lw,
+	     p->n == 1 ? "Hits and misses per request" : "Hits and misses per request, by run");
+	legend(f, &g, g.lx, g.lw, leg_y, RD_NCLASS + 1, bar_fills, bar_names, 1);
+	write_bars(p, f, &g);
+	if (hists) {
+		text(f, "heading", g.rx, head_y, "start", g.big, 1, NULL, g.rw,
+		     nh == 1 ? "Reuse distances"
+		     : nh == p->n ? "Reuse distances of each run"
+				  : "Reuse distances of the runs chosen");
+		legend(f, &g, g.rx, g.rw, leg_y, 3, hist_fills, hist_names, 1);
+		for (size_t i = 0, k = 0; i < p->n; i++) {
+			if (!hist_wanted(p, p->bars[i].run))
+				continue;
+			size_t r = k / cols, c = k % cols;
+			k++;
+			write_histogram(&p->bars[i], f, &g, g.rx + (double)c * cell_w,
+					g.top - 1.2 * g.fs + (double)r * cell_h, cell_w, cell_h);
+		}
 	}
 	fputs("</svg>\n", f);
 }
