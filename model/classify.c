@@ -4,6 +4,9 @@
  */
 #include "internal.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static uint64_t clamp_sub(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
@@ -91,4 +94,134 @@ void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int cases,
 	for (int i = 0; i < RD_NCASES; i++)
 		if (cases & (1 << i))
 			r->case_misses[i] = (uint64_t)miss[i];
+}
+
+/* Share `target` among n sites: as much as fits min(weight, cap) in
+ * proportion to it (largest remainders), then the rest wherever a cap
+ * leaves room, in site order; each out[i] <= cap[i], and the sum is
+ * min(target, sum of caps). */
+static void distribute(uint64_t target, uint32_t n, const uint64_t *weight, const uint64_t *cap,
+		       uint64_t *out)
+{
+	long double W = 0;
+	uint64_t sum_w = 0, sum_cap = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t m = weight[i] < cap[i] ? weight[i] : cap[i];
+		W += (long double)m;
+		sum_w += m;
+		sum_cap += cap[i];
+		out[i] = 0;
+	}
+	if (target > sum_cap)
+		target = sum_cap;
+	uint64_t t1 = target < sum_w ? target : sum_w, given = 0;
+	if (t1 && W > 0) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t m = weight[i] < cap[i] ? weight[i] : cap[i];
+			uint64_t q = (uint64_t)((long double)m * (long double)t1 / W);
+			out[i] = q < m ? q : m;
+			given += out[i];
+		}
+		while (given > t1) /* rounding: take back from the largest */
+			for (uint32_t i = 0; i < n && given > t1; i++)
+				if (out[i])
+					out[i]--, given--;
+		/* the remainder, one each, to the sites furthest below their share */
+		while (given < t1) {
+			uint32_t best = n;
+			long double bd = 0;
+			for (uint32_t i = 0; i < n; i++) {
+				uint64_t m = weight[i] < cap[i] ? weight[i] : cap[i];
+				if (out[i] >= m)
+					continue;
+				long double d = (long double)m * (long double)t1 / W - (long double)out[i];
+				if (best == n || d > bd)
+					best = i, bd = d;
+			}
+			if (best == n)
+				break;
+			out[best]++, given++;
+		}
+	}
+	for (uint32_t i = 0; i < n && given < target; i++) {
+		uint64_t room = cap[i] - out[i], k = target - given < room ? target - given : room;
+		out[i] += k;
+		given += k;
+	}
+}
+
+static uint64_t pos_diff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+int classify_sites(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int per_access)
+{
+	const sim_counts *c0 = &cc[0];
+	uint32_t n = c0->nsites;
+	r->sites = calloc(n ? n : 1, sizeof *r->sites);
+	uint64_t *rest = calloc((size_t)(n ? n : 1) * 5, sizeof *rest);
+	if (!r->sites || !rest) {
+		free(rest);
+		free(r->sites);
+		r->sites = NULL;
+		return -1;
+	}
+	r->nsites = n;
+	uint64_t *w = rest + n, *cap = rest + 2 * (size_t)n, *a = rest + 3 * (size_t)n,
+		 *m = rest + 4 * (size_t)n;
+	for (uint32_t i = 0; i < n; i++) {
+		const site_counts *s = &c0->site[i];
+		rest[i] = s->misses - s->compulsory - s->latency;
+	}
+	/* associativity */
+	if (per_access) {
+		for (uint32_t i = 0; i < n; i++)
+			a[i] = c0->site[i].assoc_access;
+	} else {
+		for (uint32_t i = 0; i < n; i++) {
+			const site_counts *s1 = (cases & (1 << RD_CASE_FULLY_ASSOC)) ? &cc[1].site[i] : NULL;
+			w[i] = s1 ? pos_diff(rest[i], s1->misses - s1->compulsory - s1->latency) : 0;
+			cap[i] = rest[i];
+		}
+		distribute(r->cls[RD_CLASS_ASSOCIATIVITY], n, w, cap, a);
+	}
+	/* MSHR: from capacity first (per access: then from associativity) */
+	for (uint32_t i = 0; i < n; i++) {
+		const site_counts *s3 = (cases & (1 << RD_CASE_NO_MSHR)) ? &cc[3].site[i] : NULL;
+		w[i] = s3 ? pos_diff(rest[i], s3->misses - s3->compulsory - s3->latency) : 0;
+		cap[i] = rest[i] - a[i];
+	}
+	uint64_t M = r->cls[RD_CLASS_MSHR];
+	distribute(M, n, w, cap, m);
+	uint64_t given = 0;
+	for (uint32_t i = 0; i < n; i++)
+		given += m[i];
+	if (per_access && given < M) {
+		uint64_t *m2 = cap; /* reused: the MSHR misses taken from associativity */
+		distribute(M - given, n, w, a, m2);
+		for (uint32_t i = 0; i < n; i++) {
+			a[i] -= m2[i];
+			m[i] += m2[i];
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const site_counts *s = &c0->site[i];
+		rd_site_result *o = &r->sites[i];
+		o->requests = s->requests;
+		o->hits = s->hits;
+		o->misses = s->misses;
+		o->cls[RD_CLASS_COMPULSORY] = s->compulsory;
+		o->cls[RD_CLASS_LATENCY] = s->latency;
+		o->cls[RD_CLASS_ASSOCIATIVITY] = a[i];
+		o->cls[RD_CLASS_MSHR] = m[i];
+		o->cls[RD_CLASS_CAPACITY] = rest[i] - a[i] - m[i];
+		if (c0->site_hist) {
+			const uint64_t *h = c0->site_hist + (size_t)i * (RD_SITE_BINS + 1);
+			memcpy(o->hist, h, sizeof o->hist);
+			o->hist_inf = h[RD_SITE_BINS];
+		}
+	}
+	free(rest);
+	return 0;
 }

@@ -54,12 +54,24 @@ int counts_sets(sim_counts *c, uint32_t nsets)
 	return c->set_requests && c->set_misses ? 0 : -1;
 }
 
+int counts_sites(sim_counts *c, uint32_t nsites, int hist)
+{
+	c->site = calloc(nsites ? nsites : 1, sizeof *c->site);
+	c->site_hist = hist ? calloc((size_t)(nsites ? nsites : 1) * (RD_SITE_BINS + 1),
+				     sizeof *c->site_hist)
+			    : NULL;
+	c->nsites = nsites;
+	return c->site && (!hist || c->site_hist) ? 0 : -1;
+}
+
 /* Free and clear: a freed counter is an empty one, ready to merge into. */
 void counts_free(sim_counts *c)
 {
 	free(c->hist);
 	free(c->set_requests);
 	free(c->set_misses);
+	free(c->site);
+	free(c->site_hist);
 	memset(c, 0, sizeof *c);
 }
 
@@ -77,6 +89,23 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 			to->set_requests[s] += from->set_requests[s];
 			to->set_misses[s] += from->set_misses[s];
 		}
+	}
+	if (from->nsites) {
+		if (!to->nsites && counts_sites(to, from->nsites, from->site_hist != NULL) < 0)
+			return -1;
+		for (uint32_t i = 0; i < from->nsites; i++) {
+			site_counts *a = &to->site[i];
+			const site_counts *b = &from->site[i];
+			a->requests += b->requests;
+			a->hits += b->hits;
+			a->misses += b->misses;
+			a->compulsory += b->compulsory;
+			a->latency += b->latency;
+			a->assoc_access += b->assoc_access;
+		}
+		if (from->site_hist && to->site_hist)
+			for (size_t i = 0; i < (size_t)from->nsites * (RD_SITE_BINS + 1); i++)
+				to->site_hist[i] += from->site_hist[i];
 	}
 	to->requests += from->requests;
 	to->hits += from->hits;

@@ -218,7 +218,31 @@ typedef struct sim_params {
 	int shadow;
 	const uint32_t *shadow_set_of;
 	const uint32_t *shadow_cap;
+	/* Per-site counts (rd_callbacks.by_site): nsites of them, the site of
+	 * a load from the kernel's sites or its per-thread load number. */
+	int by_site;
+	uint32_t nsites;
 } sim_params;
+
+/* One site's counts in one case (sim_counts.site). */
+typedef struct site_counts {
+	uint64_t requests, hits, misses, compulsory, latency, assoc_access;
+} site_counts;
+
+/* The site of thread t's load number i (of load a = first[t] + i). */
+static inline uint32_t site_of(const rd_kernel *k, uint64_t a, uint64_t i)
+{
+	if (k->site)
+		return k->site[a];
+	return i < RD_SITE_LOADS_MAX - 1 ? (uint32_t)i : RD_SITE_LOADS_MAX - 1;
+}
+static inline int site_bin(int64_t d)
+{
+	int b = 0;
+	while (b < RD_SITE_BINS - 1 && (uint64_t)d >= (1ull << b))
+		b++;
+	return b;
+}
 
 typedef struct sim_counts {
 	uint64_t requests, hits, misses;
@@ -231,6 +255,9 @@ typedef struct sim_counts {
 	uint64_t hist_inf;
 	uint32_t nsets;               /* per-set counts (case 0 only), or 0 */
 	uint64_t *set_requests, *set_misses;
+	uint32_t nsites;              /* per-site counts (sim_params.by_site), or 0 */
+	site_counts *site;
+	uint64_t *site_hist;          /* case 0: [nsites * (RD_SITE_BINS + 1)], inf last */
 } sim_counts;
 
 /* What the threads running one rd_model_run share: progress and cancel. */
@@ -255,6 +282,11 @@ typedef struct sim_input {
 /* ---- stage 5: classify (cc: the counts of each case run, bit i of cases
  * set when case i ran) ---------------------------------------------------- */
 void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int per_access);
+/* Per-site results (r->sites) from the cases' per-site counts, each class
+ * summing exactly to r's totals (classify_paper's, already in r): the
+ * differences are shared among the sites in proportion to their own.
+ * 0, or -1 out of memory. */
+int classify_sites(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int per_access);
 void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int cases, uint32_t ways,
 		      uint32_t sets);
 
@@ -275,6 +307,7 @@ static inline int hist_add(sim_counts *c, int64_t d)
  * case's counts to another (0 or -1: no memory). */
 void counts_free(sim_counts *c);
 int counts_sets(sim_counts *c, uint32_t nsets);
+int counts_sites(sim_counts *c, uint32_t nsites, int hist);
 int counts_merge(sim_counts *to, const sim_counts *from);
 int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);

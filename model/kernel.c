@@ -19,6 +19,9 @@ struct rd_kernel_builder {
 	uint16_t *bytes;
 	uint32_t max_tid;
 	int any;
+	uint32_t *site;         /* [cap] once the first site is used, or NULL */
+	rd_site *sites;
+	uint32_t nsites, sites_cap;
 };
 
 rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx, uint32_t by, uint32_t bz)
@@ -51,6 +54,12 @@ static int grow_to(rd_kernel_builder *b, uint64_t cap)
 	if (!s)
 		return -1;
 	b->bytes = s;
+	if (b->site) {
+		uint32_t *st = realloc(b->site, cap * sizeof *st);
+		if (!st)
+			return -1;
+		b->site = st;
+	}
 	b->cap = cap;
 	return 0;
 }
@@ -64,6 +73,57 @@ void rd_kernel_builder_reserve(rd_kernel_builder *b, uint64_t n)
 {
 	if (b->n + n > b->cap)
 		grow_to(b, b->n + n); /* a failed hint is harmless: add() grows */
+}
+
+static char *dup_or_null(const char *s, int *oom)
+{
+	if (!s)
+		return NULL;
+	char *d = strdup(s);
+	if (!d)
+		*oom = 1;
+	return d;
+}
+
+int64_t rd_kernel_builder_site(rd_kernel_builder *b, const rd_site *s)
+{
+	if (b->nsites == UINT32_MAX)
+		return -1;
+	if (!b->nsites && !b->site) { /* the loads so far are at site 0 */
+		b->site = calloc(b->cap ? b->cap : 1, sizeof *b->site);
+		if (!b->site)
+			return -1;
+	}
+	if (b->nsites == b->sites_cap) {
+		uint32_t nc = b->sites_cap ? b->sites_cap * 2 : 16;
+		rd_site *v = realloc(b->sites, nc * sizeof *v);
+		if (!v)
+			return -1;
+		b->sites = v;
+		b->sites_cap = nc;
+	}
+	int oom = 0;
+	rd_site c = {.pc = s->pc, .line = s->line};
+	c.ref = dup_or_null(s->ref, &oom);
+	c.array = dup_or_null(s->array, &oom);
+	if (oom) {
+		free(c.ref);
+		free(c.array);
+		return -1;
+	}
+	b->sites[b->nsites] = c;
+	return b->nsites++;
+}
+
+int rd_kernel_builder_add_at(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
+			     uint32_t bytes, uint32_t site)
+{
+	uint64_t n = b->n;
+	if (rd_kernel_builder_add(b, tid, is_store, addr, bytes) < 0)
+		return -1;
+	if (b->n > n && b->site)
+		b->site[n] = site < b->nsites ? site : 0;
+	return 0;
 }
 
 int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
@@ -80,6 +140,8 @@ int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint
 	b->tid[b->n] = tid;
 	b->addr[b->n] = addr;
 	b->bytes[b->n] = (uint16_t)(bytes > 0xffff ? 0xffff : bytes);
+	if (b->site)
+		b->site[b->n] = 0;
 	b->n++;
 	if (!b->any || tid > b->max_tid)
 		b->max_tid = tid;
@@ -105,6 +167,12 @@ void rd_kernel_builder_free(rd_kernel_builder *b)
 	free(b->tid);
 	free(b->addr);
 	free(b->bytes);
+	free(b->site);
+	for (uint32_t i = 0; i < b->nsites; i++) {
+		free(b->sites[i].ref);
+		free(b->sites[i].array);
+	}
+	free(b->sites);
 	free(b);
 }
 
@@ -139,10 +207,24 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 		k->thread_first[b->tid[i] + 1]++;
 	for (uint32_t t = 0; t < k->nthreads; t++)
 		k->thread_first[t + 1] += k->thread_first[t];
+	if (b->nsites) {
+		k->site = malloc((b->n ? b->n : 1) * sizeof *k->site);
+		if (!k->site) {
+			rd_kernel_builder_free(b);
+			rd_kernel_free(k);
+			return NULL;
+		}
+		k->sites = b->sites;
+		k->nsites = b->nsites;
+		b->sites = NULL;
+		b->nsites = 0;
+	}
 	for (uint64_t i = 0; i < b->n; i++) {
 		uint64_t p = k->thread_first[b->tid[i]]++;
 		k->addr[p] = b->addr[i];
 		k->bytes[p] = b->bytes[i];
+		if (k->site)
+			k->site[p] = b->site[i];
 	}
 	if (k->nthreads)
 		memmove(k->thread_first + 1, k->thread_first, (size_t)k->nthreads * sizeof *k->thread_first);
@@ -163,5 +245,22 @@ void rd_kernel_free(rd_kernel *k)
 		free(k->addr);
 		free(k->bytes);
 	}
+	free(k->site);
+	for (uint32_t i = 0; i < k->nsites; i++) {
+		free(k->sites[i].ref);
+		free(k->sites[i].array);
+	}
+	free(k->sites);
 	free(k);
+}
+
+uint32_t rd_kernel_nsites(const rd_kernel *k)
+{
+	if (k->site)
+		return k->nsites;
+	uint64_t m = 0;
+	for (uint32_t t = 0; t < k->nthreads; t++)
+		if (k->thread_first[t + 1] - k->thread_first[t] > m)
+			m = k->thread_first[t + 1] - k->thread_first[t];
+	return m < RD_SITE_LOADS_MAX ? (uint32_t)m : RD_SITE_LOADS_MAX;
 }

@@ -37,6 +37,7 @@ struct rd_model {
 	uint32_t *set_of;   /* [nlines] dense set of each line (sim_params) */
 	uint32_t nsets;     /* sets the lines use, densely numbered */
 	uint32_t *set_ids;  /* [nsets] their indices, or NULL: the identity */
+	uint32_t nsites;    /* rd_kernel_nsites, for per-site runs (0: not yet) */
 	uint32_t *zeros; /* set index of every line in the fully associative case */
 	uint32_t *set_cap;  /* [cores * sets]: sim_params.set_cap */
 	uint32_t *core_cap; /* [cores]: the same for the fully associative case */
@@ -324,6 +325,10 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 {
 	sim_params p, key;
 	params_for_case(&p, c, m, i, i == RD_CASE_FULL && in->cb && in->cb->event);
+	if (in->cb && in->cb->by_site) {
+		p.by_site = 1;
+		p.nsites = m->nsites;
+	}
 	memset(&key, 0, sizeof key); /* padding too: the key is compared whole */
 	key = p;
 	key.set_of = NULL;
@@ -409,6 +414,12 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		return RD_EINVAL;
 	cases |= 1 << RD_CASE_FULL;
 	cases &= RD_ALL_CASES;
+	if (cb && cb->by_site) {
+		if (c->model == RD_PROFILE_REF2013)
+			return RD_EINVAL; /* its totals are the 2013 code's arithmetic */
+		if (!m->nsites)
+			m->nsites = rd_kernel_nsites(m->k);
+	}
 	int rc = stages_prepare(m, c, cb);
 	if (rc)
 		return rc;
@@ -463,6 +474,9 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 			classify_ref2013(r, cc, cases, c->l1_ways, rd_config_sets(c));
 		} else {
 			classify_paper(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS);
+			if (cb && cb->by_site &&
+			    classify_sites(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS) < 0)
+				rc = RD_ENOMEM;
 			for (int i = 0; i < RD_NCASES; i++)
 				if (cases & (1 << i))
 					r->case_misses[i] = cc[i].misses;
@@ -500,6 +514,9 @@ void rd_result_free(rd_result *r)
 	free(r->set_requests);
 	free(r->set_misses);
 	free(r->set_ids);
+	free(r->sites);
+	r->sites = NULL;
+	r->nsites = 0;
 	r->hist = NULL;
 	r->set_requests = r->set_misses = NULL;
 	r->set_ids = NULL;

@@ -161,6 +161,18 @@ uint32_t rd_set_index(const rd_config *c, uint32_t sets, uint64_t line_addr);
 /* ---------------------------------------------------------------- kernel */
 
 /*
+ * Where a load comes from in the program: its source site. Readers that
+ * know it say so (an instruction's PC; a kernel description's line and
+ * reference); a kernel without sites has one per per-thread load number.
+ */
+typedef struct rd_site {
+	uint64_t pc;   /* instruction address, or 0 */
+	uint32_t line; /* source line (1 = first), or 0 */
+	char *ref;     /* the reference as written ("b[k][j]"), or NULL */
+	char *array;   /* the array it reads ("b"), or NULL */
+} rd_site;
+
+/*
  * One kernel's thread-level accesses. Loads are kept per thread in program
  * order (CSR layout); stores are only counted (the L1 does not cache them).
  */
@@ -179,6 +191,11 @@ typedef struct rd_kernel {
 	 * arrays lent by a reader (a mapped .rdt file). Never written to. */
 	void (*release)(void *release_ctx);
 	void *release_ctx;
+	/* Source sites: site[i] indexes sites[] for load i; both NULL when
+	 * the reader knows none. Always the kernel's own (freed with it). */
+	uint32_t nsites;
+	rd_site *sites;
+	uint32_t *site;
 } rd_kernel;
 
 /*
@@ -204,6 +221,13 @@ rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx,
  * tid > RD_MAX_THREAD_ID (readers check the id first to say which). */
 int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store,
 			  uint64_t addr, uint32_t bytes);
+/* A source site (copied): its id for rd_kernel_builder_add_at, or -1 when
+ * out of memory. Readers dedupe; the builder does not. */
+int64_t rd_kernel_builder_site(rd_kernel_builder *b, const rd_site *s);
+/* rd_kernel_builder_add with the load's site (an id from above). A kernel
+ * with sites needs one for every load: loads added without get site 0. */
+int rd_kernel_builder_add_at(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
+			     uint32_t bytes, uint32_t site);
 /* Expect about n more accesses (a hint: saves regrowing). */
 void rd_kernel_builder_reserve(rd_kernel_builder *b, uint64_t n);
 /* What finishing will cost: the loads so far and 1 + the largest thread
@@ -236,6 +260,24 @@ enum rd_case {
 	RD_NCASES
 };
 
+/* Per-site results (rd_callbacks.by_site): the breakdown of the requests
+ * of each source site, summing exactly to the kernel's. Distances in
+ * log2 bins: bin 0 is d = 0, bin b holds 2^(b-1) <= d < 2^b. */
+#define RD_SITE_BINS 33
+typedef struct rd_site_result {
+	uint64_t requests, hits, misses;
+	uint64_t cls[RD_NCLASS];
+	uint64_t hist[RD_SITE_BINS];
+	uint64_t hist_inf;
+} rd_site_result;
+
+/* Sites of a kernel without sites of its own: one per per-thread load
+ * number, the last also taking every later load. */
+#define RD_SITE_LOADS_MAX 4096
+
+/* How many sites a kernel's per-site results have. */
+uint32_t rd_kernel_nsites(const rd_kernel *k);
+
 typedef struct rd_result {
 	uint32_t threads_total;    /* threads in the kernel */
 	uint32_t threads_modelled; /* after gpu.max_threads */
@@ -266,9 +308,15 @@ typedef struct rd_result {
 	uint32_t *set_ids;
 	uint64_t *set_requests;
 	uint64_t *set_misses;
+	/* per source site (rd_callbacks.by_site), or 0 and NULL: site i is
+	 * the kernel's sites[i], or its i-th per-thread load without sites */
+	uint32_t nsites;
+	rd_site_result *sites;
 } rd_result;
 
 void rd_result_free(rd_result *r);
+
+
 
 /* ---------------------------------------------------------------- events */
 
@@ -315,6 +363,9 @@ typedef struct rd_callbacks {
 	/* Nonzero: events carry their set's LRU stack (costs a pass over the
 	 * set's lines per event: for teaching-sized traces). */
 	int event_stacks;
+	/* Nonzero: the result has per-site counts (the paper profile only:
+	 * RD_EINVAL under reference-2013). */
+	int by_site;
 	void *ctx;
 } rd_callbacks;
 

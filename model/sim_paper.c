@@ -75,6 +75,7 @@ typedef struct core_state {
 	rd_stack st;
 	rd_stack fa;         /* sim_params.shadow: the fully associative shadow */
 	int shadow;
+	int by_site;         /* sim_params.by_site */
 	rd_rng rng;
 	rd_halfnormal latdist;
 	/* per line, beside st.ln (stamp, set, pending fills, MSHR owner) */
@@ -319,7 +320,8 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
  * need_hist, per_set: the case's cs->events, p->need_hist and
  * out->nsets != 0, constants in the copies warp_issue makes. */
 STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int events,
-				const int need_hist, const int per_set, const int shadow)
+				const int need_hist, const int per_set, const int shadow,
+				const int by_site)
 {
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
@@ -423,6 +425,21 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		}
 		if (need_hist && hist_add(out, d) < 0)
 			return -1;
+		if (by_site) {
+			const rd_kernel *k = cs->in->k;
+			uint64_t i = ws->instr - co->warp_instr_first[w];
+			uint32_t st = site_of(k, k->thread_first[rq->thread] + i, i);
+			site_counts *sc = &out->site[st];
+			sc->requests++;
+			sc->hits += o == RD_OUT_HIT;
+			sc->misses += o == RD_OUT_MISS;
+			sc->compulsory += cls == RD_CLASS_COMPULSORY;
+			sc->latency += cls == RD_CLASS_LATENCY;
+			sc->assoc_access += cls == RD_CLASS_ASSOCIATIVITY;
+			if (need_hist)
+				out->site_hist[(size_t)st * (RD_SITE_BINS + 1) +
+					       (d < 0 ? RD_SITE_BINS : (size_t)site_bin(d))]++;
+		}
 		if (lat > maxlat)
 			maxlat = lat;
 		if (events)
@@ -461,11 +478,11 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T, const int exact)
 {
 	const int per_set = cs->out->nsets != 0;
-	if (!cs->events && !exact && !per_set && !cs->shadow)
-		return warp_issue_as(cs, w, T, 0, 0, 0, 0);
-	if (!cs->events && exact && per_set && !cs->shadow)
-		return warp_issue_as(cs, w, T, 0, 1, 1, 0);
-	return warp_issue_as(cs, w, T, cs->events, exact, per_set, cs->shadow);
+	if (!cs->events && !exact && !per_set && !cs->shadow && !cs->by_site)
+		return warp_issue_as(cs, w, T, 0, 0, 0, 0, 0);
+	if (!cs->events && exact && per_set && !cs->shadow && !cs->by_site)
+		return warp_issue_as(cs, w, T, 0, 1, 1, 0, 0);
+	return warp_issue_as(cs, w, T, cs->events, exact, per_set, cs->shadow, cs->by_site);
 }
 
 static void core_free(core_state *cs)
@@ -498,6 +515,9 @@ static int core_init(core_state *cs)
 		       p->ways, p->need_hist))
 		return -1;
 	cs->shadow = p->shadow;
+	cs->by_site = p->by_site;
+	if (p->by_site && counts_sites(cs->out, p->nsites, p->need_hist) < 0)
+		return -1;
 	if (p->shadow && stack_init(&cs->fa, 1, p->shadow_cap + cs->core, nl, p->shadow_set_of,
 				    p->sets * p->ways, 0))
 		return -1;

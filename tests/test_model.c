@@ -720,6 +720,103 @@ static void test_classes_per_access(void **state)
 	assert_true(seen_cls[RD_CLASS_ASSOCIATIVITY] > 100);
 }
 
+/* ------------------------------------------------------ results by site */
+
+/* A random kernel whose loads carry sites: load i of a thread is at site
+ * (i * 7 + t / 64) % nsites (so one warp instruction may span sites). */
+static rd_kernel *sited_kernel(lcg *g, uint32_t nthreads, uint32_t loads, uint32_t pool,
+			       uint32_t nsites)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("sited", 64, 1, 1);
+	for (uint32_t i = 0; i < nsites; i++) {
+		char ref[32];
+		snprintf(ref, sizeof ref, "a%u[i]", i);
+		rd_site st = {.pc = 0x100 + 16 * i, .line = 3 + i, .ref = ref, .array = "a"};
+		assert_int_equal(rd_kernel_builder_site(b, &st), i);
+	}
+	for (uint32_t t = 0; t < nthreads; t++)
+		for (uint32_t i = 0; i < loads; i++) {
+			uint64_t line = lcg_next(g, 4) ? lcg_next(g, pool) : (t * 7 + i) % (pool * 2);
+			assert_int_equal(rd_kernel_builder_add_at(b, t, lcg_next(g, 10) == 0,
+								  line * 32 + 4 * lcg_next(g, 8), 4,
+								  (i * 7 + t / 64) % nsites), 0);
+		}
+	return rd_kernel_builder_finish(b);
+}
+
+/* Per-site results sum exactly to the kernel's: requests, hits, misses,
+ * every class (differences shared out), and the histogram in log2 bins;
+ * under both ways of telling classes apart, with several cores and with
+ * sites from the kernel or from load numbers. */
+static void test_sites_sum(void **state)
+{
+	(void)state;
+	lcg g = {31337};
+	for (int rep = 0; rep < 80; rep++) {
+		uint32_t nsites = rep % 2 ? 1 + lcg_next(&g, 6) : 0;
+		rd_kernel *k = nsites ? sited_kernel(&g, 64 + lcg_next(&g, 500), 1 + lcg_next(&g, 8),
+						     16 + lcg_next(&g, 300), nsites)
+				      : random_kernel(&g, 64 + lcg_next(&g, 500), 32 << lcg_next(&g, 3),
+						      1 + lcg_next(&g, 8), 16 + lcg_next(&g, 300));
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_hash = RD_HASH_MOD;
+		c.l1_line = 32;
+		c.l1_size = 32 * 4 * (1u << lcg_next(&g, 4));
+		c.l1_mshrs = 1 + lcg_next(&g, 16);
+		c.l1_mshr_per_warp = 0;
+		c.latency_miss = lcg_next(&g, 60);
+		c.cores = 1 + lcg_next(&g, 3);
+		c.classes = rep % 3 == 0 ? RD_CLASSES_PER_ACCESS : RD_CLASSES_DIFFERENCE;
+		rd_callbacks cb = {.by_site = 1};
+		rd_model *m = rd_model_new(k);
+		rd_result r, plain;
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_OK);
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &plain), RD_OK);
+		assert_int_equal(r.nsites, rd_kernel_nsites(k));
+		if (nsites)
+			assert_int_equal(r.nsites, nsites);
+		/* the same totals as without sites */
+		assert_int_equal(r.hits, plain.hits);
+		assert_memory_equal(r.cls, plain.cls, sizeof r.cls);
+		assert_null(plain.sites);
+		uint64_t req = 0, hits = 0, miss = 0, cls[RD_NCLASS] = {0}, bins[RD_SITE_BINS] = {0}, inf = 0;
+		for (uint32_t i = 0; i < r.nsites; i++) {
+			const rd_site_result *s = &r.sites[i];
+			req += s->requests, hits += s->hits, miss += s->misses, inf += s->hist_inf;
+			uint64_t sc = 0, sh = s->hist_inf;
+			for (int j = 0; j < RD_NCLASS; j++)
+				cls[j] += s->cls[j], sc += s->cls[j];
+			for (int j = 0; j < RD_SITE_BINS; j++)
+				bins[j] += s->hist[j], sh += s->hist[j];
+			assert_int_equal(sc, s->misses);
+			assert_int_equal(s->hits + s->misses, s->requests);
+			assert_int_equal(sh, s->requests);
+		}
+		assert_int_equal(req, r.requests);
+		assert_int_equal(hits, r.hits);
+		assert_int_equal(miss, r.misses);
+		assert_memory_equal(cls, r.cls, sizeof cls);
+		assert_int_equal(inf, r.hist_inf);
+		uint64_t want[RD_SITE_BINS] = {0};
+		for (uint32_t d = 0; d < r.hist_len; d++) {
+			int b = 0;
+			while (b < RD_SITE_BINS - 1 && d >= (1ull << b))
+				b++;
+			want[b] += r.hist[d];
+		}
+		assert_memory_equal(bins, want, sizeof want);
+		rd_result_free(&r);
+		rd_result_free(&plain);
+		/* the reference profile has no per-site breakdown */
+		c.model = RD_PROFILE_REF2013;
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_EINVAL);
+		rd_result_free(&r);
+		rd_model_free(m);
+		rd_kernel_free(k);
+	}
+}
+
 static void test_timing_properties(void **state)
 {
 	(void)state;
@@ -1230,6 +1327,7 @@ int main(void)
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_sets_dense),
 		cmocka_unit_test(test_classes_per_access),
+		cmocka_unit_test(test_sites_sum),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_engine_vs_naive),
