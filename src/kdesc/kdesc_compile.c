@@ -402,6 +402,7 @@ static int parse_refs(kdesc *d, kx_parser *ps, int *start, int *count, int64_t b
 			if (*ps->p != ']')
 				return kx_fail(ps, "expected ']'");
 			ps->p++;
+			r->text_len = (unsigned)(ps->p - name);
 			r->idx[r->nidx++] = e;
 			kx_skip(ps);
 		}

@@ -57,6 +57,7 @@ typedef struct kd_ref {
 	int idx[MAX_DIMS];
 	uint32_t bytes;
 	const char *text; /* for messages: into the config, valid while loaded */
+	unsigned text_len; /* the reference's own text, "b[k][j]" */
 } kd_ref;
 
 typedef struct kd_stmt {

@@ -27,7 +27,21 @@ typedef struct run {
 	 * iterations, or one in each of 2^26 threads, would run for days. */
 	uint64_t max_steps;
 	int failed;
+	int64_t *site;           /* [d->nrefs] a load reference's site id, or -1 */
 } run;
+
+/* The site of load reference ref (of statement st): its line, its text
+ * and its array, made once per kernel. -1: out of memory. */
+static int64_t ref_site(run *r, const kd_stmt *st, int ref)
+{
+	if (r->site[ref] >= 0)
+		return r->site[ref];
+	const kd_ref *R = &r->d->refs[ref];
+	char text[256];
+	snprintf(text, sizeof text, "%.*s", (int)R->text_len, R->text);
+	rd_site s = {.line = st->line, .ref = text, .array = r->d->arrays[R->array].name};
+	return r->site[ref] = rd_kernel_builder_site(r->b, &s);
+}
 
 static int run_fail(run *r, unsigned line, const char *fmt, ...)
 {
@@ -92,7 +106,10 @@ static int run_access(run *r, const kd_stmt *st)
 			return run_fail(r, st->line, "more than %llu loads in one kernel (lower "
 						     "max_threads or the sizes)",
 					(unsigned long long)trace_max_loads());
-		if (rd_kernel_builder_add(r->b, r->tid, st->kind == ST_STORE, addr, ref->bytes) < 0) {
+		int64_t site = st->kind == ST_LOAD ? ref_site(r, st, st->l1 + i) : 0;
+		if (site < 0 ||
+		    rd_kernel_builder_add_at(r->b, r->tid, st->kind == ST_STORE, addr, ref->bytes,
+					     (uint32_t)site) < 0) {
 			r->d->oom = 1;
 			kd_fail(r->d, 0, "out of memory");
 			r->failed = 1;
@@ -206,11 +223,16 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 		 .loads_left = trace_max_loads(),
 		 .max_steps = limit_from_env("RDSCOPE_MAX_STEPS", KD_MAX_STEPS, UINT64_MAX)};
 	r.b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1], (uint32_t)bd[2]);
-	if (!r.b) {
+	r.site = malloc((size_t)(d->nrefs ? d->nrefs : 1) * sizeof *r.site);
+	if (!r.b || !r.site) {
+		rd_kernel_builder_free(r.b);
+		free(r.site);
 		free(vals);
 		kd_oom(d);
 		return TRACE_ENOMEM;
 	}
+	for (int i = 0; i < d->nrefs; i++)
+		r.site[i] = -1;
 	for (uint64_t b = 0; b < nblocks && !r.failed; b++) {
 		if (K->order == ORDER_CUDA) {
 			vals[S_BX] = (int64_t)(b % (uint64_t)g[0]);
@@ -232,6 +254,7 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 		}
 	}
 	free(vals);
+	free(r.site);
 	if (r.failed) {
 		rd_kernel_builder_free(r.b);
 		return d->oom ? TRACE_ENOMEM : TRACE_EINPUT;

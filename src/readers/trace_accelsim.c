@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sitemap.h"
 #include "trace_sass.h"
 
 /* Shared and local windows of generic addresses are 16 MiB each. */
@@ -253,6 +254,7 @@ typedef struct body {
 	uint64_t insts_seen;
 	unsigned long warp_line;
 	uint64_t loads_left;
+	sitemap sites;           /* the loads' sites, by PC */
 } body;
 
 /* A warp's "insts = N" must match its instruction lines. */
@@ -273,11 +275,11 @@ static int instruction(accel_reader *r, body *s, const char *line)
 {
 	const char *p = line, *tok;
 	size_t n;
-	uint64_t v;
+	uint64_t v, srcline = 0;
 	char shown[48];
 	if (r->lineinfo) {
 		n = token(&p, &tok);
-		if (parse_dec(tok, n, UINT32_MAX, &v) < 0)
+		if (parse_dec(tok, n, UINT32_MAX, &srcline) < 0)
 			return textin_fail(r->t, "expected a source line number first "
 						 "('-enable lineinfo = 1'), got '%s'",
 					   show(tok, n, shown, sizeof shown));
@@ -285,6 +287,7 @@ static int instruction(accel_reader *r, body *s, const char *line)
 	n = token(&p, &tok);
 	if (parse_hex(tok, n, 0, &v) < 0)
 		return textin_fail(r->t, "PC must be hex digits, got '%s'", show(tok, n, shown, sizeof shown));
+	uint64_t pc = v;
 	n = token(&p, &tok);
 	uint64_t mask;
 	if (n > 8 || parse_hex(tok, n, 0, &mask) < 0)
@@ -395,6 +398,11 @@ static int instruction(accel_reader *r, body *s, const char *line)
 		    (r->local_base && a >= r->local_base && a - r->local_base < WINDOW))
 			return 0; /* shared or local memory through a generic address */
 	}
+	int64_t site = kind == SASS_LOAD ? sitemap_get(&s->sites, s->b, pc, (uint32_t)srcline) : 0;
+	if (site < 0) {
+		r->base.oom = 1;
+		return textin_fail(r->t, "out of memory");
+	}
 	for (int i = 0; i < na; i++) {
 		uint32_t t = s->warp * 32 + (uint32_t)active[i];
 		if (t >= s->bs)
@@ -407,8 +415,8 @@ static int instruction(accel_reader *r, body *s, const char *line)
 		if (kind == SASS_LOAD && !s->loads_left--)
 			return textin_fail(r->t, "more than %llu loads in kernel %s",
 					   (unsigned long long)trace_max_loads(), r->name);
-		if (rd_kernel_builder_add(s->b, (uint32_t)tid, kind == SASS_STORE, addr[i],
-					  (uint32_t)width) < 0) {
+		if (rd_kernel_builder_add_at(s->b, (uint32_t)tid, kind == SASS_STORE, addr[i],
+					     (uint32_t)width, (uint32_t)site) < 0) {
 			r->base.oom = 1;
 			return textin_fail(r->t, "out of memory");
 		}
@@ -550,6 +558,7 @@ static int accel_load(trace_reader *rr, rd_kernel **k)
 		rc = -1;
 	if (rc == 0 && s.in_tb)
 		rc = textin_fail_at(r->t, 0, "ends inside a thread block (no #END_TB)");
+	sitemap_free(&s.sites);
 	if (rc < 0) {
 		if (textin_oom(r->t))
 			rr->oom = 1;
