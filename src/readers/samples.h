@@ -5,7 +5,9 @@
  * one; `rdscope samples` lists them. The directories searched, first hit
  * wins:
  *
- *     $RDSCOPE_SAMPLES (colon list) : ./samples : DATADIR/samples
+ *     $RDSCOPE_SAMPLES (colon list) : ./samples : beside the binary
+ *         (ROOT/samples of a built tree, BINDIR/../share/rdscope/samples)
+ *         : DATADIR/samples
  *
  * A sample's one-line description is a description file's `description`
  * setting, or for traces its line in the directory's `index` file

@@ -110,7 +110,9 @@ static void text_run(output *o, const output_run *run)
 	fputs_safe(run->input, f);
 	fputs("\nkernel:  ", f);
 	fputs_safe(run->kernel, f);
-	fprintf(f, ", %u threads, %llu loads, %llu stores (not cached)\n", r->threads_total, (unsigned long long)r->accesses, (unsigned long long)r->stores);
+	fprintf(f, ", %u thread%s, %llu load%s, %llu store%s (not cached)\n", r->threads_total,
+		r->threads_total == 1 ? "" : "s", (unsigned long long)r->accesses,
+		r->accesses == 1 ? "" : "s", (unsigned long long)r->stores, r->stores == 1 ? "" : "s");
 	text_config(f, c);
 	fprintf(f, "requests: %llu coalesced from %llu loads\n", (unsigned long long)r->requests,
 		(unsigned long long)r->accesses);

@@ -155,6 +155,20 @@ screen help 24 80 -- --no-timing --color=never --script "$T/help.keys" &&
 	golden help && golden help2 && cmp -s "$T/help_closed.txt" "$T/mono.txt"
 result "explorer: help screen, scrolled, closed by another key" $?
 
+# Issue 16: a key list wider than the help's key column ran into its text
+# ("Down, j, PageDown, Spacescroll the help on"); it gets a line of its own.
+{
+	echo "?"
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+		echo down
+	done
+	echo "dump-screen $T/help_end.txt"
+} >"$T/helpend.keys"
+screen helpend 24 80 -- --no-timing --color=never --script "$T/helpend.keys" &&
+	grep -q 'Down, j, PageDown, Space *│' "$T/help_end.txt" &&
+	grep -q '^│  *scroll the help on' "$T/help_end.txt" && ! grep -q 'Spacescroll' "$T/help_end.txt"
+result "explorer: a long key list in the help does not run into its text" $?
+
 # ---------------------------------------------------------------- compare
 keys compare <<EOF
 wait

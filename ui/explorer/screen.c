@@ -26,8 +26,9 @@ static void draw_title(explorer *x)
 	rect r = x->lay.title;
 	draw_fill(r.y, r.x, r.w, E_TITLE, " ");
 	char t[512];
-	snprintf(t, sizeof t, " rdscope %s %s %s (%u threads, %llu loads)", RD_VERSION,
-		 theme_g()->sep, x->k->name, x->k->nthreads, (unsigned long long)x->k->nloads);
+	snprintf(t, sizeof t, " rdscope %s %s %s (%u thread%s, %llu load%s)", RD_VERSION,
+		 theme_g()->sep, x->k->name, x->k->nthreads, x->k->nthreads == 1 ? "" : "s",
+		 (unsigned long long)x->k->nloads, x->k->nloads == 1 ? "" : "s");
 	const char *right = x->base ? "compare: baseline pinned (c unpins)   ? help  q quit "
 				    : "? help  q quit ";
 	int rw = draw_width(right);
@@ -197,9 +198,18 @@ static void help_add(void *ctx, const char *key, const char *text)
 		}
 		return;
 	}
+	/* A key list wider than its column gets a line of its own, so that
+	 * it never runs into the text ("PageDown, Spacescroll"). */
+	int first = 1;
+	if ((int)strlen(key) > kw - 3) {
+		if (h->n < 160) {
+			snprintf(h->text[h->n], sizeof h->text[0], "  %s", key);
+			h->key_elem[h->n++] = E_KEY;
+		}
+		first = 0;
+	}
 	/* Wrap the text at blanks into lines of tw columns. */
 	const char *p = text;
-	int first = 1;
 	while (*p && h->n < 160) {
 		int n = (int)strlen(p);
 		if (n > tw) {

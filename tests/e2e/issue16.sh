@@ -1,0 +1,79 @@
+#!/bin/sh
+# Regression tests of issue 16 (items 3, 6 and 9): each check fails on the
+# code before the fix. The real binary ($RDSCOPE) on the command line;
+# the explorer's parts are in explorer.sh and teach.sh. Prints "ok - NAME"
+# or "not ok - NAME".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$(pwd)
+RDSCOPE=${RDSCOPE:-./rdscope}
+case $RDSCOPE in /*) ;; *) RDSCOPE="$ROOT/$RDSCOPE" ;; esac
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+
+result() { # NAME, then the status of the test just evaluated
+	if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi
+}
+# rdscope ARGS...: stdout in $T/out, stderr in $T/err, status in $rc.
+rds() {
+	"$RDSCOPE" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+
+# ---------------------------------------------------------------- item 9
+# Each command has its own help (run --help printed the global one).
+rds run --help
+[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q '^usage: rdscope run ' &&
+	grep -q -- '--log FILE' "$T/out" && ! grep -q -- '--vary' "$T/out" &&
+	! grep -q '^Commands:' "$T/out"
+result "help: 'run --help' is run's own: its usage and options, not --vary" $?
+rds sweep -h
+[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q '^usage: rdscope sweep ' && grep -q -- '--vary' "$T/out"
+result "help: 'sweep -h' lists --vary" $?
+rds merge --help
+[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q '^usage: rdscope merge ' && ! grep -q -- '--preset' "$T/out"
+result "help: 'merge --help' does not list -p" $?
+rds keys --help
+[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q '^usage: rdscope keys'
+result "help: 'keys --help' is keys' help" $?
+# Every option a command's help lists, the command takes.
+ok=0
+for cmd in run sweep merge presets check preset convert samples; do
+	"$RDSCOPE" $cmd --help >"$T/h" 2>&1 || ok=1
+	for o in $(sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z-]*\).*/\2/p' "$T/h"); do
+		[ "$o" = --help ] && continue
+		"$RDSCOPE" $cmd $o x y z >/dev/null 2>"$T/e"
+		if grep -q "not an option of" "$T/e"; then echo "# $cmd: $o listed, not taken"; ok=1; fi
+	done
+done
+result "help: every option a command's help lists is one it takes" $ok
+
+# `rdscope samples` gives whole descriptions (a .trc's comment over two
+# lines was cut after the first: "thread t loads").
+rds samples
+[ $rc -eq 0 ] && grep -q '^sample:paper/table2 .*thread t loads x\[2t\] then x\[2t+1\]' "$T/out"
+result "samples: a description over two comment lines is whole" $?
+
+# Text results: "1 thread, 7 loads", not "1 threads".
+rds run sample:paper/table1
+[ $rc -eq 0 ] && grep -q 'kernel:  table1, 1 thread, 7 loads, 0 stores' "$T/out"
+result "run: one thread is '1 thread'" $?
+
+# Presets and samples are found from any directory once built (they were
+# found from the repository root only).
+mkdir "$T/elsewhere"
+(cd "$T/elsewhere" && "$RDSCOPE" run -p toy-table2 sample:paper/table2 >"$T/out" 2>"$T/err")
+rc=$?
+[ $rc -eq 0 ] && grep -q '32 B L1, 16 B lines, 2 ways' "$T/out"
+result "presets: -p toy-table2 and sample:paper/table2 work from another directory" $?
+(cd "$T/elsewhere" && "$RDSCOPE" presets >"$T/out" 2>"$T/err") &&
+	grep -q '^toy-table2 ' "$T/out" && grep -q '^fermi-16k ' "$T/out"
+result "presets: 'rdscope presets' lists the shipped ones from another directory" $?
+# ... and from an install moved after installing (PREFIX/bin/rdscope,
+# PREFIX/share/rdscope/presets).
+mkdir -p "$T/prefix/bin" "$T/prefix/share/rdscope/presets"
+cp "$RDSCOPE" "$T/prefix/bin/rdscope"
+cp presets/toy-table2.cfg "$T/prefix/share/rdscope/presets/"
+(cd "$T/elsewhere" && "$T/prefix/bin/rdscope" run -p toy-table2 "$ROOT/samples/paper/table2.trc" \
+	>"$T/out" 2>"$T/err") && grep -q '32 B L1, 16 B lines, 2 ways' "$T/out"
+result "presets: found beside a moved install's binary (PREFIX/share/rdscope/presets)" $?
