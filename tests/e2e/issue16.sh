@@ -77,3 +77,36 @@ cp presets/toy-table2.cfg "$T/prefix/share/rdscope/presets/"
 (cd "$T/elsewhere" && "$T/prefix/bin/rdscope" run -p toy-table2 "$ROOT/samples/paper/table2.trc" \
 	>"$T/out" 2>"$T/err") && grep -q '32 B L1, 16 B lines, 2 ways' "$T/out"
 result "presets: found beside a moved install's binary (PREFIX/share/rdscope/presets)" $?
+
+# The CSV has a column for every key of the model, with the value the JSON
+# gives (it lacked latency.clip, gpu.divergence, seed, gpu.max_*).
+S="-s latency.clip=0 -s gpu.divergence=0 -s seed=7 -s gpu.max_threads=2 -s gpu.max_active_threads=64 -s gpu.max_active_blocks=3 -s l1.hash=smod:2"
+# shellcheck disable=SC2086
+"$RDSCOPE" run -q --no-timing -f csv $S sample:paper/table2 >"$T/r.csv" 2>"$T/err" &&
+	"$RDSCOPE" run -q --no-timing -f json $S sample:paper/table2 >"$T/r.json" 2>>"$T/err" &&
+	"$RDSCOPE" keys | sed 1d | cut -d' ' -f1 >"$T/keys" &&
+	python3 - "$T/r.csv" "$T/r.json" "$T/keys" <<'PY'
+import csv, json, sys
+row = list(csv.DictReader(open(sys.argv[1])))[0]
+cfg = json.load(open(sys.argv[2]))["runs"][0]["config"]
+keys = open(sys.argv[3]).read().split()
+assert len(keys) >= 19, keys
+for k in keys + ["l1.sets"]:
+    assert k in row, "no CSV column " + k
+    assert str(cfg[k]) == row[k], (k, cfg[k], row[k])
+for k in ("latency.clip", "gpu.divergence", "seed", "gpu.max_threads"):
+    assert row[k] != "", k
+assert row["seed"] == "7" and row["gpu.max_active_blocks"] == "3" and row["l1.hash"] == "smod:2"
+PY
+result "csv: a column for every key of 'rdscope keys', equal to the JSON config" $?
+# merge still puts CSV shards back together byte for byte.
+V="--vary l1.ways=1,2 --vary seed=1,2"
+# shellcheck disable=SC2086
+"$RDSCOPE" sweep -q --no-timing -f csv -p toy-table3 $V sample:paper/table2 >"$T/all.csv" 2>"$T/err" &&
+	for k in 0 1 2; do
+		# shellcheck disable=SC2086
+		"$RDSCOPE" sweep -q --no-timing -f csv -p toy-table3 $V --shard $k/3 -o "$T/p$k.csv" \
+			sample:paper/table2 || exit 1
+	done && "$RDSCOPE" merge -o "$T/m.csv" "$T/p2.csv" "$T/p0.csv" "$T/p1.csv" &&
+	cmp -s "$T/m.csv" "$T/all.csv" && head -n 1 "$T/all.csv" | grep -q ',seed,.*,sweep$'
+result "csv: sweep shards with the new columns merge into the single run's bytes" $?
