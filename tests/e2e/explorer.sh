@@ -169,6 +169,27 @@ screen helpend 24 80 -- --no-timing --color=never --script "$T/helpend.keys" &&
 	grep -q '^│  *scroll the help on' "$T/help_end.txt" && ! grep -q 'Spacescroll' "$T/help_end.txt"
 result "explorer: a long key list in the help does not run into its text" $?
 
+# Issue 16: a message wider than the screen was cut at its last column
+# (the `o` error at 120 columns); it wraps onto the rows above the status
+# line, whole, and the next key gives the panes back.
+mkdir -p "$T/longdir_with_a_name_long_enough_to_make_the_message_wider_than_one_hundred_and_twenty_columns"
+B="$T/longdir_with_a_name_long_enough_to_make_the_message_wider_than_one_hundred_and_twenty_columns/broken.cfg"
+printf 'format = "rdscope-preset";\nversion = 1;\nl1 = { ways = 0; };\n' >"$B"
+keys openlong <<KEYS
+o
+type $B
+enter
+wait
+dump-screen $T/openlong.txt
+down
+dump-screen $T/openlong2.txt
+KEYS
+screen openlong 24 120 -- --no-timing --color=never --script "$T/openlong.keys" &&
+	tr -d '\n' <"$T/openlong.txt" | tr -s ' ' | grep -qF "broken.cfg:3: l1.ways: must be >= 1 (got 0)" &&
+	! grep -q 'broken.cfg:3' "$T/openlong2.txt" && grep -q 'Reuse distance' "$T/openlong2.txt" &&
+	[ "$(grep -c 'Miss breakdown' "$T/openlong2.txt")" -eq 1 ]
+result "explorer: an open error wider than 120 columns is shown whole, then the panes return" $?
+
 # ---------------------------------------------------------------- compare
 keys compare <<EOF
 wait

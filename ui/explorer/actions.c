@@ -155,7 +155,8 @@ int explorer_key(explorer *x, int ch)
 	int flags = R_NONE;
 	if (*x->msg) { /* a message lasts until the next key */
 		x->msg[0] = '\0';
-		flags |= R_STATUS;
+		/* A wrapped one covered the panes' last rows. */
+		flags |= x->msg_rows > 1 ? R_ALL : R_STATUS;
 	}
 	if (x->busy) { /* a preset being opened or exported: Esc stops waiting */
 		const ui_key *c = keys_lookup(KS_PROMPT, ch);

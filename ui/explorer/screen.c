@@ -160,7 +160,41 @@ static void draw_status(explorer *x)
 	const char *msg = *x->msg ? x->msg : x->busy ? x->busy_what : NULL;
 	if (!msg && hint && c + 1 + draw_width(hint) <= r.w)
 		draw_put(r.y, r.x + r.w - draw_width(hint), draw_width(hint), E_STATUS, hint);
+	x->msg_rows = 0;
+	if (msg && draw_width(msg) + 2 > r.w && r.w > 12 && r.y > 0) {
+		/* Wider than the screen: wrapped at blanks onto the rows above
+		 * the status line (the panes' last rows, until the next key),
+		 * never cut. */
+		enum ui_elem e = *x->msg && x->msg_err ? E_ERROR : E_STATUS;
+		const char *starts[8];
+		int n = 0, cw = r.w - 2;
+		for (const char *p = msg; *p && n < 8;) {
+			starts[n++] = p;
+			size_t b = draw_prefix_bytes(p, cw);
+			if (!p[b])
+				break;
+			/* At the last blank of the line's last third, else cut
+			 * (a long path has none). */
+			size_t k = b;
+			while (k > b * 2 / 3 && p[k] != ' ')
+				k--;
+			p += p[k] == ' ' ? k + 1 : b;
+		}
+		if (n > r.y + 1)
+			n = r.y + 1;
+		for (int i = 0; i < n; i++) {
+			size_t len = i + 1 < n ? (size_t)(starts[i + 1] - starts[i]) : strlen(starts[i]);
+			char line[1100];
+			snprintf(line, sizeof line, " %.*s", (int)len, starts[i]);
+			int y = r.y - (n - 1 - i);
+			draw_fill(y, r.x, r.w, e, " ");
+			draw_put(y, r.x, r.w, e, line);
+		}
+		x->msg_rows = n;
+		return;
+	}
 	if (msg) {
+		x->msg_rows = 1;
 		char m[1100];
 		snprintf(m, sizeof m, " %s ", msg);
 		int mw = draw_width(m);
@@ -286,6 +320,9 @@ static void draw_too_small(explorer *x)
 void screen_draw(explorer *x, int flags)
 {
 	curs_set(0);
+	/* A message wrapped over the panes' last rows: redraw them whole. */
+	if (x->msg_rows > 1)
+		flags |= R_ALL;
 	if (x->lay.too_small) {
 		draw_too_small(x);
 		refresh();

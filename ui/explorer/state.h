@@ -83,6 +83,8 @@ typedef struct explorer {
 
 	char msg[1024];        /* status-line message, until the next key */
 	int msg_err;
+	int msg_rows;          /* rows the message took when drawn (wrapped above
+				  the status line when wider than it) */
 
 	int view;              /* enum view (views/view.h) */
 	/* The teaching views' own state, kept by their files. */
