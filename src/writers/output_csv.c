@@ -70,6 +70,11 @@ static void csv_run(output *o, const output_run *run)
 		else
 			output_csv_field(f, output_config_value(run->config, key, buf, sizeof buf));
 	}
+	if (!r) { /* a skipped point: no counts, no rates, no time */
+		for (int i = 0; i < 4 + RD_NCLASS + 3; i++)
+			putc(',', f);
+		goto tail;
+	}
 	fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->accesses,
 		(unsigned long long)r->requests, (unsigned long long)r->hits,
 		(unsigned long long)r->misses);
@@ -80,6 +85,7 @@ static void csv_run(output *o, const output_run *run)
 		isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0);
 	if (!run->no_timing)
 		fprintf(f, "%.6f", run->model_s);
+tail:
 	for (int i = 0; i < o->nextra; i++) {
 		putc(',', f);
 		output_csv_field(f, output_config_value(run->config, o->extra_keys[i], buf, sizeof buf));

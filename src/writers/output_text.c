@@ -105,6 +105,12 @@ static void text_run(output *o, const output_run *run)
 	if (sweep)
 		fprintf(f, "run:     %lu, point %lu: %s\n", run->run, run->point,
 			run->point_label ? run->point_label : "");
+	if (!r) { /* a skipped sweep point */
+		fputs("input:   ", f);
+		fputs_safe(run->input, f);
+		fprintf(f, "\nskipped: %s\n", run->skipped ? run->skipped : "");
+		return;
+	}
 	/* Names come from inputs: shown without their control characters. */
 	fputs("input:   ", f);
 	fputs_safe(run->input, f);

@@ -110,3 +110,61 @@ V="--vary l1.ways=1,2 --vary seed=1,2"
 	done && "$RDSCOPE" merge -o "$T/m.csv" "$T/p2.csv" "$T/p0.csv" "$T/p1.csv" &&
 	cmp -s "$T/m.csv" "$T/all.csv" && head -n 1 "$T/all.csv" | grep -q ',seed,.*,sweep$'
 result "csv: sweep shards with the new columns merge into the single run's bytes" $?
+
+# ---------------------------------------------------------------- item 3
+# An impossible combination in batch stays an error (exit 2) that names
+# the key the user set, the rule, and the fix (it said "l1.size: ..."
+# for -s l1.ways=3, and never named l1.hash=xor).
+rds run -s l1.ways=3 sample:paper/table1
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q '^rdscope: -s l1.ways=3: ' "$T/err" &&
+	grep -qF 'sets = l1.size / (l1.line x l1.ways) must be a whole number' "$T/err" &&
+	! grep -q '^rdscope: l1.size:' "$T/err"
+result "batch: -s l1.ways=3 is reported as l1.ways's problem, with the rule" $?
+rds run -s l1.ways=8 sample:paper/table1
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q '^rdscope: -s l1.ways=8: .*fermi needs 32 or 64 sets' "$T/err" &&
+	grep -qF -- '-s l1.hash=xor takes 16 sets' "$T/err" &&
+	"$RDSCOPE" run -s l1.ways=8 -s l1.hash=xor sample:paper/table1 >/dev/null
+result "batch: -s l1.ways=8 under fermi names the fix, -s l1.hash=xor, and the fix works" $?
+rds run -p fermi-16k -s l1.line=256 sample:paper/table1
+[ $rc -eq 2 ] && grep -q '^rdscope: -s l1.line=256: ' "$T/err" && grep -qF -- '-s l1.hash=xor' "$T/err"
+result "batch: -s l1.line=256 on a preset is named as the key set" $?
+
+# A sweep whose grid has impossible points runs the others, warns once per
+# skipped point, keeps the numbering (a record per point, without counts)
+# and exits 0; shards merge into the single run's bytes.
+V="--vary l1.ways=1,2,3,4,8 --vary l1.line=64,128"
+# shellcheck disable=SC2086
+rds sweep -q --no-timing -f csv $V sample:paper/table2
+[ $rc -eq 0 ] && [ "$(grep -c 'warning: --vary: point [0-9]* (.*) skipped: ' "$T/err")" -eq "$(grep -c . "$T/err")" ] &&
+	[ "$(sed 1d "$T/out" | cut -d, -f1 | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 " ] &&
+	[ "$(sed 1d "$T/out" | awk -F, '$25 == "" { print $1 }' | tr '\n' ' ')" = "$(sed -n 's/.*point \([0-9]*\) (.*/\1/p' "$T/err" | tr '\n' ' ')" ] &&
+	[ "$(grep -c . "$T/err")" -ge 3 ] && [ "$(sed 1d "$T/out" | awk -F, '$25 != ""' | wc -l)" -ge 3 ]
+result "sweep: impossible points skipped with one warning each, numbering kept, exit 0" $?
+cp "$T/out" "$T/all.csv"
+grep -q 'point 8 (l1.ways=8 l1.line=64) skipped: l1.hash: fermi needs 32 or 64 sets (this cache has 32)' "$T/err" ||
+	grep -q 'point 9 (l1.ways=8 l1.line=128) skipped: .*fermi needs 32 or 64 sets (this cache has 16); l1.hash=xor takes 16 sets' "$T/err"
+result "sweep: a skipped point's warning says why and which hash takes it" $?
+for f in csv json; do
+	ok=0
+	# shellcheck disable=SC2086
+	"$RDSCOPE" sweep -q --no-timing -f $f $V sample:paper/table2 >"$T/one.$f" 2>/dev/null || ok=1
+	: >"$T/warn"
+	for k in 0 1 2; do
+		# shellcheck disable=SC2086
+		"$RDSCOPE" sweep -q --no-timing -f $f $V --shard $k/3 -o "$T/p$k.$f" sample:paper/table2 \
+			2>>"$T/warn" || ok=1
+	done
+	"$RDSCOPE" merge -o "$T/m.$f" "$T/p1.$f" "$T/p2.$f" "$T/p0.$f" 2>"$T/err" || { ok=1; cat "$T/err"; }
+	cmp -s "$T/m.$f" "$T/one.$f" || ok=1
+	[ "$(grep -c 'skipped' "$T/warn")" -eq "$(sed 1d "$T/all.csv" | awk -F, '$25 == ""' | wc -l)" ] || ok=1
+	result "sweep: $f shards with skipped points merge into the single run's bytes, each warned once" $ok
+done
+python3 -c "import json,sys
+d=json.load(open(sys.argv[1]))
+sk=[r for r in d['runs'] if 'skipped' in r]
+assert len(d['runs']) == 10 and 0 < len(sk) < 10 and all('counts' not in r and 'config' in r for r in sk)
+assert all('fermi needs' in r['skipped'] or 'whole number' in r['skipped'] for r in sk)" "$T/one.json"
+result "sweep: JSON skipped records have their configuration and why, no counts" $?
+rds sweep -q -f csv --vary l1.ways=3,8 sample:paper/table2
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q 'no point of the sweep is a valid configuration' "$T/err"
+result "sweep: a sweep without a valid point is an error (exit 2)" $?
