@@ -169,6 +169,30 @@ screen helpend 24 80 -- --no-timing --color=never --script "$T/helpend.keys" &&
 	grep -q '^│  *scroll the help on' "$T/help_end.txt" && ! grep -q 'Spacescroll' "$T/help_end.txt"
 result "explorer: a long key list in the help does not run into its text" $?
 
+# Issue 16, item 3: parameters never dead-end. Under fermi, 4 -> 8 ways
+# (16 sets) is applied and the hash switches to xor with a message; undo
+# restores both; 8 -> 4 ways switches back to fermi; a hash the user chose
+# is never switched back.
+keys deadend <<KEYS
+down
+right
+dump-screen $T/deadend1.txt
+u
+dump-screen $T/deadend2.txt
+right
+left
+dump-screen $T/deadend3.txt
+KEYS
+screen deadend 24 80 -- --no-timing --color=never --script "$T/deadend.keys" &&
+	grep -q 'l1.ways           8' "$T/deadend1.txt" && grep -q 'l1.hash           xor' "$T/deadend1.txt" &&
+	grep -q 'l1.hash fermi -> xor' "$T/deadend1.txt" &&
+	grep -q 'l1.ways           4' "$T/deadend2.txt" && grep -q 'l1.hash           fermi' "$T/deadend2.txt" &&
+	grep -q 'l1.ways           4' "$T/deadend3.txt" && grep -q 'l1.hash           fermi' "$T/deadend3.txt" &&
+	grep -q 'l1.hash xor -> fermi again' "$T/deadend3.txt"
+result "explorer: a ways step fermi cannot take switches to xor; undo restores both; back to fermi" $?
+golden deadend1
+result "explorer: the switched hash's screen matches its golden" $?
+
 # Issue 16: a message wider than the screen was cut at its last column
 # (the `o` error at 120 columns); it wraps onto the rows above the status
 # line, whole, and the next key gives the panes back.
@@ -319,10 +343,11 @@ seen() { # wait up to 30 s for TEXT in the pane
 	return 1
 }
 seen 'model done' && tmux -L "$SOCK" send-keys -t kbd Down Right &&
-	seen 'l1.hash: fermi needs 32 or 64 sets' &&
+	seen 'l1.hash fermi -> xor: fermi takes 32 or 64 sets, not 16' &&
+	seen 'l1.hash           xor' && seen 'l1.ways           8' &&
 	tmux -L "$SOCK" send-keys -t kbd Down Down Left &&
-	seen 'l1.hash           xor' && seen 'model done'
-result "explorer: keyboard input; a refused step says why" $?
+	seen 'l1.hash           mod' && seen 'model done'
+result "explorer: keyboard input; a step the hash cannot take switches the hash and says so" $?
 tmux -L "$SOCK" send-keys -t kbd q
 finish kbd
 result "explorer: q quits with status 0" $?

@@ -45,7 +45,7 @@ stuck() {
 
 # ---------------------------------------------------------------- 5: loads
 stuck fifo "$T/fifo" &&
-	tmux -L "$SOCK" send-keys -t fifo Down Right && shows fifo 'l1.hash: fermi needs 32 or 64 sets'
+	tmux -L "$SOCK" send-keys -t fifo Down Right && shows fifo 'l1.hash fermi -> xor'
 result "open FIFO: the explorer keeps answering keys while the open waits" $?
 tmux -L "$SOCK" send-keys -t fifo Escape
 shows fifo "open: stopped waiting for $T/fifo" && tmux -L "$SOCK" send-keys -t fifo o &&

@@ -31,12 +31,13 @@ static int step_sel(explorer *x, int dir)
 static int step_value(explorer *x, int dir)
 {
 	rd_config c = x->cfg;
-	char err[512];
-	if (param_step(&c, x->sel, dir, err, sizeof err) < 0) {
+	char err[512], note[256];
+	int uh = x->hash_user;
+	if (param_step_auto(&c, x->sel, dir, &uh, err, sizeof err, note, sizeof note) < 0) {
 		explorer_message(x, 1, "%s", err);
 		return R_STATUS;
 	}
-	return explorer_set_config(x, &c, 1);
+	return explorer_apply_edit(x, &c, uh, note);
 }
 
 static int key_help(explorer *x)
@@ -61,6 +62,7 @@ static int key_focus(explorer *x)
 static int key_reset(explorer *x)
 {
 	rd_config c = x->start_cfg;
+	x->hash_user = -1;
 	int f = explorer_set_config(x, &c, 1);
 	if (!f)
 		explorer_message(x, 0, "already the starting configuration");
