@@ -163,7 +163,11 @@ static int explorer_preset_save(const char *path, const rd_config *cfg, const ch
 
 static int explorer_from_cli(cli *c)
 {
+	static char try_hint[512];
+	if (c->ninputs)
+		samples_try(c->inputs[0], try_hint, sizeof try_hint);
 	explorer_opts o = {
+		.try_hint = *try_hint ? try_hint : NULL,
 		.input = c->ninputs ? c->inputs[0] : INPUT_BUILTIN_PREFIX "fig3",
 		.builtin_prefix = INPUT_BUILTIN_PREFIX,
 		.config = c->config,

@@ -332,9 +332,37 @@ int samples_list(FILE *f)
 			fprintf(f, "%s\n%-36s %s\n", label, "", desc[0] ? desc : "-");
 		else
 			fprintf(f, "%-36s %s\n", label, desc[0] ? desc : "-");
+		char try_[512] = "";
+		if (ends_with(e->path, ".kdesc"))
+			kdesc_try(e->path, try_, sizeof try_);
+		if (*try_)
+			fprintf(f, "%-36s try: %s\n", "", try_);
 		free(e->name);
 		free(e->path);
 	}
 	free(es.e);
 	return 0;
+}
+
+void samples_try(const char *input, char *out, size_t len)
+{
+	out[0] = '\0';
+	char path[4096], err[256];
+	if (!strncmp(input, SAMPLES_PREFIX, strlen(SAMPLES_PREFIX))) {
+		char name[1024];
+		const char *n = input + strlen(SAMPLES_PREFIX);
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(n, ":"), n);
+		if (samples_find(name, path, sizeof path, err, sizeof err) < 0)
+			return;
+	} else {
+		/* FILE or FILE:VARIANT */
+		snprintf(path, sizeof path, "%s", input);
+		if (!ends_with(path, ".kdesc")) {
+			char *colon = strrchr(path, ':');
+			if (colon)
+				*colon = '\0';
+		}
+	}
+	if (ends_with(path, ".kdesc"))
+		kdesc_try(path, out, len);
 }

@@ -31,6 +31,10 @@ int samples_find(const char *name, char *buf, size_t len, char *err, size_t errl
  * memory. */
 int samples_list(FILE *f);
 
+/* What to try with INPUT (a sample:NAME or a description file, with or
+ * without :VARIANT): its description's `try` line, or "". */
+void samples_try(const char *input, char *out, size_t len);
+
 /* The sample name of a file name: without its trace extensions. The
  * length of the name part. */
 size_t samples_stem(const char *file);

@@ -193,6 +193,17 @@ result "explorer: a ways step fermi cannot take switches to xor; undo restores b
 golden deadend1
 result "explorer: the switched hash's screen matches its golden" $?
 
+# Issue 16, item 6: an effect sample opens with its what-to-try line.
+keys tryline <<KEYS
+dump-screen $T/tryline.txt
+right
+dump-screen $T/tryline2.txt
+KEYS
+screen tryline 24 140 -- --no-timing --color=never --script "$T/tryline.keys" sample:effects/conflicts &&
+	grep -q 'try: -s l1.hash=mod: 100% misses (75% associativity); fermi (default) or xor: 25%, compulsory only' \
+		"$T/tryline.txt" && ! grep -q 'try: ' "$T/tryline2.txt"
+result "explorer: a sample's what-to-try line is on its first screen, until a key" $?
+
 # Issue 16: a message wider than the screen was cut at its last column
 # (the `o` error at 120 columns); it wraps onto the rows above the status
 # line, whole, and the next key gives the panes back.

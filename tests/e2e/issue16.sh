@@ -168,3 +168,47 @@ result "sweep: JSON skipped records have their configuration and why, no counts"
 rds sweep -q -f csv --vary l1.ways=3,8 sample:paper/table2
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q 'no point of the sweep is a valid configuration' "$T/err"
 result "sweep: a sweep without a valid point is an error (exit 2)" $?
+
+# ---------------------------------------------------------------- item 6
+# A sample for each effect, each with a "what to try" line in `rdscope
+# samples`; the effect each names is measured here with the settings it
+# names, so a change to the model or the sample that loses it fails.
+# m SAMPLE [-s ...]: "hits misses compulsory capacity associativity latency mshr rate"
+m() {
+	s=$1; shift
+	"$RDSCOPE" run -q --no-timing -f csv "$@" "sample:effects/$s" 2>/dev/null | python3 -c "
+import csv, sys
+r = list(csv.DictReader(sys.stdin))[0]
+print(' '.join(r[k] for k in ('hits', 'misses', 'compulsory', 'capacity', 'associativity', 'latency', 'mshr', 'miss_rate')))"
+}
+rds samples
+ok=0
+for s in conflicts mshr-bound halo-blocks latency-broadcast; do
+	grep -A1 "^sample:effects/$s " "$T/out" | sed -n 2p | grep -q '^  *try: ' || { echo "# $s: no try line"; ok=1; }
+done
+result "samples: four effect samples, each with a what-to-try line" $ok
+# (a) associativity conflicts under mod that xor and fermi remove.
+[ "$(m conflicts -s l1.hash=mod)" = "0 128 32 0 96 0 0 1.000000" ] &&
+	[ "$(m conflicts)" = "96 32 32 0 0 0 0 0.250000" ] &&
+	[ "$(m conflicts -s l1.hash=xor)" = "96 32 32 0 0 0 0 0.250000" ]
+result "effects/conflicts: mod 100% misses, 96 associativity; fermi and xor 25%, compulsory only" $?
+# (c) MSHR-bound: MSHR misses; fewer MSHRs, more hits.
+[ "$(m mshr-bound)" = "198 7994 256 3575 0 0 4163 0.975830" ] &&
+	[ "$(m mshr-bound -s l1.mshrs=16 | cut -d' ' -f1)" = 7454 ] &&
+	[ "$(m mshr-bound -s l1.mshr_per_warp=0 | cut -d' ' -f1)" = 5582 ]
+result "effects/mshr-bound: 4163 MSHR misses; 16 MSHRs give 7454 hits, no per-warp cap 5582" $?
+# Blocks to cores: one core shares the halos, two under rr share nothing,
+# partitions share most.
+[ "$(m halo-blocks | cut -d' ' -f8)" = 0.507812 ] &&
+	[ "$(m halo-blocks -s gpu.cores=2 | cut -d' ' -f1,3,8)" = "0 512 1.000000" ] &&
+	[ "$(m halo-blocks -s gpu.cores=2 -s gpu.block_mapping=bpart8 | cut -d' ' -f8)" = 0.562500 ]
+result "effects/halo-blocks: 50.78% on one core, 100% on two (rr), 56.25% with bpart8" $?
+# (c) latency misses that a zero miss latency turns into hits.
+[ "$(m latency-broadcast)" = "0 64 8 0 0 56 0 0.125000" ] &&
+	[ "$(m latency-broadcast -s latency.miss=0 -s latency.stddev=0)" = "56 8 8 0 0 0 0 0.125000" ]
+result "effects/latency-broadcast: 56 latency misses of 64; hits without a miss latency" $?
+# The numbers the try lines quote are these.
+grep -A1 '^sample:effects/mshr-bound ' "$T/out" | grep -q '198 hits of 8192, 4163 mshr misses; -s l1.mshrs=16: 7454 hits' &&
+	grep -A1 '^sample:effects/halo-blocks ' "$T/out" | grep -q '50.78% misses; -s gpu.cores=2 (rr): 100%.*bpart8: 56.25%' &&
+	grep -A1 '^sample:effects/latency-broadcast ' "$T/out" | grep -q '56 of 64 requests are latency misses'
+result "samples: the try lines quote the measured numbers" $?
