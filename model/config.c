@@ -362,6 +362,19 @@ int rd_config_check(const rd_config *c, char *err, size_t errlen)
 	return 0;
 }
 
+int rd_config_hash_fallback(const rd_config *c)
+{
+	char err[256];
+	if (rd_config_check(c, err, sizeof err) == 0)
+		return -1;
+	uint32_t sets = rd_config_sets(c);
+	if (sets == 0)
+		return -1; /* the geometry itself is the problem */
+	rd_config t = *c;
+	t.l1_hash = is_pow2(sets) ? RD_HASH_XOR : RD_HASH_MOD;
+	return rd_config_check(&t, err, sizeof err) == 0 ? (int)t.l1_hash : -1;
+}
+
 /* Parse an unsigned integer: decimal or 0x hex, optional K/M/G (x1024). */
 static int parse_uint(const char *s, uint64_t max, uint64_t *out)
 {

@@ -89,6 +89,14 @@ uint32_t rd_config_sets(const rd_config *c);
 int rd_config_check(const rd_config *c, char *err, size_t errlen);
 
 /*
+ * When c is invalid only because its hash cannot take its number of sets
+ * (fermi: 32 or 64; xor: a power of two), the hash that can: RD_HASH_XOR
+ * for a power of two, else RD_HASH_MOD. -1 when c is valid or another
+ * problem remains. (The explorer switches to it; batch names it.)
+ */
+int rd_config_hash_fallback(const rd_config *c);
+
+/*
  * The dotted keys ("l1.ways", ...), shared by -s, presets, UI and output:
  * one row per key holds everything about it, and setting, getting,
  * defaults, comparison, the range checks, `rdscope keys`, the help and the

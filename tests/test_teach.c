@@ -99,6 +99,46 @@ static void test_addrbits_sets(void **state)
 	assert_non_null(strstr(ab.how, "b[11:7]^b{19,17,15,14,13}"));
 }
 
+/* Issue 16: the set computation said "= 1 = 1" (binary then decimal, the
+ * same digits) and the legend read as more role letters ("tttt oooo o
+ * offset t tag"). */
+static void test_addrbits_text(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	set(&c, "l1.hash", "mod");
+	set(&c, "l1.line", "16");
+	set(&c, "l1.size", "64");
+	set(&c, "l1.ways", "2");
+	addr_bits ab;
+	addr_bits_explain(&c, 2, 20, &ab); /* line 1, set 1 */
+	assert_int_equal(ab.set, 1);
+	assert_string_equal(ab.how, "line mod 2 = bit 0 = 1");
+	addr_bits_explain(&c, 2, 0, &ab);
+	assert_string_equal(ab.how, "line mod 2 = bit 0 = 0");
+	set(&c, "l1.hash", "xor");
+	addr_bits_explain(&c, 2, 20, &ab);
+	assert_null(strstr(ab.how, "= 1 = 1"));
+	assert_string_equal(ab.how, "line[0:0]^line[1:1] = 1^0 = 1");
+	/* Where the decimal differs it is still given. */
+	set(&c, "l1.hash", "mod");
+	rd_config_default(&c);
+	set(&c, "l1.hash", "mod");
+	addr_bits_explain(&c, 32, 0x12345, &ab);
+	assert_non_null(strstr(ab.how, "= 00110 = 6"));
+	/* The legend: set apart, letter=name. */
+	int seen[5] = {1, 0, 1, 0, 0};
+	char leg[128];
+	addr_bits_legend(seen, 0, leg, sizeof leg);
+	assert_string_equal(leg, "  o=offset t=tag");
+	int all[5] = {1, 1, 1, 1, 1};
+	addr_bits_legend(all, 1, leg, sizeof leg);
+	assert_string_equal(leg, "  o=off i=idx t=tag x=xor m=mod");
+	addr_bits_legend(all, 0, leg, 10);
+	assert_true(strlen(leg) < 10);
+}
+
 /* ------------------------------------------------------------ step log */
 
 static void on_event(void *ctx, const rd_event *ev)
@@ -404,6 +444,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_addrbits_sets),
+		cmocka_unit_test(test_addrbits_text),
 		cmocka_unit_test(test_steplog_tables),
 		cmocka_unit_test(test_steplog_replay_random),
 		cmocka_unit_test(test_curves_mattson),

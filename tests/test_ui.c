@@ -290,6 +290,84 @@ static const char *steps(rd_config *c, const char *key, int dir, int n)
 	return out;
 }
 
+/* Issue 16: in the explorer a geometry step the hash cannot take is
+ * applied and the hash switches (and back, only when switched so). */
+static void test_params_never_dead_end(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c); /* fermi, 16 KB, 4 ways, 128-byte lines: 32 sets */
+	char msg[256], note[256];
+	int uh = -1;
+	/* 4 -> 8 ways: 16 sets, fermi cannot: xor, said so. */
+	assert_int_equal(param_step_auto(&c, field("l1.ways"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.l1_ways, 8);
+	assert_int_equal(c.l1_hash, RD_HASH_XOR);
+	assert_int_equal(uh, RD_HASH_FERMI);
+	assert_non_null(strstr(note, "l1.hash fermi -> xor"));
+	assert_string_equal(note, "l1.hash fermi -> xor: fermi takes 32 or 64 sets, not 16 (u undoes both)");
+	/* 8 -> 4 ways (6 gives no whole sets): 32 sets, fermi again. */
+	assert_int_equal(param_step_auto(&c, field("l1.ways"), -1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.l1_ways, 4);
+	assert_int_equal(c.l1_hash, RD_HASH_FERMI);
+	assert_int_equal(uh, -1);
+	assert_non_null(strstr(note, "fermi again"));
+	/* Size and line size likewise. */
+	assert_int_equal(param_step_auto(&c, field("l1.size"), -1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.l1_size, 8192);
+	assert_int_equal(c.l1_hash, RD_HASH_XOR);
+	assert_int_equal(param_step_auto(&c, field("l1.size"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.l1_size, 16384);
+	assert_int_equal(c.l1_hash, RD_HASH_FERMI);
+	assert_int_equal(param_step_auto(&c, field("l1.line"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.l1_line, 256);
+	assert_int_equal(c.l1_hash, RD_HASH_XOR);
+	/* Nothing changes while the geometry stays impossible for fermi. */
+	assert_int_equal(param_step_auto(&c, field("l1.line"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.l1_line, 512);
+	assert_int_equal(c.l1_hash, RD_HASH_XOR);
+	assert_string_equal(note, "");
+	/* Only a hash switched automatically goes back: the user's own xor
+	 * stays xor at 32 sets. */
+	rd_config_default(&c);
+	c.l1_hash = RD_HASH_XOR;
+	uh = -1;
+	assert_int_equal(param_step_auto(&c, field("l1.ways"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(param_step_auto(&c, field("l1.ways"), -1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.l1_ways, 4);
+	assert_int_equal(c.l1_hash, RD_HASH_XOR);
+	/* xor with a set count that is no power of two: mod; typed values too. */
+	assert_int_equal(param_set_text_auto(&c, field("l1.size"), "12K", &uh, msg, sizeof msg, note,
+					     sizeof note), 0);
+	assert_int_equal(c.l1_hash, RD_HASH_MOD);
+	assert_int_equal(uh, RD_HASH_XOR);
+	assert_non_null(strstr(note, "xor -> mod"));
+	assert_int_equal(param_set_text_auto(&c, field("l1.size"), "16K", &uh, msg, sizeof msg, note,
+					     sizeof note), 0);
+	assert_int_equal(c.l1_hash, RD_HASH_XOR);
+	/* A geometry no hash can take is still refused, untouched. */
+	rd_config_default(&c);
+	uh = -1;
+	assert_int_equal(param_set_text_auto(&c, field("l1.ways"), "5", &uh, msg, sizeof msg, note,
+					     sizeof note), -1);
+	assert_int_equal(c.l1_ways, 4);
+	assert_int_equal(c.l1_hash, RD_HASH_FERMI);
+	assert_string_equal(note, "");
+	/* Other keys never switch the hash. */
+	assert_int_equal(param_step_auto(&c, field("l1.mshrs"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.l1_hash, RD_HASH_FERMI);
+	assert_string_equal(note, "");
+}
+
 static void test_params_fields(void **state)
 {
 	(void)state;
@@ -822,6 +900,7 @@ int main(void)
 		cmocka_unit_test(test_keys_man_update),
 		cmocka_unit_test(test_params_fields),
 		cmocka_unit_test(test_params_step),
+		cmocka_unit_test(test_params_never_dead_end),
 		cmocka_unit_test(test_params_typed),
 		cmocka_unit_test(test_params_format),
 		cmocka_unit_test(test_hist_bins),

@@ -25,6 +25,18 @@ static void bin(uint64_t v, unsigned n, char *buf)
 	buf[n] = '\0';
 }
 
+/* " = 21" after a binary "10101"; nothing when the decimal reads the same
+ * ("= 1 = 1"). */
+static const char *dec_tail(const char *binary, unsigned v, char *buf, size_t len)
+{
+	char d[16];
+	snprintf(d, sizeof d, "%u", v);
+	if (strcmp(d, binary) == 0)
+		return "";
+	snprintf(buf, len, " = %s", d);
+	return buf;
+}
+
 char addr_bits_letter(enum bit_role r)
 {
 	static const char l[] = "oitxm";
@@ -71,8 +83,13 @@ void addr_bits_explain(const rd_config *c, uint32_t sets, uint64_t addr, addr_bi
 					mark(o, ob, ob + sh + i, BIT_INDEX);
 				top = ob + sh + s;
 				bin(o->set, s, a);
-				snprintf(o->how, sizeof o->how, "%s mod %u = bits %u..%u = %s = %u",
-					 pre, sets, sh + s - 1, sh, a, o->set);
+				char bits[24], t[24];
+				if (s == 1)
+					snprintf(bits, sizeof bits, "bit %u", sh);
+				else
+					snprintf(bits, sizeof bits, "bits %u..%u", sh + s - 1, sh);
+				snprintf(o->how, sizeof o->how, "%s mod %u = %s = %s%s", pre, sets, bits,
+					 a, dec_tail(a, o->set, t, sizeof t));
 			} else {
 				for (unsigned i = ob + sh; i < ADDR_BITS_MAX; i++)
 					mark(o, ob, i, BIT_MOD);
@@ -103,10 +120,10 @@ void addr_bits_explain(const rd_config *c, uint32_t sets, uint64_t addr, addr_bi
 			top = ob + 2 * s;
 			bin(lo, s, a);
 			bin(hi, s, b2);
-			char r[40];
+			char r[40], t[24];
 			bin(o->set, s, r);
-			snprintf(o->how, sizeof o->how, "line[%u:0]^line[%u:%u] = %s^%s = %s = %u",
-				 s - 1, 2 * s - 1, s, a, b2, r, o->set);
+			snprintf(o->how, sizeof o->how, "line[%u:0]^line[%u:%u] = %s^%s = %s%s",
+				 s - 1, 2 * s - 1, s, a, b2, r, dec_tail(r, o->set, t, sizeof t));
 			break;
 		}
 		case RD_HASH_FERMI:
@@ -152,10 +169,12 @@ void addr_bits_explain(const rd_config *c, uint32_t sets, uint64_t addr, addr_bi
 					snprintf(o->how, sizeof o->how,
 						 "b12:b[11:7]^b{19,17,15,14,13} = %u:%s^%s = %u",
 						 (unsigned)BIT(byte, 12), a, b2, o->set);
-				else
+				else {
+					char t[24];
 					snprintf(o->how, sizeof o->how,
-						 "b[11:7]^b{19,17,15,14,13} = %s^%s = %s = %u", a, b2,
-						 r, o->set);
+						 "b[11:7]^b{19,17,15,14,13} = %s^%s = %s%s", a, b2, r,
+						 dec_tail(r, o->set, t, sizeof t));
+				}
 			}
 			break;
 		}
@@ -204,4 +223,21 @@ void addr_bits_formula(const rd_config *c, uint32_t sets, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "?");
+}
+
+void addr_bits_legend(const int seen[5], int terse, char *buf, size_t len)
+{
+	static const char *const names[2][5] = {{"offset", "index", "tag", "hashed", "mod"},
+						{"off", "idx", "tag", "xor", "mod"}};
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int r = 0; r < 5; r++) {
+		if (!seen[r] || o >= len)
+			continue;
+		int n = snprintf(buf + o, len - o, "%s%c=%s", o ? " " : "  ",
+				 addr_bits_letter((enum bit_role)r), names[terse != 0][r]);
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
 }

@@ -42,4 +42,11 @@ void addr_bits_formula(const rd_config *c, uint32_t sets, char *buf, size_t len)
 /* The letter of a role in the legend line under the bits: o i t x m. */
 char addr_bits_letter(enum bit_role r);
 
+/*
+ * The legend of the roles seen (seen[role] != 0), set apart from the role
+ * letters it follows: "  o=offset i=index t=tag" (terse: "  o=off i=idx
+ * t=tag"), so that it never reads as more role letters.
+ */
+void addr_bits_legend(const int seen[5], int terse, char *buf, size_t len);
+
 #endif

@@ -30,6 +30,8 @@ typedef struct explorer_opts {
 	const char *script;  /* --script FILE: actions instead of keys, or NULL */
 	const char *color;   /* --color WHEN: auto, always or never; NULL: auto */
 	int teach;           /* --teach: class mode, the paper's Tables 1-5 */
+	const char *try_hint; /* what to try with this input (a sample's `try`
+				 line), shown when it opens; NULL: none */
 	void *ctx;           /* for the callbacks */
 	/*
 	 * Load the kernel to explore from o->input; interactive: standard

@@ -25,8 +25,9 @@ typedef struct lesson {
 
 extern const lesson lessons[];
 extern const size_t lessons_n;
-/* `rdscope --teach` opens on Table 2 (the GPU story; Table 1 is one key back). */
-#define LESSON_FIRST 1
+/* `rdscope --teach` opens on Table 1, the start of the story that --help
+ * announces ("Tables 1-5, step by step"). */
+#define LESSON_FIRST 0
 
 /* The lesson's kernel (NULL: out of memory). */
 rd_kernel *lesson_kernel(const lesson *l);

@@ -174,17 +174,68 @@ static int choices(const rd_config *cfg, const char *key, char list[8][24], int 
 	return n;
 }
 
-/* Try text as the value of key on a copy; commit only if all is valid. */
-static int try_value(rd_config *cfg, const char *key, const char *text, char *msg, size_t len)
+/* The hash rule while editing (param_hash_auto_begin), NULL: refuse. */
+typedef struct hash_ctx {
+	int *user_hash;   /* in/out: the hash to go back to, or -1 */
+	char *note;       /* out: what was switched, "" if nothing */
+	size_t notelen;
+} hash_ctx;
+
+static int is_geometry(const char *key)
+{
+	return !strcmp(key, "l1.size") || !strcmp(key, "l1.ways") || !strcmp(key, "l1.line");
+}
+
+/*
+ * Try text as the value of key on a copy; commit only if all is valid.
+ * With h, a geometry value the hash cannot take is taken with the hash
+ * that can (rd_config_hash_fallback), and a hash switched so goes back
+ * to the user's when the geometry allows it again.
+ */
+static int try_value_h(rd_config *cfg, const char *key, const char *text, char *msg, size_t len,
+		       const hash_ctx *h)
 {
 	rd_config c = *cfg;
 	if (rd_config_set(&c, key, text, msg, len) < 0)
 		return -1;
-	if (rd_config_check(&c, msg, len) < 0)
-		return -1;
+	int geo = h && is_geometry(key);
+	if (rd_config_check(&c, msg, len) < 0) {
+		int fb = geo ? rd_config_hash_fallback(&c) : -1;
+		if (fb < 0)
+			return -1;
+		enum rd_hash was = c.l1_hash;
+		c.l1_hash = (enum rd_hash)fb;
+		if (*h->user_hash < 0)
+			*h->user_hash = (int)was;
+		snprintf(h->note, h->notelen,
+			 "l1.hash %s -> %s: %s takes %s, not %u (u undoes both)",
+			 rd_hash_name(was), rd_hash_name(c.l1_hash), rd_hash_name(was),
+			 was == RD_HASH_FERMI ? "32 or 64 sets" : "2^n sets",
+			 rd_config_sets(&c));
+	} else if (geo && *h->user_hash >= 0 && c.l1_hash != (enum rd_hash)*h->user_hash) {
+		rd_config back = c;
+		back.l1_hash = (enum rd_hash)*h->user_hash;
+		char e[256];
+		if (rd_config_check(&back, e, sizeof e) == 0) {
+			snprintf(h->note, h->notelen, "l1.hash %s -> %s again: this cache has %u sets",
+				 rd_hash_name(c.l1_hash), rd_hash_name(back.l1_hash),
+				 rd_config_sets(&back));
+			c = back;
+			*h->user_hash = -1;
+		}
+	}
 	*cfg = c;
 	return 0;
 }
+
+static int try_value(rd_config *cfg, const char *key, const char *text, char *msg, size_t len)
+{
+	return try_value_h(cfg, key, text, msg, len, NULL);
+}
+
+/* The hash context of the current edit (param_step_auto,
+ * param_set_text_auto), NULL outside one. */
+static const hash_ctx *edit_hash;
 
 int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len)
 {
@@ -235,7 +286,7 @@ int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len)
 		}
 		snprintf(text, sizeof text, "%llu", (unsigned long long)nv);
 		char e[256];
-		if (try_value(cfg, f->key, text, e, sizeof e) == 0)
+		if (try_value_h(cfg, f->key, text, e, sizeof e, edit_hash) == 0)
 			return 0;
 		if (t == 0)
 			snprintf(first_err, sizeof first_err, "%s", e);
@@ -270,7 +321,39 @@ int param_set_text(rd_config *cfg, size_t i, const char *text, char *msg, size_t
 	size_t n = strlen(v);
 	while (n && v[n - 1] == ' ')
 		v[--n] = '\0';
-	return try_value(cfg, param_fields[i].key, v, msg, len);
+	return try_value_h(cfg, param_fields[i].key, v, msg, len, edit_hash);
+}
+
+int param_step_auto(rd_config *cfg, size_t i, int dir, int *user_hash, char *msg, size_t len,
+		    char *note, size_t notelen)
+{
+	note[0] = '\0';
+	int uh = *user_hash;
+	hash_ctx h = {&uh, note, notelen};
+	edit_hash = &h;
+	int rc = param_step(cfg, i, dir, msg, len);
+	edit_hash = NULL;
+	if (rc == 0)
+		*user_hash = uh;
+	else
+		note[0] = '\0';
+	return rc;
+}
+
+int param_set_text_auto(rd_config *cfg, size_t i, const char *text, int *user_hash, char *msg,
+			size_t len, char *note, size_t notelen)
+{
+	note[0] = '\0';
+	int uh = *user_hash;
+	hash_ctx h = {&uh, note, notelen};
+	edit_hash = &h;
+	int rc = param_set_text(cfg, i, text, msg, len);
+	edit_hash = NULL;
+	if (rc == 0)
+		*user_hash = uh;
+	else
+		note[0] = '\0';
+	return rc;
 }
 
 void param_format(const rd_config *cfg, size_t i, char *val, size_t vlen, char *extra,

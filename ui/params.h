@@ -45,6 +45,19 @@ int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len);
 int param_set_text(rd_config *cfg, size_t i, const char *text, char *msg, size_t len);
 
 /*
+ * The same for the explorer, where parameters never dead-end: a geometry
+ * value (l1.size, l1.ways, l1.line) the hash cannot take is applied, and
+ * the hash switches to one that can (xor, or mod for a set count that is
+ * no power of two); *user_hash keeps the hash switched from (-1: none),
+ * and a later geometry edit that allows it again switches back to it.
+ * note says what was switched ("" if nothing).
+ */
+int param_step_auto(rd_config *cfg, size_t i, int dir, int *user_hash, char *msg, size_t len,
+		    char *note, size_t notelen);
+int param_set_text_auto(rd_config *cfg, size_t i, const char *text, int *user_hash, char *msg,
+			size_t len, char *note, size_t notelen);
+
+/*
  * Field i's value as text (what rd_config_get gives, for the sets row the
  * number of sets) and a short derived fact or unit for the column next to
  * it ("16 KiB", "idx 5 off 7 bits", "unlimited", "steps").

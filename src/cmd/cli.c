@@ -147,8 +147,16 @@ int cli_parse(cli *c, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	int first = 1, rc;
-	if (argc > 1 && (c->cmd = alone(argv[1])) != CLI_DEFAULT)
+	if (argc > 1 && (c->cmd = alone(argv[1])) != CLI_DEFAULT) {
+		/* `rdscope keys --help`: that command's own help. */
+		if (argc == 3 && c->cmd != CLI_HELP && c->cmd != CLI_VERSION &&
+		    (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+			c->help_of = c->cmd;
+			c->cmd = CLI_HELP;
+			return 0;
+		}
 		return argc > 2 ? cli_usage_error("'%s' takes no arguments", argv[1], NULL) : 0;
+	}
 	if (argc > 1 && (rc = parse_command(c, argv[1], &first)) != 0)
 		return rc;
 	if ((rc = parse_words(c, argc, argv, first)) != 0 || c->cmd == CLI_HELP)

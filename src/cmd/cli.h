@@ -32,6 +32,7 @@ enum cli_command {
 
 typedef struct cli {
 	enum cli_command cmd;
+	enum cli_command help_of;  /* --help after a command: that command's help */
 	rd_config config;          /* defaults with every -s applied */
 	enum output_format format;
 	const char *output;        /* -o FILE, NULL: standard output */
@@ -82,6 +83,9 @@ static inline input_opts cli_input_opts(const cli *c)
 /* What the command line prints (cli_common.c, beneath the parser). */
 void cli_usage(FILE *f);
 void cli_help(FILE *f);
+/* The help of one command (`rdscope run --help`): its usage, what it does
+ * and the options it takes, from the same tables; cli_help for CLI_DEFAULT. */
+void cli_help_command(FILE *f, enum cli_command cmd);
 /* The key table with each key's value in config (the defaults for `keys`). */
 void cli_keys(FILE *f, const rd_config *config);
 /* What a key's value looks like: its choices, "0|1", its unit in capitals

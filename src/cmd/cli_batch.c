@@ -65,9 +65,56 @@ void cli_gpgpusim_note(void *ctx, const char *msg)
 	msg_error("gpgpusim: %s", msg);
 }
 
+/*
+ * The whole-configuration problem in err, said in the user's terms: the
+ * -s that made it ("-s l1.ways=3", not an l1.size error: the last -s whose
+ * value taken back leaves a valid configuration), the model's reason
+ * (whose "KEY:" names the rule's row), the rule, and where only the hash
+ * cannot take the sets, the -s that fixes it.
+ */
+static void explain_problem(const cli *c, const rd_config *base, char *err, size_t len)
+{
+	char why[2048], key[64] = "", culprit[256] = "";
+	snprintf(why, sizeof why, "%.2000s", err);
+	for (int i = c->nsets - 1; i >= 0 && !*culprit; i--) {
+		size_t n = strcspn(c->sets[i], "=");
+		if (n >= sizeof key)
+			continue;
+		memcpy(key, c->sets[i], n);
+		key[n] = '\0';
+		char v[128], e[256];
+		rd_config t = c->config;
+		if (rd_config_get(base, key, v, sizeof v) == 0 && rd_config_set(&t, key, v, e, sizeof e) == 0 &&
+		    rd_config_check(&t, e, sizeof e) == 0)
+			snprintf(culprit, sizeof culprit, "%s", c->sets[i]);
+	}
+	/* "l1.size: 16384 bytes ..." -> the rule's key without its colon when
+	 * another key is to blame. */
+	size_t kl = strcspn(why, ":");
+	const char *reason = why;
+	char rekeyed[2100];
+	if (*culprit && why[kl] == ':' && strncmp(culprit, why, kl) != 0) {
+		snprintf(rekeyed, sizeof rekeyed, "%.*s%s", (int)kl, why, why + kl + 1);
+		reason = rekeyed;
+	}
+	const char *rule = "";
+	if (!strncmp(why, "l1.size:", 8) && strstr(why, "whole number of sets"))
+		rule = " (sets = l1.size / (l1.line x l1.ways) must be a whole number)";
+	char fix[160] = "";
+	int h = rd_config_hash_fallback(&c->config);
+	if (h >= 0)
+		snprintf(fix, sizeof fix, "; -s l1.hash=%s takes %u sets", rd_hash_name((enum rd_hash)h),
+			 rd_config_sets(&c->config));
+	if (*culprit && reason != why)
+		snprintf(err, len, "-s %s: %s%s%s", culprit, reason, rule, fix);
+	else
+		snprintf(err, len, "%s%s%s", why, rule, fix);
+}
+
 static int build_config(cli *c)
 {
 	static char err[16384];
+	rd_config base;
 	rd_config_default(&c->config);
 	if (c->preset && preset_load(c->preset, &c->config, err, sizeof err) < 0) {
 		cli_print_errors(err);
@@ -78,10 +125,12 @@ static int build_config(cli *c)
 		msg_error("%s", err);
 		return EXIT_USAGE;
 	}
+	base = c->config;
 	for (int i = 0; i < c->nsets; i++)
 		if (cli_set(&c->config, c->sets[i]) < 0)
 			return EXIT_USAGE;
 	if (rd_config_check(&c->config, err, sizeof err) < 0) {
+		explain_problem(c, &base, err, sizeof err);
 		msg_error("%s", err);
 		return EXIT_USAGE;
 	}

@@ -86,6 +86,32 @@ void cli_help(FILE *f)
 	      f);
 }
 
+void cli_help_command(FILE *f, enum cli_command cmd)
+{
+	const cli_cmd *k = cli_cmd_of(cmd);
+	if (!k || !k->name) {
+		cli_help(f);
+		return;
+	}
+	const char *syn = k->synopsis ? k->synopsis : k->usage ? k->usage : k->name;
+	/* The usage's continuation lines are indented for "usage: rdscope ". */
+	fprintf(f, "usage: rdscope %s\n\n", syn);
+	if (k->help)
+		fprintf(f, "%c%s.\n", toupper((unsigned char)k->help[0]), k->help + 1);
+	int any = 0;
+	for (const cli_option *o = cli_options; o->name; o++) {
+		/* A command that takes no arguments takes no options either. */
+		if (!(o->commands & CLI_CMD(cmd)) || (k->no_args && o->alone != CLI_HELP))
+			continue;
+		if (!any++)
+			fputs("\nOptions:\n", f);
+		help_option(f, o);
+	}
+	if (cli_option_find("-s") && (cli_option_find("-s")->commands & CLI_CMD(cmd)))
+		fputs("\nKEY is a key of the model: 'rdscope keys' lists them with their defaults.\n", f);
+	fputs("\n'rdscope --help' shows every command; man rdscope has the details.\n", f);
+}
+
 void cli_keys(FILE *f, const rd_config *config)
 {
 	static const char *const types[] = {"uint", "double", "bool", "enum"};

@@ -84,7 +84,8 @@ static const char *set_plot_hist(cli *c, const cli_option *o, const char *v)
 static const char *set_help(cli *c, const cli_option *o, const char *v)
 {
 	(void)o, (void)v;
-	c->cmd = CLI_HELP; /* the rest of the line is not looked at */
+	c->help_of = c->cmd; /* `rdscope run --help`: run's own help */
+	c->cmd = CLI_HELP;   /* the rest of the line is not looked at */
 	return NULL;
 }
 
@@ -128,7 +129,8 @@ const cli_option cli_options[] = {
 		       ".B text\n"
 		       "(the default; for people),\n"
 		       ".B csv\n"
-		       "(a fixed header line, then one row per input) or\n"
+		       "(a header line with a column for every key of the model, then one row\n"
+		       "per input) or\n"
 		       ".B json\n"
 		       "(one document,\n"
 		       ".BR {\"format\":\"rdscope-results\",\"version\":1,\"runs\":[...]} ,\n"
@@ -194,7 +196,7 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "color", .arg = "WHEN",
-		.commands = CLI_ALL_COMMANDS,
+		.commands = CLI_CMD(CLI_DEFAULT),
 		.set = set_color,
 		.help = "explorer colours: auto (default), always or never",
 		.man = "Colours in the explorer:\n"
@@ -212,7 +214,7 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "script", .arg = "FILE",
-		.commands = CLI_ALL_COMMANDS,
+		.commands = CLI_CMD(CLI_DEFAULT),
 		.set = set_str, .field = offsetof(cli, script),
 		.help = "explorer: take the keys from FILE (screen tests)",
 		.man = "Open the explorer (standard output must be a terminal) and take its keys\n"
@@ -247,12 +249,12 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "teach",
-		.commands = CLI_ALL_COMMANDS,
+		.commands = CLI_CMD(CLI_DEFAULT),
 		.set = set_flag, .field = offsetof(cli, teach),
 		.help = "explorer in class mode: the paper's Tables 1-5, step by step",
 		.man = "Open the explorer in class mode: the step-through view of the paper's\n"
-		       "Table 2 (the built-in copy of\n"
-		       ".I samples/paper/table2.trc\n"
+		       "Table 1 (the built-in copy of\n"
+		       ".I samples/paper/table1.trc\n"
 		       "under the\n"
 		       ".B toy\\-table2\n"
 		       "preset), with a one-line explanation of each request.\n"
@@ -492,8 +494,11 @@ const cli_option cli_options[] = {
 		.name = "help", .letter = 'h',
 		.commands = CLI_ALL_COMMANDS, .alone = CLI_HELP,
 		.set = set_help,
-		.help = "show this help",
-		.man = "Print the usage, the options and the keys of the model, then exit.",
+		.help = "show this help (after a command: that command's own)",
+		.man = "Print the usage, the options and the keys of the model, then exit.\n"
+		       "After a command\n"
+		       ".RB ( \"rdscope run \\-\\-help\" ),\n"
+		       "print that command's usage, what it does and the options it takes.",
 	},
 	{
 		.name = "version",
@@ -540,9 +545,13 @@ const cli_cmd cli_cmds[] = {
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,
 	 .usage = "presets | check PRESET... | preset [-p PRESET] [-s ...] [--as FMT]",
+	 .synopsis = "presets",
 	 .help = "list the presets on the search path"},
-	{.name = "check", .cmd = CLI_CHECK, .help = "validate preset files; exit 2 on any problem"},
+	{.name = "check", .cmd = CLI_CHECK, .synopsis = "check PRESET...",
+	 .help = "validate preset files; exit 2 on any problem"},
 	{.name = "preset", .cmd = CLI_PRESET, .usage = "preset --from-gpgpusim STRING",
+	 .synopsis = "preset [-p PRESET] [-s KEY=VALUE]... [--as FMT] [-o FILE]\n"
+		     "       rdscope preset --from-gpgpusim STRING",
 	 .help = "print a preset (-p, -s) as a preset file or GPGPU-Sim string"},
 	/* Their usage errors have always said 'rdscope'. */
 	{.name = "convert", .cmd = CLI_CONVERT, .said = "rdscope",

@@ -52,6 +52,7 @@ typedef struct cli_cmd {
 	const char *said;       /* its name in messages; NULL: name */
 	const char *usage;      /* its lines of the usage, after "rdscope " */
 	const char *help;       /* its line under Commands in --help; NULL: none */
+	const char *synopsis;   /* its usage in its own help, where not usage */
 } cli_cmd;
 
 extern const cli_cmd cli_cmds[]; /* ended by the row with cmd CLI_HELP */

@@ -122,8 +122,8 @@ static int landing_dir(const char *path, struct stat *dir)
 /*
  * Is path in one of rdscope's own preset folders: the first directory of
  * the preset search path, ./presets (in the source tree, where `make run`
- * starts rdscope, the shipped presets), or the last, DATADIR/presets (the
- * installed ones; preset_path.h)? Compared by device and inode; 1 with the
+ * starts rdscope, the shipped presets), those beside the binary, or the
+ * last, DATADIR/presets (the installed ones; preset_path.h)? Compared by device and inode; 1 with the
  * folder in dir.
  */
 static int shipped_presets(const char *path, char *dir, size_t len)
@@ -134,7 +134,7 @@ static int shipped_presets(const char *path, char *dir, size_t len)
 		return 0;
 	char **dirs = preset_path_list();
 	for (size_t i = 0; dirs && dirs[i] && !hit; i++) {
-		hit = (i == 0 || !dirs[i + 1]) && stat(dirs[i], &s) == 0 && s.st_dev == d.st_dev &&
+		hit = preset_path_shipped(dirs, i) && stat(dirs[i], &s) == 0 && s.st_dev == d.st_dev &&
 		      s.st_ino == d.st_ino;
 		if (hit)
 			snprintf(dir, len, "%s", dirs[i]);
@@ -163,7 +163,11 @@ static int explorer_preset_save(const char *path, const rd_config *cfg, const ch
 
 static int explorer_from_cli(cli *c)
 {
+	static char try_hint[512];
+	if (c->ninputs)
+		samples_try(c->inputs[0], try_hint, sizeof try_hint);
 	explorer_opts o = {
+		.try_hint = *try_hint ? try_hint : NULL,
 		.input = c->ninputs ? c->inputs[0] : INPUT_BUILTIN_PREFIX "fig3",
 		.builtin_prefix = INPUT_BUILTIN_PREFIX,
 		.config = c->config,
@@ -189,7 +193,7 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		switch (c.cmd) {
 		case CLI_HELP:
-			cli_help(stdout);
+			cli_help_command(stdout, c.help_of);
 			rc = EXIT_OK;
 			break;
 		case CLI_VERSION:

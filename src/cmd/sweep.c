@@ -192,7 +192,8 @@ int sweep_plan_build(sweep_plan *p, const rd_config *base, const char *const *va
 	}
 	p->configs = calloc(p->npoints, sizeof *p->configs);
 	p->labels = calloc(p->npoints, sizeof *p->labels);
-	if (!p->configs || !p->labels) {
+	p->skip = calloc(p->npoints, sizeof *p->skip);
+	if (!p->configs || !p->labels || !p->skip) {
 		problem(&pr, "out of memory");
 		goto fail;
 	}
@@ -204,13 +205,34 @@ int sweep_plan_build(sweep_plan *p, const rd_config *base, const char *const *va
 			problem(&pr, "--vary: point %lu: label too long or out of memory", i);
 			goto fail;
 		}
-		if (rd_config_check(&p->configs[i], msg, sizeof msg) < 0 && ++invalid <= 8)
-			problem(&pr, "--vary: point %lu (%s): %s", i, label, msg);
+		if (rd_config_check(&p->configs[i], msg, sizeof msg) < 0) {
+			/* Skipped, not fatal: a grid over ways and sizes has
+			 * points the hash cannot take. Where it is only the
+			 * hash, say which one can. */
+			char fix[96] = "";
+			int h = rd_config_hash_fallback(&p->configs[i]);
+			if (h >= 0)
+				snprintf(fix, sizeof fix, "; l1.hash=%s takes %u sets",
+					 rd_hash_name((enum rd_hash)h), rd_config_sets(&p->configs[i]));
+			size_t n = strlen(msg) + strlen(fix) + 1;
+			if (!(p->skip[i] = malloc(n))) {
+				problem(&pr, "out of memory");
+				goto fail;
+			}
+			snprintf(p->skip[i], n, "%s%s", msg, fix);
+			p->nskip++;
+			if (++invalid <= 8)
+				problem(&pr, "--vary: point %lu (%s): %s", i, label, p->skip[i]);
+		}
 	}
 	if (invalid > 8)
 		problem(&pr, "--vary: %d more invalid points", invalid - 8);
-	if (!invalid)
+	if ((unsigned long)invalid < p->npoints) {
+		if (errlen)
+			err[0] = '\0';
 		return 0;
+	}
+	problem(&pr, "--vary: no point of the sweep is a valid configuration");
 fail:
 	sweep_plan_free(p);
 	return -1;
@@ -225,6 +247,9 @@ void sweep_plan_free(sweep_plan *p)
 	}
 	for (unsigned long i = 0; p->labels && i < p->npoints; i++)
 		free(p->labels[i]);
+	for (unsigned long i = 0; p->skip && i < p->npoints; i++)
+		free(p->skip[i]);
+	free(p->skip);
 	free(p->axes);
 	free(p->configs);
 	free(p->labels);

@@ -28,11 +28,16 @@ typedef struct sweep_plan {
 	unsigned long npoints;
 	rd_config *configs; /* [npoints], each checked whole */
 	char **labels;      /* [npoints] "l1.size=4096 l1.ways=2" */
+	/* [npoints]: why a point's configuration is invalid (it is skipped:
+	 * warned about, written as a record without counts), or NULL. */
+	char **skip;
+	unsigned long nskip;
 } sweep_plan;
 
 /*
- * Build the plan over base. Returns 0, or -1 with every problem (a bad
- * --vary, invalid points) in err, one per line.
+ * Build the plan over base. Points whose configuration is invalid are
+ * kept in the numbering and marked in skip. Returns 0, or -1 with every
+ * problem (a bad --vary; every point invalid) in err, one per line.
  */
 int sweep_plan_build(sweep_plan *p, const rd_config *base, const char *const *vary, int nvary,
 		     char *err, size_t errlen);

@@ -56,6 +56,13 @@ static void *sweep_worker(void *arg)
 			break;
 		}
 		sweep_slot *s = &j->slots[j->next++];
+		if (j->plan->skip[s->point]) { /* an invalid point: nothing to run */
+			s->status = RD_OK;
+			s->done = 1;
+			pthread_cond_broadcast(&j->cv);
+			pthread_mutex_unlock(&j->mu);
+			continue;
+		}
 		pthread_mutex_unlock(&j->mu);
 		struct timespec t0;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -81,6 +88,24 @@ typedef struct sweep_out {
 	progress prog;
 	unsigned long done, total; /* runs of this shard */
 } sweep_out;
+
+/* The record of a skipped point (sweep.h): its run, configuration and why. */
+static void write_skipped(const cli *c, const sweep_plan *plan, const char *spec,
+			  unsigned long point, unsigned long run0, sweep_out *o)
+{
+	output_run run = {
+		.input = spec,
+		.kernel = "",
+		.config = &plan->configs[point],
+		.no_timing = c->no_timing,
+		.run = run0 + point,
+		.point = point,
+		.point_label = plan->labels[point],
+		.skipped = plan->skip[point],
+	};
+	output_write_run(&o->out, &run);
+	progress_update(&o->prog, (double)++o->done / (double)o->total);
+}
 
 /*
  * Run the given points of one loaded input on up to jobs threads and write
@@ -122,6 +147,10 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 		while (!s->done)
 			pthread_cond_wait(&j.cv, &j.mu);
 		pthread_mutex_unlock(&j.mu);
+		if (plan->skip[s->point]) {
+			write_skipped(c, plan, spec, s->point, run0, o);
+			continue;
+		}
 		if (s->status != RD_OK) {
 			msg_error("%s: point %lu: %s", spec, s->point,
 				rd_strerror(s->status));
@@ -178,6 +207,14 @@ static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned
 			points[n++] = p;
 	if (n == 0)
 		return EXIT_OK; /* nothing of this input in our shard: do not load it */
+	size_t valid = 0;
+	for (size_t q = 0; q < n; q++)
+		valid += !plan->skip[points[q]];
+	if (valid == 0) { /* only skipped points: no need to load it either */
+		for (size_t q = 0; q < n; q++)
+			write_skipped(c, plan, c->inputs[i], points[q], run0, o);
+		return EXIT_OK;
+	}
 	char err[1024];
 	input_opts opts = cli_input_opts(c);
 	struct timespec t0;
@@ -264,6 +301,16 @@ int sweep_run(const cli *c)
 	}
 	unsigned jobs = c->jobs ? c->jobs : online_cpus();
 	unsigned long shard_n = c->shard_n ? c->shard_n : 1;
+	/* Invalid points are skipped (their records say so): one warning
+	 * each, from the shard that has runs of it. */
+	for (unsigned long p = 0; p < plan.npoints; p++) {
+		int mine = 0;
+		for (int i = 0; i < c->ninputs && !mine; i++)
+			mine = ((unsigned long)i * plan.npoints + p) % shard_n == c->shard_k;
+		if (plan.skip[p] && mine)
+			msg_error("warning: --vary: point %lu (%s) skipped: %s", p, plan.labels[p],
+				  plan.skip[p]);
+	}
 	unsigned long runs = plan.npoints * (unsigned long)c->ninputs;
 	sweep_out o;
 	memset(&o, 0, sizeof o);

@@ -178,6 +178,31 @@ int kdesc_sniff(const char *text, size_t n)
 	return (size_t)(end - p) >= m && strncmp(p, "\"" KDESC_FORMAT "\"", m) == 0;
 }
 
+/* The libconfig text of path parsed into cf (the caller destroys it);
+ * -1 when it cannot be. */
+static int summary_read(const char *path, config_t *cf)
+{
+	char why[128];
+	config_init(cf);
+	char *text = cfg_read_text(path, KDESC_MAX_BYTES, "kernel description", why, sizeof why);
+	if (!text)
+		return -1;
+	int ok = !cfg_include_line(text) && !cfg_nesting_line(text, CFG_MAX_NEST) &&
+		 config_read_string(cf, text);
+	free(text);
+	return ok ? 0 : -1;
+}
+
+void kdesc_try(const char *path, char *out, size_t len)
+{
+	config_t cf;
+	const char *s;
+	out[0] = '\0';
+	if (summary_read(path, &cf) == 0 && config_lookup_string(&cf, "try", &s))
+		snprintf(out, len, "%s", s);
+	config_destroy(&cf);
+}
+
 int kdesc_summary(const char *path, char *desc, size_t desclen, char *variants, size_t varlen)
 {
 	desc[0] = variants[0] = '\0';

@@ -57,6 +57,10 @@ trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant, ch
 int kdesc_summary(const char *path, char *desc, size_t desclen, char *variants,
 		  size_t varlen);
 
+/* The description's one-line `try` (what to try with it, for `rdscope
+ * samples` and the explorer); an empty string when absent or unreadable. */
+void kdesc_try(const char *path, char *out, size_t len);
+
 /* Does the text start like a description (format = "rdscope-kernel")? */
 int kdesc_sniff(const char *text, size_t n);
 

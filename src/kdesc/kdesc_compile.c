@@ -1022,7 +1022,7 @@ static int load_params(kdesc *d, const config_setting_t *params, const config_se
 
 int kd_compile(kdesc *d, const char *variant)
 {
-	static const char *const keys[] = {"format",   "version", "name",    "description",
+	static const char *const keys[] = {"format",   "version", "name",    "description", "try",
 					   "params",   "variants", "arrays", "kernels",
 					   "launches", "max_threads", "block_order"};
 	unsigned inc = cfg_include_line(d->text);

@@ -56,6 +56,10 @@ static int dirs_add(char ***dirs, size_t *n, const char *dir, size_t len)
 	return 0;
 }
 
+/* Index of the first shipped directory of the last list built (they run
+ * to its end). */
+static size_t dirs_shipped;
+
 char **preset_path_list(void)
 {
 	char **dirs = calloc(1, sizeof *dirs);
@@ -81,13 +85,32 @@ char **preset_path_list(void)
 	if (user && !bad)
 		bad = dirs_add(&dirs, &n, user, strlen(user));
 	free(user);
+	/* The shipped presets wherever rdscope runs from: beside the binary
+	 * of a built tree or a moved install, then the install directory. */
+	char *exe[3];
+	int ne = exe_data_dirs("presets", exe, 3);
+	for (int i = 0; i < ne; i++) {
+		if (!bad)
+			bad = dirs_add(&dirs, &n, exe[i], strlen(exe[i]));
+		free(exe[i]);
+	}
 	if (!bad)
 		bad = dirs_add(&dirs, &n, RDSCOPE_DATADIR "/presets", strlen(RDSCOPE_DATADIR "/presets"));
+	if (!bad)
+		dirs_shipped = n - 1 - (size_t)ne;
 	if (bad) {
 		preset_path_free(dirs);
 		return NULL;
 	}
 	return dirs;
+}
+
+int preset_path_shipped(char **dirs, size_t i)
+{
+	size_t n = 0;
+	while (dirs[n])
+		n++;
+	return i == 0 || (i < n && i >= dirs_shipped);
 }
 
 void preset_path_free(char **dirs)

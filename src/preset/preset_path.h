@@ -4,6 +4,9 @@
  *
  *     ./presets : $RDSCOPE_PRESET_PATH (colon list)
  *         : $XDG_CONFIG_HOME/rdscope/presets (~/.config if unset)
+ *         : the presets beside the binary (a built tree: ROOT/presets for
+ *           ROOT/rdscope and ROOT/build/rdscope; a moved install:
+ *           BINDIR/../share/rdscope/presets), whatever the directory
  *         : DATADIR/presets (the install directory, see the Makefile)
  *
  * so a project's own presets shadow personal ones, and those the built-in
@@ -23,6 +26,10 @@ int preset_path_is_file(const char *spec);
  */
 char **preset_path_list(void);
 void preset_path_free(char **dirs);
+
+/* Is dirs[i] (of the list preset_path_list gave last) one of rdscope's
+ * own preset folders: ./presets, those beside the binary, DATADIR's? */
+int preset_path_shipped(char **dirs, size_t i);
 
 /*
  * The file of preset NAME: 0 with the path in buf, or -1 with

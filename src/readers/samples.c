@@ -10,6 +10,7 @@
 
 #include "kdesc/kdesc.h"
 #include "trace_ocelot.h"
+#include "util/util.h"
 
 #ifndef RDSCOPE_DATADIR
 #define RDSCOPE_DATADIR "/usr/local/share/rdscope"
@@ -38,12 +39,17 @@ size_t samples_stem(const char *file)
 static char **dirs_list(void)
 {
 	const char *env = getenv("RDSCOPE_SAMPLES");
-	size_t n = 3;
+	char *exe[3];
+	int ne = exe_data_dirs("samples", exe, 3);
+	size_t n = 3 + (size_t)ne;
 	for (const char *p = env; p && *p; p++)
 		n += *p == ':';
 	char **d = calloc(n + 1, sizeof *d);
-	if (!d)
+	if (!d) {
+		for (int i = 0; i < ne; i++)
+			free(exe[i]);
 		return NULL;
+	}
 	size_t k = 0;
 	for (const char *p = env; p && *p;) {
 		size_t len = strcspn(p, ":");
@@ -54,6 +60,9 @@ static char **dirs_list(void)
 		p += len + (p[len] == ':');
 	}
 	d[k++] = strdup("samples");
+	/* The shipped samples wherever rdscope runs from (util/exedir.h). */
+	for (int i = 0; i < ne; i++)
+		d[k++] = exe[i];
 	d[k++] = strdup(RDSCOPE_DATADIR "/samples");
 	for (size_t i = 0; i < k; i++)
 		if (!d[i]) {
@@ -217,7 +226,9 @@ static int entry_cmp(const void *a, const void *b)
 	return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
 }
 
-/* The first comment of a plain .trc ("# text" after the header). */
+/* The first comment of a plain .trc ("# text" after the header), all its
+ * lines joined: a description continued on a second "#" line is whole
+ * ("thread t loads x[2t] then x[2t+1]", not "thread t loads"). */
 static int trc_comment(const char *path, char *out, size_t len)
 {
 	FILE *fp = fopen(path, "r");
@@ -225,14 +236,27 @@ static int trc_comment(const char *path, char *out, size_t len)
 		return -1;
 	char line[512];
 	int rc = -1;
-	for (int n = 0; n < 4 && fgets(line, sizeof line, fp); n++) {
-		if (line[0] != '#')
+	size_t o = 0;
+	out[0] = '\0';
+	for (int n = 0; n < 12 && fgets(line, sizeof line, fp); n++) {
+		if (line[0] != '#') {
+			if (rc == 0)
+				break; /* the comment ended */
 			continue;
+		}
 		char *s = line + 1 + strspn(line + 1, " \t");
 		s[strcspn(s, "\r\n")] = '\0';
-		snprintf(out, len, "%s", s);
+		if (!*s) {
+			if (rc == 0)
+				break; /* an empty comment line ends a paragraph */
+			continue;
+		}
+		if (o < len) {
+			int k = snprintf(out + o, len - o, "%s%s", o ? " " : "", s);
+			if (k > 0)
+				o += (size_t)k;
+		}
 		rc = 0;
-		break;
 	}
 	fclose(fp);
 	return rc;
@@ -308,9 +332,37 @@ int samples_list(FILE *f)
 			fprintf(f, "%s\n%-36s %s\n", label, "", desc[0] ? desc : "-");
 		else
 			fprintf(f, "%-36s %s\n", label, desc[0] ? desc : "-");
+		char try_[512] = "";
+		if (ends_with(e->path, ".kdesc"))
+			kdesc_try(e->path, try_, sizeof try_);
+		if (*try_)
+			fprintf(f, "%-36s try: %s\n", "", try_);
 		free(e->name);
 		free(e->path);
 	}
 	free(es.e);
 	return 0;
+}
+
+void samples_try(const char *input, char *out, size_t len)
+{
+	out[0] = '\0';
+	char path[4096], err[256];
+	if (!strncmp(input, SAMPLES_PREFIX, strlen(SAMPLES_PREFIX))) {
+		char name[1024];
+		const char *n = input + strlen(SAMPLES_PREFIX);
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(n, ":"), n);
+		if (samples_find(name, path, sizeof path, err, sizeof err) < 0)
+			return;
+	} else {
+		/* FILE or FILE:VARIANT */
+		snprintf(path, sizeof path, "%s", input);
+		if (!ends_with(path, ".kdesc")) {
+			char *colon = strrchr(path, ':');
+			if (colon)
+				*colon = '\0';
+		}
+	}
+	if (ends_with(path, ".kdesc"))
+		kdesc_try(path, out, len);
 }

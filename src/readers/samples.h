@@ -5,7 +5,9 @@
  * one; `rdscope samples` lists them. The directories searched, first hit
  * wins:
  *
- *     $RDSCOPE_SAMPLES (colon list) : ./samples : DATADIR/samples
+ *     $RDSCOPE_SAMPLES (colon list) : ./samples : beside the binary
+ *         (ROOT/samples of a built tree, BINDIR/../share/rdscope/samples)
+ *         : DATADIR/samples
  *
  * A sample's one-line description is a description file's `description`
  * setting, or for traces its line in the directory's `index` file
@@ -28,6 +30,10 @@ int samples_find(const char *name, char *buf, size_t len, char *err, size_t errl
 /* Print the list of samples for `rdscope samples`. 0, or -1 when out of
  * memory. */
 int samples_list(FILE *f);
+
+/* What to try with INPUT (a sample:NAME or a description file, with or
+ * without :VARIANT): its description's `try` line, or "". */
+void samples_try(const char *input, char *out, size_t len);
 
 /* The sample name of a file name: without its trace extensions. The
  * length of the name part. */

@@ -2,7 +2,8 @@
  * src/util: small helpers the other families of src/ share: libconfig
  * setting type names (cfgtype.h), "0x" hexadecimal numbers (hexnum.h),
  * "did you mean ...?" (suggest.h), the error message function and text
- * made safe for a terminal (msg.h).
+ * made safe for a terminal (msg.h), the data directories beside the
+ * binary (exedir.h).
  *
  * The public header of the family: other folders include this one only.
  * May include: the model (rdscope.h), libc, libconfig. Nothing else of src/.
@@ -14,5 +15,6 @@
 #include "hexnum.h"
 #include "suggest.h"
 #include "msg.h"
+#include "exedir.h"
 
 #endif

@@ -27,6 +27,11 @@ typedef struct output_run {
 	 * sorts by), its point and the point's --vary values as text. */
 	unsigned long run, point;
 	const char *point_label;
+	/* A sweep point whose configuration is invalid: why; result is then
+	 * NULL and the record has the run, point, input and configuration
+	 * only (CSV: empty counts; JSON: "skipped" instead of the counts), so
+	 * the numbering stays whole and shards still merge. */
+	const char *skipped;
 } output_run;
 
 /* A result stream: CSV needs its header once, JSON commas between runs. */

@@ -1,24 +1,36 @@
 /*
- * CSV writers: the results table (fixed header, one row per run, numbers
- * only so spreadsheets sum them) and the per-request event log.
+ * CSV writers: the results table (a header from the model's key table,
+ * one row per run, numbers only so spreadsheets sum them) and the per-request event log.
  */
 #include "output_fmt.h"
 
 #include <math.h>
 #include <string.h>
 
-/* The configuration columns, in header order; "l1.sets" is derived. */
-static const char *const csv_config_keys[] = {
-	"model", "l1.size", "l1.line", "l1.ways", "l1.sets", "l1.hash", "l1.mshrs",
-	"l1.mshr_per_warp", "latency.hit", "latency.miss", "latency.stddev",
-	"gpu.warp_size", "gpu.cores", "gpu.block_mapping",
-};
-#define CSV_NCONFIG (sizeof csv_config_keys / sizeof csv_config_keys[0])
+/*
+ * The configuration columns, in header order: every key of the model's
+ * table (rd_keys[], so a new key gets its column as it gets its JSON
+ * member), and the derived "l1.sets" after "l1.ways".
+ */
+#define CSV_SETS "l1.sets"
+
+/* Column i's key, or NULL past the last. */
+static const char *csv_config_key(size_t i)
+{
+	size_t n = rd_key_count();
+	const rd_key *w = rd_key_find("l1.ways");
+	size_t at = w ? (size_t)(w - rd_keys) + 1 : n; /* where l1.sets goes */
+	if (i == at)
+		return CSV_SETS;
+	if (i > at)
+		i--;
+	return i < n ? rd_keys[i].name : NULL;
+}
 
 int output_csv_has_column(const char *key)
 {
-	for (size_t i = 0; i < CSV_NCONFIG; i++)
-		if (strcmp(csv_config_keys[i], key) == 0)
+	for (size_t i = 0; csv_config_key(i); i++)
+		if (strcmp(csv_config_key(i), key) == 0)
 			return 1;
 	return 0;
 }
@@ -28,8 +40,8 @@ static void csv_header(output *o)
 {
 	FILE *f = o->f;
 	fputs(o->sweep ? "run,point,input,kernel" : "input,kernel", f);
-	for (size_t i = 0; i < CSV_NCONFIG; i++)
-		fprintf(f, ",%s", csv_config_keys[i]);
+	for (size_t i = 0; csv_config_key(i); i++)
+		fprintf(f, ",%s", csv_config_key(i));
 	fputs(",accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,"
 	      "miss_rate,miss_rate_all,model_s",
 	      f);
@@ -50,12 +62,18 @@ static void csv_run(output *o, const output_run *run)
 	output_csv_field(f, run->input);
 	putc(',', f);
 	output_csv_field(f, run->kernel);
-	for (size_t i = 0; i < CSV_NCONFIG; i++) {
+	for (size_t i = 0; csv_config_key(i); i++) {
+		const char *key = csv_config_key(i);
 		putc(',', f);
-		if (strcmp(csv_config_keys[i], "l1.sets") == 0)
+		if (strcmp(key, CSV_SETS) == 0)
 			fprintf(f, "%u", rd_config_sets(run->config));
 		else
-			output_csv_field(f, output_config_value(run->config, csv_config_keys[i], buf, sizeof buf));
+			output_csv_field(f, output_config_value(run->config, key, buf, sizeof buf));
+	}
+	if (!r) { /* a skipped point: no counts, no rates, no time */
+		for (int i = 0; i < 4 + RD_NCLASS + 3; i++)
+			putc(',', f);
+		goto tail;
 	}
 	fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->accesses,
 		(unsigned long long)r->requests, (unsigned long long)r->hits,
@@ -67,6 +85,7 @@ static void csv_run(output *o, const output_run *run)
 		isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0);
 	if (!run->no_timing)
 		fprintf(f, "%.6f", run->model_s);
+tail:
 	for (int i = 0; i < o->nextra; i++) {
 		putc(',', f);
 		output_csv_field(f, output_config_value(run->config, o->extra_keys[i], buf, sizeof buf));

@@ -74,6 +74,12 @@ static void json_run(output *o, const output_run *run)
 	output_json_quote(f, run->kernel);
 	fputs(",\"config\":", f);
 	output_json_config(f, run->config);
+	if (!r) { /* a skipped point: why, instead of the counts */
+		fputs(",\"skipped\":", f);
+		output_json_quote(f, run->skipped ? run->skipped : "");
+		fputs("}", f);
+		return;
+	}
 
 	fputs(",\"counts\":{", f);
 	json_u64(f, "accesses", r->accesses, 1);

@@ -106,12 +106,20 @@ static void text_run(output *o, const output_run *run)
 	if (sweep)
 		fprintf(f, "run:     %lu, point %lu: %s\n", run->run, run->point,
 			run->point_label ? run->point_label : "");
+	if (!r) { /* a skipped sweep point */
+		fputs("input:   ", f);
+		fputs_safe(run->input, f);
+		fprintf(f, "\nskipped: %s\n", run->skipped ? run->skipped : "");
+		return;
+	}
 	/* Names come from inputs: shown without their control characters. */
 	fputs("input:   ", f);
 	fputs_safe(run->input, f);
 	fputs("\nkernel:  ", f);
 	fputs_safe(run->kernel, f);
-	fprintf(f, ", %u threads, %llu loads, %llu stores (not cached)\n", r->threads_total, (unsigned long long)r->accesses, (unsigned long long)r->stores);
+	fprintf(f, ", %u thread%s, %llu load%s, %llu store%s (not cached)\n", r->threads_total,
+		r->threads_total == 1 ? "" : "s", (unsigned long long)r->accesses,
+		r->accesses == 1 ? "" : "s", (unsigned long long)r->stores, r->stores == 1 ? "" : "s");
 	text_config(f, c);
 	fprintf(f, "requests: %llu coalesced from %llu loads\n", (unsigned long long)r->requests,
 		(unsigned long long)r->accesses);

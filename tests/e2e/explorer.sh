@@ -177,6 +177,76 @@ screen help 24 80 -- --no-timing --color=never --script "$T/help.keys" &&
 	golden help && golden help2 && cmp -s "$T/help_closed.txt" "$T/mono.txt"
 result "explorer: help screen, scrolled, closed by another key" $?
 
+# Issue 16: a key list wider than the help's key column ran into its text
+# ("Down, j, PageDown, Spacescroll the help on"); it gets a line of its own.
+{
+	echo "?"
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+		echo down
+	done
+	echo "dump-screen $T/help_end.txt"
+} >"$T/helpend.keys"
+screen helpend 24 80 -- --no-timing --color=never --script "$T/helpend.keys" &&
+	grep -q 'Down, j, PageDown, Space *│' "$T/help_end.txt" &&
+	grep -q '^│  *scroll the help on' "$T/help_end.txt" && ! grep -q 'Spacescroll' "$T/help_end.txt"
+result "explorer: a long key list in the help does not run into its text" $?
+
+# Issue 16, item 3: parameters never dead-end. Under fermi, 4 -> 8 ways
+# (16 sets) is applied and the hash switches to xor with a message; undo
+# restores both; 8 -> 4 ways switches back to fermi; a hash the user chose
+# is never switched back.
+keys deadend <<KEYS
+down
+right
+dump-screen $T/deadend1.txt
+u
+dump-screen $T/deadend2.txt
+right
+left
+dump-screen $T/deadend3.txt
+KEYS
+screen deadend 24 80 -- --no-timing --color=never --script "$T/deadend.keys" &&
+	grep -q 'l1.ways           8' "$T/deadend1.txt" && grep -q 'l1.hash           xor' "$T/deadend1.txt" &&
+	grep -q 'l1.hash fermi -> xor' "$T/deadend1.txt" &&
+	grep -q 'l1.ways           4' "$T/deadend2.txt" && grep -q 'l1.hash           fermi' "$T/deadend2.txt" &&
+	grep -q 'l1.ways           4' "$T/deadend3.txt" && grep -q 'l1.hash           fermi' "$T/deadend3.txt" &&
+	grep -q 'l1.hash xor -> fermi again' "$T/deadend3.txt"
+result "explorer: a ways step fermi cannot take switches to xor; undo restores both; back to fermi" $?
+golden deadend1
+result "explorer: the switched hash's screen matches its golden" $?
+
+# Issue 16, item 6: an effect sample opens with its what-to-try line.
+keys tryline <<KEYS
+dump-screen $T/tryline.txt
+right
+dump-screen $T/tryline2.txt
+KEYS
+screen tryline 24 140 -- --no-timing --color=never --script "$T/tryline.keys" sample:effects/conflicts &&
+	grep -q 'try: -s l1.hash=mod: 100% misses (75% associativity); fermi (default) or xor: 25%, compulsory only' \
+		"$T/tryline.txt" && ! grep -q 'try: ' "$T/tryline2.txt"
+result "explorer: a sample's what-to-try line is on its first screen, until a key" $?
+
+# Issue 16: a message wider than the screen was cut at its last column
+# (the `o` error at 120 columns); it wraps onto the rows above the status
+# line, whole, and the next key gives the panes back.
+mkdir -p "$T/longdir_with_a_name_long_enough_to_make_the_message_wider_than_one_hundred_and_twenty_columns"
+B="$T/longdir_with_a_name_long_enough_to_make_the_message_wider_than_one_hundred_and_twenty_columns/broken.cfg"
+printf 'format = "rdscope-preset";\nversion = 1;\nl1 = { ways = 0; };\n' >"$B"
+keys openlong <<KEYS
+o
+type $B
+enter
+wait
+dump-screen $T/openlong.txt
+down
+dump-screen $T/openlong2.txt
+KEYS
+screen openlong 24 120 -- --no-timing --color=never --script "$T/openlong.keys" &&
+	tr -d '\n' <"$T/openlong.txt" | tr -s ' ' | grep -qF "broken.cfg:3: l1.ways: must be >= 1 (got 0)" &&
+	! grep -q 'broken.cfg:3' "$T/openlong2.txt" && grep -q 'Reuse distance' "$T/openlong2.txt" &&
+	[ "$(grep -c 'Miss breakdown' "$T/openlong2.txt")" -eq 1 ]
+result "explorer: an open error wider than 120 columns is shown whole, then the panes return" $?
+
 # ---------------------------------------------------------------- compare
 keys compare <<EOF
 wait
@@ -306,10 +376,11 @@ seen() { # wait up to 30 s for TEXT in the pane
 	return 1
 }
 seen 'model done' && tmux -L "$SOCK" send-keys -t kbd Down Right &&
-	seen 'l1.hash: fermi needs 32 or 64 sets' &&
+	seen 'l1.hash fermi -> xor: fermi takes 32 or 64 sets, not 16' &&
+	seen 'l1.hash           xor' && seen 'l1.ways           8' &&
 	tmux -L "$SOCK" send-keys -t kbd Down Down Left &&
-	seen 'l1.hash           xor' && seen 'model done'
-result "explorer: keyboard input; a refused step says why" $?
+	seen 'l1.hash           mod' && seen 'model done'
+result "explorer: keyboard input; a step the hash cannot take switches the hash and says so" $?
 tmux -L "$SOCK" send-keys -t kbd q
 finish kbd
 result "explorer: q quits with status 0" $?

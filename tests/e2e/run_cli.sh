@@ -153,7 +153,7 @@ rds run -q -f json $T2 builtin:colcopy:4:8
 result "json: one valid document, one run per input" $?
 
 rds run -q -f csv $T2 builtin:colcopy:4:8
-hdr='input,kernel,model,l1.size,l1.line,l1.ways,l1.sets,l1.hash,l1.mshrs,l1.mshr_per_warp,latency.hit,latency.miss,latency.stddev,gpu.warp_size,gpu.cores,gpu.block_mapping,accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,miss_rate,miss_rate_all,model_s'
+hdr='input,kernel,model,l1.size,l1.line,l1.ways,l1.sets,l1.hash,l1.mshrs,l1.mshr_per_warp,latency.hit,latency.miss,latency.stddev,latency.clip,gpu.divergence,gpu.warp_size,gpu.cores,gpu.max_threads,gpu.max_active_threads,gpu.max_active_blocks,gpu.block_mapping,seed,accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,miss_rate,miss_rate_all,model_s'
 [ $rc -eq 0 ] && [ "$(head -n 1 "$T/out")" = "$hdr" ] && [ "$(wc -l <"$T/out")" -eq 3 ] &&
 	grep -q '^samples/paper/table2.trc,table2,' "$T/out" && grep -q '^builtin:colcopy:4:8,fig3-colcopy-h4-w8,' "$T/out"
 result "csv: header and one row per input" $?
@@ -245,22 +245,22 @@ python3 -c "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys
 	$T2 "$T/table2.trc.gz"
 # shellcheck disable=SC2086
 rds run -q -f csv $TABLE2 $T2
-cut -d, -f3-27 "$T/out" >"$T/plain"
+cut -d, -f3-33 "$T/out" >"$T/plain"
 # shellcheck disable=SC2086
 rds run -q -f csv $TABLE2 "$T/table2.trc.gz"
-[ $rc -eq 0 ] && cut -d, -f3-27 "$T/out" | cmp -s - "$T/plain" && grep -q ',table2,' "$T/out"
+[ $rc -eq 0 ] && cut -d, -f3-33 "$T/out" | cmp -s - "$T/plain" && grep -q ',table2,' "$T/out"
 result "gzip trace: same results, kernel name without .trc.gz" $?
 
 # shellcheck disable=SC2086
 rds run -q -f csv $TABLE2 - <$T2
-[ $rc -eq 0 ] && cut -d, -f3-27 "$T/out" | cmp -s - "$T/plain"
+[ $rc -eq 0 ] && cut -d, -f3-33 "$T/out" | cmp -s - "$T/plain"
 result "trace on standard input" $?
 
 # Comments and blank lines after the header are skipped.
 { head -n 1 $T2; echo '# a comment'; echo; sed 1d $T2; echo '   '; } >"$T/commented.trc"
 # shellcheck disable=SC2086
 rds run -q -f csv $TABLE2 "$T/commented.trc"
-[ $rc -eq 0 ] && cut -d, -f3-27 "$T/out" | cmp -s - "$T/plain"
+[ $rc -eq 0 ] && cut -d, -f3-33 "$T/out" | cmp -s - "$T/plain"
 result "comments and blank lines are skipped" $?
 
 rds $T2

@@ -45,7 +45,7 @@ stuck() {
 
 # ---------------------------------------------------------------- 5: loads
 stuck fifo "$T/fifo" &&
-	tmux -L "$SOCK" send-keys -t fifo Down Right && shows fifo 'l1.hash: fermi needs 32 or 64 sets'
+	tmux -L "$SOCK" send-keys -t fifo Down Right && shows fifo 'l1.hash fermi -> xor'
 result "open FIFO: the explorer keeps answering keys while the open waits" $?
 tmux -L "$SOCK" send-keys -t fifo Escape
 shows fifo "open: stopped waiting for $T/fifo" && tmux -L "$SOCK" send-keys -t fifo o &&
@@ -201,6 +201,26 @@ CWD="$T/tree" screen shipped 24 120 -- --no-timing --color=never --script "$T/sh
 	grep -qF "presets/ holds rdscope's own presets" "$T/shipped_new.txt" &&
 	grep -qF "presets/ holds rdscope's own presets" "$T/shipped_link.txt"
 result "export: never into rdscope's own presets folder (by name, new name, link)" $?
+# Issue 16: the presets beside the binary (a built tree, found from any
+# directory) are rdscope's own too: never written, whatever the directory.
+mkdir -p "$T/built/presets" "$T/else"
+cp "$RDSCOPE" "$T/built/rdscope"
+cp presets/fermi-16k.cfg "$T/built/presets/"
+keys besidebin <<EOF
+right
+e
+ctrl-u
+type $T/built/presets/mine
+enter
+dump-screen $T/besidebin.txt
+EOF
+SAVED=$RDSCOPE
+RDSCOPE="$T/built/rdscope"
+CWD="$T/else" screen besidebin 24 160 -- --no-timing --color=never --script "$T/besidebin.keys" &&
+	[ ! -e "$T/built/presets/mine.cfg" ] &&
+	grep -qF "presets/ holds rdscope's own presets" "$T/besidebin.txt"
+result "export: never into the presets beside the binary, from another directory" $?
+RDSCOPE=$SAVED
 
 # ---------------------------------------------------------------- 12: TERM
 start dumb 24 100 TERM=dumb -- --no-timing builtin:fig3

@@ -31,12 +31,13 @@ static int step_sel(explorer *x, int dir)
 static int step_value(explorer *x, int dir)
 {
 	rd_config c = x->cfg;
-	char err[512];
-	if (param_step(&c, x->sel, dir, err, sizeof err) < 0) {
+	char err[512], note[256];
+	int uh = x->hash_user;
+	if (param_step_auto(&c, x->sel, dir, &uh, err, sizeof err, note, sizeof note) < 0) {
 		explorer_message(x, 1, "%s", err);
 		return R_STATUS;
 	}
-	return explorer_set_config(x, &c, 1);
+	return explorer_apply_edit(x, &c, uh, note);
 }
 
 static int key_help(explorer *x)
@@ -68,6 +69,7 @@ static int key_focus(explorer *x)
 static int key_reset(explorer *x)
 {
 	rd_config c = x->start_cfg;
+	x->hash_user = -1;
 	int f = explorer_set_config(x, &c, 1);
 	if (!f)
 		explorer_message(x, 0, "already the starting configuration");
@@ -162,7 +164,8 @@ int explorer_key(explorer *x, int ch)
 	int flags = R_NONE;
 	if (*x->msg) { /* a message lasts until the next key */
 		x->msg[0] = '\0';
-		flags |= R_STATUS;
+		/* A wrapped one covered the panes' last rows. */
+		flags |= x->msg_rows > 1 ? R_ALL : R_STATUS;
 	}
 	if (x->busy) { /* a preset being opened or exported: Esc stops waiting */
 		const ui_key *c = keys_lookup(KS_PROMPT, ch);

@@ -217,6 +217,7 @@ static int opened(explorer *x, file_job *j)
 		explorer_message(x, 1, "open: %s: %s", j->text, err);
 		return R_STATUS;
 	}
+	x->hash_user = -1; /* the preset's hash is the user's */
 	int f = explorer_set_config(x, &j->cfg, 1);
 	explorer_message(x, 0, "opened %s%s", j->text, f ? "" : " (the same configuration)");
 	return f | R_STATUS;
@@ -298,12 +299,13 @@ static int accept(explorer *x)
 	if (kind == P_OPEN)
 		return do_open(x, text);
 	rd_config c = x->cfg;
-	char err[512];
-	if (param_set_text(&c, x->sel, text, err, sizeof err) < 0) {
+	char err[512], note[256];
+	int uh = x->hash_user;
+	if (param_set_text_auto(&c, x->sel, text, &uh, err, sizeof err, note, sizeof note) < 0) {
 		explorer_message(x, 1, "%s", err);
 		return R_STATUS;
 	}
-	return explorer_set_config(x, &c, 1) | R_STATUS;
+	return explorer_apply_edit(x, &c, uh, note) | R_STATUS;
 }
 
 int prompt_key(explorer *x, int ch)

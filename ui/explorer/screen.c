@@ -27,8 +27,9 @@ static void draw_title(explorer *x)
 	rect r = x->lay.title;
 	draw_fill(r.y, r.x, r.w, E_TITLE, " ");
 	char t[512];
-	snprintf(t, sizeof t, " rdscope %s %s %s (%u threads, %llu loads)", RD_VERSION,
-		 theme_g()->sep, x->k->name, x->k->nthreads, (unsigned long long)x->k->nloads);
+	snprintf(t, sizeof t, " rdscope %s %s %s (%u thread%s, %llu load%s)", RD_VERSION,
+		 theme_g()->sep, x->k->name, x->k->nthreads, x->k->nthreads == 1 ? "" : "s",
+		 (unsigned long long)x->k->nloads, x->k->nloads == 1 ? "" : "s");
 	const char *right = x->base ? "compare: baseline pinned (c unpins)   ? help  q quit "
 				    : "? help  q quit ";
 	int rw = draw_width(right);
@@ -160,7 +161,41 @@ static void draw_status(explorer *x)
 	const char *msg = *x->msg ? x->msg : x->busy ? x->busy_what : NULL;
 	if (!msg && hint && c + 1 + draw_width(hint) <= r.w)
 		draw_put(r.y, r.x + r.w - draw_width(hint), draw_width(hint), E_STATUS, hint);
+	x->msg_rows = 0;
+	if (msg && draw_width(msg) + 2 > r.w && r.w > 12 && r.y > 0) {
+		/* Wider than the screen: wrapped at blanks onto the rows above
+		 * the status line (the panes' last rows, until the next key),
+		 * never cut. */
+		enum ui_elem e = *x->msg && x->msg_err ? E_ERROR : E_STATUS;
+		const char *starts[8];
+		int n = 0, cw = r.w - 2;
+		for (const char *p = msg; *p && n < 8;) {
+			starts[n++] = p;
+			size_t b = draw_prefix_bytes(p, cw);
+			if (!p[b])
+				break;
+			/* At the last blank of the line's last third, else cut
+			 * (a long path has none). */
+			size_t k = b;
+			while (k > b * 2 / 3 && p[k] != ' ')
+				k--;
+			p += p[k] == ' ' ? k + 1 : b;
+		}
+		if (n > r.y + 1)
+			n = r.y + 1;
+		for (int i = 0; i < n; i++) {
+			size_t len = i + 1 < n ? (size_t)(starts[i + 1] - starts[i]) : strlen(starts[i]);
+			char line[1100];
+			snprintf(line, sizeof line, " %.*s", (int)len, starts[i]);
+			int y = r.y - (n - 1 - i);
+			draw_fill(y, r.x, r.w, e, " ");
+			draw_put(y, r.x, r.w, e, line);
+		}
+		x->msg_rows = n;
+		return;
+	}
 	if (msg) {
+		x->msg_rows = 1;
 		char m[1100];
 		snprintf(m, sizeof m, " %s ", msg);
 		int mw = draw_width(m);
@@ -198,9 +233,18 @@ static void help_add(void *ctx, const char *key, const char *text)
 		}
 		return;
 	}
+	/* A key list wider than its column gets a line of its own, so that
+	 * it never runs into the text ("PageDown, Spacescroll"). */
+	int first = 1;
+	if ((int)strlen(key) > kw - 3) {
+		if (h->n < 160) {
+			snprintf(h->text[h->n], sizeof h->text[0], "  %s", key);
+			h->key_elem[h->n++] = E_KEY;
+		}
+		first = 0;
+	}
 	/* Wrap the text at blanks into lines of tw columns. */
 	const char *p = text;
-	int first = 1;
 	while (*p && h->n < 160) {
 		int n = (int)strlen(p);
 		if (n > tw) {
@@ -320,6 +364,9 @@ static void draw_too_small(explorer *x)
 void screen_draw(explorer *x, int flags)
 {
 	curs_set(0);
+	/* A message wrapped over the panes' last rows: redraw them whole. */
+	if (x->msg_rows > 1)
+		flags |= R_ALL;
 	if (x->lay.too_small) {
 		draw_too_small(x);
 		refresh();

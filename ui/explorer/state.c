@@ -81,7 +81,9 @@ void explorer_speculate(explorer *x)
 	char msg[512];
 	for (int dir = 1; dir >= -1; dir -= 2) {
 		rd_config c = x->cfg;
-		if (param_step(&c, x->sel, dir, msg, sizeof msg) == 0 &&
+		char note[256];
+		int uh = x->hash_user; /* the step as step_value takes it */
+		if (param_step_auto(&c, x->sel, dir, &uh, msg, sizeof msg, note, sizeof note) == 0 &&
 		    !rd_config_equal(&c, &x->cfg) && memo_index(x, &c) < 0)
 			next[n++] = c;
 	}
@@ -127,6 +129,18 @@ int explorer_set_config(explorer *x, const rd_config *nc, int push_undo)
 	explorer_request(x);   /* the view's own run, after the breakdown */
 	explorer_speculate(x); /* and, after all that, the next step's */
 	return R_ALL | R_RERUN;
+}
+
+int explorer_apply_edit(explorer *x, const rd_config *nc, int hash_user, const char *note)
+{
+	/* The user's own choice of hash ends any automatic one. */
+	x->hash_user = nc->l1_hash != x->cfg.l1_hash && !*note ? -1 : hash_user;
+	int f = explorer_set_config(x, nc, 1);
+	if (*note) {
+		explorer_message(x, 0, "%s", note);
+		f |= R_STATUS;
+	}
+	return f;
 }
 
 int explorer_undo(explorer *x)
@@ -281,6 +295,7 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 	x->w = w;
 	x->input = input;
 	x->cfg = x->start_cfg = *c;
+	x->hash_user = -1;
 	x->nundo = 0;
 	x->pin_pending = 0;
 	x->progress = 0;

@@ -81,8 +81,15 @@ typedef struct explorer {
 	bgcall *busy;
 	char busy_what[700];
 
+	/* The hash a geometry edit switched away from because it could not
+	 * take the new set count (params.h, param_step_auto), to go back to
+	 * when it can; -1: none (the user's own hash is on). */
+	int hash_user;
+
 	char msg[1024];        /* status-line message, until the next key */
 	int msg_err;
+	int msg_rows;          /* rows the message took when drawn (wrapped above
+				  the status line when wider than it) */
 
 	int view;              /* enum view (views/view.h) */
 	/* The teaching views' own state, kept by their files. */
@@ -122,6 +129,11 @@ void explorer_message(explorer *x, int err, const char *fmt, ...)
 /* Make nc the configuration on screen, from the memo at once or by a run
  * (push_undo: remember the old one). Reaction flags. */
 int explorer_set_config(explorer *x, const rd_config *nc, int push_undo);
+
+/* An edit of the parameters pane: nc with undo; hash_user and note as
+ * param_step_auto gives them (a hash switched by the edit is said on the
+ * status line; undo restores the geometry and the hash together). */
+int explorer_apply_edit(explorer *x, const rd_config *nc, int hash_user, const char *note);
 
 /* Back to the configuration before the last change. Reaction flags. */
 int explorer_undo(explorer *x);

@@ -285,16 +285,9 @@ static void draw_bits(const explorer *x, const step_ev *se, int y, int x0, int w
 			c++;
 	}
 	/* The legend of the roles shown, terse where the full one does not fit. */
-	static const char *const names[2][5] = {{"offset", "index", "tag", "hashed", "mod"},
-						{"off", "idx", "tag", "xor", "mod"}};
 	char leg[128];
 	for (int terse = 0; terse < 2; terse++) {
-		size_t o = 0;
-		leg[0] = '\0';
-		for (int r = 0; r < 5; r++)
-			if (seen[r] && o + 20 < sizeof leg)
-				o += (size_t)snprintf(leg + o, sizeof leg - o, " %c %s",
-						      addr_bits_letter((enum bit_role)r), names[terse][r]);
+		addr_bits_legend(seen, terse, leg, sizeof leg);
 		if (c + draw_width(leg) <= w)
 			break;
 	}
