@@ -63,6 +63,7 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 	rd_callbacks cb = {
 		.progress = batch_on_progress,
 		.event = log ? batch_on_event : NULL,
+		.by_site = c->by != OUTPUT_BY_NONE,
 		.ctx = &ctx,
 	};
 	rd_result res;
@@ -82,6 +83,9 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 		.kernel = k->name,
 		.config = &c->config,
 		.result = &res,
+		.k = k,
+		.by = c->by,
+		.top = c->top,
 		.load_s = load_s,
 		.model_s = model_s,
 		.no_timing = c->no_timing,
@@ -223,6 +227,7 @@ int batch_run(const cli *c)
 
 	output out;
 	output_begin(&out, res_file.f, c->format);
+	out.by = c->by;
 	unsigned long runs = 0;
 	for (int i = 0; i < n; i++) {
 		rc = batch_one(c, inputs[i], &out, c->log ? log_file.f : NULL, &side, &runs);

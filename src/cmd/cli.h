@@ -60,6 +60,8 @@ typedef struct cli {
 	const char *plot;          /* --plot FILE.svg */
 	unsigned plot_w, plot_h;   /* --plot-size WxH; 0: the default (plot.h) */
 	const char *plot_hist;     /* --plot-hist all|none|RUN,...; NULL: all */
+	enum output_by by;         /* --by site|array|none */
+	unsigned top;              /* --top N: rows of the text's --by table, 0 all */
 	const char *from_gpgpusim; /* preset --from-gpgpusim STR */
 	const char *as;            /* preset --as preset|gpgpusim|gpgpusim4 */
 	const char *input_format;  /* --input-format FMT (input.h), NULL: by content */

@@ -183,6 +183,9 @@ int cli_batch_finish(cli *c)
 	if (c->plot && !strcmp(c->plot, "-") && (!c->output || !strcmp(c->output, "-")))
 		return cli_usage_error("%s -: standard output has the results (use -o FILE)", "--plot",
 				       NULL);
+	if (c->top && c->by == OUTPUT_BY_NONE)
+		return cli_usage_error("%s: without --by site|array there are no rows to list",
+				       "--top", NULL);
 	if ((c->plot_w || c->plot_hist) && !c->plot)
 		return cli_usage_error("%s: without --plot FILE.svg there is no picture to shape",
 				       c->plot_w ? "--plot-size" : "--plot-hist", NULL);
@@ -192,5 +195,10 @@ int cli_batch_finish(cli *c)
 	if (c->shard_arg && parse_shard(c) < 0)
 		return cli_usage_error("--shard: expected K/N with 0 <= K < N, got '%s'", c->shard_arg,
 				       NULL);
-	return build_config(c);
+	int rc = build_config(c);
+	if (rc == 0 && c->by != OUTPUT_BY_NONE && c->config.model == RD_PROFILE_REF2013)
+		return cli_usage_error("%s: the reference-2013 profile has no breakdown by source (it "
+				       "reproduces the 2013 code's totals); use -s model=paper",
+				       "--by", NULL);
+	return rc;
 }

@@ -4,7 +4,9 @@
  */
 #include "cli_table.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "readers/readers.h"
@@ -78,6 +80,25 @@ static const char *set_plot_hist(cli *c, const cli_option *o, const char *v)
 	if (plot_hists_check(v) < 0)
 		return "--plot-hist: expected all, none or run numbers (0,5,...), got '%s'";
 	c->plot_hist = v;
+	return NULL;
+}
+
+static const char *set_by(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	return output_by_parse(v, &c->by) < 0 ? "--by: expected site, array or none, got '%s'"
+					      : NULL;
+}
+
+static const char *set_top(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	char *end;
+	errno = 0;
+	unsigned long n = *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 0;
+	if (*v < '0' || *v > '9' || errno || *end || n > 1000000)
+		return "--top: expected a number of rows from 0 (all) to 1000000, got '%s'";
+	c->top = (unsigned)n;
 	return NULL;
 }
 
@@ -360,6 +381,52 @@ const cli_option cli_options[] = {
 		       "is run\n"
 		       ".IR i ).\n"
 		       "A sweep of a dozen points fits a 1280x720 slide with two or three of them.",
+	},
+	{
+		.name = "by", .arg = "site|array|none",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.set = set_by,
+		.help = "results by source: per load site or per array (default none)",
+		.man = "Break each result down by where its loads come from:\n"
+		       ".B site\n"
+		       "gives a row per source site \\(em a kernel description's load reference\n"
+		       "(its line and text, e.g.\n"
+		       ".BR \"line 27 b[k][j]\" ),\n"
+		       "an Accel-Sim instruction's PC, or, for traces without PCs (Ocelot,\n"
+		       "NVBit's mem_trace), the per-thread load number \\(em and\n"
+		       ".B array\n"
+		       "sums the sites of each array of a description.\n"
+		       "Each row has the requests, hits, misses, each miss class and the\n"
+		       "reuse-distance histogram in powers of two, and the rows sum exactly to\n"
+		       "the kernel's counts (the breakdown's differences are shared among the\n"
+		       "sites in proportion to their own).\n"
+		       "Text prints a table sorted by misses\n"
+		       ".RB ( \\-\\-top ),\n"
+		       "JSON adds\n"
+		       ".B sites\n"
+		       "to each run:\n"
+		       ".BR site ,\n"
+		       ".BR pc ,\n"
+		       ".B line\n"
+		       "or\n"
+		       ".BR load ,\n"
+		       ".BR reference ,\n"
+		       ".BR array ,\n"
+		       ".B counts\n"
+		       "and\n"
+		       ".BR histogram .\n"
+		       "The paper profile only (reference\\-2013 reproduces the 2013 code's totals).",
+	},
+	{
+		.name = "top", .arg = "N",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.set = set_top,
+		.help = "--by: the text shows the N sites with most misses (0: all)",
+		.man = "With\n"
+		       ".BR \\-\\-by ,\n"
+		       "the text output lists only the\n"
+		       ".I N\n"
+		       "rows with the most misses (0, the default, lists all); JSON keeps every row.",
 	},
 	{
 		.name = "vary", .arg = "KEY=V,...",

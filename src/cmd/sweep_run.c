@@ -38,6 +38,7 @@ typedef struct sweep_job {
 	sweep_slot *slots;
 	size_t n, next;
 	int model_threads; /* rd_model_set_threads: spare CPUs when points are few */
+	int by_site;       /* --by: per-site counts */
 	int stop;      /* set by the main thread after a failure */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -66,7 +67,8 @@ static void *sweep_worker(void *arg)
 		pthread_mutex_unlock(&j->mu);
 		struct timespec t0;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		int st = m ? rd_model_run(m, &j->plan->configs[s->point], RD_ALL_CASES, NULL, &s->res)
+		rd_callbacks cb = {.by_site = j->by_site};
+		int st = m ? rd_model_run(m, &j->plan->configs[s->point], RD_ALL_CASES, &cb, &s->res)
 			   : RD_ENOMEM;
 		double t = batch_seconds_since(&t0);
 		pthread_mutex_lock(&j->mu);
@@ -118,7 +120,8 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 {
 	/* Fewer points than threads: let each model use the spare ones. */
 	unsigned workers = jobs < n ? jobs : (unsigned)n, per = workers ? jobs / workers : 1;
-	sweep_job j = {.k = k, .plan = plan, .n = n, .model_threads = per > 4 ? 4 : (int)per};
+	sweep_job j = {.k = k, .plan = plan, .n = n, .model_threads = per > 4 ? 4 : (int)per,
+		       .by_site = c->by != OUTPUT_BY_NONE};
 	j.slots = calloc(n, sizeof *j.slots);
 	pthread_t *th = calloc(jobs, sizeof *th);
 	if (!j.slots || !th) {
@@ -162,6 +165,9 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 			.kernel = k->name,
 			.config = &plan->configs[s->point],
 			.result = &s->res,
+			.k = k,
+			.by = c->by,
+			.top = c->top,
 			.load_s = load_s,
 			.model_s = s->model_s,
 			.no_timing = c->no_timing,
@@ -351,6 +357,7 @@ int sweep_run(const cli *c)
 		goto out;
 	}
 	output_begin_sweep(&o.out, o.res.f, c->format, json, extra, nextra, sweep_id);
+	o.out.by = c->by;
 	progress_init(&o.prog, !c->quiet, "sweep");
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
 		rc = sweep_one_input(c, &plan, i, jobs, points, &o);

@@ -41,6 +41,7 @@ void output_begin(output *o, FILE *f, enum output_format fmt)
 	o->extra_keys = NULL;
 	o->nextra = 0;
 	o->sweep_id = NULL;
+	o->by = OUTPUT_BY_NONE;
 }
 
 void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *json_header,
@@ -68,3 +69,14 @@ void output_end(output *o)
 		o->ops->end(o);
 }
 
+
+int output_by_parse(const char *name, enum output_by *by)
+{
+	static const char *const names[] = {"none", "site", "array"};
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*by = (enum output_by)i;
+			return 0;
+		}
+	return -1;
+}

@@ -15,12 +15,20 @@ enum output_format { OUTPUT_TEXT = 0, OUTPUT_CSV, OUTPUT_JSON };
 /* "text", "csv", "json" -> format. Returns 0, or -1 for an unknown name. */
 int output_format_parse(const char *name, enum output_format *fmt);
 
+/* Results by source (--by): none, per site, per array. */
+enum output_by { OUTPUT_BY_NONE = 0, OUTPUT_BY_SITE, OUTPUT_BY_ARRAY };
+/* "none", "site", "array" -> by. Returns 0, or -1 for another name. */
+int output_by_parse(const char *name, enum output_by *by);
+
 /* Everything one result line/record needs. */
 typedef struct output_run {
 	const char *input;       /* the input as given on the command line */
 	const char *kernel;
 	const rd_config *config;
 	const rd_result *result;
+	const rd_kernel *k;      /* its kernel: the sites' names (--by), or NULL */
+	enum output_by by;       /* --by: rows per site or array (result->sites) */
+	unsigned top;            /* --top: text shows this many rows, 0 all */
 	double load_s, model_s;  /* wall-clock seconds */
 	int no_timing;           /* leave them out: output reproducible to the byte */
 	/* Sweeps only: the run's place in the unsharded order (what merge
@@ -50,6 +58,7 @@ typedef struct output {
 	const char *const *extra_keys;
 	int nextra;
 	const char *sweep_id; /* CSV: the last column, the same in every shard */
+	enum output_by by;    /* --by: CSV has a row per site (set after begin) */
 } output;
 
 void output_begin(output *o, FILE *f, enum output_format fmt);

@@ -3,8 +3,10 @@
  * one row per run, numbers only so spreadsheets sum them) and the per-request event log.
  */
 #include "output_fmt.h"
+#include "sites.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -40,6 +42,8 @@ static void csv_header(output *o)
 {
 	FILE *f = o->f;
 	fputs(o->sweep ? "run,point,input,kernel" : "input,kernel", f);
+	if (o->by != OUTPUT_BY_NONE) /* --by: a row per site, its counts */
+		fputs(",site,pc,line,load,reference,array", f);
 	for (size_t i = 0; csv_config_key(i); i++)
 		fprintf(f, ",%s", csv_config_key(i));
 	fputs(",accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,"
@@ -52,7 +56,8 @@ static void csv_header(output *o)
 	fputc('\n', f);
 }
 
-static void csv_run(output *o, const output_run *run)
+/* One row: the run's counts, or with row its site's (--by). */
+static void csv_row(output *o, const output_run *run, const site_row *row)
 {
 	FILE *f = o->f;
 	const rd_result *r = run->result;
@@ -62,6 +67,28 @@ static void csv_run(output *o, const output_run *run)
 	output_csv_field(f, run->input);
 	putc(',', f);
 	output_csv_field(f, run->kernel);
+	if (o->by != OUTPUT_BY_NONE) {
+		const rd_site *st = row ? row->site : NULL;
+		putc(',', f);
+		output_csv_field(f, row ? row->label : "");
+		if (st && st->pc)
+			fprintf(f, ",%llu", (unsigned long long)st->pc);
+		else
+			putc(',', f);
+		if (st && st->line)
+			fprintf(f, ",%u", st->line);
+		else
+			putc(',', f);
+		if (row && row->load >= 0)
+			fprintf(f, ",%ld", row->load);
+		else
+			putc(',', f);
+		putc(',', f);
+		output_csv_field(f, st && st->ref ? st->ref : "");
+		putc(',', f);
+		const char *arr = row ? (row->array ? row->array : st ? st->array : NULL) : NULL;
+		output_csv_field(f, arr ? arr : "");
+	}
 	for (size_t i = 0; csv_config_key(i); i++) {
 		const char *key = csv_config_key(i);
 		putc(',', f);
@@ -75,14 +102,27 @@ static void csv_run(output *o, const output_run *run)
 			putc(',', f);
 		goto tail;
 	}
-	fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->accesses,
-		(unsigned long long)r->requests, (unsigned long long)r->hits,
-		(unsigned long long)r->misses);
-	for (int c = 0; c < RD_NCLASS; c++)
-		fprintf(f, ",%llu", (unsigned long long)r->cls[c]);
-	/* A kernel without loads has no rate; 0 keeps the column numeric. */
-	fprintf(f, ",%.6f,%.6f,", isfinite(r->miss_rate) ? r->miss_rate : 0.0,
-		isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0);
+	if (row) { /* a site's: its loads are not counted apart, only requests */
+		const rd_site_result *q = &row->r;
+		fprintf(f, ",,%llu,%llu,%llu", (unsigned long long)q->requests,
+			(unsigned long long)q->hits, (unsigned long long)q->misses);
+		for (int c = 0; c < RD_NCLASS; c++)
+			fprintf(f, ",%llu", (unsigned long long)q->cls[c]);
+		double all = q->requests ? (double)q->misses / (double)q->requests : 0.0;
+		double hw = q->requests ? (double)(q->misses - q->cls[RD_CLASS_LATENCY]) /
+						  (double)q->requests
+					: 0.0;
+		fprintf(f, ",%.6f,%.6f,", hw, all);
+	} else {
+		fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->accesses,
+			(unsigned long long)r->requests, (unsigned long long)r->hits,
+			(unsigned long long)r->misses);
+		for (int c = 0; c < RD_NCLASS; c++)
+			fprintf(f, ",%llu", (unsigned long long)r->cls[c]);
+		/* A kernel without loads has no rate; 0 keeps the column numeric. */
+		fprintf(f, ",%.6f,%.6f,", isfinite(r->miss_rate) ? r->miss_rate : 0.0,
+			isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0);
+	}
 	if (!run->no_timing)
 		fprintf(f, "%.6f", run->model_s);
 tail:
@@ -93,6 +133,20 @@ tail:
 	if (o->sweep_id)
 		fprintf(f, ",%s", o->sweep_id);
 	fputc('\n', f);
+}
+
+static void csv_run(output *o, const output_run *run)
+{
+	size_t n = 0;
+	int oom = 0;
+	site_row *rows = o->by != OUTPUT_BY_NONE ? sites_rows(run, &n, &oom) : NULL;
+	if (!rows) { /* without --by, a skipped point, or no memory: the run's row */
+		csv_row(o, run, NULL);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		csv_row(o, run, &rows[i]);
+	free(rows);
 }
 
 const struct output_ops output_csv_ops = {csv_header, csv_run, NULL};

@@ -5,6 +5,7 @@
  * escaped and made valid UTF-8, since file names need not be.
  */
 #include "output_fmt.h"
+#include "sites.h"
 
 #include <math.h>
 #include <string.h>
@@ -120,6 +121,7 @@ static void json_run(output *o, const output_run *run)
 	if (r->hist_inf)
 		fprintf(f, "%s[\"inf\",%llu]", first ? "" : ",", (unsigned long long)r->hist_inf);
 	fputs("]", f);
+	sites_json(f, run);
 	if (!run->no_timing) {
 		fputs(",\"timing\":{\"load_s\":", f);
 		json_double(f, run->load_s, "%.6f");

@@ -4,6 +4,7 @@
  * hardware counters' view leaves latency misses out) and a short histogram.
  */
 #include "output_fmt.h"
+#include "sites.h"
 #include "util/util.h"
 
 #include <math.h>
@@ -139,6 +140,7 @@ static void text_run(output *o, const output_run *run)
 			(unsigned long long)r->cancels);
 	text_cases(f, r);
 	text_histogram(f, r);
+	sites_text(f, run);
 	if (r->threads_modelled < r->threads_total)
 		fprintf(f, "note: gpu.max_threads=%u kept %u of %u threads\n", c->max_threads,
 			r->threads_modelled, r->threads_total);

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Results by source (issue 25): --by site|array on run and sweep, in text,
+# JSON and CSV; the rows sum exactly to the kernel's counts on every
+# shipped sample. Prints "ok - NAME" / "not ok - NAME".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+RDSCOPE=${RDSCOPE:-./rdscope}
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+result() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+rds() {
+	"$RDSCOPE" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+
+# The reference that causes GEMM's misses, with its line: b[k][j] walks a
+# column (every request misses), a[i][k] a row.
+rds run --by site samples/polybench/gemm.kdesc
+[ $rc -eq 0 ] && grep -A2 '^by site: 3 sites, most misses first' "$T/out" | sed -n 3p |
+	grep -q '^  line 29 b\[k\]\[j\] .* 131072 100.00%  latency'
+result "--by site: gemm's worst load is b[k][j] on line 29" $?
+rds run --by site --top 1 samples/polybench/gemm.kdesc
+[ $rc -eq 0 ] && grep -q 'b\[k\]\[j\]' "$T/out" && ! grep -q 'a\[i\]\[k\]' "$T/out" &&
+	grep -q '(--top shows fewer)' "$T/out"
+result "--top 1 shows the worst site only" $?
+rds run --by array samples/polybench/gemm.kdesc
+[ $rc -eq 0 ] && grep -q '^by array: 3 arrays' "$T/out" && grep -q '^  b  ' "$T/out"
+result "--by array: one row per array" $?
+
+# An Accel-Sim trace's report lists PCs; Ocelot traces have load numbers.
+rds run --by site samples/traces/tiny-accelsim
+[ $rc -eq 0 ] && grep -q '^  pc 0x[0-9a-f]* ' "$T/out"
+result "--by site: an Accel-Sim trace's sites are its PCs" $?
+rds run --by site --kernel 0 samples/traces/tiny-ocelot
+[ $rc -eq 0 ] && grep -q '^  load 0 ' "$T/out"
+result "--by site: an Ocelot trace's sites are its load numbers" $?
+
+# Without --by, nothing changes.
+"$RDSCOPE" run -f json --no-timing samples/polybench/gemm.kdesc >"$T/plain.json" &&
+	! grep -q '"sites"' "$T/plain.json"
+result "without --by: no sites in the output" $?
+
+# Every shipped sample: the sites' counts and histograms sum to the run's.
+cat >"$T/sum.py" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = 0
+for r in d["runs"]:
+    c, s = r["counts"], r.get("sites", [])
+    for k in ("requests", "hits", "misses", "compulsory", "capacity", "associativity", "latency", "mshr"):
+        if sum(x["counts"][k] for x in s) != c[k]:
+            print("# %s %s: %s sums to %d, not %d" % (sys.argv[2], r["kernel"], k, sum(x["counts"][k] for x in s), c[k]))
+            bad = 1
+    # the run's histogram in the sites' log2 bins
+    want = {}
+    for lo, n in r["histogram"]:
+        b = "inf" if lo == "inf" else (0 if lo == 0 else 1 << (lo.bit_length() - 1))
+        want[b] = want.get(b, 0) + n
+    got = {}
+    for x in s:
+        for lo, n in x["histogram"]:
+            got[lo] = got.get(lo, 0) + n
+    if got != want:
+        print("# %s %s: histograms differ" % (sys.argv[2], r["kernel"]))
+        bad = 1
+sys.exit(bad)
+PY
+# (each at its small variant where it has one: the sums are what is tested)
+ok=0 n=0
+for s in $("$RDSCOPE" samples | awk '/^sample:/ { n = $1
+		if (match(n, /\[:[^]]*\]/)) {
+			v = substr(n, RSTART + 2, RLENGTH - 3); n = substr(n, 1, RSTART - 1)
+			if (v ~ /(^|,)small(,|$)/) n = n ":small"
+		}
+		print n }') builtin:fig3 \
+	samples/traces/tiny-accelsim samples/traces/tiny-ocelot samples/traces/tiny-nvbit.nvbit \
+	samples/traces/tiny.kdesc; do
+	by=site
+	case $s in *polybench/[a-c]* | *kernels/* | *traces/*) by=array ;; esac
+	"$RDSCOPE" run -q -f json --no-timing --by $by -s gpu.max_threads=2048 "$s" >"$T/s.json" 2>"$T/err" ||
+		{ echo "# $s: $(cat "$T/err")"; ok=1; continue; }
+	python3 "$T/sum.py" "$T/s.json" "$s --by $by" || ok=1
+	n=$((n + 1))
+done
+[ $n -ge 40 ]
+result "every shipped sample ($n runs): sites sum exactly to the kernel's counts and histogram" $((ok | $?))
+
+# CSV: a row per site, the counts summing to the run's.
+rds run -f csv --no-timing --by site samples/polybench/gemm.kdesc
+[ $rc -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 4 ] &&
+	[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ m += $c["misses"]; q += $c["requests"] } END { print q "," m }' "$T/out")" = "262400,135796" ] &&
+	grep -q ',line 29 b\[k\]\[j\],,29,,b\[k\]\[j\],b,' "$T/out"
+result "--by site -f csv: one row per site, summing to the run" $?
+# a sweep: every point's sites
+rds sweep -f json --no-timing --by site -s l1.hash=xor --vary l1.ways=2,8 sample:polybench/gemm:small
+[ $rc -eq 0 ] && [ "$(grep -o '"sites":\[' "$T/out" | wc -l)" -eq 2 ]
+result "sweep --by site: each point has its sites" $?
+
+# Refusals: usage errors, exit 2.
+rds run --by line samples/polybench/gemm.kdesc
+[ $rc -eq 2 ] && grep -q "^rdscope: --by: expected site, array or none, got 'line'" "$T/err"
+result "--by with another word: exit 2, the choices named" $?
+rds run --top 3 samples/polybench/gemm.kdesc
+[ $rc -eq 2 ] && grep -q '^rdscope: --top: without --by' "$T/err"
+result "--top without --by: exit 2" $?
+rds run --by site -s model=reference-2013 samples/polybench/gemm.kdesc
+[ $rc -eq 2 ] && grep -q '^rdscope: --by: the reference-2013 profile has no breakdown by source' "$T/err"
+result "--by under reference-2013: exit 2, says why" $?
