@@ -118,6 +118,17 @@ static void peak_reset(void)
 	}
 }
 
+static double run_with(rd_model *m, const rd_config *c, int cases, const rd_callbacks *cb,
+		       rd_result *r)
+{
+	double t0 = now();
+	if (rd_model_run(m, c, cases, cb, r) != RD_OK) {
+		fprintf(stderr, "bench: model failed\n");
+		exit(1);
+	}
+	return now() - t0;
+}
+
 static double run_once(rd_model *m, const rd_config *c, int cases, rd_result *r)
 {
 	double t0 = now();
@@ -126,6 +137,16 @@ static double run_once(rd_model *m, const rd_config *c, int cases, rd_result *r)
 		exit(1);
 	}
 	return now() - t0;
+}
+
+/* The requests a configuration's run has (for per-request figures). */
+static uint64_t m_requests(rd_model *m, const rd_config *c)
+{
+	rd_result r;
+	run_once(m, c, 1, &r);
+	uint64_t n = r.requests;
+	rd_result_free(&r);
+	return n ? n : 1;
 }
 
 static void bench(const char *name, rd_kernel *k, int reps)
@@ -172,6 +193,45 @@ static void bench(const char *name, rd_kernel *k, int reps)
 	rd_result_free(&r);
 }
 
+/* What the opt-in features cost (the breakdown, one thread): results by
+ * site (--by site) and per-access classes, against the plain run, in
+ * alternating runs (paired: the machine's load hits all alike). */
+static void bench_options(const char *name, rd_kernel *k, int reps)
+{
+	rd_config c;
+	rd_config_default(&c);
+	rd_result r;
+	rd_model *m = rd_model_new(k);
+	run_once(m, &c, RD_ALL_CASES, &r); /* the stages */
+	rd_result_free(&r);
+	double t[3][16];
+	long peak[3] = {0, 0, 0};
+	rd_callbacks site = {.by_site = 1};
+	for (int i = 0; i < reps; i++)
+		for (int v = 0; v < 3; v++) {
+			rd_config cv = c;
+			cv.seed = 5000 + 7 * (uint64_t)i + (uint64_t)v;
+			if (v == 2)
+				cv.classes = RD_CLASSES_PER_ACCESS;
+			long base = proc_kib("VmRSS:");
+			peak_reset();
+			t[v][i] = run_with(m, &cv, RD_ALL_CASES, v == 1 ? &site : NULL, &r);
+			long p = proc_kib("VmHWM:") - base;
+			if (p > peak[v])
+				peak[v] = p;
+			rd_result_free(&r);
+		}
+	double n = (double)m_requests(m, &c);
+	rd_model_free(m);
+	for (int v = 0; v < 3; v++)
+		qsort(t[v], (size_t)reps, sizeof *t[v], cmp_double);
+	printf("| %s | %.3f | %.3f (%.2fx) | %.3f (%.2fx) | %+.1f | %+.1f |\n", name, t[0][reps / 2],
+	       t[1][reps / 2], t[1][reps / 2] / t[0][reps / 2], t[2][reps / 2],
+	       t[2][reps / 2] / t[0][reps / 2], (double)(peak[1] - peak[0]) * 1024.0 / n,
+	       (double)(peak[2] - peak[0]) * 1024.0 / n);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "--trc") == 0)
@@ -197,6 +257,17 @@ int main(int argc, char **argv)
 	if (!*only || strstr("10m", only)) {
 		rd_kernel *k = synthetic(327680, 128, 1 << 18);
 		bench("synthetic 10M", k, reps);
+		rd_kernel_free(k);
+	}
+	if (!*only || strstr("options", only)) {
+		printf("\n| input | breakdown s | --by site s (ratio) | classes=per-access s (ratio) | "
+		       "--by site extra peak bytes/request | per-access extra peak bytes/request |\n");
+		printf("|---|---:|---:|---:|---:|---:|\n");
+		rd_kernel *k = synthetic(32768, 128, 1 << 15);
+		bench_options("synthetic 1M", k, reps);
+		rd_kernel_free(k);
+		k = synthetic(327680, 128, 1 << 18);
+		bench_options("synthetic 10M", k, reps);
 		rd_kernel_free(k);
 	}
 	return 0;
