@@ -233,11 +233,9 @@ static int try_value(rd_config *cfg, const char *key, const char *text, char *ms
 	return try_value_h(cfg, key, text, msg, len, NULL);
 }
 
-/* The hash context of the current edit (param_step_auto,
- * param_set_text_auto), NULL outside one. */
-static const hash_ctx *edit_hash;
 
-int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len)
+static int step_h(rd_config *cfg, size_t i, int dir, char *msg, size_t len,
+		  const hash_ctx *edit_hash)
 {
 	if (!param_editable(i)) {
 		snprintf(msg, len, "%s is derived: l1.size / (l1.line x l1.ways)", param_fields[i].label);
@@ -307,7 +305,8 @@ int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len)
 	return -1;
 }
 
-int param_set_text(rd_config *cfg, size_t i, const char *text, char *msg, size_t len)
+static int set_text_h(rd_config *cfg, size_t i, const char *text, char *msg, size_t len,
+		      const hash_ctx *edit_hash)
 {
 	if (!param_editable(i)) {
 		snprintf(msg, len, "%s is derived: l1.size / (l1.line x l1.ways)", param_fields[i].label);
@@ -324,15 +323,23 @@ int param_set_text(rd_config *cfg, size_t i, const char *text, char *msg, size_t
 	return try_value_h(cfg, param_fields[i].key, v, msg, len, edit_hash);
 }
 
+int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len)
+{
+	return step_h(cfg, i, dir, msg, len, NULL);
+}
+
+int param_set_text(rd_config *cfg, size_t i, const char *text, char *msg, size_t len)
+{
+	return set_text_h(cfg, i, text, msg, len, NULL);
+}
+
 int param_step_auto(rd_config *cfg, size_t i, int dir, int *user_hash, char *msg, size_t len,
 		    char *note, size_t notelen)
 {
 	note[0] = '\0';
 	int uh = *user_hash;
 	hash_ctx h = {&uh, note, notelen};
-	edit_hash = &h;
-	int rc = param_step(cfg, i, dir, msg, len);
-	edit_hash = NULL;
+	int rc = step_h(cfg, i, dir, msg, len, &h);
 	if (rc == 0)
 		*user_hash = uh;
 	else
@@ -346,9 +353,7 @@ int param_set_text_auto(rd_config *cfg, size_t i, const char *text, int *user_ha
 	note[0] = '\0';
 	int uh = *user_hash;
 	hash_ctx h = {&uh, note, notelen};
-	edit_hash = &h;
-	int rc = param_set_text(cfg, i, text, msg, len);
-	edit_hash = NULL;
+	int rc = set_text_h(cfg, i, text, msg, len, &h);
 	if (rc == 0)
 		*user_hash = uh;
 	else

@@ -56,10 +56,6 @@ static int dirs_add(char ***dirs, size_t *n, const char *dir, size_t len)
 	return 0;
 }
 
-/* Index of the first shipped directory of the last list built (they run
- * to its end). */
-static size_t dirs_shipped;
-
 char **preset_path_list(void)
 {
 	char **dirs = calloc(1, sizeof *dirs);
@@ -96,8 +92,6 @@ char **preset_path_list(void)
 	}
 	if (!bad)
 		bad = dirs_add(&dirs, &n, RDSCOPE_DATADIR "/presets", strlen(RDSCOPE_DATADIR "/presets"));
-	if (!bad)
-		dirs_shipped = n - 1 - (size_t)ne;
 	if (bad) {
 		preset_path_free(dirs);
 		return NULL;
@@ -107,10 +101,15 @@ char **preset_path_list(void)
 
 int preset_path_shipped(char **dirs, size_t i)
 {
-	size_t n = 0;
-	while (dirs[n])
-		n++;
-	return i == 0 || (i < n && i >= dirs_shipped);
+	if (i == 0 || !dirs[i + 1])
+		return 1; /* ./presets, DATADIR/presets */
+	char *exe[3];
+	int ne = exe_data_dirs("presets", exe, 3), hit = 0;
+	for (int k = 0; k < ne; k++) {
+		hit |= strcmp(exe[k], dirs[i]) == 0;
+		free(exe[k]);
+	}
+	return hit;
 }
 
 void preset_path_free(char **dirs)

@@ -27,8 +27,8 @@ int preset_path_is_file(const char *spec);
 char **preset_path_list(void);
 void preset_path_free(char **dirs);
 
-/* Is dirs[i] (of the list preset_path_list gave last) one of rdscope's
- * own preset folders: ./presets, those beside the binary, DATADIR's? */
+/* Is dirs[i] (of a list preset_path_list gave) one of rdscope's own
+ * preset folders: ./presets, those beside the binary, DATADIR's? */
 int preset_path_shipped(char **dirs, size_t i);
 
 /*
