@@ -37,10 +37,14 @@ void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight)
 	*in_flight = r->hist_inf - c;
 }
 
-void info_paragraphs(const rd_config *c, const rd_result *r,
+void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hint,
 		     void (*para)(void *ctx, const char *heading, const char *text), void *ctx)
 {
 	char t[1024];
+	if (try_hint) {
+		para(ctx, "What to try with this sample", NULL);
+		para(ctx, NULL, try_hint);
+	}
 	uint32_t sets = rd_config_sets(c);
 	uint64_t cut = c->model == RD_PROFILE_REF2013 ? (uint64_t)c->l1_ways + 1 : c->l1_ways;
 	para(ctx, "On this screen", NULL);

@@ -28,8 +28,9 @@ void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight);
 
 /* The info screen as paragraphs: para(ctx, heading, text) for each; a
  * heading alone (text NULL) starts a section. r: the result on screen (or
- * NULL while modelling), c its configuration. */
-void info_paragraphs(const rd_config *c, const rd_result *r,
+ * NULL while modelling), c its configuration; try_hint: what to try with
+ * the sample on screen, or NULL. */
+void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hint,
 		     void (*para)(void *ctx, const char *heading, const char *text), void *ctx);
 
 #endif

@@ -41,6 +41,16 @@ screen info 30 120 -- --no-timing --color=never --script "$T/info.keys" &&
 	grep -q 'cold 8192, in flight 0' "$T/legend_wide.txt"
 result "explorer: i explains the screen; a wide breakdown has its legend" $?
 
+# A sample that shows an effect: the info screen says what to try.
+keys infotry <<EOF
+i
+dump-screen $T/infotry.txt
+EOF
+screen infotry 30 100 -- --no-timing --color=never --script "$T/infotry.keys" sample:effects/mshr-bound &&
+	grep -q 'What to try with this sample' "$T/infotry.txt" &&
+	grep -q 'l1.mshrs=16: 7454 hits' "$T/infotry.txt" && ! grep -q 'What to try' "$T/info.txt"
+result "explorer: i on a sample that shows an effect says what to try" $?
+
 # Monochrome: NO_COLOR, or --color=never, gives each miss class a glyph.
 keys mono <<EOF
 dump-screen $T/mono.txt

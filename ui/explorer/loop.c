@@ -263,6 +263,7 @@ static int explorer_start(explorer *x, const explorer_opts *o, int scripted)
 		say("%s", x->msg);
 		return EXPLORER_ERUNTIME;
 	}
+	x->try_hint = o->try_hint; /* the info screen (i) repeats it */
 	if (o->try_hint) /* a sample that shows an effect: how to see it */
 		explorer_message(x, 0, "try: %s", o->try_hint);
 	return 0;

@@ -309,7 +309,7 @@ static void draw_help(explorer *x)
 		info_paragraphs(x->cur ? &x->cur->cfg : &x->cfg,
 				x->cur && x->cur->status == RD_OK && !x->cur->partial ? &x->cur->res
 										: NULL,
-				info_add, &h);
+				x->try_hint, info_add, &h);
 	else
 		keys_help(help_add, &h);
 	int ih = r.h - 2;

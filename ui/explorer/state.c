@@ -294,6 +294,7 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 	x->k = k;
 	x->w = w;
 	x->input = input;
+	x->try_hint = NULL; /* the opener sets the new input's */
 	x->cfg = x->start_cfg = *c;
 	x->hash_user = -1;
 	x->nundo = 0;

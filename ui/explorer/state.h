@@ -45,6 +45,7 @@ typedef struct explorer {
 	const explorer_opts *opts; /* src/ services (preset files) */
 	const view_ops *const *views; /* the views' table (views/table.c) */
 	const char *input;     /* as given (INPUT, builtin:fig3, a lesson's sample) */
+	const char *try_hint;  /* what to try with the input a sample opened, or NULL */
 	rd_kernel *k;
 	worker *w;
 	int no_timing;
