@@ -244,8 +244,8 @@ void rd_kernel_free(rd_kernel *k)
 		free(k->thread_first);
 		free(k->addr);
 		free(k->bytes);
+		free(k->site);
 	}
-	free(k->site);
 	for (uint32_t i = 0; i < k->nsites; i++) {
 		free(k->sites[i].ref);
 		free(k->sites[i].array);

@@ -200,7 +200,8 @@ typedef struct rd_kernel {
 	void (*release)(void *release_ctx);
 	void *release_ctx;
 	/* Source sites: site[i] indexes sites[] for load i; both NULL when
-	 * the reader knows none. Always the kernel's own (freed with it). */
+	 * the reader knows none. sites[] is the kernel's own; site[] too,
+	 * unless release is set (then it is lent with the arrays above). */
 	uint32_t nsites;
 	rd_site *sites;
 	uint32_t *site;

@@ -81,6 +81,7 @@ typedef struct rdt_reader {
 	uint64_t size;
 	rdt_map *map; /* NULL: data is a malloc'ed copy */
 	uint32_t nkernels, next;
+	uint32_t version;
 	uint64_t table;
 	char name[RDT_NAME_MAX + 1];
 } rdt_reader;
@@ -147,6 +148,68 @@ static int rdt_next(trace_reader *rr, const char **name)
 	r->next++;
 	*name = r->name;
 	return 1;
+}
+
+/* A version-2 kernel's sites (table entry e) into k, checked: copied,
+ * since the kernel owns its sites. */
+static int rdt_sites(rdt_reader *r, const unsigned char *e, rd_kernel *k)
+{
+	uint32_t nsites = get32(e + 28);
+	uint64_t off = get64(e + 56), n = k->nloads;
+	if (!nsites && !off)
+		return TRACE_OK;
+	uint64_t tab = off + ((n * 4 + 7) & ~7ull);
+	if (!nsites || !off || off % 8 || !in_file(r, off, n, 4) || tab < off ||
+	    !in_file(r, tab, nsites, RDT_SITE))
+		return rdt_fail(r, "kernel %s: its %u sites do not fit in the file", r->name, nsites),
+		       TRACE_EINPUT;
+	/* the per-load sites are lent with the other arrays where they are */
+	const unsigned char *p = r->data + off;
+	if (k->release)
+		k->site = (uint32_t *)(uintptr_t)p;
+	else
+		k->site = big_alloc((n ? n : 1) * sizeof *k->site);
+	k->sites = calloc(nsites, sizeof *k->sites);
+	if (!k->site || !k->sites) {
+		rdt_fail(r, "out of memory");
+		return TRACE_ENOMEM;
+	}
+	k->nsites = nsites;
+	for (uint64_t i = 0; i < n; i++) {
+		if (!k->release)
+			k->site[i] = get32(p + i * 4);
+		if (k->site[i] >= nsites)
+			return rdt_fail(r, "kernel %s: load %llu has site %u of %u", r->name,
+					(unsigned long long)i, k->site[i], nsites),
+			       TRACE_EINPUT;
+	}
+	uint64_t text = tab + (uint64_t)nsites * RDT_SITE;
+	for (uint32_t i = 0; i < nsites; i++) {
+		const unsigned char *q = r->data + tab + (uint64_t)i * RDT_SITE;
+		k->sites[i].pc = get64(q);
+		k->sites[i].line = get32(q + 8);
+		uint32_t len[2] = {get32(q + 12), get32(q + 16)};
+		char **dst[2] = {&k->sites[i].ref, &k->sites[i].array};
+		for (int j = 0; j < 2; j++) {
+			if (!len[j])
+				continue;
+			if (len[j] > RDT_NAME_MAX || !in_file(r, text, len[j], 1))
+				return rdt_fail(r, "kernel %s: site %u's text is outside the file or longer "
+						   "than %d bytes", r->name, i, RDT_NAME_MAX),
+				       TRACE_EINPUT;
+			if (memchr(r->data + text, 0, len[j]))
+				return rdt_fail(r, "kernel %s: NUL byte in site %u's text", r->name, i),
+				       TRACE_EINPUT;
+			if (!(*dst[j] = malloc(len[j] + 1))) {
+				rdt_fail(r, "out of memory");
+				return TRACE_ENOMEM;
+			}
+			memcpy(*dst[j], r->data + text, len[j]);
+			(*dst[j])[len[j]] = '\0';
+			text += len[j];
+		}
+	}
+	return TRACE_OK;
 }
 
 static int rdt_load(trace_reader *rr, rd_kernel **out)
@@ -243,6 +306,12 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 		rd_kernel_free(k);
 		return TRACE_EINPUT;
 	}
+	int src = r->version >= 2 ? rdt_sites(r, e, k) : TRACE_OK;
+	if (src != TRACE_OK) {
+		rr->oom = src == TRACE_ENOMEM;
+		rd_kernel_free(k);
+		return src;
+	}
 	*out = k;
 	return TRACE_OK;
 }
@@ -274,7 +343,7 @@ static const char *header_bad(const unsigned char *h, uint64_t size)
 {
 	if (size == 1 || memcmp(h, RDT_MAGIC, 8) != 0)
 		return "not an rdscope .rdt file (bad magic)";
-	if (get32(h + 8) != RDT_VERSION)
+	if (get32(h + 8) < 1 || get32(h + 8) > RDT_VERSION)
 		return "unsupported .rdt version";
 	if (size && get64(h + 24) != size)
 		return "file size differs from the header's (truncated or extended)";
@@ -367,6 +436,7 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 	const unsigned char *h = r->data;
 	const char *bad = header_bad(h, r->size < RDT_HEADER ? 1 : r->size);
 	if (!bad) {
+		r->version = get32(h + 8);
 		r->nkernels = get32(h + 12);
 		r->table = get64(h + 16);
 		if (r->table < RDT_HEADER || !in_file(r, r->table, r->nkernels, RDT_ENTRY))
@@ -374,7 +444,7 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 	}
 	if (bad) {
 		if (!strcmp(bad, "unsupported .rdt version"))
-			snprintf(err, errlen, "%s: .rdt version %u (this rdscope reads version %d)",
+			snprintf(err, errlen, "%s: .rdt version %u (this rdscope reads versions 1 to %d)",
 				 shown, get32(h + 8), RDT_VERSION);
 		else
 			snprintf(err, errlen, "%s: %s", shown, bad);
@@ -435,6 +505,47 @@ static int wr_array(rdt_writer *w, const void *p, uint64_t n, int width)
 	return wr(w, buf, used);
 }
 
+/* A kernel's sites (version 2), their offset and count into entry e. */
+static int wr_sites(rdt_writer *w, unsigned char *e, const rd_kernel *k)
+{
+	if (pad8(w) < 0)
+		return -1;
+	put32(e + 28, k->nsites);
+	put64(e + 56, w->pos);
+	unsigned char buf[4096];
+	size_t used = 0;
+	for (uint64_t i = 0; i < k->nloads; i++) {
+		put32(buf + used, k->site[i]);
+		used += 4;
+		if (used + 4 > sizeof buf) {
+			if (wr(w, buf, used) < 0)
+				return -1;
+			used = 0;
+		}
+	}
+	if (wr(w, buf, used) < 0 || pad8(w) < 0)
+		return -1;
+	for (uint32_t i = 0; i < k->nsites; i++) {
+		const rd_site *s = &k->sites[i];
+		size_t rl = s->ref ? strlen(s->ref) : 0, al = s->array ? strlen(s->array) : 0;
+		unsigned char q[RDT_SITE] = {0};
+		put64(q, s->pc);
+		put32(q + 8, s->line);
+		put32(q + 12, (uint32_t)(rl > RDT_NAME_MAX ? RDT_NAME_MAX : rl));
+		put32(q + 16, (uint32_t)(al > RDT_NAME_MAX ? RDT_NAME_MAX : al));
+		if (wr(w, q, sizeof q) < 0)
+			return -1;
+	}
+	for (uint32_t i = 0; i < k->nsites; i++) {
+		const rd_site *s = &k->sites[i];
+		size_t rl = s->ref ? strlen(s->ref) : 0, al = s->array ? strlen(s->array) : 0;
+		if (wr(w, s->ref, rl > RDT_NAME_MAX ? RDT_NAME_MAX : rl) < 0 ||
+		    wr(w, s->array, al > RDT_NAME_MAX ? RDT_NAME_MAX : al) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 rdt_writer *rdt_writer_open(FILE *f)
 {
 	rdt_writer *w = calloc(1, sizeof *w);
@@ -483,7 +594,8 @@ int rdt_writer_add(rdt_writer *w, const rd_kernel *k)
 	put64(e->e + 40, k->nstores);
 	put64(e->e + 48, w->pos);
 	if (wr_array(w, k->thread_first, (uint64_t)k->nthreads + 1, 8) < 0 ||
-	    wr_array(w, k->addr, k->nloads, 8) < 0 || wr_array(w, k->bytes, k->nloads, 2) < 0) {
+	    wr_array(w, k->addr, k->nloads, 8) < 0 || wr_array(w, k->bytes, k->nloads, 2) < 0 ||
+	    (k->site && wr_sites(w, e->e, k) < 0)) {
 		free(e->name);
 		return -1;
 	}

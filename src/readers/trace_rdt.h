@@ -5,7 +5,7 @@
  *
  *   header, 32 bytes:
  *     0  magic  "\x89RDT\r\n\x1a\n"
- *     8  u32    version (1)
+ *     8  u32    version (2; version 1 files, without sites, are read too)
  *    12  u32    kernel count
  *    16  u64    offset of the kernel table
  *    24  u64    file size in bytes
@@ -18,9 +18,15 @@
  *   kernel table, 64 bytes per kernel:
  *     0  u64 name offset     8 u32 name length (no NUL, at most 4096)
  *    12  u32 block x        16 u32 block y       20 u32 block z
- *    24  u32 nthreads       28 u32 reserved (0)
+ *    24  u32 nthreads       28 u32 nsites (version 2; 0: none)
  *    32  u64 nloads         40 u64 nstores
- *    48  u64 data offset    56 u64 reserved (0)
+ *    48  u64 data offset    56 u64 sites offset (version 2; 0: none)
+ *   per kernel with sites (version 2), at its sites offset, 8-byte aligned:
+ *     u32 site[nloads]                 each load's site, < nsites
+ *     then, 8-byte aligned, per site 24 bytes: u64 pc, u32 line,
+ *     u32 reference length, u32 array length, u32 reserved (0)
+ *     then the sites' reference and array texts, in site order, no NULs
+ *     (each at most 4096 bytes)
  *
  * Stores are only counted, as in the model. Loading maps the file and
  * checks every offset and size against the file, thread_first for
@@ -39,7 +45,8 @@
 #include "trace.h"
 
 #define RDT_MAGIC "\x89RDT\r\n\x1a\n"
-#define RDT_VERSION 1
+#define RDT_VERSION 2
+#define RDT_SITE 24
 #define RDT_HEADER 32
 #define RDT_ENTRY 64
 #define RDT_NAME_MAX 4096

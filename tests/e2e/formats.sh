@@ -243,7 +243,7 @@ rdt-bad-magic.rdt||not an rdscope .rdt file (bad magic)
 rdt-data-outside.rdt||kernel table2: its 4 threads and 8 loads do not fit in the file (truncated?)
 rdt-thread-first-decreasing.rdt||kernel table2: thread_first decreases (at 2)
 rdt-truncated.rdt||file size differs from the header's (truncated or extended)
-rdt-version.rdt||.rdt version 9 (this rdscope reads version 1)
+rdt-version.rdt||.rdt version 9 (this rdscope reads versions 1 to 2)
 unknown-format-line1.txt|1|not a format rdscope knows (first line 'blocksize 4 1 1'): expected an Ocelot .trc, NVBit mem_trace output, an Accel-Sim .traceg, an .rdt or a kernel description (or name one with --input-format)
 EOF
 while IFS='|' read -r f line msg; do

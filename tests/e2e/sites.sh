@@ -107,3 +107,33 @@ result "--top without --by: exit 2" $?
 rds run --by site -s model=reference-2013 samples/polybench/gemm.kdesc
 [ $rc -eq 2 ] && grep -q '^rdscope: --by: the reference-2013 profile has no breakdown by source' "$T/err"
 result "--by under reference-2013: exit 2, says why" $?
+
+# .rdt keeps the sites (version 2): converted, the report is the same; a
+# version 1 file (no sites) is still read; a damaged site is refused.
+rds convert sample:polybench/gemm:small "$T/g.rdt"
+"$RDSCOPE" run --by site --no-timing sample:polybench/gemm:small | sed 1d >"$T/a.txt"
+"$RDSCOPE" run --by site --no-timing "$T/g.rdt" | sed 1d >"$T/b.txt"
+[ $rc -eq 0 ] && grep -q 'line 29 b\[k\]\[j\]' "$T/b.txt" && cmp -s "$T/a.txt" "$T/b.txt"
+result ".rdt keeps the sites: the converted trace reports the same sites" $?
+rds convert samples/paper/table1.trc "$T/v2.rdt"
+# a kernel without sites: version 2 differs from version 1 in the version only
+python3 - "$T/v2.rdt" "$T/v1.rdt" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[8:12] = (1).to_bytes(4, "little")
+open(sys.argv[2], "wb").write(b)
+PY
+"$RDSCOPE" run -f json --no-timing "$T/v1.rdt" >"$T/v1.json" 2>"$T/err" &&
+	"$RDSCOPE" run -f json --no-timing "$T/v2.rdt" | sed 's/v2.rdt/v1.rdt/' | cmp -s - "$T/v1.json"
+result ".rdt version 1 files are still read, with the same results" $?
+python3 - "$T/g.rdt" "$T/bad.rdt" <<'PY'
+import sys, struct
+b = bytearray(open(sys.argv[1], "rb").read())
+table = struct.unpack_from("<Q", b, 16)[0]
+off = struct.unpack_from("<Q", b, table + 56)[0]
+struct.pack_into("<I", b, off + 4 * 5, 999)   # load 5 at site 999 of 3
+open(sys.argv[2], "wb").write(b)
+PY
+rds run --by site "$T/bad.rdt"
+[ $rc -eq 2 ] && grep -q 'bad.rdt: kernel gemm_kernel: load 5 has site 999 of 3' "$T/err"
+result ".rdt: a load's site beyond the kernel's sites is an input error" $?
