@@ -21,6 +21,7 @@
 
 #include "bgcall.h"
 #include "draw.h"
+#include "fit.h"
 #include "hist.h"
 #include "input.h"
 #include "keys.h"
@@ -783,6 +784,85 @@ static void test_bgcall(void **state)
 	close(p[1]);
 }
 
+
+/* ------------------------------------------------------------ fit */
+
+/* Text cut between items, with an ellipsis, never inside a number. */
+static void test_fit_items(void **state)
+{
+	(void)state;
+	char out[256];
+	assert_int_equal(fit_items(out, sizeof out, 40, "fills 1→t5 2→t6", "…", NULL), 15);
+	assert_string_equal(out, "fills 1→t5 2→t6");
+	fit_items(out, sizeof out, 14, "fills 1→t5 2→t6", "…", NULL);
+	assert_string_equal(out, "fills 1→t5 …");
+	/* the old bug: "20971; MSHRs" */
+	fit_items(out, sizeof out, 22, "fills 2097152→t103 2097184→t109; hits none", "...", NULL);
+	assert_string_equal(out, "fills 2097152→t103 ...");
+	/* items holding blanks: cut only after a comma (the old bug: "next
+	 * issues" cut without an ellipsis) */
+	fit_items(out, sizeof out, 30, "w1 t15715, w0 t15716, w2 t15800", "…", ",");
+	assert_string_equal(out, "w1 t15715, w0 t15716 …");
+	fit_items(out, sizeof out, 30, "w1 t15715, w0 t15716, w2 t15800", "…", NULL);
+	assert_string_equal(out, "w1 t15715, w0 t15716, w2 …");
+	fit_items(out, sizeof out, 3, "123456 7", "…", NULL);
+	assert_string_equal(out, "…");
+	fit_items(out, sizeof out, 0, "1 2", "…", NULL);
+	assert_string_equal(out, "");
+	/* Any width: the result fits, is a prefix of the text cut at a blank
+	 * (numbers whole), and ends in the ellipsis when it is not all. */
+	const char *text = "fills 2097544→t15725 2097576→t15720 2097608→t15731; hits 12→t3";
+	for (int w = 0; w < 80; w++) {
+		int c = fit_items(out, sizeof out, w, text, "…", NULL);
+		assert_true(c <= w);
+		assert_int_equal(c, draw_width(out));
+		if (strcmp(out, text) == 0 || !*out)
+			continue;
+		size_t n = strlen(out);
+		assert_string_equal(out + n - strlen("…"), "…");
+		if (n > strlen("…")) {
+			size_t p = n - strlen("…") - 1;
+			assert_int_equal(out[p], ' ');
+			assert_int_equal(strncmp(out, text, p), 0);
+			assert_true(text[p] == ' ' || text[p] == ';' || text[p] == ',');
+		}
+	}
+}
+
+/* The cache grid: whole cells only, an ellipsis when ways are left out,
+ * never wider than the line. */
+static void test_grid_layout(void **state)
+{
+	(void)state;
+	grid_fit f;
+	grid_layout(80, 8, 4, 5, 1, &f);
+	assert_int_equal(f.cellw, 7);
+	assert_int_equal(f.shown, 4);
+	assert_false(f.more);
+	assert_int_equal(f.used, 8 + 28);
+	grid_layout(30, 8, 8, 5, 1, &f);
+	assert_true(f.more);
+	assert_int_equal(f.shown, 3); /* 8 + 3 * 7 + 1 = 30 */
+	assert_int_equal(f.used, 30);
+	for (int w = 0; w < 200; w++)
+		for (unsigned ways = 1; ways < 40; ways += 3)
+			for (int tagw = 1; tagw <= 16; tagw++) {
+				grid_layout(w, 8, ways, tagw, 3, &f);
+				assert_true(f.shown >= 0 && (unsigned)f.shown <= ways);
+				assert_int_equal(f.more, (unsigned)f.shown < ways);
+				assert_int_equal(f.used, 8 + f.shown * f.cellw + (f.more ? 3 : 0));
+				if (w >= 8 + 3)
+					assert_true(f.used <= w);
+				/* as many as fit */
+				if (f.more)
+					assert_true(8 + (f.shown + 1) * f.cellw + 3 > w);
+			}
+	assert_int_equal(fit_hex_digits(0), 1);
+	assert_int_equal(fit_hex_digits(0xf), 1);
+	assert_int_equal(fit_hex_digits(0x10), 2);
+	assert_int_equal(fit_hex_digits(0xffffffffffffffffull), 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -803,6 +883,8 @@ int main(void)
 		cmocka_unit_test(test_worker_speculate),
 		cmocka_unit_test(test_draw_safe_rule),
 		cmocka_unit_test(test_bgcall),
+		cmocka_unit_test(test_fit_items),
+		cmocka_unit_test(test_grid_layout),
 	};
 	return cmocka_run_group_tests_name("ui", tests, NULL, NULL);
 }

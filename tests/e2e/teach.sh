@@ -131,7 +131,9 @@ result "teach: --teach outside a terminal says it needs one" $?
 
 # ---------------------------------------------------------------- step-through
 # Any trace: a 32-thread warp of uncoalesced loads under the Fermi hash
-# (hashed bits marked x), stepping and jumping.
+# (hashed bits marked x), stepping and jumping; the whole cache (v) as a
+# grid of sets x ways, at the start and far into the run (: goes to a
+# request number or a time), scrolled; every request reachable.
 cat >"$T/step.keys" <<KEYS
 s
 wait
@@ -141,15 +143,64 @@ pagedown
 end
 dump-screen $T/step_fig3_end.txt
 home
+v
+right
+dump-screen $T/step_grid.txt
+:
+type 30000
+enter
+dump-screen $T/step_grid_far.txt
+down
+down
+down
+dump-screen $T/step_grid_scrolled.txt
+:
+type t5000
+enter
+dump-screen $T/step_time.txt
+:
+type 12x
+enter
+dump-screen $T/step_goto_bad.txt
 esc
 dump-screen $T/step_back.txt
 KEYS
 screen step 24 80 -- builtin:colcopy:64:1024
-result "step: the step-through of a trace's first requests runs" $?
-golden step_fig3 && grep -q 'step 2 of 2000 (first of more)' "$T/step_fig3.txt" &&
-	grep -q 'x xor' "$T/step_fig3.txt" && grep -q 'step 2000 of 2000' "$T/step_fig3_end.txt" &&
+result "step: the step-through of any request of a trace runs" $?
+golden step_fig3 && grep -q 'request 2/115750 ' "$T/step_fig3.txt" &&
+	grep -q 'x xor' "$T/step_fig3.txt" && grep -q 'request 115750/115750 ' "$T/step_fig3_end.txt" &&
+	grep -q 'none: the last request' "$T/step_fig3_end.txt" &&
 	grep -q 'Miss breakdown' "$T/step_back.txt"
-result "step: Fermi hash bits, the first 2000 requests, Esc back to the panes" $?
+result "step: Fermi hash bits, every request to the last (115750), Esc back to the panes" $?
+golden step_grid && golden step_grid_far && golden step_grid_scrolled &&
+	grep -q 'request 30000/115750 ' "$T/step_grid_far.txt" &&
+	grep -q '^ ▸     9  10003  10002  1003c  1003d ' "$T/step_grid_far.txt" &&
+	grep -q '^   after  10003  10002  1003c  1003d ' "$T/step_grid_far.txt" &&
+	grep -q '^ tag 10012  set 9  offset 64 ' "$T/step_grid_far.txt" &&
+	grep -q 'sets 7-17 of 32' "$T/step_grid_scrolled.txt"
+result "step: the whole cache at request 2 and 30000 (a window far into the run), scrolled" $?
+grep -q '^ t=5000 ' "$T/step_time.txt" && grep -q 'request 18491/115750 ' "$T/step_time.txt" &&
+	grep -q "go to: '12x' is not a request number (N) or a time (tN)" "$T/step_goto_bad.txt"
+result "step: : goes to a time step (t5000: request 18491); a bad goal is refused" $?
+# Nothing cut inside a number: lines end in a whole item or an ellipsis
+# (the old "20971; MSHRs" and a queue cut without one).
+grep -q '^ in flight: fills .* …; MSHRs 12 of 64, none free$' "$T/step_grid_far.txt" &&
+	grep -q '^ ▸ cancelled: line 2097736 needs an MSHR and warp 0 holds all it may; warp 0 …$' \
+		"$T/step_grid_far.txt"
+result "step: long lines are cut between items with an ellipsis" $?
+
+# More ways than fit in 80 columns: whole cells, then an ellipsis.
+cat >"$T/stepw.keys" <<KEYS
+s
+v
+:
+type 700
+enter
+dump-screen $T/step_grid_wide.txt
+KEYS
+screen stepw 24 80 -- -s l1.hash=xor -s l1.ways=16 builtin:colcopy:64:1024
+golden step_grid_wide && grep -q '^ ▸ *[0-9]* .* …' "$T/step_grid_wide.txt"
+result "step: a 16-way grid in 80 columns shows the ways that fit and an ellipsis" $?
 
 # ---------------------------------------------------------------- heat map
 # A column-major copy with a 4 KB row stride: under mod every row's line

@@ -13,6 +13,7 @@
 
 #include "keys.h"
 #include "params.h"
+#include "steplog.h"
 
 static int prompt_open(explorer *x, int kind, const char *label, const char *init)
 {
@@ -287,12 +288,41 @@ int prompt_preset(explorer *x)
 	return prompt_open(x, P_OPEN, "open preset (file or name): ", "");
 }
 
+int prompt_goto(explorer *x)
+{
+	return prompt_open(x, P_GOTO, "go to request (N, or tN for time step N): ", "");
+}
+
+/* A jump of the step-through (views/step.c follows x->step). */
+static int do_goto(explorer *x, const char *text)
+{
+	int is_time;
+	uint64_t v;
+	char err[256];
+	if (steplog_parse_goal(text, &is_time, &v, err, sizeof err) < 0) {
+		explorer_message(x, 1, "%s", err);
+		return R_STATUS;
+	}
+	if (is_time) {
+		x->step_goal_pending = 1;
+		x->step_goal = v;
+	} else {
+		x->step_goal_pending = 0;
+		x->step = v;
+	}
+	x->grid_scroll = 0;
+	explorer_request(x);
+	return R_ALL;
+}
+
 static int accept(explorer *x)
 {
 	int kind = x->prompt;
 	char text[sizeof x->pbuf];
 	memcpy(text, x->pbuf, sizeof text);
 	x->prompt = P_NONE;
+	if (kind == P_GOTO)
+		return do_goto(x, text);
 	if (kind == P_EXPORT)
 		return do_export(x, text);
 	if (kind == P_OPEN)

@@ -16,6 +16,8 @@
 int prompt_value(explorer *x);
 int prompt_export(explorer *x);
 int prompt_preset(explorer *x);
+/* A request or time for the step-through to go to. */
+int prompt_goto(explorer *x);
 
 /* A key while a prompt is open (x->prompt). Reaction flags. */
 int prompt_key(explorer *x, int ch);
