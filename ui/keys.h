@@ -36,6 +36,14 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	  "export the configuration as a preset file (asks for the name, offering one " \
 	  "made from the input's) and show the equivalent rdscope run command", 'e') \
 	X(OPEN, KS_GLOBAL, "o", "open a preset (asks for a file or preset name)", 'o') \
+	X(INPUT, KS_GLOBAL, "i", \
+	  "open another input without restarting (asks for a trace or description file, " \
+	  "sample:NAME or builtin:NAME; FILE --kernel NAME picks one kernel of several); " \
+	  "the configuration on screen is kept", 'i') \
+	X(TYPED, KS_GLOBAL, "a", \
+	  "type your own addresses and explore them at once: byte addresses such as " \
+	  "0 4 16 20 0, each a 4-byte load of thread 0, or THREAD:ADDRESS pairs such as " \
+	  "0:0 1:8 0:4 (threads form warps of gpu.warp_size; elem=N first: N-byte loads)", 'a') \
 	X(REDRAW, KS_GLOBAL, "Ctrl-L", "redraw the screen", KC_CTRL('l')) \
 	X(STEPS, KS_GLOBAL, "s", \
 	  "step-through view: the requests one at a time, as the columns of the paper's " \

@@ -202,6 +202,62 @@ screen stepw 24 80 -- -s l1.hash=xor -s l1.ways=16 builtin:colcopy:64:1024
 golden step_grid_wide && grep -q '^ ▸ *[0-9]* .* …' "$T/step_grid_wide.txt"
 result "step: a 16-way grid in 80 columns shows the ways that fit and an ellipsis" $?
 
+# ---------------------------------------------------------------- type your own
+# a: a typed address sequence is explored at once (the configuration on
+# screen kept); i: another input without restarting; errors say why.
+cat >"$T/typed.keys" <<KEYS
+a
+type 0 4x
+enter
+dump-screen $T/typed_bad.txt
+a
+type 0 4 16 20 0 512 1024 0 2048 0
+enter
+dump-screen $T/typed.txt
+s
+wait
+end
+dump-screen $T/typed_step.txt
+v
+dump-screen $T/typed_grid.txt
+i
+type no/such/input.trc
+enter
+dump-screen $T/input_bad.txt
+i
+type sample:paper/table1
+enter
+dump-screen $T/input.txt
+KEYS
+screen typed 24 80 -- -p toy-table2 -s l1.hash=mod
+result "typed: the typing and opening script runs" $?
+golden typed_bad && golden typed && golden typed_step && golden typed_grid &&
+	grep -q "typed: item 2, '4x', is not an address" "$T/typed_bad.txt" &&
+	grep -q 'exploring the typed addresses (10 loads)' "$T/typed.txt" &&
+	grep -q '^ typed: 0 4 16 20 0 512 1024 0 2048 0 │ request 10/10 ' "$T/typed_step.txt"
+result "typed: a typed sequence is modelled at once, stepped through, shown as a grid" $?
+"$RDSCOPE" run -q -p toy-table2 -s l1.hash=mod --log "$T/typed.csv" - >/dev/null <<TRC
+blocksize: 1 1 1
+0 0 0 4
+0 0 4 4
+0 0 16 4
+0 0 20 4
+0 0 0 4
+0 0 512 4
+0 0 1024 4
+0 0 0 4
+0 0 2048 4
+0 0 0 4
+TRC
+want=$(cut -d, -f12 "$T/typed.csv" | tail -n +2 | tr '\n' ' ' | sed 's/ $//')
+got=$(sed -n 's/^ hit\/miss *//p' "$T/typed_step.txt" | tr -s ' ' | sed 's/ $//')
+[ -n "$want" ] && [ "$want" = "$got" ]
+result "typed: the same outcomes as rdscope run on the same loads ($want)" $?
+golden input && grep -q 'open: no/such/input.trc' "$T/input_bad.txt" &&
+	grep -q '│ table1 (1 threads, 7 loads)' "$T/input.txt" &&
+	grep -q 'opened sample:paper/table1 (7 loads)' "$T/input.txt"
+result "typed: i opens another input without restarting; a missing one is refused" $?
+
 # ---------------------------------------------------------------- heat map
 # A column-major copy with a 4 KB row stride: under mod every row's line
 # falls in the same set at the same time (all misses); the Fermi hash

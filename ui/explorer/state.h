@@ -35,8 +35,9 @@ enum {
 };
 
 /* P_CONFIRM: replace the existing file pfile with the export (y/n)? */
-/* P_GOTO: a request or time for the step-through. */
-enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM, P_GOTO };
+/* P_GOTO: a request or time for the step-through; P_INPUT: another input
+ * to explore; P_TYPED: an address sequence to explore (typed.h). */
+enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM, P_GOTO, P_INPUT, P_TYPED };
 enum focus { F_PARAMS = 0, F_HIST };
 
 #define MEMO_N 16
@@ -46,6 +47,7 @@ typedef struct explorer {
 	const explorer_opts *opts; /* src/ services (preset files) */
 	const view_ops *const *views; /* the views' table (views/table.c) */
 	const char *input;     /* as given (INPUT, builtin:fig3, a lesson's sample) */
+	char input_buf[600];   /* an input opened or typed in the explorer (input) */
 	rd_kernel *k;
 	worker *w;
 	int no_timing;
