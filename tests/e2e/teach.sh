@@ -165,8 +165,9 @@ dump-screen $T/step_goto_bad.txt
 esc
 dump-screen $T/step_back.txt
 KEYS
-screen step 24 80 -- builtin:colcopy:64:1024
-result "step: the step-through of any request of a trace runs" $?
+screen step 24 80 -- builtin:colcopy:64:1024 && ! grep -q 'no key' "$T"/step_*.txt &&
+	grep -q 'ways, most recent first' "$T/step_grid.txt"
+result "step: the step-through of any request of a trace runs, v and : are its keys" $?
 golden step_fig3 && grep -q 'request 2/115750 ' "$T/step_fig3.txt" &&
 	grep -q 'x xor' "$T/step_fig3.txt" && grep -q 'request 115750/115750 ' "$T/step_fig3_end.txt" &&
 	grep -q 'none: the last request' "$T/step_fig3_end.txt" &&
@@ -229,8 +230,9 @@ type sample:paper/table1
 enter
 dump-screen $T/input.txt
 KEYS
-screen typed 24 80 -- -p toy-table2 -s l1.hash=mod
-result "typed: the typing and opening script runs" $?
+screen typed 24 80 -- -p toy-table2 -s l1.hash=mod && ! grep -q 'no key' "$T"/typed*.txt \
+	"$T"/input*.txt
+result "typed: the typing and opening script runs, a and i are keys" $?
 golden typed_bad && golden typed && golden typed_step && golden typed_grid &&
 	grep -q "typed: item 2, '4x', is not an address" "$T/typed_bad.txt" &&
 	grep -q 'exploring the typed addresses (10 loads)' "$T/typed.txt" &&
