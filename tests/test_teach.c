@@ -431,18 +431,26 @@ static void test_steplog_windows(void **state)
 					uint64_t nv[64];
 					uint32_t nn;
 					naive_sets(a, i + F, s, nv, &nn);
-					assert_int_equal(g1.n[s], nn);
-					assert_int_equal(g2.n[s], nn);
-					assert_memory_equal(g1.line + (size_t)s * g1.ways, nv, nn * sizeof *nv);
-					assert_memory_equal(g2.line + (size_t)s * g2.ways, nv, nn * sizeof *nv);
+					uint32_t n1, n2;
+					const uint64_t *v1 = step_grid_set(&g1, s, &n1);
+					const uint64_t *v2 = step_grid_set(&g2, s, &n2);
+					assert_int_equal(n1, nn);
+					assert_int_equal(n2, nn);
+					if (nn) {
+						assert_memory_equal(v1, nv, nn * sizeof *nv);
+						assert_memory_equal(v2, nv, nn * sizeof *nv);
+					}
 				}
 				/* the accessed set's row is the stack before, cut at the ways */
 				const rd_event *e = &y->ev;
 				uint32_t nb;
 				const uint64_t *sb = steplog_stack(w, i, 0, &nb);
 				uint32_t top = nb < c.l1_ways ? nb : c.l1_ways;
-				assert_int_equal(g2.n[e->set], top);
-				assert_memory_equal(g2.line + (size_t)e->set * g2.ways, sb, top * sizeof *sb);
+				uint32_t ne;
+				const uint64_t *ve = step_grid_set(&g2, e->set, &ne);
+				assert_int_equal(ne, top);
+				if (top)
+					assert_memory_equal(ve, sb, top * sizeof *sb);
 				step_grid_free(&g1);
 				step_grid_free(&g2);
 			}

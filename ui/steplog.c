@@ -277,8 +277,10 @@ void steplog_free(steplog *l)
 	free(l->e);
 	free(l->lines);
 	free(l->pre);
-	free(l->cache);
-	free(l->cache_n);
+	free(l->snap_core);
+	free(l->snap_set);
+	free(l->snap_n);
+	free(l->snap_lines);
 	free(l);
 }
 
@@ -336,29 +338,38 @@ static void step_end(replay *r, core_rp *c, size_t end)
 	c->rec_first = STEP_NONE;
 }
 
-/* The window starts: keep the cache and the requests in flight. */
+/* The window starts: keep the cache (its sets that hold lines) and the
+ * requests in flight. */
 static int window_start(steplog *l, replay *r)
 {
 	l->ncores = r->ncores;
 	l->cways = r->ways;
-	size_t cells = (size_t)r->ncores * r->sets;
-	l->cache = malloc((cells * l->cways > 0 ? cells * l->cways : 1) * sizeof *l->cache);
-	l->cache_n = calloc(cells ? cells : 1, sizeof *l->cache_n);
-	size_t np = 0;
-	for (uint32_t k = 0; k < r->ncores; k++)
+	l->have_snap = 1;
+	size_t ns = 0, np = 0;
+	for (uint32_t k = 0; k < r->ncores; k++) {
 		np += r->core[k].npend;
+		for (uint32_t s = 0; s < r->sets; s++)
+			ns += r->core[k].set[s].n > 0;
+	}
 	l->pre = calloc(np ? np : 1, sizeof *l->pre);
-	if (!l->cache || !l->cache_n || !l->pre)
+	l->snap_core = malloc((ns ? ns : 1) * sizeof *l->snap_core);
+	l->snap_set = malloc((ns ? ns : 1) * sizeof *l->snap_set);
+	l->snap_n = malloc((ns ? ns : 1) * sizeof *l->snap_n);
+	l->snap_lines = malloc((ns * l->cways > 0 ? ns * l->cways : 1) * sizeof *l->snap_lines);
+	if (!l->pre || !l->snap_core || !l->snap_set || !l->snap_n || !l->snap_lines)
 		return -1;
 	for (uint32_t k = 0; k < r->ncores; k++) {
 		core_rp *c = &r->core[k];
 		for (uint32_t s = 0; s < r->sets; s++) {
 			const vec *v = &c->set[s];
+			if (!v->n)
+				continue;
 			uint32_t n = v->n < l->cways ? v->n : l->cways;
-			size_t at = (size_t)k * r->sets + s;
-			l->cache_n[at] = n;
-			if (n)
-				memcpy(l->cache + at * l->cways, v->v, n * sizeof *v->v);
+			l->snap_core[l->nsnap] = k;
+			l->snap_set[l->nsnap] = s;
+			l->snap_n[l->nsnap] = n;
+			memcpy(l->snap_lines + l->nsnap * l->cways, v->v, n * sizeof *v->v);
+			l->nsnap++;
 		}
 		for (size_t j = 0; j < c->npend; j++) {
 			step_ev *p = &l->pre[l->npre];
@@ -442,7 +453,7 @@ int steplog_add(steplog *l, const rd_event *ev)
 		/* Check the replay against what the model reported. */
 		uint32_t have = set->n > STEP_DEPTH ? STEP_DEPTH : set->n;
 		if (ev->stack && (ev->stack_len != have ||
-				  memcmp(ev->stack, set->v, have * sizeof *set->v) != 0))
+				  (have && memcmp(ev->stack, set->v, have * sizeof *set->v) != 0)))
 			disagree(l, li);
 		if (d >= 0 ? d != ev->distance
 			   : ev->distance >= 0 && ev->distance < (int64_t)set->n)
@@ -677,8 +688,11 @@ void steplog_explain(const steplog *l, size_t i, char *buf, size_t len)
 
 void step_grid_free(step_grid *g)
 {
-	free(g->line);
-	free(g->n);
+	replay *r = g->rp;
+	if (r) {
+		replay_free(r);
+		free(r);
+	}
 	free(g->fly_line);
 	free(g->fly_set);
 	memset(g, 0, sizeof *g);
@@ -692,67 +706,66 @@ int step_grid_flying(const step_grid *g, uint64_t line)
 	return 0;
 }
 
+const uint64_t *step_grid_set(const step_grid *g, uint32_t s, uint32_t *n)
+{
+	const replay *r = g->rp;
+	*n = 0;
+	if (!r || s >= g->sets)
+		return NULL;
+	const vec *v = &r->core[g->core].set[s];
+	*n = v->n < g->ways ? v->n : g->ways;
+	return v->v;
+}
+
 int steplog_grid(const steplog *l, size_t i, step_grid *g)
 {
 	memset(g, 0, sizeof *g);
-	if (i >= l->n || !l->cache || !l->cways)
+	if (i >= l->n || !l->have_snap || !l->cways)
 		return -1;
 	uint32_t core = l->e[i].ev.core;
-	replay r;
+	replay *r = calloc(1, sizeof *r);
 	rd_config c = l->cfg;
-	if (core >= l->ncores || replay_init(&r, NULL, &c, l->cways) < 0) {
-		if (core < l->ncores)
-			replay_free(&r);
+	if (!r || core >= l->ncores || replay_init(r, NULL, &c, l->cways) < 0) {
+		if (r && core < l->ncores)
+			replay_free(r);
+		free(r);
 		return -1;
 	}
-	core_rp *cr = &r.core[core];
-	int rc = -1;
-	for (uint32_t s = 0; s < r.sets && !r.oom; s++) {
-		size_t at = (size_t)core * r.sets + s;
-		for (uint32_t k = l->cache_n[at]; k-- > 0;)
-			lru_touch(&r, &cr->set[s], l->cache[at * l->cways + k]);
-	}
-	for (size_t j = 0; j < l->npre && !r.oom; j++)
-		if (l->pre[j].ev.core == core)
-			rp_push(&r, cr, &l->pre[j].ev, NO_REQ);
-	for (size_t j = 0; j < i && !r.oom; j++) {
-		const rd_event *ev = &l->e[j].ev;
-		if (ev->core != core || ev->set >= r.sets)
+	g->rp = r;
+	core_rp *cr = &r->core[core];
+	for (size_t k = 0; k < l->nsnap && !r->oom; k++) {
+		if (l->snap_core[k] != core || l->snap_set[k] >= r->sets)
 			continue;
-		rp_lookup(&r, cr, ev, NO_REQ);
-		rp_push(&r, cr, ev, NO_REQ);
+		for (uint32_t j = l->snap_n[k]; j-- > 0;)
+			lru_touch(r, &cr->set[l->snap_set[k]], l->snap_lines[k * l->cways + j]);
 	}
-	if (l->e[i].ev.set < r.sets)
-		rp_lookup(&r, cr, &l->e[i].ev, NO_REQ);
-	if (r.oom)
-		goto out;
+	for (size_t j = 0; j < l->npre && !r->oom; j++)
+		if (l->pre[j].ev.core == core)
+			rp_push(r, cr, &l->pre[j].ev, NO_REQ);
+	for (size_t j = 0; j < i && !r->oom; j++) {
+		const rd_event *ev = &l->e[j].ev;
+		if (ev->core != core || ev->set >= r->sets)
+			continue;
+		rp_lookup(r, cr, ev, NO_REQ);
+		rp_push(r, cr, ev, NO_REQ);
+	}
+	if (l->e[i].ev.set < r->sets)
+		rp_lookup(r, cr, &l->e[i].ev, NO_REQ);
 	g->core = core;
-	g->sets = r.sets;
+	g->sets = r->sets;
 	g->ways = l->cways;
-	size_t cells = (size_t)r.sets * g->ways;
-	g->line = malloc((cells > 0 ? cells : 1) * sizeof *g->line);
-	g->n = calloc(r.sets, sizeof *g->n);
 	g->fly_line = malloc((cr->npend ? cr->npend : 1) * sizeof *g->fly_line);
 	g->fly_set = malloc((cr->npend ? cr->npend : 1) * sizeof *g->fly_set);
-	if (!g->line || !g->n || !g->fly_line || !g->fly_set) {
+	if (r->oom || !g->fly_line || !g->fly_set) {
 		step_grid_free(g);
-		goto out;
-	}
-	for (uint32_t s = 0; s < r.sets; s++) {
-		const vec *v = &cr->set[s];
-		g->n[s] = v->n < g->ways ? v->n : g->ways;
-		if (g->n[s])
-			memcpy(g->line + (size_t)s * g->ways, v->v, g->n[s] * sizeof *v->v);
+		return -1;
 	}
 	for (size_t k = 0; k < cr->npend; k++)
 		if (cr->pend[k].fill && !step_grid_flying(g, cr->pend[k].line)) {
 			g->fly_line[g->nfly] = cr->pend[k].line;
 			g->fly_set[g->nfly++] = cr->pend[k].set;
 		}
-	rc = 0;
-out:
-	replay_free(&r);
-	return rc;
+	return 0;
 }
 
 static unsigned log2_floor(uint64_t v)

@@ -61,11 +61,14 @@ typedef struct steplog {
 	 * start (early_by: a request of the window). */
 	step_ev *pre;
 	size_t npre;
-	/* The cache at the window's start: per core, per set, its first
-	 * min(ways, STEP_DEPTH) lines, most recent first. */
+	/* The cache at the window's start: its sets that hold lines (core,
+	 * set, count), each with its first cways (= ways) lines, most recent
+	 * first, in snap_lines[k * cways ...]. */
 	uint32_t ncores, cways;
-	uint64_t *cache;        /* [ncores * sets * cways] */
-	uint32_t *cache_n;      /* [ncores * sets] */
+	int have_snap;
+	size_t nsnap;
+	uint32_t *snap_core, *snap_set, *snap_n;
+	uint64_t *snap_lines;
 	int truncated;          /* the run had requests after the window */
 	int stacks;             /* the model reported stacks (the paper profile does) */
 	int replay_ok;          /* the replay agreed with the model everywhere */
@@ -113,17 +116,18 @@ void steplog_explain(const steplog *l, size_t i, char *buf, size_t len);
 
 /* The whole cache of request i's core as i's lookup saw it. */
 typedef struct step_grid {
-	uint32_t core, sets, ways; /* ways: lines kept per set (min(ways, STEP_DEPTH)) */
-	uint64_t *line;         /* [sets * ways]: set s's lines, most recent first */
-	uint32_t *n;            /* [sets]: valid ways of each set */
+	uint32_t core, sets, ways;
 	size_t nfly;            /* fills in flight (a line once, oldest first) */
 	uint64_t *fly_line;
 	uint32_t *fly_set;
+	void *rp;               /* the replay that holds the sets */
 } step_grid;
 
 /* 0, or -1 out of memory (or no cache copy: g zeroed). */
 int steplog_grid(const steplog *l, size_t i, step_grid *g);
 void step_grid_free(step_grid *g);
+/* Set s of g: its lines in the ways, most recent first (*n of them). */
+const uint64_t *step_grid_set(const step_grid *g, uint32_t s, uint32_t *n);
 /* Is line in flight in g? */
 int step_grid_flying(const step_grid *g, uint64_t line);
 

@@ -535,12 +535,15 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 	const uint64_t *after = steplog_stack(l, i, 1, &na);
 	/* Column widths: the widest tag of the rows shown. */
 	int tagw = 1;
-	for (uint32_t s = (uint32_t)top; s < (uint32_t)top + nrows; s++)
-		for (uint32_t k = 0; k < g.n[s]; k++) {
-			int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, g.line[(size_t)s * g.ways + k]));
+	for (uint32_t s = (uint32_t)top; s < (uint32_t)top + nrows; s++) {
+		uint32_t gn;
+		const uint64_t *gv = step_grid_set(&g, s, &gn);
+		for (uint32_t k = 0; k < gn; k++) {
+			int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, gv[k]));
 			if (d > tagw)
 				tagw = d;
 		}
+	}
 	for (uint32_t k = 0; after && k < na && k < g.ways; k++) {
 		int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, after[k]));
 		if (d > tagw)
@@ -574,9 +577,10 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 		char note[64] = "";
 		if (acc)
 			snprintf(note, sizeof note, "before");
-		grid_row(x, &g, &f, tagw, y++, x0, w, label, acc ? E_FOCUS : E_BIT_INDEX,
-			 g.line + (size_t)s * g.ways, g.n[s], s, acc ? se->ev.line : UINT64_MAX - 1,
-			 note);
+		uint32_t gn;
+		const uint64_t *gv = step_grid_set(&g, s, &gn);
+		grid_row(x, &g, &f, tagw, y++, x0, w, label, acc ? E_FOCUS : E_BIT_INDEX, gv, gn, s,
+			 acc ? se->ev.line : UINT64_MAX - 1, note);
 		if (acc && y < yend) {
 			snprintf(label, sizeof label, "  %*s  ", setw, "after");
 			snprintf(note, sizeof note, "end of t=%llu", (unsigned long long)se->ev.time);
