@@ -30,7 +30,8 @@ static int steps_progress(void *ctx, double f)
 {
 	(void)f;
 	steps_ctx *sc = ctx;
-	return sc->env->stale(sc->env->ctx) || sc->log->truncated || sc->log->oom;
+	return sc->env->stale(sc->env->ctx) || (sc->log->truncated && sc->log->tail_done) ||
+	       sc->log->oom;
 }
 
 static void find_event(void *ctx, const rd_event *ev)
@@ -75,7 +76,7 @@ static int steps_run(const job_env *env, const rd_config *cfg, steps_ctx *sc, ui
 	if (env->stale(env->ctx))
 		return RD_ECANCELED;
 	/* Stopped because the log was full: what it holds is the answer. */
-	int full = st == RD_ECANCELED && sc->log->truncated;
+	int full = st == RD_ECANCELED && sc->log->truncated && sc->log->tail_done;
 	if (st == RD_OK || full)
 		st = steplog_end(sc->log, st == RD_OK) < 0 ? RD_ENOMEM : RD_OK;
 	return st;

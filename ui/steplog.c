@@ -391,6 +391,17 @@ int steplog_add(steplog *l, const rd_event *ev)
 	uint64_t num = l->seen++;
 	if (num >= l->first + STEP_MAX) {
 		l->truncated = 1;
+		if (!l->tail_done && ev->core < r->ncores && ev->set < r->sets) {
+			core_rp *c = &r->core[ev->core];
+			if (c->have_step && c->rec_first != STEP_NONE && c->step_t == ev->time) {
+				/* the step of kept requests goes on: its effects count */
+				rp_lookup(r, c, ev, NO_REQ);
+				if (rp_push(r, c, ev, NO_REQ) < 0)
+					l->oom = 1;
+				return 1;
+			}
+		}
+		l->tail_done = 1;
 		return 1;
 	}
 	int keep = num >= l->first;

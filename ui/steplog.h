@@ -70,6 +70,8 @@ typedef struct steplog {
 	uint32_t *snap_core, *snap_set, *snap_n;
 	uint64_t *snap_lines;
 	int truncated;          /* the run had requests after the window */
+	int tail_done;          /* ... and the step of the last kept one has ended
+				 * (replayed, so that its stacks after are whole) */
 	int stacks;             /* the model reported stacks (the paper profile does) */
 	int replay_ok;          /* the replay agreed with the model everywhere */
 	size_t replay_bad;      /* the first request (index into e) it disagreed on */
@@ -85,7 +87,8 @@ void steplog_free(steplog *l);
 
 /* Replay one event, and keep it (its stack copied) when it is in the
  * window. 0; 1 when it is past the window (dropped, the log marked
- * truncated); -1 out of memory. */
+ * truncated; the rest of the last kept request's step still replayed:
+ * the run may stop once tail_done is set too); -1 out of memory. */
 int steplog_add(steplog *l, const rd_event *ev);
 
 /* After the run (complete: the model reported every request): the stacks

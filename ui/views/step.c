@@ -882,7 +882,7 @@ static int result(explorer *x, snap *s)
 static void status(const explorer *x, char *buf, size_t len)
 {
 	const steplog *l = x->steps ? x->steps->steps : NULL;
-	if (!l || (!l->n && !l->complete))
+	if (!l || !l->n)
 		return;
 	uint64_t total = steps_total(x);
 	char of[48] = "more";
