@@ -146,6 +146,32 @@ static void on_event(void *ctx, const rd_event *ev)
 	steplog_add(ctx, ev);
 }
 
+static int corrupt_what;
+
+/* Request 5's report altered: its stack, its distance or its MSHRs. */
+static void on_event_corrupt(void *ctx, const rd_event *ev)
+{
+	steplog *l = ctx;
+	rd_event e = *ev;
+	uint64_t st[64];
+	if (l->seen == 5) {
+		if (corrupt_what == 0 && e.stack_len) {
+			memcpy(st, e.stack, e.stack_len * sizeof *st);
+			st[0] = 99;
+			e.stack = st;
+		} else if (corrupt_what == 0) {
+			st[0] = 99;
+			e.stack = st;
+			e.stack_len = 1;
+		} else if (corrupt_what == 1) {
+			e.distance = e.distance < 0 ? 0 : e.distance + 1;
+		} else {
+			e.mshrs_used += 1;
+		}
+	}
+	steplog_add(l, &e);
+}
+
 /* The step log of kernel k under c (finished). */
 static steplog *collect(const rd_kernel *k, const rd_config *c)
 {
@@ -184,10 +210,11 @@ static void test_steplog_tables(void **state)
 	for (int i = 0; i < 5; i++)
 		assert_int_equal(l->e[i].mshr_before, before[i]);
 	assert_int_equal(l->e[0].early_by, 2);
+	const step_ev *fl[8];
+	assert_int_equal(steplog_inflight(l, 1, fl, 8), 1); /* line 0's fill */
+	assert_ptr_equal(fl[0], &l->e[0]);
+	assert_int_equal(steplog_inflight(l, 2, fl, 8), 0); /* landed early */
 	size_t idx[8];
-	assert_int_equal(steplog_inflight(l, 1, idx, 8), 1); /* line 0's fill */
-	assert_int_equal(idx[0], 0);
-	assert_int_equal(steplog_inflight(l, 2, idx, 8), 0); /* landed early */
 	char buf[256];
 	steplog_explain(l, 1, buf, sizeof buf);
 	assert_string_equal(buf, "cancelled: line 1 needs an MSHR and none is free; warp 2 "
@@ -216,12 +243,26 @@ static void test_steplog_tables(void **state)
 	steplog_explain(l, 4, buf, sizeof buf);
 	assert_string_equal(buf, "hit: line 0 is at distance 0 < 2 ways in set 0's stack; effect "
 				 "at t=6");
-	/* A corrupted log is caught: the replay must be able to disagree. */
-	l->lines[l->e[5].before] = 99;
-	assert_int_equal(steplog_finish(l), 0);
-	assert_false(l->replay_ok);
-	assert_int_equal(l->replay_bad, 5);
 	steplog_free(l);
+	/* A model the replay disagrees with is caught: a stack, a distance,
+	 * an MSHR count corrupted at request 5. */
+	for (int what = 0; what < 3; what++) {
+		rd_config c;
+		lesson_config(&lessons[2], &c);
+		corrupt_what = what;
+		l = steplog_new(&c);
+		assert_non_null(l);
+		rd_callbacks cb = {.event = on_event_corrupt, .event_stacks = 1, .ctx = l};
+		rd_model *m = rd_model_new(k);
+		rd_result r;
+		assert_int_equal(rd_model_run(m, &c, 1, &cb, &r), RD_OK);
+		rd_result_free(&r);
+		rd_model_free(m);
+		assert_int_equal(steplog_finish(l), 0);
+		assert_false(l->replay_ok);
+		assert_int_equal(l->replay_bad, 5);
+		steplog_free(l);
+	}
 	rd_kernel_free(k);
 }
 
@@ -268,6 +309,270 @@ static void test_steplog_replay_random(void **state)
 			fail_msg("trace %d: the replay differs at request %zu", t, l->replay_bad);
 		steplog_free(l);
 		rd_kernel_free(k);
+	}
+}
+
+
+/* ------------------------------------------------------------ windows */
+
+/* The log of the STEP_MAX requests from first on (finished). */
+static steplog *collect_at(const rd_kernel *k, const rd_config *c, uint64_t first, int stacks)
+{
+	steplog *l = steplog_new_at(c, first);
+	assert_non_null(l);
+	rd_callbacks cb = {.event = on_event, .event_stacks = stacks, .ctx = l};
+	rd_model *m = rd_model_new(k);
+	rd_result r;
+	assert_int_equal(rd_model_run(m, c, 1, &cb, &r), RD_OK);
+	rd_result_free(&r);
+	rd_model_free(m);
+	assert_int_equal(steplog_finish(l), 0);
+	return l;
+}
+
+/* The grid by its own count: the top `ways` lines of each set after
+ * replaying request by request from the first one, with a plain list per
+ * set (no depth limit), landing as steplog.h says. Only for the core of
+ * request i; the log must start at request 0. Returns set s's lines. */
+static void naive_sets(const steplog *l, size_t i, uint32_t s, uint64_t *out, uint32_t *n)
+{
+	typedef struct { uint64_t at, line; uint32_t set; int fill, alive; } eff;
+	static eff pend[STEP_MAX];
+	static uint64_t st[STEP_MAX];
+	uint32_t ns = 0, np = 0;
+	uint32_t core = l->e[i].ev.core;
+	for (size_t j = 0; j <= i; j++) {
+		const rd_event *e = &l->e[j].ev;
+		if (e->core != core)
+			continue;
+		/* land what is due before T, by time then issue order */
+		for (;;) {
+			uint64_t best = UINT64_MAX;
+			for (uint32_t k = 0; k < np; k++)
+				if (pend[k].alive && pend[k].at < e->time && pend[k].at < best)
+					best = pend[k].at;
+			if (best == UINT64_MAX)
+				break;
+			for (uint32_t k = 0; k < np; k++)
+				if (pend[k].alive && pend[k].at == best) {
+					pend[k].alive = 0;
+					if (pend[k].set != s)
+						continue;
+					uint32_t q = 0;
+					while (q < ns && st[q] != pend[k].line)
+						q++;
+					if (q == ns)
+						ns++;
+					memmove(st + 1, st, q * sizeof *st);
+					st[0] = pend[k].line;
+				}
+		}
+		/* own fill due now, on a miss */
+		if (e->set == s) {
+			uint32_t q = 0;
+			while (q < ns && st[q] != e->line)
+				q++;
+			if (q == ns || q >= l->cfg.l1_ways)
+				for (uint32_t k = 0; k < np; k++)
+					if (pend[k].alive && pend[k].fill && pend[k].at == e->time &&
+					    pend[k].line == e->line) {
+						pend[k].alive = 0;
+						uint32_t r = 0;
+						while (r < ns && st[r] != e->line)
+							r++;
+						if (r == ns)
+							ns++;
+						memmove(st + 1, st, r * sizeof *st);
+						st[0] = e->line;
+					}
+		}
+		if (j == i)
+			break;
+		if (e->outcome != RD_OUT_CANCEL)
+			pend[np++] = (eff){e->effect_at, e->line, e->set, e->outcome == RD_OUT_MISS, 1};
+	}
+	*n = ns < l->cfg.l1_ways ? ns : l->cfg.l1_ways;
+	memcpy(out, st, *n * sizeof *out);
+}
+
+/* A window anywhere in the run holds what the first window holds where
+ * they overlap: the requests, the stacks before (the model's in the
+ * first, the replay's in later ones) and after, the MSHRs, what is in
+ * flight (requests from before the window included) and the whole cache;
+ * and the cache equals a naive replay of every set. */
+static void test_steplog_windows(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 24; t++) {
+		rd_kernel_builder *b = rd_kernel_builder_new("win", 64, 1, 1);
+		uint64_t span = 1ull << (next_rand() % 6 + 10);
+		for (uint32_t th = 0; th < 128; th++)
+			for (uint32_t i = 0; i < 24; i++)
+				rd_kernel_builder_add(b, th, 0, (next_rand() % span) & ~3ull, 4);
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_hash = t % 3 == 0 ? RD_HASH_XOR : RD_HASH_MOD;
+		c.l1_line = 32;
+		c.l1_ways = (uint32_t)(next_rand() % 4 + 1);
+		c.l1_size = c.l1_line * c.l1_ways * (t % 3 == 0 ? 4u : 1u << (next_rand() % 3));
+		c.warp_size = 8;
+		c.latency_miss = (uint32_t)(next_rand() % 20);
+		c.latency_stddev = (double)(next_rand() % 3);
+		c.latency_hit = (uint32_t)(next_rand() % 3);
+		c.l1_mshrs = (uint32_t)(next_rand() % 6);
+		c.l1_mshr_per_warp = (uint32_t)(next_rand() % 3);
+		if (c.l1_mshrs && c.l1_mshr_per_warp > c.l1_mshrs)
+			c.l1_mshr_per_warp = c.l1_mshrs;
+		c.latency_clip = (int)(next_rand() % 2);
+		c.divergence = (int)(next_rand() % 2);
+		c.cores = (uint32_t)(t % 4 == 1 ? 2 : 1);
+		char err[256];
+		if (rd_config_check(&c, err, sizeof err) < 0)
+			fail_msg("trace %d: %s", t, err);
+		steplog *a = collect_at(k, &c, 0, 1);
+		assert_true(a->replay_ok && a->truncated);
+		assert_int_equal(a->n, STEP_MAX);
+		static const uint64_t firsts[] = {1, 333, 1000, 1999};
+		for (int f = 0; f < 4; f++) {
+			uint64_t F = firsts[f];
+			steplog *w = collect_at(k, &c, F, 0);
+			if (!w->replay_ok)
+				fail_msg("trace %d window %llu: replay differs at %zu", t,
+					 (unsigned long long)F, w->replay_bad);
+			assert_int_equal(w->first, F);
+			assert_int_equal(w->n, w->truncated ? STEP_MAX : w->seen - F);
+			for (size_t i = 0; i + F < a->n; i++) {
+				const step_ev *x = &a->e[i + F], *y = &w->e[i];
+				assert_int_equal(x->ev.time, y->ev.time);
+				assert_int_equal(x->ev.line, y->ev.line);
+				assert_int_equal(x->ev.distance, y->ev.distance);
+				assert_int_equal(x->mshr_before, y->mshr_before);
+				uint32_t n1, n2;
+				for (int after = 0; after < 2; after++) {
+					const uint64_t *s1 = steplog_stack(a, i + F, after, &n1);
+					const uint64_t *s2 = steplog_stack(w, i, after, &n2);
+					assert_int_equal(n1, n2);
+					assert_memory_equal(s1, s2, n1 * sizeof *s1);
+				}
+				const step_ev *f1[64], *f2[64];
+				size_t m1 = steplog_inflight(a, i + F, f1, 64);
+				size_t m2 = steplog_inflight(w, i, f2, 64);
+				assert_int_equal(m1, m2);
+				for (size_t q = 0; q < m1 && q < 64; q++) {
+					assert_int_equal(f1[q]->ev.line, f2[q]->ev.line);
+					assert_int_equal(f1[q]->ev.effect_at, f2[q]->ev.effect_at);
+				}
+				if (i % 97)
+					continue;
+				step_grid g1, g2;
+				assert_int_equal(steplog_grid(a, i + F, &g1), 0);
+				assert_int_equal(steplog_grid(w, i, &g2), 0);
+				assert_int_equal(g1.sets, g2.sets);
+				assert_int_equal(g1.nfly, g2.nfly);
+				for (uint32_t s = 0; s < g1.sets; s++) {
+					uint64_t nv[64];
+					uint32_t nn;
+					naive_sets(a, i + F, s, nv, &nn);
+					uint32_t n1, n2;
+					const uint64_t *v1 = step_grid_set(&g1, s, &n1);
+					const uint64_t *v2 = step_grid_set(&g2, s, &n2);
+					assert_int_equal(n1, nn);
+					assert_int_equal(n2, nn);
+					if (nn) {
+						assert_memory_equal(v1, nv, nn * sizeof *nv);
+						assert_memory_equal(v2, nv, nn * sizeof *nv);
+					}
+				}
+				/* the accessed set's row is the stack before, cut at the ways */
+				const rd_event *e = &y->ev;
+				uint32_t nb;
+				const uint64_t *sb = steplog_stack(w, i, 0, &nb);
+				uint32_t top = nb < c.l1_ways ? nb : c.l1_ways;
+				uint32_t ne;
+				const uint64_t *ve = step_grid_set(&g2, e->set, &ne);
+				assert_int_equal(ne, top);
+				if (top)
+					assert_memory_equal(ve, sb, top * sizeof *sb);
+				step_grid_free(&g1);
+				step_grid_free(&g2);
+			}
+			steplog_free(w);
+		}
+		/* A window past the end holds nothing; the run's length is known. */
+		steplog *e = collect_at(k, &c, 1ull << 40, 0);
+		assert_int_equal(e->n, 0);
+		assert_true(e->complete && e->seen > STEP_MAX);
+		steplog_free(e);
+		steplog_free(a);
+		rd_kernel_free(k);
+	}
+}
+
+/* Tags: with the set, a tag names one line (for every hash); for a
+ * modulo of a power of two it is the line's high bits. */
+static void test_steplog_tag(void **state)
+{
+	(void)state;
+	static const char *const hashes[] = {"mod", "xor", "fermi", "smod:3", "prime"};
+	for (int h = 0; h < 5; h++)
+		for (uint32_t line = 32; line <= 128; line *= 2) {
+			rd_config c;
+			rd_config_default(&c);
+			set(&c, "l1.hash", hashes[h]);
+			c.l1_line = line;
+			c.l1_ways = 4;
+			c.l1_size = line * 4 * 32;
+			uint32_t sets = 32;
+			enum { N = 1 << 14 };
+			static uint64_t seen[32][N];
+			memset(seen, 0, sizeof seen);
+			for (uint64_t l = 0; l < N; l++) {
+				uint64_t ln = l * 7919 % (1u << 20);
+				uint32_t s = rd_set_index(&c, sets, ln);
+				uint64_t t = steplog_tag(&c, sets, ln);
+				if (h == 0)
+					assert_int_equal(t, ln >> 5);
+				/* (set, tag) -> line, one way */
+				uint64_t slot = t % N;
+				for (int probe = 0; probe < N; probe++) {
+					uint64_t *v = &seen[s][(slot + (uint64_t)probe) % N];
+					if (!*v) {
+						*v = (t << 21 | ln) + 1;
+						break;
+					}
+					if ((*v - 1) >> 21 == t && ((*v - 1) & ((1u << 21) - 1)) != ln)
+						fail_msg("%s, %u-byte lines: lines %llu and %llu share set %u, tag %llx",
+							 hashes[h], line, (unsigned long long)((*v - 1) & 0x1fffff),
+							 (unsigned long long)ln, s, (unsigned long long)t);
+				}
+			}
+		}
+}
+
+/* The step-through's jump prompt: request numbers from 1, times as tN. */
+static void test_steplog_goal(void **state)
+{
+	(void)state;
+	int is_time;
+	uint64_t v;
+	char err[256];
+	assert_int_equal(steplog_parse_goal("12", &is_time, &v, err, sizeof err), 0);
+	assert_false(is_time);
+	assert_int_equal(v, 11);
+	assert_int_equal(steplog_parse_goal(" t=500 ", &is_time, &v, err, sizeof err), 0);
+	assert_true(is_time);
+	assert_int_equal(v, 500);
+	assert_int_equal(steplog_parse_goal("t0", &is_time, &v, err, sizeof err), 0);
+	assert_true(is_time && v == 0);
+	assert_int_equal(steplog_parse_goal("#3", &is_time, &v, err, sizeof err), 0);
+	assert_int_equal(v, 2);
+	static const char *const bad[] = {"", "0", "x", "12x", "t", "t=", "-1", "1 2",
+					  "99999999999999999999999", "t-3"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		assert_int_equal(steplog_parse_goal(bad[i], &is_time, &v, err, sizeof err), -1);
+		assert_non_null(strstr(err, "go to: "));
 	}
 }
 
@@ -432,6 +737,27 @@ static void test_worker_jobs(void **state)
 	for (int i = 0; i < s->curves->nsweep; i++)
 		assert_true(s->curves->sw[i].valid);
 	snap_unref(s);
+	/* Any request: a window around a time step, and one past the end
+	 * (the last window; the run's length known). */
+	worker_submit_job(w, JOB_STEPS, 1, &c, "t20000");
+	s = wait_kind(w, JOB_STEPS, 1, 60);
+	assert_non_null(s);
+	assert_int_equal(s->status, RD_OK);
+	assert_string_equal(s->key, "t20000");
+	const steplog *l = s->steps;
+	assert_true(l->replay_ok && l->first > 0 && l->want >= l->first &&
+		    l->want < l->first + l->n);
+	assert_true(l->e[l->want - l->first].ev.time >= 20000);
+	assert_true(l->e[l->want - l->first - 1].ev.time < 20000);
+	snap_unref(s);
+	worker_submit_job(w, JOB_STEPS, 1, &c, "@900000000");
+	s = wait_kind(w, JOB_STEPS, 1, 60);
+	assert_non_null(s);
+	assert_int_equal(s->status, RD_OK);
+	l = s->steps;
+	assert_true(l->complete && l->n == STEP_MAX && l->first + l->n == l->seen);
+	assert_int_equal(l->want, l->seen - 1);
+	snap_unref(s);
 	/* A newer generation stops a teaching run: nothing of gen 2 comes. */
 	worker_submit_job(w, JOB_CURVES, 2, &c, "l1.size");
 	worker_submit(w, 3, NULL, 0);
@@ -447,6 +773,9 @@ int main(void)
 		cmocka_unit_test(test_addrbits_text),
 		cmocka_unit_test(test_steplog_tables),
 		cmocka_unit_test(test_steplog_replay_random),
+		cmocka_unit_test(test_steplog_windows),
+		cmocka_unit_test(test_steplog_tag),
+		cmocka_unit_test(test_steplog_goal),
 		cmocka_unit_test(test_curves_mattson),
 		cmocka_unit_test(test_lessons_match_files),
 		cmocka_unit_test(test_worker_jobs),

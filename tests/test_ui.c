@@ -21,6 +21,7 @@
 
 #include "bgcall.h"
 #include "draw.h"
+#include "fit.h"
 #include "hist.h"
 #include "info.h"
 #include "input.h"
@@ -29,6 +30,7 @@
 #include "msg.h"
 #include "params.h"
 #include "theme.h"
+#include "typed.h"
 #include "worker.h"
 
 /* ------------------------------------------------------------ layout */
@@ -888,6 +890,167 @@ static void test_info_inf_split(void **state)
 	}
 }
 
+
+/* ------------------------------------------------------------ typed */
+
+/* Typed address sequences: bare addresses are thread 0's 4-byte loads,
+ * THREAD:ADDRESS names the thread, elem=N the load size; every mistake
+ * is refused with a message naming the item, never a crash. */
+static void test_typed_parse(void **state)
+{
+	(void)state;
+	typed_seq *s = malloc(sizeof *s);
+	assert_non_null(s);
+	char err[256];
+	assert_int_equal(typed_parse("0 4 16 20 0", s, err, sizeof err), 0);
+	assert_int_equal(s->n, 5);
+	assert_int_equal(s->elem, 4);
+	static const uint64_t want[5] = {0, 4, 16, 20, 0};
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(s->addr[i], want[i]);
+		assert_int_equal(s->tid[i], 0);
+	}
+	assert_int_equal(typed_parse(" elem=8 0:0x10, 1:8,,2:0X1f 7 ", s, err, sizeof err), 0);
+	assert_int_equal(s->n, 4);
+	assert_int_equal(s->elem, 8);
+	assert_int_equal(s->tid[0], 0);
+	assert_int_equal(s->addr[0], 16);
+	assert_int_equal(s->tid[1], 1);
+	assert_int_equal(s->addr[1], 8);
+	assert_int_equal(s->tid[2], 2);
+	assert_int_equal(s->addr[2], 31);
+	assert_int_equal(s->tid[3], 0);
+	assert_int_equal(s->addr[3], 7);
+	/* the kernel: the loads in order per thread, one block */
+	rd_kernel *k = typed_kernel(s, "typed");
+	assert_non_null(k);
+	assert_int_equal(k->nloads, 4);
+	assert_int_equal(k->nthreads, 3);
+	assert_int_equal(k->block_size, 3);
+	assert_int_equal(k->addr[k->thread_first[0]], 16);
+	assert_int_equal(k->addr[k->thread_first[0] + 1], 7);
+	assert_int_equal(k->bytes[0], 8);
+	rd_kernel_free(k);
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{"", "no addresses"},
+		{"  , ", "no addresses"},
+		{"elem=8", "no addresses"},
+		{"0 4x 8", "item 2, '4x', is not an address"},
+		{"0x", "item 1, '0x', is not an address"},
+		{"-4", "item 1, '-4', is not an address"},
+		{"1:", "item 1, '1:', is not THREAD:ADDRESS"},
+		{":4", "item 1, ':4', is not THREAD:ADDRESS"},
+		{"1:2:3", "is not THREAD:ADDRESS"},
+		{"a:4", "is not THREAD:ADDRESS"},
+		{"0 1024:0", "item 2: thread 1024; threads are 0 to 1023"},
+		{"281474976710656", "above 2^48 - 1"},
+		{"99999999999999999999999", "is not an address"},
+		{"elem=3 0", "an element is 1, 2, 4, 8 or 16 bytes"},
+		{"elem=x 0", "an element is 1, 2, 4, 8 or 16 bytes"},
+		{"0 elem=8", "item 2, 'elem=8', is not an address"},
+		{"0\x1b[31m", "is not an address"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		if (typed_parse(bad[i].text, s, err, sizeof err) != -1)
+			fail_msg("'%s' was taken", bad[i].text);
+		if (!strstr(err, bad[i].msg) || strncmp(err, "typed: ", 7) != 0)
+			fail_msg("'%s': '%s' does not say '%s'", bad[i].text, err, bad[i].msg);
+	}
+	/* Too many loads, and a long token, are refused too. */
+	char big[4096];
+	size_t o = 0;
+	for (int i = 0; i <= TYPED_MAX && o + 8 < sizeof big; i++)
+		o += (size_t)snprintf(big + o, sizeof big - o, "%d ", i);
+	assert_int_equal(typed_parse(big, s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "more than 512 loads"));
+	memset(big, '7', 200);
+	big[200] = '\0';
+	assert_int_equal(typed_parse(big, s, err, sizeof err), -1);
+	assert_true(strlen(err) < 200);
+	free(s);
+}
+
+/* ------------------------------------------------------------ fit */
+
+/* Text cut between items, with an ellipsis, never inside a number. */
+static void test_fit_items(void **state)
+{
+	(void)state;
+	char out[256];
+	assert_int_equal(fit_items(out, sizeof out, 40, "fills 1→t5 2→t6", "…", NULL), 15);
+	assert_string_equal(out, "fills 1→t5 2→t6");
+	fit_items(out, sizeof out, 14, "fills 1→t5 2→t6", "…", NULL);
+	assert_string_equal(out, "fills 1→t5 …");
+	/* the old bug: "20971; MSHRs" */
+	fit_items(out, sizeof out, 22, "fills 2097152→t103 2097184→t109; hits none", "...", NULL);
+	assert_string_equal(out, "fills 2097152→t103 ...");
+	/* items holding blanks: cut only after a comma (the old bug: "next
+	 * issues" cut without an ellipsis) */
+	fit_items(out, sizeof out, 30, "w1 t15715, w0 t15716, w2 t15800", "…", ",");
+	assert_string_equal(out, "w1 t15715, w0 t15716 …");
+	fit_items(out, sizeof out, 30, "w1 t15715, w0 t15716, w2 t15800", "…", NULL);
+	assert_string_equal(out, "w1 t15715, w0 t15716, w2 …");
+	fit_items(out, sizeof out, 3, "123456 7", "…", NULL);
+	assert_string_equal(out, "…");
+	fit_items(out, sizeof out, 0, "1 2", "…", NULL);
+	assert_string_equal(out, "");
+	/* Any width: the result fits, is a prefix of the text cut at a blank
+	 * (numbers whole), and ends in the ellipsis when it is not all. */
+	const char *text = "fills 2097544→t15725 2097576→t15720 2097608→t15731; hits 12→t3";
+	for (int w = 0; w < 80; w++) {
+		int c = fit_items(out, sizeof out, w, text, "…", NULL);
+		assert_true(c <= w);
+		assert_int_equal(c, draw_width(out));
+		if (strcmp(out, text) == 0 || !*out)
+			continue;
+		size_t n = strlen(out);
+		assert_string_equal(out + n - strlen("…"), "…");
+		if (n > strlen("…")) {
+			size_t p = n - strlen("…") - 1;
+			assert_int_equal(out[p], ' ');
+			assert_int_equal(strncmp(out, text, p), 0);
+			assert_true(text[p] == ' ' || text[p] == ';' || text[p] == ',');
+		}
+	}
+}
+
+/* The cache grid: whole cells only, an ellipsis when ways are left out,
+ * never wider than the line. */
+static void test_grid_layout(void **state)
+{
+	(void)state;
+	grid_fit f;
+	grid_layout(80, 8, 4, 5, 1, &f);
+	assert_int_equal(f.cellw, 7);
+	assert_int_equal(f.shown, 4);
+	assert_false(f.more);
+	assert_int_equal(f.used, 8 + 28);
+	grid_layout(30, 8, 8, 5, 1, &f);
+	assert_true(f.more);
+	assert_int_equal(f.shown, 3); /* 8 + 3 * 7 + 1 = 30 */
+	assert_int_equal(f.used, 30);
+	for (int w = 0; w < 200; w++)
+		for (unsigned ways = 1; ways < 40; ways += 3)
+			for (int tagw = 1; tagw <= 16; tagw++) {
+				grid_layout(w, 8, ways, tagw, 3, &f);
+				assert_true(f.shown >= 0 && (unsigned)f.shown <= ways);
+				assert_int_equal(f.more, (unsigned)f.shown < ways);
+				assert_int_equal(f.used, 8 + f.shown * f.cellw + (f.more ? 3 : 0));
+				if (w >= 8 + 3)
+					assert_true(f.used <= w);
+				/* as many as fit */
+				if (f.more)
+					assert_true(8 + (f.shown + 1) * f.cellw + 3 > w);
+			}
+	assert_int_equal(fit_hex_digits(0), 1);
+	assert_int_equal(fit_hex_digits(0xf), 1);
+	assert_int_equal(fit_hex_digits(0x10), 2);
+	assert_int_equal(fit_hex_digits(0xffffffffffffffffull), 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -910,6 +1073,9 @@ int main(void)
 		cmocka_unit_test(test_worker_speculate),
 		cmocka_unit_test(test_draw_safe_rule),
 		cmocka_unit_test(test_bgcall),
+		cmocka_unit_test(test_typed_parse),
+		cmocka_unit_test(test_fit_items),
+		cmocka_unit_test(test_grid_layout),
 	};
 	return cmocka_run_group_tests_name("ui", tests, NULL, NULL);
 }

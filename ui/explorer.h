@@ -50,6 +50,14 @@ typedef struct explorer_opts {
 	 * at a time, and may block.
 	 */
 	int (*preset_load)(const char *spec, rd_config *cfg, char *err, size_t len);
+	/*
+	 * Load another input to explore (the explorer's i key): spec is a
+	 * file, sample:NAME or builtin:NAME, optionally followed by
+	 * " --kernel NAME|INDEX". 0 with *k, or -1 with the reason in err.
+	 * Called off the UI thread (ui/bgcall.h); may block. NULL: the
+	 * explorer cannot open inputs.
+	 */
+	int (*input_load)(const char *spec, rd_kernel **k, char *err, size_t len);
 	int (*preset_save)(const char *path, const rd_config *cfg, const char *name,
 			   const char *description, int replace, char *err, size_t len);
 	/* Tell a fatal-signal handler how to restore the terminal (fd -1: no

@@ -1,6 +1,7 @@
 /* The teaching views' runs (see jobs.h). */
 #include "jobs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,9 @@
 typedef struct steps_ctx {
 	const job_env *env;
 	steplog *log;
+	/* finding a time: the first request at or after it */
+	uint64_t time, count, found;
+	int have;
 } steps_ctx;
 
 static void steps_event(void *ctx, const rd_event *ev)
@@ -26,34 +30,98 @@ static int steps_progress(void *ctx, double f)
 {
 	(void)f;
 	steps_ctx *sc = ctx;
-	return sc->env->stale(sc->env->ctx) || sc->log->truncated || sc->log->oom;
+	return sc->env->stale(sc->env->ctx) || (sc->log->truncated && sc->log->tail_done) ||
+	       sc->log->oom;
 }
 
-void job_steps(const job_env *env, const rd_config *cfg)
+static void find_event(void *ctx, const rd_event *ev)
 {
-	steps_ctx sc = {env, steplog_new(cfg)};
-	snap *s = snap_new(JOB_STEPS, env->gen, cfg);
-	if (!sc.log || !s) {
-		steplog_free(sc.log);
-		free(s);
-		return;
+	steps_ctx *sc = ctx;
+	if (!sc->have && ev->time >= sc->time) {
+		sc->have = 1;
+		sc->found = sc->count;
 	}
-	rd_callbacks cb = {.progress = steps_progress, .event = steps_event, .event_stacks = 1,
-			   .ctx = &sc};
+	sc->count++;
+}
+
+static int find_progress(void *ctx, double f)
+{
+	(void)f;
+	steps_ctx *sc = ctx;
+	return sc->env->stale(sc->env->ctx) || sc->have;
+}
+
+/* The window's first request for a request n (views/step.c asks so too). */
+static uint64_t around(uint64_t n)
+{
+	uint64_t half = STEP_MAX / 2, q = STEP_MAX / 4;
+	return n < half ? 0 : (n - half) / q * q;
+}
+
+/* One run keeping the window from first: the status. */
+static int steps_run(const job_env *env, const rd_config *cfg, steps_ctx *sc, uint64_t first)
+{
+	steplog_free(sc->log);
+	sc->log = steplog_new_at(cfg, first);
+	if (!sc->log)
+		return RD_ENOMEM;
+	/* The model's stacks cost a pass over the lines per request: for the
+	 * first window only (the replay's are checked against distances). */
+	rd_callbacks cb = {.progress = steps_progress, .event = steps_event,
+			   .event_stacks = first == 0, .ctx = sc};
 	rd_result res;
 	int st = rd_model_run(env->m, cfg, 1 << RD_CASE_FULL, &cb, &res);
 	if (st == RD_OK)
 		rd_result_free(&res);
-	if (env->stale(env->ctx)) {
+	if (env->stale(env->ctx))
+		return RD_ECANCELED;
+	/* Stopped because the log was full: what it holds is the answer. */
+	int full = st == RD_ECANCELED && sc->log->truncated && sc->log->tail_done;
+	if (st == RD_OK || full)
+		st = steplog_end(sc->log, st == RD_OK) < 0 ? RD_ENOMEM : RD_OK;
+	return st;
+}
+
+void job_steps(const job_env *env, const rd_config *cfg, const char *where)
+{
+	steps_ctx sc = {.env = env};
+	snap *s = snap_new(JOB_STEPS, env->gen, cfg);
+	if (!s)
+		return;
+	snprintf(s->key, sizeof s->key, "%s", where ? where : "");
+	uint64_t first = 0, want = 0;
+	int st = RD_OK;
+	if (where && where[0] == 't') { /* find the request first */
+		sc.time = strtoull(where + 1, NULL, 10);
+		rd_callbacks cb = {.progress = find_progress, .event = find_event, .ctx = &sc};
+		rd_result res;
+		st = rd_model_run(env->m, cfg, 1 << RD_CASE_FULL, &cb, &res);
+		if (st == RD_OK)
+			rd_result_free(&res);
+		if (st == RD_OK || (st == RD_ECANCELED && sc.have))
+			st = RD_OK;
+		want = sc.have ? sc.found : sc.count ? sc.count - 1 : 0;
+		first = around(want);
+	} else if (where && where[0] == '@') {
+		first = strtoull(where + 1, NULL, 10);
+		want = first;
+	}
+	if (st == RD_OK && !env->stale(env->ctx)) {
+		st = steps_run(env, cfg, &sc, first);
+		/* Past the end: the last window. */
+		if (st == RD_OK && !sc.log->n && sc.log->complete && sc.log->seen) {
+			uint64_t last = sc.log->seen - 1;
+			want = last;
+			st = steps_run(env, cfg, &sc, last >= STEP_MAX ? last + 1 - STEP_MAX : 0);
+		}
+	}
+	if (env->stale(env->ctx) || st == RD_ECANCELED) {
 		steplog_free(sc.log);
 		free(s);
 		return;
 	}
-	/* Stopped because the log was full: what it holds is the answer. */
-	if (st == RD_ECANCELED && sc.log->truncated)
-		st = RD_OK;
-	if (st == RD_OK && steplog_finish(sc.log) < 0)
-		st = RD_ENOMEM;
+	if (sc.log)
+		sc.log->want = want;
 	s->status = st;
 	s->steps = sc.log;
 	env->publish(env->ctx, s);

@@ -19,9 +19,13 @@ typedef struct job_env {
 	void *ctx;
 } job_env;
 
-/* The first STEP_MAX requests of cfg with their stacks, replayed
- * (steplog.h); published once. */
-void job_steps(const job_env *env, const rd_config *cfg);
+/* A window of STEP_MAX requests of cfg with their stacks, replayed
+ * (steplog.h), published once: where says which. "" or "@F": from request
+ * number F on (0: the first ones; the model then reports the stacks); "tT":
+ * around the first request issued at or after time step T (a first run
+ * finds it; steplog.want). A window past the run's end becomes its last
+ * one. The snapshot's key is where. */
+void job_steps(const job_env *env, const rd_config *cfg, const char *where);
 
 /* The latency-free curves, then the timing sweep of key (curves.h);
  * published after every run, the last one final (curves->done). */

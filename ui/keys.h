@@ -38,11 +38,20 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	  "export the configuration as a preset file (asks for the name, offering one " \
 	  "made from the input's) and show the equivalent rdscope run command", 'e') \
 	X(OPEN, KS_GLOBAL, "o", "open a preset (asks for a file or preset name)", 'o') \
+	X(INPUT, KS_GLOBAL, "O", \
+	  "open another input without restarting (asks for a trace or description file, " \
+	  "sample:NAME or builtin:NAME; FILE --kernel NAME picks one kernel of several); " \
+	  "the configuration on screen is kept", 'O') \
+	X(TYPED, KS_GLOBAL, "a", \
+	  "type your own addresses and explore them at once: byte addresses such as " \
+	  "0 4 16 20 0, each a 4-byte load of thread 0, or THREAD:ADDRESS pairs such as " \
+	  "0:0 1:8 0:4 (threads form warps of gpu.warp_size; elem=N first: N-byte loads)", 'a') \
 	X(REDRAW, KS_GLOBAL, "Ctrl-L", "redraw the screen", KC_CTRL('l')) \
 	X(STEPS, KS_GLOBAL, "s", \
 	  "step-through view: the requests one at a time, as the columns of the paper's " \
 	  "Tables 2-5, with the address bits, the set's LRU stack before and after, the " \
-	  "requests in flight, the MSHRs and the warp queue (s again or Esc: back)", 's') \
+	  "requests in flight, the MSHRs and the warp queue, or as the whole cache; every " \
+	  "request of the run (s again or Esc: back)", 's') \
 	X(HEAT, KS_GLOBAL, "m", \
 	  "per-set heat map of the requests and misses beside the parameters; to compare " \
 	  "hash functions pin one with c and change l1.hash (m again or Esc: back)", 'm') \
@@ -75,7 +84,18 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	X(STEP_FWD10, KS_STEP, "PageDown", "ten requests on", KEY_NPAGE) \
 	X(STEP_BACK10, KS_STEP, "PageUp", "ten requests back", KEY_PPAGE) \
 	X(STEP_FIRST, KS_STEP, "Home", "the first request", KEY_HOME) \
-	X(STEP_LAST, KS_STEP, "End", "the last request collected", KEY_END) \
+	X(STEP_LAST, KS_STEP, "End", "the last request of the run", KEY_END) \
+	X(STEP_GOTO, KS_STEP, ":", \
+	  "go to a request: its number as the status line counts them, or tN for the first " \
+	  "request issued at or after time step N", ':') \
+	X(STEP_GRID, KS_STEP, "v", \
+	  "switch between the paper's table and the whole cache: sets x ways as the " \
+	  "request's lookup sees them, each way's tag in hex, most recent first, lines in " \
+	  "flight marked ~, empty ways dotted, the accessed set's row before and after the " \
+	  "request, the address split into tag, set and offset", 'v') \
+	X(GRID_UP, KS_STEP, "Up k", "the whole cache: scroll towards set 0", KEY_UP, 'k') \
+	X(GRID_DOWN, KS_STEP, "Down j", "the whole cache: scroll towards the last set", KEY_DOWN, \
+	  'j') \
 	X(ACCEPT, KS_PROMPT, "Enter", "accept the typed text", '\n', '\r', KEY_ENTER) \
 	X(CANCEL, KS_PROMPT, "Esc Ctrl-G", \
 	  "cancel the prompt; while a preset is being opened or exported (the status " \

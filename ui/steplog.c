@@ -1,93 +1,13 @@
 /* The step-through log and its replay (see steplog.h). */
 #include "steplog.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-steplog *steplog_new(const rd_config *c)
-{
-	steplog *l = calloc(1, sizeof *l);
-	if (!l)
-		return NULL;
-	l->cfg = *c;
-	l->sets = rd_config_sets(c);
-	return l;
-}
-
-void steplog_free(steplog *l)
-{
-	if (!l)
-		return;
-	free(l->e);
-	free(l->lines);
-	free(l);
-}
-
-/* Append n lines to the pool; their offset, or UINT32_MAX out of memory. */
-static uint32_t pool_put(steplog *l, const uint64_t *v, uint32_t n)
-{
-	if (l->nlines + n > l->lcap) {
-		size_t nc = l->lcap ? l->lcap * 2 : 1024;
-		while (nc < l->nlines + n)
-			nc *= 2;
-		uint64_t *p = realloc(l->lines, nc * sizeof *p);
-		if (!p)
-			return UINT32_MAX;
-		l->lines = p;
-		l->lcap = nc;
-	}
-	if (n)
-		memcpy(l->lines + l->nlines, v, n * sizeof *v);
-	uint32_t off = (uint32_t)l->nlines;
-	l->nlines += n;
-	return off;
-}
-
-int steplog_add(steplog *l, const rd_event *ev)
-{
-	if (l->n >= STEP_MAX) {
-		l->truncated = 1;
-		return 1;
-	}
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 64;
-		step_ev *p = realloc(l->e, nc * sizeof *p);
-		if (!p) {
-			l->oom = 1;
-			return -1;
-		}
-		l->e = p;
-		l->cap = nc;
-	}
-	step_ev *s = &l->e[l->n];
-	memset(s, 0, sizeof *s);
-	s->ev = *ev;
-	s->ev.stack = NULL;
-	s->nbefore = ev->stack && ev->stack_len ? ev->stack_len : 0;
-	if (s->nbefore > STEP_KEEP)
-		s->nbefore = STEP_KEEP;
-	s->before = pool_put(l, ev->stack, s->nbefore);
-	if (s->before == UINT32_MAX) {
-		l->oom = 1;
-		return -1;
-	}
-	if (ev->stack)
-		l->stacks = 1;
-	s->early_by = STEP_NONE;
-	s->prev = STEP_NONE;
-	l->n++;
-	return 0;
-}
-
-const uint64_t *steplog_stack(const steplog *l, size_t i, int after, uint32_t *len)
-{
-	const step_ev *s = &l->e[i];
-	*len = after ? s->nafter : s->nbefore;
-	if (!l->lines) /* no stack was ever kept */
-		return NULL;
-	return l->lines + (after ? s->after : s->before);
-}
+#include "addrbits.h"
 
 /* ---------------------------------------------------------------- replay */
 
@@ -96,25 +16,32 @@ typedef struct vec {
 	uint32_t n, cap;
 } vec;
 
+/* The effect of a request still to land. idx: the request, an index into
+ * the log's e[], or PRE | an index into pre[], or NO_REQ (before the
+ * window, not kept). */
+#define PRE 0x80000000u
+#define NO_REQ 0xFFFFFFFFu
+
 typedef struct effect {
 	uint64_t at, line;
-	uint32_t idx;  /* the request */
+	uint32_t set, idx;
 	int fill;      /* a miss fill (holds the line's MSHR entry), or a hit */
+	rd_event ev;   /* the request (kept for the window's pre[]) */
 } effect;
 
 typedef struct core_rp {
-	vec *set;      /* per set: lines, most recent first */
+	vec *set;      /* per set: lines, most recent first (at most depth) */
 	effect *pend;  /* in push (issue) order */
 	size_t npend, cpend;
 	int have_step;
 	uint64_t step_t;
-	size_t step_first; /* first request of the current step */
+	size_t rec_first; /* first kept request of the current step, or STEP_NONE */
 } core_rp;
 
 typedef struct replay {
-	steplog *l;
+	steplog *l;    /* NULL: a replay for steplog_grid (nothing recorded) */
 	core_rp *core;
-	uint32_t ncores;
+	uint32_t ncores, sets, depth, ways;
 	int oom;
 } replay;
 
@@ -124,17 +51,22 @@ static void lru_touch(replay *r, vec *s, uint64_t line)
 	while (i < s->n && s->v[i] != line)
 		i++;
 	if (i == s->n) {
-		if (s->n == s->cap) {
-			uint32_t nc = s->cap ? s->cap * 2 : 8;
-			uint64_t *p = realloc(s->v, nc * sizeof *p);
-			if (!p) {
-				r->oom = 1;
-				return;
+		if (s->n < r->depth) {
+			if (s->n == s->cap) {
+				uint32_t nc = s->cap ? s->cap * 2 : 8;
+				if (nc > r->depth)
+					nc = r->depth;
+				uint64_t *p = realloc(s->v, nc * sizeof *p);
+				if (!p) {
+					r->oom = 1;
+					return;
+				}
+				s->v = p;
+				s->cap = nc;
 			}
-			s->v = p;
-			s->cap = nc;
+			s->n++;
 		}
-		s->n++;
+		i = s->n - 1; /* the least recent line falls off a full set */
 	}
 	memmove(s->v + 1, s->v, i * sizeof *s->v);
 	s->v[0] = line;
@@ -148,10 +80,46 @@ static int64_t lru_find(const vec *s, uint64_t line)
 	return -1;
 }
 
+static int replay_init(replay *r, steplog *l, const rd_config *c, uint32_t depth)
+{
+	memset(r, 0, sizeof *r);
+	r->l = l;
+	r->sets = rd_config_sets(c);
+	if (!r->sets)
+		r->sets = 1;
+	r->ncores = c->cores ? c->cores : 1;
+	r->depth = depth;
+	r->ways = c->l1_ways;
+	r->core = calloc(r->ncores, sizeof *r->core);
+	if (!r->core)
+		return -1;
+	for (uint32_t k = 0; k < r->ncores; k++) {
+		r->core[k].rec_first = STEP_NONE;
+		if (!(r->core[k].set = calloc(r->sets, sizeof *r->core[k].set)))
+			return -1;
+	}
+	return 0;
+}
+
+static void replay_free(replay *r)
+{
+	if (!r->core)
+		return;
+	for (uint32_t c = 0; c < r->ncores; c++) {
+		if (r->core[c].set)
+			for (uint32_t s = 0; s < r->sets; s++)
+				free(r->core[c].set[s].v);
+		free(r->core[c].set);
+		free(r->core[c].pend);
+	}
+	free(r->core);
+	r->core = NULL;
+}
+
 static void land(replay *r, core_rp *c, size_t k)
 {
 	const effect *e = &c->pend[k];
-	lru_touch(r, &c->set[r->l->e[e->idx].ev.set], e->line);
+	lru_touch(r, &c->set[e->set], e->line);
 }
 
 /* Land every effect due at or before t, by time then issue order. */
@@ -190,17 +158,172 @@ static uint32_t mshrs_used(const core_rp *c)
 	return n;
 }
 
-/* The step of c ends: land its effects and note each of its requests'
- * set as it is afterwards. */
+/* Where a request's early_by is: in the log or in pre[]. */
+static uint32_t *early_slot(steplog *l, uint32_t idx)
+{
+	if (!l || idx == NO_REQ)
+		return NULL;
+	if (idx & PRE)
+		return (idx & ~PRE) < l->npre ? &l->pre[idx & ~PRE].early_by : NULL;
+	return idx < l->n ? &l->e[idx].early_by : NULL;
+}
+
+/* The lookup of ev at its time T: what was due before T lands, then, on a
+ * miss, the looked-up line's own fills due at T. The distance the lookup
+ * sees (-1: not among the lines kept). me: ev's index in the log (for
+ * early_by), or NO_REQ. */
+static int64_t rp_lookup(replay *r, core_rp *c, const rd_event *ev, uint32_t me)
+{
+	uint64_t T = ev->time;
+	if (T > 0)
+		land_until(r, c, T - 1);
+	vec *set = &c->set[ev->set];
+	int64_t d = lru_find(set, ev->line);
+	if (d < 0 || d >= (int64_t)r->ways) {
+		size_t o = 0;
+		for (size_t k = 0; k < c->npend; k++) {
+			effect *e = &c->pend[k];
+			if (e->fill && e->at == T && e->line == ev->line) {
+				land(r, c, k);
+				uint32_t *eb = early_slot(r->l, e->idx);
+				if (eb && me != NO_REQ)
+					*eb = me;
+			} else {
+				c->pend[o++] = *e;
+			}
+		}
+		c->npend = o;
+		d = lru_find(set, ev->line);
+	}
+	return d;
+}
+
+static int rp_push(replay *r, core_rp *c, const rd_event *ev, uint32_t idx)
+{
+	if (ev->outcome == RD_OUT_CANCEL)
+		return 0;
+	if (c->npend == c->cpend) {
+		size_t nc = c->cpend ? c->cpend * 2 : 16;
+		effect *p = realloc(c->pend, nc * sizeof *p);
+		if (!p) {
+			r->oom = 1;
+			return -1;
+		}
+		c->pend = p;
+		c->cpend = nc;
+	}
+	effect *e = &c->pend[c->npend++];
+	e->at = ev->effect_at;
+	e->line = ev->line;
+	e->set = ev->set;
+	e->idx = idx;
+	e->fill = ev->outcome == RD_OUT_MISS;
+	e->ev = *ev;
+	e->ev.stack = NULL;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the log */
+
+static steplog *log_new(const rd_config *c, uint64_t first)
+{
+	steplog *l = calloc(1, sizeof *l);
+	replay *r = calloc(1, sizeof *r);
+	if (!l || !r) {
+		free(l);
+		free(r);
+		return NULL;
+	}
+	l->cfg = *c;
+	l->sets = rd_config_sets(c);
+	l->first = first;
+	l->replay_ok = 1;
+	uint32_t depth = c->l1_ways > STEP_DEPTH ? c->l1_ways : STEP_DEPTH;
+	if (replay_init(r, l, c, depth) < 0) {
+		replay_free(r);
+		free(r);
+		free(l);
+		return NULL;
+	}
+	l->rp = r;
+	return l;
+}
+
+steplog *steplog_new(const rd_config *c)
+{
+	return log_new(c, 0);
+}
+
+steplog *steplog_new_at(const rd_config *c, uint64_t first)
+{
+	return log_new(c, first);
+}
+
+static void rp_drop(steplog *l)
+{
+	replay *r = l->rp;
+	if (r) {
+		replay_free(r);
+		free(r);
+		l->rp = NULL;
+	}
+}
+
+void steplog_free(steplog *l)
+{
+	if (!l)
+		return;
+	rp_drop(l);
+	free(l->e);
+	free(l->lines);
+	free(l->pre);
+	free(l->snap_core);
+	free(l->snap_set);
+	free(l->snap_n);
+	free(l->snap_lines);
+	free(l);
+}
+
+/* Append n lines to the pool; their offset, or UINT32_MAX out of memory. */
+static uint32_t pool_put(steplog *l, const uint64_t *v, uint32_t n)
+{
+	if (l->nlines + n > l->lcap) {
+		size_t nc = l->lcap ? l->lcap * 2 : 1024;
+		while (nc < l->nlines + n)
+			nc *= 2;
+		uint64_t *p = realloc(l->lines, nc * sizeof *p);
+		if (!p)
+			return UINT32_MAX;
+		l->lines = p;
+		l->lcap = nc;
+	}
+	if (n)
+		memcpy(l->lines + l->nlines, v, n * sizeof *v);
+	uint32_t off = (uint32_t)l->nlines;
+	l->nlines += n;
+	return off;
+}
+
+static void disagree(steplog *l, size_t i)
+{
+	if (l->replay_ok) {
+		l->replay_ok = 0;
+		l->replay_bad = i;
+	}
+}
+
+/* The step of c ends: land its effects and note each of its kept
+ * requests' set as it is afterwards. */
 static void step_end(replay *r, core_rp *c, size_t end)
 {
 	if (!c->have_step)
 		return;
 	steplog *l = r->l;
 	land_until(r, c, c->step_t);
-	for (size_t i = c->step_first; i < end; i++) {
+	uint32_t core = (uint32_t)(c - r->core);
+	for (size_t i = c->rec_first; l && c->rec_first != STEP_NONE && i < end; i++) {
 		step_ev *s = &l->e[i];
-		if (s->ev.core != l->e[c->step_first].ev.core)
+		if (s->ev.core != core)
 			continue;
 		const vec *v = &c->set[s->ev.set];
 		s->nafter = v->n > STEP_KEEP ? STEP_KEEP : v->n;
@@ -212,14 +335,162 @@ static void step_end(replay *r, core_rp *c, size_t end)
 		}
 	}
 	c->have_step = 0;
+	c->rec_first = STEP_NONE;
 }
 
-static void disagree(steplog *l, size_t i)
+/* The window starts: keep the cache (its sets that hold lines) and the
+ * requests in flight. */
+static int window_start(steplog *l, replay *r)
 {
-	if (l->replay_ok) {
-		l->replay_ok = 0;
-		l->replay_bad = i;
+	l->ncores = r->ncores;
+	l->cways = r->ways;
+	l->have_snap = 1;
+	size_t ns = 0, np = 0;
+	for (uint32_t k = 0; k < r->ncores; k++) {
+		np += r->core[k].npend;
+		for (uint32_t s = 0; s < r->sets; s++)
+			ns += r->core[k].set[s].n > 0;
 	}
+	l->pre = calloc(np ? np : 1, sizeof *l->pre);
+	l->snap_core = malloc((ns ? ns : 1) * sizeof *l->snap_core);
+	l->snap_set = malloc((ns ? ns : 1) * sizeof *l->snap_set);
+	l->snap_n = malloc((ns ? ns : 1) * sizeof *l->snap_n);
+	l->snap_lines = malloc((ns * l->cways > 0 ? ns * l->cways : 1) * sizeof *l->snap_lines);
+	if (!l->pre || !l->snap_core || !l->snap_set || !l->snap_n || !l->snap_lines)
+		return -1;
+	for (uint32_t k = 0; k < r->ncores; k++) {
+		core_rp *c = &r->core[k];
+		for (uint32_t s = 0; s < r->sets; s++) {
+			const vec *v = &c->set[s];
+			if (!v->n)
+				continue;
+			uint32_t n = v->n < l->cways ? v->n : l->cways;
+			l->snap_core[l->nsnap] = k;
+			l->snap_set[l->nsnap] = s;
+			l->snap_n[l->nsnap] = n;
+			memcpy(l->snap_lines + l->nsnap * l->cways, v->v, n * sizeof *v->v);
+			l->nsnap++;
+		}
+		for (size_t j = 0; j < c->npend; j++) {
+			step_ev *p = &l->pre[l->npre];
+			memset(p, 0, sizeof *p);
+			p->ev = c->pend[j].ev;
+			p->early_by = STEP_NONE;
+			p->prev = STEP_NONE;
+			c->pend[j].idx = PRE | (uint32_t)l->npre++;
+		}
+	}
+	return 0;
+}
+
+int steplog_add(steplog *l, const rd_event *ev)
+{
+	replay *r = l->rp;
+	if (!r || l->oom)
+		return -1;
+	uint64_t num = l->seen++;
+	if (num >= l->first + STEP_MAX) {
+		l->truncated = 1;
+		if (!l->tail_done && ev->core < r->ncores && ev->set < r->sets) {
+			core_rp *c = &r->core[ev->core];
+			if (c->have_step && c->rec_first != STEP_NONE && c->step_t == ev->time) {
+				/* the step of kept requests goes on: its effects count */
+				rp_lookup(r, c, ev, NO_REQ);
+				if (rp_push(r, c, ev, NO_REQ) < 0)
+					l->oom = 1;
+				return 1;
+			}
+		}
+		l->tail_done = 1;
+		return 1;
+	}
+	int keep = num >= l->first;
+	if (keep && num == l->first && window_start(l, r) < 0) {
+		l->oom = 1;
+		return -1;
+	}
+	if (ev->core >= r->ncores || ev->set >= r->sets) {
+		disagree(l, l->n); /* not the model the replay knows */
+		if (!keep)
+			return 0;
+	}
+	if (keep && l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 64;
+		step_ev *p = realloc(l->e, nc * sizeof *p);
+		if (!p) {
+			l->oom = 1;
+			return -1;
+		}
+		l->e = p;
+		l->cap = nc;
+	}
+	size_t li = l->n;
+	step_ev *s = keep ? &l->e[li] : NULL;
+	if (s) {
+		memset(s, 0, sizeof *s);
+		s->ev = *ev;
+		s->ev.stack = NULL;
+		s->early_by = STEP_NONE;
+		s->prev = STEP_NONE;
+		l->n++;
+		if (ev->stack)
+			l->stacks = 1;
+	}
+	if (ev->core >= r->ncores || ev->set >= r->sets)
+		return 0;
+	core_rp *c = &r->core[ev->core];
+	if (c->have_step && c->step_t != ev->time)
+		step_end(r, c, li);
+	if (!c->have_step) {
+		c->have_step = 1;
+		c->step_t = ev->time;
+		c->rec_first = STEP_NONE;
+	}
+	if (s && c->rec_first == STEP_NONE)
+		c->rec_first = li;
+	int64_t d = rp_lookup(r, c, ev, s ? (uint32_t)li : NO_REQ);
+	if (s) {
+		const vec *set = &c->set[ev->set];
+		const uint64_t *src = ev->stack ? ev->stack : set->v;
+		uint32_t n = ev->stack ? ev->stack_len : set->n;
+		if (n > STEP_KEEP)
+			n = STEP_KEEP;
+		s->nbefore = n;
+		s->before = pool_put(l, src, n);
+		if (s->before == UINT32_MAX) {
+			l->oom = 1;
+			return -1;
+		}
+		/* Check the replay against what the model reported. */
+		uint32_t have = set->n > STEP_DEPTH ? STEP_DEPTH : set->n;
+		if (ev->stack && (ev->stack_len != have ||
+				  (have && memcmp(ev->stack, set->v, have * sizeof *set->v) != 0)))
+			disagree(l, li);
+		if (d >= 0 ? d != ev->distance
+			   : ev->distance >= 0 && ev->distance < (int64_t)set->n)
+			disagree(l, li);
+		s->mshr_before = mshrs_used(c);
+	}
+	if (rp_push(r, c, ev, s ? (uint32_t)li : NO_REQ) < 0) {
+		l->oom = 1;
+		return -1;
+	}
+	if (s && mshrs_used(c) != ev->mshrs_used)
+		disagree(l, li);
+	if (r->oom) {
+		l->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
+const uint64_t *steplog_stack(const steplog *l, size_t i, int after, uint32_t *len)
+{
+	const step_ev *s = &l->e[i];
+	*len = after ? s->nafter : s->nbefore;
+	if (!l->lines) /* no stack was ever kept */
+		return NULL;
+	return l->lines + (after ? s->after : s->before);
 }
 
 typedef struct wk {
@@ -252,115 +523,59 @@ static int link_warps(steplog *l)
 	return 0;
 }
 
+int steplog_end(steplog *l, int complete)
+{
+	replay *r = l->rp;
+	int oom = l->oom;
+	if (r) {
+		for (uint32_t c = 0; c < r->ncores; c++)
+			step_end(r, &r->core[c], l->n);
+		oom |= r->oom;
+		rp_drop(l);
+	}
+	l->complete = complete;
+	/* The replay follows the paper profile's rules (the reference-2013
+	 * code's differ, and it reports no stacks). */
+	if (l->cfg.model != RD_PROFILE_PAPER || (!l->stacks && !l->n))
+		l->replay_ok = l->replay_ok && l->stacks;
+	if (oom || link_warps(l) < 0)
+		return -1;
+	return 0;
+}
+
 int steplog_finish(steplog *l)
 {
-	if (l->oom || link_warps(l) < 0)
-		return -1;
-	replay r = {.l = l};
-	uint32_t sets = l->sets ? l->sets : 1;
-	for (size_t i = 0; i < l->n; i++)
-		if (l->e[i].ev.core + 1 > r.ncores)
-			r.ncores = l->e[i].ev.core + 1;
-	r.core = calloc(r.ncores ? r.ncores : 1, sizeof *r.core);
-	if (!r.core)
-		return -1;
-	for (uint32_t c = 0; c < r.ncores && !r.oom; c++)
-		if (!(r.core[c].set = calloc(sets, sizeof *r.core[c].set)))
-			r.oom = 1;
-	l->replay_ok = l->stacks;
-	for (size_t i = 0; i < l->n && !r.oom; i++) {
-		step_ev *s = &l->e[i];
-		const rd_event *ev = &s->ev;
-		if (ev->set >= sets) {
-			disagree(l, i);
-			break;
-		}
-		core_rp *c = &r.core[ev->core];
-		uint64_t T = ev->time;
-		if (c->have_step && c->step_t != T)
-			step_end(&r, c, i);
-		if (!c->have_step) {
-			c->have_step = 1;
-			c->step_t = T;
-			c->step_first = i;
-		}
-		if (T > 0) /* what was due before this step has landed */
-			land_until(&r, c, T - 1);
-		vec *set = &c->set[ev->set];
-		int64_t d = lru_find(set, ev->line);
-		/* The looked-up line's own fills due now land first on a miss. */
-		if (d < 0 || d >= (int64_t)l->cfg.l1_ways) {
-			size_t o = 0;
-			for (size_t k = 0; k < c->npend; k++) {
-				effect *e = &c->pend[k];
-				if (e->fill && e->at == T && e->line == ev->line) {
-					land(&r, c, k);
-					l->e[e->idx].early_by = (uint32_t)i;
-				} else {
-					c->pend[o++] = *e;
-				}
-			}
-			c->npend = o;
-			d = lru_find(set, ev->line);
-		}
-		/* Check the replay against what the model reported. */
-		if (l->stacks) {
-			uint32_t model_len = ev->stack_len, have = set->n > 64 ? 64 : set->n;
-			if (model_len != have || d != ev->distance ||
-			    (s->nbefore &&
-			     memcmp(l->lines + s->before, set->v, s->nbefore * sizeof *set->v) != 0))
-				disagree(l, i);
-		}
-		s->mshr_before = mshrs_used(c);
-		if (ev->outcome != RD_OUT_CANCEL) {
-			if (c->npend == c->cpend) {
-				size_t nc = c->cpend ? c->cpend * 2 : 16;
-				effect *p = realloc(c->pend, nc * sizeof *p);
-				if (!p) {
-					r.oom = 1;
-					break;
-				}
-				c->pend = p;
-				c->cpend = nc;
-			}
-			c->pend[c->npend++] = (effect){ev->effect_at, ev->line, (uint32_t)i,
-						       ev->outcome == RD_OUT_MISS};
-		}
-		if (l->stacks && mshrs_used(c) != ev->mshrs_used)
-			disagree(l, i);
-	}
-	for (uint32_t c = 0; c < r.ncores; c++)
-		step_end(&r, &r.core[c], l->n);
-	for (uint32_t c = 0; c < r.ncores; c++) {
-		if (r.core[c].set)
-			for (uint32_t s = 0; s < sets; s++)
-				free(r.core[c].set[s].v);
-		free(r.core[c].set);
-		free(r.core[c].pend);
-	}
-	free(r.core);
-	return r.oom ? -1 : 0;
+	return steplog_end(l, 1);
 }
 
 /* ---------------------------------------------------------------- queries */
 
-size_t steplog_inflight(const steplog *l, size_t i, size_t *out, size_t max)
+/* Is s (issued before request i, on its core) still to take effect at
+ * i's lookup? */
+static int pending_at(const steplog *l, const step_ev *s, size_t i)
 {
 	const rd_event *ev = &l->e[i].ev;
+	if (s->ev.core != ev->core || s->ev.outcome == RD_OUT_CANCEL)
+		return 0;
+	return s->ev.effect_at > ev->time ||
+	       (s->ev.effect_at == ev->time && (s->early_by == STEP_NONE || s->early_by > i));
+}
+
+size_t steplog_inflight(const steplog *l, size_t i, const step_ev **out, size_t max)
+{
 	size_t n = 0;
-	for (size_t j = 0; j < i; j++) {
-		const step_ev *s = &l->e[j];
-		if (s->ev.core != ev->core || s->ev.outcome == RD_OUT_CANCEL)
-			continue;
-		int pending = s->ev.effect_at > ev->time ||
-			      (s->ev.effect_at == ev->time &&
-			       (s->early_by == STEP_NONE || s->early_by > i));
-		if (!pending)
-			continue;
-		if (n < max)
-			out[n] = j;
-		n++;
-	}
+	for (size_t j = 0; j < l->npre; j++)
+		if (pending_at(l, &l->pre[j], i)) {
+			if (n < max)
+				out[n] = &l->pre[j];
+			n++;
+		}
+	for (size_t j = 0; j < i; j++)
+		if (pending_at(l, &l->e[j], i)) {
+			if (n < max)
+				out[n] = &l->e[j];
+			n++;
+		}
 	return n;
 }
 
@@ -405,20 +620,17 @@ size_t steplog_finished(const steplog *l, size_t i, uint32_t *out, size_t max)
 }
 
 /* The miss fill in flight for request i's line (the entry it merges
- * into): the newest earlier fill of the line still in flight. */
-static size_t inflight_fill(const steplog *l, size_t i)
+ * into): the oldest earlier fill of the line still in flight. */
+static const step_ev *inflight_fill(const steplog *l, size_t i)
 {
-	size_t found = STEP_NONE;
-	size_t idx[256];
+	const step_ev *idx[256];
 	size_t n = steplog_inflight(l, i, idx, 256);
 	if (n > 256)
 		n = 256;
-	for (size_t k = 0; k < n; k++) {
-		const rd_event *e = &l->e[idx[k]].ev;
-		if (e->outcome == RD_OUT_MISS && e->line == l->e[i].ev.line && found == STEP_NONE)
-			found = idx[k];
-	}
-	return found;
+	for (size_t k = 0; k < n; k++)
+		if (idx[k]->ev.outcome == RD_OUT_MISS && idx[k]->ev.line == l->e[i].ev.line)
+			return idx[k];
+	return NULL;
 }
 
 void steplog_explain(const steplog *l, size_t i, char *buf, size_t len)
@@ -461,20 +673,183 @@ void steplog_explain(const steplog *l, size_t i, char *buf, size_t len)
 		return;
 	}
 	if (ev->cls == RD_CLASS_LATENCY) {
-		size_t f = inflight_fill(l, i);
-		if (f != STEP_NONE)
+		const step_ev *f = inflight_fill(l, i);
+		if (f)
 			snprintf(buf, len, "latency miss: line %llu is in flight (asked at t=%llu, lands "
 					   "t=%llu)%s",
-				 line, (unsigned long long)l->e[f].ev.time,
-				 (unsigned long long)l->e[f].ev.effect_at, when);
+				 line, (unsigned long long)f->ev.time,
+				 (unsigned long long)f->ev.effect_at, when);
 		else
 			snprintf(buf, len, "latency miss: line %llu is still on its way%s", line, when);
 		return;
 	}
+	char cls[32] = "miss";
+	if (ev->cls >= 0 && ev->cls < RD_NCLASS)
+		snprintf(cls, sizeof cls, "%s miss", rd_class_name((enum rd_class)ev->cls));
 	if (ev->distance < 0)
-		snprintf(buf, len, "miss: line %llu is not in set %u's stack%s", line, ev->set, when);
+		snprintf(buf, len, "%s: line %llu is not in set %u's stack%s", cls, line, ev->set,
+			 when);
 	else
-		snprintf(buf, len, "miss: distance %lld >= %u ways: that many other lines of set %u "
+		snprintf(buf, len, "%s: distance %lld >= %u ways: that many other lines of set %u "
 				   "came since%s",
-			 (long long)ev->distance, ways, ev->set, when);
+			 cls, (long long)ev->distance, ways, ev->set, when);
+}
+
+/* ---------------------------------------------------------------- grid */
+
+void step_grid_free(step_grid *g)
+{
+	replay *r = g->rp;
+	if (r) {
+		replay_free(r);
+		free(r);
+	}
+	free(g->fly_line);
+	free(g->fly_set);
+	memset(g, 0, sizeof *g);
+}
+
+int step_grid_flying(const step_grid *g, uint64_t line)
+{
+	for (size_t k = 0; k < g->nfly; k++)
+		if (g->fly_line[k] == line)
+			return 1;
+	return 0;
+}
+
+const uint64_t *step_grid_set(const step_grid *g, uint32_t s, uint32_t *n)
+{
+	const replay *r = g->rp;
+	*n = 0;
+	if (!r || s >= g->sets)
+		return NULL;
+	const vec *v = &r->core[g->core].set[s];
+	*n = v->n < g->ways ? v->n : g->ways;
+	return v->v;
+}
+
+int steplog_grid(const steplog *l, size_t i, step_grid *g)
+{
+	memset(g, 0, sizeof *g);
+	if (i >= l->n || !l->have_snap || !l->cways)
+		return -1;
+	uint32_t core = l->e[i].ev.core;
+	replay *r = calloc(1, sizeof *r);
+	rd_config c = l->cfg;
+	if (!r || core >= l->ncores || replay_init(r, NULL, &c, l->cways) < 0) {
+		if (r && core < l->ncores)
+			replay_free(r);
+		free(r);
+		return -1;
+	}
+	g->rp = r;
+	core_rp *cr = &r->core[core];
+	for (size_t k = 0; k < l->nsnap && !r->oom; k++) {
+		if (l->snap_core[k] != core || l->snap_set[k] >= r->sets)
+			continue;
+		for (uint32_t j = l->snap_n[k]; j-- > 0;)
+			lru_touch(r, &cr->set[l->snap_set[k]], l->snap_lines[k * l->cways + j]);
+	}
+	for (size_t j = 0; j < l->npre && !r->oom; j++)
+		if (l->pre[j].ev.core == core)
+			rp_push(r, cr, &l->pre[j].ev, NO_REQ);
+	for (size_t j = 0; j < i && !r->oom; j++) {
+		const rd_event *ev = &l->e[j].ev;
+		if (ev->core != core || ev->set >= r->sets)
+			continue;
+		rp_lookup(r, cr, ev, NO_REQ);
+		rp_push(r, cr, ev, NO_REQ);
+	}
+	if (l->e[i].ev.set < r->sets)
+		rp_lookup(r, cr, &l->e[i].ev, NO_REQ);
+	g->core = core;
+	g->sets = r->sets;
+	g->ways = l->cways;
+	g->fly_line = malloc((cr->npend ? cr->npend : 1) * sizeof *g->fly_line);
+	g->fly_set = malloc((cr->npend ? cr->npend : 1) * sizeof *g->fly_set);
+	if (r->oom || !g->fly_line || !g->fly_set) {
+		step_grid_free(g);
+		return -1;
+	}
+	for (size_t k = 0; k < cr->npend; k++)
+		if (cr->pend[k].fill && !step_grid_flying(g, cr->pend[k].line)) {
+			g->fly_line[g->nfly] = cr->pend[k].line;
+			g->fly_set[g->nfly++] = cr->pend[k].set;
+		}
+	return 0;
+}
+
+static unsigned log2_floor(uint64_t v)
+{
+	unsigned r = 0;
+	while (v > 1)
+		v >>= 1, r++;
+	return r;
+}
+
+uint64_t steplog_tag(const rd_config *c, uint32_t sets, uint64_t line)
+{
+	if (sets <= 1)
+		return line;
+	if (sets & (sets - 1) || c->l1_hash == RD_HASH_PRIME) {
+		uint32_t m = c->l1_hash == RD_HASH_PRIME ? rd_hash_prime(sets) : sets;
+		if (c->l1_hash == RD_HASH_SMOD && c->l1_hash_shift < 64) {
+			unsigned sh = c->l1_hash_shift;
+			uint64_t low = sh ? line & ((1ull << sh) - 1) : 0;
+			return ((line >> sh) / m) << sh | low;
+		}
+		return line / (m ? m : 1);
+	}
+	/* A power of two of sets: the line's bits that do not index, packed. */
+	unsigned ob = log2_floor(c->l1_line ? c->l1_line : 1);
+	addr_bits ab;
+	addr_bits_explain(c, sets, line << ob, &ab);
+	uint64_t tag = 0;
+	unsigned o = 0;
+	for (unsigned b = ob; b < 64; b++) {
+		int idx = b < ADDR_BITS_MAX && ab.role[b] == BIT_INDEX;
+		if (idx)
+			continue;
+		if ((line >> (b - ob)) & 1)
+			tag |= 1ull << o;
+		o++;
+		if (b - ob == 63)
+			break;
+	}
+	return tag;
+}
+
+int steplog_parse_goal(const char *text, int *is_time, uint64_t *v, char *err, size_t len)
+{
+	const char *p = text;
+	while (*p == ' ')
+		p++;
+	*is_time = 0;
+	if (*p == 't' || *p == 'T') {
+		*is_time = 1;
+		p++;
+		if (*p == '=')
+			p++;
+	} else if (*p == '#') {
+		p++;
+	}
+	if (!isdigit((unsigned char)*p)) {
+		snprintf(err, len, "go to: '%s' is not a request number (N) or a time (tN)", text);
+		return -1;
+	}
+	errno = 0;
+	char *end;
+	unsigned long long n = strtoull(p, &end, 10);
+	while (*end == ' ')
+		end++;
+	if (errno || *end) {
+		snprintf(err, len, "go to: '%s' is not a request number (N) or a time (tN)", text);
+		return -1;
+	}
+	if (!*is_time && n == 0) {
+		snprintf(err, len, "go to: requests are numbered from 1");
+		return -1;
+	}
+	*v = *is_time ? n : n - 1;
+	return 0;
 }

@@ -1,16 +1,23 @@
 /*
- * The step-through view's data: the first requests of a run, each with its
- * set's LRU stack as the lookup saw it (rd_callbacks.event_stacks), kept in
- * an immutable log the model thread builds and hands to the UI.
+ * The step-through view's data: a window of STEP_MAX requests of a run
+ * (the first ones, or those around any request), each with its set's LRU
+ * stack as the lookup saw it, kept in an immutable log the model thread
+ * builds and hands to the UI; and the whole cache (sets x ways) at any
+ * request of the window.
  *
- * The model reports the stack before each lookup; what the stack looks
- * like after a step is rebuilt here by replaying the log with the model's
- * landing rules (model/sim_paper.c): effects due at T land at the end of
- * step T in issue order, except that a miss fill of the looked-up line due
- * at T lands before a lookup that would otherwise miss. The replay is
- * checked against the model at every lookup (stack, distance, MSHRs in
- * use); the view shows replayed facts only while they agree (replay_ok).
- * Pure: no curses, no threads.
+ * Every request the model reports goes through a replay of the cache here
+ * (those before the window too, unstored), with the model's landing rules
+ * (model/sim_paper.c): effects due at T land at the end of step T in
+ * issue order, except that a miss fill of the looked-up line due at T
+ * lands before a lookup that would otherwise miss. Each set keeps only the
+ * top of its LRU stack (the top k lines of an LRU stack never depend on
+ * the lines below), enough for every check. The replay is checked against
+ * the model at every stored lookup (stack when the model reports it,
+ * distance, MSHRs in use); the view shows replayed facts only while they
+ * agree (replay_ok). At the window's start the replay keeps a copy of the
+ * cache and of the requests still in flight, from which steplog_grid
+ * rebuilds the cache at any request of the window. Pure: no curses, no
+ * threads.
  */
 #ifndef UI_STEPLOG_H
 #define UI_STEPLOG_H
@@ -20,12 +27,14 @@
 
 #include "rdscope.h"
 
-/* Requests kept: a teaching trace, or the first ones of any trace. */
+/* Requests kept: a teaching trace, or a window of any trace. */
 #define STEP_MAX 2000
 /* Lines of a stack kept per request for the screen (the model reports
  * up to 64; the replay compares all it reports). */
 #define STEP_KEEP 32
 #define STEP_NONE UINT32_MAX
+/* Lines of each set the replay keeps (at least the ways). */
+#define STEP_DEPTH 64
 
 typedef struct step_ev {
 	rd_event ev;            /* .stack is NULL: the stacks are in lines[] */
@@ -40,35 +49,60 @@ typedef struct step_ev {
 typedef struct steplog {
 	rd_config cfg;
 	uint32_t sets;
+	uint64_t first;         /* request number (0-based, issue order) of e[0] */
+	uint64_t seen;          /* requests the model reported so far */
+	int complete;           /* the run ended (steplog_end): seen is the total */
+	uint64_t want;          /* the request the window was asked around (jobs.h) */
 	size_t n, cap;
 	step_ev *e;
 	uint64_t *lines;        /* stack contents */
 	size_t nlines, lcap;
-	int truncated;          /* the run had more requests than were kept */
+	/* Requests before the window whose effect had not landed at its
+	 * start (early_by: a request of the window). */
+	step_ev *pre;
+	size_t npre;
+	/* The cache at the window's start: its sets that hold lines (core,
+	 * set, count), each with its first cways (= ways) lines, most recent
+	 * first, in snap_lines[k * cways ...]. */
+	uint32_t ncores, cways;
+	int have_snap;
+	size_t nsnap;
+	uint32_t *snap_core, *snap_set, *snap_n;
+	uint64_t *snap_lines;
+	int truncated;          /* the run had requests after the window */
+	int tail_done;          /* ... and the step of the last kept one has ended
+				 * (replayed, so that its stacks after are whole) */
 	int stacks;             /* the model reported stacks (the paper profile does) */
 	int replay_ok;          /* the replay agreed with the model everywhere */
-	size_t replay_bad;      /* the first request it disagreed on */
+	size_t replay_bad;      /* the first request (index into e) it disagreed on */
 	int oom;
+	void *rp;               /* the replay while requests come in */
 } steplog;
 
+/* A log of the first STEP_MAX requests (steplog_new), or of the STEP_MAX
+ * from request number first on. NULL: out of memory. */
 steplog *steplog_new(const rd_config *c);
+steplog *steplog_new_at(const rd_config *c, uint64_t first);
 void steplog_free(steplog *l);
 
-/* Keep one event (its stack copied). 0; 1 when the log is full (the event
- * is dropped and the log marked truncated); -1 out of memory. */
+/* Replay one event, and keep it (its stack copied) when it is in the
+ * window. 0; 1 when it is past the window (dropped, the log marked
+ * truncated; the rest of the last kept request's step still replayed:
+ * the run may stop once tail_done is set too); -1 out of memory. */
 int steplog_add(steplog *l, const rd_event *ev);
 
-/* After the run: replay the log (after-stacks, MSHRs before, early fills)
- * and check it against the model. 0, or -1 out of memory. */
+/* After the run (complete: the model reported every request): the stacks
+ * after the last steps, the warps' links. 0, or -1 out of memory. */
 int steplog_finish(steplog *l);
+int steplog_end(steplog *l, int complete);
 
 /* A stack of request i: before (at the lookup) or after (end of its step). */
 const uint64_t *steplog_stack(const steplog *l, size_t i, int after, uint32_t *len);
 
 /* Requests in flight at request i's lookup (issued before it on its core,
- * their effect not landed yet), oldest first: up to max indices into out.
- * Returns how many there are in all. */
-size_t steplog_inflight(const steplog *l, size_t i, size_t *out, size_t max);
+ * before the window too, their effect not landed yet), oldest first: up
+ * to max of them into out. Returns how many there are in all. */
+size_t steplog_inflight(const steplog *l, size_t i, const step_ev **out, size_t max);
 
 /* The warp queue read ahead in the log: the next request of each warp of
  * i's core after request i, in issue order (indices; up to max). Returns
@@ -82,5 +116,34 @@ size_t steplog_finished(const steplog *l, size_t i, uint32_t *out, size_t max);
 
 /* One line that says why request i came out as it did. */
 void steplog_explain(const steplog *l, size_t i, char *buf, size_t len);
+
+/* The whole cache of request i's core as i's lookup saw it. */
+typedef struct step_grid {
+	uint32_t core, sets, ways;
+	size_t nfly;            /* fills in flight (a line once, oldest first) */
+	uint64_t *fly_line;
+	uint32_t *fly_set;
+	void *rp;               /* the replay that holds the sets */
+} step_grid;
+
+/* 0, or -1 out of memory (or no cache copy: g zeroed). */
+int steplog_grid(const steplog *l, size_t i, step_grid *g);
+void step_grid_free(step_grid *g);
+/* Set s of g: its lines in the ways, most recent first (*n of them). */
+const uint64_t *step_grid_set(const step_grid *g, uint32_t s, uint32_t *n);
+/* Is line in flight in g? */
+int step_grid_flying(const step_grid *g, uint64_t line);
+
+/* The line's tag: its address bits that are neither offset nor index
+ * (addrbits.h), packed; for an index by modulo, line / modulus. */
+uint64_t steplog_tag(const rd_config *c, uint32_t sets, uint64_t line);
+
+/*
+ * A place in the run typed at the step-through's jump prompt: "N" (a
+ * request number as the status line counts them, from 1) or "tN" / "t=N"
+ * (the first request issued at or after time step N). 0 with *is_time
+ * and *v (a request number from 0, or a time), or -1 with the reason.
+ */
+int steplog_parse_goal(const char *text, int *is_time, uint64_t *v, char *err, size_t len);
 
 #endif

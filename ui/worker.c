@@ -248,7 +248,7 @@ static void *worker_main(void *arg)
 			if (kind == JOB_BREAKDOWN)
 				run_pass(w, &cfg, gen, quick, &secs);
 			else if (kind == JOB_STEPS)
-				job_steps(&env, &cfg);
+				job_steps(&env, &cfg, key);
 			else
 				job_curves(&env, &cfg, key);
 		}

@@ -82,6 +82,28 @@ static int explorer_load(const explorer_opts *o, int interactive, rd_kernel **k,
 }
 
 /*
+ * Another input for the explorer (explorer_opts.input_load, off the UI
+ * thread): "SPEC" or "SPEC --kernel NAME|INDEX", read as `rdscope run`
+ * reads it (by its content), non-interactively.
+ */
+static int explorer_input_load(const char *text, rd_kernel **k, char *err, size_t len)
+{
+	char spec[1024], kern[256] = "";
+	snprintf(spec, sizeof spec, "%s", text);
+	char *opt = strstr(spec, " --kernel ");
+	if (opt) {
+		*opt = '\0';
+		snprintf(kern, sizeof kern, "%s", opt + 10);
+		kern[strcspn(kern, " ")] = '\0';
+		for (char *e = spec + strlen(spec); e > spec && e[-1] == ' ';)
+			*--e = '\0';
+	}
+	input_opts opts = {.kernel = kern[0] ? kern : NULL};
+	int st = input_load_with(spec, &opts, k, err, len);
+	return st == INPUT_OK ? 0 : -1;
+}
+
+/*
  * The directory a write to path lands in, by stat: an existing file's
  * (links followed), a dangling link's target's, or a new file's. -1 when
  * there is none (the write then fails on its own).
@@ -179,6 +201,7 @@ static int explorer_from_cli(cli *c)
 		.load = explorer_load,
 		.preset_load = preset_load,
 		.preset_save = explorer_preset_save,
+		.input_load = explorer_input_load,
 		.terminal = sigbus_terminal,
 	};
 	return explorer_run(&o);

@@ -147,7 +147,9 @@ result "teach: --teach outside a terminal says it needs one" $?
 
 # ---------------------------------------------------------------- step-through
 # Any trace: a 32-thread warp of uncoalesced loads under the Fermi hash
-# (hashed bits marked x), stepping and jumping.
+# (hashed bits marked x), stepping and jumping; the whole cache (v) as a
+# grid of sets x ways, at the start and far into the run (: goes to a
+# request number or a time), scrolled; every request reachable.
 cat >"$T/step.keys" <<KEYS
 s
 wait
@@ -157,15 +159,122 @@ pagedown
 end
 dump-screen $T/step_fig3_end.txt
 home
+v
+right
+dump-screen $T/step_grid.txt
+:
+type 30000
+enter
+dump-screen $T/step_grid_far.txt
+down
+down
+down
+dump-screen $T/step_grid_scrolled.txt
+:
+type t5000
+enter
+dump-screen $T/step_time.txt
+:
+type 12x
+enter
+dump-screen $T/step_goto_bad.txt
 esc
 dump-screen $T/step_back.txt
 KEYS
-screen step 24 80 -- builtin:colcopy:64:1024
-result "step: the step-through of a trace's first requests runs" $?
-golden step_fig3 && grep -q 'step 2 of 2000 (first of more)' "$T/step_fig3.txt" &&
-	grep -q 'x=xor' "$T/step_fig3.txt" && grep -q 'step 2000 of 2000' "$T/step_fig3_end.txt" &&
+screen step 24 80 -- builtin:colcopy:64:1024 && ! grep -q 'no key' "$T"/step_*.txt &&
+	grep -q 'ways, most recent first' "$T/step_grid.txt"
+result "step: the step-through of any request of a trace runs, v and : are its keys" $?
+golden step_fig3 && grep -q 'request 2/115750 ' "$T/step_fig3.txt" &&
+	grep -q 'x=xor' "$T/step_fig3.txt" && grep -q 'request 115750/115750 ' "$T/step_fig3_end.txt" &&
+	grep -q 'none: the last request' "$T/step_fig3_end.txt" &&
 	grep -q 'Miss breakdown' "$T/step_back.txt"
-result "step: Fermi hash bits, the first 2000 requests, Esc back to the panes" $?
+result "step: Fermi hash bits, every request to the last (115750), Esc back to the panes" $?
+golden step_grid && golden step_grid_far && golden step_grid_scrolled &&
+	grep -q 'request 30000/115750 ' "$T/step_grid_far.txt" &&
+	grep -q '^ ▸     9  10003  10002  1003c  1003d ' "$T/step_grid_far.txt" &&
+	grep -q '^   after  10003  10002  1003c  1003d ' "$T/step_grid_far.txt" &&
+	grep -q '^ tag 10012  set 9  offset 64 ' "$T/step_grid_far.txt" &&
+	grep -q 'sets 7-17 of 32' "$T/step_grid_scrolled.txt"
+result "step: the whole cache at request 2 and 30000 (a window far into the run), scrolled" $?
+grep -q '^ t=5000 ' "$T/step_time.txt" && grep -q 'request 18491/115750 ' "$T/step_time.txt" &&
+	grep -q "go to: '12x' is not a request number (N) or a time (tN)" "$T/step_goto_bad.txt"
+result "step: : goes to a time step (t5000: request 18491); a bad goal is refused" $?
+# Nothing cut inside a number: lines end in a whole item or an ellipsis
+# (the old "20971; MSHRs" and a queue cut without one).
+grep -q '^ in flight: fills .* …; MSHRs 12 of 64, none free$' "$T/step_grid_far.txt" &&
+	grep -q '^ ▸ cancelled: line 2097736 needs an MSHR and warp 0 holds all it may; warp 0 …$' \
+		"$T/step_grid_far.txt"
+result "step: long lines are cut between items with an ellipsis" $?
+
+# More ways than fit in 80 columns: whole cells, then an ellipsis.
+cat >"$T/stepw.keys" <<KEYS
+s
+v
+:
+type 700
+enter
+dump-screen $T/step_grid_wide.txt
+KEYS
+screen stepw 24 80 -- -s l1.hash=xor -s l1.ways=16 builtin:colcopy:64:1024
+golden step_grid_wide && grep -q '^ ▸ *[0-9]* .* …' "$T/step_grid_wide.txt"
+result "step: a 16-way grid in 80 columns shows the ways that fit and an ellipsis" $?
+
+# ---------------------------------------------------------------- type your own
+# a: a typed address sequence is explored at once (the configuration on
+# screen kept); O: another input without restarting; errors say why.
+cat >"$T/typed.keys" <<KEYS
+a
+type 0 4x
+enter
+dump-screen $T/typed_bad.txt
+a
+type 0 4 16 20 0 512 1024 0 2048 0
+enter
+dump-screen $T/typed.txt
+s
+wait
+end
+dump-screen $T/typed_step.txt
+v
+dump-screen $T/typed_grid.txt
+O
+type no/such/input.trc
+enter
+dump-screen $T/input_bad.txt
+O
+type sample:paper/table1
+enter
+dump-screen $T/input.txt
+KEYS
+screen typed 24 80 -- -p toy-table2 -s l1.hash=mod && ! grep -q 'no key' "$T"/typed*.txt \
+	"$T"/input*.txt
+result "typed: the typing and opening script runs, a and i are keys" $?
+golden typed_bad && golden typed && golden typed_step && golden typed_grid &&
+	grep -q "typed: item 2, '4x', is not an address" "$T/typed_bad.txt" &&
+	grep -q 'exploring the typed addresses (10 loads)' "$T/typed.txt" &&
+	grep -q '^ typed: 0 4 16 20 0 512 1024 0 2048 0 │ request 10/10 ' "$T/typed_step.txt"
+result "typed: a typed sequence is modelled at once, stepped through, shown as a grid" $?
+"$RDSCOPE" run -q -p toy-table2 -s l1.hash=mod --log "$T/typed.csv" - >/dev/null <<TRC
+blocksize: 1 1 1
+0 0 0 4
+0 0 4 4
+0 0 16 4
+0 0 20 4
+0 0 0 4
+0 0 512 4
+0 0 1024 4
+0 0 0 4
+0 0 2048 4
+0 0 0 4
+TRC
+want=$(cut -d, -f12 "$T/typed.csv" | tail -n +2 | tr '\n' ' ' | sed 's/ $//')
+got=$(sed -n 's/^ hit\/miss *//p' "$T/typed_step.txt" | tr -s ' ' | sed 's/ $//')
+[ -n "$want" ] && [ "$want" = "$got" ]
+result "typed: the same outcomes as rdscope run on the same loads ($want)" $?
+golden input && grep -q 'open: no/such/input.trc' "$T/input_bad.txt" &&
+	grep -q '│ table1 (1 thread, 7 loads)' "$T/input.txt" &&
+	grep -q 'opened sample:paper/table1 (7 loads)' "$T/input.txt"
+result "typed: O opens another input without restarting; a missing one is refused" $?
 
 # ---------------------------------------------------------------- heat map
 # A column-major copy with a 4 KB row stride: under mod every row's line

@@ -132,6 +132,7 @@ static int (*const handlers[K_NKEYS])(explorer *) = {
 	[K_BACK] = key_back,	   [K_UP] = key_up,	    [K_DOWN] = key_down,
 	[K_DEC] = key_dec,	   [K_INC] = key_inc,	    [K_EDIT] = prompt_value,
 	[K_HELP_UP] = key_help_up, [K_HELP_DOWN] = key_help_down,
+	[K_INPUT] = prompt_input,  [K_TYPED] = prompt_typed,  [K_STEP_GOTO] = prompt_goto,
 };
 
 /* Key id: the explorer's handler, or the view on screen's key op, then

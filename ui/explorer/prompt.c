@@ -13,6 +13,8 @@
 
 #include "keys.h"
 #include "params.h"
+#include "steplog.h"
+#include "typed.h"
 
 static int prompt_open(explorer *x, int kind, const char *label, const char *init)
 {
@@ -82,8 +84,10 @@ static void shell_word(const char *w, char *buf, size_t len)
  * signals quit whatever it does.
  */
 typedef struct file_job {
-	int kind; /* P_OPEN or P_EXPORT */
+	int kind; /* P_OPEN, P_EXPORT, P_INPUT or P_TYPED */
 	int (*load)(const char *spec, rd_config *cfg, char *err, size_t len);
+	int (*input_load)(const char *spec, rd_kernel **k, char *err, size_t len);
+	rd_kernel *k;    /* P_INPUT, P_TYPED: the kernel read or made */
 	int (*save)(const char *path, const rd_config *cfg, const char *name,
 		    const char *description, int replace, char *err, size_t len);
 	char text[600];  /* the preset to open, the file to export to */
@@ -99,10 +103,29 @@ typedef struct file_job {
  * its temporary file for the signal handlers, src/writers/outfile.c). */
 static atomic_int exporting;
 
+static void file_job_free(void *arg)
+{
+	file_job *j = arg;
+	rd_kernel_free(j->k);
+	free(j);
+}
+
 static void file_job_run(void *arg)
 {
 	file_job *j = arg;
-	if (j->kind == P_OPEN) {
+	if (j->kind == P_INPUT) {
+		j->rc = j->input_load(j->text, &j->k, j->err, sizeof j->err);
+	} else if (j->kind == P_TYPED) {
+		typed_seq *sq = malloc(sizeof *sq);
+		j->rc = -1;
+		if (!sq)
+			snprintf(j->err, sizeof j->err, "out of memory");
+		else if (typed_parse(j->text, sq, j->err, sizeof j->err) == 0 &&
+			 !(j->k = typed_kernel(sq, "typed")))
+			snprintf(j->err, sizeof j->err, "out of memory");
+		j->rc = j->k ? 0 : -1;
+		free(sq);
+	} else if (j->kind == P_OPEN) {
 		rd_config_default(&j->cfg);
 		j->rc = j->load(j->text, &j->cfg, j->err, sizeof j->err);
 	} else {
@@ -117,7 +140,7 @@ static void file_job_run(void *arg)
 
 static int file_job_start(explorer *x, file_job *j, const char *what)
 {
-	const char *verb = j->kind == P_OPEN ? "open" : "export";
+	const char *verb = j->kind == P_EXPORT ? "export" : j->kind == P_TYPED ? "typed" : "open";
 	const char *why = x->busy ? x->busy_what
 			  : bgcall_running() >= STUCK_MAX ? "earlier files are still being read or written"
 			  : j->kind == P_EXPORT && atomic_load(&exporting)
@@ -132,7 +155,7 @@ static int file_job_start(explorer *x, file_job *j, const char *what)
 	int export = j->kind == P_EXPORT;
 	if (export)
 		atomic_fetch_add(&exporting, 1);
-	x->busy = bgcall_start(file_job_run, j, free, err, sizeof err); /* j is the call's */
+	x->busy = bgcall_start(file_job_run, j, file_job_free, err, sizeof err); /* j is the call's */
 	if (!x->busy) {
 		if (export)
 			atomic_fetch_sub(&exporting, 1);
@@ -153,6 +176,7 @@ static file_job *file_job_new(explorer *x, int kind)
 	}
 	j->kind = kind;
 	j->load = x->opts->preset_load;
+	j->input_load = x->opts->input_load;
 	j->save = x->opts->preset_save;
 	return j;
 }
@@ -205,6 +229,64 @@ static int do_open(explorer *x, const char *text)
 	return file_job_start(x, j, "opening");
 }
 
+/* Another input (P_INPUT) or a typed sequence (P_TYPED): explore it under
+ * the configuration on screen. */
+static int do_input(explorer *x, int kind, const char *text)
+{
+	while (*text == ' ')
+		text++;
+	if (!*text) {
+		explorer_message(x, 1, kind == P_TYPED ? "typed: no addresses (type e.g. 0 4 16 20 0)"
+						       : "open: no input given");
+		return R_STATUS;
+	}
+	if (kind == P_INPUT && !x->opts->input_load) {
+		explorer_message(x, 1, "open: this explorer cannot open inputs");
+		return R_STATUS;
+	}
+	file_job *j = file_job_new(x, kind);
+	if (!j)
+		return R_STATUS;
+	snprintf(j->text, sizeof j->text, "%s", text);
+	return file_job_start(x, j, kind == P_TYPED ? "modelling the addresses" : "opening");
+}
+
+static int loaded(explorer *x, file_job *j)
+{
+	const char *verb = j->kind == P_TYPED ? "typed" : "open";
+	if (j->rc < 0 || !j->k) {
+		/* typed_parse's messages name themselves */
+		if (strncmp(j->err, "typed: ", 7) == 0)
+			explorer_message(x, 1, "%s", j->err);
+		else
+			explorer_message(x, 1, "%s: %s", verb, j->err);
+		return R_STATUS;
+	}
+	char name[sizeof x->input_buf];
+	if (j->kind == P_TYPED)
+		snprintf(name, sizeof name, "typed: %.560s", j->text);
+	else
+		snprintf(name, sizeof name, "%s", j->text);
+	rd_config c = x->cfg;
+	rd_kernel *k = j->k;
+	j->k = NULL; /* explorer_switch's now */
+	int teach = x->teach;
+	x->teach = -1; /* the lesson's story ends with another input */
+	if (explorer_switch(x, k, x->input, &c) < 0) {
+		x->teach = teach;
+		return R_ALL;
+	}
+	memcpy(x->input_buf, name, sizeof name);
+	x->input = x->input_buf;
+	if (j->kind == P_TYPED)
+		explorer_message(x, 0, "exploring the typed addresses (%llu loads)",
+				 (unsigned long long)x->k->nloads);
+	else
+		explorer_message(x, 0, "opened %.600s (%llu loads)", name,
+				 (unsigned long long)x->k->nloads);
+	return R_ALL | R_RERUN | R_RESIZE;
+}
+
 /* The preset read (P_OPEN) made the configuration on screen. */
 static int opened(explorer *x, file_job *j)
 {
@@ -247,7 +329,9 @@ int prompt_busy_done(explorer *x)
 	if (!x->busy || !bgcall_done(x->busy))
 		return R_NONE;
 	file_job *j = bgcall_arg(x->busy);
-	int f = j->kind == P_OPEN ? opened(x, j) : exported(x, j);
+	int f = j->kind == P_OPEN ? opened(x, j)
+		: j->kind == P_EXPORT ? exported(x, j)
+				      : loaded(x, j);
 	bgcall_drop(x->busy);
 	x->busy = NULL;
 	return f | R_STATUS;
@@ -256,8 +340,10 @@ int prompt_busy_done(explorer *x)
 int prompt_busy_cancel(explorer *x)
 {
 	file_job *j = bgcall_arg(x->busy);
-	if (j->kind == P_OPEN)
+	if (j->kind == P_OPEN || j->kind == P_INPUT)
 		explorer_message(x, 1, "open: stopped waiting for %s", j->text);
+	else if (j->kind == P_TYPED)
+		explorer_message(x, 1, "typed: stopped waiting");
 	else
 		explorer_message(x, 1, "export: stopped waiting; %s may still be written", j->text);
 	bgcall_drop(x->busy);
@@ -288,12 +374,56 @@ int prompt_preset(explorer *x)
 	return prompt_open(x, P_OPEN, "open preset (file or name): ", "");
 }
 
+int prompt_input(explorer *x)
+{
+	return prompt_open(x, P_INPUT, "open input (file, sample:NAME, builtin:NAME): ", "");
+}
+
+int prompt_typed(explorer *x)
+{
+	char label[64];
+	snprintf(label, sizeof label, "addresses (bytes, or THREAD:ADDR; warps of %u): ",
+		 x->cfg.warp_size);
+	return prompt_open(x, P_TYPED, label, "");
+}
+
+int prompt_goto(explorer *x)
+{
+	return prompt_open(x, P_GOTO, "go to request (N, or tN for time step N): ", "");
+}
+
+/* A jump of the step-through (views/step.c follows x->step). */
+static int do_goto(explorer *x, const char *text)
+{
+	int is_time;
+	uint64_t v;
+	char err[256];
+	if (steplog_parse_goal(text, &is_time, &v, err, sizeof err) < 0) {
+		explorer_message(x, 1, "%s", err);
+		return R_STATUS;
+	}
+	if (is_time) {
+		x->step_goal_pending = 1;
+		x->step_goal = v;
+	} else {
+		x->step_goal_pending = 0;
+		x->step = v;
+	}
+	x->grid_scroll = 0;
+	explorer_request(x);
+	return R_ALL;
+}
+
 static int accept(explorer *x)
 {
 	int kind = x->prompt;
 	char text[sizeof x->pbuf];
 	memcpy(text, x->pbuf, sizeof text);
 	x->prompt = P_NONE;
+	if (kind == P_GOTO)
+		return do_goto(x, text);
+	if (kind == P_INPUT || kind == P_TYPED)
+		return do_input(x, kind, text);
 	if (kind == P_EXPORT)
 		return do_export(x, text);
 	if (kind == P_OPEN)

@@ -16,6 +16,11 @@
 int prompt_value(explorer *x);
 int prompt_export(explorer *x);
 int prompt_preset(explorer *x);
+/* Another input to explore; an address sequence to type (typed.h); a
+ * request or time for the step-through to go to. */
+int prompt_input(explorer *x);
+int prompt_typed(explorer *x);
+int prompt_goto(explorer *x);
 
 /* A key while a prompt is open (x->prompt). Reaction flags. */
 int prompt_key(explorer *x, int ch);

@@ -35,7 +35,9 @@ enum {
 };
 
 /* P_CONFIRM: replace the existing file pfile with the export (y/n)? */
-enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM };
+/* P_GOTO: a request or time for the step-through; P_INPUT: another input
+ * to explore; P_TYPED: an address sequence to explore (typed.h). */
+enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM, P_GOTO, P_INPUT, P_TYPED };
 enum focus { F_PARAMS = 0, F_HIST };
 
 #define MEMO_N 16
@@ -46,6 +48,7 @@ typedef struct explorer {
 	const view_ops *const *views; /* the views' table (views/table.c) */
 	const char *input;     /* as given (INPUT, builtin:fig3, a lesson's sample) */
 	const char *try_hint;  /* what to try with the input a sample opened, or NULL */
+	char input_buf[600];   /* an input opened or typed in the explorer (input) */
 	rd_kernel *k;
 	worker *w;
 	int no_timing;
@@ -95,7 +98,12 @@ typedef struct explorer {
 	int view;              /* enum view (views/view.h) */
 	/* The teaching views' own state, kept by their files. */
 	snap *steps;           /* JOB_STEPS result of cfg, or NULL (views/step.c) */
-	size_t step;           /* the request shown (views/step.c) */
+	uint64_t step;         /* the request shown, numbered from 0 in issue order (views/step.c) */
+	char steps_want[32];   /* the window of requests asked for (jobs.h) */
+	int step_goal_pending; /* a jump to time step_goal waits for its window */
+	uint64_t step_goal;
+	int step_grid;         /* the step-through shows the whole cache (else the table) */
+	int grid_scroll;       /* sets scrolled from the accessed one's place */
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
 	unsigned long asked[JOB_NKINDS]; /* generation each view's run was asked for */
 	char asked_key[32];    /* the parameter the curves were asked to sweep */

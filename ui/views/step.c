@@ -6,11 +6,17 @@
  * lecturer reveals them), then what happened to the current request: its
  * address bits and set, its set's LRU stack before the lookup and after
  * the step, the requests in flight and the MSHRs, and the warp queue as
- * the log shows it ahead. Data: the model thread's steplog (steplog.h),
- * asked for while the view is on screen. Its keys move through the
- * requests; in class mode (views/teach.c) a lesson's title heads it. May
- * include and call the state (explorer/state.h), addrbits, draw, lessons,
- * steplog, theme.
+ * the log shows it ahead. Or (v) the whole cache as the request's lookup
+ * saw it: a grid of sets x ways with each way's tag in hex, most recent
+ * first, lines in flight marked, the accessed set before and after the
+ * step, as many sets as fit (scrolled with Up/Down). Data: the model
+ * thread's steplog (steplog.h), a window of STEP_MAX requests around the
+ * one shown, asked for while the view is on screen: any request of the
+ * run can be reached (: jumps to a request number or a time). Its keys
+ * move through the requests; in class mode (views/teach.c) a lesson's
+ * title heads it. Text that does not fit is cut between items with an
+ * ellipsis (fit.h), never inside a number. May include and call the state
+ * (explorer/state.h), addrbits, draw, fit, lessons, steplog, theme.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,7 @@
 
 #include "addrbits.h"
 #include "draw.h"
+#include "fit.h"
 #include "lessons.h"
 #include "explorer/state.h"
 #include "steplog.h"
@@ -67,8 +74,8 @@ static int table_build(table *t, const steplog *l, size_t cur)
 	int one_core = 1;
 	for (size_t i = 0; i < l->n; i++)
 		one_core &= l->e[i].ev.core == l->e[0].ev.core;
-	uint64_t *eff = malloc((l->n + 1) * sizeof *eff);
-	t->s = malloc((2 * l->n + 1) * sizeof *t->s);
+	uint64_t *eff = malloc((l->n + l->npre + 1) * sizeof *eff);
+	t->s = malloc((2 * l->n + l->npre + 1) * sizeof *t->s);
 	if (!eff || !t->s) {
 		free(eff);
 		free(t->s);
@@ -79,6 +86,9 @@ static int table_build(table *t, const steplog *l, size_t cur)
 	for (size_t i = 0; one_core && !l->truncated && i < l->n; i++)
 		if (l->e[i].ev.outcome != RD_OUT_CANCEL)
 			eff[ne++] = l->e[i].ev.effect_at;
+	for (size_t i = 0; one_core && !l->truncated && i < l->npre; i++)
+		if (l->pre[i].ev.core == l->e[0].ev.core)
+			eff[ne++] = l->pre[i].ev.effect_at;
 	qsort(eff, ne, sizeof *eff, cmp_u64);
 	size_t k = 0;
 	for (size_t i = 0; i <= l->n; i++) {
@@ -109,8 +119,9 @@ static void effects_at(const steplog *l, uint64_t at, uint32_t core, size_t upto
 	size_t o = 0;
 	buf[0] = '\0';
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t j = 0; j < l->n && j <= upto; j++) {
-			const step_ev *s = &l->e[j];
+		for (size_t jj = 0; jj < l->npre + l->n && jj <= l->npre + upto; jj++) {
+			/* requests still in flight from before the window first */
+			const step_ev *s = jj < l->npre ? &l->pre[jj] : &l->e[jj - l->npre];
 			if (s->ev.core != core || s->ev.outcome == RD_OUT_CANCEL ||
 			    s->ev.effect_at != at || (s->early_by != STEP_NONE) != (pass == 0))
 				continue;
@@ -335,19 +346,37 @@ static void draw_stack(const explorer *x, size_t i, int after, const char *label
 	}
 }
 
+static const char *ellipsis(const explorer *x)
+{
+	return x->utf8 ? "…" : "...";
+}
+
+/* label, then text cut between its items to fit, then tail (kept whole). */
+static void draw_items(const explorer *x, int y, int x0, int w, const char *label,
+		       const char *text, const char *tail, const char *brk)
+{
+	int c = draw_put(y, x0, w, E_LABEL, label);
+	int tw = tail ? draw_width(tail) : 0;
+	char fit[1024];
+	fit_items(fit, sizeof fit, w - c - tw, text, ellipsis(x), brk);
+	c += draw_put(y, x0 + c, w - c, E_VALUE, fit);
+	if (tail)
+		draw_put(y, x0 + c, w - c, E_DERIVED, tail);
+}
+
 static void draw_inflight(const explorer *x, size_t i, int y, int x0, int w)
 {
 	const steplog *l = x->steps->steps;
 	const step_ev *se = &l->e[i];
-	size_t idx[64];
+	const step_ev *idx[64];
 	size_t n = steplog_inflight(l, i, idx, 64);
-	char buf[512];
+	char buf[1024];
 	size_t o = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		o += (size_t)snprintf(buf + o, sizeof buf - o, "%s", pass ? "; hits " : "fills ");
 		int any = 0;
-		for (size_t k = 0; k < n && k < 64 && o + 32 < sizeof buf; k++) {
-			const rd_event *e = &l->e[idx[k]].ev;
+		for (size_t k = 0; k < n && k < 64 && o + 48 < sizeof buf; k++) {
+			const rd_event *e = &idx[k]->ev;
 			if ((e->outcome == RD_OUT_MISS) != (pass == 0))
 				continue;
 			o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%llu%st%llu", any ? " " : "",
@@ -369,10 +398,7 @@ static void draw_inflight(const explorer *x, size_t i, int y, int x0, int w)
 	else
 		snprintf(m, sizeof m, "; MSHRs %u%s%u %s", se->mshr_before, theme_g()->arrow,
 			 se->ev.mshrs_used, lim);
-	int c = draw_put(y, x0, w, E_LABEL, "in flight: ");
-	int mw = draw_width(m);
-	c += draw_put(y, x0 + c, w - c - mw, E_VALUE, buf);
-	draw_put(y, x0 + c, w - c, E_DERIVED, m);
+	draw_items(x, y, x0, w, "in flight: ", buf, m, NULL);
 }
 
 static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
@@ -382,7 +408,7 @@ static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
 	uint32_t fin[32];
 	size_t n = steplog_next_issues(l, i, nx, 32);
 	size_t nf = steplog_finished(l, i, fin, 32);
-	char buf[512];
+	char buf[1024];
 	size_t o = 0;
 	for (size_t k = 0; k < n && k < 32 && o + 40 < sizeof buf; k++)
 		o += (size_t)snprintf(buf + o, sizeof buf - o, "%sw%u t%llu", k ? ", " : "",
@@ -395,8 +421,169 @@ static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
 		for (size_t k = 0; k < nf && k < 32 && o + 16 < sizeof buf; k++)
 			o += (size_t)snprintf(buf + o, sizeof buf - o, " w%u", fin[k]);
 	}
-	int c = draw_put(y, x0, w, E_LABEL, "next issues (log ahead): ");
-	draw_put(y, x0 + c, w - c, E_VALUE, buf);
+	draw_items(x, y, x0, w, "next issues (log ahead): ", buf, NULL, ",;");
+}
+
+/* ---------------------------------------------------------------- grid */
+
+/* The address as tag / index / offset, in the bits' colours. */
+static void draw_split(const explorer *x, const rd_event *e, int y, int x0, int w)
+{
+	const steplog *l = x->steps->steps;
+	unsigned line = l->cfg.l1_line ? l->cfg.l1_line : 1;
+	char t[40], ix[40], of[40];
+	snprintf(t, sizeof t, "%llx", (unsigned long long)steplog_tag(&l->cfg, l->sets, e->line));
+	snprintf(ix, sizeof ix, "%u", e->set);
+	snprintf(of, sizeof of, "%llu", (unsigned long long)(e->addr % line));
+	const char *part[6] = {"tag ", t, "  set ", ix, "  offset ", of};
+	const enum ui_elem el[6] = {E_LABEL, E_BIT_TAG, E_LABEL, E_BIT_INDEX, E_LABEL, E_BIT_OFFSET};
+	int c = 0;
+	for (int k = 0; k < 6; k++) {
+		if (c + draw_width(part[k]) > w)
+			return; /* whole parts only */
+		c += draw_put(y, x0 + c, w - c, el[k], part[k]);
+	}
+	const char *tail = "  (the grid's tags are in hex)";
+	if (c + draw_width(tail) <= w)
+		draw_put(y, x0 + c, w - c, E_DERIVED, tail);
+}
+
+/* One row of the grid: label, then the ways (tags in hex), then what is
+ * in flight for the set and a note, as fits. */
+static void grid_row(const explorer *x, const step_grid *g, const grid_fit *f, int tagw, int y,
+		     int x0, int w, const char *label, enum ui_elem lel, const uint64_t *v,
+		     uint32_t n, uint32_t set, uint64_t mine, const char *note)
+{
+	const steplog *l = x->steps->steps;
+	int c = draw_put(y, x0, w, lel, label);
+	for (int k = 0; k < f->shown; k++) {
+		char cellt[40];
+		int cx = x0 + c + k * f->cellw;
+		if ((uint32_t)k >= n) {
+			snprintf(cellt, sizeof cellt, "%*s", tagw, x->utf8 ? "·" : ".");
+			draw_put(y, cx, f->cellw, E_DERIVED, cellt);
+			continue;
+		}
+		snprintf(cellt, sizeof cellt, "%*llx", tagw,
+			 (unsigned long long)steplog_tag(&l->cfg, l->sets, v[k]));
+		draw_put(y, cx, tagw, v[k] == mine ? E_SELECTED : E_BIT_TAG, cellt);
+		if (step_grid_flying(g, v[k]))
+			draw_put(y, cx + tagw, 1, E_PENDING, "~");
+	}
+	c += f->shown * f->cellw;
+	if (f->more)
+		c += draw_put(y, x0 + c, w - c, E_DERIVED, ellipsis(x));
+	/* Fills in flight for the set that are not in its ways. */
+	char fly[512];
+	size_t o = 0;
+	fly[0] = '\0';
+	for (size_t k = 0; k < g->nfly && o + 24 < sizeof fly; k++) {
+		int in = 0;
+		for (uint32_t j = 0; j < n && !in; j++)
+			in = v[j] == g->fly_line[k];
+		if (g->fly_set[k] == set && !in)
+			o += (size_t)snprintf(fly + o, sizeof fly - o, "%s~%llx", o ? " " : " ",
+					      (unsigned long long)steplog_tag(&l->cfg, l->sets,
+									      g->fly_line[k]));
+	}
+	char t[600];
+	snprintf(t, sizeof t, "%s%s%s", fly, note && *note ? "  " : "", note ? note : "");
+	if (*t) { /* whole items, or nothing */
+		char ft[600];
+		fit_items(ft, sizeof ft, w - c, t, ellipsis(x), NULL);
+		if (strcmp(ft, ellipsis(x)) != 0 && strcmp(ft, " ") != 0)
+			draw_put(y, x0 + c, w - c, E_PENDING, ft);
+	}
+}
+
+/* The whole cache of the request's core at its lookup, from y to yend. */
+static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
+{
+	const steplog *l = x->steps->steps;
+	const step_ev *se = &l->e[i];
+	step_grid g;
+	if (yend - y < 3)
+		return;
+	if (!l->replay_ok || steplog_grid(l, i, &g) < 0) {
+		draw_put(y, x0, w, E_ERROR,
+			 l->replay_ok ? "cache: out of memory"
+				      : "cache: not shown (the replay differs from the model)");
+		return;
+	}
+	uint32_t S = g.sets;
+	uint32_t me = se->ev.set < S ? se->ev.set : 0;
+	/* Rows: the sets that fit around the accessed one, which takes two
+	 * (before and after). */
+	int rows = yend - y - 1;
+	uint32_t nrows = (uint32_t)(rows - 1 > 0 ? rows - 1 : 1);
+	if (nrows > S)
+		nrows = S;
+	long top = (long)me - (long)nrows / 2 + x->grid_scroll;
+	if (top > (long)S - (long)nrows)
+		top = (long)S - (long)nrows;
+	if (top < 0)
+		top = 0;
+	x->grid_scroll = (int)(top - ((long)me - (long)nrows / 2));
+	uint32_t na;
+	const uint64_t *after = steplog_stack(l, i, 1, &na);
+	/* Column widths: the widest tag of the rows shown. */
+	int tagw = 1;
+	for (uint32_t s = (uint32_t)top; s < (uint32_t)top + nrows; s++) {
+		uint32_t gn;
+		const uint64_t *gv = step_grid_set(&g, s, &gn);
+		for (uint32_t k = 0; k < gn; k++) {
+			int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, gv[k]));
+			if (d > tagw)
+				tagw = d;
+		}
+	}
+	for (uint32_t k = 0; after && k < na && k < g.ways; k++) {
+		int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, after[k]));
+		if (d > tagw)
+			tagw = d;
+	}
+	char num[16];
+	snprintf(num, sizeof num, "%u", S ? S - 1 : 0);
+	int setw = (int)strlen(num) > 5 ? (int)strlen(num) : 5;
+	int lead = setw + 3;
+	grid_fit f;
+	grid_layout(w, lead, g.ways, tagw, draw_width(ellipsis(x)), &f);
+	char head[256];
+	snprintf(head, sizeof head, "%*s  %s", setw, "set",
+		 f.shown ? "ways, most recent first (hex tags, ~ in flight)" : "ways");
+	char hf[256];
+	fit_items(hf, sizeof hf, w, head, ellipsis(x), NULL);
+	int c = draw_put(y, x0, w, E_LABEL, hf);
+	char range[96];
+	char core[32] = "";
+	if (l->cfg.cores > 1)
+		snprintf(core, sizeof core, ", core %u", g.core);
+	snprintf(range, sizeof range, "  sets %u-%u of %u%s", (unsigned)top,
+		 (unsigned)top + nrows - 1, S, core);
+	if (c + draw_width(range) <= w)
+		draw_put(y, x0 + c, w - c, E_DERIVED, range);
+	y++;
+	for (uint32_t s = (uint32_t)top; s < (uint32_t)top + nrows && y < yend; s++) {
+		char label[48];
+		int acc = s == me;
+		snprintf(label, sizeof label, "%s %*u  ", acc ? theme_g()->sel : " ", setw, s);
+		char note[64] = "";
+		if (acc)
+			snprintf(note, sizeof note, "before");
+		uint32_t gn;
+		const uint64_t *gv = step_grid_set(&g, s, &gn);
+		grid_row(x, &g, &f, tagw, y++, x0, w, label, acc ? E_FOCUS : E_BIT_INDEX, gv, gn, s,
+			 acc ? se->ev.line : UINT64_MAX - 1, note);
+		if (acc && y < yend) {
+			snprintf(label, sizeof label, "  %*s  ", setw, "after");
+			snprintf(note, sizeof note, "end of t=%llu", (unsigned long long)se->ev.time);
+			step_grid tmp = g;
+			tmp.nfly = 0; /* what is in flight then is the next request's story */
+			grid_row(x, &tmp, &f, tagw, y++, x0, w, label, E_LABEL, after,
+				 after ? (na < g.ways ? na : g.ways) : 0, s, se->ev.line, note);
+		}
+	}
+	step_grid_free(&g);
 }
 
 /* ---------------------------------------------------------------- view */
@@ -406,23 +593,65 @@ static int steps_fit(const explorer *x)
 	return x->steps && rd_config_equal(&x->steps->cfg, &x->cfg);
 }
 
+/* The window of requests that shows request n: from 0, or in steps of
+ * STEP_MAX / 4 so that stepping on asks for a new one rarely. */
+static uint64_t window_first(uint64_t n)
+{
+	uint64_t half = STEP_MAX / 2, q = STEP_MAX / 4;
+	return n < half ? 0 : (n - half) / q * q;
+}
+
+/* Requests in all: the run's when known (the log reached its end, or the
+ * breakdown of the configuration is in), else 0. */
+static uint64_t steps_total(const explorer *x)
+{
+	const steplog *l = steps_fit(x) ? x->steps->steps : NULL;
+	if (l && l->complete)
+		return l->seen;
+	if (x_settled(x) && x->cur->status == RD_OK && rd_config_equal(&x->cur->cfg, &x->cfg))
+		return x->cur->res.requests + x->cur->res.cancels;
+	return 0;
+}
+
+/* Does the log hold request n, with some requests either side (unless
+ * the run starts or ends there)? */
+#define STEP_MARGIN 100
+static int steps_cover(const explorer *x, uint64_t n, int margin)
+{
+	if (!steps_fit(x) || !x->steps->steps || x->steps->status != RD_OK)
+		return 0;
+	const steplog *l = x->steps->steps;
+	if (n < l->first || n >= l->first + l->n)
+		return 0;
+	if (!margin)
+		return 1;
+	return (l->first == 0 || n - l->first >= STEP_MARGIN) &&
+	       (!l->truncated || l->first + l->n - n > STEP_MARGIN);
+}
+
 static void draw(explorer *x, const rect *r, int flags)
 {
 	(void)flags; /* the whole body, always */
 	draw_blank(r);
 	int x0 = r->x + 1, w = r->w - 2, y = r->y, yend = r->y + r->h;
-	char line[512];
+	char line[1024];
 	const lesson *ls = x->teach >= 0 ? &lessons[x->teach] : NULL;
 	if (ls)
 		snprintf(line, sizeof line, "%s %s %s", ls->title, theme_g()->sep, ls->intro);
+	else if (x->step_grid)
+		snprintf(line, sizeof line, "Step-through %s the whole cache as each request's "
+					    "lookup sees it",
+			 theme_g()->sep);
 	else
 		snprintf(line, sizeof line, "Step-through %s each request of the as-configured run, "
 					    "in issue order",
 			 theme_g()->sep);
 	draw_put(y++, x0, w, E_FOCUS, line);
 	const snap *s = x->steps;
-	if (!steps_fit(x)) {
-		draw_put(y + 1, x0, w, E_PENDING, "collecting the requests...");
+	if (!steps_fit(x) || (s->status == RD_OK && !steps_cover(x, x->step, 0))) {
+		snprintf(line, sizeof line, "collecting the requests around request %llu...",
+			 (unsigned long long)x->step + 1);
+		draw_put(y + 1, x0, w, E_PENDING, x->step ? line : "collecting the requests...");
 		return;
 	}
 	if (s->status != RD_OK || !s->steps->n) {
@@ -431,43 +660,71 @@ static void draw(explorer *x, const rect *r, int flags)
 		return;
 	}
 	const steplog *l = s->steps;
-	size_t i = x->step < l->n ? x->step : l->n - 1;
+	size_t i = (size_t)(x->step - l->first);
 	table t;
-	if (table_build(&t, l, i) < 0) {
-		draw_put(y + 1, x0, w, E_ERROR, "out of memory");
-		return;
+	if (!x->step_grid) {
+		if (table_build(&t, l, i) < 0) {
+			draw_put(y + 1, x0, w, E_ERROR, "out of memory");
+			return;
+		}
+		t.elem = ls ? ls->elem : 0;
+		int rows[NROWS];
+		int nrows = rows_shown(&l->cfg, rows);
+		if (nrows > yend - y - 2)
+			nrows = yend - y - 2;
+		draw_table(&t, rows, nrows, y, x0, w);
+		free(t.s);
+		y += nrows;
 	}
-	t.elem = ls ? ls->elem : 0;
-	int rows[NROWS];
-	int nrows = rows_shown(&l->cfg, rows);
-	if (nrows > yend - y - 2)
-		nrows = yend - y - 2;
-	draw_table(&t, rows, nrows, y, x0, w);
-	free(t.s);
-	y += nrows;
+	unsigned elem = ls ? ls->elem : 0;
 	const step_ev *se = &l->e[i];
 	steplog_explain(l, i, line, sizeof line);
-	char ex[600];
+	char ex[1100];
 	snprintf(ex, sizeof ex, "%s %s", theme_g()->sel, line);
-	if (y < yend)
-		draw_put(y++, x0, w, E_VALUE, ex);
+	if (y < yend) {
+		char fx[1100];
+		fit_items(fx, sizeof fx, w, ex, ellipsis(x), NULL);
+		draw_put(y++, x0, w, E_VALUE, fx);
+	}
 	/* The details, most important first, as many as fit. */
 	if (y < yend) {
 		const rd_event *e = &se->ev;
-		char nt[48] = "";
+		char nt[48] = "", cls[48] = "";
 		if (e->nthreads > 1)
 			snprintf(nt, sizeof nt, " (+%u threads coalesced)", e->nthreads - 1);
-		snprintf(line, sizeof line, "t=%llu  warp %u  thread %u%s  instruction %u  block %u  core %u",
-			 (unsigned long long)e->time, e->warp, e->thread, nt, e->instr, e->block,
+		if (x->step_grid)
+			snprintf(cls, sizeof cls, "  %s",
+				 e->outcome == RD_OUT_HIT	 ? "hit"
+				 : e->outcome == RD_OUT_CANCEL ? "cancelled"
+				 : e->cls >= 0 && e->cls < RD_NCLASS
+					 ? rd_class_name((enum rd_class)e->cls)
+					 : "miss");
+		snprintf(line, sizeof line,
+			 "t=%llu%s  warp %u  thread %u%s  instruction %u  block %u  core %u",
+			 (unsigned long long)e->time, cls, e->warp, e->thread, nt, e->instr, e->block,
 			 e->core);
-		draw_put(y++, x0, w, E_DERIVED, line);
+		char fl[1100];
+		fit_items(fl, sizeof fl, w, line, ellipsis(x), NULL);
+		draw_put(y++, x0, w, E_DERIVED, fl);
 	}
 	if (y + 2 < yend) {
-		draw_bits(x, se, y, x0, w, t.elem);
+		draw_bits(x, se, y, x0, w, elem);
 		y += 3;
 	}
+	if (x->step_grid) {
+		if (y < yend)
+			draw_split(x, &se->ev, y++, x0, w);
+		int bottom = yend - (yend - y >= 8 ? 2 : 0);
+		draw_grid(x, i, y, bottom, x0, w);
+		y = bottom;
+		if (y < yend && l->replay_ok)
+			draw_inflight(x, i, y++, x0, w);
+		if (y < yend)
+			draw_queue(x, i, y++, x0, w);
+		return;
+	}
 	if (y < yend) {
-		if (l->stacks) {
+		if (l->stacks || l->replay_ok) {
 			snprintf(line, sizeof line, "set %u before: ", se->ev.set);
 			draw_stack(x, i, 0, line, y++, x0, w);
 		} else {
@@ -483,7 +740,8 @@ static void draw(explorer *x, const rect *r, int flags)
 			draw_stack(x, i, 1, line, y++, x0, w);
 		} else {
 			snprintf(line, sizeof line, "after: not shown (the replay differs from the model "
-						    "at request %zu)", l->replay_bad);
+						    "at request %llu)",
+				 (unsigned long long)(l->first + l->replay_bad + 1));
 			draw_put(y++, x0, w, E_ERROR, line);
 		}
 	}
@@ -493,16 +751,39 @@ static void draw(explorer *x, const rect *r, int flags)
 		draw_queue(x, i, y++, x0, w);
 }
 
-/* Move the step-through by d requests (clamped to the log). */
+/* Show request n (clamped to the run, or to the log while the run's
+ * length is not known). */
+static int step_to(explorer *x, uint64_t n)
+{
+	uint64_t total = steps_total(x);
+	const steplog *l = steps_fit(x) && x->steps->steps ? x->steps->steps : NULL;
+	if (!total && l && !l->truncated)
+		total = l->first + l->n;
+	if (!total && l && n >= l->first + l->n)
+		n = l->first + l->n ? l->first + l->n - 1 : 0;
+	if (total && n >= total)
+		n = total - 1;
+	if (n == x->step)
+		return R_NONE;
+	x->step = n;
+	x->grid_scroll = 0;
+	return R_ALL;
+}
+
 static int step_by(explorer *x, long d)
 {
-	if (!steps_fit(x) || !x->steps->steps || !x->steps->steps->n)
+	if (!steps_fit(x))
 		return R_NONE;
-	long n = (long)x->steps->steps->n, i = (long)x->step + d;
-	i = i < 0 ? 0 : i >= n ? n - 1 : i;
-	if ((size_t)i == x->step)
+	if (d < 0 && (uint64_t)-d > x->step)
+		return step_to(x, 0);
+	return step_to(x, x->step + (uint64_t)d);
+}
+
+static int scroll(explorer *x, int d)
+{
+	if (!x->step_grid)
 		return R_NONE;
-	x->step = (size_t)i;
+	x->grid_scroll += d;
 	return R_ALL;
 }
 
@@ -520,20 +801,52 @@ static int key(explorer *x, enum key_id id)
 	case K_STEP_BACK10:
 		return step_by(x, -10);
 	case K_STEP_FIRST:
-		return step_by(x, -(long)STEP_MAX);
+		return steps_fit(x) ? step_to(x, 0) : R_NONE;
 	case K_STEP_LAST:
-		return step_by(x, STEP_MAX);
+		return steps_fit(x) ? step_to(x, UINT64_MAX) : R_NONE;
+	case K_STEP_GRID:
+		x->step_grid = !x->step_grid;
+		x->grid_scroll = 0;
+		return R_ALL;
+	case K_GRID_UP:
+		return scroll(x, -1);
+	case K_GRID_DOWN:
+		return scroll(x, 1);
 	default:
 		return -1;
 	}
 }
 
+/* The window asked for: "tT" for a jump to time T, else "@F" (jobs.h). */
+static void want(const explorer *x, char *buf, size_t len)
+{
+	if (x->step_goal_pending)
+		snprintf(buf, len, "t%llu", (unsigned long long)x->step_goal);
+	else
+		snprintf(buf, len, "@%llu", (unsigned long long)window_first(x->step));
+}
+
 static void request(explorer *x)
 {
-	if (!steps_fit(x) && x->asked[JOB_STEPS] != x->gen) {
-		x->asked[JOB_STEPS] = x->gen;
-		worker_submit_job(x->w, JOB_STEPS, x->gen, &x->cfg, NULL);
-	}
+	char k[32];
+	if (!x->step_goal_pending && steps_cover(x, x->step, 1))
+		return;
+	/* The log of the configuration is there, but not around the request:
+	 * a failed run is not asked for again. */
+	if (steps_fit(x) && x->steps->status != RD_OK)
+		return;
+	want(x, k, sizeof k);
+	if (x->asked[JOB_STEPS] == x->gen && strcmp(x->steps_want, k) == 0)
+		return;
+	x->asked[JOB_STEPS] = x->gen;
+	snprintf(x->steps_want, sizeof x->steps_want, "%s", k);
+	worker_submit_job(x->w, JOB_STEPS, x->gen, &x->cfg, k);
+}
+
+static int ready(const explorer *x)
+{
+	return steps_fit(x) && !x->step_goal_pending &&
+	       (x->steps->status != RD_OK || strcmp(x->steps->key, x->steps_want) == 0);
 }
 
 static int result(explorer *x, snap *s)
@@ -542,24 +855,41 @@ static int result(explorer *x, snap *s)
 		return R_NONE;
 	snap_unref(x->steps);
 	x->steps = snap_ref(s);
-	if (s->status != RD_OK)
+	const steplog *l = s->steps;
+	if (s->status != RD_OK) {
 		explorer_message(x, 1, "step-through: %s", rd_strerror(s->status));
-	else if (x->step >= s->steps->n)
-		x->step = s->steps->n ? s->steps->n - 1 : 0;
+		x->step_goal_pending = 0;
+	} else {
+		if (x->step_goal_pending && strcmp(s->key, x->steps_want) == 0) {
+			x->step_goal_pending = 0;
+			x->step = l->want;
+			x->grid_scroll = 0;
+		}
+		if (l->complete && x->step >= l->seen)
+			x->step = l->seen ? l->seen - 1 : 0;
+	}
+	explorer_request(x); /* a window around the request, if this is not one */
 	return x->view == V_STEP ? R_ALL : R_NONE;
 }
 
 static void status(const explorer *x, char *buf, size_t len)
 {
 	const steplog *l = x->steps ? x->steps->steps : NULL;
-	if (l && l->n)
-		snprintf(buf, len, "%s step %zu of %zu%s", theme_g()->sep, x->step + 1, l->n,
-			 l->truncated ? " (first of more)" : "");
+	if (!l || !l->n)
+		return;
+	uint64_t total = steps_total(x);
+	char of[48] = "more";
+	if (total)
+		snprintf(of, sizeof of, "%llu", (unsigned long long)total);
+	snprintf(buf, len, "%s request %llu/%s", theme_g()->sep,
+		 (unsigned long long)x->step + 1, of);
 }
 
 static const char *hint(const explorer *x)
 {
-	return x->teach >= 0 ? " Left/Right step  n/p table " : " Left/Right step  Esc back ";
+	if (x->teach >= 0)
+		return " Left/Right step  n/p table ";
+	return x->step_grid ? " Left/Right step  Up/Down sets  : go to " : " Left/Right step  : go to  v cache ";
 }
 
 static void drop(explorer *x)
@@ -567,10 +897,13 @@ static void drop(explorer *x)
 	snap_unref(x->steps);
 	x->steps = NULL;
 	x->step = 0;
+	x->step_goal_pending = 0;
+	x->grid_scroll = 0;
+	x->steps_want[0] = '\0';
 }
 
 const view_ops view_step = {
 	.name = "step-through", .body = 1, .scope = KS_STEP,
-	.draw = draw, .key = key, .request = request, .result = result, .ready = steps_fit,
+	.draw = draw, .key = key, .request = request, .result = result, .ready = ready,
 	.status = status, .hint = hint, .drop = drop,
 };
