@@ -719,8 +719,8 @@ void plot_write(const plot *p, FILE *f)
 	g.rx = g.lx + g.lw + g.gap;
 	g.rw = g.w - g.pad - g.rx;
 	g.kernels = several_inputs(p);
-	static const char *const hist_fills[] = {plot_hit_colour, plot_class_colour[1],
-						 plot_cold_colour};
+	const char *const hist_fills[] = {plot_hit_colour, plot_class_colour[1],
+					  plot_cold_colour};
 	static const char *const hist_names[] = {"hit (distance < ways)", "miss",
 						 "\u221e first touch"};
 	const char *bar_fills[RD_NCLASS + 1], *bar_names[RD_NCLASS + 1];
