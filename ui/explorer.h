@@ -60,6 +60,16 @@ typedef struct explorer_opts {
 	int (*input_load)(const char *spec, rd_kernel **k, char *err, size_t len);
 	int (*preset_save)(const char *path, const rd_config *cfg, const char *name,
 			   const char *description, int replace, char *err, size_t len);
+	/*
+	 * Write the result on screen as an SVG for slides at path (the
+	 * explorer's w key): its bars and histogram, labelled with caption
+	 * (the configuration). 0; 1 when path exists and replace is 0;
+	 * -1 with the reason in err. Off the UI thread; may block. NULL: the
+	 * explorer cannot write pictures.
+	 */
+	int (*svg_save)(const char *path, const char *input, const char *kernel,
+			const char *caption, const rd_config *cfg, const rd_result *res, int replace,
+			char *err, size_t len);
 	/* Tell a fatal-signal handler how to restore the terminal (fd -1: no
 	 * longer); NULL: nobody to tell. */
 	void (*terminal)(int fd, const char *seq, const struct termios *saved);

@@ -38,6 +38,9 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	  "export the configuration as a preset file (asks for the name, offering one " \
 	  "made from the input's) and show the equivalent rdscope run command", 'e') \
 	X(OPEN, KS_GLOBAL, "o", "open a preset (asks for a file or preset name)", 'o') \
+	X(SVG, KS_GLOBAL, "w", \
+	  "write the result on screen as an SVG for slides: its bars and histogram, the " \
+	  "configuration as the caption (asks for the file; .svg is added)", 'w') \
 	X(INPUT, KS_GLOBAL, "O", \
 	  "open another input without restarting (asks for a trace or description file, " \
 	  "sample:NAME or builtin:NAME; FILE --kernel NAME picks one kernel of several); " \

@@ -183,6 +183,31 @@ static int explorer_preset_save(const char *path, const rd_config *cfg, const ch
 	return preset_save(path, cfg, name, description, err, len);
 }
 
+/* The explorer's picture (explorer_opts.svg_save, off the UI thread): the
+ * --plot SVG of one result, written like every output (outfile.h). */
+static int explorer_svg_save(const char *path, const char *input, const char *kernel,
+			     const char *caption, const rd_config *cfg, const rd_result *res,
+			     int replace, char *err, size_t len)
+{
+	struct stat st;
+	if (!replace && stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		return 1;
+	plot *p = plot_new();
+	if (!p || plot_add(p, 0, input, kernel, caption, cfg, res) < 0) {
+		plot_free(p);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	outfile o = {0};
+	if (outfile_open(&o, path, err, len) < 0) {
+		plot_free(p);
+		return -1;
+	}
+	plot_write(p, o.f);
+	plot_free(p);
+	return outfile_commit(&o, err, len);
+}
+
 static int explorer_from_cli(cli *c)
 {
 	static char try_hint[512];
@@ -201,6 +226,7 @@ static int explorer_from_cli(cli *c)
 		.load = explorer_load,
 		.preset_load = preset_load,
 		.preset_save = explorer_preset_save,
+		.svg_save = explorer_svg_save,
 		.input_load = explorer_input_load,
 		.terminal = sigbus_terminal,
 	};

@@ -51,6 +51,31 @@ screen infotry 30 100 -- --no-timing --color=never --script "$T/infotry.keys" sa
 	grep -q 'l1.mshrs=16: 7454 hits' "$T/infotry.txt" && ! grep -q 'What to try' "$T/info.txt"
 result "explorer: i on a sample that shows an effect says what to try" $?
 
+# w writes the view on screen as an SVG for slides (issue 16 item 7): the
+# bars and histogram, the configuration as the caption; an existing file
+# is replaced only after a yes.
+keys svg <<EOF
+wait
+w
+type $T/pic
+enter
+dump-screen $T/svg1.txt
+w
+type $T/pic.svg
+enter
+dump-screen $T/svg2.txt
+n
+dump-screen $T/svg3.txt
+EOF
+screen svg 24 100 -- --no-timing --color=never --script "$T/svg.keys" &&
+	grep -q "wrote $T/pic.svg (16 KiB, 4-way, 128 B lines, fermi, 64 MSHRs, latency 100)" "$T/svg1.txt" &&
+	grep -q "svg: $T/pic.svg exists; replace it? (y/n)" "$T/svg2.txt" &&
+	grep -q "svg: not saved, $T/pic.svg kept" "$T/svg3.txt" &&
+	xmllint --noout "$T/pic.svg" && grep -q '16 KiB, 4-way, 128 B lines, fermi, 64 MSHRs' "$T/pic.svg" &&
+	grep -q 'class="histogram"' "$T/pic.svg" &&
+	! grep -o 'font-size="[0-9.]*"' "$T/pic.svg" | sed 's/[^0-9.]//g' | awk '$1 < 16 { bad = 1 } END { exit !bad }'
+result "explorer: w writes the view as an SVG for slides, asks before replacing" $?
+
 # Monochrome: NO_COLOR, or --color=never, gives each miss class a glyph.
 keys mono <<EOF
 dump-screen $T/mono.txt

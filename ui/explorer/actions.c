@@ -128,7 +128,7 @@ static int key_help_down(explorer *x)
 static int (*const handlers[K_NKEYS])(explorer *) = {
 	[K_HELP] = key_help,	   [K_INFO] = key_info,	    [K_QUIT] = key_quit,	    [K_FOCUS] = key_focus,
 	[K_PIN] = explorer_pin,	   [K_UNDO] = explorer_undo, [K_RESET] = key_reset,
-	[K_EXPORT] = prompt_export, [K_OPEN] = prompt_preset, [K_REDRAW] = key_redraw,
+	[K_EXPORT] = prompt_export, [K_OPEN] = prompt_preset, [K_SVG] = prompt_svg, [K_REDRAW] = key_redraw,
 	[K_BACK] = key_back,	   [K_UP] = key_up,	    [K_DOWN] = key_down,
 	[K_DEC] = key_dec,	   [K_INC] = key_inc,	    [K_EDIT] = prompt_value,
 	[K_HELP_UP] = key_help_up, [K_HELP_DOWN] = key_help_down,

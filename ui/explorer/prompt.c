@@ -84,12 +84,16 @@ static void shell_word(const char *w, char *buf, size_t len)
  * signals quit whatever it does.
  */
 typedef struct file_job {
-	int kind; /* P_OPEN, P_EXPORT, P_INPUT or P_TYPED */
+	int kind; /* P_OPEN, P_EXPORT, P_INPUT, P_TYPED or P_SVG */
 	int (*load)(const char *spec, rd_config *cfg, char *err, size_t len);
 	int (*input_load)(const char *spec, rd_kernel **k, char *err, size_t len);
 	rd_kernel *k;    /* P_INPUT, P_TYPED: the kernel read or made */
 	int (*save)(const char *path, const rd_config *cfg, const char *name,
 		    const char *description, int replace, char *err, size_t len);
+	int (*svg)(const char *path, const char *input, const char *kernel, const char *caption,
+		   const rd_config *cfg, const rd_result *res, int replace, char *err, size_t len);
+	rd_result res;   /* P_SVG: the result on screen (its histogram copied) */
+	char input[600], kernel[200];
 	char text[600];  /* the preset to open, the file to export to */
 	char name[200], desc[600];
 	rd_config cfg;   /* read, or to write */
@@ -107,6 +111,7 @@ static void file_job_free(void *arg)
 {
 	file_job *j = arg;
 	rd_kernel_free(j->k);
+	free(j->res.hist);
 	free(j);
 }
 
@@ -128,6 +133,10 @@ static void file_job_run(void *arg)
 	} else if (j->kind == P_OPEN) {
 		rd_config_default(&j->cfg);
 		j->rc = j->load(j->text, &j->cfg, j->err, sizeof j->err);
+	} else if (j->kind == P_SVG) {
+		j->rc = j->svg(j->text, j->input, j->kernel, j->desc, &j->cfg, &j->res, j->replace,
+			       j->err, sizeof j->err);
+		atomic_fetch_sub(&exporting, 1);
 	} else {
 		j->rc = j->save(j->text, &j->cfg, j->name, j->desc, j->replace, j->err,
 				sizeof j->err);
@@ -140,10 +149,14 @@ static void file_job_run(void *arg)
 
 static int file_job_start(explorer *x, file_job *j, const char *what)
 {
-	const char *verb = j->kind == P_EXPORT ? "export" : j->kind == P_TYPED ? "typed" : "open";
+	const char *verb = j->kind == P_EXPORT ? "export"
+			   : j->kind == P_SVG	 ? "svg"
+			   : j->kind == P_TYPED	 ? "typed"
+						 : "open";
+	int export = j->kind == P_EXPORT || j->kind == P_SVG;
 	const char *why = x->busy ? x->busy_what
 			  : bgcall_running() >= STUCK_MAX ? "earlier files are still being read or written"
-			  : j->kind == P_EXPORT && atomic_load(&exporting)
+			  : export && atomic_load(&exporting)
 				  ? "an earlier export is still being written"
 				  : NULL;
 	if (why) {
@@ -152,7 +165,6 @@ static int file_job_start(explorer *x, file_job *j, const char *what)
 		return R_STATUS;
 	}
 	char err[256];
-	int export = j->kind == P_EXPORT;
 	if (export)
 		atomic_fetch_add(&exporting, 1);
 	x->busy = bgcall_start(file_job_run, j, file_job_free, err, sizeof err); /* j is the call's */
@@ -178,7 +190,87 @@ static file_job *file_job_new(explorer *x, int kind)
 	j->load = x->opts->preset_load;
 	j->input_load = x->opts->input_load;
 	j->save = x->opts->preset_save;
+	j->svg = x->opts->svg_save;
 	return j;
+}
+
+/* The configuration in one line, as the picture's caption. */
+static void config_caption(const rd_config *c, char *buf, size_t len)
+{
+	char h[32];
+	rd_config_get(c, "l1.hash", h, sizeof h);
+	unsigned kib = c->l1_size / 1024;
+	char size[32];
+	if (c->l1_size % 1024 == 0)
+		snprintf(size, sizeof size, "%u KiB", kib);
+	else
+		snprintf(size, sizeof size, "%u B", c->l1_size);
+	char mshrs[32];
+	if (c->l1_mshrs)
+		snprintf(mshrs, sizeof mshrs, "%u MSHRs", c->l1_mshrs);
+	else
+		snprintf(mshrs, sizeof mshrs, "unlimited MSHRs");
+	snprintf(buf, len, "%s, %u-way, %u B lines, %s, %s, latency %u", size, c->l1_ways,
+		 c->l1_line, h, mshrs, c->latency_miss);
+}
+
+/* Write the result on screen as an SVG (replace: an existing file may go). */
+static int svg_to(explorer *x, const char *path, int replace)
+{
+	const snap *s = x->cur;
+	if (!s || s->partial || s->status != RD_OK) {
+		explorer_message(x, 1, "svg: no result on screen yet (the model is running)");
+		return R_STATUS;
+	}
+	if (!x->opts->svg_save) {
+		explorer_message(x, 1, "svg: this explorer cannot write pictures");
+		return R_STATUS;
+	}
+	file_job *j = file_job_new(x, P_SVG);
+	if (!j)
+		return R_STATUS;
+	/* The snapshot may go while the file is written: the counts and the
+	 * histogram are the picture's, copied. */
+	j->res = s->res;
+	j->res.hist = NULL;
+	j->res.set_ids = NULL;
+	j->res.set_requests = j->res.set_misses = NULL;
+	j->res.nsets = 0;
+	j->res.sites = NULL;
+	j->res.nsites = 0;
+	if (s->res.hist_len) {
+		j->res.hist = malloc(s->res.hist_len * sizeof *j->res.hist);
+		if (!j->res.hist) {
+			free(j);
+			explorer_message(x, 1, "svg: out of memory");
+			return R_STATUS;
+		}
+		memcpy(j->res.hist, s->res.hist, s->res.hist_len * sizeof *j->res.hist);
+	}
+	snprintf(j->text, sizeof j->text, "%s", path);
+	snprintf(j->input, sizeof j->input, "%s", x->input);
+	snprintf(j->kernel, sizeof j->kernel, "%s", x->k->name);
+	config_caption(&s->cfg, j->desc, sizeof j->desc);
+	j->cfg = s->cfg;
+	j->replace = replace;
+	return file_job_start(x, j, "writing the picture to");
+}
+
+static int do_svg(explorer *x, const char *text)
+{
+	char path[600];
+	while (*text == ' ')
+		text++;
+	if (!*text) {
+		explorer_message(x, 1, "svg: no file name given");
+		return R_STATUS;
+	}
+	size_t n = strlen(text);
+	if (n >= 4 && strcmp(text + n - 4, ".svg") == 0)
+		snprintf(path, sizeof path, "%s", text);
+	else
+		snprintf(path, sizeof path, "%s.svg", text);
+	return svg_to(x, path, 0);
 }
 
 /* Export to path (replace: an existing file may be replaced). */
@@ -305,16 +397,23 @@ static int opened(explorer *x, file_job *j)
 	return f | R_STATUS;
 }
 
-/* The export (P_EXPORT) done, refused, or waiting for a yes to replace. */
+/* The export (P_EXPORT) or picture (P_SVG) done, refused, or waiting for
+ * a yes to replace. */
 static int exported(explorer *x, file_job *j)
 {
+	const char *verb = j->kind == P_SVG ? "svg" : "export";
 	if (j->rc < 0) {
-		explorer_message(x, 1, "export: %s", j->err);
+		explorer_message(x, 1, "%s: %s", verb, j->err);
 		return R_STATUS;
 	}
 	if (j->rc > 0) { /* the file is there: ask */
 		x->prompt = P_CONFIRM;
+		x->pconfirm = j->kind;
 		snprintf(x->pfile, sizeof x->pfile, "%s", j->text);
+		return R_STATUS;
+	}
+	if (j->kind == P_SVG) {
+		explorer_message(x, 0, "wrote %s (%s)", j->text, j->desc);
 		return R_STATUS;
 	}
 	char qp[700], qi[700];
@@ -330,7 +429,7 @@ int prompt_busy_done(explorer *x)
 		return R_NONE;
 	file_job *j = bgcall_arg(x->busy);
 	int f = j->kind == P_OPEN ? opened(x, j)
-		: j->kind == P_EXPORT ? exported(x, j)
+		: j->kind == P_EXPORT || j->kind == P_SVG ? exported(x, j)
 				      : loaded(x, j);
 	bgcall_drop(x->busy);
 	x->busy = NULL;
@@ -345,7 +444,8 @@ int prompt_busy_cancel(explorer *x)
 	else if (j->kind == P_TYPED)
 		explorer_message(x, 1, "typed: stopped waiting");
 	else
-		explorer_message(x, 1, "export: stopped waiting; %s may still be written", j->text);
+		explorer_message(x, 1, "%s: stopped waiting; %s may still be written",
+				 j->kind == P_SVG ? "svg" : "export", j->text);
 	bgcall_drop(x->busy);
 	x->busy = NULL;
 	return R_STATUS;
@@ -367,6 +467,13 @@ int prompt_export(explorer *x)
 	char name[256];
 	default_preset_name(x->input, x->opts->builtin_prefix, name, sizeof name);
 	return prompt_open(x, P_EXPORT, "export preset to file: ", name);
+}
+
+int prompt_svg(explorer *x)
+{
+	char name[256];
+	default_preset_name(x->input, x->opts->builtin_prefix, name, sizeof name);
+	return prompt_open(x, P_SVG, "write the view as SVG to file: ", name);
 }
 
 int prompt_preset(explorer *x)
@@ -426,6 +533,8 @@ static int accept(explorer *x)
 		return do_input(x, kind, text);
 	if (kind == P_EXPORT)
 		return do_export(x, text);
+	if (kind == P_SVG)
+		return do_svg(x, text);
 	if (kind == P_OPEN)
 		return do_open(x, text);
 	rd_config c = x->cfg;
@@ -442,9 +551,10 @@ int prompt_key(explorer *x, int ch)
 {
 	if (x->prompt == P_CONFIRM) { /* y replaces; any other key keeps the file */
 		x->prompt = P_NONE;
+		int svg = x->pconfirm == P_SVG;
 		if (ch == 'y' || ch == 'Y')
-			return export_to(x, x->pfile, 1);
-		explorer_message(x, 0, "export: not saved, %s kept", x->pfile);
+			return svg ? svg_to(x, x->pfile, 1) : export_to(x, x->pfile, 1);
+		explorer_message(x, 0, "%s: not saved, %s kept", svg ? "svg" : "export", x->pfile);
 		return R_STATUS;
 	}
 	const ui_key *k = keys_lookup(KS_PROMPT, ch);

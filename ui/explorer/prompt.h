@@ -19,6 +19,8 @@ int prompt_preset(explorer *x);
 /* Another input to explore; an address sequence to type (typed.h); a
  * request or time for the step-through to go to. */
 int prompt_input(explorer *x);
+/* w: write the view on screen as an SVG for slides. */
+int prompt_svg(explorer *x);
 int prompt_typed(explorer *x);
 int prompt_goto(explorer *x);
 

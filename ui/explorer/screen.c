@@ -116,7 +116,8 @@ static void draw_status(explorer *x)
 	if (x->prompt) {
 		char line[1024];
 		if (x->prompt == P_CONFIRM)
-			snprintf(line, sizeof line, " export: %s exists; replace it? (y/n) ", x->pfile);
+			snprintf(line, sizeof line, " %s: %s exists; replace it? (y/n) ",
+				 x->pconfirm == P_SVG ? "svg" : "export", x->pfile);
 		else
 			snprintf(line, sizeof line, " %s%s", x->plabel, x->pbuf);
 		int n = draw_width(line);

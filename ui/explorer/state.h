@@ -37,7 +37,8 @@ enum {
 /* P_CONFIRM: replace the existing file pfile with the export (y/n)? */
 /* P_GOTO: a request or time for the step-through; P_INPUT: another input
  * to explore; P_TYPED: an address sequence to explore (typed.h). */
-enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM, P_GOTO, P_INPUT, P_TYPED };
+enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM, P_GOTO, P_INPUT, P_TYPED,
+		   P_SVG };
 enum focus { F_PARAMS = 0, F_HIST };
 
 #define MEMO_N 16
@@ -79,6 +80,7 @@ typedef struct explorer {
 	int pfresh;            /* the text is the offered one: typing replaces it */
 	char plabel[64];
 	char pfile[600];       /* P_CONFIRM: the file an export would replace */
+	int pconfirm;          /* P_CONFIRM: what would replace it (P_EXPORT, P_SVG) */
 
 	/* A preset being opened or exported off the UI thread (bgcall.h,
 	 * prompt.c), or NULL; what the status line says meanwhile. */
