@@ -7,6 +7,7 @@
  */
 #include "rdscope.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,4 +264,19 @@ uint32_t rd_kernel_nsites(const rd_kernel *k)
 		if (k->thread_first[t + 1] - k->thread_first[t] > m)
 			m = k->thread_first[t + 1] - k->thread_first[t];
 	return m < RD_SITE_LOADS_MAX ? (uint32_t)m : RD_SITE_LOADS_MAX;
+}
+
+void rd_kernel_site_label(const rd_kernel *k, uint32_t i, char *buf, size_t len)
+{
+	const rd_site *s = k->site && i < k->nsites ? &k->sites[i] : NULL;
+	if (s && s->line && s->ref)
+		snprintf(buf, len, "line %u %s", s->line, s->ref);
+	else if (s && s->pc && s->line)
+		snprintf(buf, len, "pc 0x%llx line %u", (unsigned long long)s->pc, s->line);
+	else if (s && s->pc)
+		snprintf(buf, len, "pc 0x%llx", (unsigned long long)s->pc);
+	else if (s)
+		snprintf(buf, len, "site %u", i);
+	else
+		snprintf(buf, len, "load %u%s", i, i == RD_SITE_LOADS_MAX - 1 ? " and later" : "");
 }

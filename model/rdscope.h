@@ -287,6 +287,11 @@ typedef struct rd_site_result {
 /* How many sites a kernel's per-site results have. */
 uint32_t rd_kernel_nsites(const rd_kernel *k);
 
+/* Site i of k in words, into buf: "line 29 b[k][j]" (a description's
+ * load), "pc 0x1a0" (with " line N" when known), or "load 3" (a kernel
+ * without sites: its per-thread load number). */
+void rd_kernel_site_label(const rd_kernel *k, uint32_t i, char *buf, size_t len);
+
 typedef struct rd_result {
 	uint32_t threads_total;    /* threads in the kernel */
 	uint32_t threads_modelled; /* after gpu.max_threads */

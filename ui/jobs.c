@@ -197,3 +197,27 @@ void job_curves(const job_env *env, const rd_config *cfg, const char *key)
 	}
 	free(cv);
 }
+
+/* ---------------------------------------------------------------- sites */
+
+static int sites_progress(void *ctx, double f)
+{
+	(void)f;
+	const job_env *env = ctx;
+	return env->stale(env->ctx);
+}
+
+void job_sites(const job_env *env, const rd_config *cfg)
+{
+	snap *s = snap_new(JOB_SITES, env->gen, cfg);
+	if (!s)
+		return;
+	rd_callbacks cb = {.progress = sites_progress, .by_site = 1, .ctx = (void *)env};
+	int st = rd_model_run(env->m, cfg, RD_ALL_CASES, &cb, &s->res);
+	if (env->stale(env->ctx) || st == RD_ECANCELED) {
+		snap_unref(s);
+		return;
+	}
+	s->status = st;
+	env->publish(env->ctx, s);
+}

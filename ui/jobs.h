@@ -27,6 +27,10 @@ typedef struct job_env {
  * one. The snapshot's key is where. */
 void job_steps(const job_env *env, const rd_config *cfg, const char *where);
 
+/* The breakdown of cfg with its per-site counts (rd_callbacks.by_site),
+ * for the sources view; published once. */
+void job_sites(const job_env *env, const rd_config *cfg);
+
 /* The latency-free curves, then the timing sweep of key (curves.h);
  * published after every run, the last one final (curves->done). */
 void job_curves(const job_env *env, const rd_config *cfg, const char *key);

@@ -62,6 +62,12 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	  "miss-rate curves: miss rate against cache size, one curve per associativity, " \
 	  "latency-free; below, the full model at neighbouring values of the selected " \
 	  "parameter, as in the paper's Figure 12 (g again or Esc: back)", 'g') \
+	X(SOURCES, KS_GLOBAL, "L", \
+	  "misses by source: the kernel's load sites (a description's references, a " \
+	  "trace's PCs or load numbers) sorted by misses, with the selected one's breakdown " \
+	  "and reuse distances (L again or Esc: back)", 'L') \
+	X(SITE_PREV, KS_GLOBAL, "[", "sources view: select the previous site", '[') \
+	X(SITE_NEXT, KS_GLOBAL, "]", "sources view: select the next site", ']') \
 	X(BACK, KS_GLOBAL, "Esc", "leave a view for the breakdown and histogram panes", KC_ESC) \
 	X(NEXT_TABLE, KS_GLOBAL, "n", \
 	  "class mode (rdscope --teach): the next table of the paper's story, Table 1 to " \

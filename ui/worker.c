@@ -249,6 +249,8 @@ static void *worker_main(void *arg)
 				run_pass(w, &cfg, gen, quick, &secs);
 			else if (kind == JOB_STEPS)
 				job_steps(&env, &cfg, key);
+			else if (kind == JOB_SITES)
+				job_sites(&env, &cfg);
 			else
 				job_curves(&env, &cfg, key);
 		}

@@ -61,19 +61,10 @@ site_row *sites_rows(const output_run *run, size_t *n, int *oom)
 			row.site = NULL;
 			row.load = -1;
 			snprintf(row.label, sizeof row.label, "%s", *a ? a : "(no array)");
-		} else if (s && s->line && s->ref) {
-			snprintf(row.label, sizeof row.label, "line %u %s", s->line, s->ref);
-		} else if (s && s->pc) {
-			if (s->line)
-				snprintf(row.label, sizeof row.label, "pc 0x%llx line %u",
-					 (unsigned long long)s->pc, s->line);
-			else
-				snprintf(row.label, sizeof row.label, "pc 0x%llx", (unsigned long long)s->pc);
-		} else if (s) {
-			snprintf(row.label, sizeof row.label, "site %u", i);
+		} else if (k) {
+			rd_kernel_site_label(k, i, row.label, sizeof row.label);
 		} else {
-			snprintf(row.label, sizeof row.label, "load %u%s", i,
-				 i == RD_SITE_LOADS_MAX - 1 ? " and later" : "");
+			snprintf(row.label, sizeof row.label, "site %u", i);
 		}
 		rows[m++] = row;
 	}

@@ -76,6 +76,23 @@ screen svg 24 100 -- --no-timing --color=never --script "$T/svg.keys" &&
 	! grep -o 'font-size="[0-9.]*"' "$T/pic.svg" | sed 's/[^0-9.]//g' | awk '$1 < 16 { bad = 1 } END { exit !bad }'
 result "explorer: w writes the view as an SVG for slides, asks before replacing" $?
 
+# The sources view (issue 25): L lists the load sites by misses, ] selects
+# the next; the selected one's breakdown and distances follow it, and a
+# parameter change re-sorts the list (ways 1 under mod: a[i][k] conflicts).
+keys sources <<EOF
+L
+dump-screen $T/sources.txt
+]
+dump-screen $T/sources_next.txt
+EOF
+screen sources 30 100 -- --no-timing --color=never --script "$T/sources.keys" sample:polybench/gemm:small &&
+	golden sources && golden sources_next &&
+	grep -q '▸line 29 b\[k\]\[j\] *100.00%' "$T/sources.txt" &&
+	grep -q 'line 29 b\[k\]\[j\]: 1024 requests, 1024 misses (100.00%)' "$T/sources.txt" &&
+	grep -q '▸line 29 a\[i\]\[k\] *3.12%' "$T/sources_next.txt" &&
+	grep -q 'line 29 a\[i\]\[k\]: 1024 requests, 32 misses (3.12%)' "$T/sources_next.txt"
+result "explorer: L lists the load sites by misses, ] selects, the detail follows" $?
+
 # Monochrome: NO_COLOR, or --color=never, gives each miss class a glyph.
 keys mono <<EOF
 dump-screen $T/mono.txt

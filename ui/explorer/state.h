@@ -107,6 +107,8 @@ typedef struct explorer {
 	int step_grid;         /* the step-through shows the whole cache (else the table) */
 	int grid_scroll;       /* sets scrolled from the accessed one's place */
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
+	snap *sites;           /* JOB_SITES result, or NULL (views/sources.c) */
+	int site_sel;          /* the selected site, in the sorted list (views/sources.c) */
 	unsigned long asked[JOB_NKINDS]; /* generation each view's run was asked for */
 	char asked_key[32];    /* the parameter the curves were asked to sweep */
 	int teach;             /* class mode: the lesson on screen, or -1 (views/teach.c) */
