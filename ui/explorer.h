@@ -67,6 +67,12 @@ typedef struct explorer_opts {
 	 * -1 with the reason in err. Off the UI thread; may block. NULL: the
 	 * explorer cannot write pictures.
 	 */
+	/*
+	 * The text of a kernel-description input (the sources view shows it
+	 * annotated): 0 with *text (malloc'ed), or -1 with the reason in err.
+	 * Off the UI thread; may block. NULL: no texts.
+	 */
+	int (*source_text)(const char *input, char **text, char *err, size_t len);
 	int (*svg_save)(const char *path, const char *input, const char *kernel,
 			const char *caption, const rd_config *cfg, const rd_result *res, int replace,
 			char *err, size_t len);

@@ -68,6 +68,9 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	  "and reuse distances (L again or Esc: back)", 'L') \
 	X(SITE_PREV, KS_GLOBAL, "[", "sources view: select the previous site", '[') \
 	X(SITE_NEXT, KS_GLOBAL, "]", "sources view: select the next site", ']') \
+	X(SITE_TEXT, KS_GLOBAL, "T", \
+	  "sources view: the kernel description's text, each load line annotated with its " \
+	  "miss rate and main class (T again: the list)", 'T') \
 	X(BACK, KS_GLOBAL, "Esc", "leave a view for the breakdown and histogram panes", KC_ESC) \
 	X(NEXT_TABLE, KS_GLOBAL, "n", \
 	  "class mode (rdscope --teach): the next table of the paper's story, Table 1 to " \

@@ -227,6 +227,7 @@ static int explorer_from_cli(cli *c)
 		.preset_load = preset_load,
 		.preset_save = explorer_preset_save,
 		.svg_save = explorer_svg_save,
+		.source_text = samples_source,
 		.input_load = explorer_input_load,
 		.terminal = sigbus_terminal,
 	};

@@ -344,25 +344,49 @@ int samples_list(FILE *f)
 	return 0;
 }
 
-void samples_try(const char *input, char *out, size_t len)
+/* The description file of INPUT (a sample:NAME or a description file,
+ * with or without :VARIANT) into path: 1, or 0 when it is none. */
+static int desc_path(const char *input, char *path, size_t len)
 {
-	out[0] = '\0';
-	char path[4096], err[256];
+	char err[256];
 	if (!strncmp(input, SAMPLES_PREFIX, strlen(SAMPLES_PREFIX))) {
 		char name[1024];
 		const char *n = input + strlen(SAMPLES_PREFIX);
 		snprintf(name, sizeof name, "%.*s", (int)strcspn(n, ":"), n);
-		if (samples_find(name, path, sizeof path, err, sizeof err) < 0)
-			return;
+		if (samples_find(name, path, len, err, sizeof err) < 0)
+			return 0;
 	} else {
 		/* FILE or FILE:VARIANT */
-		snprintf(path, sizeof path, "%s", input);
+		snprintf(path, len, "%s", input);
 		if (!ends_with(path, ".kdesc")) {
 			char *colon = strrchr(path, ':');
 			if (colon)
 				*colon = '\0';
 		}
 	}
-	if (ends_with(path, ".kdesc"))
+	return ends_with(path, ".kdesc");
+}
+
+void samples_try(const char *input, char *out, size_t len)
+{
+	out[0] = '\0';
+	char path[4096];
+	if (desc_path(input, path, sizeof path))
 		kdesc_try(path, out, len);
+}
+
+int samples_source(const char *input, char **text, char *err, size_t len)
+{
+	char path[4096], why[256];
+	*text = NULL;
+	if (!desc_path(input, path, sizeof path)) {
+		snprintf(err, len, "%s is not a kernel description", input);
+		return -1;
+	}
+	*text = cfg_read_text(path, KDESC_MAX_BYTES, "kernel description", why, sizeof why);
+	if (!*text) {
+		snprintf(err, len, "%s: %s", path, why);
+		return -1;
+	}
+	return 0;
 }

@@ -35,6 +35,12 @@ int samples_list(FILE *f);
  * without :VARIANT): its description's `try` line, or "". */
 void samples_try(const char *input, char *out, size_t len);
 
+/* The text of INPUT's kernel description (a sample:NAME or a .kdesc
+ * file, with or without :VARIANT), malloc'ed, for showing it annotated:
+ * 0 with *text, or -1 with the reason in err (not a description, or
+ * unreadable). */
+int samples_source(const char *input, char **text, char *err, size_t len);
+
 /* The sample name of a file name: without its trace extensions. The
  * length of the name part. */
 size_t samples_stem(const char *file);

@@ -84,6 +84,8 @@ L
 dump-screen $T/sources.txt
 ]
 dump-screen $T/sources_next.txt
+T
+dump-screen $T/sources_text.txt
 EOF
 screen sources 30 100 -- --no-timing --color=never --script "$T/sources.keys" sample:polybench/gemm:small &&
 	golden sources && golden sources_next &&
@@ -92,6 +94,19 @@ screen sources 30 100 -- --no-timing --color=never --script "$T/sources.keys" sa
 	grep -q '▸line 29 a\[i\]\[k\] *3.12%' "$T/sources_next.txt" &&
 	grep -q 'line 29 a\[i\]\[k\]: 1024 requests, 32 misses (3.12%)' "$T/sources_next.txt"
 result "explorer: L lists the load sites by misses, ] selects, the detail follows" $?
+grep -q '  29  { for = .*b\[k\]\[j\] 100.0% latency; a\[i\]\[k\]' "$T/sources_text.txt" &&
+	grep -q '  28  then = .*c\[i\]\[j\] 100.0% com' "$T/sources_text.txt" &&
+	grep -q '  16   b = { elem = 4; dims' "$T/sources_text.txt"
+result "explorer: T shows the description's text, load lines annotated" $?
+keys sources_trc <<EOF2
+L
+T
+dump-screen $T/sources_trc.txt
+EOF2
+screen sources_trc 30 100 -- --no-timing --color=never --script "$T/sources_trc.keys" &&
+	grep -q "sources: builtin:fig3 is no kernel description: no text to show" "$T/sources_trc.txt" &&
+	grep -q '▸load 0 ' "$T/sources_trc.txt"
+result "explorer: a trace's sources are its load numbers; T says there is no text" $?
 
 # Monochrome: NO_COLOR, or --color=never, gives each miss class a glyph.
 keys mono <<EOF

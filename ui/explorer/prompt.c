@@ -93,6 +93,8 @@ typedef struct file_job {
 	int (*svg)(const char *path, const char *input, const char *kernel, const char *caption,
 		   const rd_config *cfg, const rd_result *res, int replace, char *err, size_t len);
 	rd_result res;   /* P_SVG: the result on screen (its histogram copied) */
+	int (*source)(const char *input, char **text, char *err, size_t len);
+	char *src_text;  /* P_SOURCE: the description's text read */
 	char input[600], kernel[200];
 	char text[600];  /* the preset to open, the file to export to */
 	char name[200], desc[600];
@@ -112,6 +114,7 @@ static void file_job_free(void *arg)
 	file_job *j = arg;
 	rd_kernel_free(j->k);
 	free(j->res.hist);
+	free(j->src_text);
 	free(j);
 }
 
@@ -133,6 +136,8 @@ static void file_job_run(void *arg)
 	} else if (j->kind == P_OPEN) {
 		rd_config_default(&j->cfg);
 		j->rc = j->load(j->text, &j->cfg, j->err, sizeof j->err);
+	} else if (j->kind == P_SOURCE) {
+		j->rc = j->source(j->text, &j->src_text, j->err, sizeof j->err);
 	} else if (j->kind == P_SVG) {
 		j->rc = j->svg(j->text, j->input, j->kernel, j->desc, &j->cfg, &j->res, j->replace,
 			       j->err, sizeof j->err);
@@ -150,6 +155,7 @@ static void file_job_run(void *arg)
 static int file_job_start(explorer *x, file_job *j, const char *what)
 {
 	const char *verb = j->kind == P_EXPORT ? "export"
+			   : j->kind == P_SOURCE ? "sources"
 			   : j->kind == P_SVG	 ? "svg"
 			   : j->kind == P_TYPED	 ? "typed"
 						 : "open";
@@ -191,7 +197,37 @@ static file_job *file_job_new(explorer *x, int kind)
 	j->input_load = x->opts->input_load;
 	j->save = x->opts->preset_save;
 	j->svg = x->opts->svg_save;
+	j->source = x->opts->source_text;
 	return j;
+}
+
+int prompt_source(explorer *x)
+{
+	if (!x->opts->source_text) {
+		explorer_message(x, 1, "sources: this explorer cannot read descriptions");
+		return R_STATUS;
+	}
+	file_job *j = file_job_new(x, P_SOURCE);
+	if (!j)
+		return R_STATUS;
+	snprintf(j->text, sizeof j->text, "%s", x->input);
+	return file_job_start(x, j, "reading");
+}
+
+/* The description's text (P_SOURCE), for the sources view. */
+static int sourced(explorer *x, file_job *j)
+{
+	if (j->rc < 0 || !j->src_text) {
+		x->site_text = 0;
+		explorer_message(x, 1, "sources: %s", j->err);
+		return R_STATUS;
+	}
+	if (strcmp(j->text, x->input) != 0) /* another input since */
+		return R_NONE;
+	free(x->source);
+	x->source = j->src_text;
+	j->src_text = NULL;
+	return R_BARS | R_HIST;
 }
 
 /* The configuration in one line, as the picture's caption. */
@@ -430,6 +466,7 @@ int prompt_busy_done(explorer *x)
 	file_job *j = bgcall_arg(x->busy);
 	int f = j->kind == P_OPEN ? opened(x, j)
 		: j->kind == P_EXPORT || j->kind == P_SVG ? exported(x, j)
+		: j->kind == P_SOURCE			 ? sourced(x, j)
 				      : loaded(x, j);
 	bgcall_drop(x->busy);
 	x->busy = NULL;
@@ -443,7 +480,10 @@ int prompt_busy_cancel(explorer *x)
 		explorer_message(x, 1, "open: stopped waiting for %s", j->text);
 	else if (j->kind == P_TYPED)
 		explorer_message(x, 1, "typed: stopped waiting");
-	else
+	else if (j->kind == P_SOURCE) {
+		x->site_text = 0;
+		explorer_message(x, 1, "sources: stopped waiting for %s", j->text);
+	} else
 		explorer_message(x, 1, "%s: stopped waiting; %s may still be written",
 				 j->kind == P_SVG ? "svg" : "export", j->text);
 	bgcall_drop(x->busy);

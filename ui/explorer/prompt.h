@@ -21,6 +21,8 @@ int prompt_preset(explorer *x);
 int prompt_input(explorer *x);
 /* w: write the view on screen as an SVG for slides. */
 int prompt_svg(explorer *x);
+/* The sources view's description text, read off the UI thread. */
+int prompt_source(explorer *x);
 int prompt_typed(explorer *x);
 int prompt_goto(explorer *x);
 

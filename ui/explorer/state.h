@@ -38,7 +38,7 @@ enum {
 /* P_GOTO: a request or time for the step-through; P_INPUT: another input
  * to explore; P_TYPED: an address sequence to explore (typed.h). */
 enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM, P_GOTO, P_INPUT, P_TYPED,
-		   P_SVG };
+		   P_SVG, P_SOURCE };
 enum focus { F_PARAMS = 0, F_HIST };
 
 #define MEMO_N 16
@@ -109,6 +109,8 @@ typedef struct explorer {
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
 	snap *sites;           /* JOB_SITES result, or NULL (views/sources.c) */
 	int site_sel;          /* the selected site, in the sorted list (views/sources.c) */
+	int site_text;         /* the sources view shows the description's text */
+	char *source;          /* that text (opts->source_text), or NULL */
 	unsigned long asked[JOB_NKINDS]; /* generation each view's run was asked for */
 	char asked_key[32];    /* the parameter the curves were asked to sweep */
 	int teach;             /* class mode: the lesson on screen, or -1 (views/teach.c) */

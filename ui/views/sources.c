@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "explorer/prompt.h"
 #include "explorer/state.h"
 #include "info.h"
 #include "theme.h"
@@ -136,6 +137,79 @@ static void draw_detail(const explorer *x, const rd_site_result *s, const char *
 	}
 }
 
+/* The description's text, each load line annotated with its sites' miss
+ * rates and main classes, scrolled to keep the selected site's line in
+ * view (highlighted). */
+static void draw_text(explorer *x, const rd_result *R, const uint32_t *idx, size_t n, int y,
+		      int yend, int x0, int w)
+{
+	if (!x->source) {
+		draw_put(y + 1, x0 + 1, w - 1, E_PENDING, "reading the description...");
+		return;
+	}
+	const rd_kernel *k = x->k;
+	uint32_t sel_line = k->site && idx[x->site_sel] < k->nsites
+				    ? k->sites[idx[x->site_sel]].line
+				    : 0;
+	uint32_t nlines = 1;
+	for (const char *p = x->source; *p; p++)
+		nlines += *p == '\n';
+	int rows = yend - y;
+	uint32_t top = sel_line > (uint32_t)rows / 2 ? sel_line - (uint32_t)rows / 2 : 1;
+	if (top + (uint32_t)rows > nlines + 1)
+		top = nlines + 1 > (uint32_t)rows ? nlines + 1 - (uint32_t)rows : 1;
+	const char *p = x->source;
+	for (uint32_t ln = 1; ln < top && *p; ln++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : "";
+	}
+	for (uint32_t ln = top; y < yend && (*p || ln == top); ln++, y++) {
+		size_t len = strcspn(p, "\n");
+		/* the sites of this line, in the list's order (most misses first) */
+		char note[256] = "";
+		size_t o = 0;
+		for (size_t i = 0; i < n && k->site; i++) {
+			const rd_site *st = idx[i] < k->nsites ? &k->sites[idx[i]] : NULL;
+			if (!st || st->line != ln || o + 40 > sizeof note)
+				continue;
+			const rd_site_result *s = &R->sites[idx[i]];
+			int best = -1;
+			for (int c = 0; c < RD_NCLASS; c++)
+				if (s->cls[c] && (best < 0 || s->cls[c] > s->cls[best]))
+					best = c;
+			o += (size_t)snprintf(note + o, sizeof note - o, "%s%s %.1f%%%s%s", o ? "; " : "",
+					      st->ref ? st->ref : "", draw_pct(s->misses, s->requests),
+					      best >= 0 ? " " : "",
+					      best >= 0 ? class_glosses[best + 1].name : "");
+		}
+		char text[512];
+		/* an annotated line keeps one blank of its indentation: room
+		 * for the code beside its note */
+		const char *q = p;
+		size_t ql = len;
+		if (*note)
+			while (ql > 0 && (*q == ' ' || *q == '\t'))
+				q++, ql--;
+		snprintf(text, sizeof text, "%4u %s%.*s", ln, *note && q > p ? " " : "",
+			 (int)(ql < 400 ? ql : 400), q);
+		/* the note beside the code; the code keeps at least 18 columns
+		 * (its line number and a start), the note is cut if need be */
+		int nw = *note ? draw_width(note) + 2 : 0;
+		if (nw && w - nw < 18)
+			nw = w - 18 > 8 ? w - 18 : 0;
+		int tw = w - nw;
+		int sel = sel_line && ln == sel_line;
+		draw_put(y, x0, tw, sel ? E_SELECTED : *note ? E_NORMAL : E_DERIVED, text);
+		if (*note && tw < w)
+			draw_put(y, x0 + tw + 1, nw - 1, sel ? E_FOCUS : E_VALUE, note);
+		p += len;
+		if (*p == '\n')
+			p++;
+		else
+			break;
+	}
+}
+
 static void draw(explorer *x, const rect *r, int flags)
 {
 	if (!(flags & (R_BARS | R_HIST)))
@@ -163,6 +237,16 @@ static void draw(explorer *x, const rect *r, int flags)
 		x->site_sel = (int)n - 1;
 	if (x->site_sel < 0)
 		x->site_sel = 0;
+	if (x->site_text) {
+		char label[160];
+		rd_kernel_site_label(x->k, idx[x->site_sel], label, sizeof label);
+		char line[256];
+		snprintf(line, sizeof line, " the description, load lines annotated (T: the list); "
+					    "[ ] select: %s", label);
+		draw_put(y++, x0, iw, E_LABEL, line);
+		draw_text(x, R, idx, n, y, yend, x0, iw);
+		return;
+	}
 	/* The list: half the pane at most, scrolled to keep the selection. */
 	int rows = (yend - y) / 2 - 1;
 	if (rows < 3)
@@ -207,6 +291,18 @@ static int key(explorer *x, enum key_id id)
 			return -1;
 		x->site_sel++; /* clamped when drawn */
 		return R_BARS | R_HIST;
+	case K_SITE_TEXT:
+		if (x->view != V_SOURCES)
+			return -1;
+		if (!x->site_text && !(x->k->site && x->k->nsites && x->k->sites[0].line)) {
+			explorer_message(x, 1, "sources: %s is no kernel description: no text to show",
+					 x->input);
+			return R_STATUS;
+		}
+		x->site_text = !x->site_text;
+		if (x->site_text && !x->source)
+			return prompt_source(x) | R_BARS | R_HIST;
+		return R_BARS | R_HIST;
 	default:
 		return -1;
 	}
@@ -246,12 +342,14 @@ static void drop(explorer *x)
 	snap_unref(x->sites);
 	x->sites = NULL;
 	x->site_sel = 0;
+	x->site_text = 0;
+	free(x->source);
+	x->source = NULL;
 }
 
 static const char *hint(const explorer *x)
 {
-	(void)x;
-	return "[ ] select a site  L back ";
+	return x->site_text ? "[ ] select  T list  L back " : "[ ] select  T text  L back ";
 }
 
 const view_ops view_sources = {
