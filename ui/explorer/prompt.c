@@ -292,21 +292,27 @@ static int svg_to(explorer *x, const char *path, int replace)
 	return file_job_start(x, j, "writing the picture to");
 }
 
-static int do_svg(explorer *x, const char *text)
+/* The typed file name with its extension ext (".cfg", ".svg") added when
+ * it lacks it: 0, or -1 (said on the status line as verb's) when empty. */
+static int typed_path(explorer *x, const char *verb, const char *text, const char *ext,
+		      char *path, size_t len)
 {
-	char path[600];
 	while (*text == ' ')
 		text++;
 	if (!*text) {
-		explorer_message(x, 1, "svg: no file name given");
-		return R_STATUS;
+		explorer_message(x, 1, "%s: no file name given", verb);
+		return -1;
 	}
-	size_t n = strlen(text);
-	if (n >= 4 && strcmp(text + n - 4, ".svg") == 0)
-		snprintf(path, sizeof path, "%s", text);
-	else
-		snprintf(path, sizeof path, "%s.svg", text);
-	return svg_to(x, path, 0);
+	size_t n = strlen(text), e = strlen(ext);
+	snprintf(path, len, "%s%s", text, n >= e && strcmp(text + n - e, ext) == 0 ? "" : ext);
+	return 0;
+}
+
+static int do_svg(explorer *x, const char *text)
+{
+	char path[600];
+	return typed_path(x, "svg", text, ".svg", path, sizeof path) < 0 ? R_STATUS
+									   : svg_to(x, path, 0);
 }
 
 /* Export to path (replace: an existing file may be replaced). */
@@ -326,20 +332,10 @@ static int export_to(explorer *x, const char *path, int replace)
 
 static int do_export(explorer *x, const char *text)
 {
-	char path[600];
-	while (*text == ' ')
-		text++;
-	if (!*text) {
-		explorer_message(x, 1, "export: no file name given");
-		return R_STATUS;
-	}
 	/* A preset file ends in .cfg (a bare name means a built-in preset). */
-	size_t n = strlen(text);
-	if (n >= 4 && strcmp(text + n - 4, ".cfg") == 0)
-		snprintf(path, sizeof path, "%s", text);
-	else
-		snprintf(path, sizeof path, "%s.cfg", text);
-	return export_to(x, path, 0);
+	char path[600];
+	return typed_path(x, "export", text, ".cfg", path, sizeof path) < 0 ? R_STATUS
+									      : export_to(x, path, 0);
 }
 
 static int do_open(explorer *x, const char *text)
