@@ -305,6 +305,18 @@ int sweep_run(const cli *c)
 		cli_print_errors(err);
 		return EXIT_USAGE;
 	}
+	/* --by: a point of the reference profile has no per-site counts */
+	for (unsigned long p = 0; c->by != OUTPUT_BY_NONE && p < plan.npoints; p++)
+		if (!plan.skip[p] && plan.configs[p].model == RD_PROFILE_REF2013) {
+			plan.skip[p] = strdup("--by: the reference-2013 profile has no breakdown by "
+					      "source (it reproduces the 2013 code's totals)");
+			if (!plan.skip[p]) {
+				msg_error("out of memory");
+				sweep_plan_free(&plan);
+				return EXIT_RUNTIME;
+			}
+			plan.nskip++;
+		}
 	unsigned jobs = c->jobs ? c->jobs : online_cpus();
 	unsigned long shard_n = c->shard_n ? c->shard_n : 1;
 	/* Invalid points are skipped (their records say so): one warning
@@ -362,6 +374,12 @@ int sweep_run(const cli *c)
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
 		rc = sweep_one_input(c, &plan, i, jobs, points, &o);
 	progress_done(&o.prog);
+	if (rc != EXIT_OK && !o.res.path) {
+		/* A file is not written at all; standard output, already written
+		 * to, is at least well-formed (JSON closed), as run's. */
+		output_end(&o.out);
+		fflush(o.res.f);
+	}
 	if (rc == EXIT_OK) {
 		output_end(&o.out);
 		if (sidecar_commit(&o.side, err, sizeof err) < 0 ||

@@ -32,3 +32,16 @@ check "a malformed third kernel, JSON to standard output: still valid JSON, exit
 timeout 20 "$R" run -q -f json -o "$T/res.json" "$T/three.nvbit" >/dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$T/res.json" ] && [ -z "$(ls "$T" | grep '\.tmp\.')" ]
 check "the same into -o FILE: no file, no temporary left" $?
+# A sweep whose second input fails late: standard output is still valid
+# JSON (it was cut after the first input's runs).
+timeout 60 "$R" sweep -q -f json --vary l1.ways=1,2 -p toy-table2 samples/paper/table1.trc \
+	tests/bad/dir2-line3.trc >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && json_valid "$T/out" && grep -q "dir2-line3.trc:3:" "$T/err"
+check "a sweep failing on a later input, JSON to standard output: still valid JSON, exit 2" $?
+# --by with a point of the reference profile: that point is skipped (the
+# profile has no per-site counts), the document stays whole.
+timeout 60 "$R" sweep -q -f json --by site --vary model=paper,reference-2013 \
+	sample:polybench/gemm:small >"$T/out" 2>"$T/err"
+[ $? -eq 0 ] && json_valid "$T/out" && grep -q '"skipped":"--by: the reference-2013 profile' "$T/out" &&
+	grep -q 'point 1 (model=reference-2013) skipped' "$T/err"
+check "sweep --by site over model=paper,reference-2013: the reference point skipped, valid JSON" $?

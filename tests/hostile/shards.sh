@@ -59,3 +59,18 @@ while IFS= read -r damage; do
 	[ $? -eq 2 ] && [ ! -s "$T/out" ] && grep -q "d$i.json: run 1: " "$T/err"
 	check "json: damage $i ($damage) is refused" $?
 done <"$T/damage"
+
+# --by site CSV shards (a row per site, several per run) merge into the
+# single run's bytes; one shard given twice is still refused.
+for k in 0 1; do
+	"$R" sweep -q --no-timing --by site --kernel copy2d -s l1.hash=xor --vary l1.ways=2,4,8 -f csv \
+		--shard $k/2 -o "$T/site$k.csv" samples/traces/tiny.kdesc
+done
+"$R" sweep -q --no-timing --by site --kernel copy2d -s l1.hash=xor --vary l1.ways=2,4,8 -f csv \
+	-o "$T/site.csv" samples/traces/tiny.kdesc
+"$R" merge "$T/site0.csv" "$T/site1.csv" >"$T/out" 2>"$T/err" && cmp -s "$T/out" "$T/site.csv" &&
+	[ "$(wc -l <"$T/site.csv")" -gt 4 ]
+check "csv: --by site shards merge into the single run's bytes" $?
+"$R" merge "$T/site0.csv" "$T/site0.csv" >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && grep -q 'appears twice' "$T/err"
+check "csv: a --by site shard given twice is refused" $?
