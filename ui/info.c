@@ -94,9 +94,9 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 	para(ctx, NULL,
 	     "With few MSHRs, warps whose requests miss must wait for a free entry, while warps "
 	     "whose requests hit keep running ahead. Requests to a line then come later, after "
-	     "its data arrived, and hit instead of missing in flight: latency misses turn into "
-	     "hits (seed 000 section 4.4, Figure 3). Set l1.mshrs from 64 to 16 and watch the "
-	     "hits and the latency misses.");
+	     "its data arrived, and hit instead of missing in flight or waiting for an entry "
+	     "(seed 000 section 4.4, Figure 3). Set l1.mshrs from 64 to 16 and watch the hits "
+	     "rise and the latency and MSHR misses fall.");
 	para(ctx, "Where to go next", NULL);
 	para(ctx, NULL,
 	     "? lists every key. s steps through the requests one by one; m maps the sets as a "

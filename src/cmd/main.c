@@ -190,7 +190,8 @@ static int explorer_svg_save(const char *path, const char *input, const char *ke
 			     int replace, char *err, size_t len)
 {
 	struct stat st;
-	if (!replace && stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+	/* ask before replacing a file; a device or FIFO is written through */
+	if (!replace && stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return 1;
 	plot *p = plot_new();
 	if (!p || plot_add(p, 0, input, kernel, caption, cfg, res) < 0) {

@@ -26,7 +26,7 @@ static int by_misses(const void *x, const void *y)
 		return a->r.misses < b->r.misses ? 1 : -1;
 	if (a->r.requests != b->r.requests)
 		return a->r.requests < b->r.requests ? 1 : -1;
-	return strcmp(a->label, b->label);
+	return (a->id > b->id) - (a->id < b->id); /* as the explorer: site order */
 }
 
 site_row *sites_rows(const output_run *run, size_t *n, int *oom)
@@ -47,7 +47,7 @@ site_row *sites_rows(const output_run *run, size_t *n, int *oom)
 		if (!r->sites[i].requests)
 			continue; /* a site whose loads were all coalesced away or cut */
 		const rd_site *s = k && k->sites && i < k->nsites ? &k->sites[i] : NULL;
-		site_row row = {.site = s, .load = s ? -1 : (long)i, .r = r->sites[i]};
+		site_row row = {.site = s, .load = s ? -1 : (long)i, .id = i, .r = r->sites[i]};
 		if (run->by == OUTPUT_BY_ARRAY) {
 			const char *a = s && s->array ? s->array : "";
 			size_t j = 0;
@@ -100,7 +100,8 @@ void sites_text(FILE *f, const output_run *run)
 		run->by == OUTPUT_BY_ARRAY ? (n == 1 ? "array" : "arrays")
 					   : (n == 1 ? "site" : "sites"),
 		"", shown < n ? " (--top shows fewer)" : "");
-	fprintf(f, "  %-28s %10s %10s %7s  %-13s %9s %9s %9s %9s %9s\n", "site", "requests",
+	fprintf(f, "  %-28s %10s %10s %7s  %-13s %9s %9s %9s %9s %9s\n",
+		run->by == OUTPUT_BY_ARRAY ? "array" : "site", "requests",
 		"misses", "rate", "mostly", "compuls.", "capacity", "assoc", "latency", "mshr");
 	for (size_t i = 0; i < shown; i++) {
 		const site_row *s = &rows[i];

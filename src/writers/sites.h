@@ -16,6 +16,7 @@ typedef struct site_row {
 	const rd_site *site;    /* the kernel's site, or NULL (load numbers, arrays) */
 	long load;              /* the per-thread load number, or -1 */
 	const char *array;      /* by array: the array ("" for loads without one) */
+	uint32_t id;            /* the site's index (by array: its first site's) */
 	rd_site_result r;
 } site_row;
 

@@ -67,14 +67,38 @@ dump-screen $T/svg2.txt
 n
 dump-screen $T/svg3.txt
 EOF
-screen svg 24 100 -- --no-timing --color=never --script "$T/svg.keys" &&
-	grep -q "wrote $T/pic.svg (16 KiB, 4-way, 128 B lines, fermi, 64 MSHRs, latency 100)" "$T/svg1.txt" &&
+screen svg 24 150 -- --no-timing --color=never --script "$T/svg.keys" &&
+	grep -q "wrote $T/pic.svg (fig3-colcopy-h256: 16 KiB, 4-way, 128 B lines, fermi, 64 MSHRs, latency 100)" "$T/svg1.txt" &&
 	grep -q "svg: $T/pic.svg exists; replace it? (y/n)" "$T/svg2.txt" &&
 	grep -q "svg: not saved, $T/pic.svg kept" "$T/svg3.txt" &&
-	xmllint --noout "$T/pic.svg" && grep -q '16 KiB, 4-way, 128 B lines, fermi, 64 MSHRs' "$T/pic.svg" &&
+	xmllint --noout "$T/pic.svg" && grep -q 'fig3-colcopy-h256: 16 KiB, 4-way, 128 B lines, fermi, 64 MSHRs' "$T/pic.svg" &&
 	grep -q 'class="histogram"' "$T/pic.svg" &&
 	! grep -o 'font-size="[0-9.]*"' "$T/pic.svg" | sed 's/[^0-9.]//g' | awk '$1 < 16 { bad = 1 } END { exit !bad }'
 result "explorer: w writes the view as an SVG for slides, asks before replacing" $?
+# The picture's name: a device is written through (no question, no
+# "/dev/null.svg"), a directory refused, the default made from the input.
+mkdir -p "$T/svgdir" "$T/svgcwd"
+keys svg_names <<EOF2
+wait
+w
+type /dev/null
+enter
+dump-screen $T/svg_dev.txt
+w
+type $T/svgdir
+enter
+dump-screen $T/svg_dir.txt
+w
+enter
+dump-screen $T/svg_default.txt
+EOF2
+CWD="$T/svgcwd" screen svg_names 24 100 -- --no-timing --color=never --script "$T/svg_names.keys" \
+	"$ROOT/samples/effects/conflicts.kdesc" &&
+	grep -q 'wrote /dev/null (' "$T/svg_dev.txt" && [ -c /dev/null ] &&
+	grep -q "svg: $T/svgdir is a directory: give a file name" "$T/svg_dir.txt" &&
+	[ -z "$(ls -A "$T/svgdir")" ] && grep -q 'wrote conflicts.svg (' "$T/svg_default.txt" &&
+	[ -f "$T/svgcwd/conflicts.svg" ]
+result "explorer: w writes through a device, refuses a directory, offers a name from the input" $?
 
 # The sources view (issue 25): L lists the load sites by misses, ] selects
 # the next; the selected one's breakdown and distances follow it, and a

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "keys.h"
 #include "params.h"
@@ -27,7 +28,8 @@ static int prompt_open(explorer *x, int kind, const char *label, const char *ini
 
 /* Default preset file name from the input: "samples/a.trc.gz" -> "a.cfg",
  * "builtin:colcopy:96" -> "colcopy-96.cfg". */
-static void default_preset_name(const char *input, const char *builtin, char *buf, size_t len)
+static void default_file_name(const char *input, const char *builtin, const char *fext, char *buf,
+			      size_t len)
 {
 	const char *b = input;
 	if (builtin && strncmp(b, builtin, strlen(builtin)) == 0)
@@ -39,15 +41,15 @@ static void default_preset_name(const char *input, const char *builtin, char *bu
 	for (; *b && n + 1 < sizeof name; b++)
 		name[n++] = isalnum((unsigned char)*b) || *b == '_' || *b == '.' ? *b : '-';
 	name[n] = '\0';
-	static const char *const ext[] = {".gz", ".trc"};
-	for (int i = 0; i < 2; i++) {
+	static const char *const ext[] = {".gz", ".xz", ".trc", ".kdesc", ".rdt", ".traceg"};
+	for (int i = 0; i < 6; i++) {
 		size_t el = strlen(ext[i]);
 		if (n > el && strcmp(name + n - el, ext[i]) == 0)
 			name[n -= el] = '\0';
 	}
 	if (!n)
 		snprintf(name, sizeof name, "rdscope");
-	snprintf(buf, len, "%s.cfg", name);
+	snprintf(buf, len, "%s%s", name, fext);
 }
 
 /* Quote a word for the shell if it needs it. */
@@ -118,6 +120,25 @@ static void file_job_free(void *arg)
 	free(j);
 }
 
+/* The picture's file (off the UI thread: a name may be on a hung file
+ * system): .svg added to a name that lacks it and names nothing yet; an
+ * existing device, FIFO or file is written as named; a directory refused. */
+static int svg_path(char *path, size_t len, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t n = strlen(path);
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s is a directory: give a file name", path);
+			return -1;
+		}
+		return 0;
+	}
+	if ((n < 4 || strcmp(path + n - 4, ".svg") != 0) && n + 4 < len)
+		strcat(path, ".svg");
+	return 0;
+}
+
 static void file_job_run(void *arg)
 {
 	file_job *j = arg;
@@ -139,8 +160,10 @@ static void file_job_run(void *arg)
 	} else if (j->kind == P_SOURCE) {
 		j->rc = j->source(j->text, &j->src_text, j->err, sizeof j->err);
 	} else if (j->kind == P_SVG) {
-		j->rc = j->svg(j->text, j->input, j->kernel, j->desc, &j->cfg, &j->res, j->replace,
-			       j->err, sizeof j->err);
+		j->rc = svg_path(j->text, sizeof j->text, j->err, sizeof j->err);
+		if (j->rc == 0)
+			j->rc = j->svg(j->text, j->input, j->kernel, j->desc, &j->cfg, &j->res,
+				       j->replace, j->err, sizeof j->err);
 		atomic_fetch_sub(&exporting, 1);
 	} else {
 		j->rc = j->save(j->text, &j->cfg, j->name, j->desc, j->replace, j->err,
@@ -250,6 +273,14 @@ static void config_caption(const rd_config *c, char *buf, size_t len)
 		 c->l1_line, h, mshrs, c->latency_miss);
 }
 
+/* The picture's bar label: the kernel, then the configuration. */
+static void svg_caption(const char *kernel, const rd_config *c, char *buf, size_t len)
+{
+	char cfg[200];
+	config_caption(c, cfg, sizeof cfg);
+	snprintf(buf, len, "%.120s: %s", kernel, cfg);
+}
+
 /* Write the result on screen as an SVG (replace: an existing file may go). */
 static int svg_to(explorer *x, const char *path, int replace)
 {
@@ -286,33 +317,39 @@ static int svg_to(explorer *x, const char *path, int replace)
 	snprintf(j->text, sizeof j->text, "%s", path);
 	snprintf(j->input, sizeof j->input, "%s", x->input);
 	snprintf(j->kernel, sizeof j->kernel, "%s", x->k->name);
-	config_caption(&s->cfg, j->desc, sizeof j->desc);
+	svg_caption(x->k->name, &s->cfg, j->desc, sizeof j->desc);
 	j->cfg = s->cfg;
 	j->replace = replace;
 	return file_job_start(x, j, "writing the picture to");
 }
 
-/* The typed file name with its extension ext (".cfg", ".svg") added when
- * it lacks it: 0, or -1 (said on the status line as verb's) when empty. */
+/* The typed file name with its extension ext (".cfg") added when it
+ * lacks it (ext NULL: as typed): 0, or -1 (said on the status line as
+ * verb's) when empty or a directory's name ending in '/'. */
 static int typed_path(explorer *x, const char *verb, const char *text, const char *ext,
 		      char *path, size_t len)
 {
 	while (*text == ' ')
 		text++;
+	size_t n = strlen(text), e = ext ? strlen(ext) : 0;
 	if (!*text) {
 		explorer_message(x, 1, "%s: no file name given", verb);
 		return -1;
 	}
-	size_t n = strlen(text), e = strlen(ext);
-	snprintf(path, len, "%s%s", text, n >= e && strcmp(text + n - e, ext) == 0 ? "" : ext);
+	if (text[n - 1] == '/') {
+		explorer_message(x, 1, "%s: %s is a directory: give a file name", verb, text);
+		return -1;
+	}
+	snprintf(path, len, "%s%s", text,
+		 !ext || (n >= e && strcmp(text + n - e, ext) == 0) ? "" : ext);
 	return 0;
 }
 
 static int do_svg(explorer *x, const char *text)
 {
 	char path[600];
-	return typed_path(x, "svg", text, ".svg", path, sizeof path) < 0 ? R_STATUS
-									   : svg_to(x, path, 0);
+	return typed_path(x, "svg", text, NULL, path, sizeof path) < 0 ? R_STATUS
+									 : svg_to(x, path, 0);
 }
 
 /* Export to path (replace: an existing file may be replaced). */
@@ -501,14 +538,14 @@ int prompt_value(explorer *x)
 int prompt_export(explorer *x)
 {
 	char name[256];
-	default_preset_name(x->input, x->opts->builtin_prefix, name, sizeof name);
+	default_file_name(x->input, x->opts->builtin_prefix, ".cfg", name, sizeof name);
 	return prompt_open(x, P_EXPORT, "export preset to file: ", name);
 }
 
 int prompt_svg(explorer *x)
 {
 	char name[256];
-	default_preset_name(x->input, x->opts->builtin_prefix, name, sizeof name);
+	default_file_name(x->input, x->opts->builtin_prefix, ".svg", name, sizeof name);
 	return prompt_open(x, P_SVG, "write the view as SVG to file: ", name);
 }
 

@@ -48,7 +48,8 @@ static size_t sorted_sites(const rd_result *R, uint32_t *idx, size_t max)
 	return n;
 }
 
-/* One stacked bar of w columns: hits, then each miss class. */
+/* One stacked bar of w columns: hits, then each miss class, by share
+ * (largest remainders, as the breakdown's bar: the cells fill w). */
 static void site_bar(int y, int x0, int w, const rd_site_result *s)
 {
 	if (w <= 0 || !s->requests)
@@ -58,15 +59,30 @@ static void site_bar(int y, int x0, int w, const rd_site_result *s)
 	part[0] = s->hits;
 	for (int c = 0; c < RD_NCLASS; c++)
 		part[c + 1] = s->cls[c];
-	int cx = x0;
-	uint64_t acc = 0;
+	int cells[RD_NCLASS + 1], used = 0;
+	double rem[RD_NCLASS + 1];
 	for (int i = 0; i <= RD_NCLASS; i++) {
-		uint64_t before = acc * (uint64_t)w / s->requests;
-		acc += part[i];
-		int cells = (int)(acc * (uint64_t)w / s->requests - before);
-		if (cells > 0)
-			draw_fill(y, cx, cells, i ? E_CLASS(i - 1) : E_HIT, i ? g->cls[i - 1] : g->hit);
-		cx += cells > 0 ? cells : 0;
+		double exact = (double)part[i] * w / (double)s->requests;
+		cells[i] = (int)exact;
+		rem[i] = part[i] ? exact - cells[i] : -1;
+		used += cells[i];
+	}
+	while (used < w) {
+		int best = 0;
+		for (int i = 1; i <= RD_NCLASS; i++)
+			if (rem[i] > rem[best])
+				best = i;
+		if (rem[best] < 0)
+			break;
+		cells[best]++;
+		rem[best] = -1;
+		used++;
+	}
+	int cx = x0;
+	for (int i = 0; i <= RD_NCLASS; i++) {
+		if (cells[i] > 0)
+			draw_fill(y, cx, cells[i], i ? E_CLASS(i - 1) : E_HIT, i ? g->cls[i - 1] : g->hit);
+		cx += cells[i];
 	}
 }
 
@@ -87,8 +103,9 @@ static void draw_detail(const explorer *x, const rd_site_result *s, const char *
 			int yend, int x0, int w)
 {
 	char line[256];
-	snprintf(line, sizeof line, " %s: %llu requests, %llu misses (%.2f%%)", label,
-		 (unsigned long long)s->requests, (unsigned long long)s->misses,
+	snprintf(line, sizeof line, " %s: %llu request%s, %llu miss%s (%.2f%%)", label,
+		 (unsigned long long)s->requests, s->requests == 1 ? "" : "s",
+		 (unsigned long long)s->misses, s->misses == 1 ? "" : "es",
 		 draw_pct(s->misses, s->requests));
 	if (y < yend)
 		draw_put(y++, x0, w, E_VALUE, line);
@@ -215,9 +232,17 @@ static void draw(explorer *x, const rect *r, int flags)
 	if (!(flags & (R_BARS | R_HIST)))
 		return;
 	const snap *s = x->sites;
+	int ref = x->cfg.model == RD_PROFILE_REF2013;
 	int fresh = s && rd_config_equal(&s->cfg, &x->cfg);
-	draw_frame(r, fresh ? "Sources: misses by load site" : "Sources (running)", 0);
+	draw_frame(r, fresh || ref ? "Sources: misses by load site" : "Sources (running)", 0);
 	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
+	if (ref) {
+		draw_put(y + 1, x0 + 1, iw - 1, E_DERIVED,
+			 "the reference-2013 profile has no breakdown by source");
+		draw_put(y + 2, x0 + 1, iw - 1, E_DERIVED,
+			 "(it reproduces the 2013 code's totals): set model to paper");
+		return;
+	}
 	if (!s) {
 		draw_put(y + 2, x0 + 1, iw - 1, E_PENDING, "modelling...");
 		return;
