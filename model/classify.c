@@ -96,6 +96,21 @@ void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int cases,
 			r->case_misses[i] = (uint64_t)miss[i];
 }
 
+/* A site and what its share's floor left over, for the largest-remainder
+ * pass: sorted largest first (ties: the lower index). */
+typedef struct remainder {
+	long double r;
+	uint32_t i;
+} remainder;
+
+static int rem_cmp(const void *a, const void *b)
+{
+	const remainder *x = a, *y = b;
+	if (x->r != y->r)
+		return x->r < y->r ? 1 : -1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
 /* Share `target` among n sites: as much as fits min(weight, cap) in
  * proportion to it (largest remainders), then the rest wherever a cap
  * leaves room, in site order; each out[i] <= cap[i], and the sum is
@@ -122,26 +137,34 @@ static void distribute(uint64_t target, uint32_t n, const uint64_t *weight, cons
 			out[i] = q < m ? q : m;
 			given += out[i];
 		}
-		while (given > t1) /* rounding: take back from the largest */
+		while (given > t1) /* rounding up in long double: take one back in turn */
 			for (uint32_t i = 0; i < n && given > t1; i++)
 				if (out[i])
 					out[i]--, given--;
-		/* the remainder, one each, to the sites furthest below their share */
-		while (given < t1) {
-			uint32_t best = n;
-			long double bd = 0;
+		/* the remainder, one each, to the sites furthest below their share
+		 * (largest remainders: one sort, one pass; floors leave less than
+		 * one unit a site, so a pass suffices but for rounding) */
+		remainder *ord = given < t1 ? malloc((size_t)n * sizeof *ord) : NULL;
+		if (ord) { /* without memory: in site order, still exact */
 			for (uint32_t i = 0; i < n; i++) {
 				uint64_t m = weight[i] < cap[i] ? weight[i] : cap[i];
-				if (out[i] >= m)
-					continue;
-				long double d = (long double)m * (long double)t1 / W - (long double)out[i];
-				if (best == n || d > bd)
-					best = i, bd = d;
+				ord[i].i = i;
+				ord[i].r = (long double)m * (long double)t1 / W - (long double)out[i];
 			}
-			if (best == n)
-				break;
-			out[best]++, given++;
+			qsort(ord, n, sizeof *ord, rem_cmp);
 		}
+		while (given < t1) {
+			uint64_t before = given;
+			for (uint32_t k = 0; k < n && given < t1; k++) {
+				uint32_t i = ord ? ord[k].i : k;
+				uint64_t m = weight[i] < cap[i] ? weight[i] : cap[i];
+				if (out[i] < m)
+					out[i]++, given++;
+			}
+			if (given == before)
+				break;
+		}
+		free(ord);
 	}
 	for (uint32_t i = 0; i < n && given < target; i++) {
 		uint64_t room = cap[i] - out[i], k = target - given < room ? target - given : room;

@@ -157,7 +157,7 @@ const rd_key rd_keys[] = {
 		.def = "rr", NAMES(map_names), .choices = "rr|bpart4|bpart8|random",
 		.help = "block-to-core mapping",
 		.doc = "Block-to-core mapping: round-robin, round-robin groups of 4 or 8\n"
-		       "consecutive blocks, or a seeded shuffle.",
+		       "consecutive blocks, or a seeded shuffle of the blocks that have loads.",
 	},
 	[K_SEED] = {
 		.name = "seed", .type = RD_KEY_UINT, .unit = "", FIELD(seed),

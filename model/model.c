@@ -505,6 +505,8 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	}
 	for (int i = 0; i < RD_NCASES; i++)
 		counts_free(&cc[i]);
+	if (rc != RD_OK)
+		rd_result_free(r); /* the contract: filled on RD_OK only */
 	return rc;
 }
 

@@ -4,7 +4,9 @@
  * warps never span blocks, so a block's last warp may be partial.
  *
  * Blocks without a load are dropped (the paper profile's dispatch skips
- * them: they change nothing), so a trace whose thread ids are sparse
+ * them: under rr and bpart, which deal by block id, they change nothing;
+ * the random mapping shuffles the blocks with loads, so on a trace with
+ * empty blocks it deals differently from before), so a trace whose thread ids are sparse
  * costs per block it uses, not per id: blocks are numbered densely and
  * block_id maps them back. The reference-2013 profile keeps them all, as
  * its fixed groups of active blocks count empty ones.

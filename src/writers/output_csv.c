@@ -140,7 +140,9 @@ static void csv_run(output *o, const output_run *run)
 	size_t n = 0;
 	int oom = 0;
 	site_row *rows = o->by != OUTPUT_BY_NONE ? sites_rows(run, &n, &oom) : NULL;
-	if (!rows) { /* without --by, a skipped point, or no memory: the run's row */
+	if (!rows || !n) { /* without --by, a skipped point, no loads, or no memory: the
+			     * run's row (with empty site columns) */
+		free(rows);
 		csv_row(o, run, NULL);
 		return;
 	}

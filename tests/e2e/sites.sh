@@ -137,3 +137,11 @@ PY
 rds run --by site "$T/bad.rdt"
 [ $rc -eq 2 ] && grep -q 'bad.rdt: kernel gemm_kernel: load 5 has site 999 of 3' "$T/err"
 result ".rdt: a load's site beyond the kernel's sites is an input error" $?
+
+# A kernel without loads (stores only) still has its CSV row under --by,
+# beside another input's site rows.
+printf 'blocksize: 32 1 1\n0 1 0 4\n1 1 4 4\n' >"$T/stores.trc"
+rds run -f csv --no-timing --by site "$T/stores.trc" samples/paper/table1.trc
+[ $rc -eq 0 ] && grep -q "^$T/stores.trc,stores,,,,,,," "$T/out" &&
+	[ "$(grep -c '^samples/paper/table1.trc,' "$T/out")" -ge 1 ]
+result "--by site -f csv: a kernel without loads keeps its row" $?

@@ -190,7 +190,7 @@ static int file_job_start(explorer *x, file_job *j, const char *what)
 				  : NULL;
 	if (why) {
 		explorer_message(x, 1, "%s: %s", verb, why);
-		free(j);
+		file_job_free(j);
 		return R_STATUS;
 	}
 	char err[256];

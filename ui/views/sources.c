@@ -21,6 +21,19 @@
 #include "theme.h"
 #include "view.h"
 
+static const rd_result *sort_R; /* the UI thread's: what site_cmp compares */
+
+static int site_cmp(const void *pa, const void *pb)
+{
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	const rd_site_result *a = &sort_R->sites[ia], *b = &sort_R->sites[ib];
+	if (a->misses != b->misses)
+		return a->misses < b->misses ? 1 : -1;
+	if (a->requests != b->requests)
+		return a->requests < b->requests ? 1 : -1;
+	return (ia > ib) - (ia < ib);
+}
+
 /* The sites with requests, most misses first (ties: more requests, then
  * site order): their indices into res.sites, n of them (at most max). */
 static size_t sorted_sites(const rd_result *R, uint32_t *idx, size_t max)
@@ -29,22 +42,8 @@ static size_t sorted_sites(const rd_result *R, uint32_t *idx, size_t max)
 	for (uint32_t i = 0; i < R->nsites && n < max; i++)
 		if (R->sites[i].requests)
 			idx[n++] = i;
-	/* insertion sort: a screenful of sites, re-sorted per result */
-	for (size_t i = 1; i < n; i++) {
-		uint32_t v = idx[i];
-		const rd_site_result *a = &R->sites[v];
-		size_t j = i;
-		while (j > 0) {
-			const rd_site_result *b = &R->sites[idx[j - 1]];
-			if (b->misses > a->misses ||
-			    (b->misses == a->misses && (b->requests > a->requests ||
-							(b->requests == a->requests && idx[j - 1] < v))))
-				break;
-			idx[j] = idx[j - 1];
-			j--;
-		}
-		idx[j] = v;
-	}
+	sort_R = R;
+	qsort(idx, n, sizeof *idx, site_cmp);
 	return n;
 }
 
@@ -252,9 +251,14 @@ static void draw(explorer *x, const rect *r, int flags)
 		return;
 	}
 	const rd_result *R = &s->res;
-	static uint32_t idx[4096];
-	size_t n = sorted_sites(R, idx, sizeof idx / sizeof idx[0]);
+	uint32_t *idx = malloc((R->nsites ? R->nsites : 1) * sizeof *idx);
+	if (!idx) {
+		draw_put(y + 2, x0 + 1, iw - 1, E_ERROR, "out of memory");
+		return;
+	}
+	size_t n = sorted_sites(R, idx, R->nsites);
 	if (!n) {
+		free(idx);
 		draw_put(y + 2, x0 + 1, iw - 1, E_DERIVED, "no loads");
 		return;
 	}
@@ -270,6 +274,7 @@ static void draw(explorer *x, const rect *r, int flags)
 					    "[ ] select: %s", label);
 		draw_put(y++, x0, iw, E_LABEL, line);
 		draw_text(x, R, idx, n, y, yend, x0, iw);
+		free(idx);
 		return;
 	}
 	/* The list: half the pane at most, scrolled to keep the selection. */
@@ -298,6 +303,7 @@ static void draw(explorer *x, const rect *r, int flags)
 	const rd_site_result *st = &R->sites[idx[x->site_sel]];
 	rd_kernel_site_label(x->k, idx[x->site_sel], label, sizeof label);
 	draw_detail(x, st, label, y, yend, x0, iw);
+	free(idx);
 }
 
 static int key(explorer *x, enum key_id id)
