@@ -16,6 +16,7 @@ static const char *const hash_names[] = {"mod", "xor", "fermi", "smod", "prime"}
 static const char *const map_names[] = {"rr", "bpart4", "bpart8", "random"};
 static const char *const profile_names[] = {"paper", "reference-2013"};
 static const char *const classes_names[] = {"difference", "per-access"};
+static const char *const repl_names[] = {"lru", "fifo", "lfu", "random"};
 
 #define NNAMES(a) (int)(sizeof a / sizeof a[0])
 #define FIELD(f) .offset = offsetof(rd_config, f), .size = sizeof ((rd_config *)0)->f
@@ -26,7 +27,7 @@ enum {
 	K_MODEL, K_L1_SIZE, K_L1_LINE, K_L1_WAYS, K_L1_HASH, K_L1_MSHRS, K_L1_MSHR_PER_WARP,
 	K_LATENCY_HIT, K_LATENCY_MISS, K_LATENCY_STDDEV, K_LATENCY_CLIP, K_GPU_DIVERGENCE,
 	K_GPU_WARP_SIZE, K_GPU_CORES, K_GPU_MAX_THREADS, K_GPU_MAX_ACTIVE_THREADS,
-	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_CLASSES, K_COUNT
+	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_CLASSES, K_L1_REPLACEMENT, K_COUNT
 };
 
 /*
@@ -185,6 +186,20 @@ const rd_key rd_keys[] = {
 		       "each request's per-access label. The reference-2013 profile keeps the 2013\n"
 		       "code's arithmetic for its totals.",
 	},
+	[K_L1_REPLACEMENT] = {
+		.name = "l1.replacement", .type = RD_KEY_ENUM, .unit = "", FIELD(replacement),
+		.def = "lru", NAMES(repl_names), .choices = "lru|fifo|lfu|random",
+		.help = "replacement policy (reuse distances stay LRU's)",
+		.doc = "Replacement policy of the L1: least recently used, first in first out,\n"
+		       "least frequently used (accesses since insertion; ties: the least recently\n"
+		       "used) or random (a way drawn from a generator of its own per core and case,\n"
+		       "seeded by\n"
+		       ".BR seed ).\n"
+		       "Empty ways fill first, lowest index first. Hits and misses come from the\n"
+		       "policy; the reuse-distance histogram stays LRU's. The breakdown's fully\n"
+		       "associative case, and per-access classes, use the same policy. The\n"
+		       "reference-2013 profile models LRU only.",
+	},
 	[K_COUNT] = {.name = NULL},
 };
 
@@ -254,6 +269,11 @@ static int is_pow2(uint64_t v)
 const char *rd_hash_name(enum rd_hash h)
 {
 	return (unsigned)h < NNAMES(hash_names) ? hash_names[h] : "?";
+}
+
+const char *rd_replacement_name(enum rd_replacement r)
+{
+	return (unsigned)r < (unsigned)NNAMES(repl_names) ? repl_names[r] : "?";
 }
 
 const char *rd_classes_name(enum rd_classes c)
@@ -333,6 +353,11 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 			FAIL("%s: %s %s must be <= %u (got %u)", NAME(i), hash_names[c->l1_hash],
 			     rd_keys[i].arg_name, rd_keys[i].arg_max, arg_value(c, &rd_keys[i]));
 		return 0;
+	case K_L1_REPLACEMENT:
+		if (c->replacement != RD_REPL_LRU && c->model == RD_PROFILE_REF2013)
+			FAIL("%s: the reference-2013 profile models LRU only (got %s)", NAME(i),
+			     repl_names[c->replacement]);
+		return check_range(c, &rd_keys[i], err, errlen);
 	case K_L1_MSHR_PER_WARP:
 		if (c->l1_mshrs && c->l1_mshr_per_warp > c->l1_mshrs)
 			FAIL("%s: %u is more than %s (%u)", NAME(i), c->l1_mshr_per_warp,

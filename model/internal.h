@@ -191,6 +191,35 @@ static inline uint32_t halfnormal_draw(const rd_halfnormal *h, rd_rng *r)
 	return (uint32_t)u < h->thresh[i] ? i : h->alias[i];
 }
 
+/* ---- replacement policies other than LRU (policy.c) ------------------- */
+/* Each set's ways as they are: which line each holds and what the policy
+ * keeps of it, and where each line is. Hit or miss is presence; an access
+ * (a hit's effect) updates the policy's state; a fill inserts the line,
+ * into the lowest empty way, else over the policy's victim. */
+typedef struct rd_policy {
+	int kind;                 /* enum rd_replacement (not LRU) */
+	uint32_t nsets, ways;
+	const uint32_t *set_of;   /* [nlines] set of each line */
+	uint32_t *way_line;       /* [nsets * ways] line in the way, or UINT32_MAX */
+	uint64_t *way_key;        /* FIFO: insertion order; LFU: accesses since insertion */
+	uint64_t *way_last;       /* LFU: last access (ties: least recently used) */
+	uint32_t *line_way;       /* [nlines] way of the line, or UINT32_MAX */
+	uint64_t clock;
+	rd_rng rng;               /* random: its own stream */
+} rd_policy;
+
+int policy_init(rd_policy *p, int kind, uint32_t nsets, uint32_t ways, uint32_t nlines,
+		const uint32_t *set_of, uint64_t seed, uint64_t stream);
+void policy_free(rd_policy *p);
+static inline int policy_has(const rd_policy *p, uint32_t line)
+{
+	return p->line_way[line] != UINT32_MAX;
+}
+/* An access to a line in the cache (none if it is not). */
+void policy_touch(rd_policy *p, uint32_t line);
+/* The line's data arrives: inserted (an access if it is there already). */
+void policy_fill(rd_policy *p, uint32_t line);
+
 /* ---- stage 3-4: timed simulation of one case on one core ------------- */
 typedef struct sim_params {
 	uint32_t sets, ways;       /* of the configuration */
@@ -218,6 +247,8 @@ typedef struct sim_params {
 	int shadow;
 	const uint32_t *shadow_set_of;
 	const uint32_t *shadow_cap;
+	int repl;                  /* enum rd_replacement */
+	int case_id;               /* enum rd_case: the random policy's stream */
 	/* Per-site counts (rd_callbacks.by_site): nsites of them, the site of
 	 * a load from the kernel's sites or its per-thread load number. */
 	int by_site;

@@ -255,6 +255,8 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->divergence = c->divergence;
 	p->seed = c->seed;
 	p->record_events = cs == RD_CASE_FULL;
+	p->repl = c->replacement;
+	p->case_id = cs;
 	/* per-access labels: for the totals, or for the events' labels */
 	p->shadow = cs == RD_CASE_FULL && (c->classes == RD_CLASSES_PER_ACCESS || events);
 	if (p->shadow) {

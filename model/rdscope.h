@@ -43,6 +43,13 @@ enum rd_mapping {
 	RD_MAP_RANDOM,  /* seeded shuffle, then round-robin (balanced) */
 };
 
+/* The L1's replacement policy (RDGC, seed 001; Dinero IV's -l1-drepl):
+ * empty ways fill first (lowest index); FIFO evicts the line inserted
+ * first, LFU the one with the fewest accesses since its insertion (ties:
+ * the least recently used), random a way drawn from a generator of its
+ * own per core and case. The reuse-distance histogram stays LRU's. */
+enum rd_replacement { RD_REPL_LRU = 0, RD_REPL_FIFO, RD_REPL_LFU, RD_REPL_RANDOM };
+
 /* How misses that are neither compulsory nor latency nor MSHR misses are
  * split between capacity and associativity. */
 enum rd_classes {
@@ -74,6 +81,7 @@ typedef struct rd_config {
 	enum rd_mapping block_mapping;
 	uint64_t seed;
 	enum rd_classes classes;
+	enum rd_replacement replacement;
 } rd_config;
 
 /* The paper's Fermi 16 KB configuration. */
@@ -158,6 +166,7 @@ int rd_config_equal(const rd_config *a, const rd_config *b);
 const char *rd_hash_name(enum rd_hash h);
 const char *rd_mapping_name(enum rd_mapping m);
 const char *rd_classes_name(enum rd_classes c);
+const char *rd_replacement_name(enum rd_replacement r);
 const char *rd_profile_name(enum rd_profile p);
 
 /* The modulus of the prime hash: the largest prime <= sets (1 if none). */

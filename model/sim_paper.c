@@ -74,6 +74,8 @@ typedef struct core_state {
 	uint32_t core;
 	rd_stack st;
 	rd_stack fa;         /* sim_params.shadow: the fully associative shadow */
+	rd_policy pol;       /* l1.replacement other than LRU: hit or miss (kind 0: LRU) */
+	rd_policy fa_pol;    /* ... and the shadow's */
 	int shadow;
 	int by_site;         /* sim_params.by_site */
 	rd_rng rng;
@@ -153,6 +155,12 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact)
 	e->done = 1;
 	cs->pending--;
 	stack_update_as(&cs->st, e->line, exact, 1);
+	if (cs->pol.kind) {
+		if (e->kind == EFF_FILL)
+			policy_fill(&cs->pol, e->line);
+		else
+			policy_touch(&cs->pol, e->line);
+	}
 	rd_line *ln = &cs->st.ln[e->line];
 	if (e->kind == EFF_FILL && --ln->pend == 0) {
 		cs->used--;
@@ -346,10 +354,10 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		/* Hit or miss comes from the set's window in O(1), in every
 		 * case; the exact distance (case 0) only feeds the histogram
 		 * and the log, below. */
-		int hit = stack_hit_inline(&cs->st, l);
+		int hit = cs->pol.kind ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		if (!hit && ln->pend) {
 			effects_land_line(cs, T, l, need_hist);
-			hit = stack_hit_inline(&cs->st, l);
+			hit = cs->pol.kind ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		}
 		uint32_t lat;
 		uint64_t eff;
@@ -357,7 +365,8 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		enum rd_outcome o = RD_OUT_MISS;
 		/* The shadow is asked before the MSHR check but fed only requests
 		 * that issue (a refused one is asked again when it retries). */
-		int fa_hit = shadow && stack_hit_inline(&cs->fa, l);
+		int fa_hit = shadow && (cs->fa_pol.kind ? policy_has(&cs->fa_pol, l)
+							: stack_hit_inline(&cs->fa, l));
 		if (hit) {
 			o = RD_OUT_HIT;
 			lat = p->lat_hit;
@@ -414,8 +423,14 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 				cls = RD_CLASS_CAPACITY;
 			}
 		}
-		if (shadow)
+		if (shadow && cs->fa_pol.kind) {
+			if (fa_hit)
+				policy_touch(&cs->fa_pol, l);
+			else
+				policy_fill(&cs->fa_pol, l);
+		} else if (shadow) {
 			stack_update_inline(&cs->fa, l);
+		}
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
 		out->requests++;
@@ -489,6 +504,8 @@ static void core_free(core_state *cs)
 {
 	stack_free(&cs->st);
 	stack_free(&cs->fa);
+	policy_free(&cs->pol);
+	policy_free(&cs->fa_pol);
 	halfnormal_free(&cs->latdist);
 	free(cs->land);
 	free(cs->stk);
@@ -516,6 +533,14 @@ static int core_init(core_state *cs)
 		return -1;
 	cs->shadow = p->shadow;
 	cs->by_site = p->by_site;
+	/* each core and case draws its random victims from a stream of its
+	 * own, apart from the latencies' (rng below) */
+	uint64_t stream = 0x7265706c0000ull + (uint64_t)cs->core * 16 + (uint64_t)p->case_id * 2;
+	if (p->repl != RD_REPL_LRU &&
+	    (policy_init(&cs->pol, p->repl, p->nsets, p->ways, nl, p->set_of, p->seed, stream) ||
+	     (p->shadow && policy_init(&cs->fa_pol, p->repl, 1, p->sets * p->ways, nl,
+				       p->shadow_set_of, p->seed, stream + 1))))
+		return -1;
 	if (p->by_site && counts_sites(cs->out, p->nsites, p->need_hist) < 0)
 		return -1;
 	if (p->shadow && stack_init(&cs->fa, 1, p->shadow_cap + cs->core, nl, p->shadow_set_of,

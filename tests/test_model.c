@@ -817,6 +817,128 @@ static void test_sites_sum(void **state)
 	}
 }
 
+/* ------------------------------------------------ replacement policies */
+
+/* An independent set-associative cache of each policy (seed 001 §3;
+ * Dinero IV's -l1-drepl), fed the requests in order: per set, the ways'
+ * lines with their insertion order, access count and last access. */
+typedef struct repl_sim {
+	int kind;
+	uint32_t sets, ways;
+	uint64_t *line, *ins, *cnt, *last; /* [sets * ways]; line 0: empty (lines + 1 kept) */
+	uint64_t clock;
+	rd_rng rng;
+} repl_sim;
+
+/* 1 hit, 0 miss; the line is then in the cache. */
+static int repl_access(repl_sim *s, uint64_t line)
+{
+	uint64_t *L = s->line + (line % s->sets) * s->ways;
+	uint64_t *I = s->ins + (line % s->sets) * s->ways, *C = s->cnt + (line % s->sets) * s->ways,
+		 *A = s->last + (line % s->sets) * s->ways;
+	s->clock++;
+	for (uint32_t w = 0; w < s->ways; w++)
+		if (L[w] == line + 1) {
+			C[w]++;
+			A[w] = s->clock;
+			if (s->kind == RD_REPL_LRU)
+				I[w] = s->clock; /* LRU: the last access orders */
+			return 1;
+		}
+	uint32_t v = s->ways;
+	for (uint32_t w = 0; w < s->ways && v == s->ways; w++)
+		if (!L[w])
+			v = w;
+	if (v == s->ways) {
+		if (s->kind == RD_REPL_RANDOM) {
+			v = (uint32_t)(rng_next(&s->rng) % s->ways);
+		} else {
+			v = 0;
+			for (uint32_t w = 1; w < s->ways; w++) {
+				int better = s->kind == RD_REPL_LFU
+						     ? C[w] < C[v] || (C[w] == C[v] && A[w] < A[v])
+						     : I[w] < I[v];
+				if (better)
+					v = w;
+			}
+		}
+	}
+	L[v] = line + 1;
+	I[v] = A[v] = s->clock;
+	C[v] = 1;
+	return 0;
+}
+
+/* In the configuration's own order (one thread per warp, zero latency,
+ * unlimited MSHRs), every policy's hits and misses equal the independent
+ * simulator's, request by request; a one-way cache is the same under all;
+ * and the policies do differ somewhere. */
+static void test_replacement_policies(void **state)
+{
+	(void)state;
+	lcg g = {2024};
+	uint64_t differs = 0;
+	for (int rep = 0; rep < 40; rep++) {
+		rd_kernel *k = random_kernel(&g, 1 + lcg_next(&g, 6), 1 + lcg_next(&g, 4),
+					     40 + lcg_next(&g, 200), 8 + lcg_next(&g, 100));
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_hash = RD_HASH_MOD;
+		c.l1_line = 32;
+		c.l1_ways = 1 + lcg_next(&g, 6);
+		c.l1_size = 32 * c.l1_ways * (1u << lcg_next(&g, 3));
+		c.latency_hit = c.latency_miss = 0;
+		c.latency_stddev = 0;
+		c.l1_mshrs = c.l1_mshr_per_warp = 0;
+		c.warp_size = 1;
+		c.seed = 7 + (uint64_t)rep;
+		uint64_t hits[4] = {0};
+		for (int kind = RD_REPL_LRU; kind <= RD_REPL_RANDOM; kind++) {
+			c.replacement = (enum rd_replacement)kind;
+			ev_list evs = {0};
+			rd_callbacks cb = {.event = ev_collect, .ctx = &evs};
+			rd_result r;
+			rd_model *m = rd_model_new(k);
+			assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_OK);
+			uint32_t sets = rd_config_sets(&c);
+			repl_sim s = {.kind = kind, .sets = sets, .ways = c.l1_ways};
+			s.line = calloc((size_t)sets * c.l1_ways, sizeof *s.line);
+			s.ins = calloc((size_t)sets * c.l1_ways, sizeof *s.ins);
+			s.cnt = calloc((size_t)sets * c.l1_ways, sizeof *s.cnt);
+			s.last = calloc((size_t)sets * c.l1_ways, sizeof *s.last);
+			/* the model's stream for core 0, case 0 (model/sim_paper.c) */
+			rng_seed(&s.rng, c.seed, 0x7265706c0000ull);
+			for (uint32_t i = 0; i < evs.n; i++) {
+				int h = repl_access(&s, evs.v[i].line);
+				if (h != (evs.v[i].outcome == RD_OUT_HIT))
+					fail_msg("rep %d, %s: request %u: model %s, simulator %s", rep,
+						 rd_replacement_name((enum rd_replacement)kind), i,
+						 evs.v[i].outcome == RD_OUT_HIT ? "hit" : "miss",
+						 h ? "hit" : "miss");
+			}
+			assert_int_equal(evs.n, r.requests);
+			hits[kind] = r.hits;
+			free(s.line), free(s.ins), free(s.cnt), free(s.last), free(evs.v);
+			rd_result_free(&r);
+			rd_model_free(m);
+		}
+		if (c.l1_ways == 1)
+			for (int kind = 1; kind < 4; kind++)
+				assert_int_equal(hits[kind], hits[0]); /* one way: no choice */
+		differs += hits[1] != hits[0] || hits[2] != hits[0] || hits[3] != hits[0];
+		rd_kernel_free(k);
+	}
+	assert_true(differs > 5);
+	/* the reference profile models LRU only */
+	rd_config c;
+	rd_config_default(&c);
+	c.model = RD_PROFILE_REF2013;
+	c.replacement = RD_REPL_FIFO;
+	char e[256];
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "l1.replacement: the reference-2013 profile models LRU only"));
+}
+
 static void test_timing_properties(void **state)
 {
 	(void)state;
@@ -1328,6 +1450,7 @@ int main(void)
 		cmocka_unit_test(test_sets_dense),
 		cmocka_unit_test(test_classes_per_access),
 		cmocka_unit_test(test_sites_sum),
+		cmocka_unit_test(test_replacement_policies),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_engine_vs_naive),

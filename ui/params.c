@@ -25,6 +25,7 @@ const param_field param_fields[] = {
 	{"gpu.divergence", "gpu.divergence", STEP_CHOICE},
 	{"seed", "seed", STEP_ONE},
 	{"classes", "classes", STEP_CHOICE},
+	{"l1.replacement", "l1.replacement", STEP_CHOICE},
 };
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
 

@@ -132,6 +132,17 @@ screen sources_trc 30 100 -- --no-timing --color=never --script "$T/sources_trc.
 	grep -q '▸load 0 ' "$T/sources_trc.txt"
 result "explorer: a trace's sources are its load numbers; T says there is no text" $?
 
+# Another replacement policy: its row in the parameters, and the
+# histogram says its distances are LRU's while hits are the policy's (no
+# cut-off line).
+keys repl <<EOF
+dump-screen $T/repl.txt
+EOF
+screen repl 24 80 -- --no-timing --color=never --script "$T/repl.keys" -s l1.replacement=fifo &&
+	grep -q 'l1.replacement    fifo' "$T/repl.txt" && grep -q 'LRU distances; hits: fifo' "$T/repl.txt" &&
+	grep -q '░ hits           283 ' "$T/repl.txt" && ! grep -q 'd<4 hit' "$T/repl.txt"
+result "explorer: l1.replacement=fifo: its row, its hits, distances marked LRU's" $?
+
 # Monochrome: NO_COLOR, or --color=never, gives each miss class a glyph.
 keys mono <<EOF
 dump-screen $T/mono.txt

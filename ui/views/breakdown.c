@@ -309,8 +309,11 @@ static void draw_hist(explorer *x)
 		return;
 
 	/* Which bins fit from hist_first on (the cut-off takes a column). */
+	/* Under another replacement policy the distances stay LRU's but hits
+	 * and misses are the policy's: no cut-off line, bins uncoloured. */
+	int lru = s->cfg.replacement == RD_REPL_LRU;
 	size_t cut_bin = nb;
-	for (size_t i = 0; i < nb; i++)
+	for (size_t i = 0; i < nb && lru; i++)
 		if (bins[i].miss) {
 			cut_bin = i;
 			break;
@@ -363,7 +366,7 @@ static void draw_hist(explorer *x)
 				draw_put(y0 + row, px, 1, E_CUTOFF, g->cut);
 			px++;
 		}
-		enum ui_elem e = bins[i].miss ? E_CAPACITY : E_HIT;
+		enum ui_elem e = !lru ? E_VALUE : bins[i].miss ? E_CAPACITY : E_HIT;
 		double f = scale(fabs(val[i]), vmax, x->hist_log);
 		if (B) {
 			int worse = bins[i].miss ? val[i] > 0 : val[i] < 0;
@@ -419,6 +422,13 @@ static void draw_hist(explorer *x)
 		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s", g->delta, uc,
 				 cnt);
+	} else if (!lru) {
+		snprintf(cap, sizeof cap, " LRU distances; hits and misses: %s; %s cold %llu+%llu",
+			 rd_replacement_name(s->cfg.replacement), g->inf, (unsigned long long)rc,
+			 (unsigned long long)rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, sizeof cap, " LRU distances; hits: %s",
+				 rd_replacement_name(s->cfg.replacement));
 	} else {
 		snprintf(cap, sizeof cap,
 			 " d<%llu hit %s d>=%llu miss; %s: cold %llu, in flight %llu (i explains)", uc,
