@@ -204,15 +204,18 @@ static void bench_options(const char *name, rd_kernel *k, int reps)
 	rd_model *m = rd_model_new(k);
 	run_once(m, &c, RD_ALL_CASES, &r); /* the stages */
 	rd_result_free(&r);
-	double t[3][16];
-	long peak[3] = {0, 0, 0};
+	enum { NV = 6 }; /* plain, --by site, per-access, fifo, lfu, random */
+	double t[NV][16];
+	long peak[NV] = {0};
 	rd_callbacks site = {.by_site = 1};
 	for (int i = 0; i < reps; i++)
-		for (int v = 0; v < 3; v++) {
+		for (int v = 0; v < NV; v++) {
 			rd_config cv = c;
 			cv.seed = 5000 + 7 * (uint64_t)i + (uint64_t)v;
 			if (v == 2)
 				cv.classes = RD_CLASSES_PER_ACCESS;
+			if (v >= 3)
+				cv.replacement = (enum rd_replacement)(RD_REPL_FIFO + (v - 3));
 			long base = proc_kib("VmRSS:");
 			peak_reset();
 			t[v][i] = run_with(m, &cv, RD_ALL_CASES, v == 1 ? &site : NULL, &r);
@@ -223,12 +226,13 @@ static void bench_options(const char *name, rd_kernel *k, int reps)
 		}
 	double n = (double)m_requests(m, &c);
 	rd_model_free(m);
-	for (int v = 0; v < 3; v++)
+	for (int v = 0; v < NV; v++)
 		qsort(t[v], (size_t)reps, sizeof *t[v], cmp_double);
-	printf("| %s | %.3f | %.3f (%.2fx) | %.3f (%.2fx) | %+.1f | %+.1f |\n", name, t[0][reps / 2],
-	       t[1][reps / 2], t[1][reps / 2] / t[0][reps / 2], t[2][reps / 2],
-	       t[2][reps / 2] / t[0][reps / 2], (double)(peak[1] - peak[0]) * 1024.0 / n,
-	       (double)(peak[2] - peak[0]) * 1024.0 / n);
+	double b = t[0][reps / 2];
+	printf("| %s | %.3f | %.3f (%.2fx) | %.3f (%.2fx) | %+.1f | %+.1f | %.2fx | %.2fx | %.2fx |\n",
+	       name, b, t[1][reps / 2], t[1][reps / 2] / b, t[2][reps / 2], t[2][reps / 2] / b,
+	       (double)(peak[1] - peak[0]) * 1024.0 / n, (double)(peak[2] - peak[0]) * 1024.0 / n,
+	       t[3][reps / 2] / b, t[4][reps / 2] / b, t[5][reps / 2] / b);
 	fflush(stdout);
 }
 
@@ -260,9 +264,10 @@ int main(int argc, char **argv)
 		rd_kernel_free(k);
 	}
 	if (!*only || strstr("options", only)) {
-		printf("\n| input | breakdown s | --by site s (ratio) | classes=per-access s (ratio) | "
-		       "--by site extra peak bytes/request | per-access extra peak bytes/request |\n");
-		printf("|---|---:|---:|---:|---:|---:|\n");
+		printf("\n| input | breakdown s (LRU) | --by site s (ratio) | classes=per-access s (ratio) | "
+		       "--by site extra peak bytes/request | per-access extra peak bytes/request | "
+		       "fifo / LRU | lfu / LRU | random / LRU |\n");
+		printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 		rd_kernel *k = synthetic(32768, 128, 1 << 15);
 		bench_options("synthetic 1M", k, reps);
 		rd_kernel_free(k);

@@ -329,7 +329,7 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
  * out->nsets != 0, constants in the copies warp_issue makes. */
 STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int events,
 				const int need_hist, const int per_set, const int shadow,
-				const int by_site)
+				const int by_site, const int pol)
 {
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
@@ -354,10 +354,10 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		/* Hit or miss comes from the set's window in O(1), in every
 		 * case; the exact distance (case 0) only feeds the histogram
 		 * and the log, below. */
-		int hit = cs->pol.kind ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
+		int hit = pol ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		if (!hit && ln->pend) {
 			effects_land_line(cs, T, l, need_hist);
-			hit = cs->pol.kind ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
+			hit = pol ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		}
 		uint32_t lat;
 		uint64_t eff;
@@ -493,11 +493,13 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T, const int exact)
 {
 	const int per_set = cs->out->nsets != 0;
-	if (!cs->events && !exact && !per_set && !cs->shadow && !cs->by_site)
-		return warp_issue_as(cs, w, T, 0, 0, 0, 0, 0);
-	if (!cs->events && exact && per_set && !cs->shadow && !cs->by_site)
-		return warp_issue_as(cs, w, T, 0, 1, 1, 0, 0);
-	return warp_issue_as(cs, w, T, cs->events, exact, per_set, cs->shadow, cs->by_site);
+	const int plain = !cs->events && !cs->shadow && !cs->by_site && !cs->pol.kind;
+	if (plain && !exact && !per_set)
+		return warp_issue_as(cs, w, T, 0, 0, 0, 0, 0, 0);
+	if (plain && exact && per_set)
+		return warp_issue_as(cs, w, T, 0, 1, 1, 0, 0, 0);
+	return warp_issue_as(cs, w, T, cs->events, exact, per_set, cs->shadow, cs->by_site,
+			     cs->pol.kind != 0);
 }
 
 static void core_free(core_state *cs)
