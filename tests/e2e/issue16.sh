@@ -3,22 +3,7 @@
 # code before the fix. The real binary ($RDSCOPE) on the command line;
 # the explorer's parts are in explorer.sh and teach.sh. Prints "ok - NAME"
 # or "not ok - NAME".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-ROOT=$(pwd)
-RDSCOPE=${RDSCOPE:-./rdscope}
-case $RDSCOPE in /*) ;; *) RDSCOPE="$ROOT/$RDSCOPE" ;; esac
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-
-result() { # NAME, then the status of the test just evaluated
-	if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi
-}
-# rdscope ARGS...: stdout in $T/out, stderr in $T/err, status in $rc.
-rds() {
-	"$RDSCOPE" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
+. "$(dirname "$0")/common.inc"
 
 # ---------------------------------------------------------------- item 9
 # Each command has its own help (run --help printed the global one).

@@ -4,19 +4,8 @@
 # 16 px at the default size, every sweep bar is labelled with its varied
 # values, every run has its histogram with its tallest bins counted, the
 # hits are drawn in the bars. Prints "ok - NAME" or "not ok - NAME".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-RDSCOPE=${RDSCOPE:-./rdscope}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+. "$(dirname "$0")/common.inc"
 
-result() { # NAME, then the status of the test just evaluated
-	if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi
-}
-rds() { # stdout in $T/out, stderr in $T/err, status in $rc
-	"$RDSCOPE" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
 # check SVG CSV HIST WHAT: one property of an SVG against the runs' CSV
 # and --histogram rows (python3: the checks need the document's tree).
 check() {

@@ -2,12 +2,7 @@
 # Replacement policies (issue 17, l1.replacement): seed 001 Table 1 under
 # each policy, the one-way and reference-profile rules, and the explorer's
 # note that distances stay LRU's. Prints "ok - NAME" / "not ok - NAME".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-RDSCOPE=${RDSCOPE:-./rdscope}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-result() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
+. "$(dirname "$0")/common.inc"
 
 # Seed 001 Table 1: A B C D A A D C in a fully associative cache, serial
 # (no latency, no MSHR limit): K = 4 hits 4 of 8 (50 %) under every

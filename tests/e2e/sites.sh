@@ -2,16 +2,7 @@
 # Results by source (issue 25): --by site|array on run and sweep, in text,
 # JSON and CSV; the rows sum exactly to the kernel's counts on every
 # shipped sample. Prints "ok - NAME" / "not ok - NAME".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-RDSCOPE=${RDSCOPE:-./rdscope}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-result() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
-rds() {
-	"$RDSCOPE" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
+. "$(dirname "$0")/common.inc"
 
 # The reference that causes GEMM's misses, with its line: b[k][j] walks a
 # column (every request misses), a[i][k] a row.
