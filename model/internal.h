@@ -204,6 +204,9 @@ typedef struct rd_policy {
 	uint64_t *way_key;        /* FIFO: insertion order; LFU: accesses since insertion */
 	uint64_t *way_last;       /* LFU: last access (ties: least recently used) */
 	uint32_t *line_way;       /* [nlines] way of the line, or UINT32_MAX */
+	uint32_t *set_used;       /* [nsets] ways filled: the empty ones are the rest, in
+				   * order (a way once filled is only ever replaced) */
+	uint32_t *set_next;       /* [nsets] FIFO: the way inserted first (a ring) */
 	uint64_t clock;
 	rd_rng rng;               /* random: its own stream */
 } rd_policy;

@@ -21,14 +21,22 @@ int policy_init(rd_policy *p, int kind, uint32_t nsets, uint32_t ways, uint32_t 
 	memset(p, 0, sizeof *p);
 	p->kind = kind;
 	p->nsets = nsets ? nsets : 1;
+	/* A set never holds more lines than the trace has: more ways than
+	 * that are never filled (a huge fully associative cache costs what
+	 * the trace touches). */
 	p->ways = ways ? ways : 1;
+	if (nlines && p->ways > nlines)
+		p->ways = nlines;
 	p->set_of = set_of;
 	size_t slots = (size_t)p->nsets * p->ways;
 	p->way_line = malloc(slots * sizeof *p->way_line);
 	p->way_key = calloc(slots, sizeof *p->way_key);
 	p->way_last = calloc(slots, sizeof *p->way_last);
 	p->line_way = malloc((nlines ? nlines : 1) * sizeof *p->line_way);
-	if (!p->way_line || !p->way_key || !p->way_last || !p->line_way) {
+	p->set_used = calloc(p->nsets, sizeof *p->set_used);
+	p->set_next = calloc(p->nsets, sizeof *p->set_next);
+	if (!p->way_line || !p->way_key || !p->way_last || !p->line_way || !p->set_used ||
+	    !p->set_next) {
 		policy_free(p);
 		return -1;
 	}
@@ -44,6 +52,8 @@ void policy_free(rd_policy *p)
 	free(p->way_key);
 	free(p->way_last);
 	free(p->line_way);
+	free(p->set_used);
+	free(p->set_next);
 	memset(p, 0, sizeof *p);
 }
 
@@ -62,11 +72,15 @@ void policy_touch(rd_policy *p, uint32_t line)
 static size_t victim(rd_policy *p, uint32_t s)
 {
 	size_t base = (size_t)s * p->ways;
-	for (uint32_t i = 0; i < p->ways; i++)
-		if (p->way_line[base + i] == UINT32_MAX)
-			return base + i;
+	if (p->set_used[s] < p->ways) /* the lowest empty way */
+		return base + p->set_used[s]++;
 	if (p->kind == RD_REPL_RANDOM)
 		return base + (size_t)(rng_next(&p->rng) % p->ways);
+	if (p->kind == RD_REPL_FIFO) { /* ways fill in order, and refill in it */
+		size_t w = base + p->set_next[s];
+		p->set_next[s] = p->set_next[s] + 1 == p->ways ? 0 : p->set_next[s] + 1;
+		return w;
+	}
 	size_t best = base;
 	for (uint32_t i = 1; i < p->ways; i++) {
 		size_t w = base + i;

@@ -34,6 +34,12 @@ esac
 
 (ulimit -v 300000; exec "$R" run -q $big_sets samples/paper/table1.trc) >"$T/out" 2>"$T/err"
 check "cost: 2^26 sets fit in 300 MB of address space" $?
+ok=0
+for p in fifo lfu random; do
+	(ulimit -v 300000; exec "$R" run -q $big_sets -s l1.replacement=$p -s classes=per-access \
+		samples/paper/table1.trc) >"$T/out" 2>"$T/err" || { echo "# $p: $(cat "$T/err")"; ok=1; }
+done
+check "cost: 2^26 sets under fifo, lfu and random (a 2^26-way shadow too) fit in 300 MB" $ok
 (ulimit -v 1000000; exec "$R" run -q "$T/sparse.trc") >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] && grep -q "misses" "$T/out"
