@@ -632,6 +632,22 @@ static int ccc_access(ccc_sim *s, uint64_t line)
 	return !seen ? RD_CLASS_COMPULSORY : fa_hit ? RD_CLASS_ASSOCIATIVITY : RD_CLASS_CAPACITY;
 }
 
+/* The configuration's own order (one thread per warp, zero latency,
+ * unlimited MSHRs), mod hash, 32-byte lines, the given ways and sets:
+ * where the independent simulators' serial order is the model's. */
+static void serial_config(rd_config *c, uint32_t ways, uint32_t sets)
+{
+	rd_config_default(c);
+	c->l1_hash = RD_HASH_MOD;
+	c->l1_line = 32;
+	c->l1_ways = ways;
+	c->l1_size = 32 * ways * sets;
+	c->latency_hit = c->latency_miss = 0;
+	c->latency_stddev = 0;
+	c->l1_mshrs = c->l1_mshr_per_warp = 0;
+	c->warp_size = 1;
+}
+
 typedef struct ev_list {
 	rd_event *v;
 	uint32_t n, cap;
@@ -660,16 +676,9 @@ static void test_classes_per_access(void **state)
 		rd_kernel *k = random_kernel(&g, 1 + lcg_next(&g, 12), 1 + lcg_next(&g, 4),
 					     20 + lcg_next(&g, 200), 8 + lcg_next(&g, 120));
 		rd_config c;
-		rd_config_default(&c);
+		uint32_t ways = 1 + lcg_next(&g, 4);
+		serial_config(&c, ways, 1u << lcg_next(&g, 4));
 		assert_int_equal(rd_config_set(&c, "classes", "per-access", NULL, 0), 0);
-		c.l1_hash = RD_HASH_MOD;
-		c.l1_line = 32;
-		c.l1_ways = 1 + lcg_next(&g, 4);
-		c.l1_size = 32 * c.l1_ways * (1u << lcg_next(&g, 4));
-		c.latency_hit = c.latency_miss = 0;
-		c.latency_stddev = 0;
-		c.l1_mshrs = c.l1_mshr_per_warp = 0;
-		c.warp_size = 1;
 		ev_list evs = {0};
 		rd_callbacks cb = {.event = ev_collect, .ctx = &evs};
 		rd_result r;
@@ -882,15 +891,8 @@ static void test_replacement_policies(void **state)
 		rd_kernel *k = random_kernel(&g, 1 + lcg_next(&g, 6), 1 + lcg_next(&g, 4),
 					     40 + lcg_next(&g, 200), 8 + lcg_next(&g, 100));
 		rd_config c;
-		rd_config_default(&c);
-		c.l1_hash = RD_HASH_MOD;
-		c.l1_line = 32;
-		c.l1_ways = 1 + lcg_next(&g, 6);
-		c.l1_size = 32 * c.l1_ways * (1u << lcg_next(&g, 3));
-		c.latency_hit = c.latency_miss = 0;
-		c.latency_stddev = 0;
-		c.l1_mshrs = c.l1_mshr_per_warp = 0;
-		c.warp_size = 1;
+		uint32_t ways = 1 + lcg_next(&g, 6);
+		serial_config(&c, ways, 1u << lcg_next(&g, 3));
 		c.seed = 7 + (uint64_t)rep;
 		uint64_t hits[4] = {0};
 		for (int kind = RD_REPL_LRU; kind <= RD_REPL_RANDOM; kind++) {
