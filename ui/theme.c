@@ -41,7 +41,7 @@ static const glyphs g_color_utf8 = {
 		    "\u2588"},
 	.vline = "\u2502", .hline = "\u2500", .tl = "\u250c", .tr = "\u2510", .bl = "\u2514",
 	.br = "\u2518", .cut = "\u2502", .sel = "\u25b8", .sep = "\u2502", .delta = "\u0394",
-	.inf = "\u221e", .more_l = "\u25c2", .more_r = "\u25b8",
+	.inf = "\u221e", .more_l = "\u25c2", .more_r = "\u25b8", .ellipsis = "\u2026",
 	.heat = {"\u00b7", "\u2588", "\u2588", "\u2588", "\u2588"}, .arrow = "\u2192",
 };
 static const glyphs g_mono_utf8 = {
@@ -51,7 +51,7 @@ static const glyphs g_mono_utf8 = {
 		    "\u2588"},
 	.vline = "\u2502", .hline = "\u2500", .tl = "\u250c", .tr = "\u2510", .bl = "\u2514",
 	.br = "\u2518", .cut = "\u2502", .sel = "\u25b8", .sep = "\u2502", .delta = "\u0394",
-	.inf = "\u221e", .more_l = "\u25c2", .more_r = "\u25b8",
+	.inf = "\u221e", .more_l = "\u25c2", .more_r = "\u25b8", .ellipsis = "\u2026",
 	.heat = {"\u00b7", "\u2591", "\u2592", "\u2593", "\u2588"}, .arrow = "\u2192",
 };
 static const glyphs g_color_ascii = {
@@ -59,7 +59,7 @@ static const glyphs g_color_ascii = {
 	.hit = "#",
 	.eighths = {" ", ".", ".", ".", "#", "#", "#", "#", "#"},
 	.vline = "|", .hline = "-", .tl = "+", .tr = "+", .bl = "+", .br = "+", .cut = "|",
-	.sel = ">", .sep = "|", .delta = "d", .inf = "inf", .more_l = "<", .more_r = ">",
+	.sel = ">", .sep = "|", .delta = "d", .inf = "inf", .more_l = "<", .more_r = ">", .ellipsis = "...",
 	.heat = {".", "#", "#", "#", "#"}, .arrow = "->",
 };
 static const glyphs g_mono_ascii = {
@@ -67,7 +67,7 @@ static const glyphs g_mono_ascii = {
 	.hit = ".",
 	.eighths = {" ", ".", ".", ".", "#", "#", "#", "#", "#"},
 	.vline = "|", .hline = "-", .tl = "+", .tr = "+", .bl = "+", .br = "+", .cut = "|",
-	.sel = ">", .sep = "|", .delta = "d", .inf = "inf", .more_l = "<", .more_r = ">",
+	.sel = ">", .sep = "|", .delta = "d", .inf = "inf", .more_l = "<", .more_r = ">", .ellipsis = "...",
 	.heat = {".", "-", "+", "#", "@"}, .arrow = "->",
 };
 

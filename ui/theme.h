@@ -74,6 +74,7 @@ typedef struct glyphs {
 	const char *delta;          /* "delta" */
 	const char *inf;            /* infinite distance */
 	const char *more_l, *more_r; /* scroll indicators */
+	const char *ellipsis;        /* where text is cut (ui/fit.h) */
 	const char *heat[5];        /* heat map cell of level 0 (none) .. 4 (hottest) */
 	const char *arrow;          /* "leads to": address -> line -> set */
 } glyphs;

@@ -196,9 +196,11 @@ int cli_batch_finish(cli *c)
 		return cli_usage_error("--shard: expected K/N with 0 <= K < N, got '%s'", c->shard_arg,
 				       NULL);
 	int rc = build_config(c);
-	if (rc == 0 && c->by != OUTPUT_BY_NONE && c->config.model == RD_PROFILE_REF2013)
-		return cli_usage_error("%s: the reference-2013 profile has no breakdown by source (it "
-				       "reproduces the 2013 code's totals); use -s model=paper",
-				       "--by", NULL);
+	if (rc == 0 && c->by != OUTPUT_BY_NONE && c->config.model == RD_PROFILE_REF2013) {
+		/* the command line is right; the combination is not: no usage */
+		msg_error("--by: the reference-2013 profile has no breakdown by source (it "
+			  "reproduces the 2013 code's totals); use -s model=paper");
+		return EXIT_USAGE;
+	}
 	return rc;
 }

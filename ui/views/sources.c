@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "fit.h"
 #include "explorer/prompt.h"
 #include "explorer/state.h"
 #include "info.h"
@@ -101,13 +102,15 @@ static void bin_label(int b, char *buf, size_t len)
 static void draw_detail(const explorer *x, const rd_site_result *s, const char *label, int y,
 			int yend, int x0, int w)
 {
-	char line[256];
+	char line[256], fit[256];
 	snprintf(line, sizeof line, " %s: %llu request%s, %llu miss%s (%.2f%%)", label,
 		 (unsigned long long)s->requests, s->requests == 1 ? "" : "s",
 		 (unsigned long long)s->misses, s->misses == 1 ? "" : "es",
 		 draw_pct(s->misses, s->requests));
+	/* cut between words with an ellipsis, never inside a number */
+	fit_items(fit, sizeof fit, w, line, theme_g()->ellipsis, NULL);
 	if (y < yend)
-		draw_put(y++, x0, w, E_VALUE, line);
+		draw_put(y++, x0, w, E_VALUE, fit);
 	for (int c = 0; c < RD_NCLASS && y < yend; c++) {
 		if (!s->cls[c])
 			continue;
@@ -115,7 +118,8 @@ static void draw_detail(const explorer *x, const rd_site_result *s, const char *
 		col += draw_put(y, x0 + col, w - col, E_CLASS(c), theme_g()->cls[c]);
 		snprintf(line, sizeof line, " %-10s %10llu  %s", class_glosses[c + 1].name,
 			 (unsigned long long)s->cls[c], class_glosses[c + 1].gloss);
-		draw_put(y++, x0 + col, w - col, E_LABEL, line);
+		fit_items(fit, sizeof fit, w - col, line, theme_g()->ellipsis, NULL);
+		draw_put(y++, x0 + col, w - col, E_LABEL, fit);
 	}
 	/* Distances in log2 bins, as bars of the rest of the width. */
 	uint64_t max = s->hist_inf;
@@ -285,6 +289,8 @@ static void draw(explorer *x, const rect *r, int flags)
 	char line[256], label[160];
 	snprintf(line, sizeof line, " %zu site%s, most misses first ([ ] select)", n,
 		 n == 1 ? "" : "s");
+	if (draw_width(line) > iw)
+		snprintf(line, sizeof line, " %zu site%s by misses", n, n == 1 ? "" : "s");
 	draw_put(y++, x0, iw, E_LABEL, line);
 	int lw = iw / 2 - 2 > 12 ? iw / 2 - 2 : 12;
 	for (int i = top; i < (int)n && i < top + rows && y < yend; i++, y++) {

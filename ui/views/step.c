@@ -346,19 +346,15 @@ static void draw_stack(const explorer *x, size_t i, int after, const char *label
 	}
 }
 
-static const char *ellipsis(const explorer *x)
-{
-	return x->utf8 ? "…" : "...";
-}
 
 /* label, then text cut between its items to fit, then tail (kept whole). */
-static void draw_items(const explorer *x, int y, int x0, int w, const char *label,
+static void draw_items(int y, int x0, int w, const char *label,
 		       const char *text, const char *tail, const char *brk)
 {
 	int c = draw_put(y, x0, w, E_LABEL, label);
 	int tw = tail ? draw_width(tail) : 0;
 	char fit[1024];
-	fit_items(fit, sizeof fit, w - c - tw, text, ellipsis(x), brk);
+	fit_items(fit, sizeof fit, w - c - tw, text, theme_g()->ellipsis, brk);
 	c += draw_put(y, x0 + c, w - c, E_VALUE, fit);
 	if (tail)
 		draw_put(y, x0 + c, w - c, E_DERIVED, tail);
@@ -398,7 +394,7 @@ static void draw_inflight(const explorer *x, size_t i, int y, int x0, int w)
 	else
 		snprintf(m, sizeof m, "; MSHRs %u%s%u %s", se->mshr_before, theme_g()->arrow,
 			 se->ev.mshrs_used, lim);
-	draw_items(x, y, x0, w, "in flight: ", buf, m, NULL);
+	draw_items(y, x0, w, "in flight: ", buf, m, NULL);
 }
 
 static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
@@ -421,7 +417,7 @@ static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
 		for (size_t k = 0; k < nf && k < 32 && o + 16 < sizeof buf; k++)
 			o += (size_t)snprintf(buf + o, sizeof buf - o, " w%u", fin[k]);
 	}
-	draw_items(x, y, x0, w, "next issues (log ahead): ", buf, NULL, ",;");
+	draw_items(y, x0, w, "next issues (log ahead): ", buf, NULL, ",;");
 }
 
 /* ---------------------------------------------------------------- grid */
@@ -472,7 +468,7 @@ static void grid_row(const explorer *x, const step_grid *g, const grid_fit *f, i
 	}
 	c += f->shown * f->cellw;
 	if (f->more)
-		c += draw_put(y, x0 + c, w - c, E_DERIVED, ellipsis(x));
+		c += draw_put(y, x0 + c, w - c, E_DERIVED, theme_g()->ellipsis);
 	/* Fills in flight for the set that are not in its ways. */
 	char fly[512];
 	size_t o = 0;
@@ -490,8 +486,8 @@ static void grid_row(const explorer *x, const step_grid *g, const grid_fit *f, i
 	snprintf(t, sizeof t, "%s%s%s", fly, note && *note ? "  " : "", note ? note : "");
 	if (*t) { /* whole items, or nothing */
 		char ft[600];
-		fit_items(ft, sizeof ft, w - c, t, ellipsis(x), NULL);
-		if (strcmp(ft, ellipsis(x)) != 0 && strcmp(ft, " ") != 0)
+		fit_items(ft, sizeof ft, w - c, t, theme_g()->ellipsis, NULL);
+		if (strcmp(ft, theme_g()->ellipsis) != 0 && strcmp(ft, " ") != 0)
 			draw_put(y, x0 + c, w - c, E_PENDING, ft);
 	}
 }
@@ -547,12 +543,12 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 	int setw = (int)strlen(num) > 5 ? (int)strlen(num) : 5;
 	int lead = setw + 3;
 	grid_fit f;
-	grid_layout(w, lead, g.ways, tagw, draw_width(ellipsis(x)), &f);
+	grid_layout(w, lead, g.ways, tagw, draw_width(theme_g()->ellipsis), &f);
 	char head[256];
 	snprintf(head, sizeof head, "%*s  %s", setw, "set",
 		 f.shown ? "ways, most recent first (hex tags, ~ in flight)" : "ways");
 	char hf[256];
-	fit_items(hf, sizeof hf, w, head, ellipsis(x), NULL);
+	fit_items(hf, sizeof hf, w, head, theme_g()->ellipsis, NULL);
 	int c = draw_put(y, x0, w, E_LABEL, hf);
 	char range[96];
 	char core[32] = "";
@@ -683,7 +679,7 @@ static void draw(explorer *x, const rect *r, int flags)
 	snprintf(ex, sizeof ex, "%s %s", theme_g()->sel, line);
 	if (y < yend) {
 		char fx[1100];
-		fit_items(fx, sizeof fx, w, ex, ellipsis(x), NULL);
+		fit_items(fx, sizeof fx, w, ex, theme_g()->ellipsis, NULL);
 		draw_put(y++, x0, w, E_VALUE, fx);
 	}
 	/* The details, most important first, as many as fit. */
@@ -704,7 +700,7 @@ static void draw(explorer *x, const rect *r, int flags)
 			 (unsigned long long)e->time, cls, e->warp, e->thread, nt, e->instr, e->block,
 			 e->core);
 		char fl[1100];
-		fit_items(fl, sizeof fl, w, line, ellipsis(x), NULL);
+		fit_items(fl, sizeof fl, w, line, theme_g()->ellipsis, NULL);
 		draw_put(y++, x0, w, E_DERIVED, fl);
 	}
 	if (y + 2 < yend) {
