@@ -248,3 +248,12 @@ int classify_sites(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int 
 	free(rest);
 	return 0;
 }
+
+int rd_site_main_class(const rd_site_result *s)
+{
+	int best = -1;
+	for (int i = 0; i < RD_NCLASS; i++)
+		if (s->cls[i] && (best < 0 || s->cls[i] > s->cls[best]))
+			best = i;
+	return best;
+}

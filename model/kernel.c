@@ -5,7 +5,7 @@
  * §4.6), so the
  * builder sorts stably by thread id into a CSR layout.
  */
-#include "rdscope.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,12 +96,10 @@ int64_t rd_kernel_builder_site(rd_kernel_builder *b, const rd_site *s)
 			return -1;
 	}
 	if (b->nsites == b->sites_cap) {
-		uint32_t nc = b->sites_cap ? b->sites_cap * 2 : 16;
-		rd_site *v = realloc(b->sites, nc * sizeof *v);
+		rd_site *v = vec_grow(b->sites, &b->sites_cap, sizeof *v, 16);
 		if (!v)
 			return -1;
 		b->sites = v;
-		b->sites_cap = nc;
 	}
 	int oom = 0;
 	rd_site c = {.pc = s->pc, .line = s->line};

@@ -289,6 +289,10 @@ typedef struct rd_site_result {
 	uint64_t hist_inf;
 } rd_site_result;
 
+/* The miss class with the most misses of a site (ties: the first in
+ * enum rd_class order), or -1 without misses. */
+int rd_site_main_class(const rd_site_result *s);
+
 /* Sites of a kernel without sites of its own: one per per-thread load
  * number, the last also taking every later load. */
 #define RD_SITE_LOADS_MAX 4096

@@ -76,10 +76,7 @@ site_row *sites_rows(const output_run *run, size_t *n, int *oom)
 /* The class with the most misses of a row, or NULL without misses. */
 static const char *dominant(const rd_site_result *r)
 {
-	int best = -1;
-	for (int i = 0; i < RD_NCLASS; i++)
-		if (r->cls[i] && (best < 0 || r->cls[i] > r->cls[best]))
-			best = i;
+	int best = rd_site_main_class(r);
 	return best < 0 ? NULL : rd_class_name((enum rd_class)best);
 }
 

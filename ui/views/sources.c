@@ -193,10 +193,7 @@ static void draw_text(explorer *x, const rd_result *R, const uint32_t *idx, size
 			if (!st || st->line != ln || o + 40 > sizeof note)
 				continue;
 			const rd_site_result *s = &R->sites[idx[i]];
-			int best = -1;
-			for (int c = 0; c < RD_NCLASS; c++)
-				if (s->cls[c] && (best < 0 || s->cls[c] > s->cls[best]))
-					best = c;
+			int best = rd_site_main_class(s);
 			o += (size_t)snprintf(note + o, sizeof note - o, "%s%s %.1f%%%s%s", o ? "; " : "",
 					      st->ref ? st->ref : "", draw_pct(s->misses, s->requests),
 					      best >= 0 ? " " : "",
