@@ -22,16 +22,16 @@ static uint64_t clamp_sub(uint64_t a, uint64_t b)
 void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int per_access)
 {
 	const sim_counts *c0 = &cc[0];
-	uint64_t rest0 = c0->misses - c0->compulsory - c0->latency;
+	uint64_t rest0 = c0->misses - COUNTS_KNOWN(c0);
 	uint64_t assoc = 0, mshr = 0;
 	if (per_access)
 		assoc = c0->assoc_access;
 	else if (cases & (1 << RD_CASE_FULLY_ASSOC)) {
-		uint64_t rest1 = cc[1].misses - cc[1].compulsory - cc[1].latency;
+		uint64_t rest1 = cc[1].misses - COUNTS_KNOWN(&cc[1]);
 		assoc = clamp_sub(rest0, rest1);
 	}
 	if (cases & (1 << RD_CASE_NO_MSHR)) {
-		uint64_t rest3 = cc[3].misses - cc[3].compulsory - cc[3].latency;
+		uint64_t rest3 = cc[3].misses - COUNTS_KNOWN(&cc[3]);
 		mshr = clamp_sub(rest0, rest3);
 		if (per_access) {
 			/* from the capacity misses first, then associativity */
@@ -43,6 +43,8 @@ void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int
 	}
 	r->cls[RD_CLASS_COMPULSORY] = c0->compulsory;
 	r->cls[RD_CLASS_LATENCY] = c0->latency;
+	r->cls[RD_CLASS_WRITE_EVICT] = c0->write_evict;
+	r->cls[RD_CLASS_BYPASS] = c0->bypass;
 	r->cls[RD_CLASS_ASSOCIATIVITY] = assoc;
 	r->cls[RD_CLASS_MSHR] = mshr;
 	r->cls[RD_CLASS_CAPACITY] = rest0 - assoc - mshr;
@@ -195,7 +197,7 @@ int classify_sites(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int 
 		 *m = rest + 4 * (size_t)n;
 	for (uint32_t i = 0; i < n; i++) {
 		const site_counts *s = &c0->site[i];
-		rest[i] = s->misses - s->compulsory - s->latency;
+		rest[i] = s->misses - COUNTS_KNOWN(s);
 	}
 	/* associativity */
 	if (per_access) {
@@ -204,7 +206,7 @@ int classify_sites(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int 
 	} else {
 		for (uint32_t i = 0; i < n; i++) {
 			const site_counts *s1 = (cases & (1 << RD_CASE_FULLY_ASSOC)) ? &cc[1].site[i] : NULL;
-			w[i] = s1 ? pos_diff(rest[i], s1->misses - s1->compulsory - s1->latency) : 0;
+			w[i] = s1 ? pos_diff(rest[i], s1->misses - COUNTS_KNOWN(s1)) : 0;
 			cap[i] = rest[i];
 		}
 		distribute(r->cls[RD_CLASS_ASSOCIATIVITY], n, w, cap, a);
@@ -212,7 +214,7 @@ int classify_sites(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int 
 	/* MSHR: from capacity first (per access: then from associativity) */
 	for (uint32_t i = 0; i < n; i++) {
 		const site_counts *s3 = (cases & (1 << RD_CASE_NO_MSHR)) ? &cc[3].site[i] : NULL;
-		w[i] = s3 ? pos_diff(rest[i], s3->misses - s3->compulsory - s3->latency) : 0;
+		w[i] = s3 ? pos_diff(rest[i], s3->misses - COUNTS_KNOWN(s3)) : 0;
 		cap[i] = rest[i] - a[i];
 	}
 	uint64_t M = r->cls[RD_CLASS_MSHR];
@@ -236,6 +238,8 @@ int classify_sites(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int 
 		o->misses = s->misses;
 		o->cls[RD_CLASS_COMPULSORY] = s->compulsory;
 		o->cls[RD_CLASS_LATENCY] = s->latency;
+		o->cls[RD_CLASS_WRITE_EVICT] = s->write_evict;
+		o->cls[RD_CLASS_BYPASS] = s->bypass;
 		o->cls[RD_CLASS_ASSOCIATIVITY] = a[i];
 		o->cls[RD_CLASS_MSHR] = m[i];
 		o->cls[RD_CLASS_CAPACITY] = rest[i] - a[i] - m[i];

@@ -113,12 +113,123 @@ static uint32_t group_len(uint32_t ws, uint16_t bytes)
 	return g ? g : 1;
 }
 
+/* Lanes taking part in one pass of one warp instruction (coal_stores). */
+typedef struct pass_lanes {
+	uint32_t n;
+	uint32_t *lane;   /* lane numbers, ascending */
+	uint64_t *acc;    /* each one's access index into addr/bytes */
+} pass_lanes;
+
+/* One pass (the loads, or the stores) of a warp instruction: lanes in
+ * order, each distinct line of a coalescing group one request led by its
+ * first lane; as coal_build's loop below, which it mirrors for kernels
+ * with stores. -1: no memory. */
+static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_lanes *pl,
+		     const uint64_t *addr, const uint16_t *bytes, uint32_t shift, uint32_t ws,
+		     uint32_t t0, int store, uint64_t *nr, uint32_t *lead_lane, uint64_t *lead_req)
+{
+	uint32_t nlead = 0;
+	for (uint32_t x = 0; x < pl->n; x++) {
+		uint32_t i = pl->lane[x];
+		uint64_t a = pl->acc[x];
+		uint64_t line = addr[a] >> shift;
+		uint32_t g = group_len(ws, bytes[a]);
+		uint32_t start = g * (i / g);
+		int64_t id = linemap_id(map, line, co, line_cap);
+		if (id < 0)
+			return -1;
+		uint32_t j = 0;
+		while (j < nlead && lead_lane[j] < start)
+			j++;
+		for (; j < nlead; j++)
+			if (co->req[lead_req[j]].line == (uint32_t)id)
+				break;
+		if (j < nlead) {
+			co->req[lead_req[j]].nthr++;
+			continue;
+		}
+		co->req[*nr] = (rd_req){.line = (uint32_t)id, .thread = t0 + i, .nthr = 1,
+					.store = (uint32_t)store};
+		co->req_acc[*nr] = a;
+		lead_lane[nlead] = i;
+		lead_req[nlead++] = (*nr)++;
+	}
+	return 0;
+}
+
+/* coal_build for l1.stores not ignore: warp instruction k is each lane's
+ * k-th access; its load requests, then its store requests. */
+static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t shift,
+		       linemap *map, uint64_t *line_cap, uint32_t *lead_lane, uint64_t *lead_req,
+		       const rd_callbacks *cb)
+{
+	uint32_t ws = s->warp_size ? s->warp_size : 1;
+	uint64_t *cur = malloc((size_t)ws * 2 * sizeof *cur); /* per lane: next load, next store */
+	uint32_t *lanes = malloc((size_t)ws * 2 * sizeof *lanes);
+	uint64_t *accs = malloc((size_t)ws * 2 * sizeof *accs);
+	int rc = RD_ENOMEM;
+	if (!cur || !lanes || !accs)
+		goto out;
+	uint64_t ni = 0, nr = 0;
+	co->instr_req_first[0] = 0;
+	for (uint32_t w = 0; w < s->nwarps; w++) {
+		if ((w & 4095) == 4095 && cb && cb->progress && cb->progress(cb->ctx, 0.0)) {
+			rc = RD_ECANCELED;
+			goto out;
+		}
+		co->warp_instr_first[w] = ni;
+		uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
+		uint64_t kmax = 0;
+		for (uint32_t i = 0; i < nt; i++) {
+			uint32_t t = t0 + i;
+			uint64_t n = kernel_loads(k, t) + kernel_stores(k, t);
+			if (n > kmax)
+				kmax = n;
+			cur[2 * i] = t < k->nthreads ? k->thread_first[t] : 0;
+			cur[2 * i + 1] = t < k->store_threads ? k->store_first[t] : 0;
+		}
+		for (uint64_t kk = 0; kk < kmax; kk++) {
+			pass_lanes ld = {0, lanes, accs}, st = {0, lanes + ws, accs + ws};
+			for (uint32_t i = 0; i < nt; i++) {
+				uint32_t t = t0 + i;
+				uint64_t *c = &cur[2 * i];
+				if (t < k->store_threads && c[1] < k->store_first[t + 1] &&
+				    k->store_pos[c[1]] == kk) {
+					st.lane[st.n] = i;
+					st.acc[st.n++] = c[1]++;
+				} else if (t < k->nthreads && c[0] < k->thread_first[t + 1]) {
+					ld.lane[ld.n] = i;
+					ld.acc[ld.n++] = c[0]++;
+				}
+			}
+			if (coal_pass(co, map, line_cap, &ld, k->addr, k->bytes, shift, ws, t0, 0, &nr,
+				      lead_lane, lead_req) < 0 ||
+			    coal_pass(co, map, line_cap, &st, k->store_addr, k->store_bytes, shift, ws, t0,
+				      1, &nr, lead_lane, lead_req) < 0)
+				goto out;
+			co->instr_req_first[++ni] = nr;
+		}
+	}
+	co->warp_instr_first[s->nwarps] = ni;
+	co->ninstr = ni;
+	co->nreq = nr;
+	rc = RD_OK;
+out:
+	free(cur);
+	free(lanes);
+	free(accs);
+	return rc;
+}
+
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
-	       int lanes, const rd_callbacks *cb)
+	       int lanes, int stores, const rd_callbacks *cb)
 {
 	memset(co, 0, sizeof *co);
 	uint32_t shift = log2u64(line_size);
-	uint64_t nloads = k->nloads ? k->nloads : 1;
+	stores = stores && k->nstores && k->store_first;
+	uint64_t nloads = k->nloads + (stores ? k->nstores : 0);
+	if (!nloads)
+		nloads = 1;
 	uint64_t line_cap = 0;
 	linemap map = {0};
 	int rc = RD_ENOMEM;
@@ -128,6 +239,8 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	co->warp_instr_first = calloc((size_t)s->nwarps + 1, sizeof *co->warp_instr_first);
 	co->instr_req_first = malloc((nloads + 1) * sizeof *co->instr_req_first);
 	co->req = malloc(nloads * sizeof *co->req);
+	if (stores)
+		co->req_acc = malloc(nloads * sizeof *co->req_acc);
 	if (lanes) {
 		co->load_line = malloc(nloads * sizeof *co->load_line);
 		co->load_on = calloc(nloads, 1);
@@ -135,8 +248,14 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	lead_lane = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_lane);
 	lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_req);
 	if (!co->warp_instr_first || !co->instr_req_first || !co->req ||
-	    (lanes && (!co->load_line || !co->load_on)) || !lead_lane || !lead_req || linemap_init(&map, 1 << 14) < 0)
+	    (lanes && (!co->load_line || !co->load_on)) || (stores && !co->req_acc) || !lead_lane ||
+	    !lead_req || linemap_init(&map, 1 << 14) < 0)
 		goto out;
+	if (stores) {
+		if ((rc = coal_stores(co, k, s, shift, &map, &line_cap, lead_lane, lead_req, cb)))
+			goto out;
+		goto shrink;
+	}
 
 	uint64_t ni = 0, nr = 0;
 	co->instr_req_first[0] = 0;
@@ -196,9 +315,7 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 				}
 				if (lanes)
 					co->load_on[a] = 1;
-				co->req[nr].line = (uint32_t)id;
-				co->req[nr].thread = t0 + i;
-				co->req[nr].nthr = 1;
+				co->req[nr] = (rd_req){.line = (uint32_t)id, .thread = t0 + i, .nthr = 1};
 				lead_lane[nlead] = i;
 				lead_req[nlead++] = nr++;
 			}
@@ -208,11 +325,17 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	co->warp_instr_first[s->nwarps] = ni;
 	co->ninstr = ni;
 	co->nreq = nr;
+shrink:;
 	/* Shrink to what was used; failure to shrink is harmless. */
-	rd_req *rq = realloc(co->req, (nr ? nr : 1) * sizeof *rq);
+	rd_req *rq = realloc(co->req, (co->nreq ? co->nreq : 1) * sizeof *rq);
 	if (rq)
 		co->req = rq;
-	uint64_t *ir = realloc(co->instr_req_first, (ni + 1) * sizeof *ir);
+	if (co->req_acc) {
+		uint64_t *ra = realloc(co->req_acc, (co->nreq ? co->nreq : 1) * sizeof *ra);
+		if (ra)
+			co->req_acc = ra;
+	}
+	uint64_t *ir = realloc(co->instr_req_first, (co->ninstr + 1) * sizeof *ir);
 	if (ir)
 		co->instr_req_first = ir;
 	rc = RD_OK;
@@ -232,6 +355,7 @@ void coal_free(rd_coal *co)
 	free(co->warp_instr_first);
 	free(co->instr_req_first);
 	free(co->req);
+	free(co->req_acc);
 	free(co->load_line);
 	free(co->load_on);
 	memset(co, 0, sizeof *co);

@@ -17,6 +17,8 @@ static const char *const map_names[] = {"rr", "bpart4", "bpart8", "random"};
 static const char *const profile_names[] = {"paper", "reference-2013"};
 static const char *const classes_names[] = {"difference", "per-access"};
 static const char *const repl_names[] = {"lru", "fifo", "lfu", "random"};
+static const char *const stores_names[] = {"ignore", "evict", "allocate"};
+static const char *const loads_names[] = {"cache", "bypass"};
 
 #define NNAMES(a) (int)(sizeof a / sizeof a[0])
 #define FIELD(f) .offset = offsetof(rd_config, f), .size = sizeof ((rd_config *)0)->f
@@ -27,7 +29,8 @@ enum {
 	K_MODEL, K_L1_SIZE, K_L1_LINE, K_L1_WAYS, K_L1_HASH, K_L1_MSHRS, K_L1_MSHR_PER_WARP,
 	K_LATENCY_HIT, K_LATENCY_MISS, K_LATENCY_STDDEV, K_LATENCY_CLIP, K_GPU_DIVERGENCE,
 	K_GPU_WARP_SIZE, K_GPU_CORES, K_GPU_MAX_THREADS, K_GPU_MAX_ACTIVE_THREADS,
-	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_CLASSES, K_L1_REPLACEMENT, K_COUNT
+	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_CLASSES, K_L1_REPLACEMENT, K_L1_STORES, K_L1_LOADS,
+	K_COUNT
 };
 
 /*
@@ -200,6 +203,48 @@ const rd_key rd_keys[] = {
 		       "associative case, and per-access classes, use the same policy. The\n"
 		       "reference-2013 profile models LRU only.",
 	},
+	[K_L1_STORES] = {
+		.name = "l1.stores", .type = RD_KEY_ENUM, .unit = "", FIELD(stores),
+		.def = "ignore", NAMES(stores_names), .choices = "ignore|evict|allocate",
+		.help = "what a store does at the L1",
+		.doc = "What a store does at the L1.\n"
+		       ".B ignore\n"
+		       "(the paper's): stores never reach the cache.\n"
+		       ".B evict\n"
+		       "(write-evict, RDGC's WON, the L1 of every GPU since Maxwell): a store goes\n"
+		       "past the L1 and takes no MSHR; a store that hits removes the line, leaving\n"
+		       "its way empty, and a store to a line in flight cancels the insertion of the\n"
+		       "fills in flight then. A later load miss of such a line is a\n"
+		       ".B write_evict\n"
+		       "miss (until the line is filled again).\n"
+		       ".B allocate\n"
+		       "(write-back, write-allocate: RDGC's OFF, Dinero IV's default): a store is\n"
+		       "looked up and cached like a load, and a store miss takes an MSHR.\n"
+		       "Stores enter in program order: warp instruction k is each thread's k-th\n"
+		       "access, and the lanes whose k-th access is a store form its store requests\n"
+		       "(coalesced like loads), issued after its loads. Counts, classes and miss\n"
+		       "rates stay about loads; stores have their own counts and histogram. The\n"
+		       "reference-2013 profile ignores stores.",
+	},
+	[K_L1_LOADS] = {
+		.name = "l1.loads", .type = RD_KEY_ENUM, .unit = "", FIELD(loads),
+		.def = "cache", NAMES(loads_names), .choices = "cache|bypass",
+		.help = "cache loads in the L1, or send them past it",
+		.doc = "Whether loads are cached in the L1\n"
+		       ".RB ( cache ,\n"
+		       "nvcc's\n"
+		       ".BR \\-dlcm=ca )\n"
+		       "or sent past it\n"
+		       ".RB ( bypass ,\n"
+		       ".BR \\-dlcm=cg ):\n"
+		       "then every load request is a miss of class\n"
+		       ".B bypass\n"
+		       "and takes no MSHR. With\n"
+		       ".B l1.stores=evict\n"
+		       "this is RDGC's RWON (the L1 disabled); with\n"
+		       ".B l1.stores=allocate\n"
+		       "it is refused. The reference-2013 profile caches loads only.",
+	},
 	[K_COUNT] = {.name = NULL},
 };
 
@@ -274,6 +319,16 @@ const char *rd_hash_name(enum rd_hash h)
 const char *rd_replacement_name(enum rd_replacement r)
 {
 	return (unsigned)r < (unsigned)NNAMES(repl_names) ? repl_names[r] : "?";
+}
+
+const char *rd_stores_name(enum rd_stores s)
+{
+	return (unsigned)s < (unsigned)NNAMES(stores_names) ? stores_names[s] : "?";
+}
+
+const char *rd_loads_name(enum rd_loads l)
+{
+	return (unsigned)l < (unsigned)NNAMES(loads_names) ? loads_names[l] : "?";
 }
 
 const char *rd_classes_name(enum rd_classes c)
@@ -357,6 +412,18 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 		if (c->replacement != RD_REPL_LRU && c->model == RD_PROFILE_REF2013)
 			FAIL("%s: the reference-2013 profile models LRU only (got %s)", NAME(i),
 			     repl_names[c->replacement]);
+		return check_range(c, &rd_keys[i], err, errlen);
+	case K_L1_STORES:
+		if (c->stores != RD_STORES_IGNORE && c->model == RD_PROFILE_REF2013)
+			FAIL("%s: the reference-2013 profile ignores stores (got %s)", NAME(i),
+			     stores_names[c->stores]);
+		return check_range(c, &rd_keys[i], err, errlen);
+	case K_L1_LOADS:
+		if (c->loads == RD_LOADS_BYPASS && c->model == RD_PROFILE_REF2013)
+			FAIL("%s: the reference-2013 profile caches loads only (got bypass)", NAME(i));
+		if (c->loads == RD_LOADS_BYPASS && c->stores == RD_STORES_ALLOCATE)
+			FAIL("%s: bypass with l1.stores=allocate would cache stores but not loads; "
+			     "use l1.stores=evict (RDGC's RWON) or ignore", NAME(i));
 		return check_range(c, &rd_keys[i], err, errlen);
 	case K_L1_MSHR_PER_WARP:
 		if (c->l1_mshrs && c->l1_mshr_per_warp > c->l1_mshrs)

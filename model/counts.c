@@ -11,27 +11,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hist_add_slow(sim_counts *c, int64_t d)
+static int hist_add_to(uint64_t **hist, uint32_t *len, uint32_t *cap, uint64_t *inf, int64_t d,
+		       uint64_t n)
 {
 	if (d < 0) {
-		c->hist_inf++;
+		*inf += n;
 		return 0;
 	}
-	if ((uint64_t)d >= c->hist_cap) {
-		uint64_t nc = c->hist_cap ? c->hist_cap : 64;
+	if ((uint64_t)d >= *cap) {
+		uint64_t nc = *cap ? *cap : 64;
 		while (nc <= (uint64_t)d)
 			nc *= 2;
-		uint64_t *h = realloc(c->hist, nc * sizeof *h);
+		uint64_t *h = realloc(*hist, nc * sizeof *h);
 		if (!h)
 			return -1;
-		memset(h + c->hist_cap, 0, (nc - c->hist_cap) * sizeof *h);
-		c->hist = h;
-		c->hist_cap = (uint32_t)nc;
+		memset(h + *cap, 0, (nc - *cap) * sizeof *h);
+		*hist = h;
+		*cap = (uint32_t)nc;
 	}
-	c->hist[d]++;
-	if ((uint32_t)d >= c->hist_len)
-		c->hist_len = (uint32_t)d + 1;
+	(*hist)[d] += n;
+	if ((uint32_t)d >= *len)
+		*len = (uint32_t)d + 1;
 	return 0;
+}
+
+int hist_add_slow(sim_counts *c, int64_t d)
+{
+	return hist_add_to(&c->hist, &c->hist_len, &c->hist_cap, &c->hist_inf, d, 1);
+}
+
+int hist_w_add(sim_counts *c, int64_t d)
+{
+	return hist_add_to(&c->hist_w, &c->hist_w_len, &c->hist_w_cap, &c->hist_w_inf, d, 1);
 }
 
 int sim_progress(const sim_input *in, uint64_t delta)
@@ -68,6 +79,7 @@ int counts_sites(sim_counts *c, uint32_t nsites, int hist)
 void counts_free(sim_counts *c)
 {
 	free(c->hist);
+	free(c->hist_w);
 	free(c->set_requests);
 	free(c->set_misses);
 	free(c->site);
@@ -102,6 +114,8 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 			a->compulsory += b->compulsory;
 			a->latency += b->latency;
 			a->assoc_access += b->assoc_access;
+			a->write_evict += b->write_evict;
+			a->bypass += b->bypass;
 		}
 		if (from->site_hist && to->site_hist)
 			for (size_t i = 0; i < (size_t)from->nsites * (RD_SITE_BINS + 1); i++)
@@ -113,6 +127,11 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 	to->compulsory += from->compulsory;
 	to->latency += from->latency;
 	to->assoc_access += from->assoc_access;
+	to->write_evict += from->write_evict;
+	to->bypass += from->bypass;
+	to->store_requests += from->store_requests;
+	to->store_hits += from->store_hits;
+	to->store_evictions += from->store_evictions;
 	to->cancels += from->cancels;
 	if (from->time > to->time)
 		to->time = from->time;
@@ -123,6 +142,12 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 				return -1;
 			to->hist[d] += from->hist[d] - 1;
 		}
+	to->hist_w_inf += from->hist_w_inf;
+	for (uint32_t d = 0; d < from->hist_w_len; d++)
+		if (from->hist_w[d] &&
+		    hist_add_to(&to->hist_w, &to->hist_w_len, &to->hist_w_cap, &to->hist_w_inf, d,
+				from->hist_w[d]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -143,7 +168,13 @@ int sim_partial(const sim_input *in, const sim_counts *now)
 	r.misses = s.misses;
 	r.cls[RD_CLASS_COMPULSORY] = s.compulsory;
 	r.cls[RD_CLASS_LATENCY] = s.latency;
-	r.cls[RD_CLASS_CAPACITY] = s.misses - s.compulsory - s.latency;
+	r.cls[RD_CLASS_WRITE_EVICT] = s.write_evict;
+	r.cls[RD_CLASS_BYPASS] = s.bypass;
+	r.cls[RD_CLASS_CAPACITY] = s.misses - COUNTS_KNOWN(&s);
+	r.stores = in->k->nstores;
+	r.store_requests = s.store_requests;
+	r.store_hits = s.store_hits;
+	r.store_evictions = s.store_evictions;
 	r.cancels = s.cancels;
 	r.time_steps = s.time;
 	r.cases_run = 1 << RD_CASE_FULL;
@@ -155,6 +186,9 @@ int sim_partial(const sim_input *in, const sim_counts *now)
 	r.hist = s.hist;
 	r.hist_len = s.hist_len;
 	r.hist_inf = s.hist_inf;
+	r.hist_w = s.hist_w;
+	r.hist_w_len = s.hist_w_len;
+	r.hist_w_inf = s.hist_w_inf;
 	cb->partial(cb->ctx, &r);
 	counts_free(&s);
 	return 0;

@@ -38,7 +38,17 @@ typedef struct rd_sched {
 	uint32_t active_blocks;   /* blocks running at once on a core */
 } rd_sched;
 
+/* With c->stores not ignore, threads and blocks with stores count too. */
 int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c);
+/* Thread t's loads and stores (0 beyond their lists). */
+static inline uint64_t kernel_loads(const rd_kernel *k, uint32_t t)
+{
+	return t < k->nthreads ? k->thread_first[t + 1] - k->thread_first[t] : 0;
+}
+static inline uint64_t kernel_stores(const rd_kernel *k, uint32_t t)
+{
+	return t < k->store_threads ? k->store_first[t + 1] - k->store_first[t] : 0;
+}
 void sched_free(rd_sched *s);
 /* The kernel's id of (dense) block b, and of warp w. */
 static inline uint32_t sched_block_id(const rd_sched *s, uint32_t b)
@@ -54,9 +64,10 @@ static inline uint32_t sched_warp_id(const rd_sched *s, uint32_t w)
 /* ---- stage 2: coalescing --------------------------------------------- */
 /* One request: a distinct line of one warp instruction's coalescing group. */
 typedef struct rd_req {
-	uint32_t line;   /* dense line id */
-	uint32_t thread; /* leader thread (global id) */
-	uint32_t nthr;   /* threads merged into this request */
+	uint32_t line;       /* dense line id */
+	uint32_t thread;     /* leader thread (global id) */
+	uint32_t nthr : 31;  /* threads merged into this request */
+	uint32_t store : 1;  /* a store request (built with stores only) */
 } rd_req;
 
 typedef struct rd_coal {
@@ -66,6 +77,11 @@ typedef struct rd_coal {
 	uint64_t *instr_req_first;  /* [ninstr + 1] into req */
 	uint64_t ninstr, nreq;
 	rd_req *req;
+	/* Built with stores (l1.stores not ignore): per request, the leader's
+	 * load index (k->addr) or, for a store request, store index
+	 * (k->store_addr); NULL otherwise, where warp instruction i of thread
+	 * t is its load thread_first[t] + i. */
+	uint64_t *req_acc;
 	/* Per thread-level load, for the reference profile's per-lane replay
 	 * only (NULL unless built with lanes: 5 bytes a load). */
 	uint32_t *load_line;        /* [nloads] dense line id */
@@ -75,7 +91,7 @@ typedef struct rd_coal {
 /* cb (may be NULL): its progress callback is asked every few thousand
  * warps whether to stop; RD_ECANCELED then. */
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
-	       int lanes, const rd_callbacks *cb);
+	       int lanes, int stores, const rd_callbacks *cb);
 void coal_free(rd_coal *co);
 
 /* ---- stage 3 helper: per-set LRU stacks (Bennett-Kruskal + Fenwick) --- */
@@ -100,6 +116,12 @@ typedef struct rd_set {
 	uint32_t bound, inwin;
 } rd_set;
 
+/* A set's holes (stack_evict): marks whose line a store removed. */
+typedef struct rd_holes {
+	uint32_t *v;        /* their stamps */
+	uint32_t n, cap;
+} rd_holes;
+
 typedef struct rd_stack {
 	uint32_t nsets;
 	rd_set *set;        /* [nsets] */
@@ -110,6 +132,7 @@ typedef struct rd_stack {
 	uint32_t window;    /* the ways whose LRU contents are kept, or 0 */
 	rd_line *ln;        /* [nlines] */
 	uint32_t nlines;
+	rd_holes *holes;    /* [nsets] (stack_holes), or NULL: nothing is ever evicted */
 } rd_stack;
 
 /* cap[s] = most updates set s can see; set_of[l] = set of line l.
@@ -127,6 +150,14 @@ int64_t stack_distance(const rd_stack *st, uint32_t line);
 uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr, uint64_t *out,
 		     uint32_t cap);
 void stack_update(rd_stack *st, uint32_t line);
+/* Let lines be removed (l1.stores=evict): 0, or -1 out of memory. */
+int stack_holes(rd_stack *st);
+/* Remove a line in its set's window (an LRU cache hit): its way is left
+ * empty. The line's mark stays as a hole, so the lines below keep their
+ * depth, until the set's next insertion fills it instead of pushing its
+ * oldest line out: the window keeps holding exactly the set's contents.
+ * The line's stamp becomes 0 (not in the stack). -1: out of memory. */
+int stack_evict(rd_stack *st, uint32_t line);
 
 /* ---- warps waiting for a time step (the reference engine: it orders
  * warps due at once by id, so a heap; the paper engine's order is that of
@@ -207,6 +238,8 @@ typedef struct rd_policy {
 	uint32_t *set_used;       /* [nsets] ways filled: the empty ones are the rest, in
 				   * order (a way once filled is only ever replaced) */
 	uint32_t *set_next;       /* [nsets] FIFO: the way inserted first (a ring) */
+	uint32_t *set_free;       /* [nsets] ways a store emptied (policy_evict), or NULL */
+	uint8_t *set_mixed;       /* [nsets] FIFO: a refilled empty way broke the ring's order */
 	uint64_t clock;
 	rd_rng rng;               /* random: its own stream */
 } rd_policy;
@@ -222,6 +255,11 @@ static inline int policy_has(const rd_policy *p, uint32_t line)
 void policy_touch(rd_policy *p, uint32_t line);
 /* The line's data arrives: inserted (an access if it is there already). */
 void policy_fill(rd_policy *p, uint32_t line);
+/* Let lines be removed (l1.stores=evict): 0, or -1 out of memory. */
+int policy_holes(rd_policy *p);
+/* Remove a line that is in the cache: its way is empty until the set's
+ * next fill, which takes the lowest empty way before any victim. */
+void policy_evict(rd_policy *p, uint32_t line);
 
 /* ---- stage 3-4: timed simulation of one case on one core ------------- */
 typedef struct sim_params {
@@ -251,6 +289,8 @@ typedef struct sim_params {
 	const uint32_t *shadow_set_of;
 	const uint32_t *shadow_cap;
 	int repl;                  /* enum rd_replacement */
+	int stores;                /* enum rd_stores */
+	int bypass;                /* l1.loads=bypass */
 	int case_id;               /* enum rd_case: the random policy's stream */
 	/* Per-site counts (rd_callbacks.by_site): nsites of them, the site of
 	 * a load from the kernel's sites or its per-thread load number. */
@@ -261,7 +301,12 @@ typedef struct sim_params {
 /* One site's counts in one case (sim_counts.site). */
 typedef struct site_counts {
 	uint64_t requests, hits, misses, compulsory, latency, assoc_access;
+	uint64_t write_evict, bypass;
 } site_counts;
+
+/* The misses of a case (sim_counts or site_counts) whose class is known
+ * per request: the rest are split by the cases' differences. */
+#define COUNTS_KNOWN(c) ((c)->compulsory + (c)->latency + (c)->write_evict + (c)->bypass)
 
 /* The site of thread t's load number i (of load a = first[t] + i). */
 static inline uint32_t site_of(const rd_kernel *k, uint64_t a, uint64_t i)
@@ -282,11 +327,17 @@ typedef struct sim_counts {
 	uint64_t requests, hits, misses;
 	uint64_t compulsory, latency; /* first touches; misses to in-flight lines */
 	uint64_t assoc_access;        /* other misses the shadow would hit (sim_params.shadow) */
+	uint64_t write_evict;         /* misses of lines a store evicted (l1.stores=evict) */
+	uint64_t bypass;              /* loads sent past the cache (l1.loads=bypass) */
+	uint64_t store_requests, store_hits, store_evictions;
 	uint64_t cancels;
 	uint64_t time;
 	uint64_t *hist;               /* finite distances */
 	uint32_t hist_len, hist_cap;
 	uint64_t hist_inf;
+	uint64_t *hist_w;             /* the store requests' distances (case 0) */
+	uint32_t hist_w_len, hist_w_cap;
+	uint64_t hist_w_inf;
 	uint32_t nsets;               /* per-set counts (case 0 only), or 0 */
 	uint64_t *set_requests, *set_misses;
 	uint32_t nsites;              /* per-site counts (sim_params.by_site), or 0 */
@@ -326,6 +377,8 @@ void classify_ref2013(rd_result *r, const sim_counts cc[RD_NCASES], int cases, u
 
 /* Count distance d (< 0: infinite) in c's histogram; -1: no memory. */
 int hist_add_slow(sim_counts *c, int64_t d);
+/* The same in the stores' histogram. */
+int hist_w_add(sim_counts *c, int64_t d);
 static inline int hist_add(sim_counts *c, int64_t d)
 {
 	if (d >= 0 && (uint64_t)d < c->hist_cap) {

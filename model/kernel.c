@@ -1,9 +1,10 @@
 /*
- * Kernels: the thread-level accesses of one trace, loads grouped per thread
- * in program order. Readers append accesses in file order; only the order
- * of each thread's own loads carries meaning (Nugteren et al., HPCA 2014,
- * §4.6), so the
- * builder sorts stably by thread id into a CSR layout.
+ * Kernels: the thread-level accesses of one trace, grouped per thread in
+ * program order. Readers append accesses in file order; only the order of
+ * each thread's own accesses carries meaning (Nugteren et al., HPCA 2014,
+ * §4.6), so the builder sorts stably by thread id into a CSR layout, one
+ * for the loads and one for the stores (each store keeping its place
+ * among its thread's accesses).
  */
 #include "internal.h"
 
@@ -14,11 +15,14 @@
 struct rd_kernel_builder {
 	char *name;
 	uint32_t dim[3];
-	uint64_t n, cap, stores;
+	uint64_t n, cap;        /* accesses, loads and stores, in file order */
+	uint64_t loads, stores;
 	uint32_t *tid;
 	uint64_t *addr;
 	uint16_t *bytes;
-	uint32_t max_tid;
+	uint64_t *is_store;     /* [cap / 64] bit i: access i is a store */
+	uint32_t max_tid;       /* largest thread id with a load (any) */
+	uint32_t max_tid_st;    /* ... with a store (stores != 0) */
 	int any;
 	uint32_t *site;         /* [cap] once the first site is used, or NULL */
 	rd_site *sites;
@@ -55,6 +59,12 @@ static int grow_to(rd_kernel_builder *b, uint64_t cap)
 	if (!s)
 		return -1;
 	b->bytes = s;
+	uint64_t *f = realloc(b->is_store, (cap + 63) / 64 * sizeof *f);
+	if (!f)
+		return -1;
+	if (cap > b->cap) /* the new words start clear */
+		memset(f + (b->cap + 63) / 64, 0, ((cap + 63) / 64 - (b->cap + 63) / 64) * sizeof *f);
+	b->is_store = f;
 	if (b->site) {
 		uint32_t *st = realloc(b->site, cap * sizeof *st);
 		if (!st)
@@ -130,10 +140,6 @@ int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint
 {
 	if (tid > RD_MAX_THREAD_ID)
 		return -1;
-	if (is_store) {
-		b->stores++;
-		return 0;
-	}
 	if (b->n == b->cap && grow(b) < 0)
 		return -1;
 	b->tid[b->n] = tid;
@@ -141,16 +147,24 @@ int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint
 	b->bytes[b->n] = (uint16_t)(bytes > 0xffff ? 0xffff : bytes);
 	if (b->site)
 		b->site[b->n] = 0;
+	if (is_store) {
+		b->is_store[b->n >> 6] |= 1ull << (b->n & 63);
+		if (!b->stores || tid > b->max_tid_st)
+			b->max_tid_st = tid;
+		b->stores++;
+	} else {
+		if (!b->any || tid > b->max_tid)
+			b->max_tid = tid;
+		b->any = 1;
+		b->loads++;
+	}
 	b->n++;
-	if (!b->any || tid > b->max_tid)
-		b->max_tid = tid;
-	b->any = 1;
 	return 0;
 }
 
 uint64_t rd_kernel_builder_loads(const rd_kernel_builder *b)
 {
-	return b->n;
+	return b->loads;
 }
 
 uint32_t rd_kernel_builder_threads(const rd_kernel_builder *b)
@@ -166,6 +180,7 @@ void rd_kernel_builder_free(rd_kernel_builder *b)
 	free(b->tid);
 	free(b->addr);
 	free(b->bytes);
+	free(b->is_store);
 	free(b->site);
 	for (uint32_t i = 0; i < b->nsites; i++) {
 		free(b->sites[i].ref);
@@ -175,9 +190,15 @@ void rd_kernel_builder_free(rd_kernel_builder *b)
 	free(b);
 }
 
+static int builder_store(const rd_kernel_builder *b, uint64_t i)
+{
+	return (int)(b->is_store[i >> 6] >> (i & 63) & 1);
+}
+
 rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 {
 	rd_kernel *k = calloc(1, sizeof *k);
+	uint64_t *fp = NULL; /* per store: its thread's load fill position then */
 	if (!k) {
 		rd_kernel_builder_free(b);
 		return NULL;
@@ -189,37 +210,62 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 	k->block_size = bs > UINT32_MAX ? UINT32_MAX : (uint32_t)bs;
 	/* As the reference: threads = 1 + the largest thread id with a load. */
 	k->nthreads = b->any ? b->max_tid + 1 : 0;
-	k->nloads = b->n;
+	k->nloads = b->loads;
 	k->nstores = b->stores;
 	k->thread_first = calloc((size_t)k->nthreads + 1, sizeof *k->thread_first);
-	k->addr = malloc((b->n ? b->n : 1) * sizeof *k->addr);
-	k->bytes = malloc((b->n ? b->n : 1) * sizeof *k->bytes);
-	if (!k->thread_first || !k->addr || !k->bytes) {
+	k->addr = malloc((b->loads ? b->loads : 1) * sizeof *k->addr);
+	k->bytes = malloc((b->loads ? b->loads : 1) * sizeof *k->bytes);
+	int fail = !k->thread_first || !k->addr || !k->bytes;
+	if (b->stores && !fail) {
+		k->store_threads = b->max_tid_st + 1;
+		k->store_first = calloc((size_t)k->store_threads + 1, sizeof *k->store_first);
+		k->store_addr = malloc(b->stores * sizeof *k->store_addr);
+		k->store_bytes = malloc(b->stores * sizeof *k->store_bytes);
+		k->store_pos = malloc(b->stores * sizeof *k->store_pos);
+		fp = malloc(b->stores * sizeof *fp);
+		fail = !k->store_first || !k->store_addr || !k->store_bytes || !k->store_pos || !fp;
+	}
+	if (!fail && b->nsites) {
+		k->site = malloc((b->loads ? b->loads : 1) * sizeof *k->site);
+		fail = !k->site;
+		if (!fail) {
+			k->sites = b->sites;
+			k->nsites = b->nsites;
+			b->sites = NULL;
+			b->nsites = 0;
+		}
+	}
+	if (fail) {
+		free(fp);
 		rd_kernel_builder_free(b);
 		rd_kernel_free(k);
 		return NULL;
 	}
-	/* Counting sort by thread id; stable, so program order is kept. The
+	/* Counting sorts by thread id; stable, so program order is kept. The
 	 * starts serve as the fill positions, each advancing to the next
 	 * thread's start, then shift back: no second array of thread ids. */
-	for (uint64_t i = 0; i < b->n; i++)
-		k->thread_first[b->tid[i] + 1]++;
+	for (uint64_t i = 0; i < b->n; i++) {
+		if (b->stores && builder_store(b, i))
+			k->store_first[b->tid[i] + 1]++;
+		else
+			k->thread_first[b->tid[i] + 1]++;
+	}
 	for (uint32_t t = 0; t < k->nthreads; t++)
 		k->thread_first[t + 1] += k->thread_first[t];
-	if (b->nsites) {
-		k->site = malloc((b->n ? b->n : 1) * sizeof *k->site);
-		if (!k->site) {
-			rd_kernel_builder_free(b);
-			rd_kernel_free(k);
-			return NULL;
-		}
-		k->sites = b->sites;
-		k->nsites = b->nsites;
-		b->sites = NULL;
-		b->nsites = 0;
-	}
+	for (uint32_t t = 0; t < k->store_threads; t++)
+		k->store_first[t + 1] += k->store_first[t];
 	for (uint64_t i = 0; i < b->n; i++) {
-		uint64_t p = k->thread_first[b->tid[i]]++;
+		uint32_t t = b->tid[i];
+		if (b->stores && builder_store(b, i)) {
+			uint64_t p = k->store_first[t]++;
+			k->store_addr[p] = b->addr[i];
+			k->store_bytes[p] = b->bytes[i];
+			/* the loads of t so far end here (a thread without loads:
+			 * none, marked UINT64_MAX) */
+			fp[p] = t < k->nthreads ? k->thread_first[t] : UINT64_MAX;
+			continue;
+		}
+		uint64_t p = k->thread_first[t]++;
 		k->addr[p] = b->addr[i];
 		k->bytes[p] = b->bytes[i];
 		if (k->site)
@@ -228,6 +274,19 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 	if (k->nthreads)
 		memmove(k->thread_first + 1, k->thread_first, (size_t)k->nthreads * sizeof *k->thread_first);
 	k->thread_first[0] = 0;
+	if (k->store_threads)
+		memmove(k->store_first + 1, k->store_first, (size_t)k->store_threads * sizeof *k->store_first);
+	if (k->store_first)
+		k->store_first[0] = 0;
+	/* A store's place among its thread's accesses: the loads before it
+	 * plus the stores before it. */
+	for (uint32_t t = 0; t < k->store_threads; t++)
+		for (uint64_t p = k->store_first[t]; p < k->store_first[t + 1]; p++) {
+			uint64_t loads = fp[p] == UINT64_MAX ? 0 : fp[p] - k->thread_first[t];
+			uint64_t pos = loads + (p - k->store_first[t]);
+			k->store_pos[p] = pos > UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
+		}
+	free(fp);
 	rd_kernel_builder_free(b);
 	return k;
 }
@@ -244,6 +303,10 @@ void rd_kernel_free(rd_kernel *k)
 		free(k->addr);
 		free(k->bytes);
 		free(k->site);
+		free(k->store_first);
+		free(k->store_addr);
+		free(k->store_bytes);
+		free(k->store_pos);
 	}
 	for (uint32_t i = 0; i < k->nsites; i++) {
 		free(k->sites[i].ref);

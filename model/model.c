@@ -94,7 +94,8 @@ static int sched_same(const rd_config *a, const rd_config *b)
 	       a->max_threads == b->max_threads && a->max_active_threads == b->max_active_threads &&
 	       a->max_active_blocks == b->max_active_blocks && a->block_mapping == b->block_mapping &&
 	       (a->model == RD_PROFILE_REF2013) == (b->model == RD_PROFILE_REF2013) &&
-	       (a->block_mapping != RD_MAP_RANDOM || a->seed == b->seed);
+	       (a->block_mapping != RD_MAP_RANDOM || a->seed == b->seed) &&
+	       (a->stores == RD_STORES_IGNORE) == (b->stores == RD_STORES_IGNORE);
 }
 
 /* Ask the caller's progress callback whether to stop (between stages). */
@@ -199,7 +200,8 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 		m->have_coal = m->have_sets = 0;
 		if (stage_cancelled(cb))
 			return RD_ECANCELED;
-		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line, lanes, cb)))
+		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line, lanes,
+				     c->stores != RD_STORES_IGNORE, cb)))
 			return rc;
 		m->have_coal = 1;
 		m->gen_coal++;
@@ -256,6 +258,8 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->seed = c->seed;
 	p->record_events = cs == RD_CASE_FULL;
 	p->repl = c->replacement;
+	p->stores = c->stores;
+	p->bypass = c->loads == RD_LOADS_BYPASS;
 	p->case_id = cs;
 	/* per-access labels: for the totals, or for the events' labels */
 	p->shadow = cs == RD_CASE_FULL && (c->classes == RD_CLASSES_PER_ACCESS || events);
@@ -462,12 +466,18 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	if (rc == RD_OK && atomic_load(&sh.cancel))
 		rc = RD_ECANCELED;
 	if (rc == RD_OK) {
-		r->threads_total = m->k->nthreads;
+		const rd_kernel *k = m->k;
+		r->threads_total = k->nthreads;
+		if (c->stores != RD_STORES_IGNORE && k->store_threads > k->nthreads)
+			r->threads_total = k->store_threads;
 		r->threads_modelled = m->sched.nthreads;
 		r->accesses = 0;
 		for (uint32_t t = 0; t < m->sched.nthreads; t++)
-			r->accesses += m->k->thread_first[t + 1] - m->k->thread_first[t];
-		r->stores = m->k->nstores;
+			r->accesses += kernel_loads(k, t);
+		r->stores = k->nstores;
+		r->store_requests = cc[0].store_requests;
+		r->store_hits = cc[0].store_hits;
+		r->store_evictions = cc[0].store_evictions;
 		r->requests = cc[0].requests;
 		r->cancels = cc[0].cancels;
 		r->time_steps = cc[0].time;
@@ -491,6 +501,10 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		r->hist_len = cc[0].hist_len;
 		r->hist_inf = cc[0].hist_inf;
 		cc[0].hist = NULL;
+		r->hist_w = cc[0].hist_w;
+		r->hist_w_len = cc[0].hist_w_len;
+		r->hist_w_inf = cc[0].hist_w_inf;
+		cc[0].hist_w = NULL;
 		r->nsets = cc[0].nsets;
 		r->set_ids = NULL;
 		if (m->set_ids && r->nsets) {
@@ -515,6 +529,9 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 void rd_result_free(rd_result *r)
 {
 	free(r->hist);
+	free(r->hist_w);
+	r->hist_w = NULL;
+	r->hist_w_len = 0;
 	free(r->set_requests);
 	free(r->set_misses);
 	free(r->set_ids);
@@ -530,7 +547,7 @@ void rd_result_free(rd_result *r)
 const char *rd_class_name(enum rd_class c)
 {
 	static const char *const names[] = {"compulsory", "capacity", "associativity", "latency",
-					    "mshr"};
+					    "mshr", "write_evict", "bypass"};
 	return (unsigned)c < RD_NCLASS ? names[c] : "?";
 }
 

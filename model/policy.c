@@ -54,6 +54,8 @@ void policy_free(rd_policy *p)
 	free(p->line_way);
 	free(p->set_used);
 	free(p->set_next);
+	free(p->set_free);
+	free(p->set_mixed);
 	memset(p, 0, sizeof *p);
 }
 
@@ -67,20 +69,51 @@ void policy_touch(rd_policy *p, uint32_t line)
 		p->way_key[w]++;
 }
 
+int policy_holes(rd_policy *p)
+{
+	p->set_free = calloc(p->nsets, sizeof *p->set_free);
+	p->set_mixed = calloc(p->nsets, 1);
+	return p->set_free && p->set_mixed ? 0 : -1;
+}
+
+void policy_evict(rd_policy *p, uint32_t line)
+{
+	uint32_t w = p->line_way[line];
+	if (w == UINT32_MAX)
+		return;
+	p->way_line[w] = UINT32_MAX;
+	p->line_way[line] = UINT32_MAX;
+	p->set_free[p->set_of[line]]++;
+}
+
 /* The way a fill of set s replaces: the lowest empty one, else the
  * policy's victim. */
 static size_t victim(rd_policy *p, uint32_t s)
 {
 	size_t base = (size_t)s * p->ways;
+	if (p->set_free && p->set_free[s]) { /* a way a store emptied */
+		size_t w = base;
+		for (uint32_t i = 0; i < p->set_used[s]; i++, w++)
+			if (p->way_line[w] == UINT32_MAX)
+				break;
+		if (w < base + p->set_used[s]) { /* (below the fresh ones: lowest) */
+			p->set_free[s]--;
+			p->set_mixed[s] = 1;
+			return w;
+		}
+	}
 	if (p->set_used[s] < p->ways) /* the lowest empty way */
 		return base + p->set_used[s]++;
 	if (p->kind == RD_REPL_RANDOM)
 		return base + (size_t)(rng_next(&p->rng) % p->ways);
-	if (p->kind == RD_REPL_FIFO) { /* ways fill in order, and refill in it */
+	if (p->kind == RD_REPL_FIFO && !(p->set_mixed && p->set_mixed[s])) {
+		/* ways fill in order, and refill in it */
 		size_t w = base + p->set_next[s];
 		p->set_next[s] = p->set_next[s] + 1 == p->ways ? 0 : p->set_next[s] + 1;
 		return w;
 	}
+	/* LFU; or FIFO once a refilled empty way broke the ring's order: the
+	 * oldest insertion (way_key is FIFO's insertion order) */
 	size_t best = base;
 	for (uint32_t i = 1; i < p->ways; i++) {
 		size_t w = base + i;

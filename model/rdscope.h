@@ -50,6 +50,24 @@ enum rd_mapping {
  * own per core and case. The reuse-distance histogram stays LRU's. */
 enum rd_replacement { RD_REPL_LRU = 0, RD_REPL_FIFO, RD_REPL_LFU, RD_REPL_RANDOM };
 
+/* What a store does at the L1 (RDGC, seed 001 §3-4; Dinero IV's -l1-dwalloc):
+ *  ignore   - nothing: stores never reach the cache (the paper, seed 000);
+ *  evict    - write-evict: a store goes past the L1 and takes no MSHR; a
+ *             store that hits removes the line (its way is left empty), and
+ *             a store to a line in flight cancels the insertion of the fills
+ *             in flight then (RDGC's WON, every Maxwell-and-later L1);
+ *  allocate - looked up and cached like a load; a store miss takes an MSHR
+ *             (write-back, write-allocate: RDGC's OFF, Dinero IV's default).
+ * Stores enter the pipeline in program order: warp instruction k is each
+ * thread's k-th access, the lanes whose k-th access is a store forming its
+ * store requests (coalesced like loads), issued after its loads. */
+enum rd_stores { RD_STORES_IGNORE = 0, RD_STORES_EVICT, RD_STORES_ALLOCATE };
+
+/* What a load does at the L1: cache (-dlcm=ca), or bypass (-dlcm=cg: every
+ * load goes past the L1, a miss of class bypass, taking no MSHR; with
+ * stores=evict RDGC's RWON; with stores=allocate refused). */
+enum rd_loads { RD_LOADS_CACHE = 0, RD_LOADS_BYPASS };
+
 /* How misses that are neither compulsory nor latency nor MSHR misses are
  * split between capacity and associativity. */
 enum rd_classes {
@@ -82,6 +100,8 @@ typedef struct rd_config {
 	uint64_t seed;
 	enum rd_classes classes;
 	enum rd_replacement replacement;
+	enum rd_stores stores;
+	enum rd_loads loads;
 } rd_config;
 
 /* The paper's Fermi 16 KB configuration. */
@@ -167,6 +187,8 @@ const char *rd_hash_name(enum rd_hash h);
 const char *rd_mapping_name(enum rd_mapping m);
 const char *rd_classes_name(enum rd_classes c);
 const char *rd_replacement_name(enum rd_replacement r);
+const char *rd_stores_name(enum rd_stores s);
+const char *rd_loads_name(enum rd_loads l);
 const char *rd_profile_name(enum rd_profile p);
 
 /* The modulus of the prime hash: the largest prime <= sets (1 if none). */
@@ -190,8 +212,10 @@ typedef struct rd_site {
 } rd_site;
 
 /*
- * One kernel's thread-level accesses. Loads are kept per thread in program
- * order (CSR layout); stores are only counted (the L1 does not cache them).
+ * One kernel's thread-level accesses, per thread in program order (CSR
+ * layout): the loads in one list, the stores in another, each store
+ * knowing its place among its thread's accesses (store_pos), so that the
+ * k-th access of a thread is known without a flag per load.
  */
 typedef struct rd_kernel {
 	char *name;
@@ -214,6 +238,17 @@ typedef struct rd_kernel {
 	uint32_t nsites;
 	rd_site *sites;
 	uint32_t *site;
+	/* Stores (nstores of them; all NULL when there are none): the stores
+	 * of thread t are [store_first[t], store_first[t+1]) for t below
+	 * store_threads (1 + the largest thread id with a store), store i at
+	 * store_addr[i] of store_bytes[i] bytes, the store_pos[i]-th access
+	 * of its thread (0 = first; loads and stores counted). Owned like
+	 * the loads' arrays (release). */
+	uint32_t store_threads;
+	uint64_t *store_first;
+	uint64_t *store_addr;
+	uint16_t *store_bytes;
+	uint32_t *store_pos;
 } rd_kernel;
 
 /*
@@ -265,6 +300,8 @@ enum rd_class {
 	RD_CLASS_ASSOCIATIVITY,
 	RD_CLASS_LATENCY,
 	RD_CLASS_MSHR,
+	RD_CLASS_WRITE_EVICT, /* a load of a line a store evicted (l1.stores=evict) */
+	RD_CLASS_BYPASS,      /* a load sent past the L1 (l1.loads=bypass) */
 	RD_NCLASS
 };
 const char *rd_class_name(enum rd_class c);
@@ -309,7 +346,15 @@ typedef struct rd_result {
 	uint32_t threads_total;    /* threads in the kernel */
 	uint32_t threads_modelled; /* after gpu.max_threads */
 	uint64_t accesses;         /* thread-level loads modelled */
-	uint64_t stores;           /* thread-level stores (not modelled) */
+	uint64_t stores;           /* thread-level stores */
+	/* Stores at the L1 (l1.stores evict or allocate; else 0): coalesced
+	 * store requests, those that found their line (allocate: hits;
+	 * evict: each removed its line), and the lines stores removed or
+	 * whose insertion they cancelled (evict). requests, hits, misses,
+	 * the classes and the miss rates are about loads only. */
+	uint64_t store_requests;
+	uint64_t store_hits;
+	uint64_t store_evictions;
 	uint64_t requests;         /* coalesced line requests (histogram total) */
 	uint64_t hits;
 	uint64_t misses;           /* all misses, latency misses included */
@@ -326,6 +371,10 @@ typedef struct rd_result {
 	uint64_t *hist;
 	uint32_t hist_len;
 	uint64_t hist_inf;
+	/* the same for the store requests (RDGC's C1W; empty under ignore) */
+	uint64_t *hist_w;
+	uint32_t hist_w_len;
+	uint64_t hist_w_inf;
 	/* case 0, per set: requests and misses (latency misses included),
 	 * summed over cores; NULL if not run. Entry i is set i of the
 	 * configuration, or, when set_ids is not NULL (a configuration with
@@ -347,7 +396,9 @@ void rd_result_free(rd_result *r);
 
 /* ---------------------------------------------------------------- events */
 
-enum rd_outcome { RD_OUT_HIT = 0, RD_OUT_MISS, RD_OUT_CANCEL };
+/* A store request under l1.stores=evict: RD_OUT_EVICT when it removed its
+ * line or cancelled its insertion, else RD_OUT_BYPASS (past the L1). */
+enum rd_outcome { RD_OUT_HIT = 0, RD_OUT_MISS, RD_OUT_CANCEL, RD_OUT_EVICT, RD_OUT_BYPASS };
 
 /* One processed request of case 0, for the event log and teaching views. */
 typedef struct rd_event {
@@ -355,7 +406,9 @@ typedef struct rd_event {
 	uint32_t core, block, warp;
 	uint32_t thread;        /* leader thread (global id) */
 	uint32_t nthreads;      /* threads coalesced into this request */
-	uint32_t instr;         /* per-thread load index */
+	uint32_t instr;         /* the warp instruction: per-thread access index (loads only under
+				 * l1.stores=ignore) */
+	int store;              /* 1: a store request */
 	uint64_t addr;          /* leader's byte address */
 	uint64_t line;          /* line address (addr / line size) */
 	uint32_t set;

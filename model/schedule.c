@@ -3,7 +3,7 @@
  * warps -> blocks -> cores. Thread t of the trace is lane (t mod bs) of block (t div bs);
  * warps never span blocks, so a block's last warp may be partial.
  *
- * Blocks without a load are dropped (the paper profile's dispatch skips
+ * Blocks without a load (with l1.stores not ignore: without an access) are dropped (the paper profile's dispatch skips
  * them: under rr and bpart, which deal by block id, they change nothing;
  * the random mapping shuffles the blocks with loads, so on a trace with
  * empty blocks it deals differently from before), so a trace whose thread ids are sparse
@@ -28,12 +28,21 @@ static uint32_t core_of(const rd_config *c, uint32_t b)
 	}
 }
 
-static int block_has_loads(const rd_kernel *k, uint32_t nthreads, uint32_t bs, uint32_t b)
+/* Has block b a load (or, with stores, a store) among threads < nthreads? */
+static int block_has_loads(const rd_kernel *k, uint32_t nthreads, uint32_t bs, uint32_t b,
+			   int stores)
 {
 	uint64_t t0 = (uint64_t)b * bs, t1 = t0 + bs;
 	if (t1 > nthreads)
 		t1 = nthreads;
-	return k->thread_first[t1] > k->thread_first[t0];
+	uint64_t l0 = t0 < k->nthreads ? t0 : k->nthreads, l1 = t1 < k->nthreads ? t1 : k->nthreads;
+	if (k->thread_first[l1] > k->thread_first[l0])
+		return 1;
+	if (!stores || !k->store_threads)
+		return 0;
+	uint64_t s0 = t0 < k->store_threads ? t0 : k->store_threads;
+	uint64_t s1 = t1 < k->store_threads ? t1 : k->store_threads;
+	return k->store_first[s1] > k->store_first[s0];
 }
 
 int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
@@ -42,7 +51,10 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 	if (k->block_size == 0 || c->warp_size == 0 || c->cores == 0)
 		return RD_EINVAL;
 	uint32_t bs = k->block_size, ws = c->warp_size;
+	int stores = c->stores != RD_STORES_IGNORE;
 	s->nthreads = k->nthreads;
+	if (stores && k->store_threads > s->nthreads)
+		s->nthreads = k->store_threads;
 	if (c->max_threads && s->nthreads > c->max_threads)
 		s->nthreads = c->max_threads;
 	s->warp_size = ws;
@@ -51,14 +63,14 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 	if (c->model != RD_PROFILE_REF2013) {
 		uint32_t used = 0;
 		for (uint32_t b = 0; b < all; b++)
-			used += block_has_loads(k, s->nthreads, bs, b);
+			used += block_has_loads(k, s->nthreads, bs, b, stores);
 		if (used < all) {
 			s->block_id = malloc((used ? used : 1) * sizeof *s->block_id);
 			if (!s->block_id)
 				return RD_ENOMEM;
 			used = 0;
 			for (uint32_t b = 0; b < all; b++)
-				if (block_has_loads(k, s->nthreads, bs, b))
+				if (block_has_loads(k, s->nthreads, bs, b, stores))
 					s->block_id[used++] = b;
 			s->nblocks = used;
 		}

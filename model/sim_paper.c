@@ -35,6 +35,8 @@
 
 enum { EFF_HIT = 0, EFF_FILL = 1 };
 
+#define WEV_MARK 0x80000000u
+
 /* The per-step helpers are inlined into sim_paper_core, whose POPCNT clone
  * (HOT_CLONES) then covers the stack operations they inline in turn. */
 #define STEP_INLINE static inline __attribute__((always_inline))
@@ -76,6 +78,12 @@ typedef struct core_state {
 	rd_stack fa;         /* sim_params.shadow: the fully associative shadow */
 	rd_policy pol;       /* l1.replacement other than LRU: hit or miss (kind 0: LRU) */
 	rd_policy fa_pol;    /* ... and the shadow's */
+	/* l1.stores=evict: per line, WEV_MARK while a store's eviction is
+	 * its last removal (a load miss then is a write_evict miss), and in
+	 * the low bits the fills in flight at that store, which land without
+	 * inserting; NULL otherwise */
+	uint32_t *wev;
+	int ext;             /* stores or bypassed loads: the general issue path */
 	int shadow;
 	int by_site;         /* sim_params.by_site */
 	rd_rng rng;
@@ -154,6 +162,17 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact)
 	cs->version++;
 	e->done = 1;
 	cs->pending--;
+	uint32_t *wv = cs->wev ? &cs->wev[e->line] : NULL;
+	if (__builtin_expect(wv && *wv, 0)) {
+		/* a store removed the line: a hit's effect finds it gone, and
+		 * the fills in flight then land without inserting it */
+		if (e->kind == EFF_HIT || (*wv & ~WEV_MARK)) {
+			if (e->kind == EFF_FILL)
+				(*wv)--;
+			goto release;
+		}
+		*wv = 0; /* filled again */
+	}
 	stack_update_as(&cs->st, e->line, exact, 1);
 	if (cs->pol.kind) {
 		if (e->kind == EFF_FILL)
@@ -161,6 +180,7 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact)
 		else
 			policy_touch(&cs->pol, e->line);
 	}
+release:;
 	rd_line *ln = &cs->st.ln[e->line];
 	if (e->kind == EFF_FILL && --ln->pend == 0) {
 		cs->used--;
@@ -228,13 +248,17 @@ static int warp_exhausted(const core_state *cs, uint32_t w)
 	return cs->warps[w].instr == cs->warps[w].instr_end;
 }
 
-static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq, uint32_t set,
+static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint32_t set,
 		       int64_t d, enum rd_outcome o, int cls, uint32_t lat, uint64_t eff)
 {
 	const rd_kernel *k = cs->in->k;
 	const rd_sched *s = cs->in->s;
 	const rd_coal *co = cs->in->co;
+	const rd_req *rq = &co->req[r];
 	uint64_t instr = cs->warps[w].instr - co->warp_instr_first[w];
+	uint64_t addr = !co->req_acc ? k->addr[k->thread_first[rq->thread] + instr]
+		      : rq->store  ? k->store_addr[co->req_acc[r]]
+				   : k->addr[co->req_acc[r]];
 	rd_event ev = {
 		.time = T,
 		.core = cs->core,
@@ -243,7 +267,8 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, const rd_req *rq,
 		.thread = rq->thread,
 		.nthreads = rq->nthr,
 		.instr = (uint32_t)instr,
-		.addr = k->addr[k->thread_first[rq->thread] + instr],
+		.store = rq->store,
+		.addr = addr,
 		.line = co->line_addr[rq->line],
 		.set = cs->p->set_ids ? cs->p->set_ids[set] : set,
 		.distance = d,
@@ -323,13 +348,63 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
 	return ws->refused == ln->stamp + 1 && !ln->pend;
 }
 
+/*
+ * A store request under l1.stores=evict (request r of warp w, at T): it
+ * goes past the L1 and takes no MSHR. If its line is there (by the
+ * policy's say), the line is removed, leaving its way empty; if the line
+ * is in flight, the fills in flight land without inserting it. Either way
+ * the line's next load miss is a write_evict miss. The LRU stack the
+ * histogram reads, and the per-access shadow, lose the line too.
+ */
+static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const int events,
+		       const int need_hist, const int shadow, const int pol)
+{
+	const rd_req *rq = &cs->in->co->req[r];
+	uint32_t l = rq->line;
+	rd_line *ln = &cs->st.ln[l];
+	sim_counts *out = cs->out;
+	int in_stack = stack_hit_inline(&cs->st, l);
+	int hit = pol ? policy_has(&cs->pol, l) : in_stack;
+	if (!hit && ln->pend) {
+		effects_land_line(cs, T, l, need_hist);
+		in_stack = stack_hit_inline(&cs->st, l);
+		hit = pol ? policy_has(&cs->pol, l) : in_stack;
+	}
+	int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
+	enum rd_outcome o = RD_OUT_BYPASS;
+	if (hit || ln->pend) {
+		if (in_stack && stack_evict(&cs->st, l) < 0)
+			return -1;
+		if (pol)
+			policy_evict(&cs->pol, l);
+		out->store_hits += hit;
+		out->store_evictions++;
+		cs->wev[l] = WEV_MARK | ln->pend;
+		cs->version++;
+		o = RD_OUT_EVICT;
+	}
+	if (shadow) {
+		if (cs->fa_pol.kind)
+			policy_evict(&cs->fa_pol, l);
+		else if (stack_hit_inline(&cs->fa, l) && stack_evict(&cs->fa, l) < 0)
+			return -1;
+	}
+	out->store_requests++;
+	if (need_hist && hist_w_add(out, d) < 0)
+		return -1;
+	if (events)
+		event_emit(cs, T, w, r, ln->set, d, o, -1, 0, T);
+	cs->issued++;
+	return 0;
+}
+
 /* Issue warp w's current instruction at T. Returns -1 on no memory, 1 if
  * the warp was refused an MSHR before issuing anything, else 0. events,
  * need_hist, per_set: the case's cs->events, p->need_hist and
  * out->nsets != 0, constants in the copies warp_issue makes. */
 STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int events,
 				const int need_hist, const int per_set, const int shadow,
-				const int by_site, const int pol)
+				const int by_site, const int pol, const int ext)
 {
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
@@ -351,6 +426,11 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		uint32_t l = rq->line;
 		rd_line *ln = &lines[l];
 		uint32_t set = ln->set;
+		if (ext && rq->store && cs->wev) {
+			if (store_evict(cs, w, T, r, events, need_hist, shadow, pol) < 0)
+				return -1;
+			continue;
+		}
 		/* Hit or miss comes from the set's window in O(1), in every
 		 * case; the exact distance (case 0) only feeds the histogram
 		 * and the log, below. */
@@ -373,7 +453,6 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			eff = T + lat;
 			if (effect_push(cs, eff, l, EFF_HIT) < 0)
 				return -1;
-			out->hits++;
 		} else if (ln->pend) {
 			/* In flight: merge into its MSHR entry (a latency miss). */
 			cls = RD_CLASS_LATENCY;
@@ -386,15 +465,19 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			if (effect_push(cs, eff, l, EFF_FILL) < 0)
 				return -1;
 			ln->pend++;
-			out->misses++;
-			out->latency++;
+		} else if (ext && p->bypass) {
+			/* past the L1: no lookup, no MSHR, the data after a miss's
+			 * latency (loads only: stores=allocate is refused) */
+			cls = RD_CLASS_BYPASS;
+			lat = p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
+			eff = T + lat;
 		} else if (mshr_full(cs, ws)) {
 			out->cancels++;
 			cancelled = 1;
 			ws->refused = ln->stamp + 1;
 			ws->rline = l;
 			if (events)
-				event_emit(cs, T, w, rq, set,
+				event_emit(cs, T, w, r, set,
 					   need_hist ? stack_distance_inline(&cs->st, l) : -1,
 					   RD_OUT_CANCEL, -1, 0, 0);
 			break;
@@ -411,13 +494,13 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			ln->owner = w;
 			ln->pend = 1;
 			cs->land[l] = (uint32_t)eff;
-			out->misses++;
-			if (first) {
-				out->compulsory++;
+			if (ext && cs->wev && cs->wev[l]) {
+				/* its last removal was a store's (not a first touch) */
+				cls = RD_CLASS_WRITE_EVICT;
+			} else if (first) {
 				cls = RD_CLASS_COMPULSORY;
 			} else if (fa_hit) {
 				/* a fully associative cache of the same capacity would hit */
-				out->assoc_access++;
 				cls = RD_CLASS_ASSOCIATIVITY;
 			} else {
 				cls = RD_CLASS_CAPACITY;
@@ -433,7 +516,23 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		}
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
+		if (ext && rq->store) { /* stores=allocate: a store, counted apart */
+			out->store_requests++;
+			out->store_hits += o == RD_OUT_HIT;
+			if (need_hist && hist_w_add(out, d) < 0)
+				return -1;
+			goto tail;
+		}
 		out->requests++;
+		out->hits += o == RD_OUT_HIT;
+		out->misses += o == RD_OUT_MISS;
+		out->compulsory += cls == RD_CLASS_COMPULSORY;
+		out->latency += cls == RD_CLASS_LATENCY;
+		out->assoc_access += cls == RD_CLASS_ASSOCIATIVITY;
+		if (ext) {
+			out->write_evict += cls == RD_CLASS_WRITE_EVICT;
+			out->bypass += cls == RD_CLASS_BYPASS;
+		}
 		if (per_set) {
 			out->set_requests[set]++;
 			out->set_misses[set] += o == RD_OUT_MISS;
@@ -443,7 +542,12 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		if (by_site) {
 			const rd_kernel *k = cs->in->k;
 			uint64_t i = ws->instr - co->warp_instr_first[w];
-			uint32_t st = site_of(k, k->thread_first[rq->thread] + i, i);
+			uint64_t a = k->thread_first[rq->thread] + i;
+			if (ext && co->req_acc) { /* instructions count stores too */
+				a = co->req_acc[r];
+				i = a - k->thread_first[rq->thread];
+			}
+			uint32_t st = site_of(k, a, i);
 			site_counts *sc = &out->site[st];
 			sc->requests++;
 			sc->hits += o == RD_OUT_HIT;
@@ -451,14 +555,17 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			sc->compulsory += cls == RD_CLASS_COMPULSORY;
 			sc->latency += cls == RD_CLASS_LATENCY;
 			sc->assoc_access += cls == RD_CLASS_ASSOCIATIVITY;
+			sc->write_evict += cls == RD_CLASS_WRITE_EVICT;
+			sc->bypass += cls == RD_CLASS_BYPASS;
 			if (need_hist)
 				out->site_hist[(size_t)st * (RD_SITE_BINS + 1) +
 					       (d < 0 ? RD_SITE_BINS : (size_t)site_bin(d))]++;
 		}
+	tail:
 		if (lat > maxlat)
 			maxlat = lat;
 		if (events)
-			event_emit(cs, T, w, rq, set, d, o, cls, lat, eff);
+			event_emit(cs, T, w, r, set, d, o, cls, lat, eff);
 		cs->issued++;
 	}
 	ws->req = r;
@@ -493,13 +600,13 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T, const int exact)
 {
 	const int per_set = cs->out->nsets != 0;
-	const int plain = !cs->events && !cs->shadow && !cs->by_site && !cs->pol.kind;
+	const int plain = !cs->events && !cs->shadow && !cs->by_site && !cs->pol.kind && !cs->ext;
 	if (plain && !exact && !per_set)
-		return warp_issue_as(cs, w, T, 0, 0, 0, 0, 0, 0);
+		return warp_issue_as(cs, w, T, 0, 0, 0, 0, 0, 0, 0);
 	if (plain && exact && per_set)
-		return warp_issue_as(cs, w, T, 0, 1, 1, 0, 0, 0);
+		return warp_issue_as(cs, w, T, 0, 1, 1, 0, 0, 0, 0);
 	return warp_issue_as(cs, w, T, cs->events, exact, per_set, cs->shadow, cs->by_site,
-			     cs->pol.kind != 0);
+			     cs->pol.kind != 0, cs->ext);
 }
 
 static void core_free(core_state *cs)
@@ -510,6 +617,7 @@ static void core_free(core_state *cs)
 	policy_free(&cs->fa_pol);
 	halfnormal_free(&cs->latdist);
 	free(cs->land);
+	free(cs->wev);
 	free(cs->stk);
 	free(cs->warps);
 	free(cs->block_left);
@@ -548,6 +656,13 @@ static int core_init(core_state *cs)
 	if (p->shadow && stack_init(&cs->fa, 1, p->shadow_cap + cs->core, nl, p->shadow_set_of,
 				    p->sets * p->ways, 0))
 		return -1;
+	cs->ext = (p->stores != RD_STORES_IGNORE && cs->in->co->req_acc) || p->bypass;
+	if (p->stores == RD_STORES_EVICT) {
+		if (stack_holes(&cs->st) < 0 || (cs->pol.kind && policy_holes(&cs->pol) < 0) ||
+		    (p->shadow && (cs->fa_pol.kind ? policy_holes(&cs->fa_pol) : stack_holes(&cs->fa)) < 0) ||
+		    !(cs->wev = calloc(nl, sizeof *cs->wev)))
+			return -1;
+	}
 	cs->land = calloc(nl, sizeof *cs->land);
 	cs->warps = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->warps);
 	cs->block_left = calloc(s->nblocks ? s->nblocks : 1, sizeof *cs->block_left);

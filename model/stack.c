@@ -57,8 +57,32 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 	return RD_OK;
 }
 
+int stack_holes(rd_stack *st)
+{
+	st->holes = calloc(st->nsets ? st->nsets : 1, sizeof *st->holes);
+	return st->holes ? 0 : -1;
+}
+
+int stack_evict(rd_stack *st, uint32_t line)
+{
+	rd_line *ln = &st->ln[line];
+	rd_holes *h = &st->holes[ln->set];
+	if (h->n == h->cap) {
+		uint32_t *v = vec_grow(h->v, &h->cap, sizeof *v, 4);
+		if (!v)
+			return -1;
+		h->v = v;
+	}
+	h->v[h->n++] = ln->stamp; /* the mark stays, counted by live */
+	ln->stamp = 0;
+	return 0;
+}
+
 void stack_free(rd_stack *st)
 {
+	for (uint32_t s = 0; st->holes && s < st->nsets; s++)
+		free(st->holes[s].v);
+	free(st->holes);
 	free(st->set);
 	free(st->ln);
 	free(st->bits);

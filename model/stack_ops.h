@@ -98,9 +98,26 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 	uint32_t *t = st->tree + S->off;
 	uint64_t nw = S->nw;
 	uint32_t p = st->ln[line].stamp;
+	const int in_win = p && p >= S->bound; /* (before a hole moves the bound) */
+	/* An insertion into a set with holes fills one (a hole's way is
+	 * empty): nothing falls out of the window. */
+	if (__builtin_expect(st->holes != NULL, 0) && !in_win && st->holes[set].n) {
+		uint32_t h = st->holes[set].v[--st->holes[set].n];
+		b[h >> 6] &= ~(1ULL << (h & 63));
+		if (exact && (h >> 6) < S->built)
+			tree_add(t, nw, h >> 6, -1);
+		S->live--;
+		if (window) {
+			S->inwin--;
+			if (!S->inwin)
+				S->bound = 0;
+			else if (h == S->bound)
+				S->bound = next_mark(b, h + 1);
+		}
+	}
 	if (!p) {
 		S->live++;
-	} else if (exact || p >= S->bound) {
+	} else if (exact || in_win) {
 		b[p >> 6] &= ~(1ULL << (p & 63));
 		if ((p >> 6) < S->built)
 			tree_add(t, nw, p >> 6, -1);
@@ -114,7 +131,7 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 	b[q >> 6] |= 1ULL << (q & 63);
 	st->ln[line].stamp = q;
 	if (window) {
-		if (p && p >= S->bound) { /* in the window: it stays as full */
+		if (in_win) { /* in the window: it stays as full */
 			if (p == S->bound)
 				S->bound = next_mark(b, p + 1);
 		} else if (S->inwin < st->window) { /* a new line, room left */

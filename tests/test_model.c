@@ -250,7 +250,7 @@ static uint64_t coalesce_one(uint64_t (*f)(uint32_t), uint32_t bytes, uint32_t *
 	rd_coal co;
 	rd_config_default(&c);
 	assert_int_equal(sched_build(&s, k, &c), RD_OK);
-	assert_int_equal(coal_build(&co, k, &s, 128, 1, NULL), RD_OK);
+	assert_int_equal(coal_build(&co, k, &s, 128, 1, 0, NULL), RD_OK);
 	uint64_t n = co.nreq;
 	assert_int_equal(co.ninstr, 1);
 	if (nthr_first)
@@ -941,6 +941,167 @@ static void test_replacement_policies(void **state)
 	assert_non_null(strstr(e, "l1.replacement: the reference-2013 profile models LRU only"));
 }
 
+/* ------------------------------------------------ stores and bypass */
+
+/* The independent cache above with stores (seed 001 §3-4): evict removes
+ * a line a store finds (its way empty, the lowest empty way filled
+ * first), allocate treats a store as a load. Per line: inserted once
+ * (a miss of a line never inserted is compulsory) and evicted by a store
+ * since its last insertion (a miss then is write_evict). */
+typedef struct wsim {
+	repl_sim c;
+	uint8_t *inserted, *we; /* [lines] */
+	uint64_t misses, we_misses, compulsory, bypass, store_hits, store_requests;
+} wsim;
+
+/* enum rd_outcome of one access; *cls its class (-1: none). */
+static int wsim_access(wsim *s, uint64_t line, int store, int stores, int bypass, int *cls)
+{
+	*cls = -1;
+	if (store && stores == RD_STORES_EVICT) {
+		s->store_requests++;
+		uint64_t *L = s->c.line + (line % s->c.sets) * s->c.ways;
+		for (uint32_t w = 0; w < s->c.ways; w++)
+			if (L[w] == line + 1) {
+				L[w] = 0;
+				s->we[line] = 1;
+				s->store_hits++;
+				return RD_OUT_EVICT;
+			}
+		return RD_OUT_BYPASS;
+	}
+	if (!store && bypass) {
+		s->misses++;
+		s->bypass++;
+		*cls = RD_CLASS_BYPASS;
+		return RD_OUT_MISS;
+	}
+	int hit = repl_access(&s->c, line);
+	if (store) {
+		s->store_requests++;
+		s->store_hits += hit;
+	} else if (!hit) {
+		s->misses++;
+		*cls = s->we[line] ? RD_CLASS_WRITE_EVICT : !s->inserted[line] ? RD_CLASS_COMPULSORY : -1;
+		s->we_misses += s->we[line];
+		s->compulsory += !s->we[line] && !s->inserted[line];
+	}
+	if (!hit) {
+		s->inserted[line] = 1;
+		s->we[line] = 0;
+	}
+	return hit ? RD_OUT_HIT : RD_OUT_MISS;
+}
+
+/* One thread, warp size 1, zero latency, unlimited MSHRs, mod hash:
+ * random loads and stores give, for every combination of l1.stores,
+ * l1.loads and l1.replacement, the independent simulator's outcome on
+ * every request, and its misses, write_evict misses and store hits. */
+static void test_stores_policies(void **state)
+{
+	(void)state;
+	lcg g = {4242};
+	uint64_t we_seen = 0, differ = 0;
+	for (int rep = 0; rep < 30; rep++) {
+		uint32_t nlines = 4 + lcg_next(&g, 40), n = 50 + lcg_next(&g, 300);
+		rd_kernel_builder *b = rd_kernel_builder_new("ws", 1, 1, 1);
+		uint64_t *addr = malloc(n * sizeof *addr);
+		int *st = malloc(n * sizeof *st);
+		for (uint32_t i = 0; i < n; i++) {
+			addr[i] = (uint64_t)lcg_next(&g, nlines) * 32 + lcg_next(&g, 8) * 4;
+			st[i] = lcg_next(&g, 3) == 0;
+			assert_int_equal(rd_kernel_builder_add(b, 0, st[i], addr[i], 4), 0);
+		}
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		assert_non_null(k);
+		rd_config c;
+		serial_config(&c, 1 + lcg_next(&g, 4), 1u << lcg_next(&g, 3));
+		c.seed = 11 + (uint64_t)rep;
+		for (int stores = 0; stores <= RD_STORES_ALLOCATE; stores++)
+			for (int bypass = 0; bypass <= 1; bypass++)
+				for (int kind = RD_REPL_LRU; kind <= RD_REPL_RANDOM; kind++) {
+					if (bypass && stores == RD_STORES_ALLOCATE)
+						continue;
+					c.stores = (enum rd_stores)stores;
+					c.loads = bypass ? RD_LOADS_BYPASS : RD_LOADS_CACHE;
+					c.replacement = (enum rd_replacement)kind;
+					uint32_t sets = rd_config_sets(&c);
+					wsim s = {.c = {.kind = kind, .sets = sets, .ways = c.l1_ways}};
+					s.c.line = calloc((size_t)sets * c.l1_ways, sizeof *s.c.line);
+					s.c.ins = calloc((size_t)sets * c.l1_ways, sizeof *s.c.ins);
+					s.c.cnt = calloc((size_t)sets * c.l1_ways, sizeof *s.c.cnt);
+					s.c.last = calloc((size_t)sets * c.l1_ways, sizeof *s.c.last);
+					s.inserted = calloc(nlines, 1);
+					s.we = calloc(nlines, 1);
+					rng_seed(&s.c.rng, c.seed, 0x7265706c0000ull);
+					ev_list evs = {0};
+					rd_callbacks cb = {.event = ev_collect, .ctx = &evs};
+					rd_result r, q;
+					rd_model *m = rd_model_new(k);
+					assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_OK);
+					/* without events: the same counts */
+					rd_model *m2 = rd_model_new(k);
+					assert_int_equal(rd_model_run(m2, &c, RD_ALL_CASES, NULL, &q), RD_OK);
+					uint32_t e = 0;
+					if (getenv("WSIM_DEBUG") && rep == atoi(getenv("WSIM_DEBUG")))
+						for (uint32_t i = 0; i < evs.n; i++)
+							fprintf(stderr, "%s%u:%s%llu:%d:%lld ", i ? "" : "\n",
+								i, evs.v[i].store ? "S" : "L",
+								(unsigned long long)evs.v[i].line,
+								evs.v[i].outcome, (long long)evs.v[i].distance);
+					for (uint32_t i = 0; i < n; i++) {
+						if (st[i] && stores == RD_STORES_IGNORE)
+							continue;
+						int cls, o = wsim_access(&s, addr[i] / 32, st[i], stores, bypass,
+									 &cls);
+						assert_true(e < evs.n);
+						const rd_event *ev = &evs.v[e++];
+						if ((int)ev->outcome != o || ev->store != st[i] ||
+						    (cls >= 0 && ev->cls != cls))
+							fail_msg("rep %d stores %s loads %s %s: access %u (%s of "
+								 "line %llu): model outcome %d class %d, "
+								 "simulator %d class %d",
+								 rep, rd_stores_name(c.stores), rd_loads_name(c.loads),
+								 rd_replacement_name(c.replacement), i,
+								 st[i] ? "store" : "load",
+								 (unsigned long long)(addr[i] / 32), ev->outcome,
+								 ev->cls, o, cls);
+					}
+					assert_int_equal(e, evs.n);
+					assert_int_equal(r.misses, s.misses);
+					assert_int_equal(r.cls[RD_CLASS_WRITE_EVICT], s.we_misses);
+					assert_int_equal(r.cls[RD_CLASS_COMPULSORY], s.compulsory);
+					assert_int_equal(r.cls[RD_CLASS_BYPASS], s.bypass);
+					assert_int_equal(r.store_hits, s.store_hits);
+					assert_int_equal(r.store_requests, s.store_requests);
+					assert_int_equal(q.misses, r.misses);
+					assert_memory_equal(q.cls, r.cls, sizeof q.cls);
+					assert_int_equal(q.store_hits, r.store_hits);
+					uint64_t hw = q.hist_w_inf, h = q.hist_inf;
+					for (uint32_t d = 0; d < q.hist_w_len; d++)
+						hw += q.hist_w[d];
+					for (uint32_t d = 0; d < q.hist_len; d++)
+						h += q.hist[d];
+					assert_int_equal(hw, q.store_requests);
+					assert_int_equal(h, q.requests);
+					we_seen += s.we_misses;
+					differ += stores == RD_STORES_EVICT && !bypass &&
+						  s.we_misses > 0;
+					free(s.c.line), free(s.c.ins), free(s.c.cnt), free(s.c.last);
+					free(s.inserted), free(s.we), free(evs.v);
+					rd_result_free(&r);
+					rd_result_free(&q);
+					rd_model_free(m);
+					rd_model_free(m2);
+				}
+		free(addr);
+		free(st);
+		rd_kernel_free(k);
+	}
+	assert_true(we_seen > 20);
+	assert_true(differ > 10);
+}
+
 static void test_timing_properties(void **state)
 {
 	(void)state;
@@ -1453,6 +1614,7 @@ int main(void)
 		cmocka_unit_test(test_classes_per_access),
 		cmocka_unit_test(test_sites_sum),
 		cmocka_unit_test(test_replacement_policies),
+		cmocka_unit_test(test_stores_policies),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_engine_vs_naive),

@@ -642,9 +642,18 @@ void steplog_explain(const steplog *l, size_t i, char *buf, size_t len)
 	if (ev->outcome != RD_OUT_CANCEL && ev->latency)
 		snprintf(when, sizeof when, "; effect at t=%llu", (unsigned long long)ev->effect_at);
 	switch (ev->outcome) {
+	case RD_OUT_EVICT:
+		snprintf(buf, len, "store: line %llu %s set %u; its way is empty until the next fill "
+			 "(write-evict)", line, ev->distance >= 0 ? "is evicted from" :
+			 "is in flight: its insertion is cancelled in", ev->set);
+		return;
+	case RD_OUT_BYPASS:
+		snprintf(buf, len, "store: line %llu is not in set %u; the store goes past the L1",
+			 line, ev->set);
+		return;
 	case RD_OUT_HIT:
-		snprintf(buf, len, "hit: line %llu is at distance %lld < %u ways in set %u's stack%s",
-			 line, (long long)ev->distance, ways, ev->set, when);
+		snprintf(buf, len, "%shit: line %llu is at distance %lld < %u ways in set %u's stack%s",
+			 ev->store ? "store " : "", line, (long long)ev->distance, ways, ev->set, when);
 		return;
 	case RD_OUT_CANCEL: {
 		char why[64];

@@ -47,6 +47,7 @@ static void csv_header(output *o)
 	for (size_t i = 0; csv_config_key(i); i++)
 		fprintf(f, ",%s", csv_config_key(i));
 	fputs(",accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,"
+	      "write_evict,bypass,stores,store_requests,store_hits,store_evictions,"
 	      "miss_rate,miss_rate_all,model_s",
 	      f);
 	for (int i = 0; i < o->nextra; i++)
@@ -98,7 +99,7 @@ static void csv_row(output *o, const output_run *run, const site_row *row)
 			output_csv_field(f, output_config_value(run->config, key, buf, sizeof buf));
 	}
 	if (!r) { /* a skipped point: no counts, no rates, no time */
-		for (int i = 0; i < 4 + RD_NCLASS + 3; i++)
+		for (int i = 0; i < 4 + RD_NCLASS + 4 + 3; i++)
 			putc(',', f);
 		goto tail;
 	}
@@ -108,6 +109,7 @@ static void csv_row(output *o, const output_run *run, const site_row *row)
 			(unsigned long long)q->hits, (unsigned long long)q->misses);
 		for (int c = 0; c < RD_NCLASS; c++)
 			fprintf(f, ",%llu", (unsigned long long)q->cls[c]);
+		fputs(",,,,", f); /* stores are not counted per site */
 		double all = q->requests ? (double)q->misses / (double)q->requests : 0.0;
 		double hw = q->requests ? (double)(q->misses - q->cls[RD_CLASS_LATENCY]) /
 						  (double)q->requests
@@ -119,6 +121,9 @@ static void csv_row(output *o, const output_run *run, const site_row *row)
 			(unsigned long long)r->misses);
 		for (int c = 0; c < RD_NCLASS; c++)
 			fprintf(f, ",%llu", (unsigned long long)r->cls[c]);
+		fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->stores,
+			(unsigned long long)r->store_requests, (unsigned long long)r->store_hits,
+			(unsigned long long)r->store_evictions);
 		/* A kernel without loads has no rate; 0 keeps the column numeric. */
 		fprintf(f, ",%.6f,%.6f,", isfinite(r->miss_rate) ? r->miss_rate : 0.0,
 			isfinite(r->miss_rate_all) ? r->miss_rate_all : 0.0);

@@ -89,10 +89,14 @@ static void json_run(output *o, const output_run *run)
 	json_u64(f, "misses", r->misses, 0);
 	/* Fixed names, part of the format, whatever rd_class_name says. */
 	static const char *const class_keys[RD_NCLASS] = {"compulsory", "capacity",
-							   "associativity", "latency", "mshr"};
+							   "associativity", "latency", "mshr",
+							   "write_evict", "bypass"};
 	for (int k = 0; k < RD_NCLASS; k++)
 		json_u64(f, class_keys[k], r->cls[k], 0);
 	json_u64(f, "stores", r->stores, 0);
+	json_u64(f, "store_requests", r->store_requests, 0);
+	json_u64(f, "store_hits", r->store_hits, 0);
+	json_u64(f, "store_evictions", r->store_evictions, 0);
 	json_u64(f, "cancels", r->cancels, 0);
 	fputs("},\"threads\":{", f);
 	json_u64(f, "total", r->threads_total, 1);
@@ -120,6 +124,16 @@ static void json_run(output *o, const output_run *run)
 	}
 	if (r->hist_inf)
 		fprintf(f, "%s[\"inf\",%llu]", first ? "" : ",", (unsigned long long)r->hist_inf);
+	fputs("],\"histogram_writes\":[", f);
+	first = 1;
+	for (uint32_t d = 0; d < r->hist_w_len; d++) {
+		if (r->hist_w[d]) {
+			fprintf(f, "%s[%u,%llu]", first ? "" : ",", d, (unsigned long long)r->hist_w[d]);
+			first = 0;
+		}
+	}
+	if (r->hist_w_inf)
+		fprintf(f, "%s[\"inf\",%llu]", first ? "" : ",", (unsigned long long)r->hist_w_inf);
 	fputs("]", f);
 	sites_json(f, run);
 	if (!run->no_timing) {

@@ -30,9 +30,17 @@ static void text_config(FILE *f, const rd_config *c)
 		fputs("unlimited MSHRs", f);
 	if (c->l1_mshr_per_warp)
 		fprintf(f, " (%s per warp)", v[6]);
-	fprintf(f, ", latency hit %s miss %s+-%s, warp %s, cores %s, mapping %s%s\n", v[7], v[8],
+	fprintf(f, ", latency hit %s miss %s+-%s, warp %s, cores %s, mapping %s%s", v[7], v[8],
 		v[9], v[10], v[11], v[12],
 		c->classes == RD_CLASSES_PER_ACCESS ? ", classes per access" : "");
+	/* the policies, when not the paper's */
+	if (c->replacement != RD_REPL_LRU)
+		fprintf(f, ", replacement %s", rd_replacement_name(c->replacement));
+	if (c->stores != RD_STORES_IGNORE)
+		fprintf(f, ", stores %s", rd_stores_name(c->stores));
+	if (c->loads != RD_LOADS_CACHE)
+		fprintf(f, ", loads %s", rd_loads_name(c->loads));
+	putc('\n', f);
 }
 
 static void text_count(FILE *f, const char *label, uint64_t n, uint64_t requests)
@@ -46,23 +54,24 @@ static void text_count(FILE *f, const char *label, uint64_t n, uint64_t requests
  * many are summed into power-of-two ranges (0, 1, 2-3, 4-7, ...) so the
  * line stays readable while keeping the shape.
  */
-static void text_histogram(FILE *f, const rd_result *r)
+static void text_histogram(FILE *f, const char *label, const uint64_t *hist, uint32_t len,
+			   uint64_t inf)
 {
 	uint32_t nonzero = 0;
-	for (uint32_t d = 0; d < r->hist_len; d++)
-		nonzero += r->hist[d] != 0;
-	fputs("histogram:", f);
-	if (nonzero == 0 && r->hist_inf == 0)
+	for (uint32_t d = 0; d < len; d++)
+		nonzero += hist[d] != 0;
+	fputs(label, f);
+	if (nonzero == 0 && inf == 0)
 		fputs(" (empty)", f);
 	if (nonzero <= 12) {
-		for (uint32_t d = 0; d < r->hist_len; d++)
-			if (r->hist[d])
-				fprintf(f, " %u:%llu", d, (unsigned long long)r->hist[d]);
+		for (uint32_t d = 0; d < len; d++)
+			if (hist[d])
+				fprintf(f, " %u:%llu", d, (unsigned long long)hist[d]);
 	} else {
-		for (uint64_t lo = 0; lo < r->hist_len; lo = lo ? lo * 2 : 1) {
+		for (uint64_t lo = 0; lo < len; lo = lo ? lo * 2 : 1) {
 			uint64_t hi = lo ? lo * 2 - 1 : 0, sum = 0;
-			for (uint64_t d = lo; d <= hi && d < r->hist_len; d++)
-				sum += r->hist[d];
+			for (uint64_t d = lo; d <= hi && d < len; d++)
+				sum += hist[d];
 			if (!sum)
 				continue;
 			if (hi == lo)
@@ -72,8 +81,8 @@ static void text_histogram(FILE *f, const rd_result *r)
 					(unsigned long long)hi, (unsigned long long)sum);
 		}
 	}
-	if (r->hist_inf)
-		fprintf(f, " inf:%llu", (unsigned long long)r->hist_inf);
+	if (inf)
+		fprintf(f, " inf:%llu", (unsigned long long)inf);
 	putc('\n', f);
 }
 
@@ -118,15 +127,21 @@ static void text_run(output *o, const output_run *run)
 	fputs_safe(run->input, f);
 	fputs("\nkernel:  ", f);
 	fputs_safe(run->kernel, f);
-	fprintf(f, ", %u thread%s, %llu load%s, %llu store%s (not cached)\n", r->threads_total,
+	static const char *const store_note[] = {"not cached", "write-evict", "cached"};
+	fprintf(f, ", %u thread%s, %llu load%s, %llu store%s (%s)\n", r->threads_total,
 		r->threads_total == 1 ? "" : "s", (unsigned long long)r->accesses,
-		r->accesses == 1 ? "" : "s", (unsigned long long)r->stores, r->stores == 1 ? "" : "s");
+		r->accesses == 1 ? "" : "s", (unsigned long long)r->stores, r->stores == 1 ? "" : "s",
+		store_note[c->stores <= RD_STORES_ALLOCATE ? c->stores : 0]);
 	text_config(f, c);
 	fprintf(f, "requests: %llu coalesced from %llu loads\n", (unsigned long long)r->requests,
 		(unsigned long long)r->accesses);
 	text_count(f, "hits", r->hits, r->requests);
 	text_count(f, "misses", r->misses, r->requests);
 	for (int k = 0; k < RD_NCLASS; k++) {
+		/* the classes the policies cannot give are left out */
+		if ((k == RD_CLASS_WRITE_EVICT && c->stores != RD_STORES_EVICT) ||
+		    (k == RD_CLASS_BYPASS && c->loads != RD_LOADS_BYPASS))
+			continue;
 		char label[32];
 		snprintf(label, sizeof label, "  %s", rd_class_name((enum rd_class)k));
 		text_count(f, label, r->cls[k], r->requests);
@@ -138,8 +153,20 @@ static void text_run(output *o, const output_run *run)
 	if (r->cancels)
 		fprintf(f, "cancels: %llu issue attempts blocked on MSHRs\n",
 			(unsigned long long)r->cancels);
+	if (c->stores != RD_STORES_IGNORE) {
+		fprintf(f, "stores:  %llu requests coalesced from %llu stores, %llu %s",
+			(unsigned long long)r->store_requests, (unsigned long long)r->stores,
+			(unsigned long long)r->store_hits,
+			c->stores == RD_STORES_EVICT ? "hit and evicted their line" : "hits");
+		if (c->stores == RD_STORES_EVICT && r->store_evictions > r->store_hits)
+			fprintf(f, ", %llu cancelled a fill in flight",
+				(unsigned long long)(r->store_evictions - r->store_hits));
+		putc('\n', f);
+	}
 	text_cases(f, r);
-	text_histogram(f, r);
+	text_histogram(f, "histogram:", r->hist, r->hist_len, r->hist_inf);
+	if (c->stores != RD_STORES_IGNORE)
+		text_histogram(f, "store histogram:", r->hist_w, r->hist_w_len, r->hist_w_inf);
 	sites_text(f, run);
 	if (r->threads_modelled < r->threads_total)
 		fprintf(f, "note: gpu.max_threads=%u kept %u of %u threads\n", c->max_threads,

@@ -124,7 +124,8 @@ void sites_json(FILE *f, const output_run *run)
 	if (!rows && !oom)
 		return;
 	static const char *const class_keys[RD_NCLASS] = {"compulsory", "capacity",
-							   "associativity", "latency", "mshr"};
+							   "associativity", "latency", "mshr",
+							   "write_evict", "bypass"};
 	fputs(",\"sites\":[", f);
 	for (size_t i = 0; i < n; i++) {
 		const site_row *s = &rows[i];
