@@ -236,6 +236,44 @@ static void bench_options(const char *name, rd_kernel *k, int reps)
 	fflush(stdout);
 }
 
+/* What stores cost (the breakdown, one thread), on a kernel whose every
+ * 4th access is a store: l1.stores evict and allocate against ignore,
+ * alternating runs. */
+static void bench_stores(const char *name, rd_kernel *k, int reps)
+{
+	rd_config c;
+	rd_config_default(&c);
+	rd_result r;
+	rd_model *m = rd_model_new(k);
+	enum { NV = 3 }; /* ignore, evict, allocate */
+	double t[NV][16];
+	uint64_t req[NV] = {0};
+	for (int v = 0; v < NV; v++) { /* each one's stages, built once */
+		rd_config cv = c;
+		cv.stores = (enum rd_stores)v;
+		run_once(m, &cv, RD_ALL_CASES, &r);
+		rd_result_free(&r);
+	}
+	for (int i = 0; i < reps; i++)
+		for (int v = 0; v < NV; v++) {
+			rd_config cv = c;
+			cv.stores = (enum rd_stores)v;
+			cv.seed = 9000 + 7 * (uint64_t)i + (uint64_t)v;
+			t[v][i] = run_once(m, &cv, RD_ALL_CASES, &r);
+			req[v] = r.requests + r.store_requests;
+			rd_result_free(&r);
+		}
+	rd_model_free(m);
+	for (int v = 0; v < NV; v++)
+		qsort(t[v], (size_t)reps, sizeof *t[v], cmp_double);
+	double b = t[0][reps / 2];
+	printf("| %s | %.3f | %.3f (%.2fx) | %.3f (%.2fx) | %.2fx | %.2fx |\n", name, b,
+	       t[1][reps / 2], t[1][reps / 2] / b, t[2][reps / 2], t[2][reps / 2] / b,
+	       t[1][reps / 2] / (double)req[1] / (b / (double)req[0]),
+	       t[2][reps / 2] / (double)req[2] / (b / (double)req[0]));
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "--trc") == 0)
@@ -273,6 +311,15 @@ int main(int argc, char **argv)
 		rd_kernel_free(k);
 		k = synthetic(327680, 128, 1 << 18);
 		bench_options("synthetic 10M", k, reps);
+		rd_kernel_free(k);
+	}
+	if (!*only || strstr("stores", only)) {
+		printf("\n| input (every 4th access a store) | breakdown s, stores=ignore | "
+		       "stores=evict s (ratio) | stores=allocate s (ratio) | evict per request / ignore "
+		       "| allocate per request / ignore |\n");
+		printf("|---|---:|---:|---:|---:|---:|\n");
+		rd_kernel *k = synthetic_stores(32768, 128, 1 << 15, 4);
+		bench_stores("synthetic 1M", k, reps);
 		rd_kernel_free(k);
 	}
 	return 0;

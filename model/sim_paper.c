@@ -644,12 +644,15 @@ static int core_init(core_state *cs)
 	cs->shadow = p->shadow;
 	cs->by_site = p->by_site;
 	/* each core and case draws its random victims from a stream of its
-	 * own, apart from the latencies' (rng below) */
+	 * own, apart from the latencies' (rng below); the per-access shadow
+	 * draws the same stream, so that a one-set cache, which is its own
+	 * fully associative cache, has no associativity misses under random
+	 * either (with more sets the two draw at different times) */
 	uint64_t stream = 0x7265706c0000ull + (uint64_t)cs->core * 16 + (uint64_t)p->case_id * 2;
 	if (p->repl != RD_REPL_LRU &&
 	    (policy_init(&cs->pol, p->repl, p->nsets, p->ways, nl, p->set_of, p->seed, stream) ||
 	     (p->shadow && policy_init(&cs->fa_pol, p->repl, 1, p->sets * p->ways, nl,
-				       p->shadow_set_of, p->seed, stream + 1))))
+				       p->shadow_set_of, p->seed, stream))))
 		return -1;
 	if (p->by_site && counts_sites(cs->out, p->nsites, p->need_hist) < 0)
 		return -1;

@@ -1001,7 +1001,7 @@ static void test_stores_policies(void **state)
 {
 	(void)state;
 	lcg g = {4242};
-	uint64_t we_seen = 0, differ = 0;
+	uint64_t we_seen = 0, differ = 0, one_set = 0;
 	for (int rep = 0; rep < 30; rep++) {
 		uint32_t nlines = 4 + lcg_next(&g, 40), n = 50 + lcg_next(&g, 300);
 		rd_kernel_builder *b = rd_kernel_builder_new("ws", 1, 1, 1);
@@ -1042,6 +1042,23 @@ static void test_stores_policies(void **state)
 					/* without events: the same counts */
 					rd_model *m2 = rd_model_new(k);
 					assert_int_equal(rd_model_run(m2, &c, RD_ALL_CASES, NULL, &q), RD_OK);
+					if (sets == 1) { /* one set is fully associative: no conflicts */
+						rd_config cp = c;
+						cp.classes = RD_CLASSES_PER_ACCESS;
+						rd_result pa;
+						assert_int_equal(rd_model_run(m2, &cp, RD_ALL_CASES, NULL, &pa),
+								 RD_OK);
+						if (pa.cls[RD_CLASS_ASSOCIATIVITY])
+							fail_msg("rep %d stores %s loads %s %s, one set: %llu "
+								 "associativity misses per access",
+								 rep, rd_stores_name(c.stores),
+								 rd_loads_name(c.loads),
+								 rd_replacement_name(c.replacement),
+								 (unsigned long long)pa.cls[RD_CLASS_ASSOCIATIVITY]);
+						assert_int_equal(pa.misses, q.misses);
+						rd_result_free(&pa);
+						one_set++;
+					}
 					uint32_t e = 0;
 					if (getenv("WSIM_DEBUG") && rep == atoi(getenv("WSIM_DEBUG")))
 						for (uint32_t i = 0; i < evs.n; i++)
@@ -1100,6 +1117,117 @@ static void test_stores_policies(void **state)
 	}
 	assert_true(we_seen > 20);
 	assert_true(differ > 10);
+	assert_true(one_set > 10);
+}
+
+/* Warp instructions with stores (a hand-checked example): instruction k
+ * is each lane's k-th access; its load requests come first, then its
+ * store requests, each coalesced per line. Two lanes, warp size 2, zero
+ * latency, mod hash, 32-byte lines:
+ *   lane 0: load 0, store 64, load 0
+ *   lane 1: load 4, load 128, store 68
+ * instr 0: loads of lines 0 (lanes 0, 1: one request)
+ * instr 1: load of line 4 (lane 1), then the store of line 2 (lane 0)
+ * instr 2: load of line 0 (lane 0), then the store of line 2 (lane 1) */
+static void test_store_instructions(void **state)
+{
+	(void)state;
+	rd_kernel_builder *b = rd_kernel_builder_new("si", 2, 1, 1);
+	/* file order mixes the lanes: only each lane's own order counts */
+	assert_int_equal(rd_kernel_builder_add(b, 0, 0, 0, 4), 0);
+	assert_int_equal(rd_kernel_builder_add(b, 1, 0, 4, 4), 0);
+	assert_int_equal(rd_kernel_builder_add(b, 1, 0, 128, 4), 0);
+	assert_int_equal(rd_kernel_builder_add(b, 0, 1, 64, 4), 0);
+	assert_int_equal(rd_kernel_builder_add(b, 0, 0, 0, 4), 0);
+	assert_int_equal(rd_kernel_builder_add(b, 1, 1, 68, 4), 0);
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	assert_non_null(k);
+	assert_int_equal(k->nloads, 4);
+	assert_int_equal(k->nstores, 2);
+	assert_int_equal(k->store_threads, 2);
+	assert_int_equal(k->store_pos[0], 1); /* lane 0's second access */
+	assert_int_equal(k->store_pos[1], 2); /* lane 1's third */
+	rd_config c;
+	serial_config(&c, 4, 1);
+	c.warp_size = 2;
+	static const struct {
+		uint64_t line;
+		int store;
+		uint32_t instr, nthr;
+		enum rd_outcome o;
+	} want[] = {
+		{0, 0, 0, 2, RD_OUT_MISS}, {4, 0, 1, 1, RD_OUT_MISS}, {2, 1, 1, 1, RD_OUT_BYPASS},
+		{0, 0, 2, 1, RD_OUT_HIT},  {2, 1, 2, 1, RD_OUT_BYPASS},
+	};
+	for (int stores = RD_STORES_IGNORE; stores <= RD_STORES_ALLOCATE; stores++) {
+		c.stores = (enum rd_stores)stores;
+		ev_list evs = {0};
+		rd_callbacks cb = {.event = ev_collect, .ctx = &evs};
+		rd_result r;
+		rd_model *m = rd_model_new(k);
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_OK);
+		if (stores == RD_STORES_IGNORE) {
+			/* loads only: instruction k is the k-th load, 0 and 4 then
+			 * 0 and 128 (two lines) */
+			assert_int_equal(evs.n, 3);
+			assert_int_equal(r.store_requests, 0);
+			assert_int_equal(r.hist_w_len + r.hist_w_inf, 0);
+		} else {
+			assert_int_equal(evs.n, 5);
+			for (uint32_t i = 0; i < 5; i++) {
+				enum rd_outcome o = want[i].o;
+				if (stores == RD_STORES_ALLOCATE && want[i].store)
+					o = i == 2 ? RD_OUT_MISS : RD_OUT_HIT; /* allocated at 2 */
+				assert_int_equal(evs.v[i].line, want[i].line);
+				assert_int_equal(evs.v[i].store, want[i].store);
+				assert_int_equal(evs.v[i].instr, want[i].instr);
+				assert_int_equal(evs.v[i].nthreads, want[i].nthr);
+				assert_int_equal(evs.v[i].outcome, o);
+			}
+			assert_int_equal(evs.v[2].addr, 64);
+			assert_int_equal(evs.v[4].addr, 68);
+			assert_int_equal(r.requests, 3);
+			assert_int_equal(r.store_requests, 2);
+			assert_int_equal(r.store_hits, stores == RD_STORES_ALLOCATE ? 1 : 0);
+		}
+		free(evs.v);
+		rd_result_free(&r);
+		rd_model_free(m);
+	}
+	/* threads with only stores are modelled too (not under ignore) */
+	b = rd_kernel_builder_new("so", 1, 1, 1);
+	assert_int_equal(rd_kernel_builder_add(b, 0, 0, 0, 4), 0);
+	assert_int_equal(rd_kernel_builder_add(b, 3, 1, 0, 4), 0);
+	rd_kernel *k2 = rd_kernel_builder_finish(b);
+	c.warp_size = 1;
+	rd_result r;
+	rd_model *m = rd_model_new(k2);
+	c.stores = RD_STORES_IGNORE;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &r), RD_OK);
+	assert_int_equal(r.threads_total, 1);
+	assert_int_equal(r.store_requests, 0);
+	rd_result_free(&r);
+	c.stores = RD_STORES_EVICT;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &r), RD_OK);
+	assert_int_equal(r.threads_total, 4);
+	assert_int_equal(r.store_requests, 1);
+	assert_int_equal(r.store_hits, 1); /* block 3 runs after block 0 */
+	rd_result_free(&r);
+	rd_model_free(m);
+	rd_kernel_free(k2);
+	rd_kernel_free(k);
+	/* refused combinations */
+	char e[256];
+	rd_config_default(&c);
+	c.loads = RD_LOADS_BYPASS;
+	c.stores = RD_STORES_ALLOCATE;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "l1.loads: bypass with l1.stores=allocate"));
+	rd_config_default(&c);
+	c.model = RD_PROFILE_REF2013;
+	c.stores = RD_STORES_EVICT;
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "l1.stores: the reference-2013 profile ignores stores"));
 }
 
 static void test_timing_properties(void **state)
@@ -1615,6 +1743,7 @@ int main(void)
 		cmocka_unit_test(test_sites_sum),
 		cmocka_unit_test(test_replacement_policies),
 		cmocka_unit_test(test_stores_policies),
+		cmocka_unit_test(test_store_instructions),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_engine_vs_naive),
