@@ -167,6 +167,11 @@ uint64_t rd_kernel_builder_loads(const rd_kernel_builder *b)
 	return b->loads;
 }
 
+uint64_t rd_kernel_builder_stores(const rd_kernel_builder *b)
+{
+	return b->stores;
+}
+
 uint32_t rd_kernel_builder_threads(const rd_kernel_builder *b)
 {
 	return b->any ? b->max_tid + 1 : 0;

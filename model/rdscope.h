@@ -286,6 +286,9 @@ void rd_kernel_builder_reserve(rd_kernel_builder *b, uint64_t n);
 /* What finishing will cost: the loads so far and 1 + the largest thread
  * id (the kernel keeps 8 bytes per thread id up to it, 10 per load). */
 uint64_t rd_kernel_builder_loads(const rd_kernel_builder *b);
+/* The stores so far (readers bound them as they bound loads: each costs
+ * 14 bytes while building and in the kernel). */
+uint64_t rd_kernel_builder_stores(const rd_kernel_builder *b);
 uint32_t rd_kernel_builder_threads(const rd_kernel_builder *b);
 /* Turn the accesses into a kernel (frees the builder). NULL: out of memory. */
 rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b);

@@ -155,15 +155,15 @@ STEP_INLINE int effect_push(core_state *cs, uint64_t at, uint32_t line, uint8_t 
 	return 0;
 }
 
-/* exact: the case keeps exact distances (a constant in each copy of the
- * event loop; the window is always kept) */
-STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact)
+/* exact: the case keeps exact distances; we: stores evict (cs->wev). Both
+ * constants in each copy of the event loop; the window is always kept. */
+STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const int we)
 {
 	cs->version++;
 	e->done = 1;
 	cs->pending--;
-	uint32_t *wv = cs->wev ? &cs->wev[e->line] : NULL;
-	if (__builtin_expect(wv && *wv, 0)) {
+	uint32_t *wv = we ? &cs->wev[e->line] : NULL;
+	if (we && *wv) {
 		/* a store removed the line: a hit's effect finds it gone, and
 		 * the fills in flight then land without inserting it */
 		if (e->kind == EFF_HIT || (*wv & ~WEV_MARK)) {
@@ -173,7 +173,7 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact)
 		}
 		*wv = 0; /* filled again */
 	}
-	stack_update_as(&cs->st, e->line, exact, 1);
+	stack_update_as(&cs->st, e->line, exact, 1, we);
 	if (cs->pol.kind) {
 		if (e->kind == EFF_FILL)
 			policy_fill(&cs->pol, e->line);
@@ -188,22 +188,23 @@ release:;
 	}
 }
 
-STEP_INLINE void effects_due(core_state *cs, uint64_t t, const int exact)
+STEP_INLINE void effects_due(core_state *cs, uint64_t t, const int exact, const int we)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!b->v[i].done)
-			effect_apply(cs, &b->v[i], exact);
+			effect_apply(cs, &b->v[i], exact, we);
 	b->n = 0;
 }
 
 /* The looked-up line's own fills due now land before the lookup. */
-STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line, const int exact)
+STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line, const int exact,
+				   const int we)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!b->v[i].done && b->v[i].line == line && b->v[i].kind == EFF_FILL)
-			effect_apply(cs, &b->v[i], exact);
+			effect_apply(cs, &b->v[i], exact, we);
 }
 
 /* Start this core's next block(s): called at start and when one finishes. */
@@ -366,7 +367,7 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 	int in_stack = stack_hit_inline(&cs->st, l);
 	int hit = pol ? policy_has(&cs->pol, l) : in_stack;
 	if (!hit && ln->pend) {
-		effects_land_line(cs, T, l, need_hist);
+		effects_land_line(cs, T, l, need_hist, 1);
 		in_stack = stack_hit_inline(&cs->st, l);
 		hit = pol ? policy_has(&cs->pol, l) : in_stack;
 	}
@@ -436,7 +437,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		 * and the log, below. */
 		int hit = pol ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		if (!hit && ln->pend) {
-			effects_land_line(cs, T, l, need_hist);
+			effects_land_line(cs, T, l, need_hist, ext && cs->wev);
 			hit = pol ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		}
 		uint32_t lat;
@@ -524,14 +525,17 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			goto tail;
 		}
 		out->requests++;
-		out->hits += o == RD_OUT_HIT;
-		out->misses += o == RD_OUT_MISS;
-		out->compulsory += cls == RD_CLASS_COMPULSORY;
-		out->latency += cls == RD_CLASS_LATENCY;
-		out->assoc_access += cls == RD_CLASS_ASSOCIATIVITY;
-		if (ext) {
-			out->write_evict += cls == RD_CLASS_WRITE_EVICT;
-			out->bypass += cls == RD_CLASS_BYPASS;
+		if (o == RD_OUT_HIT) {
+			out->hits++;
+		} else {
+			out->misses++;
+			switch (cls) { /* the classes known per request */
+			case RD_CLASS_COMPULSORY: out->compulsory++; break;
+			case RD_CLASS_LATENCY: out->latency++; break;
+			case RD_CLASS_ASSOCIATIVITY: out->assoc_access++; break;
+			case RD_CLASS_WRITE_EVICT: out->write_evict++; break;
+			case RD_CLASS_BYPASS: out->bypass++; break;
+			}
 		}
 		if (per_set) {
 			out->set_requests[set]++;
@@ -725,14 +729,14 @@ static uint64_t spin_skip(core_state *cs, uint64_t T)
 	}
 	cs->out->cancels += k;
 	if (end == E + 1)
-		effects_due(cs, E, cs->st.exact);
+		effects_due(cs, E, cs->st.exact, cs->wev != NULL);
 	return end;
 }
 
 /* The event loop from step 0 until the core's warps are done. exact is a
  * constant in each copy (sim_paper_core makes one per value), so the stack
  * updates test no case flag. */
-STEP_INLINE int core_loop(core_state *cs, const int exact)
+STEP_INLINE int core_loop(core_state *cs, const int exact, const int we)
 {
 	const sim_input *in = cs->in;
 	const sim_params *p = cs->p;
@@ -759,7 +763,7 @@ STEP_INLINE int core_loop(core_state *cs, const int exact)
 			/* Idle: land what is due, then skip the steps where
 			 * nothing is due until the next arrival; or jump to it. */
 			if (cs->pending) {
-				effects_due(cs, T++, exact);
+				effects_due(cs, T++, exact, we);
 				uint64_t A = next_arrival(cs, T);
 				while (T < A && cs->pending && !cs->wheel[T & cs->wmask].n)
 					T++;
@@ -778,7 +782,7 @@ STEP_INLINE int core_loop(core_state *cs, const int exact)
 		} else if ((st = warp_issue(cs, w, T, exact)) < 0) {
 			return RD_ENOMEM;
 		}
-		effects_due(cs, T, exact);
+		effects_due(cs, T, exact, we);
 		spin = st == 1 && cs->version == v0 ? spin + 1 : 0;
 		T++;
 		if (cs->issued >= next_report) {
@@ -811,7 +815,11 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 		uint32_t nb = in->s->core_first[core + 1] - in->s->core_first[core];
 		for (uint32_t i = 0; i < in->s->active_blocks && cs.next_block < nb; i++)
 			block_dispatch(&cs);
-		rc = cs.st.exact ? core_loop(&cs, 1) : core_loop(&cs, 0);
+		/* one copy per case kind: exact distances, stores that evict */
+		if (cs.wev)
+			rc = cs.st.exact ? core_loop(&cs, 1, 1) : core_loop(&cs, 0, 1);
+		else
+			rc = cs.st.exact ? core_loop(&cs, 1, 0) : core_loop(&cs, 0, 0);
 	}
 	core_free(&cs);
 	return rc;

@@ -87,10 +87,12 @@ static inline uint32_t next_mark(const uint64_t *b, uint32_t from)
 	return (uint32_t)((w << 6) + (uint64_t)__builtin_ctzll(m));
 }
 
-/* exact, window: st->exact, st->window != 0, as constants where the
- * caller knows them (the paper engine compiles one copy per case kind) */
+/* exact, window, holes: st->exact, st->window != 0, st->holes != NULL, as
+ * constants where the caller knows them (the paper engine compiles one
+ * copy per case kind, so a run without stores tests nothing for holes) */
 static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, uint32_t line,
-								 const int exact, const int window)
+								 const int exact, const int window,
+								 const int holes)
 {
 	uint32_t set = st->ln[line].set;
 	rd_set *S = &st->set[set];
@@ -101,7 +103,7 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 	const int in_win = p && p >= S->bound; /* (before a hole moves the bound) */
 	/* An insertion into a set with holes fills one (a hole's way is
 	 * empty): nothing falls out of the window. */
-	if (__builtin_expect(st->holes != NULL, 0) && !in_win && st->holes[set].n) {
+	if (holes && !in_win && st->holes[set].n) {
 		uint32_t h = st->holes[set].v[--st->holes[set].n];
 		b[h >> 6] &= ~(1ULL << (h & 63));
 		if (exact && (h >> 6) < S->built)
@@ -154,7 +156,7 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 
 static inline __attribute__((always_inline)) void stack_update_inline(rd_stack *st, uint32_t line)
 {
-	stack_update_as(st, line, st->exact, st->window != 0);
+	stack_update_as(st, line, st->exact, st->window != 0, st->holes != NULL);
 }
 
 #endif

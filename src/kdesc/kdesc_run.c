@@ -106,6 +106,10 @@ static int run_access(run *r, const kd_stmt *st)
 			return run_fail(r, st->line, "more than %llu loads in one kernel (lower "
 						     "max_threads or the sizes)",
 					(unsigned long long)trace_max_loads());
+		if (st->kind == ST_STORE && rd_kernel_builder_stores(r->b) >= trace_max_loads())
+			return run_fail(r, st->line, "more than %llu stores in one kernel (lower "
+						     "max_threads or the sizes)",
+					(unsigned long long)trace_max_loads());
 		int64_t site = st->kind == ST_LOAD ? ref_site(r, st, st->l1 + i) : 0;
 		if (site < 0 ||
 		    rd_kernel_builder_add_at(r->b, r->tid, st->kind == ST_STORE, addr, ref->bytes,

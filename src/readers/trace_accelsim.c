@@ -415,6 +415,9 @@ static int instruction(accel_reader *r, body *s, const char *line)
 		if (kind == SASS_LOAD && !s->loads_left--)
 			return textin_fail(r->t, "more than %llu loads in kernel %s",
 					   (unsigned long long)trace_max_loads(), r->name);
+		if (kind == SASS_STORE && rd_kernel_builder_stores(s->b) >= trace_max_loads())
+			return textin_fail(r->t, "more than %llu stores in kernel %s",
+					   (unsigned long long)trace_max_loads(), r->name);
 		if (rd_kernel_builder_add_at(s->b, (uint32_t)tid, kind == SASS_STORE, addr[i],
 					     (uint32_t)width, (uint32_t)site) < 0) {
 			r->base.oom = 1;

@@ -315,6 +315,9 @@ static int access_parse(nvbit_reader *r, const char *line, const launch *k, rd_k
 		if (kind == SASS_LOAD && !(*loads_left)--)
 			return textin_fail(r->t, "more than %llu loads in kernel %s",
 					   (unsigned long long)trace_max_loads(), k->name);
+		if (kind == SASS_STORE && rd_kernel_builder_stores(b) >= trace_max_loads())
+			return textin_fail(r->t, "more than %llu stores in kernel %s",
+					   (unsigned long long)trace_max_loads(), k->name);
 		if (rd_kernel_builder_add(b, (uint32_t)tid, kind == SASS_STORE, addr[lane], bytes) < 0) {
 			r->base.oom = 1;
 			return textin_fail(r->t, "out of memory");

@@ -175,7 +175,8 @@ static int access_fast(const char *p, rd_kernel_builder *b, int *oom, uint64_t *
 		return 0;
 	while (blank(*p))
 		p++;
-	if (*p || gid > RD_MAX_THREAD_ID || bytes < 1 || bytes > 65535 || (!dir && !*left))
+	if (*p || gid > RD_MAX_THREAD_ID || bytes < 1 || bytes > 65535 || (!dir && !*left) ||
+	    (dir && rd_kernel_builder_stores(b) >= trace_max_loads()))
 		return 0;
 	if (rd_kernel_builder_add(b, (uint32_t)gid, (int)dir, addr, (uint32_t)bytes) < 0) {
 		*oom = 1;
@@ -211,6 +212,9 @@ static int access_parse(struct reader *r, rd_kernel_builder *b, int *oom, uint64
 		return -1;
 	if (!dir && !(*left)--)
 		return reader_fail(r, "more than %llu loads in one kernel",
+				   (unsigned long long)trace_max_loads());
+	if (dir && rd_kernel_builder_stores(b) >= trace_max_loads())
+		return reader_fail(r, "more than %llu stores in one kernel",
 				   (unsigned long long)trace_max_loads());
 	if (rd_kernel_builder_add(b, (uint32_t)gid, (int)dir, addr, (uint32_t)bytes) < 0) {
 		*oom = 1;
