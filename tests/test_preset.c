@@ -112,7 +112,9 @@ static void test_builtin_values(void **state)
 	assert_int_equal(c.l1_ways, 192);
 	assert_int_equal(rd_config_sets(&c), 4);
 	assert_int_equal(c.cores, 26);
+	assert_int_equal(c.stores, RD_STORES_EVICT);
 	load_ok("rdgc-baseline", &c);
+	assert_int_equal(c.stores, RD_STORES_EVICT);
 	assert_int_equal(rd_config_sets(&c), 64);
 	assert_int_equal(c.l1_hash, RD_HASH_PRIME);
 	assert_int_equal(c.cores, 8);
@@ -382,6 +384,8 @@ static void test_gpgpusim_strings(void **state)
 		{"4:32:192,L:L:m:N:X,A:32:8,8", GPGPUSIM_3X},
 		{"N:32:128:4,L:L:m:N:H,A:64:8,8", GPGPUSIM_4X},
 		{"N:16:64:2,L:L:m:N:L,A:8:8,8", GPGPUSIM_4X},
+		{"N:32:128:4,F:E:m:N:H,A:64:8,8", GPGPUSIM_4X}, /* FIFO, write-evict */
+		{"32:128:4,L:B:m:W:H,A:64:8,8", GPGPUSIM_3X},   /* write-back, write-allocate */
 	};
 	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
 		rd_config c;
@@ -405,8 +409,9 @@ static void test_gpgpusim_strings(void **state)
 	assert_int_equal(c.l1_mshrs, 32);
 	/* Unmodelled fields are noted, one by one. */
 	assert_non_null(strstr(ns.all, "write policy L"));
+	assert_non_null(strstr(ns.all, "without write-allocate"));
+	assert_int_equal(c.stores, RD_STORES_IGNORE);
 	assert_non_null(strstr(ns.all, "allocation policy m"));
-	assert_non_null(strstr(ns.all, "write-allocate policy N"));
 	assert_non_null(strstr(ns.all, "MSHR merges (8 per entry)"));
 	assert_non_null(strstr(ns.all, "miss queue (8 entries)"));
 	/* Accel-Sim's V100 string: sector form, all fields noted. */
@@ -420,13 +425,37 @@ static void test_gpgpusim_strings(void **state)
 	assert_non_null(strstr(ns.all, "S (sector cache)"));
 	assert_non_null(strstr(ns.all, "result FIFO (0 entries)"));
 	assert_non_null(strstr(ns.all, "data port width (32 bytes)"));
-	/* FIFO replacement and IPOLY are noted as not modelled. */
+	/* FIFO replacement carries over; IPOLY is noted as not modelled. */
 	rd_config_default(&c);
 	memset(&ns, 0, sizeof ns);
 	assert_int_equal(gpgpusim_import("32:128:4,F:L:m:N:P,A:32:8,8", &c, collect, &ns, err,
 					 sizeof err), 0);
-	assert_non_null(strstr(ns.all, "replacement F (FIFO)"));
+	assert_int_equal(c.replacement, RD_REPL_FIFO);
+	assert_null(strstr(ns.all, "replacement"));
 	assert_non_null(strstr(ns.all, "set index P (IPOLY hash)"));
+	/* Write-evict and write-allocate carry over; a read-only cache has no stores. */
+	static const struct {
+		const char *s;
+		enum rd_stores st;
+	} wr[] = {{"32:128:4,L:E:m:N:H,A:32:8,8", RD_STORES_EVICT},
+		  {"32:128:4,L:B:m:W:H,A:32:8,8", RD_STORES_ALLOCATE},
+		  {"32:128:4,L:T:m:F:H,A:32:8,8", RD_STORES_ALLOCATE},
+		  {"32:128:4,L:R:m:N:H,A:32:8,8", RD_STORES_IGNORE}};
+	for (size_t i = 0; i < sizeof wr / sizeof wr[0]; i++) {
+		rd_config_default(&c);
+		c.stores = RD_STORES_EVICT;
+		assert_int_equal(gpgpusim_import(wr[i].s, &c, NULL, NULL, err, sizeof err), 0);
+		assert_int_equal(c.stores, wr[i].st);
+	}
+	/* Policies without a GPGPU-Sim letter are noted on export. */
+	rd_config_default(&c);
+	c.replacement = RD_REPL_LFU;
+	c.loads = RD_LOADS_BYPASS;
+	memset(&ns, 0, sizeof ns);
+	char o2[128];
+	assert_int_equal(gpgpusim_export(&c, GPGPUSIM_3X, o2, sizeof o2, collect, &ns), 0);
+	assert_non_null(strstr(ns.all, "l1.replacement=lfu has no GPGPU-Sim letter"));
+	assert_non_null(strstr(ns.all, "-gpgpu_gmem_skip_L1D 1"));
 	/* Every built-in with a GPGPU-Sim set index survives export and import. */
 	char names[64][64];
 	int n = builtin_names(names);

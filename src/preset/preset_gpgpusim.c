@@ -206,15 +206,36 @@ int gpgpusim_import(const char *str, rd_config *cfg, gpgpusim_note_fn note, void
 	if (type == 'S')
 		notef(note, ctx, "S (sector cache): modelled as whole %u-byte lines, "
 				 "sectors are not modelled", line);
-	if (rp != 'L')
-		notef(note, ctx, "replacement %c (%s) is not modelled: reuse distances assume LRU", rp,
-		      letter_meaning(replacement, rp));
-	notef(note, ctx, "write policy %c (%s) is not modelled: the L1 model caches loads only", wp,
-	      letter_meaning(write_policy, wp));
+	c.replacement = rp == 'F' ? RD_REPL_FIFO : RD_REPL_LRU;
+	/* Stores: write-evict and write-allocate carry over; a store that
+	 * keeps the line it hits and goes past on a miss (no write-allocate)
+	 * has no rdscope form: its nearest, ignore, leaves the set's order as
+	 * loads made it. A read-only cache sees no stores. */
+	if (wp == 'E') {
+		c.stores = RD_STORES_EVICT;
+		if (wap != 'N')
+			notef(note, ctx, "write-evict with write-allocate policy %c (%s): modelled as "
+					 "l1.stores=evict", wap, letter_meaning(write_alloc, wap));
+	} else if (wp == 'R') {
+		c.stores = RD_STORES_IGNORE;
+	} else if (wap != 'N') {
+		c.stores = RD_STORES_ALLOCATE;
+		notef(note, ctx, "write policy %c (%s) with write-allocate policy %c (%s): modelled "
+				 "as l1.stores=allocate (write-back and write-through are alike to hits "
+				 "and misses)", wp, letter_meaning(write_policy, wp), wap,
+		      letter_meaning(write_alloc, wap));
+	} else {
+		c.stores = RD_STORES_IGNORE;
+		notef(note, ctx, "write policy %c (%s) without write-allocate: a store keeps the line "
+				 "it hits and goes past on a miss; modelled as l1.stores=ignore (stores "
+				 "do not reorder the set)", wp, letter_meaning(write_policy, wp));
+	}
+	if (c.loads == RD_LOADS_BYPASS && c.stores == RD_STORES_ALLOCATE) {
+		c.loads = RD_LOADS_CACHE;
+		notef(note, ctx, "l1.loads=bypass dropped: the string caches stores, so it caches loads");
+	}
 	notef(note, ctx, "allocation policy %c (%s) is not modelled", ap,
 	      letter_meaning(allocation, ap));
-	notef(note, ctx, "write-allocate policy %c (%s) is not modelled", wap,
-	      letter_meaning(write_alloc, wap));
 	if (!have_sif)
 		notef(note, ctx, "no set-index letter (a pre-2014 string): linear (mod) assumed");
 	if (sif == 'P' || sif == 'C')
@@ -249,11 +270,24 @@ int gpgpusim_export(const rd_config *cfg, enum gpgpusim_form form, char *buf, si
 	if (cfg->l1_mshrs == 0)
 		notef(note, ctx, "l1.mshrs=0 (unlimited) has no GPGPU-Sim form: wrote 0 entries, "
 				 "set a real count before use");
-	int n = snprintf(buf, len, "%s%u:%u:%u,L:L:m:N:%c,A:%u:8,8", form == GPGPUSIM_4X ? "N:" : "",
-			 rd_config_sets(cfg), cfg->l1_line, cfg->l1_ways, sif, cfg->l1_mshrs);
-	notef(note, ctx, "policies rdscope does not model written as GPGPU-Sim's Fermi defaults: "
-			 "L:L:m:N (LRU, local write-back/global write-through, allocate on miss, "
-			 "no write-allocate), 8 merges per MSHR, miss queue 8");
+	char rp = cfg->replacement == RD_REPL_FIFO ? 'F' : 'L';
+	if (cfg->replacement != RD_REPL_LRU && cfg->replacement != RD_REPL_FIFO)
+		notef(note, ctx, "l1.replacement=%s has no GPGPU-Sim letter: wrote L (LRU)",
+		      rd_replacement_name(cfg->replacement));
+	/* ignore: GPGPU-Sim's Fermi default (a store keeps the line it hits) */
+	const char *wp = cfg->stores == RD_STORES_EVICT	     ? "E:m:N"
+			 : cfg->stores == RD_STORES_ALLOCATE ? "B:m:W"
+							     : "L:m:N";
+	int n = snprintf(buf, len, "%s%u:%u:%u,%c:%s:%c,A:%u:8,8", form == GPGPUSIM_4X ? "N:" : "",
+			 rd_config_sets(cfg), cfg->l1_line, cfg->l1_ways, rp, wp, sif, cfg->l1_mshrs);
+	if (cfg->stores == RD_STORES_IGNORE)
+		notef(note, ctx, "l1.stores=ignore has no GPGPU-Sim form: wrote L:m:N (local "
+				 "write-back/global write-through, no write-allocate: Fermi's default)");
+	if (cfg->loads == RD_LOADS_BYPASS)
+		notef(note, ctx, "l1.loads=bypass is not in the cache string: set "
+				 "-gpgpu_gmem_skip_L1D 1");
+	notef(note, ctx, "policies rdscope does not model written as GPGPU-Sim's defaults: "
+			 "allocate on miss, 8 merges per MSHR, miss queue 8");
 	notef(note, ctx, "not in the cache string: l1.mshr_per_warp=%u, latency.hit=%u, "
 			 "latency.miss=%u, latency.stddev=%g, gpu.cores=%u",
 	      cfg->l1_mshr_per_warp, cfg->latency_hit, cfg->latency_miss, cfg->latency_stddev,
