@@ -78,6 +78,8 @@ typedef struct core_state {
 	rd_stack fa;         /* sim_params.shadow: the fully associative shadow */
 	rd_policy pol;       /* l1.replacement other than LRU: hit or miss (kind 0: LRU) */
 	rd_policy fa_pol;    /* ... and the shadow's */
+	sim_counts scratch;  /* a store's counts under allocate (warp_issue_as) */
+	int mode;            /* warp_issue's copy: 0, 1 plain (as named there), 2 any */
 	/* l1.stores=evict: per line, WEV_MARK while a store's eviction is
 	 * its last removal (a load miss then is a write_evict miss), and in
 	 * the low bits the fills in flight at that store, which land without
@@ -244,7 +246,7 @@ static void warp_retire(core_state *cs, uint32_t w)
 		block_dispatch(cs);
 }
 
-static int warp_exhausted(const core_state *cs, uint32_t w)
+STEP_INLINE int warp_exhausted(const core_state *cs, uint32_t w)
 {
 	return cs->warps[w].instr == cs->warps[w].instr_end;
 }
@@ -409,7 +411,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 {
 	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
-	sim_counts *out = cs->out;
+	sim_counts *const counts = cs->out;
 	warp_st *ws = &cs->warps[w];
 	rd_line *const lines = cs->st.ln;
 	/* the request index lives in a register; ws->req is written back */
@@ -427,10 +429,16 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		uint32_t l = rq->line;
 		rd_line *ln = &lines[l];
 		uint32_t set = ln->set;
-		if (ext && rq->store && cs->wev) {
-			if (store_evict(cs, w, T, r, events, need_hist, shadow, pol) < 0)
-				return -1;
-			continue;
+		/* A store under allocate is counted apart (its hits and misses
+		 * are not the loads'): into a scratch record, moved below. */
+		sim_counts *out = counts;
+		if (ext && rq->store) {
+			if (cs->wev) {
+				if (store_evict(cs, w, T, r, events, need_hist, shadow, pol) < 0)
+					return -1;
+				continue;
+			}
+			out = &cs->scratch;
 		}
 		/* Hit or miss comes from the set's window in O(1), in every
 		 * case; the exact distance (case 0) only feeds the histogram
@@ -454,6 +462,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			eff = T + lat;
 			if (effect_push(cs, eff, l, EFF_HIT) < 0)
 				return -1;
+			out->hits++;
 		} else if (ln->pend) {
 			/* In flight: merge into its MSHR entry (a latency miss). */
 			cls = RD_CLASS_LATENCY;
@@ -466,14 +475,18 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			if (effect_push(cs, eff, l, EFF_FILL) < 0)
 				return -1;
 			ln->pend++;
+			out->misses++;
+			out->latency++;
 		} else if (ext && p->bypass) {
 			/* past the L1: no lookup, no MSHR, the data after a miss's
 			 * latency (loads only: stores=allocate is refused) */
 			cls = RD_CLASS_BYPASS;
 			lat = p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
 			eff = T + lat;
+			out->misses++;
+			out->bypass++;
 		} else if (mshr_full(cs, ws)) {
-			out->cancels++;
+			counts->cancels++;
 			cancelled = 1;
 			ws->refused = ln->stamp + 1;
 			ws->rline = l;
@@ -495,13 +508,17 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			ln->owner = w;
 			ln->pend = 1;
 			cs->land[l] = (uint32_t)eff;
+			out->misses++;
 			if (ext && cs->wev && cs->wev[l]) {
 				/* its last removal was a store's (not a first touch) */
+				out->write_evict++;
 				cls = RD_CLASS_WRITE_EVICT;
 			} else if (first) {
+				out->compulsory++;
 				cls = RD_CLASS_COMPULSORY;
 			} else if (fa_hit) {
 				/* a fully associative cache of the same capacity would hit */
+				out->assoc_access++;
 				cls = RD_CLASS_ASSOCIATIVITY;
 			} else {
 				cls = RD_CLASS_CAPACITY;
@@ -517,26 +534,15 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		}
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
-		if (ext && rq->store) { /* stores=allocate: a store, counted apart */
-			out->store_requests++;
-			out->store_hits += o == RD_OUT_HIT;
-			if (need_hist && hist_w_add(out, d) < 0)
+		if (ext && rq->store) { /* stores=allocate: the scratch counts move */
+			counts->store_requests++;
+			counts->store_hits += o == RD_OUT_HIT;
+			cs->scratch = (sim_counts){0};
+			if (need_hist && hist_w_add(counts, d) < 0)
 				return -1;
 			goto tail;
 		}
 		out->requests++;
-		if (o == RD_OUT_HIT) {
-			out->hits++;
-		} else {
-			out->misses++;
-			switch (cls) { /* the classes known per request */
-			case RD_CLASS_COMPULSORY: out->compulsory++; break;
-			case RD_CLASS_LATENCY: out->latency++; break;
-			case RD_CLASS_ASSOCIATIVITY: out->assoc_access++; break;
-			case RD_CLASS_WRITE_EVICT: out->write_evict++; break;
-			case RD_CLASS_BYPASS: out->bypass++; break;
-			}
-		}
 		if (per_set) {
 			out->set_requests[set]++;
 			out->set_misses[set] += o == RD_OUT_MISS;
@@ -603,14 +609,12 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
  * the histogram (core_init). */
 STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T, const int exact)
 {
-	const int per_set = cs->out->nsets != 0;
-	const int plain = !cs->events && !cs->shadow && !cs->by_site && !cs->pol.kind && !cs->ext;
-	if (plain && !exact && !per_set)
+	if (!exact && cs->mode == 0)
 		return warp_issue_as(cs, w, T, 0, 0, 0, 0, 0, 0, 0);
-	if (plain && exact && per_set)
+	if (exact && cs->mode == 1)
 		return warp_issue_as(cs, w, T, 0, 1, 1, 0, 0, 0, 0);
-	return warp_issue_as(cs, w, T, cs->events, exact, per_set, cs->shadow, cs->by_site,
-			     cs->pol.kind != 0, cs->ext);
+	return warp_issue_as(cs, w, T, cs->events, exact, cs->out->nsets != 0, cs->shadow,
+			     cs->by_site, cs->pol.kind != 0, cs->ext);
 }
 
 static void core_free(core_state *cs)
@@ -698,6 +702,9 @@ static int core_init(core_state *cs)
 			return -1;
 	}
 	cs->events = p->record_events && cs->in->cb && cs->in->cb->event;
+	/* warp_issue's copy, chosen once: the two plain ones test no flag */
+	int plain = !cs->events && !cs->shadow && !cs->by_site && !cs->pol.kind && !cs->ext;
+	cs->mode = !plain ? 2 : cs->out->nsets ? 1 : 0;
 	cs->mshr_cap = p->mshrs ? p->mshrs : UINT32_MAX;
 	cs->warp_cap = p->per_warp ? p->per_warp : UINT32_MAX;
 	rng_seed(&cs->rng, p->seed, cs->core);
