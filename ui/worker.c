@@ -124,6 +124,9 @@ static void on_partial(void *ctx, const rd_result *r)
 	s->partial = 1;
 	s->res = *r;
 	s->res.hist = h;
+	/* the stores' histogram is the final result's only */
+	s->res.hist_w = NULL;
+	s->res.hist_w_len = 0;
 	s->seconds = t - rc->start;
 	rc->last_partial = t;
 	publish(w, s);

@@ -300,6 +300,8 @@ static int svg_to(explorer *x, const char *path, int replace)
 	 * histogram are the picture's, copied. */
 	j->res = s->res;
 	j->res.hist = NULL;
+	j->res.hist_w = NULL; /* (not drawn) */
+	j->res.hist_w_len = 0;
 	j->res.set_ids = NULL;
 	j->res.set_requests = j->res.set_misses = NULL;
 	j->res.nsets = 0;
