@@ -164,7 +164,7 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 		       const rd_callbacks *cb)
 {
 	uint32_t ws = s->warp_size ? s->warp_size : 1;
-	uint64_t *cur = malloc((size_t)ws * 2 * sizeof *cur); /* per lane: next load, next store */
+	uint64_t *cur = malloc((size_t)ws * 3 * sizeof *cur); /* per lane (below) */
 	uint32_t *lanes = malloc((size_t)ws * 2 * sizeof *lanes);
 	uint64_t *accs = malloc((size_t)ws * 2 * sizeof *accs);
 	int rc = RD_ENOMEM;
@@ -179,22 +179,27 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 		}
 		co->warp_instr_first[w] = ni;
 		uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
-		uint64_t kmax = 0;
+		uint64_t kmax = 0, sp, send;
+		/* the warp's stores, in thread order: one search, then a walk */
+		rd_kernel_store_range(k, t0, t0 + nt, &sp, &send);
 		for (uint32_t i = 0; i < nt; i++) {
 			uint32_t t = t0 + i;
-			uint64_t n = kernel_loads(k, t) + kernel_stores(k, t);
+			uint64_t s0 = sp;
+			while (sp < send && k->store_tid[sp] == t)
+				sp++;
+			uint64_t n = kernel_loads(k, t) + (sp - s0);
 			if (n > kmax)
 				kmax = n;
-			cur[2 * i] = t < k->nthreads ? k->thread_first[t] : 0;
-			cur[2 * i + 1] = t < k->store_threads ? k->store_first[t] : 0;
+			cur[3 * i] = t < k->nthreads ? k->thread_first[t] : 0;
+			cur[3 * i + 1] = s0;
+			cur[3 * i + 2] = sp;
 		}
 		for (uint64_t kk = 0; kk < kmax; kk++) {
 			pass_lanes ld = {0, lanes, accs}, st = {0, lanes + ws, accs + ws};
 			for (uint32_t i = 0; i < nt; i++) {
 				uint32_t t = t0 + i;
-				uint64_t *c = &cur[2 * i];
-				if (t < k->store_threads && c[1] < k->store_first[t + 1] &&
-				    k->store_pos[c[1]] == kk) {
+				uint64_t *c = &cur[3 * i]; /* next load, next store, end of stores */
+				if (c[1] < c[2] && k->store_pos[c[1]] == kk) {
 					st.lane[st.n] = i;
 					st.acc[st.n++] = c[1]++;
 				} else if (t < k->nthreads && c[0] < k->thread_first[t + 1]) {
@@ -226,7 +231,7 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 {
 	memset(co, 0, sizeof *co);
 	uint32_t shift = log2u64(line_size);
-	stores = stores && k->nstores && k->store_first;
+	stores = stores && k->nstores && k->store_tid;
 	uint64_t nloads = k->nloads + (stores ? k->nstores : 0);
 	if (!nloads)
 		nloads = 1;

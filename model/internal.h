@@ -47,7 +47,9 @@ static inline uint64_t kernel_loads(const rd_kernel *k, uint32_t t)
 }
 static inline uint64_t kernel_stores(const rd_kernel *k, uint32_t t)
 {
-	return t < k->store_threads ? k->store_first[t + 1] - k->store_first[t] : 0;
+	uint64_t lo, hi;
+	rd_kernel_store_range(k, t, t + 1, &lo, &hi);
+	return hi - lo;
 }
 void sched_free(rd_sched *s);
 /* The kernel's id of (dense) block b, and of warp w. */

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <assert.h>
 #include <string.h>
 
 struct rd_kernel_builder {
@@ -200,10 +201,42 @@ static int builder_store(const rd_kernel_builder *b, uint64_t i)
 	return (int)(b->is_store[i >> 6] >> (i & 63) & 1);
 }
 
+/* A stable order of n thread ids (an LSD radix sort, 13 bits a pass:
+ * thread ids are below 2^26): perm[i] is the index of the i-th. tmp is
+ * n more entries, cnt SORT_R + 1. */
+enum { SORT_BITS = 13, SORT_R = 1 << SORT_BITS };
+static_assert(RD_MAX_THREAD_ID < (1ull << (2 * SORT_BITS)), "two passes cover a thread id");
+
+static void sort_tids(const uint32_t *tid, uint64_t n, uint32_t *perm, uint32_t *tmp,
+		      uint64_t *cnt)
+{
+	enum { BITS = SORT_BITS, R = SORT_R };
+	for (uint64_t i = 0; i < n; i++)
+		perm[i] = (uint32_t)i;
+	for (int pass = 0; pass < 2; pass++) {
+		int sh = pass * BITS;
+		memset(cnt, 0, (R + 1) * sizeof *cnt);
+		for (uint64_t i = 0; i < n; i++)
+			cnt[((tid[i] >> sh) & (R - 1)) + 1]++;
+		for (int d = 0; d < R; d++)
+			cnt[d + 1] += cnt[d];
+		for (uint64_t i = 0; i < n; i++) {
+			uint32_t x = perm[i];
+			tmp[cnt[(tid[x] >> sh) & (R - 1)]++] = x;
+		}
+		memcpy(perm, tmp, n * sizeof *perm);
+	}
+}
+
 rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 {
 	rd_kernel *k = calloc(1, sizeof *k);
-	uint64_t *fp = NULL; /* per store: its thread's load fill position then */
+	/* per store, in file order: its thread, where its thread's loads had
+	 * got to then (UINT64_MAX: a thread without loads), address, size;
+	 * then the stable order by thread */
+	uint32_t *stid = NULL, *perm = NULL, *ptmp = NULL;
+	uint64_t *fp = NULL, *sa = NULL, *cnt = NULL;
+	uint16_t *sb = NULL;
 	if (!k) {
 		rd_kernel_builder_free(b);
 		return NULL;
@@ -221,14 +254,22 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 	k->addr = malloc((b->loads ? b->loads : 1) * sizeof *k->addr);
 	k->bytes = malloc((b->loads ? b->loads : 1) * sizeof *k->bytes);
 	int fail = !k->thread_first || !k->addr || !k->bytes;
-	if (b->stores && !fail) {
+	uint64_t ns = b->stores;
+	if (ns && !fail) {
 		k->store_threads = b->max_tid_st + 1;
-		k->store_first = calloc((size_t)k->store_threads + 1, sizeof *k->store_first);
-		k->store_addr = malloc(b->stores * sizeof *k->store_addr);
-		k->store_bytes = malloc(b->stores * sizeof *k->store_bytes);
-		k->store_pos = malloc(b->stores * sizeof *k->store_pos);
-		fp = malloc(b->stores * sizeof *fp);
-		fail = !k->store_first || !k->store_addr || !k->store_bytes || !k->store_pos || !fp;
+		k->store_tid = malloc(ns * sizeof *k->store_tid);
+		k->store_addr = malloc(ns * sizeof *k->store_addr);
+		k->store_bytes = malloc(ns * sizeof *k->store_bytes);
+		k->store_pos = malloc(ns * sizeof *k->store_pos);
+		stid = malloc(ns * sizeof *stid);
+		perm = malloc(ns * sizeof *perm);
+		ptmp = malloc(ns * sizeof *ptmp);
+		fp = malloc(ns * sizeof *fp);
+		sa = malloc(ns * sizeof *sa);
+		sb = malloc(ns * sizeof *sb);
+		cnt = malloc((SORT_R + 1) * sizeof *cnt);
+		fail = !cnt || !k->store_tid || !k->store_addr || !k->store_bytes || !k->store_pos || !stid ||
+		       !perm || !ptmp || !fp || !sa || !sb;
 	}
 	if (!fail && b->nsites) {
 		k->site = malloc((b->loads ? b->loads : 1) * sizeof *k->site);
@@ -241,33 +282,28 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 		}
 	}
 	if (fail) {
-		free(fp);
+		free(stid), free(perm), free(ptmp), free(fp), free(sa), free(sb), free(cnt);
 		rd_kernel_builder_free(b);
 		rd_kernel_free(k);
 		return NULL;
 	}
-	/* Counting sorts by thread id; stable, so program order is kept. The
-	 * starts serve as the fill positions, each advancing to the next
-	 * thread's start, then shift back: no second array of thread ids. */
-	for (uint64_t i = 0; i < b->n; i++) {
-		if (b->stores && builder_store(b, i))
-			k->store_first[b->tid[i] + 1]++;
-		else
+	/* Counting sort of the loads by thread id; stable, so program order
+	 * is kept. The starts serve as the fill positions, each advancing to
+	 * the next thread's start, then shift back: no second array of
+	 * thread ids. */
+	for (uint64_t i = 0; i < b->n; i++)
+		if (!ns || !builder_store(b, i))
 			k->thread_first[b->tid[i] + 1]++;
-	}
 	for (uint32_t t = 0; t < k->nthreads; t++)
 		k->thread_first[t + 1] += k->thread_first[t];
-	for (uint32_t t = 0; t < k->store_threads; t++)
-		k->store_first[t + 1] += k->store_first[t];
+	uint64_t j = 0;
 	for (uint64_t i = 0; i < b->n; i++) {
 		uint32_t t = b->tid[i];
-		if (b->stores && builder_store(b, i)) {
-			uint64_t p = k->store_first[t]++;
-			k->store_addr[p] = b->addr[i];
-			k->store_bytes[p] = b->bytes[i];
-			/* the loads of t so far end here (a thread without loads:
-			 * none, marked UINT64_MAX) */
-			fp[p] = t < k->nthreads ? k->thread_first[t] : UINT64_MAX;
+		if (ns && builder_store(b, i)) {
+			stid[j] = t;
+			fp[j] = t < k->nthreads ? k->thread_first[t] : UINT64_MAX;
+			sa[j] = b->addr[i];
+			sb[j++] = b->bytes[i];
 			continue;
 		}
 		uint64_t p = k->thread_first[t]++;
@@ -279,21 +315,44 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 	if (k->nthreads)
 		memmove(k->thread_first + 1, k->thread_first, (size_t)k->nthreads * sizeof *k->thread_first);
 	k->thread_first[0] = 0;
-	if (k->store_threads)
-		memmove(k->store_first + 1, k->store_first, (size_t)k->store_threads * sizeof *k->store_first);
-	if (k->store_first)
-		k->store_first[0] = 0;
-	/* A store's place among its thread's accesses: the loads before it
-	 * plus the stores before it. */
-	for (uint32_t t = 0; t < k->store_threads; t++)
-		for (uint64_t p = k->store_first[t]; p < k->store_first[t + 1]; p++) {
-			uint64_t loads = fp[p] == UINT64_MAX ? 0 : fp[p] - k->thread_first[t];
-			uint64_t pos = loads + (p - k->store_first[t]);
-			k->store_pos[p] = pos > UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
+	if (ns) {
+		/* The stores by thread, stably; a store's place among its
+		 * thread's accesses is the loads before it plus the stores. */
+		sort_tids(stid, ns, perm, ptmp, cnt);
+		uint64_t run = 0;
+		for (uint64_t i = 0; i < ns; i++) {
+			uint32_t x = perm[i], t = stid[x];
+			run = i && k->store_tid[i - 1] == t ? run + 1 : 0;
+			k->store_tid[i] = t;
+			k->store_addr[i] = sa[x];
+			k->store_bytes[i] = sb[x];
+			uint64_t loads = fp[x] == UINT64_MAX ? 0 : fp[x] - k->thread_first[t];
+			uint64_t pos = loads + run;
+			k->store_pos[i] = pos > UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
 		}
-	free(fp);
+	}
+	free(stid), free(perm), free(ptmp), free(fp), free(sa), free(sb), free(cnt);
 	rd_kernel_builder_free(b);
 	return k;
+}
+
+void rd_kernel_store_range(const rd_kernel *k, uint32_t t0, uint32_t t1, uint64_t *lo,
+			   uint64_t *hi)
+{
+	uint64_t n = k->store_tid ? k->nstores : 0;
+	uint32_t key[2] = {t0, t1};
+	uint64_t *out[2] = {lo, hi};
+	for (int e = 0; e < 2; e++) { /* the first store of a thread >= key */
+		uint64_t a = 0, z = n;
+		while (a < z) {
+			uint64_t m = a + (z - a) / 2;
+			if (k->store_tid[m] < key[e])
+				a = m + 1;
+			else
+				z = m;
+		}
+		*out[e] = a;
+	}
 }
 
 void rd_kernel_free(rd_kernel *k)
@@ -308,7 +367,7 @@ void rd_kernel_free(rd_kernel *k)
 		free(k->addr);
 		free(k->bytes);
 		free(k->site);
-		free(k->store_first);
+		free(k->store_tid);
 		free(k->store_addr);
 		free(k->store_bytes);
 		free(k->store_pos);

@@ -238,14 +238,15 @@ typedef struct rd_kernel {
 	uint32_t nsites;
 	rd_site *sites;
 	uint32_t *site;
-	/* Stores (nstores of them; all NULL when there are none): the stores
-	 * of thread t are [store_first[t], store_first[t+1]) for t below
-	 * store_threads (1 + the largest thread id with a store), store i at
-	 * store_addr[i] of store_bytes[i] bytes, the store_pos[i]-th access
-	 * of its thread (0 = first; loads and stores counted). Owned like
-	 * the loads' arrays (release). */
+	/* Stores (nstores of them; all NULL when there are none), sorted by
+	 * thread id, each thread's in program order: store i is thread
+	 * store_tid[i]'s, at store_addr[i], of store_bytes[i] bytes, the
+	 * store_pos[i]-th access of its thread (0 = first; loads and stores
+	 * counted). store_threads is 1 + the largest thread id with a store.
+	 * (A list of ids, not a per-thread index: stores cost 18 bytes each,
+	 * whatever their thread ids.) Owned like the loads' arrays (release). */
 	uint32_t store_threads;
-	uint64_t *store_first;
+	uint32_t *store_tid;
 	uint64_t *store_addr;
 	uint16_t *store_bytes;
 	uint32_t *store_pos;
@@ -339,6 +340,11 @@ int rd_site_main_class(const rd_site_result *s);
 
 /* How many sites a kernel's per-site results have. */
 uint32_t rd_kernel_nsites(const rd_kernel *k);
+
+/* The stores of threads [t0, t1): indices [*lo, *hi) of k's store lists
+ * (a binary search). */
+void rd_kernel_store_range(const rd_kernel *k, uint32_t t0, uint32_t t1, uint64_t *lo,
+			   uint64_t *hi);
 
 /* Site i of k in words, into buf: "line 29 b[k][j]" (a description's
  * load), "pc 0x1a0" (with " line N" when known), or "load 3" (a kernel

@@ -40,9 +40,9 @@ static int block_has_loads(const rd_kernel *k, uint32_t nthreads, uint32_t bs, u
 		return 1;
 	if (!stores || !k->store_threads)
 		return 0;
-	uint64_t s0 = t0 < k->store_threads ? t0 : k->store_threads;
-	uint64_t s1 = t1 < k->store_threads ? t1 : k->store_threads;
-	return k->store_first[s1] > k->store_first[s0];
+	uint64_t lo, hi;
+	rd_kernel_store_range(k, (uint32_t)t0, (uint32_t)t1, &lo, &hi);
+	return hi > lo;
 }
 
 int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)

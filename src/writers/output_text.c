@@ -154,10 +154,13 @@ static void text_run(output *o, const output_run *run)
 		fprintf(f, "cancels: %llu issue attempts blocked on MSHRs\n",
 			(unsigned long long)r->cancels);
 	if (c->stores != RD_STORES_IGNORE) {
-		fprintf(f, "stores:  %llu requests coalesced from %llu stores, %llu %s",
-			(unsigned long long)r->store_requests, (unsigned long long)r->stores,
+		fprintf(f, "stores:  %llu request%s coalesced from %llu store%s, %llu %s",
+			(unsigned long long)r->store_requests, r->store_requests == 1 ? "" : "s",
+			(unsigned long long)r->stores, r->stores == 1 ? "" : "s",
 			(unsigned long long)r->store_hits,
-			c->stores == RD_STORES_EVICT ? "hit and evicted their line" : "hits");
+			c->stores == RD_STORES_EVICT ? "hit and evicted their line"
+			: r->store_hits == 1	     ? "hit"
+						     : "hits");
 		if (c->stores == RD_STORES_EVICT && r->store_evictions > r->store_hits)
 			fprintf(f, ", %llu cancelled a fill in flight",
 				(unsigned long long)(r->store_evictions - r->store_hits));
