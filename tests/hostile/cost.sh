@@ -51,3 +51,12 @@ check "cost: both at once fit in 1 GB" $?
 rc=$?
 [ $rc -eq 1 ] && grep -q "thread ids up to 67108863 (8 bytes per thread id up to the largest, 10 per load: 512 MiB)" "$T/err"
 check "cost: short of memory names what the thread ids cost" $?
+# Stores are a list sorted by thread id: a store at thread id 2^26 - 1
+# (the only thread that far) costs its 18 bytes, under every l1.stores.
+printf 'blocksize: 1 1 1\n0 0 0 4\n67108863 1 0 4\n' >"$T/sparse_st.trc"
+ok=0
+for st in ignore evict allocate; do
+	(ulimit -v 150000; exec "$R" run -q -s l1.stores=$st "$T/sparse_st.trc") >"$T/out" 2>"$T/err" &&
+		grep -q "1 store" "$T/out" || { echo "# $st: $(cat "$T/err")"; ok=1; }
+done
+check "cost: a store at thread id 2^26 - 1 fits in 150 MB under every l1.stores" $ok
