@@ -204,7 +204,7 @@ result "table 2, one-line cache: 2 capacity misses" $?
 # shellcheck disable=SC2086
 rds run -q $TABLE2 --log "$T/events.csv" $T2
 [ $rc -eq 0 ] &&
-	[ "$(head -n 1 "$T/events.csv")" = "time,core,block,warp,thread,nthreads,instr,addr,line,set,distance,outcome,class,latency,effect_at,mshrs" ] &&
+	[ "$(head -n 1 "$T/events.csv")" = "time,core,block,warp,thread,nthreads,instr,addr,line,set,distance,outcome,class,latency,effect_at,mshrs,access" ] &&
 	[ "$(sed 1d "$T/events.csv" | cut -d, -f11 | tr '\n' ' ')" = "inf 0 inf 0 1 0 1 0 " ] &&
 	[ "$(sed 1d "$T/events.csv" | cut -d, -f5 | tr '\n' ' ')" = "0 1 2 3 0 1 2 3 " ] &&
 	[ "$(sed 1d "$T/events.csv" | cut -d, -f12,13 | sort | uniq -c | tr '\n' ' ' | tr -s ' ')" = " 6 hit, 2 miss,compulsory " ]
@@ -326,19 +326,19 @@ result "another seed (sigma > 0): different JSON" $?
 TOY="-s l1.line=16 -s l1.size=32 -s l1.ways=2 -s l1.hash=mod -s gpu.warp_size=1 -s latency.hit=0 -s latency.stddev=0 -s l1.mshr_per_warp=0 -s gpu.divergence=0"
 rds run -q $TOY -s latency.miss=2 -s l1.mshrs=1 -s latency.clip=0 --log "$T/t5.csv" samples/paper/table5.trc
 cat >"$T/t5.want" <<'EOF'
-time,core,block,warp,thread,nthreads,instr,addr,line,set,distance,outcome,class,latency,effect_at,mshrs
-0,0,0,0,0,1,0,0,0,0,inf,miss,compulsory,2,2,1
-1,0,0,2,2,1,0,16,1,0,inf,cancel,,0,0,1
-2,0,0,0,0,1,1,4,0,0,0,hit,,0,2,0
-3,0,0,2,2,1,0,16,1,0,inf,miss,compulsory,2,5,1
-4,0,0,2,2,1,1,20,1,0,inf,miss,latency,2,6,1
+time,core,block,warp,thread,nthreads,instr,addr,line,set,distance,outcome,class,latency,effect_at,mshrs,access
+0,0,0,0,0,1,0,0,0,0,inf,miss,compulsory,2,2,1,load
+1,0,0,2,2,1,0,16,1,0,inf,cancel,,0,0,1,load
+2,0,0,0,0,1,1,4,0,0,0,hit,,0,2,0,load
+3,0,0,2,2,1,0,16,1,0,inf,miss,compulsory,2,5,1,load
+4,0,0,2,2,1,1,20,1,0,inf,miss,latency,2,6,1,load
 EOF
 [ $rc -eq 0 ] && cmp -s "$T/t5.csv" "$T/t5.want"
 result "event log reproduces seed 000 Table 5" $?
 # With clipping (the default) the request at time 4 takes effect with the
 # in-flight one, at 5.
 rds run -q $TOY -s latency.miss=2 -s l1.mshrs=1 --log "$T/t5c.csv" samples/paper/table5.trc
-[ $rc -eq 0 ] && [ "$(sed -n 6p "$T/t5c.csv")" = "4,0,0,2,2,1,1,20,1,0,inf,miss,latency,1,5,1" ]
+[ $rc -eq 0 ] && [ "$(sed -n 6p "$T/t5c.csv")" = "4,0,0,2,2,1,1,20,1,0,inf,miss,latency,1,5,1,load" ]
 result "event log: clipping moves Table 5's last effect to 5" $?
 
 # A textbook conflict miss (issue 16): direct-mapped toy cache over Table 1;
@@ -346,7 +346,7 @@ result "event log: clipping moves Table 5's last effect to 5" $?
 # 2-line fully associative cache would hit. The log labels it per access;
 # the totals stay the paper's by difference unless classes=per-access.
 rds run -q -p toy-table2 -s l1.ways=1 --log "$T/c3.csv" -f csv sample:paper/table1
-[ $rc -eq 0 ] && [ "$(sed -n 6p "$T/c3.csv")" = "4,0,0,0,0,1,4,12,0,0,1,miss,associativity,0,4,1" ] &&
+[ $rc -eq 0 ] && [ "$(sed -n 6p "$T/c3.csv")" = "4,0,0,0,0,1,4,12,0,0,1,miss,associativity,0,4,1,load" ] &&
 	[ "$(grep -c ',capacity,' "$T/c3.csv")" = 0 ]
 result "event log: a conflict miss is labelled associativity" $?
 rds run -f json -p toy-table2 -s l1.ways=1 sample:paper/table1
