@@ -115,6 +115,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 	clock_gettime(CLOCK_MONOTONIC, &t0); /* the first load includes opening */
 	input *in;
 	int st = input_open(spec, &opts, &in, err, sizeof err);
+	int noted = 0;
 	for (unsigned long nk = 0; st == INPUT_OK; nk++) {
 		rd_kernel *k;
 		if (nk)
@@ -128,6 +129,17 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 			rd_kernel_free(k);
 			st = INPUT_EINPUT;
 			break;
+		}
+		/* A kernel with stores counted but not kept (a .rdt of version 1
+		 * or 2: every other reader keeps them) is modelled as if it had
+		 * none; the results would silently differ from the trace's, so
+		 * say so, once per input. */
+		if (c->config.stores != RD_STORES_IGNORE && k->nstores && !k->store_first && !noted) {
+			msg_error("note: %s: kernel %s has %llu stores counted but not their addresses "
+				  "(an .rdt before version 3): l1.stores=%s models it without them; "
+				  "convert the original trace again", spec, k->name,
+				  (unsigned long long)k->nstores, rd_stores_name(c->config.stores));
+			noted = 1;
 		}
 		int rc = batch_kernel(c, spec, k, batch_seconds_since(&t0), out, log, side,
 				      (*index)++);
