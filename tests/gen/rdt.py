@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write rdscope's binary .rdt format from Ocelot .trc files, following the
-layout documented in src/trace_rdt.h (independently of rdscope's writer).
+layout documented in src/readers/trace_rdt.h (independently of rdscope's writer).
 
 Usage: tests/gen/rdt.py [-vN] OUT.rdt A.trc [B.trc ...]   one kernel per .trc,
                                         format version N (1, 2 or 3; 1 unless
