@@ -124,6 +124,12 @@ res x "$T/py2.rdt" -s l1.stores=evict && [ "$(noconf "$T/kdesc.json")" = "$(noco
 	{ echo "# v2 evict"; ok=1; }
 [ "$(cat "$T/x.err")" = "rdscope: note: $T/py2.rdt: kernel tiny_00 has 120 stores counted but not their addresses (an .rdt before version 3): l1.stores=evict models it without them; convert the original trace again" ] ||
 	{ echo "# got: $(cat "$T/x.err")"; ok=1; }
+# sweep: once, for the points that model stores; none without such points
+rds sweep -q --kernel 0 --vary l1.stores=ignore,evict,allocate -f csv "$T/py2.rdt"
+[ $rc -eq 0 ] && [ "$(cat "$T/err")" = "rdscope: note: $T/py2.rdt: kernel tiny_00 has 120 stores counted but not their addresses (an .rdt before version 3): l1.stores=evict models it without them; convert the original trace again" ] ||
+	{ echo "# sweep got: $(cat "$T/err")"; ok=1; }
+rds sweep -q --kernel 0 --vary l1.ways=2,4 -f csv "$T/py2.rdt"
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] || { echo "# sweep without stores got: $(cat "$T/err")"; ok=1; }
 rds convert -q "$T/py2.rdt" "$T/again.rdt"
 [ $rc -eq 0 ] || { echo "# convert: $(cat "$T/err")"; ok=1; }
 res x "$T/again.rdt" -s l1.stores=evict && [ "$(noconf "$T/kdesc.json")" = "$(noconf "$T/x.json")" ] ||
