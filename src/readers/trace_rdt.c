@@ -5,7 +5,8 @@
  * little-endian machine a kernel's arrays are the file's own bytes: the
  * kernel borrows them from the mapping (which lives until the reader and
  * every kernel it lent are freed), so loading costs one pass over
- * thread_first and the sizes for the checks, and the trace is never copied
+ * thread_first and the sizes (and, in version 3, the stores' arrays but
+ * their addresses) for the checks, and the trace is never copied
  * into memory of its own: the kernel streams from the file as the model
  * reads it, and the page cache may drop what was read. A file larger than
  * memory is modelled kernel by kernel in the model's memory alone.
