@@ -234,6 +234,32 @@ static void test_gzip_members(void **state)
 	rd_kernel_free(k);
 }
 
+/* Write kernels to path as .rdt (rdscope's writer). */
+static void write_rdt(const char *path, rd_kernel *const *k, int n)
+{
+	FILE *f = fopen(path, "w+");
+	assert_non_null(f);
+	rdt_writer *w = rdt_writer_open(f);
+	assert_non_null(w);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(rdt_writer_add(w, k[i]), 0);
+	assert_int_equal(rdt_writer_finish(w), 0);
+	fclose(f);
+}
+
+/* The store arrays of a and b are the same. */
+static void assert_same_stores(const rd_kernel *a, const rd_kernel *b)
+{
+	assert_int_equal(a->nstores, b->nstores);
+	assert_int_equal(a->store_threads, b->store_threads);
+	assert_non_null(b->store_first);
+	assert_memory_equal(a->store_first, b->store_first,
+			    ((size_t)a->store_threads + 1) * sizeof *a->store_first);
+	assert_memory_equal(a->store_addr, b->store_addr, a->nstores * sizeof *a->store_addr);
+	assert_memory_equal(a->store_bytes, b->store_bytes, a->nstores * sizeof *a->store_bytes);
+	assert_memory_equal(a->store_pos, b->store_pos, a->nstores * sizeof *a->store_pos);
+}
+
 /* The .rdt of a kernel with no loads (only stores) and one with a thread
  * without loads in the middle reads back as written. */
 static void test_rdt_roundtrip_edges(void **state)
@@ -267,6 +293,7 @@ static void test_rdt_roundtrip_edges(void **state)
 	assert_int_equal(r0->nthreads, 0);
 	assert_int_equal(r0->nloads, 0);
 	assert_int_equal(r0->nstores, 1);
+	assert_same_stores(k0, r0); /* thread 3's store, beyond the (no) load threads */
 	assert_int_equal(r1->block_size, 8);
 	assert_int_equal(r1->nthreads, 3);
 	assert_int_equal(r1->thread_first[1], 1);
@@ -280,6 +307,132 @@ static void test_rdt_roundtrip_edges(void **state)
 	rd_kernel_free(r1);
 }
 
+/* Version 3 keeps the stores: a kernel with loads and stores interleaved,
+ * a thread with stores only inside the load threads and one beyond them,
+ * reads back with the builder's arrays, mapped (lent) and gzip'ed
+ * (copied); a store placed beyond its thread's loads is refused. */
+static void test_rdt_roundtrip_stores(void **state)
+{
+	(void)state;
+	rd_kernel_builder *b = rd_kernel_builder_new("mixed", 8, 1, 1);
+	rd_kernel_builder_add(b, 0, 0, 0, 4);   /* t0: L S L S */
+	rd_kernel_builder_add(b, 0, 1, 64, 4);
+	rd_kernel_builder_add(b, 1, 0, 128, 8); /* t1: L */
+	rd_kernel_builder_add(b, 2, 1, 512, 2); /* t2: S S (no loads) */
+	rd_kernel_builder_add(b, 0, 0, 4, 4);
+	rd_kernel_builder_add(b, 0, 1, 68, 16);
+	rd_kernel_builder_add(b, 3, 0, 256, 4); /* t3: L L */
+	rd_kernel_builder_add(b, 2, 1, 514, 2);
+	rd_kernel_builder_add(b, 3, 0, 260, 4);
+	rd_kernel_builder_add(b, 6, 1, 1024, 1); /* t6: S (beyond the loads) */
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	assert_non_null(k);
+	/* what the builder makes, worked out by hand */
+	assert_int_equal(k->nstores, 5);
+	assert_int_equal(k->store_threads, 7);
+	static const uint64_t first[8] = {0, 2, 2, 4, 4, 4, 4, 5};
+	static const uint32_t pos[5] = {1, 3, 0, 1, 0};
+	assert_memory_equal(k->store_first, first, sizeof first);
+	assert_memory_equal(k->store_pos, pos, sizeof pos);
+
+	char path[128], gz[140];
+	snprintf(path, sizeof path, "%s/s.rdt", tmpdir);
+	write_rdt(path, &k, 1);
+	rd_kernel *r = load1(path);
+	assert_non_null(r->release); /* mapped: lent, stores too */
+	assert_same_stores(k, r);
+	assert_memory_equal(k->addr, r->addr, k->nloads * sizeof *k->addr);
+	rd_kernel_free(r);
+
+	/* gzip'ed: read into memory and copied */
+	FILE *f = fopen(path, "rb");
+	unsigned char buf[4096];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	snprintf(gz, sizeof gz, "%s/s.rdt.gz", tmpdir);
+	gzFile g = gzopen(gz, "wb");
+	assert_int_equal(gzwrite(g, buf, (unsigned)n), (int)n);
+	gzclose(g);
+	r = load1(gz);
+	assert_null(r->release);
+	assert_same_stores(k, r);
+	rd_kernel_free(r);
+
+	/* damage: t0's second store placed after 3 loads (t0 has 2) */
+	uint64_t table, soff;
+	memcpy(&table, buf + 16, 8); /* the test runs little-endian */
+	memcpy(&soff, buf + table + 64, 8);
+	uint64_t at = soff + 8 * (7 + 1) + 8 * 5 + 4 * 1;
+	uint32_t four = 4;
+	memcpy(buf + at, &four, 4);
+	f = fopen(path, "wb");
+	fwrite(buf, 1, n, f);
+	fclose(f);
+	input *in;
+	char err[512];
+	assert_int_equal(input_open(path, NULL, &in, err, sizeof err), INPUT_OK);
+	assert_int_equal(input_next(in, &r, err, sizeof err), INPUT_EINPUT);
+	input_close(in);
+	assert_non_null(strstr(err, "kernel mixed: a store placed beyond its thread's loads (at 1)"));
+	rd_kernel_free(k);
+}
+
+/* Little-endian n-byte v at p. */
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+/* A version-2 file (64-byte table entries, no stores section) still
+ * reads: its stores counted, their arrays NULL. Made by hand: one
+ * thread, one load, two stores. */
+static void test_rdt_v2_reads(void **state)
+{
+	(void)state;
+	unsigned char f[136] = {0};
+	memcpy(f, RDT_MAGIC, 8);
+	put_le(f + 8, 2, 4);           /* version */
+	put_le(f + 12, 1, 4);          /* one kernel */
+	put_le(f + 16, 72, 8);         /* table */
+	put_le(f + 24, sizeof f, 8);   /* file size */
+	put_le(f + 32, 0, 8);          /* thread_first 0 1 */
+	put_le(f + 40, 1, 8);
+	put_le(f + 48, 0x100, 8);      /* addr */
+	put_le(f + 56, 4, 2);          /* bytes */
+	memcpy(f + 64, "v2", 2);       /* name */
+	unsigned char *e = f + 72;     /* table entry, 64 bytes */
+	put_le(e, 64, 8);
+	put_le(e + 8, 2, 4);
+	put_le(e + 12, 1, 4), put_le(e + 16, 1, 4), put_le(e + 20, 1, 4);
+	put_le(e + 24, 1, 4);          /* nthreads */
+	put_le(e + 32, 1, 8);          /* nloads */
+	put_le(e + 40, 2, 8);          /* nstores */
+	put_le(e + 48, 32, 8);         /* data */
+	char path[128];
+	snprintf(path, sizeof path, "%s/v2.rdt", tmpdir);
+	FILE *fp = fopen(path, "wb");
+	fwrite(f, 1, sizeof f, fp);
+	fclose(fp);
+	rd_kernel *k = load1(path);
+	assert_string_equal(k->name, "v2");
+	assert_int_equal(k->nloads, 1);
+	assert_int_equal(k->addr[0], 0x100);
+	assert_int_equal(k->nstores, 2);
+	assert_int_equal(k->store_threads, 0);
+	assert_null(k->store_first);
+	assert_null(k->store_pos);
+	rd_kernel_free(k);
+	/* the same entry read as version 3 would run past the table */
+	put_le(f + 8, 3, 4);
+	fp = fopen(path, "wb");
+	fwrite(f, 1, sizeof f, fp);
+	fclose(fp);
+	char err[512];
+	assert_int_equal(input_load(path, &k, err, sizeof err), INPUT_EINPUT);
+	assert_non_null(strstr(err, "kernel table outside the file"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_nvbit_warp_slots),
 		cmocka_unit_test(test_gzip_members),
 		cmocka_unit_test(test_rdt_roundtrip_edges),
+		cmocka_unit_test(test_rdt_roundtrip_stores),
+		cmocka_unit_test(test_rdt_v2_reads),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -105,6 +105,22 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 	return EXIT_OK;
 }
 
+/*
+ * A kernel with stores counted but not kept (a .rdt of version 1 or 2:
+ * every other reader keeps them) is modelled as if it had none: its
+ * results would silently differ from the trace's, so say so (once per
+ * input, by the callers).
+ */
+int batch_note_counted_stores(const char *spec, const rd_kernel *k, enum rd_stores s)
+{
+	if (s == RD_STORES_IGNORE || !k->nstores || k->store_first)
+		return 0;
+	msg_error("note: %s: kernel %s has %llu stores counted but not their addresses (an .rdt "
+		  "before version 3): l1.stores=%s models it without them; convert the original "
+		  "trace again", spec, k->name, (unsigned long long)k->nstores, rd_stores_name(s));
+	return 1;
+}
+
 /* Model every selected kernel of one INPUT; *index counts the runs. */
 static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sidecar *side,
 		     unsigned long *index)
@@ -115,6 +131,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 	clock_gettime(CLOCK_MONOTONIC, &t0); /* the first load includes opening */
 	input *in;
 	int st = input_open(spec, &opts, &in, err, sizeof err);
+	int noted = 0;
 	for (unsigned long nk = 0; st == INPUT_OK; nk++) {
 		rd_kernel *k;
 		if (nk)
@@ -129,6 +146,8 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 			st = INPUT_EINPUT;
 			break;
 		}
+		if (!noted)
+			noted = batch_note_counted_stores(spec, k, c->config.stores);
 		int rc = batch_kernel(c, spec, k, batch_seconds_since(&t0), out, log, side,
 				      (*index)++);
 		if (rc != EXIT_OK) {

@@ -14,6 +14,12 @@ int batch_run(const cli *c);
  * the run. EXIT_OK, or the exit status after saying why. */
 int batch_check_inputs(const cli *c, const char *const *inputs, int n, const input_opts *o);
 
+/* Say on standard error that k's stores are counted but not kept (a .rdt
+ * before version 3), so that a run under l1.stores=s (not ignore) models
+ * it without them; nothing for a kernel whose stores are kept or absent.
+ * 1 if it said so. */
+int batch_note_counted_stores(const char *spec, const rd_kernel *k, enum rd_stores s);
+
 struct timespec;
 /* Wall-clock seconds since t0 (CLOCK_MONOTONIC), for the timing fields. */
 double batch_seconds_since(const struct timespec *t0);

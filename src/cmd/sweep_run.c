@@ -232,6 +232,12 @@ static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned
 		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	double load_s = batch_seconds_since(&t0);
+	/* the note of a kernel whose stores are counted only, for the first
+	 * point of this input that models stores */
+	for (size_t q = 0; q < n; q++)
+		if (!plan->skip[points[q]] &&
+		    batch_note_counted_stores(c->inputs[i], k, plan->configs[points[q]].stores))
+			break;
 	int rc = sweep_input(c, plan, k, c->inputs[i], load_s, points, n, run0, jobs, o);
 	rd_kernel_free(k);
 	return rc;

@@ -5,7 +5,8 @@
  * little-endian machine a kernel's arrays are the file's own bytes: the
  * kernel borrows them from the mapping (which lives until the reader and
  * every kernel it lent are freed), so loading costs one pass over
- * thread_first and the sizes for the checks, and the trace is never copied
+ * thread_first and the sizes (and, in version 3, the stores' arrays but
+ * their addresses) for the checks, and the trace is never copied
  * into memory of its own: the kernel streams from the file as the model
  * reads it, and the page cache may drop what was read. A file larger than
  * memory is modelled kernel by kernel in the model's memory alone.
@@ -82,6 +83,7 @@ typedef struct rdt_reader {
 	rdt_map *map; /* NULL: data is a malloc'ed copy */
 	uint32_t nkernels, next;
 	uint32_t version;
+	uint32_t entry; /* table entry size: RDT_ENTRY, RDT_ENTRY_V2 before version 3 */
 	uint64_t table;
 	char name[RDT_NAME_MAX + 1];
 } rdt_reader;
@@ -135,7 +137,7 @@ static int rdt_next(trace_reader *rr, const char **name)
 	rdt_reader *r = (rdt_reader *)rr;
 	if (r->next >= r->nkernels)
 		return 0;
-	const unsigned char *e = r->data + r->table + (uint64_t)r->next * RDT_ENTRY;
+	const unsigned char *e = r->data + r->table + (uint64_t)r->next * r->entry;
 	uint64_t off = get64(e);
 	uint32_t len = get32(e + 8);
 	if (len == 0 || len > RDT_NAME_MAX || !in_file(r, off, len, 1))
@@ -212,12 +214,105 @@ static int rdt_sites(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 	return TRACE_OK;
 }
 
+/*
+ * A version-3 kernel's stores (table entry e) into k: lent from the
+ * mapping like the loads when k borrows them, else copied; then checked,
+ * since the coalescer walks store_first and store_pos without bounds of
+ * its own (a store whose place lies beyond its thread's accesses would be
+ * dropped, a place left behind would never be reached).
+ */
+static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
+{
+	uint64_t off = get64(e + 64), n = k->nstores;
+	uint32_t nt = get32(e + 72);
+	if (!off && !nt)
+		return TRACE_OK; /* counted only, as in versions 1 and 2 */
+	if (!off || !nt || !n)
+		return rdt_fail(r, "kernel %s: stores offset %llu with %u store threads and %llu "
+				   "stores", r->name, (unsigned long long)off, nt,
+				(unsigned long long)n), TRACE_EINPUT;
+	if (nt > RD_MAX_THREAD_ID + 1u)
+		return rdt_fail(r, "kernel %s: %u store threads, more than the model takes", r->name,
+				nt), TRACE_EINPUT;
+	if (n > trace_max_loads())
+		return rdt_fail(r, "kernel %s: %llu stores, more than %llu", r->name,
+				(unsigned long long)n, (unsigned long long)trace_max_loads()),
+		       TRACE_EINPUT;
+	/* n and nt are bounded above, so these sums cannot wrap */
+	uint64_t addr_off = off + ((uint64_t)nt + 1) * 8, pos_off = addr_off + n * 8,
+		 bytes_off = pos_off + n * 4;
+	if (off % 8 || !in_file(r, off, (uint64_t)nt + 1, 8) || !in_file(r, addr_off, n, 8) ||
+	    !in_file(r, pos_off, n, 4) || !in_file(r, bytes_off, n, 2))
+		return rdt_fail(r, "kernel %s: its %u store threads and %llu stores do not fit in the "
+				   "file (truncated?)", r->name, nt, (unsigned long long)n),
+		       TRACE_EINPUT;
+	const unsigned char *f = r->data + off, *a = r->data + addr_off, *p = r->data + pos_off,
+			    *b = r->data + bytes_off;
+	k->store_threads = nt;
+	if (k->release) {
+		k->store_first = (uint64_t *)(uintptr_t)f;
+		k->store_addr = (uint64_t *)(uintptr_t)a;
+		k->store_pos = (uint32_t *)(uintptr_t)p;
+		k->store_bytes = (uint16_t *)(uintptr_t)b;
+	} else {
+		k->store_first = big_alloc(((size_t)nt + 1) * sizeof *k->store_first);
+		k->store_addr = big_alloc(n * sizeof *k->store_addr);
+		k->store_pos = big_alloc(n * sizeof *k->store_pos);
+		k->store_bytes = big_alloc(n * sizeof *k->store_bytes);
+		if (!k->store_first || !k->store_addr || !k->store_pos || !k->store_bytes) {
+			rdt_fail(r, "out of memory");
+			return TRACE_ENOMEM;
+		}
+		for (uint64_t t = 0; t <= nt; t++)
+			k->store_first[t] = get64(f + t * 8);
+		for (uint64_t i = 0; i < n; i++) {
+			k->store_addr[i] = get64(a + i * 8);
+			k->store_pos[i] = get32(p + i * 4);
+			k->store_bytes[i] = (uint16_t)(b[i * 2] | b[i * 2 + 1] << 8);
+		}
+	}
+	const char *bad = NULL;
+	uint64_t at = 0;
+	if (k->store_first[0] != 0)
+		bad = "store_first[0] is not 0";
+	for (uint64_t t = 0; !bad && t < nt; t++)
+		if (k->store_first[t + 1] < k->store_first[t])
+			bad = "store_first decreases", at = t + 1;
+	if (!bad && k->store_first[nt] != n)
+		bad = "store_first does not end at the store count", at = nt;
+	if (!bad && k->store_first[nt - 1] == n)
+		bad = "its last store thread has no stores (store thread count is 1 + the last "
+		      "thread with a store)", at = nt - 1;
+	for (uint64_t i = 0; !bad && i < n; i++)
+		if (k->store_bytes[i] == 0)
+			bad = "a store of 0 bytes", at = i;
+	/* Each store's loads before it (its place less its index in the
+	 * thread) must lie within the thread's loads (none beyond the load
+	 * threads) and never fall, which is the same as the places rising
+	 * strictly: then each place is reached, in the coalescer's walk,
+	 * before the thread's accesses run out. */
+	for (uint64_t t = 0; !bad && t < nt; t++) {
+		uint64_t loads = t < k->nthreads ? k->thread_first[t + 1] - k->thread_first[t] : 0;
+		for (uint64_t i = k->store_first[t]; !bad && i < k->store_first[t + 1]; i++) {
+			uint64_t idx = i - k->store_first[t], pos = k->store_pos[i];
+			if (idx && pos <= k->store_pos[i - 1])
+				bad = "store_pos does not rise within a thread", at = i;
+			else if (pos < idx || pos - idx > loads)
+				bad = "a store placed beyond its thread's loads", at = i;
+		}
+	}
+	if (bad)
+		return rdt_fail(r, "kernel %s: %s (at %llu)", r->name, bad, (unsigned long long)at),
+		       TRACE_EINPUT;
+	return TRACE_OK;
+}
+
 static int rdt_load(trace_reader *rr, rd_kernel **out)
 {
 	rdt_reader *r = (rdt_reader *)rr;
 	*out = NULL;
 	uint32_t ki = r->next - 1;
-	const unsigned char *e = r->data + r->table + (uint64_t)ki * RDT_ENTRY;
+	const unsigned char *e = r->data + r->table + (uint64_t)ki * r->entry;
 	uint32_t bx = get32(e + 12), by = get32(e + 16), bz = get32(e + 20);
 	uint32_t nthreads = get32(e + 24);
 	uint64_t nloads = get64(e + 32), nstores = get64(e + 40), off = get64(e + 48);
@@ -307,6 +402,8 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 		return TRACE_EINPUT;
 	}
 	int src = r->version >= 2 ? rdt_sites(r, e, k) : TRACE_OK;
+	if (src == TRACE_OK && r->version >= 3)
+		src = rdt_stores(r, e, k);
 	if (src != TRACE_OK) {
 		rr->oom = src == TRACE_ENOMEM;
 		rd_kernel_free(k);
@@ -439,7 +536,8 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 		r->version = get32(h + 8);
 		r->nkernels = get32(h + 12);
 		r->table = get64(h + 16);
-		if (r->table < RDT_HEADER || !in_file(r, r->table, r->nkernels, RDT_ENTRY))
+		r->entry = r->version >= 3 ? RDT_ENTRY : RDT_ENTRY_V2;
+		if (r->table < RDT_HEADER || !in_file(r, r->table, r->nkernels, r->entry))
 			bad = "kernel table outside the file";
 	}
 	if (bad) {
@@ -482,7 +580,7 @@ static int pad8(rdt_writer *w)
 	return wr(w, zero, (size_t)((8 - w->pos % 8) % 8));
 }
 
-/* n values of width 2 or 8, little-endian. */
+/* n values of width 2, 4 or 8, little-endian. */
 static int wr_array(rdt_writer *w, const void *p, uint64_t n, int width)
 {
 	if (little_endian())
@@ -492,6 +590,8 @@ static int wr_array(rdt_writer *w, const void *p, uint64_t n, int width)
 	for (uint64_t i = 0; i < n; i++) {
 		if (width == 8)
 			put64(buf + used, ((const uint64_t *)p)[i]);
+		else if (width == 4)
+			put32(buf + used, ((const uint32_t *)p)[i]);
 		else
 			buf[used] = (unsigned char)((const uint16_t *)p)[i],
 			buf[used + 1] = (unsigned char)(((const uint16_t *)p)[i] >> 8);
@@ -546,6 +646,25 @@ static int wr_sites(rdt_writer *w, unsigned char *e, const rd_kernel *k)
 	return 0;
 }
 
+/* A kernel's stores (version 3), their offset and thread count into
+ * entry e. A kernel whose stores are only counted (read from a version 1
+ * or 2 file) keeps offset 0: it stays counted only. */
+static int wr_stores(rdt_writer *w, unsigned char *e, const rd_kernel *k)
+{
+	if (!k->nstores || !k->store_first)
+		return 0;
+	if (pad8(w) < 0)
+		return -1;
+	put64(e + 64, w->pos);
+	put32(e + 72, k->store_threads);
+	if (wr_array(w, k->store_first, (uint64_t)k->store_threads + 1, 8) < 0 ||
+	    wr_array(w, k->store_addr, k->nstores, 8) < 0 ||
+	    wr_array(w, k->store_pos, k->nstores, 4) < 0 ||
+	    wr_array(w, k->store_bytes, k->nstores, 2) < 0)
+		return -1;
+	return 0;
+}
+
 rdt_writer *rdt_writer_open(FILE *f)
 {
 	rdt_writer *w = calloc(1, sizeof *w);
@@ -595,7 +714,7 @@ int rdt_writer_add(rdt_writer *w, const rd_kernel *k)
 	put64(e->e + 48, w->pos);
 	if (wr_array(w, k->thread_first, (uint64_t)k->nthreads + 1, 8) < 0 ||
 	    wr_array(w, k->addr, k->nloads, 8) < 0 || wr_array(w, k->bytes, k->nloads, 2) < 0 ||
-	    (k->site && wr_sites(w, e->e, k) < 0)) {
+	    (k->site && wr_sites(w, e->e, k) < 0) || wr_stores(w, e->e, k) < 0) {
 		free(e->name);
 		return -1;
 	}

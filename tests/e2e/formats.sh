@@ -89,6 +89,53 @@ rds convert $S/tiny.kdesc "$T/conv.rdt"
 [ $rc -eq 0 ] && grep -q "conv.rdt: 2 kernels, 293 loads, 120 stores" "$T/out"
 result "convert reports kernels, loads and stores" $?
 
+# .rdt version 3 keeps the stores: under l1.stores=evict and allocate a
+# converted .rdt (mapped and lent; gzip'ed, copied) and one written by
+# tests/gen/rdt.py -v3 give the description's results, which differ from
+# those without stores (else nothing here could fail).
+ok=0
+gzip -c "$T/tiny.kdesc.rdt" >"$T/s.rdt.gz"
+python3 tests/gen/rdt.py -v3 "$T/py3.rdt" $S/tiny-ocelot/tiny_00.trc $S/tiny-ocelot/tiny_01.trc
+for m in evict allocate; do
+	res st $S/tiny.kdesc -s l1.stores=$m || ok=1
+	cmp -s "$T/st.res" "$T/kdesc.res" && { echo "# $m: same as without stores"; ok=1; }
+	for f in "$T/tiny.kdesc.rdt" "$T/s.rdt.gz" "$T/py3.rdt"; do
+		res x "$f" -s l1.stores=$m && cmp -s "$T/st.res" "$T/x.res" || { echo "# $m: $f"; ok=1; }
+		[ -s "$T/x.err" ] && { echo "# $m: $f: $(cat "$T/x.err")"; ok=1; }
+	done
+done
+result ".rdt version 3 keeps the stores: l1.stores=evict and allocate as the trace" $ok
+# byte for byte: rdscope's writer and the independent one agree
+python3 tests/gen/rdt.py -v3 "$T/py3o.rdt" $S/tiny-ocelot/tiny_00.trc
+"$RDSCOPE" convert -q $S/tiny-ocelot/tiny_00.trc "$T/c3o.rdt" && cmp -s "$T/py3o.rdt" "$T/c3o.rdt"
+result ".rdt version 3 written by rdscope equals tests/gen/rdt.py -v3's" $?
+# version 2 (and 1): read, stores counted; under stores=evict modelled
+# without them (the results but the configuration as l1.stores=ignore's),
+# with a note on standard error
+noconf() { # JSON-FILE: its runs without input, kernel and configuration
+	python3 -c "import json,sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    print(json.dumps({k: v for k, v in r.items() if k not in ('input', 'kernel', 'config')}, sort_keys=True))" "$1"
+}
+python3 tests/gen/rdt.py -v2 "$T/py2.rdt" $S/tiny-ocelot/tiny_00.trc $S/tiny-ocelot/tiny_01.trc
+ok=0
+res x "$T/py2.rdt" && cmp -s "$T/kdesc.res" "$T/x.res" && [ ! -s "$T/x.err" ] || { echo "# v2 ignore"; ok=1; }
+res x "$T/py2.rdt" -s l1.stores=evict && [ "$(noconf "$T/kdesc.json")" = "$(noconf "$T/x.json")" ] ||
+	{ echo "# v2 evict"; ok=1; }
+[ "$(cat "$T/x.err")" = "rdscope: note: $T/py2.rdt: kernel tiny_00 has 120 stores counted but not their addresses (an .rdt before version 3): l1.stores=evict models it without them; convert the original trace again" ] ||
+	{ echo "# got: $(cat "$T/x.err")"; ok=1; }
+# sweep: once, for the points that model stores; none without such points
+rds sweep -q --kernel 0 --vary l1.stores=ignore,evict,allocate -f csv "$T/py2.rdt"
+[ $rc -eq 0 ] && [ "$(cat "$T/err")" = "rdscope: note: $T/py2.rdt: kernel tiny_00 has 120 stores counted but not their addresses (an .rdt before version 3): l1.stores=evict models it without them; convert the original trace again" ] ||
+	{ echo "# sweep got: $(cat "$T/err")"; ok=1; }
+rds sweep -q --kernel 0 --vary l1.ways=2,4 -f csv "$T/py2.rdt"
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] || { echo "# sweep without stores got: $(cat "$T/err")"; ok=1; }
+rds convert -q "$T/py2.rdt" "$T/again.rdt"
+[ $rc -eq 0 ] || { echo "# convert: $(cat "$T/err")"; ok=1; }
+res x "$T/again.rdt" -s l1.stores=evict && [ "$(noconf "$T/kdesc.json")" = "$(noconf "$T/x.json")" ] ||
+	{ echo "# v2 converted"; ok=1; }
+result ".rdt version 2: read, stores counted only, noted under l1.stores=evict" $ok
+
 # compressed equals plain: gzip and xz, and on standard input
 ok=0
 gzip -c $S/tiny-nvbit.nvbit >"$T/t.gz"
@@ -243,7 +290,15 @@ rdt-bad-magic.rdt||not an rdscope .rdt file (bad magic)
 rdt-data-outside.rdt||kernel table2: its 4 threads and 8 loads do not fit in the file (truncated?)
 rdt-thread-first-decreasing.rdt||kernel table2: thread_first decreases (at 2)
 rdt-truncated.rdt||file size differs from the header's (truncated or extended)
-rdt-version.rdt||.rdt version 9 (this rdscope reads versions 1 to 2)
+rdt-version.rdt||.rdt version 9 (this rdscope reads versions 1 to 3)
+rdt-v3-last-store-thread.rdt||kernel stores: its last store thread has no stores (store thread count is 1 + the last thread with a store) (at 3)
+rdt-v3-store-bytes-zero.rdt||kernel stores: a store of 0 bytes (at 1)
+rdt-v3-store-first-decreasing.rdt||kernel stores: store_first decreases (at 2)
+rdt-v3-store-first-end.rdt||kernel stores: store_first does not end at the store count (at 4)
+rdt-v3-store-pos-beyond-loads.rdt||kernel stores: a store placed beyond its thread's loads (at 0)
+rdt-v3-store-pos-falls.rdt||kernel stores: store_pos does not rise within a thread (at 2)
+rdt-v3-store-threads.rdt||kernel stores: stores offset 88 with 0 store threads and 3 stores
+rdt-v3-stores-outside.rdt||kernel stores: its 4 store threads and 3 stores do not fit in the file (truncated?)
 unknown-format-line1.txt|1|not a format rdscope knows (first line 'blocksize 4 1 1'): expected an Ocelot .trc, NVBit mem_trace output, an Accel-Sim .traceg, an .rdt or a kernel description (or name one with --input-format)
 EOF
 while IFS='|' read -r f line msg; do

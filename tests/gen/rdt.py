@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Write rdscope's binary .rdt format from Ocelot .trc files, following the
-layout documented in src/trace_rdt.h (independently of rdscope's writer).
+layout documented in src/readers/trace_rdt.h (independently of rdscope's writer).
 
-Usage: tests/gen/rdt.py OUT.rdt A.trc [B.trc ...]   one kernel per .trc
-       tests/gen/rdt.py --bad DIR                  the malformed fixtures
+Usage: tests/gen/rdt.py [-vN] OUT.rdt A.trc [B.trc ...]   one kernel per .trc,
+                                        format version N (1, 2 or 3; 1 unless
+                                        given): version 3 keeps the stores,
+                                        1 and 2 only count them
+       tests/gen/rdt.py --bad DIR        the malformed fixtures
 """
 import os
 import struct
@@ -12,24 +15,31 @@ import sys
 MAGIC = b"\x89RDT\r\n\x1a\n"
 
 
-def read_trc(path):
-    loads, stores = {}, 0
-    with open(path) as f:
-        dims = tuple(int(x) for x in f.readline().split()[1:4])
-        for line in f:
-            p = line.split()
-            if not p or p[0].startswith("#"):
-                continue
-            gid, d, addr, nbytes = (int(x) for x in p)
-            if d:
-                stores += 1
-            else:
-                loads.setdefault(gid, []).append((addr, nbytes))
-    name = os.path.basename(path)[:-4]
+def parse_trc(name, lines):
+    """A kernel: name, block dims, per thread its loads (addr, bytes) and
+    its stores (place among the thread's accesses, addr, bytes)."""
+    loads, stores = {}, {}
+    dims = tuple(int(x) for x in lines[0].split()[1:4])
+    n = {}
+    for line in lines[1:]:
+        p = line.split()
+        if not p or p[0].startswith("#"):
+            continue
+        gid, d, addr, nbytes = (int(x) for x in p)
+        if d:
+            stores.setdefault(gid, []).append((n.get(gid, 0), addr, nbytes))
+        else:
+            loads.setdefault(gid, []).append((addr, nbytes))
+        n[gid] = n.get(gid, 0) + 1
     return name, dims, loads, stores
 
 
-def rdt(kernels):
+def read_trc(path):
+    with open(path) as f:
+        return parse_trc(os.path.basename(path)[:-4], f.read().splitlines())
+
+
+def rdt(kernels, version=1):
     data = bytearray(b"\0" * 32)
     table = []
     for name, dims, loads, stores in kernels:
@@ -48,17 +58,49 @@ def rdt(kernels):
         data += struct.pack("<%dQ" % len(first), *first)
         data += struct.pack("<%dQ" % len(addrs), *addrs)
         data += struct.pack("<%dH" % len(sizes), *sizes)
-        table.append([name.encode(), dims, nthreads, n, stores, off])
+        nstores = sum(len(v) for v in stores.values())
+        soff, sthreads = 0, 0
+        if version >= 3 and nstores:
+            while len(data) % 8:
+                data += b"\0"
+            soff, sthreads = len(data), max(stores) + 1
+            first, addrs, pos, sizes, m = [], [], [], [], 0
+            for t in range(sthreads):
+                first.append(m)
+                for p, a, b in stores.get(t, []):
+                    pos.append(p)
+                    addrs.append(a)
+                    sizes.append(b)
+                    m += 1
+            first.append(m)
+            data += struct.pack("<%dQ" % len(first), *first)
+            data += struct.pack("<%dQ" % m, *addrs)
+            data += struct.pack("<%dI" % m, *pos)
+            data += struct.pack("<%dH" % m, *sizes)
+        table.append([name.encode(), dims, nthreads, n, nstores, off, soff, sthreads])
     for e in table:
         e.append(len(data))
         data += e[0]
     while len(data) % 8:
         data += b"\0"
     toff = len(data)
-    for name, dims, nthreads, n, stores, off, noff in table:
-        data += struct.pack("<QI3III QQQQ", noff, len(name), *dims, nthreads, 0, n, stores, off, 0)
-    data[0:32] = MAGIC + struct.pack("<IIQQ", 1, len(table), toff, len(data))
+    for name, dims, nthreads, n, nstores, off, soff, sthreads, noff in table:
+        data += struct.pack("<QI3III QQQQ", noff, len(name), *dims, nthreads, 0, n, nstores, off, 0)
+        if version >= 3:
+            data += struct.pack("<QII", soff, sthreads, 0)
+    data[0:32] = MAGIC + struct.pack("<IIQQ", version, len(table), toff, len(data))
     return bytes(data)
+
+
+# A kernel for the damaged version-3 fixtures: thread 0 loads, stores,
+# loads; thread 1 only loads; thread 3 (no loads) stores twice.
+STORES_TRC = """blocksize: 4 1 1
+0 0 0 4
+0 1 64 4
+1 0 128 4
+3 1 256 8
+0 0 4 4
+3 1 264 8""".splitlines()
 
 
 def main():
@@ -82,8 +124,31 @@ def main():
         toff = struct.unpack_from("<Q", bad, 16)[0]
         struct.pack_into("<Q", bad, toff + 48, len(bad) + 8)
         open(os.path.join(d, "rdt-data-outside.rdt"), "wb").write(bad)
+        # version 3: the stores section of "stores" (3 load threads, 4 store
+        # threads, 3 stores) is store_first 0 1 1 1 3 (at s), store_addr
+        # 64 256 264 (s + 40), store_pos 1 0 1 (s + 64), store_bytes 4 8 8
+        # (s + 76)
+        good = rdt([parse_trc("stores", STORES_TRC)], 3)
+        toff = struct.unpack_from("<Q", good, 16)[0]
+        s = struct.unpack_from("<Q", good, toff + 64)[0]
+
+        def v3(fname, fmt, at, *v):
+            bad = bytearray(good)
+            struct.pack_into(fmt, bad, at, *v)
+            open(os.path.join(d, fname), "wb").write(bad)
+        v3("rdt-v3-stores-outside.rdt", "<Q", toff + 64, len(good) - 16)
+        v3("rdt-v3-store-first-decreasing.rdt", "<Q", s + 16, 0)
+        v3("rdt-v3-store-first-end.rdt", "<Q", s + 32, 2)
+        v3("rdt-v3-last-store-thread.rdt", "<QQ", s + 24, 3, 3)
+        v3("rdt-v3-store-bytes-zero.rdt", "<H", s + 78, 0)
+        v3("rdt-v3-store-pos-beyond-loads.rdt", "<I", s + 64, 3)
+        v3("rdt-v3-store-pos-falls.rdt", "<I", s + 72, 0)
+        v3("rdt-v3-store-threads.rdt", "<I", toff + 72, 0)
         return
-    open(sys.argv[1], "wb").write(rdt([read_trc(p) for p in sys.argv[2:]]))
+    version = 1
+    if sys.argv[1].startswith("-v"):
+        version = int(sys.argv.pop(1)[2:])
+    open(sys.argv[1], "wb").write(rdt([read_trc(p) for p in sys.argv[2:]], version))
 
 
 if __name__ == "__main__":
