@@ -23,7 +23,24 @@ const class_gloss class_glosses[RD_NCLASS + 1] = {
 	[1 + RD_CLASS_MSHR] = {"mshr", "MSHRs full",
 	 "misses there only because the MSHRs ran out: a warp that finds none free waits and "
 	 "retries, and the requests reach the cache in another order."},
+	/* Shown only when the configuration can have them (l1.stores=evict,
+	 * l1.loads=bypass), so the paper's screens keep their five. */
+	[1 + RD_CLASS_WRITE_EVICT] = {"write_evict", "a store evicted it",
+	 "the line was in the cache until a store to it removed it, or cancelled its "
+	 "insertion while in flight (l1.stores=evict, write-evict): the load fetches it again."},
+	[1 + RD_CLASS_BYPASS] = {"bypass", "past the L1",
+	 "the load was sent past the L1 (l1.loads=bypass): it never looks the cache up, so it "
+	 "misses by configuration, not by distance."},
 };
+
+int info_class_shown(const rd_config *c, int cls)
+{
+	if (cls == RD_CLASS_WRITE_EVICT)
+		return c->stores == RD_STORES_EVICT;
+	if (cls == RD_CLASS_BYPASS)
+		return c->loads == RD_LOADS_BYPASS;
+	return cls >= 0 && cls < RD_NCLASS;
+}
 
 void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight)
 {
@@ -31,6 +48,11 @@ void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight)
 	 * profiles the compulsory class counts them (the reference's as the
 	 * infinite distances of its run without latency). */
 	uint64_t c = r->cls[RD_CLASS_COMPULSORY];
+	/* A load of a line a store removed, and a load past the L1, find no
+	 * use of their line in the set either: no fill of theirs was in
+	 * flight, so they go with the cold (0 unless l1.stores=evict or
+	 * l1.loads=bypass). */
+	c += r->cls[RD_CLASS_WRITE_EVICT] + r->cls[RD_CLASS_BYPASS];
 	if (c > r->hist_inf)
 		c = r->hist_inf;
 	*cold = c;
@@ -78,6 +100,8 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 	para(ctx, NULL, t);
 	para(ctx, "The classes", NULL);
 	for (int i = 0; i <= RD_NCLASS; i++) {
+		if (i > 0 && !info_class_shown(c, i - 1))
+			continue;
 		snprintf(t, sizeof t, "%s: %s", class_glosses[i].name, class_glosses[i].text);
 		para(ctx, NULL, t);
 	}

@@ -42,6 +42,8 @@ const char *const plot_class_colour[RD_NCLASS] = {
 	"#e69f00", /* associativity: orange */
 	"#56b4e9", /* latency: sky blue */
 	"#cc79a7", /* mshr: reddish purple */
+	"#009e73", /* write_evict: bluish green */
+	"#f0e442", /* bypass: yellow */
 };
 const char plot_cold_colour[] = "#999999";         /* first touch: grey */
 /* The histogram's misses (distance >= ways) are drawn like capacity misses,
