@@ -211,6 +211,45 @@ static void test_plot_canvas(void **state)
 	free(svg);
 }
 
+/* The legend names write_evict and bypass only when a run has them, and
+ * their segments take their colours. */
+static void test_plot_store_classes(void **state)
+{
+	(void)state;
+	size_t len;
+	char *svg = svg_of(2, 0, 0, &len);
+	assert_null(strstr(svg, plot_class_colour[RD_CLASS_WRITE_EVICT]));
+	assert_null(strstr(svg, ">write_evict<"));
+	free(svg);
+	plot *p = plot_new();
+	assert_non_null(p);
+	rd_config cfg;
+	rd_config_default(&cfg);
+	cfg.stores = RD_STORES_EVICT;
+	uint64_t hist[4] = {40, 30, 20, 10};
+	rd_result r;
+	memset(&r, 0, sizeof r);
+	r.requests = 200;
+	r.hits = 100;
+	r.cls[RD_CLASS_COMPULSORY] = 60;
+	r.cls[RD_CLASS_WRITE_EVICT] = 40;
+	r.hist = hist;
+	r.hist_len = 4;
+	r.hist_inf = 100;
+	assert_int_equal(plot_add(p, 0, "in.trc", "k", "l1.stores=evict", &cfg, &r), 0);
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	plot_write(p, f);
+	assert_int_equal(fclose(f), 0);
+	plot_free(p);
+	assert_non_null(strstr(buf, "class=\"write_evict\""));
+	assert_non_null(strstr(buf, plot_class_colour[RD_CLASS_WRITE_EVICT]));
+	assert_null(strstr(buf, plot_class_colour[RD_CLASS_BYPASS]));
+	assert_null(strstr(buf, "(null)"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_palette_xterm256),
 		cmocka_unit_test(test_plot_size_parse),
 		cmocka_unit_test(test_plot_canvas),
+		cmocka_unit_test(test_plot_store_classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
