@@ -70,11 +70,21 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 	uint32_t sets = rd_config_sets(c);
 	uint64_t cut = c->model == RD_PROFILE_REF2013 ? (uint64_t)c->l1_ways + 1 : c->l1_ways;
 	para(ctx, "On this screen", NULL);
-	para(ctx, NULL,
-	     "Left: the L1 cache of one GPU core, its parameters (Up/Down choose one, Left/Right "
-	     "change it; every change reruns the model). Right, top: what each request of the "
-	     "kernel's warps to the L1 did, a hit or one of five kinds of miss. Right, bottom: "
-	     "each request's reuse distance.");
+	/* The kinds of miss on screen: the paper's five, and write_evict and
+	 * bypass where the configuration has them. */
+	static const char *const kinds[] = {"five", "six", "seven"};
+	int nk = 0;
+	for (int k = 0; k < RD_NCLASS; k++)
+		nk += info_class_shown(c, k);
+	snprintf(t, sizeof t,
+		 "Left: the L1 cache of one GPU core, its parameters (Up/Down choose one, Left/Right "
+		 "change it; every change reruns the model). Right, top: what each request of the "
+		 "kernel's warps to the L1 did, a hit or one of %s kinds of miss%s. Right, bottom: "
+		 "each request's reuse distance%s.",
+		 nk >= 5 && nk <= 7 ? kinds[nk - 5] : "several",
+		 c->stores != RD_STORES_IGNORE ? ", loads only (the stores' own line under them)" : "",
+		 c->stores != RD_STORES_IGNORE ? ", the loads'" : "");
+	para(ctx, NULL, t);
 	snprintf(t, sizeof t,
 		 "Reuse distance: how many other lines of the same set were used since this line's "
 		 "last use. LRU keeps the %u most recently used lines of each of the %u sets, so a "

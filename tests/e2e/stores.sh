@@ -46,6 +46,8 @@ result "stores: the SVG draws write_evict in its colour" $?
 # ---------------------------------------------------------------- breakdown
 keys evict <<KEYS
 dump-screen $T/stores_evict.txt
+i
+dump-screen $T/evict_info.txt
 KEYS
 screen evict 30 100 NO_COLOR=1 -- --no-timing -s l1.stores=evict --script "$T/evict.keys" "$K" &&
 	golden stores_evict &&
@@ -54,6 +56,9 @@ screen evict 30 100 NO_COLOR=1 -- --no-timing -s l1.stores=evict --script "$T/ev
 	grep -q 'l1.stores  *evict' "$T/stores_evict.txt" && grep -q 'l1.loads  *cache' "$T/stores_evict.txt" &&
 	! grep -q 'bypass' "$T/stores_evict.txt"
 result "stores: -s l1.stores=evict shows the write_evict bar (its own glyph) and the stores line" $?
+grep -q 'one of six kinds of miss' "$T/evict_info.txt" && grep -q 'write_evict: the line was in' "$T/evict_info.txt" &&
+	! grep -q 'bypass:' "$T/evict_info.txt"
+result "stores: i explains the write_evict class (and not bypass) under l1.stores=evict" $?
 
 # The paper's default: no write_evict row, no stores line.
 keys ignore <<KEYS

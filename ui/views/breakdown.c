@@ -372,8 +372,11 @@ static void draw_hist(explorer *x)
 		vmax = fabs(cold);
 	if (fabs(fly) > vmax)
 		vmax = fabs(fly);
-	snprintf(title, sizeof title, "%s%s distance%s%s", B ? theme_g()->delta : "",
-		 B ? " reuse" : "Reuse", log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
+	/* Under stores the histogram stays the loads' (rd_result.hist_w, the
+	 * stores', is not drawn): the title says so. */
+	snprintf(title, sizeof title, "%s%s distance%s%s%s", B ? theme_g()->delta : "",
+		 B ? " reuse" : "Reuse", s->cfg.stores != RD_STORES_IGNORE ? " of loads" : "",
+		 log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
 	draw_frame(&r, title, x->focus == F_HIST);
 	if (ih < 4 || aw < 8)
 		return;
