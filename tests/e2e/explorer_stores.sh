@@ -5,8 +5,8 @@
 # those of `rdscope run`), the two parameters cycle with Left/Right
 # without dead-ending, and the step-through shows a store emptying its
 # way. The paper's screens (l1.stores=ignore) have neither row.
-#     RDSCOPE_UPDATE_GOLDEN=1 sh tests/e2e/stores.sh   (then review the diff)
-NAME=stores
+#     RDSCOPE_UPDATE_GOLDEN=1 sh tests/e2e/explorer_stores.sh   (then review the diff)
+NAME=explorer_stores
 . "$(dirname "$0")/screen.inc"
 
 # Read, write, read again (a), and a second array only read (b): its
