@@ -68,13 +68,27 @@ static void test_palette_eight_colours(void **state)
 	assert_false(red_green_axis(hit) && red_green_axis(cap));
 	assert_int_equal(hit, COLOR_BLUE);
 	assert_int_equal(cap, COLOR_RED);
-	/* Hits and the five classes: six different colours of the eight. */
+	/* Hits and the seven classes: different colours (bypass: the
+	 * terminal's own, bold; the eight are taken). */
 	short fg[RD_NCLASS + 1] = {hit};
 	for (int c = 0; c < RD_NCLASS; c++)
 		fg[c + 1] = theme_fg8(E_CLASS(c));
 	for (int i = 0; i <= RD_NCLASS; i++)
 		for (int j = 0; j < i; j++)
 			assert_int_not_equal(fg[i], fg[j]);
+	assert_int_equal(theme_fg8(E_WRITE_EVICT), COLOR_GREEN);
+	assert_int_equal(theme_fg8(E_BYPASS), -1);
+	/* Without colour each class has a glyph of its own, the hits another. */
+	for (int utf8 = 0; utf8 < 2; utf8++) {
+		const glyphs *g = theme_glyphs(0, utf8);
+		for (int i = 0; i < RD_NCLASS; i++) {
+			assert_non_null(g->cls[i]);
+			assert_string_not_equal(g->cls[i], g->hit);
+			for (int j = 0; j < i; j++)
+				assert_string_not_equal(g->cls[i], g->cls[j]);
+		}
+		assert_non_null(theme_glyphs(1, utf8)->cls[RD_NCLASS - 1]);
+	}
 	/* Better and worse deltas: not green against red. */
 	assert_false(red_green_axis(theme_fg8(E_BETTER)) && red_green_axis(theme_fg8(E_WORSE)));
 }
@@ -90,6 +104,8 @@ static void test_palette_xterm256(void **state)
 	assert_int_equal(theme_xterm256("#56b4e9"), 74);  /* #5fafd7 */
 	assert_int_equal(theme_xterm256("#cc79a7"), 175); /* #d787af */
 	assert_int_equal(theme_xterm256("#999999"), 247); /* grey 158 */
+	assert_int_equal(theme_xterm256("#009e73"), 35);  /* #00af5f */
+	assert_int_equal(theme_xterm256("#f0e442"), 221); /* #ffd75f */
 	assert_int_equal(theme_xterm256("blue"), -1);
 	assert_int_equal(theme_xterm256(NULL), -1);
 }
@@ -195,6 +211,45 @@ static void test_plot_canvas(void **state)
 	free(svg);
 }
 
+/* The legend names write_evict and bypass only when a run has them, and
+ * their segments take their colours. */
+static void test_plot_store_classes(void **state)
+{
+	(void)state;
+	size_t len;
+	char *svg = svg_of(2, 0, 0, &len);
+	assert_null(strstr(svg, plot_class_colour[RD_CLASS_WRITE_EVICT]));
+	assert_null(strstr(svg, ">write_evict<"));
+	free(svg);
+	plot *p = plot_new();
+	assert_non_null(p);
+	rd_config cfg;
+	rd_config_default(&cfg);
+	cfg.stores = RD_STORES_EVICT;
+	uint64_t hist[4] = {40, 30, 20, 10};
+	rd_result r;
+	memset(&r, 0, sizeof r);
+	r.requests = 200;
+	r.hits = 100;
+	r.cls[RD_CLASS_COMPULSORY] = 60;
+	r.cls[RD_CLASS_WRITE_EVICT] = 40;
+	r.hist = hist;
+	r.hist_len = 4;
+	r.hist_inf = 100;
+	assert_int_equal(plot_add(p, 0, "in.trc", "k", "l1.stores=evict", &cfg, &r), 0);
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	plot_write(p, f);
+	assert_int_equal(fclose(f), 0);
+	plot_free(p);
+	assert_non_null(strstr(buf, "class=\"write_evict\""));
+	assert_non_null(strstr(buf, plot_class_colour[RD_CLASS_WRITE_EVICT]));
+	assert_null(strstr(buf, plot_class_colour[RD_CLASS_BYPASS]));
+	assert_null(strstr(buf, "(null)"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_palette_xterm256),
 		cmocka_unit_test(test_plot_size_parse),
 		cmocka_unit_test(test_plot_canvas),
+		cmocka_unit_test(test_plot_store_classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

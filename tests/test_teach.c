@@ -271,19 +271,29 @@ static void test_steplog_tables(void **state)
 static void test_steplog_replay_random(void **state)
 {
 	(void)state;
-	for (int t = 0; t < 60; t++) {
+	for (int t = 0; t < 120; t++) {
 		uint32_t bs = 1u << (next_rand() % 4 + 2);
 		rd_kernel_builder *b = rd_kernel_builder_new("rand", bs, 1, 1);
 		uint32_t nthreads = bs * (uint32_t)(next_rand() % 4 + 1);
 		uint32_t loads = (uint32_t)(next_rand() % 6 + 1);
 		uint64_t span = 1ull << (next_rand() % 10 + 8);
+		/* Half the kernels store too: a quarter of the accesses. */
+		int stores = t % 2;
 		for (uint32_t th = 0; th < nthreads; th++)
 			for (uint32_t i = 0; i < loads; i++)
-				rd_kernel_builder_add(b, th, 0, (next_rand() % span) & ~3ull, 4);
+				rd_kernel_builder_add(b, th, stores && next_rand() % 4 == 0,
+						      (next_rand() % span) & ~3ull, 4);
 		rd_kernel *k = rd_kernel_builder_finish(b);
 		rd_config c;
 		rd_config_default(&c);
 		char v[32];
+		/* Stores evicted (most), allocated, or ignored; loads past the
+		 * L1 now and then (not with allocate: refused). */
+		c.stores = stores ? (enum rd_stores)(t % 6 == 1 ? RD_STORES_ALLOCATE
+					 : t % 6 == 3 ? RD_STORES_IGNORE : RD_STORES_EVICT)
+				  : RD_STORES_IGNORE;
+		c.loads = c.stores != RD_STORES_ALLOCATE && t % 10 == 5 ? RD_LOADS_BYPASS
+									: RD_LOADS_CACHE;
 		c.l1_hash = RD_HASH_MOD;
 		c.l1_line = 32;
 		c.l1_ways = (uint32_t)(next_rand() % 4 + 1);
@@ -504,6 +514,141 @@ static void test_steplog_windows(void **state)
 		assert_int_equal(e->n, 0);
 		assert_true(e->complete && e->seen > STEP_MAX);
 		steplog_free(e);
+		steplog_free(a);
+		rd_kernel_free(k);
+	}
+}
+
+/* A warp loads a line, stores to it and loads it again under
+ * write-evict: the store is shown as one, its way empty in its stack and
+ * in the cache, and the second load a write_evict miss. */
+static void test_steplog_store_evict(void **state)
+{
+	(void)state;
+	rd_kernel_builder *b = rd_kernel_builder_new("rmw", 32, 1, 1);
+	for (uint32_t th = 0; th < 32; th++) {
+		rd_kernel_builder_add(b, th, 0, 4 * th, 4);
+		rd_kernel_builder_add(b, th, 1, 4 * th, 4);
+		rd_kernel_builder_add(b, th, 0, 4 * th, 4);
+	}
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	rd_config c;
+	rd_config_default(&c);
+	c.latency_miss = 2;
+	c.latency_stddev = 0;
+	c.stores = RD_STORES_EVICT;
+	steplog *l = collect(k, &c);
+	assert_true(l->replay_ok);
+	assert_int_equal(l->n, 3);
+	assert_int_equal(l->e[0].ev.cls, RD_CLASS_COMPULSORY);
+	assert_true(l->e[1].ev.store);
+	assert_int_equal(l->e[1].ev.outcome, RD_OUT_EVICT);
+	assert_int_equal(l->e[2].ev.cls, RD_CLASS_WRITE_EVICT);
+	assert_false(steplog_has_effect(&l->e[1].ev));
+	char buf[256];
+	steplog_explain(l, 1, buf, sizeof buf);
+	assert_non_null(strstr(buf, "store evicts line 0 from set 0: its way stays empty"));
+	steplog_explain(l, 2, buf, sizeof buf);
+	assert_non_null(strstr(buf, "write_evict miss: a store removed line 0"));
+	/* The store's stack: its line's way, empty. */
+	uint32_t n;
+	const uint64_t *v = steplog_stack(l, 1, 0, &n);
+	assert_int_equal(n, 1);
+	assert_true(steplog_is_hole(v[0]));
+	step_grid g;
+	assert_int_equal(steplog_grid(l, 1, &g), 0);
+	v = step_grid_set(&g, 0, &n);
+	assert_int_equal(n, 1);
+	assert_true(steplog_is_hole(v[0]));
+	step_grid_free(&g);
+	steplog_free(l);
+	/* Under allocate the store is looked up like a load: a store hit. */
+	c.stores = RD_STORES_ALLOCATE;
+	l = collect(k, &c);
+	assert_true(l->replay_ok);
+	assert_true(l->e[1].ev.store && l->e[1].ev.outcome == RD_OUT_HIT);
+	steplog_explain(l, 1, buf, sizeof buf);
+	assert_non_null(strstr(buf, "store hit: line 0"));
+	steplog_free(l);
+	rd_kernel_free(k);
+}
+
+/* Under l1.stores=evict the window's start keeps the stores' holes and
+ * the lines they removed: a window's stacks and cache equal those of the
+ * log from the first request, and the replay agrees with the model (its
+ * stacks, distances, MSHRs) from the first request on. */
+static void test_steplog_windows_stores(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 12; t++) {
+		rd_kernel_builder *b = rd_kernel_builder_new("wev", 64, 1, 1);
+		uint64_t span = 1ull << (next_rand() % 4 + 9);
+		for (uint32_t th = 0; th < 128; th++)
+			for (uint32_t i = 0; i < 24; i++)
+				rd_kernel_builder_add(b, th, next_rand() % 3 == 0,
+						      (next_rand() % span) & ~3ull, 4);
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_hash = RD_HASH_MOD;
+		c.l1_line = 32;
+		c.l1_ways = (uint32_t)(next_rand() % 4 + 1);
+		c.l1_size = c.l1_line * c.l1_ways * (1u << (next_rand() % 3));
+		c.warp_size = 8;
+		c.latency_miss = (uint32_t)(next_rand() % 20);
+		c.latency_stddev = (double)(next_rand() % 3);
+		c.l1_mshrs = (uint32_t)(next_rand() % 6);
+		c.l1_mshr_per_warp = 0;
+		c.cores = (uint32_t)(t % 4 == 1 ? 2 : 1);
+		c.stores = RD_STORES_EVICT;
+		char err[256];
+		if (rd_config_check(&c, err, sizeof err) < 0)
+			fail_msg("trace %d: %s", t, err);
+		steplog *a = collect_at(k, &c, 0, 1);
+		if (!a->replay_ok)
+			fail_msg("trace %d: the replay differs at %zu", t, a->replay_bad);
+		size_t evicts = 0;
+		for (size_t i = 0; i < a->n; i++)
+			evicts += a->e[i].ev.outcome == RD_OUT_EVICT;
+		assert_true(evicts > 0);
+		static const uint64_t firsts[] = {333, 1000};
+		for (int f = 0; f < 2; f++) {
+			uint64_t F = firsts[f];
+			steplog *w = collect_at(k, &c, F, 0);
+			assert_true(w->replay_ok);
+			for (size_t i = 0; i + F < a->n; i += 7) {
+				uint32_t n1, n2;
+				for (int after = 0; after < 2; after++) {
+					const uint64_t *s1 = steplog_stack(a, i + F, after, &n1);
+					const uint64_t *s2 = steplog_stack(w, i, after, &n2);
+					assert_int_equal(n1, n2);
+					if (n1)
+						assert_memory_equal(s1, s2, n1 * sizeof *s1);
+				}
+				step_grid g1, g2;
+				assert_int_equal(steplog_grid(a, i + F, &g1), 0);
+				assert_int_equal(steplog_grid(w, i, &g2), 0);
+				assert_int_equal(g1.nfly, g2.nfly);
+				for (uint32_t s = 0; s < g1.sets; s++) {
+					const uint64_t *v1 = step_grid_set(&g1, s, &n1);
+					const uint64_t *v2 = step_grid_set(&g2, s, &n2);
+					assert_int_equal(n1, n2);
+					if (n1)
+						assert_memory_equal(v1, v2, n1 * sizeof *v1);
+				}
+				/* the accessed set's row is its stack, cut at the ways */
+				const rd_event *e = &w->e[i].ev;
+				uint32_t nb, ne;
+				const uint64_t *sb = steplog_stack(w, i, 0, &nb);
+				const uint64_t *ve = step_grid_set(&g2, e->set, &ne);
+				assert_int_equal(ne, nb < c.l1_ways ? nb : c.l1_ways);
+				if (ne)
+					assert_memory_equal(ve, sb, ne * sizeof *sb);
+				step_grid_free(&g1);
+				step_grid_free(&g2);
+			}
+			steplog_free(w);
+		}
 		steplog_free(a);
 		rd_kernel_free(k);
 	}
@@ -774,6 +919,8 @@ int main(void)
 		cmocka_unit_test(test_steplog_tables),
 		cmocka_unit_test(test_steplog_replay_random),
 		cmocka_unit_test(test_steplog_windows),
+		cmocka_unit_test(test_steplog_windows_stores),
+		cmocka_unit_test(test_steplog_store_evict),
 		cmocka_unit_test(test_steplog_tag),
 		cmocka_unit_test(test_steplog_goal),
 		cmocka_unit_test(test_curves_mattson),

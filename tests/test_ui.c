@@ -292,6 +292,63 @@ static const char *steps(rd_config *c, const char *key, int dir, int n)
 	return out;
 }
 
+/* l1.stores and l1.loads cycle with Left/Right; the one refused pair
+ * (loads=bypass with stores=allocate) is no dead end: stepping stores
+ * passes allocate over, stepping loads to bypass makes the stores
+ * write-evict; each says so. */
+static void test_params_stores_loads(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	char msg[256], note[256];
+	int uh = -1;
+	assert_string_equal(steps(&c, "l1.stores", 1, 3), "evict allocate ignore");
+	assert_string_equal(steps(&c, "l1.loads", 1, 2), "bypass cache");
+	/* stores=evict, loads=bypass: allocate is passed over. */
+	c.stores = RD_STORES_EVICT;
+	c.loads = RD_LOADS_BYPASS;
+	assert_int_equal(param_step_auto(&c, field("l1.stores"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.stores, RD_STORES_IGNORE);
+	assert_non_null(strstr(note, "l1.stores: allocate skipped, l1.loads=bypass refuses it"));
+	assert_int_equal(param_step_auto(&c, field("l1.stores"), -1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.stores, RD_STORES_EVICT); /* ignore <- allocate skipped, backwards */
+	assert_non_null(strstr(note, "allocate skipped"));
+	assert_int_equal(param_step_auto(&c, field("l1.stores"), -1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.stores, RD_STORES_IGNORE);
+	assert_string_equal(note, "");
+	/* stores=allocate, loads cache -> bypass: the stores turn evict. */
+	c.stores = RD_STORES_ALLOCATE;
+	c.loads = RD_LOADS_CACHE;
+	assert_int_equal(param_step_auto(&c, field("l1.loads"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.loads, RD_LOADS_BYPASS);
+	assert_int_equal(c.stores, RD_STORES_EVICT);
+	assert_non_null(strstr(note, "l1.stores allocate -> evict"));
+	assert_int_equal(rd_config_check(&c, msg, sizeof msg), 0);
+	/* Typed, the same. */
+	c.stores = RD_STORES_ALLOCATE;
+	c.loads = RD_LOADS_CACHE;
+	assert_int_equal(param_set_text_auto(&c, field("l1.loads"), "bypass", &uh, msg, sizeof msg,
+					     note, sizeof note), 0);
+	assert_int_equal(c.stores, RD_STORES_EVICT);
+	/* The plain step (no note to say it with) refuses instead. */
+	c.stores = RD_STORES_ALLOCATE;
+	c.loads = RD_LOADS_CACHE;
+	assert_int_equal(param_step(&c, field("l1.loads"), 1, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "l1.stores=allocate"));
+	assert_int_equal(c.loads, RD_LOADS_CACHE);
+	/* The reference-2013 profile ignores stores: nothing else to choose. */
+	rd_config_default(&c);
+	c.model = RD_PROFILE_REF2013;
+	assert_int_equal(param_step_auto(&c, field("l1.stores"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), -1);
+	assert_non_null(strstr(msg, "reference-2013 profile ignores stores"));
+}
+
 /* Issue 16: in the explorer a geometry step the hash cannot take is
  * applied and the hash switches (and back, only when switched so). */
 static void test_params_never_dead_end(void **state)
@@ -880,6 +937,27 @@ static void test_info_inf_split(void **state)
 	info_inf_split(&r, &cold, &fly);
 	assert_int_equal(cold, 5);
 	assert_int_equal(fly, 0);
+	/* A load of a line a store removed, or past the L1, is no fill in
+	 * flight: with the cold. */
+	r.hist_inf = 300;
+	r.cls[RD_CLASS_COMPULSORY] = 100;
+	r.cls[RD_CLASS_WRITE_EVICT] = 50;
+	r.cls[RD_CLASS_BYPASS] = 20;
+	info_inf_split(&r, &cold, &fly);
+	assert_int_equal(cold, 170);
+	assert_int_equal(fly, 130);
+	/* The paper's screens keep their five classes. */
+	rd_config c;
+	rd_config_default(&c);
+	for (int k = 0; k < RD_NCLASS; k++)
+		assert_int_equal(info_class_shown(&c, k), k < RD_CLASS_WRITE_EVICT);
+	c.stores = RD_STORES_EVICT;
+	assert_true(info_class_shown(&c, RD_CLASS_WRITE_EVICT));
+	assert_false(info_class_shown(&c, RD_CLASS_BYPASS));
+	c.stores = RD_STORES_ALLOCATE;
+	assert_false(info_class_shown(&c, RD_CLASS_WRITE_EVICT));
+	c.loads = RD_LOADS_BYPASS;
+	assert_true(info_class_shown(&c, RD_CLASS_BYPASS));
 	for (int i = 0; i <= RD_NCLASS; i++) {
 		assert_non_null(class_glosses[i].name);
 		assert_non_null(class_glosses[i].gloss);
@@ -1064,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(test_params_fields),
 		cmocka_unit_test(test_params_step),
 		cmocka_unit_test(test_params_never_dead_end),
+		cmocka_unit_test(test_params_stores_loads),
 		cmocka_unit_test(test_params_typed),
 		cmocka_unit_test(test_params_format),
 		cmocka_unit_test(test_hist_bins),

@@ -23,7 +23,24 @@ const class_gloss class_glosses[RD_NCLASS + 1] = {
 	[1 + RD_CLASS_MSHR] = {"mshr", "MSHRs full",
 	 "misses there only because the MSHRs ran out: a warp that finds none free waits and "
 	 "retries, and the requests reach the cache in another order."},
+	/* Shown only when the configuration can have them (l1.stores=evict,
+	 * l1.loads=bypass), so the paper's screens keep their five. */
+	[1 + RD_CLASS_WRITE_EVICT] = {"write_evict", "a store evicted it",
+	 "the line was in the cache until a store to it removed it, or cancelled its "
+	 "insertion while in flight (l1.stores=evict, write-evict): the load fetches it again."},
+	[1 + RD_CLASS_BYPASS] = {"bypass", "past the L1",
+	 "the load was sent past the L1 (l1.loads=bypass): it never looks the cache up, so it "
+	 "misses by configuration, not by distance."},
 };
+
+int info_class_shown(const rd_config *c, int cls)
+{
+	if (cls == RD_CLASS_WRITE_EVICT)
+		return c->stores == RD_STORES_EVICT;
+	if (cls == RD_CLASS_BYPASS)
+		return c->loads == RD_LOADS_BYPASS;
+	return cls >= 0 && cls < RD_NCLASS;
+}
 
 void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight)
 {
@@ -31,6 +48,11 @@ void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight)
 	 * profiles the compulsory class counts them (the reference's as the
 	 * infinite distances of its run without latency). */
 	uint64_t c = r->cls[RD_CLASS_COMPULSORY];
+	/* A load of a line a store removed, and a load past the L1, find no
+	 * use of their line in the set either: no fill of theirs was in
+	 * flight, so they go with the cold (0 unless l1.stores=evict or
+	 * l1.loads=bypass). */
+	c += r->cls[RD_CLASS_WRITE_EVICT] + r->cls[RD_CLASS_BYPASS];
 	if (c > r->hist_inf)
 		c = r->hist_inf;
 	*cold = c;
@@ -48,11 +70,21 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 	uint32_t sets = rd_config_sets(c);
 	uint64_t cut = c->model == RD_PROFILE_REF2013 ? (uint64_t)c->l1_ways + 1 : c->l1_ways;
 	para(ctx, "On this screen", NULL);
-	para(ctx, NULL,
-	     "Left: the L1 cache of one GPU core, its parameters (Up/Down choose one, Left/Right "
-	     "change it; every change reruns the model). Right, top: what each request of the "
-	     "kernel's warps to the L1 did, a hit or one of five kinds of miss. Right, bottom: "
-	     "each request's reuse distance.");
+	/* The kinds of miss on screen: the paper's five, and write_evict and
+	 * bypass where the configuration has them. */
+	static const char *const kinds[] = {"five", "six", "seven"};
+	int nk = 0;
+	for (int k = 0; k < RD_NCLASS; k++)
+		nk += info_class_shown(c, k);
+	snprintf(t, sizeof t,
+		 "Left: the L1 cache of one GPU core, its parameters (Up/Down choose one, Left/Right "
+		 "change it; every change reruns the model). Right, top: what each request of the "
+		 "kernel's warps to the L1 did, a hit or one of %s kinds of miss%s. Right, bottom: "
+		 "each request's reuse distance%s.",
+		 nk >= 5 && nk <= 7 ? kinds[nk - 5] : "several",
+		 c->stores != RD_STORES_IGNORE ? ", loads only (the stores' own line under them)" : "",
+		 c->stores != RD_STORES_IGNORE ? ", the loads'" : "");
+	para(ctx, NULL, t);
 	snprintf(t, sizeof t,
 		 "Reuse distance: how many other lines of the same set were used since this line's "
 		 "last use. LRU keeps the %u most recently used lines of each of the %u sets, so a "
@@ -78,6 +110,8 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 	para(ctx, NULL, t);
 	para(ctx, "The classes", NULL);
 	for (int i = 0; i <= RD_NCLASS; i++) {
+		if (i > 0 && !info_class_shown(c, i - 1))
+			continue;
 		snprintf(t, sizeof t, "%s: %s", class_glosses[i].name, class_glosses[i].text);
 		para(ctx, NULL, t);
 	}

@@ -22,8 +22,15 @@ typedef struct class_gloss {
 
 extern const class_gloss class_glosses[RD_NCLASS + 1];
 
+/* Does the configuration show miss class cls (enum rd_class)? The five
+ * of the paper always; write_evict only under l1.stores=evict and bypass
+ * only under l1.loads=bypass, the only configurations that can have them
+ * (so the paper's screens keep their rows). */
+int info_class_shown(const rd_config *c, int cls);
+
 /* The requests of infinite distance, split: cold (first request of the
- * line) and in flight (requested before, its data not yet arrived). */
+ * line; also a load of a line a store removed, or one past the L1) and in
+ * flight (requested before, its data not yet arrived). */
 void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight);
 
 /* The info screen as paragraphs: para(ctx, heading, text) for each; a

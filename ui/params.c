@@ -26,6 +26,8 @@ const param_field param_fields[] = {
 	{"seed", "seed", STEP_ONE},
 	{"classes", "classes", STEP_CHOICE},
 	{"l1.replacement", "l1.replacement", STEP_CHOICE},
+	{"l1.stores", "l1.stores", STEP_CHOICE},
+	{"l1.loads", "l1.loads", STEP_CHOICE},
 };
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
 
@@ -200,6 +202,21 @@ static int try_value_h(rd_config *cfg, const char *key, const char *text, char *
 	if (rd_config_set(&c, key, text, msg, len) < 0)
 		return -1;
 	int geo = h && is_geometry(key);
+	if (h && !strcmp(key, "l1.loads") && c.loads == RD_LOADS_BYPASS &&
+	    c.stores == RD_STORES_ALLOCATE && c.model == RD_PROFILE_PAPER) {
+		/* Bypassed loads with allocated stores is refused (it would cache
+		 * stores but not loads); rather than a dead end, the stores turn
+		 * write-evict, bypass's own partner (RDGC's RWON). */
+		rd_config e = c;
+		e.stores = RD_STORES_EVICT;
+		if (rd_config_check(&e, msg, len) < 0)
+			return -1;
+		snprintf(h->note, h->notelen,
+			 "l1.stores allocate -> evict: l1.loads=bypass takes stores evict or "
+			 "ignore (u undoes both)");
+		*cfg = e;
+		return 0;
+	}
 	if (rd_config_check(&c, msg, len) < 0) {
 		int fb = geo ? rd_config_hash_fallback(&c) : -1;
 		if (fb < 0)
@@ -234,6 +251,19 @@ static int try_value(rd_config *cfg, const char *key, const char *text, char *ms
 	return try_value_h(cfg, key, text, msg, len, NULL);
 }
 
+/* The status line's note for a choice the cycle passed over: short (the
+ * status line is one line), with the key that refuses it. */
+static void skip_note(const rd_config *now, const char *key, const char *skipped,
+		      const char *why, const hash_ctx *h)
+{
+	if (!strcmp(key, "l1.stores") && now->loads == RD_LOADS_BYPASS)
+		snprintf(h->note, h->notelen,
+			 "l1.stores: %s skipped, l1.loads=bypass refuses it (l1.loads=cache allows it)",
+			 skipped);
+	else
+		snprintf(h->note, h->notelen, "%s: %s skipped (%.*s)", key, skipped,
+			 (int)strcspn(why, ";"), why);
+}
 
 static int step_h(rd_config *cfg, size_t i, int dir, char *msg, size_t len,
 		  const hash_ctx *edit_hash)
@@ -250,11 +280,19 @@ static int step_h(rd_config *cfg, size_t i, int dir, char *msg, size_t len,
 		int cur, n = choices(cfg, f->key, list, &cur);
 		if (n <= 1)
 			return snprintf(msg, len, "%s: nothing to choose", f->key), -1;
+		const char *skipped = NULL;
 		for (int t = 1; t < n; t++) {
 			int j = cur < 0 ? (dir > 0 ? t - 1 : n - t) : ((cur + (dir > 0 ? t : -t)) % n + n) % n;
-			if (try_value(cfg, f->key, list[j], t == 1 ? first_err : msg,
-				      t == 1 ? sizeof first_err : len) == 0)
+			if (try_value_h(cfg, f->key, list[j], t == 1 ? first_err : msg,
+					t == 1 ? sizeof first_err : len, edit_hash) == 0) {
+				/* A choice passed over is said, with why: the
+				 * cycle is not the key's list as written. */
+				if (skipped && edit_hash && !*edit_hash->note)
+					skip_note(cfg, f->key, skipped, first_err, edit_hash);
 				return 0;
+			}
+			if (t == 1)
+				skipped = list[j];
 		}
 		snprintf(msg, len, "%s", first_err);
 		return -1;

@@ -14,6 +14,7 @@
 typedef struct vec {
 	uint64_t *v;
 	uint32_t n, cap;
+	int dropped; /* a line fell off the bottom (the set has more than v) */
 } vec;
 
 /* The effect of a request still to land. idx: the request, an index into
@@ -29,8 +30,26 @@ typedef struct effect {
 	rd_event ev;   /* the request (kept for the window's pre[]) */
 } effect;
 
+/* A line a store removed (l1.stores=evict: the model's wev): its effects
+ * land without touching it, a hit's always, a fill's while fills that
+ * were in flight at the store (skip of them) remain; a later fill puts it
+ * back. */
+typedef struct wev {
+	uint64_t line;
+	uint32_t skip;
+} wev;
+
+/* An empty way (the model's hole): HOLE_BIT and the request number of the
+ * store that made it, so that every replay names it alike and newer holes
+ * have larger numbers (line addresses are byte addresses over the line
+ * size: bit 63 is never set). */
+#define HOLE_BIT (1ull << 63)
+
 typedef struct core_rp {
 	vec *set;      /* per set: lines, most recent first (at most depth) */
+	vec *holes;    /* per set: its holes' numbers, the newest last (NULL: none yet) */
+	wev *wev;      /* lines stores removed */
+	size_t nwev, cwev;
 	effect *pend;  /* in push (issue) order */
 	size_t npend, cpend;
 	int have_step;
@@ -44,6 +63,63 @@ typedef struct replay {
 	uint32_t ncores, sets, depth, ways;
 	int oom;
 } replay;
+
+int steplog_is_hole(uint64_t v)
+{
+	return (v & HOLE_BIT) != 0;
+}
+
+int steplog_has_effect(const rd_event *ev)
+{
+	if (ev->outcome == RD_OUT_CANCEL || ev->outcome == RD_OUT_EVICT ||
+	    ev->outcome == RD_OUT_BYPASS)
+		return 0;
+	return !(ev->outcome == RD_OUT_MISS && ev->cls == RD_CLASS_BYPASS);
+}
+
+static int vec_push(replay *r, vec *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		uint32_t nc = s->cap ? s->cap * 2 : 4;
+		uint64_t *p = realloc(s->v, nc * sizeof *p);
+		if (!p) {
+			r->oom = 1;
+			return -1;
+		}
+		s->v = p;
+		s->cap = nc;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static void vec_remove(vec *s, uint32_t i)
+{
+	memmove(s->v + i, s->v + i + 1, (s->n - i - 1) * sizeof *s->v);
+	s->n--;
+}
+
+static int64_t lru_find(const vec *s, uint64_t line);
+static void lru_touch(replay *r, vec *s, uint64_t line);
+
+/*
+ * A line lands in set si: to the top of its stack. As in the model
+ * (stack_update_as), a line from outside the ways fills the newest hole
+ * of the set, whose mark leaves the stack (nothing falls out of the ways
+ * then).
+ */
+static void set_touch(replay *r, core_rp *c, uint32_t si, uint64_t line)
+{
+	vec *s = &c->set[si];
+	int64_t at = lru_find(s, line);
+	if (c->holes && c->holes[si].n && !(at >= 0 && at < (int64_t)r->ways)) {
+		vec *h = &c->holes[si];
+		int64_t k = lru_find(s, h->v[--h->n]);
+		if (k >= 0) /* (else it fell below the lines kept) */
+			vec_remove(s, (uint32_t)k);
+	}
+	lru_touch(r, s, line);
+}
 
 static void lru_touch(replay *r, vec *s, uint64_t line)
 {
@@ -66,6 +142,8 @@ static void lru_touch(replay *r, vec *s, uint64_t line)
 			}
 			s->n++;
 		}
+		if (s->n == r->depth && i == s->n)
+			s->dropped = 1;
 		i = s->n - 1; /* the least recent line falls off a full set */
 	}
 	memmove(s->v + 1, s->v, i * sizeof *s->v);
@@ -110,16 +188,86 @@ static void replay_free(replay *r)
 			for (uint32_t s = 0; s < r->sets; s++)
 				free(r->core[c].set[s].v);
 		free(r->core[c].set);
+		if (r->core[c].holes)
+			for (uint32_t s = 0; s < r->sets; s++)
+				free(r->core[c].holes[s].v);
+		free(r->core[c].holes);
+		free(r->core[c].wev);
 		free(r->core[c].pend);
 	}
 	free(r->core);
 	r->core = NULL;
 }
 
+static wev *wev_find(core_rp *c, uint64_t line)
+{
+	for (size_t k = 0; k < c->nwev; k++)
+		if (c->wev[k].line == line)
+			return &c->wev[k];
+	return NULL;
+}
+
 static void land(replay *r, core_rp *c, size_t k)
 {
 	const effect *e = &c->pend[k];
-	lru_touch(r, &c->set[e->set], e->line);
+	wev *w = c->nwev ? wev_find(c, e->line) : NULL;
+	if (w) {
+		/* a store removed the line (model/sim_paper.c, effect_apply) */
+		if (!e->fill || w->skip) {
+			w->skip -= e->fill;
+			return;
+		}
+		*w = c->wev[--c->nwev]; /* filled again */
+	}
+	set_touch(r, c, e->set, e->line);
+}
+
+/*
+ * A store under l1.stores=evict, after its lookup: a line in the ways
+ * leaves them, its way empty (a hole where it was); the fills of the line
+ * in flight then land without inserting it. ev->outcome says whether the
+ * model found it so (RD_OUT_EVICT); the replay's own view must agree.
+ */
+static int rp_store(replay *r, core_rp *c, const rd_event *ev, uint64_t num)
+{
+	if (!ev->store || (ev->outcome != RD_OUT_EVICT && ev->outcome != RD_OUT_BYPASS))
+		return 0;
+	vec *s = &c->set[ev->set];
+	int64_t d = lru_find(s, ev->line);
+	int in_ways = d >= 0 && d < (int64_t)r->ways;
+	uint32_t fly = 0;
+	for (size_t k = 0; k < c->npend; k++)
+		fly += c->pend[k].fill && c->pend[k].line == ev->line;
+	if ((in_ways || fly) != (ev->outcome == RD_OUT_EVICT))
+		return -1;
+	if (ev->outcome != RD_OUT_EVICT)
+		return 0;
+	if (in_ways) {
+		if (!c->holes && !(c->holes = calloc(r->sets, sizeof *c->holes))) {
+			r->oom = 1;
+			return 0;
+		}
+		uint64_t h = HOLE_BIT | num;
+		s->v[d] = h;
+		vec_push(r, &c->holes[ev->set], h);
+	}
+	wev *w = wev_find(c, ev->line);
+	if (!w) {
+		if (c->nwev == c->cwev) {
+			size_t nc = c->cwev ? c->cwev * 2 : 8;
+			wev *p = realloc(c->wev, nc * sizeof *p);
+			if (!p) {
+				r->oom = 1;
+				return 0;
+			}
+			c->wev = p;
+			c->cwev = nc;
+		}
+		w = &c->wev[c->nwev++];
+		w->line = ev->line;
+	}
+	w->skip = fly;
+	return 0;
 }
 
 /* Land every effect due at or before t, by time then issue order. */
@@ -200,7 +348,7 @@ static int64_t rp_lookup(replay *r, core_rp *c, const rd_event *ev, uint32_t me)
 
 static int rp_push(replay *r, core_rp *c, const rd_event *ev, uint32_t idx)
 {
-	if (ev->outcome == RD_OUT_CANCEL)
+	if (!steplog_has_effect(ev))
 		return 0;
 	if (c->npend == c->cpend) {
 		size_t nc = c->cpend ? c->cpend * 2 : 16;
@@ -281,6 +429,12 @@ void steplog_free(steplog *l)
 	free(l->snap_set);
 	free(l->snap_n);
 	free(l->snap_lines);
+	free(l->snap_hole_core);
+	free(l->snap_hole_set);
+	free(l->snap_hole);
+	free(l->snap_wev_core);
+	free(l->snap_wev_skip);
+	free(l->snap_wev_line);
 	free(l);
 }
 
@@ -358,6 +512,36 @@ static int window_start(steplog *l, replay *r)
 	l->snap_lines = malloc((ns * l->cways > 0 ? ns * l->cways : 1) * sizeof *l->snap_lines);
 	if (!l->pre || !l->snap_core || !l->snap_set || !l->snap_n || !l->snap_lines)
 		return -1;
+	/* The stores' holes and removed lines (none unless l1.stores=evict). */
+	size_t nh = 0, nw = 0;
+	for (uint32_t k = 0; k < r->ncores; k++) {
+		nw += r->core[k].nwev;
+		for (uint32_t s = 0; r->core[k].holes && s < r->sets; s++)
+			nh += r->core[k].holes[s].n;
+	}
+	l->snap_hole_core = malloc((nh ? nh : 1) * sizeof *l->snap_hole_core);
+	l->snap_hole_set = malloc((nh ? nh : 1) * sizeof *l->snap_hole_set);
+	l->snap_hole = malloc((nh ? nh : 1) * sizeof *l->snap_hole);
+	l->snap_wev_core = malloc((nw ? nw : 1) * sizeof *l->snap_wev_core);
+	l->snap_wev_skip = malloc((nw ? nw : 1) * sizeof *l->snap_wev_skip);
+	l->snap_wev_line = malloc((nw ? nw : 1) * sizeof *l->snap_wev_line);
+	if (!l->snap_hole_core || !l->snap_hole_set || !l->snap_hole || !l->snap_wev_core ||
+	    !l->snap_wev_skip || !l->snap_wev_line)
+		return -1;
+	for (uint32_t k = 0; k < r->ncores; k++) {
+		const core_rp *c = &r->core[k];
+		for (uint32_t s = 0; c->holes && s < r->sets; s++)
+			for (uint32_t j = 0; j < c->holes[s].n; j++) {
+				l->snap_hole_core[l->nsnap_holes] = k;
+				l->snap_hole_set[l->nsnap_holes] = s;
+				l->snap_hole[l->nsnap_holes++] = c->holes[s].v[j];
+			}
+		for (size_t j = 0; j < c->nwev; j++) {
+			l->snap_wev_core[l->nsnap_wev] = k;
+			l->snap_wev_skip[l->nsnap_wev] = c->wev[j].skip;
+			l->snap_wev_line[l->nsnap_wev++] = c->wev[j].line;
+		}
+	}
 	for (uint32_t k = 0; k < r->ncores; k++) {
 		core_rp *c = &r->core[k];
 		for (uint32_t s = 0; s < r->sets; s++) {
@@ -396,6 +580,7 @@ int steplog_add(steplog *l, const rd_event *ev)
 			if (c->have_step && c->rec_first != STEP_NONE && c->step_t == ev->time) {
 				/* the step of kept requests goes on: its effects count */
 				rp_lookup(r, c, ev, NO_REQ);
+				rp_store(r, c, ev, num);
 				if (rp_push(r, c, ev, NO_REQ) < 0)
 					l->oom = 1;
 				return 1;
@@ -449,10 +634,30 @@ int steplog_add(steplog *l, const rd_event *ev)
 	if (s && c->rec_first == STEP_NONE)
 		c->rec_first = li;
 	int64_t d = rp_lookup(r, c, ev, s ? (uint32_t)li : NO_REQ);
+	/* A store's removal comes before its stack, as in the model. */
+	if (rp_store(r, c, ev, num) < 0)
+		disagree(l, s ? li : l->n);
 	if (s) {
 		const vec *set = &c->set[ev->set];
-		const uint64_t *src = ev->stack ? ev->stack : set->v;
-		uint32_t n = ev->stack ? ev->stack_len : set->n;
+		/* Check the replay against what the model reported: its lines,
+		 * most recent first (the model's stack lists no holes). */
+		uint64_t lines[STEP_DEPTH];
+		/* A set that lost lines off its bottom, then entries above
+		 * (a hole filled by a line from below), is known only as far
+		 * as it goes: the model's may go on. */
+		uint32_t have = 0, partial = set->dropped;
+		for (uint32_t k = 0; k < set->n && have < STEP_DEPTH; k++)
+			if (!steplog_is_hole(set->v[k]))
+				lines[have++] = set->v[k];
+		int same = !ev->stack ||
+			   ((partial ? ev->stack_len >= have : ev->stack_len == have) &&
+			    (!have || memcmp(ev->stack, lines, have * sizeof *lines) == 0));
+		if (!same)
+			disagree(l, li);
+		/* Kept: the replay's set, its empty ways shown, while it agrees;
+		 * else what the model reported. */
+		const uint64_t *src = ev->stack && !same ? ev->stack : set->v;
+		uint32_t n = ev->stack && !same ? ev->stack_len : set->n;
 		if (n > STEP_KEEP)
 			n = STEP_KEEP;
 		s->nbefore = n;
@@ -461,11 +666,6 @@ int steplog_add(steplog *l, const rd_event *ev)
 			l->oom = 1;
 			return -1;
 		}
-		/* Check the replay against what the model reported. */
-		uint32_t have = set->n > STEP_DEPTH ? STEP_DEPTH : set->n;
-		if (ev->stack && (ev->stack_len != have ||
-				  (have && memcmp(ev->stack, set->v, have * sizeof *set->v) != 0)))
-			disagree(l, li);
 		if (d >= 0 ? d != ev->distance
 			   : ev->distance >= 0 && ev->distance < (int64_t)set->n)
 			disagree(l, li);
@@ -555,7 +755,7 @@ int steplog_finish(steplog *l)
 static int pending_at(const steplog *l, const step_ev *s, size_t i)
 {
 	const rd_event *ev = &l->e[i].ev;
-	if (s->ev.core != ev->core || s->ev.outcome == RD_OUT_CANCEL)
+	if (s->ev.core != ev->core || !steplog_has_effect(&s->ev))
 		return 0;
 	return s->ev.effect_at > ev->time ||
 	       (s->ev.effect_at == ev->time && (s->early_by == STEP_NONE || s->early_by > i));
@@ -633,7 +833,23 @@ static const step_ev *inflight_fill(const steplog *l, size_t i)
 	return NULL;
 }
 
+static void explain(const steplog *l, size_t i, char *buf, size_t len);
+
 void steplog_explain(const steplog *l, size_t i, char *buf, size_t len)
+{
+	const rd_event *ev = &l->e[i].ev;
+	/* A store under l1.stores=allocate is looked up like a load: the
+	 * same words, said of a store. */
+	if (ev->store && (ev->outcome == RD_OUT_MISS || ev->outcome == RD_OUT_CANCEL)) {
+		char t[512];
+		explain(l, i, t, sizeof t);
+		snprintf(buf, len, "store %s", t);
+		return;
+	}
+	explain(l, i, buf, len);
+}
+
+static void explain(const steplog *l, size_t i, char *buf, size_t len)
 {
 	const rd_event *ev = &l->e[i].ev;
 	unsigned long long line = (unsigned long long)ev->line;
@@ -643,13 +859,19 @@ void steplog_explain(const steplog *l, size_t i, char *buf, size_t len)
 		snprintf(when, sizeof when, "; effect at t=%llu", (unsigned long long)ev->effect_at);
 	switch (ev->outcome) {
 	case RD_OUT_EVICT:
-		snprintf(buf, len, "store: line %llu %s set %u; its way is empty until the next fill "
-			 "(write-evict)", line, ev->distance >= 0 ? "is evicted from" :
-			 "is in flight: its insertion is cancelled in", ev->set);
+		/* In the ways (LRU: a distance below them), or else in flight. */
+		if (ev->distance >= 0 && (ev->distance < (int64_t)ways ||
+					  l->cfg.replacement != RD_REPL_LRU))
+			snprintf(buf, len, "store evicts line %llu from set %u: its way stays empty "
+				 "until a fill; the next load of it misses (write_evict)", line, ev->set);
+		else
+			snprintf(buf, len, "store: line %llu is in flight to set %u: write-evict "
+				 "cancels its insertion (the fill lands, the line stays out)",
+				 line, ev->set);
 		return;
 	case RD_OUT_BYPASS:
-		snprintf(buf, len, "store: line %llu is not in set %u; the store goes past the L1",
-			 line, ev->set);
+		snprintf(buf, len, "store: line %llu is not in set %u: it goes past the L1 "
+			 "(write-evict: no lookup, no MSHR)", line, ev->set);
 		return;
 	case RD_OUT_HIT:
 		snprintf(buf, len, "%shit: line %llu is at distance %lld < %u ways in set %u's stack%s",
@@ -676,6 +898,16 @@ void steplog_explain(const steplog *l, size_t i, char *buf, size_t len)
 	}
 	case RD_OUT_MISS:
 		break;
+	}
+	if (ev->cls == RD_CLASS_BYPASS) {
+		snprintf(buf, len, "bypass: loads go past the L1 (l1.loads=bypass): no lookup, no "
+			 "MSHR, line %llu not cached%s", line, when);
+		return;
+	}
+	if (ev->cls == RD_CLASS_WRITE_EVICT) {
+		snprintf(buf, len, "write_evict miss: a store removed line %llu from set %u (or "
+			 "cancelled its insertion) since its last fill%s", line, ev->set, when);
+		return;
 	}
 	if (ev->cls == RD_CLASS_COMPULSORY) {
 		snprintf(buf, len, "compulsory miss: the first request for line %llu%s", line, when);
@@ -759,6 +991,28 @@ int steplog_grid(const steplog *l, size_t i, step_grid *g)
 		for (uint32_t j = l->snap_n[k]; j-- > 0;)
 			lru_touch(r, &cr->set[l->snap_set[k]], l->snap_lines[k * l->cways + j]);
 	}
+	/* The stores' holes (oldest first: the newest is filled first) and
+	 * removed lines at the window's start. */
+	for (size_t k = 0; k < l->nsnap_holes && !r->oom; k++) {
+		if (l->snap_hole_core[k] != core || l->snap_hole_set[k] >= r->sets)
+			continue;
+		if (!cr->holes && !(cr->holes = calloc(r->sets, sizeof *cr->holes)))
+			r->oom = 1;
+		else
+			vec_push(r, &cr->holes[l->snap_hole_set[k]], l->snap_hole[k]);
+	}
+	for (size_t k = 0; k < l->nsnap_wev && !r->oom; k++) {
+		if (l->snap_wev_core[k] != core)
+			continue;
+		wev *w = realloc(cr->wev, (cr->nwev + 1) * sizeof *w);
+		if (!w) {
+			r->oom = 1;
+			break;
+		}
+		cr->wev = w;
+		cr->cwev = cr->nwev + 1;
+		cr->wev[cr->nwev++] = (wev){l->snap_wev_line[k], l->snap_wev_skip[k]};
+	}
 	for (size_t j = 0; j < l->npre && !r->oom; j++)
 		if (l->pre[j].ev.core == core)
 			rp_push(r, cr, &l->pre[j].ev, NO_REQ);
@@ -767,10 +1021,14 @@ int steplog_grid(const steplog *l, size_t i, step_grid *g)
 		if (ev->core != core || ev->set >= r->sets)
 			continue;
 		rp_lookup(r, cr, ev, NO_REQ);
+		rp_store(r, cr, ev, l->first + j);
 		rp_push(r, cr, ev, NO_REQ);
 	}
-	if (l->e[i].ev.set < r->sets)
+	/* (a store's set as it left it: the removed way empty) */
+	if (l->e[i].ev.set < r->sets) {
 		rp_lookup(r, cr, &l->e[i].ev, NO_REQ);
+		rp_store(r, cr, &l->e[i].ev, l->first + i);
+	}
 	g->core = core;
 	g->sets = r->sets;
 	g->ways = l->cways;

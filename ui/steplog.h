@@ -69,6 +69,14 @@ typedef struct steplog {
 	size_t nsnap;
 	uint32_t *snap_core, *snap_set, *snap_n;
 	uint64_t *snap_lines;
+	/* ... its holes (l1.stores=evict): nsnap_holes of them, oldest
+	 * first, each with its core and set; and the lines stores had
+	 * removed, each with its core and the fills to skip. */
+	size_t nsnap_holes, nsnap_wev;
+	uint32_t *snap_hole_core, *snap_hole_set;
+	uint64_t *snap_hole;
+	uint32_t *snap_wev_core, *snap_wev_skip;
+	uint64_t *snap_wev_line;
 	int truncated;          /* the run had requests after the window */
 	int tail_done;          /* ... and the step of the last kept one has ended
 				 * (replayed, so that its stacks after are whole) */
@@ -95,6 +103,21 @@ int steplog_add(steplog *l, const rd_event *ev);
  * after the last steps, the warps' links. 0, or -1 out of memory. */
 int steplog_finish(steplog *l);
 int steplog_end(steplog *l, int complete);
+
+/*
+ * Under l1.stores=evict a store removes its line and leaves its way empty
+ * (the model's hole, model/stack.c): the stacks and the grid's sets then
+ * hold an empty way where the line was, a value no line address takes
+ * (steplog_is_hole), counted in the distances like a line. A store's
+ * stack "before" is its set just after the removal, as the model reports
+ * it, so the removed way shows empty at the store itself.
+ */
+int steplog_is_hole(uint64_t v);
+
+/* Does request ev leave an effect to land at effect_at (a lookup's hit or
+ * fill)? Not a cancelled request, a store under write-evict (it goes past
+ * the L1 at once) or a load past the L1 (l1.loads=bypass). */
+int steplog_has_effect(const rd_event *ev);
 
 /* A stack of request i: before (at the lookup) or after (end of its step). */
 const uint64_t *steplog_stack(const steplog *l, size_t i, int after, uint32_t *len);

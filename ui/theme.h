@@ -28,6 +28,8 @@ enum ui_elem {
 	E_ASSOC,
 	E_LATENCY,
 	E_MSHR,
+	E_WRITE_EVICT, /* (the classes stay contiguous: E_CLASS) */
+	E_BYPASS,
 	E_CUTOFF,      /* the hit/miss cut-off in the histogram */
 	E_COLD,        /* the cold-miss (infinite distance) bin */
 	E_PENDING,     /* partial results, running indicator */
@@ -49,6 +51,8 @@ enum ui_elem {
 
 /* The element of miss class c. */
 #define E_CLASS(c) ((enum ui_elem)(E_COMPULSORY + (int)(c)))
+_Static_assert(E_CLASS(RD_NCLASS - 1) == E_BYPASS && E_CLASS(RD_CLASS_WRITE_EVICT) == E_WRITE_EVICT,
+	       "one element per miss class, in enum rd_class order");
 
 enum color_mode { COLOR_AUTO = 0, COLOR_ALWAYS, COLOR_NEVER };
 

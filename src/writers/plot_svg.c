@@ -42,6 +42,8 @@ const char *const plot_class_colour[RD_NCLASS] = {
 	"#e69f00", /* associativity: orange */
 	"#56b4e9", /* latency: sky blue */
 	"#cc79a7", /* mshr: reddish purple */
+	"#009e73", /* write_evict: bluish green */
+	"#f0e442", /* bypass: yellow */
 };
 const char plot_cold_colour[] = "#999999";         /* first touch: grey */
 /* The histogram's misses (distance >= ways) are drawn like capacity misses,
@@ -726,12 +728,20 @@ void plot_write(const plot *p, FILE *f)
 	const char *bar_fills[RD_NCLASS + 1], *bar_names[RD_NCLASS + 1];
 	bar_fills[0] = plot_hit_colour;
 	bar_names[0] = "hit";
+	int nleg = 1;
 	for (int c = 0; c < RD_NCLASS; c++) {
-		bar_fills[c + 1] = plot_class_colour[c];
-		bar_names[c + 1] = rd_class_name((enum rd_class)c);
+		/* write_evict and bypass only where a run has them (l1.stores,
+		 * l1.loads): the paper's plots keep their five classes. */
+		uint64_t any = c < RD_CLASS_WRITE_EVICT;
+		for (size_t i = 0; i < p->n && !any; i++)
+			any = p->bars[i].cls[c];
+		if (!any)
+			continue;
+		bar_fills[nleg] = plot_class_colour[c];
+		bar_names[nleg++] = rd_class_name((enum rd_class)c);
 	}
 	double head_y = g.pad + g.big, leg_y = head_y + 1.8 * g.fs;
-	double l_end = legend(f, &g, g.lx, g.lw, leg_y, RD_NCLASS + 1, bar_fills, bar_names, 0);
+	double l_end = legend(f, &g, g.lx, g.lw, leg_y, nleg, bar_fills, bar_names, 0);
 	double r_end = hists ? legend(f, &g, g.rx, g.rw, leg_y, 3, hist_fills, hist_names, 0) : 0;
 	g.top = (l_end > r_end ? l_end : r_end) + 2.4 * g.fs;
 	/* Grow downward where the runs need more rows than fit. */
@@ -769,7 +779,7 @@ void plot_write(const plot *p, FILE *f)
 	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", f);
 	text(f, "heading", g.lx, head_y, "start", g.big, 1, NULL, g.lw,
 	     p->n == 1 ? "Hits and misses per request" : "Hits and misses per request, by run");
-	legend(f, &g, g.lx, g.lw, leg_y, RD_NCLASS + 1, bar_fills, bar_names, 1);
+	legend(f, &g, g.lx, g.lw, leg_y, nleg, bar_fills, bar_names, 1);
 	write_bars(p, f, &g);
 	if (hists) {
 		text(f, "heading", g.rx, head_y, "start", g.big, 1, NULL, g.rw,

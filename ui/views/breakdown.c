@@ -98,9 +98,66 @@ static void stacked_bar(int y, int x0, int w, const rd_result *R, int partial)
 	}
 }
 
+/* The rows of the breakdown: the hits (0) and each class shown (1 + c),
+ * into rows; how many. */
+static int shown_rows(const rd_config *c, int rows[RD_NCLASS + 1])
+{
+	int n = 0;
+	rows[n++] = 0;
+	for (int k = 0; k < RD_NCLASS; k++)
+		if (info_class_shown(c, k))
+			rows[n++] = 1 + k;
+	return n;
+}
+
+/* Does the breakdown have a line for the stores? */
+static int stores_line(const rd_config *c)
+{
+	return c->stores != RD_STORES_IGNORE;
+}
+
+/*
+ * The breakdown pane and the histogram pane under it. The layout's pane
+ * holds the hits and the paper's five classes; a configuration with more
+ * rows (write_evict, bypass, the stores line) takes them from the top of
+ * the histogram, so the paper's screens keep their layout.
+ */
+static void panes(const explorer *x, rect *bars, rect *hist)
+{
+	int rows[RD_NCLASS + 1];
+	int extra = shown_rows(&x->cfg, rows) - (1 + RD_CLASS_MSHR + 1) + stores_line(&x->cfg);
+	*bars = x->lay.bars;
+	*hist = x->lay.hist;
+	if (extra > hist->h - 4) /* the histogram keeps its frame and a row */
+		extra = hist->h - 4 > 0 ? hist->h - 4 : 0;
+	if (extra <= 0 || bars->y + bars->h != hist->y)
+		return;
+	bars->h += extra;
+	hist->y += extra;
+	hist->h -= extra;
+}
+
+/* The stores at the L1 in a line of at most w columns. */
+static void fmt_stores(const rd_result *R, enum rd_stores st, int w, char *buf, size_t len)
+{
+	unsigned long long n = R->store_requests, h = R->store_hits, e = R->store_evictions;
+	/* Under write-evict a store that hits removes its line (so hits and
+	 * evictions differ by the fills a store cancelled); under allocate
+	 * a store hits like a load and evicts nothing itself. */
+	snprintf(buf, len, " stores: %llu requests, %llu hits, %llu evictions%s", n, h, e,
+		 st == RD_STORES_EVICT ? " (write-evict)" : "");
+	if (draw_width(buf) > w)
+		snprintf(buf, len, " stores: %llu requests, %llu hits, %llu evictions", n, h, e);
+	if (draw_width(buf) > w)
+		snprintf(buf, len, " stores: %llu req, %llu hit, %llu evicted", n, h, e);
+	if (draw_width(buf) > w)
+		snprintf(buf, len, " st %llu/%llu/%llu", n, h, e);
+}
+
 static void draw_bars(explorer *x)
 {
-	rect r = x->lay.bars;
+	rect r, hr;
+	panes(x, &r, &hr);
 	const snap *s = x->cur;
 	char title[128];
 	snprintf(title, sizeof title, "Miss breakdown%s%s", s && s->partial ? " (partial)" : "",
@@ -122,10 +179,14 @@ static void draw_bars(explorer *x)
 	const rd_result *B = x->base ? &x->base->res : NULL;
 	/* Columns: glyph, name, [count], share, then a bar, or the deltas. */
 	int with_count = !B || iw >= 50;
-	for (int row = 0; row <= RD_NCLASS; row++) {
-		int y = y0 + row, c = 0;
+	int rows[RD_NCLASS + 1], nrows = shown_rows(&s->cfg, rows), nw = 10;
+	for (int k = 0; k < nrows; k++)
+		if (draw_width(class_glosses[rows[k]].name) > nw)
+			nw = draw_width(class_glosses[rows[k]].name);
+	for (int k = 0; k < nrows; k++) {
+		int row = rows[k], y = y0 + k, c = 0;
 		c += draw_put(y, cx + c, iw - c, row_elem(row), row_glyph(row));
-		snprintf(line, sizeof line, " %-10s", class_glosses[row].name);
+		snprintf(line, sizeof line, " %-*s", nw, class_glosses[row].name);
 		c += draw_put(y, cx + c, iw - c, E_LABEL, line);
 		if (s->partial && row > 0) {
 			draw_put(y, cx + c, iw - c, E_PENDING, "       pending");
@@ -171,7 +232,7 @@ static void draw_bars(explorer *x)
 		}
 	}
 	/* The stacked bars: now (and the baseline). */
-	int y = y0 + RD_NCLASS + (B ? 1 : 2);
+	int y = y0 + nrows + (B ? 0 : 1);
 	if (B) {
 		draw_put(y, cx, iw, E_LABEL, " now ");
 		stacked_bar(y, cx + 6, iw - 7, R, s->partial);
@@ -181,7 +242,7 @@ static void draw_bars(explorer *x)
 		stacked_bar(y, cx + 1, iw - 2, R, s->partial);
 	}
 	/* The miss rates: without latency misses (the hardware's view) and with. */
-	y = y0 + RD_NCLASS + 3;
+	y = y0 + nrows + 2;
 	char rate[64], all[64];
 	if (s->partial)
 		snprintf(rate, sizeof rate, "miss rate (pending)");
@@ -207,6 +268,14 @@ static void draw_bars(explorer *x)
 			snprintf(line, sizeof line, " %s (w/ lat. %s)", rate, all);
 	}
 	draw_put(y, cx, iw, E_VALUE, line);
+	/* The stores, under the miss rates (which are the loads'). */
+	if (stores_line(&s->cfg)) {
+		if (s->partial)
+			snprintf(line, sizeof line, " stores (pending)");
+		else
+			fmt_stores(R, s->cfg.stores, iw, line, sizeof line);
+		draw_put(y + 1, cx, iw, E_VALUE, line);
+	}
 }
 
 /* ---------------------------------------------------------------- histogram */
@@ -252,7 +321,8 @@ static void dbar(int ya, int x, int w, int up, int down, double frac, enum ui_el
 
 static void draw_hist(explorer *x)
 {
-	rect r = x->lay.hist;
+	rect br, r;
+	panes(x, &br, &r);
 	const snap *s = x->cur;
 	const rd_result *B = x->base ? &x->base->res : NULL;
 	char title[160];
@@ -302,8 +372,11 @@ static void draw_hist(explorer *x)
 		vmax = fabs(cold);
 	if (fabs(fly) > vmax)
 		vmax = fabs(fly);
-	snprintf(title, sizeof title, "%s%s distance%s%s", B ? theme_g()->delta : "",
-		 B ? " reuse" : "Reuse", log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
+	/* Under stores the histogram stays the loads' (rd_result.hist_w, the
+	 * stores', is not drawn): the title says so. */
+	snprintf(title, sizeof title, "%s%s distance%s%s%s", B ? theme_g()->delta : "",
+		 B ? " reuse" : "Reuse", s->cfg.stores != RD_STORES_IGNORE ? " of loads" : "",
+		 log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
 	draw_frame(&r, title, x->focus == F_HIST);
 	if (ih < 4 || aw < 8)
 		return;

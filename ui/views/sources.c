@@ -116,7 +116,10 @@ static void draw_detail(const explorer *x, const rd_site_result *s, const char *
 			continue;
 		int col = 0;
 		col += draw_put(y, x0 + col, w - col, E_CLASS(c), theme_g()->cls[c]);
-		snprintf(line, sizeof line, " %-10s %10llu  %s", class_glosses[c + 1].name,
+		/* "write_evict" is one longer than the paper's names: the
+		 * column widens only when it is there. */
+		int nw = s->cls[RD_CLASS_WRITE_EVICT] ? 11 : 10;
+		snprintf(line, sizeof line, " %-*s %10llu  %s", nw, class_glosses[c + 1].name,
 			 (unsigned long long)s->cls[c], class_glosses[c + 1].gloss);
 		fit_items(fit, sizeof fit, w - col, line, theme_g()->ellipsis, NULL);
 		draw_put(y++, x0 + col, w - col, E_LABEL, fit);

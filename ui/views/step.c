@@ -84,7 +84,7 @@ static int table_build(table *t, const steplog *l, size_t cur)
 	}
 	size_t ne = 0;
 	for (size_t i = 0; one_core && !l->truncated && i < l->n; i++)
-		if (l->e[i].ev.outcome != RD_OUT_CANCEL)
+		if (steplog_has_effect(&l->e[i].ev))
 			eff[ne++] = l->e[i].ev.effect_at;
 	for (size_t i = 0; one_core && !l->truncated && i < l->npre; i++)
 		if (l->pre[i].ev.core == l->e[0].ev.core)
@@ -122,7 +122,7 @@ static void effects_at(const steplog *l, uint64_t at, uint32_t core, size_t upto
 		for (size_t jj = 0; jj < l->npre + l->n && jj <= l->npre + upto; jj++) {
 			/* requests still in flight from before the window first */
 			const step_ev *s = jj < l->npre ? &l->pre[jj] : &l->e[jj - l->npre];
-			if (s->ev.core != core || s->ev.outcome == RD_OUT_CANCEL ||
+			if (s->ev.core != core || !steplog_has_effect(&s->ev) ||
 			    s->ev.effect_at != at || (s->early_by != STEP_NONE) != (pass == 0))
 				continue;
 			if (o + 24 >= len)
@@ -130,6 +130,40 @@ static void effects_at(const steplog *l, uint64_t at, uint32_t core, size_t upto
 			o += (size_t)snprintf(buf + o, len - o, "%s%llu", o ? " " : "",
 					      (unsigned long long)s->ev.line);
 		}
+}
+
+/*
+ * What a request did, in a word or two, and its element: a store says so
+ * ("store hit"; under write-evict "store evict" when it removed its line
+ * or cancelled its insertion, "store past L1" when there was none), a
+ * load past the L1 "bypass". cls_name: a miss's class instead of "miss".
+ */
+static enum ui_elem outcome_word(const rd_event *e, int cls_name, char *buf, size_t len)
+{
+	const char *st = e->store ? "store " : "";
+	const char *miss = cls_name && e->cls >= 0 && e->cls < RD_NCLASS
+				   ? rd_class_name((enum rd_class)e->cls) : "miss";
+	switch (e->outcome) {
+	case RD_OUT_HIT:
+		snprintf(buf, len, "%shit", st);
+		return E_HIT;
+	case RD_OUT_CANCEL:
+		snprintf(buf, len, "%s%s", st, cls_name ? "cancelled" : "cancel");
+		return E_MSHR;
+	case RD_OUT_EVICT:
+		snprintf(buf, len, "store evict");
+		return E_WRITE_EVICT;
+	case RD_OUT_BYPASS:
+		snprintf(buf, len, "store past L1");
+		return E_DERIVED;
+	case RD_OUT_MISS:
+		break;
+	}
+	if (e->cls == RD_CLASS_BYPASS)
+		snprintf(buf, len, "bypass");
+	else
+		snprintf(buf, len, "%s%s", st, miss);
+	return e->cls >= 0 ? E_CLASS(e->cls) : E_CAPACITY;
 }
 
 static void fmt_addr(uint64_t a, unsigned elem, char *buf, size_t len)
@@ -194,13 +228,12 @@ static enum ui_elem cell(const table *t, size_t si, int row, char *buf, size_t l
 		snprintf(buf, len, "%u", se->mshr_before);
 		break;
 	case ROW_OUTCOME:
-		snprintf(buf, len, "%s", e->outcome == RD_OUT_HIT ? "hit" : cancel ? "cancel" : "miss");
-		return e->outcome == RD_OUT_HIT ? E_HIT : cancel ? E_MSHR
-			: e->cls >= 0 ? E_CLASS(e->cls) : E_CAPACITY;
+		return outcome_word(e, 0, buf, len);
 	case ROW_MSHR_AFTER:
 	case ROW_LAT:
-	case ROW_EFFECT_AT: /* none for a cancelled request */
-		if (cancel)
+	case ROW_EFFECT_AT: /* none for a cancelled request, nor a write-evict store's */
+		if (cancel || (row != ROW_MSHR_AFTER && e->store &&
+			       (e->outcome == RD_OUT_EVICT || e->outcome == RD_OUT_BYPASS)))
 			snprintf(buf, len, "-");
 		else
 			snprintf(buf, len, "%llu",
@@ -327,7 +360,10 @@ static void draw_stack(const explorer *x, size_t i, int after, const char *label
 			c += draw_put(y, x0 + c, w - c, E_CUTOFF, theme_g()->vline) + 1;
 		char item[40];
 		int mine = v[k] == e->line;
-		snprintf(item, sizeof item, mine ? "[%llu]" : "%llu", (unsigned long long)v[k]);
+		if (steplog_is_hole(v[k])) /* a way a store emptied */
+			snprintf(item, sizeof item, "%s", x->utf8 ? "\u00b7" : ".");
+		else
+			snprintf(item, sizeof item, mine ? "[%llu]" : "%llu", (unsigned long long)v[k]);
 		if (c + draw_width(item) + 2 > w && k + 1 < n) {
 			draw_put(y, x0 + c, w - c, E_DERIVED, "...");
 			return;
@@ -336,7 +372,10 @@ static void draw_stack(const explorer *x, size_t i, int after, const char *label
 	}
 	if (!after) {
 		char d[128];
-		if (e->distance < 0)
+		if (e->outcome == RD_OUT_EVICT && e->distance >= 0)
+			snprintf(d, sizeof d, "  line %llu was at distance %lld: its way is empty now",
+				 (unsigned long long)e->line, (long long)e->distance);
+		else if (e->distance < 0)
 			snprintf(d, sizeof d, "  line %llu not in it: distance %s",
 				 (unsigned long long)e->line, theme_g()->inf);
 		else
@@ -455,7 +494,7 @@ static void grid_row(const explorer *x, const step_grid *g, const grid_fit *f, i
 	for (int k = 0; k < f->shown; k++) {
 		char cellt[40];
 		int cx = x0 + c + k * f->cellw;
-		if ((uint32_t)k >= n) {
+		if ((uint32_t)k >= n || steplog_is_hole(v[k])) { /* an empty way */
 			snprintf(cellt, sizeof cellt, "%*s", tagw, x->utf8 ? "·" : ".");
 			draw_put(y, cx, f->cellw, E_DERIVED, cellt);
 			continue;
@@ -528,12 +567,16 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 		uint32_t gn;
 		const uint64_t *gv = step_grid_set(&g, s, &gn);
 		for (uint32_t k = 0; k < gn; k++) {
+			if (steplog_is_hole(gv[k]))
+				continue;
 			int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, gv[k]));
 			if (d > tagw)
 				tagw = d;
 		}
 	}
 	for (uint32_t k = 0; after && k < na && k < g.ways; k++) {
+		if (steplog_is_hole(after[k]))
+			continue;
 		int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, after[k]));
 		if (d > tagw)
 			tagw = d;
@@ -565,7 +608,8 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 		snprintf(label, sizeof label, "%s %*u  ", acc ? theme_g()->sel : " ", setw, s);
 		char note[64] = "";
 		if (acc)
-			snprintf(note, sizeof note, "before");
+			snprintf(note, sizeof note, "%s",
+				 se->ev.outcome == RD_OUT_EVICT ? "the store emptied its way" : "before");
 		uint32_t gn;
 		const uint64_t *gv = step_grid_set(&g, s, &gn);
 		grid_row(x, &g, &f, tagw, y++, x0, w, label, acc ? E_FOCUS : E_BIT_INDEX, gv, gn, s,
@@ -688,13 +732,11 @@ static void draw(explorer *x, const rect *r, int flags)
 		char nt[48] = "", cls[48] = "";
 		if (e->nthreads > 1)
 			snprintf(nt, sizeof nt, " (+%u threads coalesced)", e->nthreads - 1);
-		if (x->step_grid)
-			snprintf(cls, sizeof cls, "  %s",
-				 e->outcome == RD_OUT_HIT	 ? "hit"
-				 : e->outcome == RD_OUT_CANCEL ? "cancelled"
-				 : e->cls >= 0 && e->cls < RD_NCLASS
-					 ? rd_class_name((enum rd_class)e->cls)
-					 : "miss");
+		if (x->step_grid) {
+			char w[40];
+			outcome_word(e, 1, w, sizeof w);
+			snprintf(cls, sizeof cls, "  %s", w);
+		}
 		snprintf(line, sizeof line,
 			 "t=%llu%s  warp %u  thread %u%s  instruction %u  block %u  core %u",
 			 (unsigned long long)e->time, cls, e->warp, e->thread, nt, e->instr, e->block,
@@ -721,7 +763,9 @@ static void draw(explorer *x, const rect *r, int flags)
 	}
 	if (y < yend) {
 		if (l->stacks || l->replay_ok) {
-			snprintf(line, sizeof line, "set %u before: ", se->ev.set);
+			/* A store's stack is its set as the store left it. */
+			snprintf(line, sizeof line, "set %u %s: ", se->ev.set,
+				 se->ev.outcome == RD_OUT_EVICT ? "after the store" : "before");
 			draw_stack(x, i, 0, line, y++, x0, w);
 		} else {
 			draw_put(y++, x0, w, E_DERIVED,
