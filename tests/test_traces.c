@@ -252,9 +252,8 @@ static void assert_same_stores(const rd_kernel *a, const rd_kernel *b)
 {
 	assert_int_equal(a->nstores, b->nstores);
 	assert_int_equal(a->store_threads, b->store_threads);
-	assert_non_null(b->store_first);
-	assert_memory_equal(a->store_first, b->store_first,
-			    ((size_t)a->store_threads + 1) * sizeof *a->store_first);
+	assert_non_null(b->store_tid);
+	assert_memory_equal(a->store_tid, b->store_tid, a->nstores * sizeof *a->store_tid);
 	assert_memory_equal(a->store_addr, b->store_addr, a->nstores * sizeof *a->store_addr);
 	assert_memory_equal(a->store_bytes, b->store_bytes, a->nstores * sizeof *a->store_bytes);
 	assert_memory_equal(a->store_pos, b->store_pos, a->nstores * sizeof *a->store_pos);
@@ -330,10 +329,14 @@ static void test_rdt_roundtrip_stores(void **state)
 	/* what the builder makes, worked out by hand */
 	assert_int_equal(k->nstores, 5);
 	assert_int_equal(k->store_threads, 7);
-	static const uint64_t first[8] = {0, 2, 2, 4, 4, 4, 4, 5};
+	static const uint32_t tid[5] = {0, 0, 2, 2, 6};
 	static const uint32_t pos[5] = {1, 3, 0, 1, 0};
-	assert_memory_equal(k->store_first, first, sizeof first);
+	static const uint64_t saddr[5] = {64, 68, 512, 514, 1024};
+	static const uint16_t sbytes[5] = {4, 16, 2, 2, 1};
+	assert_memory_equal(k->store_tid, tid, sizeof tid);
 	assert_memory_equal(k->store_pos, pos, sizeof pos);
+	assert_memory_equal(k->store_addr, saddr, sizeof saddr);
+	assert_memory_equal(k->store_bytes, sbytes, sizeof sbytes);
 
 	char path[128], gz[140];
 	snprintf(path, sizeof path, "%s/s.rdt", tmpdir);
@@ -362,7 +365,7 @@ static void test_rdt_roundtrip_stores(void **state)
 	uint64_t table, soff;
 	memcpy(&table, buf + 16, 8); /* the test runs little-endian */
 	memcpy(&soff, buf + table + 64, 8);
-	uint64_t at = soff + 8 * (7 + 1) + 8 * 5 + 4 * 1;
+	uint64_t at = soff + 8 * 5 + 4 * 5 + 4 * 1; /* store_pos[1], after addr and tid */
 	uint32_t four = 4;
 	memcpy(buf + at, &four, 4);
 	f = fopen(path, "wb");
@@ -420,7 +423,7 @@ static void test_rdt_v2_reads(void **state)
 	assert_int_equal(k->addr[0], 0x100);
 	assert_int_equal(k->nstores, 2);
 	assert_int_equal(k->store_threads, 0);
-	assert_null(k->store_first);
+	assert_null(k->store_tid);
 	assert_null(k->store_pos);
 	rd_kernel_free(k);
 	/* the same entry read as version 3 would run past the table */

@@ -113,7 +113,7 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
  */
 int batch_note_counted_stores(const char *spec, const rd_kernel *k, enum rd_stores s)
 {
-	if (s == RD_STORES_IGNORE || !k->nstores || k->store_first)
+	if (s == RD_STORES_IGNORE || !k->nstores || k->store_tid)
 		return 0;
 	msg_error("note: %s: kernel %s has %llu stores counted but not their addresses (an .rdt "
 		  "before version 3): l1.stores=%s models it without them; convert the original "

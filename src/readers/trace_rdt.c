@@ -217,9 +217,10 @@ static int rdt_sites(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 /*
  * A version-3 kernel's stores (table entry e) into k: lent from the
  * mapping like the loads when k borrows them, else copied; then checked,
- * since the coalescer walks store_first and store_pos without bounds of
- * its own (a store whose place lies beyond its thread's accesses would be
- * dropped, a place left behind would never be reached).
+ * since the coalescer walks store_tid and store_pos without bounds of its
+ * own (a store whose place lies beyond its thread's accesses would be
+ * dropped, a place left behind would never be reached, and
+ * rd_kernel_store_range's binary search needs the ids sorted).
  */
 static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 {
@@ -238,68 +239,75 @@ static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 		return rdt_fail(r, "kernel %s: %llu stores, more than %llu", r->name,
 				(unsigned long long)n, (unsigned long long)trace_max_loads()),
 		       TRACE_EINPUT;
-	/* n and nt are bounded above, so these sums cannot wrap */
-	uint64_t addr_off = off + ((uint64_t)nt + 1) * 8, pos_off = addr_off + n * 8,
-		 bytes_off = pos_off + n * 4;
-	if (off % 8 || !in_file(r, off, (uint64_t)nt + 1, 8) || !in_file(r, addr_off, n, 8) ||
+	/* n is bounded above, so these sums cannot wrap */
+	uint64_t tid_off = off + n * 8, pos_off = tid_off + n * 4, bytes_off = pos_off + n * 4;
+	if (off % 8 || !in_file(r, off, n, 8) || !in_file(r, tid_off, n, 4) ||
 	    !in_file(r, pos_off, n, 4) || !in_file(r, bytes_off, n, 2))
-		return rdt_fail(r, "kernel %s: its %u store threads and %llu stores do not fit in the "
-				   "file (truncated?)", r->name, nt, (unsigned long long)n),
-		       TRACE_EINPUT;
-	const unsigned char *f = r->data + off, *a = r->data + addr_off, *p = r->data + pos_off,
+		return rdt_fail(r, "kernel %s: its %llu stores do not fit in the file (truncated?)",
+				r->name, (unsigned long long)n), TRACE_EINPUT;
+	const unsigned char *a = r->data + off, *t = r->data + tid_off, *p = r->data + pos_off,
 			    *b = r->data + bytes_off;
 	k->store_threads = nt;
 	if (k->release) {
-		k->store_first = (uint64_t *)(uintptr_t)f;
+		/* lent, like the loads: 8-byte aligned offset in a page-aligned
+		 * mapping, so each array is aligned to its width */
 		k->store_addr = (uint64_t *)(uintptr_t)a;
+		k->store_tid = (uint32_t *)(uintptr_t)t;
 		k->store_pos = (uint32_t *)(uintptr_t)p;
 		k->store_bytes = (uint16_t *)(uintptr_t)b;
 	} else {
-		k->store_first = big_alloc(((size_t)nt + 1) * sizeof *k->store_first);
 		k->store_addr = big_alloc(n * sizeof *k->store_addr);
+		k->store_tid = big_alloc(n * sizeof *k->store_tid);
 		k->store_pos = big_alloc(n * sizeof *k->store_pos);
 		k->store_bytes = big_alloc(n * sizeof *k->store_bytes);
-		if (!k->store_first || !k->store_addr || !k->store_pos || !k->store_bytes) {
+		if (!k->store_addr || !k->store_tid || !k->store_pos || !k->store_bytes) {
 			rdt_fail(r, "out of memory");
 			return TRACE_ENOMEM;
 		}
-		for (uint64_t t = 0; t <= nt; t++)
-			k->store_first[t] = get64(f + t * 8);
-		for (uint64_t i = 0; i < n; i++) {
-			k->store_addr[i] = get64(a + i * 8);
-			k->store_pos[i] = get32(p + i * 4);
-			k->store_bytes[i] = (uint16_t)(b[i * 2] | b[i * 2 + 1] << 8);
+		if (little_endian()) {
+			memcpy(k->store_addr, a, n * 8);
+			memcpy(k->store_tid, t, n * 4);
+			memcpy(k->store_pos, p, n * 4);
+			memcpy(k->store_bytes, b, n * 2);
+		} else {
+			for (uint64_t i = 0; i < n; i++) {
+				k->store_addr[i] = get64(a + i * 8);
+				k->store_tid[i] = get32(t + i * 4);
+				k->store_pos[i] = get32(p + i * 4);
+				k->store_bytes[i] = (uint16_t)(b[i * 2] | b[i * 2 + 1] << 8);
+			}
 		}
 	}
 	const char *bad = NULL;
 	uint64_t at = 0;
-	if (k->store_first[0] != 0)
-		bad = "store_first[0] is not 0";
-	for (uint64_t t = 0; !bad && t < nt; t++)
-		if (k->store_first[t + 1] < k->store_first[t])
-			bad = "store_first decreases", at = t + 1;
-	if (!bad && k->store_first[nt] != n)
-		bad = "store_first does not end at the store count", at = nt;
-	if (!bad && k->store_first[nt - 1] == n)
-		bad = "its last store thread has no stores (store thread count is 1 + the last "
-		      "thread with a store)", at = nt - 1;
+	for (uint64_t i = 0; !bad && i < n; i++)
+		if (k->store_tid[i] >= nt)
+			bad = "a store's thread id is not below the store thread count", at = i;
+		else if (i && k->store_tid[i] < k->store_tid[i - 1])
+			bad = "store_tid decreases", at = i;
+	if (!bad && k->store_tid[n - 1] != nt - 1)
+		bad = "its last store's thread is not the last store thread (store thread count "
+		      "is 1 + the largest thread id with a store)", at = n - 1;
 	for (uint64_t i = 0; !bad && i < n; i++)
 		if (k->store_bytes[i] == 0)
 			bad = "a store of 0 bytes", at = i;
 	/* Each store's loads before it (its place less its index in the
-	 * thread) must lie within the thread's loads (none beyond the load
-	 * threads) and never fall, which is the same as the places rising
-	 * strictly: then each place is reached, in the coalescer's walk,
-	 * before the thread's accesses run out. */
-	for (uint64_t t = 0; !bad && t < nt; t++) {
-		uint64_t loads = t < k->nthreads ? k->thread_first[t + 1] - k->thread_first[t] : 0;
-		for (uint64_t i = k->store_first[t]; !bad && i < k->store_first[t + 1]; i++) {
-			uint64_t idx = i - k->store_first[t], pos = k->store_pos[i];
-			if (idx && pos <= k->store_pos[i - 1])
-				bad = "store_pos does not rise within a thread", at = i;
-			else if (pos < idx || pos - idx > loads)
-				bad = "a store placed beyond its thread's loads", at = i;
+	 * thread's run) must lie within the thread's loads (none beyond the
+	 * load threads) and never fall, which is the same as the places
+	 * rising strictly: then each place is reached, in the coalescer's
+	 * walk, before the thread's accesses run out. */
+	uint64_t run = 0, loads = 0; /* the index of the thread's first store; its loads */
+	for (uint64_t i = 0; !bad && i < n; i++) {
+		uint32_t tid = k->store_tid[i];
+		if (!i || tid != k->store_tid[i - 1]) {
+			run = i;
+			loads = tid < k->nthreads ? k->thread_first[tid + 1] - k->thread_first[tid] : 0;
 		}
+		uint64_t idx = i - run, pos = k->store_pos[i];
+		if (idx && pos <= k->store_pos[i - 1])
+			bad = "store_pos does not rise within a thread", at = i;
+		else if (pos < idx || pos - idx > loads)
+			bad = "a store placed beyond its thread's loads", at = i;
 	}
 	if (bad)
 		return rdt_fail(r, "kernel %s: %s (at %llu)", r->name, bad, (unsigned long long)at),
@@ -651,14 +659,14 @@ static int wr_sites(rdt_writer *w, unsigned char *e, const rd_kernel *k)
  * or 2 file) keeps offset 0: it stays counted only. */
 static int wr_stores(rdt_writer *w, unsigned char *e, const rd_kernel *k)
 {
-	if (!k->nstores || !k->store_first)
+	if (!k->nstores || !k->store_tid)
 		return 0;
 	if (pad8(w) < 0)
 		return -1;
 	put64(e + 64, w->pos);
 	put32(e + 72, k->store_threads);
-	if (wr_array(w, k->store_first, (uint64_t)k->store_threads + 1, 8) < 0 ||
-	    wr_array(w, k->store_addr, k->nstores, 8) < 0 ||
+	if (wr_array(w, k->store_addr, k->nstores, 8) < 0 ||
+	    wr_array(w, k->store_tid, k->nstores, 4) < 0 ||
 	    wr_array(w, k->store_pos, k->nstores, 4) < 0 ||
 	    wr_array(w, k->store_bytes, k->nstores, 2) < 0)
 		return -1;

@@ -34,11 +34,11 @@
  *     then the sites' reference and array texts, in site order, no NULs
  *     (each at most 4096 bytes)
  *   per kernel with stores (version 3), at its stores offset, 8-byte
- *   aligned, the model's store arrays (widest first, so none needs
- *   padding):
- *     u64 store_first[store_threads + 1]  stores of thread t are
- *                                         [store_first[t], store_first[t+1])
- *     u64 store_addr[nstores]          byte addresses, per thread in
+ *   aligned, the model's store arrays, sorted by thread id (widest first,
+ *   so none needs padding):
+ *     u64 store_addr[nstores]          byte addresses
+ *     u32 store_tid[nstores]           each store's thread id, never
+ *                                      decreasing; a thread's stores in
  *                                      program order
  *     u32 store_pos[nstores]           the store's place among all its
  *                                      thread's accesses (0 = first)
@@ -47,12 +47,13 @@
  * A kernel of versions 1 and 2 (or of version 3 with stores offset 0) has
  * its stores counted only: the model runs it as if it had none (rdscope
  * run says so when l1.stores is not ignore). Loading maps the file and
- * checks every offset and size against the file, thread_first and
- * store_first for starting at 0, never decreasing, ending at the count
- * and their last thread having an access, sizes for being at least 1, and
- * each store's place for leaving between 0 and its thread's load count of
- * loads before it, never fewer than the store before: a damaged file is
- * an input error, never a crash.
+ * checks every offset and size against the file, thread_first for
+ * starting at 0, never decreasing, ending at the count and its last
+ * thread having a load, store_tid for never decreasing, staying below
+ * store_threads and ending at store_threads - 1, sizes for being at least
+ * 1, and each store's place for leaving between 0 and its thread's load
+ * count of loads before it, never fewer than the store before: a damaged
+ * file is an input error, never a crash.
  * On little-endian machines a kernel's arrays are the mapped bytes
  * themselves (lent, not copied). Standard input and compressed .rdt files
  * are read into memory instead.

@@ -291,14 +291,15 @@ rdt-data-outside.rdt||kernel table2: its 4 threads and 8 loads do not fit in the
 rdt-thread-first-decreasing.rdt||kernel table2: thread_first decreases (at 2)
 rdt-truncated.rdt||file size differs from the header's (truncated or extended)
 rdt-version.rdt||.rdt version 9 (this rdscope reads versions 1 to 3)
-rdt-v3-last-store-thread.rdt||kernel stores: its last store thread has no stores (store thread count is 1 + the last thread with a store) (at 3)
+rdt-v3-last-store-thread.rdt||kernel stores: its last store's thread is not the last store thread (store thread count is 1 + the largest thread id with a store) (at 2)
 rdt-v3-store-bytes-zero.rdt||kernel stores: a store of 0 bytes (at 1)
-rdt-v3-store-first-decreasing.rdt||kernel stores: store_first decreases (at 2)
-rdt-v3-store-first-end.rdt||kernel stores: store_first does not end at the store count (at 4)
 rdt-v3-store-pos-beyond-loads.rdt||kernel stores: a store placed beyond its thread's loads (at 0)
 rdt-v3-store-pos-falls.rdt||kernel stores: store_pos does not rise within a thread (at 2)
+rdt-v3-store-threads-max.rdt||kernel stores: 67108865 store threads, more than the model takes
 rdt-v3-store-threads.rdt||kernel stores: stores offset 88 with 0 store threads and 3 stores
-rdt-v3-stores-outside.rdt||kernel stores: its 4 store threads and 3 stores do not fit in the file (truncated?)
+rdt-v3-store-tid-beyond.rdt||kernel stores: a store's thread id is not below the store thread count (at 2)
+rdt-v3-store-tid-decreasing.rdt||kernel stores: store_tid decreases (at 2)
+rdt-v3-stores-outside.rdt||kernel stores: its 3 stores do not fit in the file (truncated?)
 unknown-format-line1.txt|1|not a format rdscope knows (first line 'blocksize 4 1 1'): expected an Ocelot .trc, NVBit mem_trace output, an Accel-Sim .traceg, an .rdt or a kernel description (or name one with --input-format)
 EOF
 while IFS='|' read -r f line msg; do

@@ -7,6 +7,7 @@ Usage: tests/gen/rdt.py [-vN] OUT.rdt A.trc [B.trc ...]   one kernel per .trc,
                                         given): version 3 keeps the stores,
                                         1 and 2 only count them
        tests/gen/rdt.py --bad DIR        the malformed fixtures
+       tests/gen/rdt.py --fuzz-seed OUT  the .rdt fuzz corpus's version-3 seed
 """
 import os
 import struct
@@ -64,17 +65,17 @@ def rdt(kernels, version=1):
             while len(data) % 8:
                 data += b"\0"
             soff, sthreads = len(data), max(stores) + 1
-            first, addrs, pos, sizes, m = [], [], [], [], 0
-            for t in range(sthreads):
-                first.append(m)
-                for p, a, b in stores.get(t, []):
+            # sorted by thread id, each thread's in program order
+            tids, addrs, pos, sizes = [], [], [], []
+            for t in sorted(stores):
+                for p, a, b in stores[t]:
+                    tids.append(t)
                     pos.append(p)
                     addrs.append(a)
                     sizes.append(b)
-                    m += 1
-            first.append(m)
-            data += struct.pack("<%dQ" % len(first), *first)
+            m = len(tids)
             data += struct.pack("<%dQ" % m, *addrs)
+            data += struct.pack("<%dI" % m, *tids)
             data += struct.pack("<%dI" % m, *pos)
             data += struct.pack("<%dH" % m, *sizes)
         table.append([name.encode(), dims, nthreads, n, nstores, off, soff, sthreads])
@@ -124,10 +125,10 @@ def main():
         toff = struct.unpack_from("<Q", bad, 16)[0]
         struct.pack_into("<Q", bad, toff + 48, len(bad) + 8)
         open(os.path.join(d, "rdt-data-outside.rdt"), "wb").write(bad)
-        # version 3: the stores section of "stores" (3 load threads, 4 store
-        # threads, 3 stores) is store_first 0 1 1 1 3 (at s), store_addr
-        # 64 256 264 (s + 40), store_pos 1 0 1 (s + 64), store_bytes 4 8 8
-        # (s + 76)
+        # version 3: the stores section of "stores" (2 load threads, 4 store
+        # threads, 3 stores) is store_addr 64 256 264 (at s), store_tid
+        # 0 3 3 (s + 24), store_pos 1 0 1 (s + 36), store_bytes 4 8 8
+        # (s + 48)
         good = rdt([parse_trc("stores", STORES_TRC)], 3)
         toff = struct.unpack_from("<Q", good, 16)[0]
         s = struct.unpack_from("<Q", good, toff + 64)[0]
@@ -137,13 +138,22 @@ def main():
             struct.pack_into(fmt, bad, at, *v)
             open(os.path.join(d, fname), "wb").write(bad)
         v3("rdt-v3-stores-outside.rdt", "<Q", toff + 64, len(good) - 16)
-        v3("rdt-v3-store-first-decreasing.rdt", "<Q", s + 16, 0)
-        v3("rdt-v3-store-first-end.rdt", "<Q", s + 32, 2)
-        v3("rdt-v3-last-store-thread.rdt", "<QQ", s + 24, 3, 3)
-        v3("rdt-v3-store-bytes-zero.rdt", "<H", s + 78, 0)
-        v3("rdt-v3-store-pos-beyond-loads.rdt", "<I", s + 64, 3)
-        v3("rdt-v3-store-pos-falls.rdt", "<I", s + 72, 0)
+        v3("rdt-v3-store-tid-decreasing.rdt", "<I", s + 32, 1)  # 0 3 1
+        v3("rdt-v3-store-tid-beyond.rdt", "<I", s + 32, 4)  # 0 3 4, 4 store threads
+        v3("rdt-v3-last-store-thread.rdt", "<II", s + 28, 2, 2)  # 0 2 2: thread 3 none
+        v3("rdt-v3-store-bytes-zero.rdt", "<H", s + 50, 0)
+        v3("rdt-v3-store-pos-beyond-loads.rdt", "<I", s + 36, 3)  # thread 0 has 2 loads
+        v3("rdt-v3-store-pos-falls.rdt", "<I", s + 44, 0)  # thread 3: 0 0
         v3("rdt-v3-store-threads.rdt", "<I", toff + 72, 0)
+        v3("rdt-v3-store-threads-max.rdt", "<I", toff + 72, (1 << 26) + 1)
+        return
+    if sys.argv[1] == "--fuzz-seed":
+        # tests/fuzz/corpus/rdt/rdt-v3-stores.rdt: the kernel above and
+        # tiny_00 (stores interleaved with loads)
+        here = os.path.dirname(__file__)
+        k = [parse_trc("stores", STORES_TRC),
+             read_trc(os.path.join(here, "../../samples/traces/tiny-ocelot/tiny_00.trc"))]
+        open(sys.argv[2], "wb").write(rdt(k, 3))
         return
     version = 1
     if sys.argv[1].startswith("-v"):
