@@ -59,8 +59,8 @@ for t in "2|6,2,2,0" "3|4,4,2,2" "4|4,4,2,2"; do
 	result "toy-table$n: hits,misses,compulsory,latency = $want" $?
 done
 rds run -q -p toy-table5 --log "$T/t5.csv" samples/paper/table5.trc
-[ $rc -eq 0 ] && [ "$(sed -n 3p "$T/t5.csv")" = "1,0,0,2,2,1,0,16,1,0,inf,cancel,,0,0,1" ] &&
-	[ "$(sed -n 6p "$T/t5.csv")" = "4,0,0,2,2,1,1,20,1,0,inf,miss,latency,2,6,1" ]
+[ $rc -eq 0 ] && [ "$(sed -n 3p "$T/t5.csv")" = "1,0,0,2,2,1,0,16,1,0,inf,cancel,,0,0,1,load" ] &&
+	[ "$(sed -n 6p "$T/t5.csv")" = "4,0,0,2,2,1,1,20,1,0,inf,miss,latency,2,6,1,load" ]
 result "toy-table5: the event log of seed 000 Table 5" $?
 
 # -s applies on top of -p wherever it is written.
@@ -92,8 +92,8 @@ rds preset --as gpgpusim -p "$T/g.cfg"
 result "preset --as gpgpusim: the string back" $?
 
 rds preset --as gpgpusim4 -p maxwell-gtx970
-[ $rc -eq 0 ] && [ "$(cat "$T/out")" = "N:4:32:192,L:L:m:N:X,A:32:8,8" ]
-result "preset --as gpgpusim4: GTX 970 as a GPGPU-Sim 4 string" $?
+[ $rc -eq 0 ] && [ "$(cat "$T/out")" = "N:4:32:192,L:E:m:N:X,A:32:8,8" ]
+result "preset --as gpgpusim4: GTX 970 (write-evict) as a GPGPU-Sim 4 string" $?
 
 rds preset --from-gpgpusim '32:128:4,L:L:m:N:Q,A:32:8,8'
 [ $rc -eq 2 ] && grep -q 'set index' "$T/err" && [ ! -s "$T/out" ]
