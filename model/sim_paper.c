@@ -36,6 +36,8 @@
 enum { EFF_HIT = 0, EFF_FILL = 1 };
 
 #define WEV_MARK 0x80000000u
+#define WEV_SEEN 0x40000000u /* a store took it out of the LRU stack: not a first touch */
+#define WEV_CANCEL 0x3fffffffu
 
 /* The per-step helpers are inlined into sim_paper_core, whose POPCNT clone
  * (HOT_CLONES) then covers the stack operations they inline in turn. */
@@ -81,10 +83,13 @@ typedef struct core_state {
 	sim_counts scratch;  /* a store's counts under allocate (warp_issue_as) */
 	int mode;            /* warp_issue's copy: 0, 1 plain (as named there), 2 any */
 	/* l1.stores=evict: per line, WEV_MARK while a store's eviction is
-	 * its last removal (a load miss then is a write_evict miss), and in
-	 * the low bits the fills in flight at that store, which land without
-	 * inserting; NULL otherwise */
+	 * its last removal (a load miss then is a write_evict miss), WEV_SEEN
+	 * once a store took it out of the LRU stack (its stamp 0 then no
+	 * longer means never filled), and in the low bits the fills in
+	 * flight at that store, which land without inserting; NULL otherwise */
 	uint32_t *wev;
+	uint32_t *sskip;     /* ... per line, pending effects the LRU stack drops */
+	uint32_t *hpend;     /* ... per line, hits' effects pending */
 	int ext;             /* stores or bypassed loads: the general issue path */
 	int shadow;
 	int by_site;         /* sim_params.by_site */
@@ -164,25 +169,57 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 	cs->version++;
 	e->done = 1;
 	cs->pending--;
-	uint32_t *wv = we ? &cs->wev[e->line] : NULL;
-	if (we && *wv) {
-		/* a store removed the line: a hit's effect finds it gone, and
-		 * the fills in flight then land without inserting it */
-		if (e->kind == EFF_HIT || (*wv & ~WEV_MARK)) {
-			if (e->kind == EFF_FILL)
-				(*wv)--;
-			goto release;
+	/* Write-evict (we): a store dropped the effects then pending of the
+	 * line it removed, from the LRU stack (sskip: the histogram's, the
+	 * same whatever the policy) and, under another policy, from the
+	 * policy's ways (wev: a hit's effect finds the line gone, the fills
+	 * in flight then land without inserting it). */
+	int to_stack = 1, to_pol = 1;
+	if (we) {
+		uint32_t l = e->line, *wv = &cs->wev[l];
+		if (e->kind == EFF_HIT)
+			cs->hpend[l]--;
+		if (cs->sskip[l]) {
+			cs->sskip[l]--;
+			to_stack = 0;
 		}
-		*wv = 0; /* filled again */
+		if (!cs->pol.kind) {
+			to_pol = to_stack;
+			if (to_stack && e->kind == EFF_FILL)
+				*wv &= WEV_SEEN; /* filled again */
+		} else if (*wv & ~WEV_SEEN) {
+			if (e->kind == EFF_HIT || (*wv & WEV_CANCEL)) {
+				if (e->kind == EFF_FILL)
+					(*wv)--;
+				to_pol = 0;
+			} else {
+				*wv &= WEV_SEEN; /* filled again */
+			}
+		}
 	}
-	stack_update_as(&cs->st, e->line, exact, 1, we);
-	if (cs->pol.kind) {
+	if (to_stack)
+		stack_update_as(&cs->st, e->line, exact, 1, we);
+	if (cs->pol.kind && to_pol) {
 		if (e->kind == EFF_FILL)
 			policy_fill(&cs->pol, e->line);
 		else
 			policy_touch(&cs->pol, e->line);
 	}
-release:;
+	/* The per-access shadow takes the same effects at the same times (and
+	 * drops those the cache drops): a fully associative cache of the same
+	 * capacity and timing (so a one-set cache, which is one, has no
+	 * associativity misses). */
+	if (cs->shadow) {
+		if (!cs->fa_pol.kind) {
+			if (to_stack)
+				stack_update_as(&cs->fa, e->line, 0, 1, we);
+		} else if (to_pol) {
+			if (e->kind == EFF_FILL)
+				policy_fill(&cs->fa_pol, e->line);
+			else
+				policy_touch(&cs->fa_pol, e->line);
+		}
+	}
 	rd_line *ln = &cs->st.ln[e->line];
 	if (e->kind == EFF_FILL && --ln->pend == 0) {
 		cs->used--;
@@ -357,7 +394,9 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
  * policy's say), the line is removed, leaving its way empty; if the line
  * is in flight, the fills in flight land without inserting it. Either way
  * the line's next load miss is a write_evict miss. The LRU stack the
- * histogram reads, and the per-access shadow, lose the line too.
+ * histogram reads loses the line if an LRU cache would have held it
+ * (whatever the policy: the histogram is LRU's), and so does the
+ * per-access shadow. The event shows the set as the store found it.
  */
 static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const int events,
 		       const int need_hist, const int shadow, const int pol)
@@ -366,25 +405,34 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 	uint32_t l = rq->line;
 	rd_line *ln = &cs->st.ln[l];
 	sim_counts *out = cs->out;
+	/* (A store needs no data: unlike a load's, its line's fill due now
+	 * does not land first; it is in flight, and cancelled.) */
 	int in_stack = stack_hit_inline(&cs->st, l);
 	int hit = pol ? policy_has(&cs->pol, l) : in_stack;
-	if (!hit && ln->pend) {
-		effects_land_line(cs, T, l, need_hist, 1);
-		in_stack = stack_hit_inline(&cs->st, l);
-		hit = pol ? policy_has(&cs->pol, l) : in_stack;
-	}
 	int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
-	enum rd_outcome o = RD_OUT_BYPASS;
-	if (hit || ln->pend) {
-		if (in_stack && stack_evict(&cs->st, l) < 0)
+	/* The LRU stack's view: the line in its ways, or effects of it
+	 * pending (a hit's or a fill's); the policy's: in its ways, or in
+	 * flight. Under LRU the two are one. */
+	uint32_t pending = ln->pend + cs->hpend[l];
+	int stack_evicts = in_stack || pending;
+	int evicts = pol ? hit || ln->pend : stack_evicts;
+	enum rd_outcome o = evicts ? RD_OUT_EVICT : RD_OUT_BYPASS;
+	if (events)
+		event_emit(cs, T, w, r, ln->set, d, o, -1, 0, T);
+	if (in_stack) {
+		if (stack_evict(&cs->st, l) < 0)
 			return -1;
+		cs->wev[l] |= WEV_SEEN;
+	}
+	if (stack_evicts)
+		cs->sskip[l] = pending;
+	if (evicts) {
 		if (pol)
 			policy_evict(&cs->pol, l);
 		out->store_hits += hit;
 		out->store_evictions++;
-		cs->wev[l] = WEV_MARK | ln->pend;
+		cs->wev[l] = (cs->wev[l] & WEV_SEEN) | WEV_MARK | (ln->pend & WEV_CANCEL);
 		cs->version++;
-		o = RD_OUT_EVICT;
 	}
 	if (shadow) {
 		if (cs->fa_pol.kind)
@@ -395,8 +443,6 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 	out->store_requests++;
 	if (need_hist && hist_w_add(out, d) < 0)
 		return -1;
-	if (events)
-		event_emit(cs, T, w, r, ln->set, d, o, -1, 0, T);
 	cs->issued++;
 	return 0;
 }
@@ -444,7 +490,12 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		 * case; the exact distance (case 0) only feeds the histogram
 		 * and the log, below. */
 		int hit = pol ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
-		if (!hit && ln->pend) {
+		/* A load's line whose fill is due now lands first (the data
+		 * arrives as it is asked for); a store's does not: it merges
+		 * into the fill in flight, as a load after it would, so the LRU
+		 * stack sees the same effects in the same order whatever the
+		 * policy (whether the fill is due depends on the policy's hit). */
+		if (!hit && ln->pend && !(ext && rq->store)) {
 			effects_land_line(cs, T, l, need_hist, ext && cs->wev);
 			hit = pol ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		}
@@ -452,8 +503,8 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		uint64_t eff;
 		int cls = -1;
 		enum rd_outcome o = RD_OUT_MISS;
-		/* The shadow is asked before the MSHR check but fed only requests
-		 * that issue (a refused one is asked again when it retries). */
+		/* The shadow is asked before the MSHR check (a refused request is
+		 * asked again when it retries); effect_apply feeds it. */
 		int fa_hit = shadow && (cs->fa_pol.kind ? policy_has(&cs->fa_pol, l)
 							: stack_hit_inline(&cs->fa, l));
 		if (hit) {
@@ -462,6 +513,8 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			eff = T + lat;
 			if (effect_push(cs, eff, l, EFF_HIT) < 0)
 				return -1;
+			if (ext && cs->wev)
+				cs->hpend[l]++;
 			out->hits++;
 		} else if (ln->pend) {
 			/* In flight: merge into its MSHR entry (a latency miss). */
@@ -504,12 +557,12 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			ws->held++;
 			/* requested before iff it has landed once (nothing in flight
 			 * here): the first request of a line is compulsory */
-			int first = ln->stamp == 0;
+			int first = ln->stamp == 0 && !(ext && cs->wev && (cs->wev[l] & WEV_SEEN));
 			ln->owner = w;
 			ln->pend = 1;
 			cs->land[l] = (uint32_t)eff;
 			out->misses++;
-			if (ext && cs->wev && cs->wev[l]) {
+			if (ext && cs->wev && (cs->wev[l] & WEV_MARK)) {
 				/* its last removal was a store's (not a first touch) */
 				out->write_evict++;
 				cls = RD_CLASS_WRITE_EVICT;
@@ -523,14 +576,6 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			} else {
 				cls = RD_CLASS_CAPACITY;
 			}
-		}
-		if (shadow && cs->fa_pol.kind) {
-			if (fa_hit)
-				policy_touch(&cs->fa_pol, l);
-			else
-				policy_fill(&cs->fa_pol, l);
-		} else if (shadow) {
-			stack_update_inline(&cs->fa, l);
 		}
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
@@ -626,6 +671,8 @@ static void core_free(core_state *cs)
 	halfnormal_free(&cs->latdist);
 	free(cs->land);
 	free(cs->wev);
+	free(cs->sskip);
+	free(cs->hpend);
 	free(cs->stk);
 	free(cs->warps);
 	free(cs->block_left);
@@ -671,7 +718,9 @@ static int core_init(core_state *cs)
 	if (p->stores == RD_STORES_EVICT) {
 		if (stack_holes(&cs->st) < 0 || (cs->pol.kind && policy_holes(&cs->pol) < 0) ||
 		    (p->shadow && (cs->fa_pol.kind ? policy_holes(&cs->fa_pol) : stack_holes(&cs->fa)) < 0) ||
-		    !(cs->wev = calloc(nl, sizeof *cs->wev)))
+		    !(cs->wev = calloc(nl, sizeof *cs->wev)) ||
+		    !(cs->sskip = calloc(nl, sizeof *cs->sskip)) ||
+		    !(cs->hpend = calloc(nl, sizeof *cs->hpend)))
 			return -1;
 	}
 	cs->land = calloc(nl, sizeof *cs->land);

@@ -1120,6 +1120,87 @@ static void test_stores_policies(void **state)
 	assert_true(one_set > 10);
 }
 
+/* A one-set cache is its own fully associative cache: per access, no
+ * miss is an associativity miss, under any policy, store mode, latency
+ * and MSHR limit (the shadow takes the cache's effects at their times).
+ * And at zero latency the reads' and writes' histograms are LRU's under
+ * every policy, stores that evict included. */
+static void test_one_set_per_access(void **state)
+{
+	(void)state;
+	lcg g = {777};
+	for (int rep = 0; rep < 24; rep++) {
+		uint32_t nthreads = 1 + lcg_next(&g, 96), n = 10 + lcg_next(&g, 40);
+		rd_kernel_builder *b = rd_kernel_builder_new("one", 32, 1, 1);
+		for (uint32_t t = 0; t < nthreads; t++)
+			for (uint32_t i = 0; i < n; i++)
+				assert_int_equal(rd_kernel_builder_add(b, t, lcg_next(&g, 4) == 0,
+								       (uint64_t)lcg_next(&g, 48) * 32, 4),
+						 0);
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		rd_config c;
+		rd_config_default(&c);
+		c.l1_hash = RD_HASH_MOD;
+		c.l1_line = 32;
+		c.l1_ways = 2 + lcg_next(&g, 8);
+		c.l1_size = 32 * c.l1_ways; /* one set */
+		c.latency_miss = lcg_next(&g, 3) ? lcg_next(&g, 50) : 0;
+		c.latency_stddev = lcg_next(&g, 2) * 3.0;
+		c.l1_mshrs = lcg_next(&g, 2) ? 1 + lcg_next(&g, 8) : 0;
+		c.l1_mshr_per_warp = 0;
+		c.classes = RD_CLASSES_PER_ACCESS;
+		c.seed = 3 + (uint64_t)rep;
+		rd_model *m = rd_model_new(k);
+		for (int st = 0; st <= RD_STORES_ALLOCATE; st++)
+			for (int kind = RD_REPL_LRU; kind <= RD_REPL_RANDOM; kind++) {
+				c.stores = (enum rd_stores)st;
+				c.replacement = (enum rd_replacement)kind;
+				rd_result r;
+				assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &r), RD_OK);
+				if (r.cls[RD_CLASS_ASSOCIATIVITY])
+					fail_msg("rep %d %s %s latency %u mshrs %u: %llu associativity "
+						 "misses in one set", rep, rd_stores_name(c.stores),
+						 rd_replacement_name(c.replacement), c.latency_miss,
+						 c.l1_mshrs,
+						 (unsigned long long)r.cls[RD_CLASS_ASSOCIATIVITY]);
+				rd_result_free(&r);
+			}
+		/* zero latency, unlimited MSHRs (the order then is the
+		 * policies' alike): the histograms do not depend on the policy */
+		c.l1_mshrs = 0;
+		c.latency_miss = c.latency_hit = 0;
+		c.latency_stddev = 0;
+		c.classes = RD_CLASSES_DIFFERENCE;
+		c.l1_size = 32 * c.l1_ways * (1u << lcg_next(&g, 3));
+		for (int st = 0; st <= RD_STORES_ALLOCATE; st++) {
+			rd_result base;
+			c.stores = (enum rd_stores)st;
+			c.replacement = RD_REPL_LRU;
+			assert_int_equal(rd_model_run(m, &c, 1, NULL, &base), RD_OK);
+			for (int kind = RD_REPL_FIFO; kind <= RD_REPL_RANDOM; kind++) {
+				rd_result r;
+				c.replacement = (enum rd_replacement)kind;
+				assert_int_equal(rd_model_run(m, &c, 1, NULL, &r), RD_OK);
+				if (r.hist_inf != base.hist_inf || r.hist_len != base.hist_len)
+					fail_msg("rep %d %s %s: inf %llu, len %u; lru inf %llu, len %u", rep,
+						 rd_stores_name(c.stores), rd_replacement_name(c.replacement),
+						 (unsigned long long)r.hist_inf, r.hist_len,
+						 (unsigned long long)base.hist_inf, base.hist_len);
+				assert_memory_equal(r.hist, base.hist, base.hist_len * sizeof *r.hist);
+				assert_int_equal(r.hist_w_len, base.hist_w_len);
+				assert_int_equal(r.hist_w_inf, base.hist_w_inf);
+				if (base.hist_w_len)
+					assert_memory_equal(r.hist_w, base.hist_w,
+							    base.hist_w_len * sizeof *r.hist_w);
+				rd_result_free(&r);
+			}
+			rd_result_free(&base);
+		}
+		rd_model_free(m);
+		rd_kernel_free(k);
+	}
+}
+
 /* Warp instructions with stores (a hand-checked example): instruction k
  * is each lane's k-th access; its load requests come first, then its
  * store requests, each coalesced per line. Two lanes, warp size 2, zero
@@ -1744,6 +1825,7 @@ int main(void)
 		cmocka_unit_test(test_replacement_policies),
 		cmocka_unit_test(test_stores_policies),
 		cmocka_unit_test(test_store_instructions),
+		cmocka_unit_test(test_one_set_per_access),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_engine_vs_naive),

@@ -519,15 +519,18 @@ static void test_steplog_windows(void **state)
 	}
 }
 
-/* A warp loads a line, stores to it and loads it again under
- * write-evict: the store is shown as one, its way empty in its stack and
- * in the cache, and the second load a write_evict miss. */
+/* A warp loads a line (and another), stores to it and loads it again
+ * under write-evict: the store is shown as one, its line in the set it
+ * finds and its way empty after, and the second load a write_evict
+ * miss. A store at the step its line's fill is due finds it in flight
+ * (a store's line does not land first): it cancels the insertion. */
 static void test_steplog_store_evict(void **state)
 {
 	(void)state;
 	rd_kernel_builder *b = rd_kernel_builder_new("rmw", 32, 1, 1);
 	for (uint32_t th = 0; th < 32; th++) {
 		rd_kernel_builder_add(b, th, 0, 4 * th, 4);
+		rd_kernel_builder_add(b, th, 0, 640 + 4 * th, 4); /* (set 5) X's fill lands meanwhile */
 		rd_kernel_builder_add(b, th, 1, 4 * th, 4);
 		rd_kernel_builder_add(b, th, 0, 4 * th, 4);
 	}
@@ -539,36 +542,61 @@ static void test_steplog_store_evict(void **state)
 	c.stores = RD_STORES_EVICT;
 	steplog *l = collect(k, &c);
 	assert_true(l->replay_ok);
-	assert_int_equal(l->n, 3);
+	assert_int_equal(l->n, 4);
 	assert_int_equal(l->e[0].ev.cls, RD_CLASS_COMPULSORY);
-	assert_true(l->e[1].ev.store);
-	assert_int_equal(l->e[1].ev.outcome, RD_OUT_EVICT);
-	assert_int_equal(l->e[2].ev.cls, RD_CLASS_WRITE_EVICT);
-	assert_false(steplog_has_effect(&l->e[1].ev));
+	assert_true(l->e[2].ev.store);
+	assert_int_equal(l->e[2].ev.outcome, RD_OUT_EVICT);
+	assert_int_equal(l->e[3].ev.cls, RD_CLASS_WRITE_EVICT);
+	assert_false(steplog_has_effect(&l->e[2].ev));
 	char buf[256];
-	steplog_explain(l, 1, buf, sizeof buf);
-	assert_non_null(strstr(buf, "store evicts line 0 from set 0: its way stays empty"));
 	steplog_explain(l, 2, buf, sizeof buf);
+	assert_non_null(strstr(buf, "store evicts line 0 from set 0: its way stays empty"));
+	steplog_explain(l, 3, buf, sizeof buf);
 	assert_non_null(strstr(buf, "write_evict miss: a store removed line 0"));
-	/* The store's stack: its line's way, empty. */
+	/* The store's stack before it: its line; after it: its way, empty. */
 	uint32_t n;
-	const uint64_t *v = steplog_stack(l, 1, 0, &n);
+	const uint64_t *v = steplog_stack(l, 2, 0, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0], 0);
+	v = steplog_stack(l, 2, 1, &n);
 	assert_int_equal(n, 1);
 	assert_true(steplog_is_hole(v[0]));
+	/* The grid is the cache as the store finds it: the line in its way. */
 	step_grid g;
-	assert_int_equal(steplog_grid(l, 1, &g), 0);
+	assert_int_equal(steplog_grid(l, 2, &g), 0);
 	v = step_grid_set(&g, 0, &n);
 	assert_int_equal(n, 1);
-	assert_true(steplog_is_hole(v[0]));
+	assert_int_equal(v[0], 0);
 	step_grid_free(&g);
 	steplog_free(l);
 	/* Under allocate the store is looked up like a load: a store hit. */
 	c.stores = RD_STORES_ALLOCATE;
 	l = collect(k, &c);
 	assert_true(l->replay_ok);
-	assert_true(l->e[1].ev.store && l->e[1].ev.outcome == RD_OUT_HIT);
-	steplog_explain(l, 1, buf, sizeof buf);
+	assert_true(l->e[2].ev.store && l->e[2].ev.outcome == RD_OUT_HIT);
+	steplog_explain(l, 2, buf, sizeof buf);
 	assert_non_null(strstr(buf, "store hit: line 0"));
+	steplog_free(l);
+	rd_kernel_free(k);
+	/* Load, store, load: the store comes as the fill is due (the warp
+	 * waits its latency): in flight, its insertion cancelled. */
+	b = rd_kernel_builder_new("rmw2", 32, 1, 1);
+	for (uint32_t th = 0; th < 32; th++) {
+		rd_kernel_builder_add(b, th, 0, 4 * th, 4);
+		rd_kernel_builder_add(b, th, 1, 4 * th, 4);
+		rd_kernel_builder_add(b, th, 0, 4 * th, 4);
+	}
+	k = rd_kernel_builder_finish(b);
+	c.stores = RD_STORES_EVICT;
+	l = collect(k, &c);
+	assert_true(l->replay_ok);
+	assert_int_equal(l->n, 3);
+	assert_int_equal(l->e[1].ev.outcome, RD_OUT_EVICT);
+	assert_int_equal(l->e[2].ev.cls, RD_CLASS_WRITE_EVICT);
+	steplog_explain(l, 1, buf, sizeof buf);
+	assert_non_null(strstr(buf, "is in flight to set 0: write-evict cancels its insertion"));
+	v = steplog_stack(l, 1, 1, &n);
+	assert_int_equal(n, 0); /* the fill landed without inserting it */
 	steplog_free(l);
 	rd_kernel_free(k);
 }

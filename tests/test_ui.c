@@ -922,29 +922,32 @@ static void test_bgcall(void **state)
 }
 
 /* The infinite distances split into cold (first requests: the compulsory
- * count) and in flight (the rest); and every class has its words. */
+ * count), removed by a store or bypassed, and in flight (the rest); and
+ * every class has its words. */
 static void test_info_inf_split(void **state)
 {
 	(void)state;
 	rd_result r = {0};
-	uint64_t cold, fly;
+	uint64_t cold, gone, fly;
 	r.hist_inf = 8193;
 	r.cls[RD_CLASS_COMPULSORY] = 8192;
-	info_inf_split(&r, &cold, &fly);
+	info_inf_split(&r, &cold, &gone, &fly);
 	assert_int_equal(cold, 8192);
+	assert_int_equal(gone, 0);
 	assert_int_equal(fly, 1);
 	r.hist_inf = 5; /* never more cold than infinite */
-	info_inf_split(&r, &cold, &fly);
+	info_inf_split(&r, &cold, &gone, &fly);
 	assert_int_equal(cold, 5);
 	assert_int_equal(fly, 0);
-	/* A load of a line a store removed, or past the L1, is no fill in
-	 * flight: with the cold. */
+	/* A load of a line a store removed, or past the L1, is neither cold
+	 * nor a fill in flight: apart. */
 	r.hist_inf = 300;
 	r.cls[RD_CLASS_COMPULSORY] = 100;
 	r.cls[RD_CLASS_WRITE_EVICT] = 50;
 	r.cls[RD_CLASS_BYPASS] = 20;
-	info_inf_split(&r, &cold, &fly);
-	assert_int_equal(cold, 170);
+	info_inf_split(&r, &cold, &gone, &fly);
+	assert_int_equal(cold, 100);
+	assert_int_equal(gone, 70);
 	assert_int_equal(fly, 130);
 	/* The paper's screens keep their five classes. */
 	rd_config c;

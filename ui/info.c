@@ -42,21 +42,24 @@ int info_class_shown(const rd_config *c, int cls)
 	return cls >= 0 && cls < RD_NCLASS;
 }
 
-void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight)
+void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *removed, uint64_t *in_flight)
 {
 	/* Every first request of a line has an infinite distance: in both
 	 * profiles the compulsory class counts them (the reference's as the
 	 * infinite distances of its run without latency). */
 	uint64_t c = r->cls[RD_CLASS_COMPULSORY];
-	/* A load of a line a store removed, and a load past the L1, find no
-	 * use of their line in the set either: no fill of theirs was in
-	 * flight, so they go with the cold (0 unless l1.stores=evict or
-	 * l1.loads=bypass). */
-	c += r->cls[RD_CLASS_WRITE_EVICT] + r->cls[RD_CLASS_BYPASS];
 	if (c > r->hist_inf)
 		c = r->hist_inf;
+	/* A load of a line a store removed (out of the stack), and a load
+	 * past the L1, find no use of their line in the set either, though
+	 * requested before: apart (0 unless l1.stores=evict or
+	 * l1.loads=bypass). */
+	uint64_t g = r->cls[RD_CLASS_WRITE_EVICT] + r->cls[RD_CLASS_BYPASS];
+	if (g > r->hist_inf - c)
+		g = r->hist_inf - c;
 	*cold = c;
-	*in_flight = r->hist_inf - c;
+	*removed = g;
+	*in_flight = r->hist_inf - c - g;
 }
 
 void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hint,
@@ -93,14 +96,22 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 		 c->l1_ways, sets, (unsigned long long)cut, (unsigned long long)cut);
 	para(ctx, NULL, t);
 	if (r) {
-		uint64_t cold, fly;
-		info_inf_split(r, &cold, &fly);
+		uint64_t cold, gone, fly;
+		info_inf_split(r, &cold, &gone, &fly);
+		char g[160] = "";
+		if (c->loads == RD_LOADS_BYPASS)
+			snprintf(g, sizeof g, " Bypassed: sent past the L1, never in its sets (%llu here).",
+				 (unsigned long long)gone);
+		else if (gone)
+			snprintf(g, sizeof g, " Store-evicted: requested before, then removed by a "
+					      "store (%llu here, the write_evict misses).",
+				 (unsigned long long)gone);
 		snprintf(t, sizeof t,
 			 "The infinite distance (the bar apart, right): the line had no use in its set "
-			 "yet. Cold: never requested before (%llu here). In flight: requested, but its "
+			 "yet. Cold: never requested before (%llu here).%s In flight: requested, but its "
 			 "data had not arrived (%llu here). So the infinite bar can be taller than the "
 			 "compulsory count.",
-			 (unsigned long long)cold, (unsigned long long)fly);
+			 (unsigned long long)cold, g, (unsigned long long)fly);
 	} else {
 		snprintf(t, sizeof t,
 			 "The infinite distance (the bar apart, right): the line had no use in its set "

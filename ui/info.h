@@ -31,7 +31,7 @@ int info_class_shown(const rd_config *c, int cls);
 /* The requests of infinite distance, split: cold (first request of the
  * line; also a load of a line a store removed, or one past the L1) and in
  * flight (requested before, its data not yet arrived). */
-void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *in_flight);
+void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *removed, uint64_t *in_flight);
 
 /* The info screen as paragraphs: para(ctx, heading, text) for each; a
  * heading alone (text NULL) starts a section. r: the result on screen (or

@@ -212,20 +212,23 @@ static void land(replay *r, core_rp *c, size_t k)
 	const effect *e = &c->pend[k];
 	wev *w = c->nwev ? wev_find(c, e->line) : NULL;
 	if (w) {
-		/* a store removed the line (model/sim_paper.c, effect_apply) */
-		if (!e->fill || w->skip) {
-			w->skip -= e->fill;
+		/* a store removed the line: the effects of it then pending land
+		 * without touching the stack (model/sim_paper.c, effect_apply) */
+		if (w->skip) {
+			w->skip--;
 			return;
 		}
-		*w = c->wev[--c->nwev]; /* filled again */
+		if (e->fill)
+			*w = c->wev[--c->nwev]; /* filled again */
 	}
 	set_touch(r, c, e->set, e->line);
 }
 
 /*
  * A store under l1.stores=evict, after its lookup: a line in the ways
- * leaves them, its way empty (a hole where it was); the fills of the line
- * in flight then land without inserting it. ev->outcome says whether the
+ * leaves them, its way empty (a hole where it was); the effects of the
+ * line then pending (fills in flight, hits' effects) land without
+ * touching the stack. ev->outcome says whether the
  * model found it so (RD_OUT_EVICT); the replay's own view must agree.
  */
 static int rp_store(replay *r, core_rp *c, const rd_event *ev, uint64_t num)
@@ -237,7 +240,7 @@ static int rp_store(replay *r, core_rp *c, const rd_event *ev, uint64_t num)
 	int in_ways = d >= 0 && d < (int64_t)r->ways;
 	uint32_t fly = 0;
 	for (size_t k = 0; k < c->npend; k++)
-		fly += c->pend[k].fill && c->pend[k].line == ev->line;
+		fly += c->pend[k].line == ev->line;
 	if ((in_ways || fly) != (ev->outcome == RD_OUT_EVICT))
 		return -1;
 	if (ev->outcome != RD_OUT_EVICT)
@@ -327,7 +330,8 @@ static int64_t rp_lookup(replay *r, core_rp *c, const rd_event *ev, uint32_t me)
 		land_until(r, c, T - 1);
 	vec *set = &c->set[ev->set];
 	int64_t d = lru_find(set, ev->line);
-	if (d < 0 || d >= (int64_t)r->ways) {
+	/* (a store's line does not land first: it merges, as in the model) */
+	if ((d < 0 || d >= (int64_t)r->ways) && !ev->store) {
 		size_t o = 0;
 		for (size_t k = 0; k < c->npend; k++) {
 			effect *e = &c->pend[k];
@@ -634,9 +638,6 @@ int steplog_add(steplog *l, const rd_event *ev)
 	if (s && c->rec_first == STEP_NONE)
 		c->rec_first = li;
 	int64_t d = rp_lookup(r, c, ev, s ? (uint32_t)li : NO_REQ);
-	/* A store's removal comes before its stack, as in the model. */
-	if (rp_store(r, c, ev, num) < 0)
-		disagree(l, s ? li : l->n);
 	if (s) {
 		const vec *set = &c->set[ev->set];
 		/* Check the replay against what the model reported: its lines,
@@ -671,6 +672,10 @@ int steplog_add(steplog *l, const rd_event *ev)
 			disagree(l, li);
 		s->mshr_before = mshrs_used(c);
 	}
+	/* A store's removal comes after its stack: the event shows the set
+	 * as the store found it (the line it removes still there). */
+	if (rp_store(r, c, ev, num) < 0)
+		disagree(l, s ? li : l->n);
 	if (rp_push(r, c, ev, s ? (uint32_t)li : NO_REQ) < 0) {
 		l->oom = 1;
 		return -1;
@@ -1024,11 +1029,10 @@ int steplog_grid(const steplog *l, size_t i, step_grid *g)
 		rp_store(r, cr, ev, l->first + j);
 		rp_push(r, cr, ev, NO_REQ);
 	}
-	/* (a store's set as it left it: the removed way empty) */
-	if (l->e[i].ev.set < r->sets) {
+	/* the cache as request i finds it (a store's line still there: its
+	 * after row shows the way emptied) */
+	if (l->e[i].ev.set < r->sets)
 		rp_lookup(r, cr, &l->e[i].ev, NO_REQ);
-		rp_store(r, cr, &l->e[i].ev, l->first + i);
-	}
 	g->core = core;
 	g->sets = r->sets;
 	g->ways = l->cways;

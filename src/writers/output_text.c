@@ -162,7 +162,7 @@ static void text_run(output *o, const output_run *run)
 			: r->store_hits == 1	     ? "hit"
 						     : "hits");
 		if (c->stores == RD_STORES_EVICT && r->store_evictions > r->store_hits)
-			fprintf(f, ", %llu cancelled a fill in flight",
+			fprintf(f, ", %llu found their line in flight (its insertion cancelled)",
 				(unsigned long long)(r->store_evictions - r->store_hits));
 		putc('\n', f);
 	}

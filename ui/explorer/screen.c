@@ -27,9 +27,14 @@ static void draw_title(explorer *x)
 	rect r = x->lay.title;
 	draw_fill(r.y, r.x, r.w, E_TITLE, " ");
 	char t[512];
-	snprintf(t, sizeof t, " rdscope %s %s %s (%u thread%s, %llu load%s)", RD_VERSION,
+	/* the stores, when the configuration models them */
+	char st[48] = "";
+	if (x->cfg.stores != RD_STORES_IGNORE)
+		snprintf(st, sizeof st, ", %llu store%s", (unsigned long long)x->k->nstores,
+			 x->k->nstores == 1 ? "" : "s");
+	snprintf(t, sizeof t, " rdscope %s %s %s (%u thread%s, %llu load%s%s)", RD_VERSION,
 		 theme_g()->sep, x->k->name, x->k->nthreads, x->k->nthreads == 1 ? "" : "s",
-		 (unsigned long long)x->k->nloads, x->k->nloads == 1 ? "" : "s");
+		 (unsigned long long)x->k->nloads, x->k->nloads == 1 ? "" : "s", st);
 	const char *right = x->base ? "compare: baseline pinned (c unpins)   ? help  q quit "
 				    : "? help  q quit ";
 	int rw = draw_width(right);

@@ -362,12 +362,13 @@ static void draw_hist(explorer *x)
 		if (fabs(val[i]) > vmax)
 			vmax = fabs(val[i]);
 	}
-	/* The infinite distances apart: cold and in flight. */
-	uint64_t rc, rf, bc = 0, bf = 0;
-	info_inf_split(R, &rc, &rf);
+	/* The infinite distances apart: no use in the set (cold, and lines a
+	 * store removed or loads sent past the L1), and in flight. */
+	uint64_t rc, rg, rf, bc = 0, bg = 0, bf = 0;
+	info_inf_split(R, &rc, &rg, &rf);
 	if (B)
-		info_inf_split(B, &bc, &bf);
-	double cold = (double)rc - (double)bc, fly = (double)rf - (double)bf;
+		info_inf_split(B, &bc, &bg, &bf);
+	double cold = (double)(rc + rg) - (double)(bc + bg), fly = (double)rf - (double)bf;
 	if (fabs(cold) > vmax)
 		vmax = fabs(cold);
 	if (fabs(fly) > vmax)
@@ -384,7 +385,7 @@ static void draw_hist(explorer *x)
 	/* Which bins fit from hist_first on (the cut-off takes a column). */
 	/* Under another replacement policy the distances stay LRU's but hits
 	 * and misses are the policy's: no cut-off line, bins uncoloured. */
-	int lru = s->cfg.replacement == RD_REPL_LRU;
+	int lru = s->cfg.replacement == RD_REPL_LRU && s->cfg.loads != RD_LOADS_BYPASS;
 	size_t cut_bin = nb;
 	for (size_t i = 0; i < nb && lru; i++)
 		if (bins[i].miss) {
@@ -495,6 +496,27 @@ static void draw_hist(explorer *x)
 		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s", g->delta, uc,
 				 cnt);
+	} else if (s->cfg.loads == RD_LOADS_BYPASS) {
+		snprintf(cap, sizeof cap, " loads bypass the L1: every one misses; %s: bypassed %llu",
+			 g->inf, (unsigned long long)rg);
+	} else if (rg) {
+		/* write-evict: the lines stores removed apart from the cold */
+		if (!lru)
+			snprintf(cap, sizeof cap,
+				 " LRU distances; hits: %s; %s: cold %llu, store-evicted %llu, in "
+				 "flight %llu", rd_replacement_name(s->cfg.replacement), g->inf,
+				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);
+		else
+			snprintf(cap, sizeof cap,
+				 " d<%llu hit %s d>=%llu miss; %s: cold %llu, store-evicted %llu, in "
+				 "flight %llu", uc, g->cut, uc, g->inf, (unsigned long long)rc,
+				 (unsigned long long)rg, (unsigned long long)rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, sizeof cap, " %s cold %llu, evicted %llu, in flight %llu", g->inf,
+				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, sizeof cap, " %s cold %llu+%llu+%llu", g->inf,
+				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);
 	} else if (!lru) {
 		snprintf(cap, sizeof cap, " LRU distances; hits and misses: %s; %s cold %llu+%llu",
 			 rd_replacement_name(s->cfg.replacement), g->inf, (unsigned long long)rc,
