@@ -141,7 +141,7 @@ KEYS
 screen step 30 120 NO_COLOR=1 -- --no-timing -s l1.stores=evict --script "$T/step.keys" "$K" &&
 	[ -n "$n" ] && golden stores_step && golden stores_step_grid &&
 	grep -q 'store evict' "$T/stores_step.txt" &&
-	grep -q 'after the store: .*its way is empty now' "$T/stores_step.txt" &&
+	grep -q 'before: .*its way is empty now' "$T/stores_step.txt" &&
 	grep -q 'the store emptied its way' "$T/stores_step_grid.txt" &&
 	! grep -q 'replay differs' "$T/stores_step_grid.txt"
 result "stores: the step-through shows a store evicting its line, its way emptied" $?

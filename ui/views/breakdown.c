@@ -511,6 +511,10 @@ static void draw_hist(explorer *x)
 				 " d<%llu hit %s d>=%llu miss; %s: cold %llu, store-evicted %llu, in "
 				 "flight %llu", uc, g->cut, uc, g->inf, (unsigned long long)rc,
 				 (unsigned long long)rg, (unsigned long long)rf);
+		if (draw_width(cap) > iw && lru)
+			snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; %s: cold %llu, evicted %llu, "
+				 "flight %llu", uc, g->cut, uc, g->inf, (unsigned long long)rc,
+				 (unsigned long long)rg, (unsigned long long)rf);
 		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " %s cold %llu, evicted %llu, in flight %llu", g->inf,
 				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);

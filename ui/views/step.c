@@ -763,9 +763,9 @@ static void draw(explorer *x, const rect *r, int flags)
 	}
 	if (y < yend) {
 		if (l->stacks || l->replay_ok) {
-			/* A store's stack is its set as the store left it. */
-			snprintf(line, sizeof line, "set %u %s: ", se->ev.set,
-				 se->ev.outcome == RD_OUT_EVICT ? "after the store" : "before");
+			/* Every request's stack is its set as it found it (a store's
+			 * line still there; the after row shows its way emptied). */
+			snprintf(line, sizeof line, "set %u before: ", se->ev.set);
 			draw_stack(x, i, 0, line, y++, x0, w);
 		} else {
 			draw_put(y++, x0, w, E_DERIVED,
