@@ -67,18 +67,21 @@ static int linemap_grow(linemap *m)
  * The map starts small and doubles: sized for the loads up front, its
  * random inserts would touch every page of a table far larger than the
  * lines there are. */
-static int64_t linemap_id(linemap *m, uint64_t line, rd_coal *co, uint64_t *cap)
+static inline __attribute__((always_inline)) int64_t linemap_id(linemap *m, uint64_t line,
+								rd_coal *co, uint64_t *cap)
 {
-	uint64_t key = line + 1, h = mix64(key) & m->mask;
-	while (m->key[h]) {
-		if (m->key[h] == key)
-			return m->val[h];
-		h = (h + 1) & m->mask;
-	}
-	if ((m->n + 1) * 2 > m->mask + 1) {
+	uint64_t key = line + 1, h;
+	for (;;) { /* (a loop, not a call after growing: inlined in both passes) */
+		h = mix64(key) & m->mask;
+		while (m->key[h]) {
+			if (m->key[h] == key)
+				return m->val[h];
+			h = (h + 1) & m->mask;
+		}
+		if ((m->n + 1) * 2 <= m->mask + 1)
+			break;
 		if (linemap_grow(m) < 0)
 			return -1;
-		return linemap_id(m, line, co, cap);
 	}
 	if (co->nlines == *cap) {
 		uint64_t nc = *cap ? *cap * 2 : 1024;
