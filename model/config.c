@@ -181,7 +181,7 @@ const rd_key rd_keys[] = {
 		       "as-configured run minus those of a fully associative run;\n"
 		       ".B per-access\n"
 		       "labels each miss: associativity if a fully associative LRU cache of the\n"
-		       "same capacity, fed the same requests in the same order, would hit it,\n"
+		       "same capacity and policy, fed the same requests with the same timing, would hit it,\n"
 		       "capacity otherwise (Hill's three Cs, Dinero IV's\n"
 		       ".BR \\-l1\\-dccc ).\n"
 		       "MSHR misses are counted by difference in both and taken from the\n"

@@ -233,9 +233,25 @@ typedef struct rd_policy {
 	int kind;                 /* enum rd_replacement (not LRU) */
 	uint32_t nsets, ways;
 	const uint32_t *set_of;   /* [nlines] set of each line */
-	uint32_t *way_line;       /* [nsets * ways] line in the way, or UINT32_MAX */
-	uint64_t *way_key;        /* FIFO: insertion order; LFU: accesses since insertion */
-	uint64_t *way_last;       /* LFU: last access (ties: least recently used) */
+	/* [nsets * ways] each way in one 16-byte record (a 4-way set's in one
+	 * cache line: a touch or a victim's scan reads one line, not three
+	 * arrays): its line (UINT32_MAX: empty), LFU's accesses since
+	 * insertion, and FIFO's insertion order or LFU's last access */
+	struct rd_way {
+		uint32_t line, count;
+		uint64_t stamp;
+	} *way;
+	/* LFU in O(1) (a fully associative set has hundreds of ways): per set
+	 * a list of count buckets, ascending, each a list of its ways, least
+	 * recently accessed first (the victim: the first way of the first
+	 * bucket). Way w is in bucket lfu_node[w], between lfu_prev[w] and
+	 * lfu_next[w]; buckets come from a pool (free ones chained by next). */
+	uint32_t *lfu_prev, *lfu_next, *lfu_node; /* [nsets * ways] */
+	struct rd_lfu_bucket {
+		uint32_t count, head, tail, prev, next;
+	} *lfu_bucket;            /* [nsets * ways + 1] */
+	uint32_t *lfu_first;      /* [nsets] the set's first bucket, or UINT32_MAX */
+	uint32_t lfu_free;        /* the pool's first free bucket */
 	uint32_t *line_way;       /* [nlines] way of the line, or UINT32_MAX */
 	uint32_t *set_used;       /* [nsets] ways filled: the empty ones are the rest, in
 				   * order (a way once filled is only ever replaced) */

@@ -29,18 +29,34 @@ int policy_init(rd_policy *p, int kind, uint32_t nsets, uint32_t ways, uint32_t 
 		p->ways = nlines;
 	p->set_of = set_of;
 	size_t slots = (size_t)p->nsets * p->ways;
-	p->way_line = malloc(slots * sizeof *p->way_line);
-	p->way_key = calloc(slots, sizeof *p->way_key);
-	p->way_last = calloc(slots, sizeof *p->way_last);
+	p->way = calloc(slots, sizeof *p->way);
 	p->line_way = malloc((nlines ? nlines : 1) * sizeof *p->line_way);
 	p->set_used = calloc(p->nsets, sizeof *p->set_used);
 	p->set_next = calloc(p->nsets, sizeof *p->set_next);
-	if (!p->way_line || !p->way_key || !p->way_last || !p->line_way || !p->set_used ||
-	    !p->set_next) {
+	if (!p->way || !p->line_way || !p->set_used || !p->set_next) {
 		policy_free(p);
 		return -1;
 	}
-	memset(p->way_line, 0xff, slots * sizeof *p->way_line);
+	for (size_t i = 0; i < slots; i++)
+		p->way[i].line = UINT32_MAX;
+	if (kind == RD_REPL_LFU) {
+		p->lfu_prev = malloc(slots * sizeof *p->lfu_prev);
+		p->lfu_next = malloc(slots * sizeof *p->lfu_next);
+		p->lfu_node = malloc(slots * sizeof *p->lfu_node);
+		/* a bucket per way, and one for a touch, which makes its new
+		 * bucket before it frees the old */
+		p->lfu_bucket = malloc((slots + 1) * sizeof *p->lfu_bucket);
+		p->lfu_first = malloc(p->nsets * sizeof *p->lfu_first);
+		if (!p->lfu_prev || !p->lfu_next || !p->lfu_node || !p->lfu_bucket ||
+		    !p->lfu_first || slots >= UINT32_MAX) {
+			policy_free(p);
+			return -1;
+		}
+		memset(p->lfu_first, 0xff, p->nsets * sizeof *p->lfu_first);
+		for (size_t i = 0; i <= slots; i++)
+			p->lfu_bucket[i].next = i < slots ? (uint32_t)(i + 1) : UINT32_MAX;
+		p->lfu_free = 0;
+	}
 	memset(p->line_way, 0xff, (nlines ? nlines : 1) * sizeof *p->line_way);
 	rng_seed(&p->rng, seed, stream);
 	return 0;
@@ -48,9 +64,12 @@ int policy_init(rd_policy *p, int kind, uint32_t nsets, uint32_t ways, uint32_t 
 
 void policy_free(rd_policy *p)
 {
-	free(p->way_line);
-	free(p->way_key);
-	free(p->way_last);
+	free(p->way);
+	free(p->lfu_prev);
+	free(p->lfu_next);
+	free(p->lfu_node);
+	free(p->lfu_bucket);
+	free(p->lfu_first);
 	free(p->line_way);
 	free(p->set_used);
 	free(p->set_next);
@@ -59,14 +78,96 @@ void policy_free(rd_policy *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* ---- LFU's buckets */
+
+/* A new bucket of count c in set s after bucket `after` (UINT32_MAX: first). */
+static uint32_t bucket_new(rd_policy *p, uint32_t s, uint32_t after, uint32_t c)
+{
+	uint32_t b = p->lfu_free; /* a bucket per way and one spare: never runs out */
+	struct rd_lfu_bucket *B = p->lfu_bucket;
+	p->lfu_free = B[b].next;
+	uint32_t nx = after == UINT32_MAX ? p->lfu_first[s] : B[after].next;
+	B[b] = (struct rd_lfu_bucket){c, UINT32_MAX, UINT32_MAX, after, nx};
+	if (after == UINT32_MAX)
+		p->lfu_first[s] = b;
+	else
+		B[after].next = b;
+	if (nx != UINT32_MAX)
+		B[nx].prev = b;
+	return b;
+}
+
+/* Way w out of its bucket (the bucket freed when empty). */
+static void lfu_unlink(rd_policy *p, uint32_t s, uint32_t w)
+{
+	struct rd_lfu_bucket *B = p->lfu_bucket;
+	uint32_t b = p->lfu_node[w], pv = p->lfu_prev[w], nx = p->lfu_next[w];
+	if (pv != UINT32_MAX)
+		p->lfu_next[pv] = nx;
+	else
+		B[b].head = nx;
+	if (nx != UINT32_MAX)
+		p->lfu_prev[nx] = pv;
+	else
+		B[b].tail = pv;
+	if (B[b].head != UINT32_MAX)
+		return;
+	if (B[b].prev != UINT32_MAX)
+		B[B[b].prev].next = B[b].next;
+	else
+		p->lfu_first[s] = B[b].next;
+	if (B[b].next != UINT32_MAX)
+		B[B[b].next].prev = B[b].prev;
+	B[b].next = p->lfu_free;
+	p->lfu_free = b;
+}
+
+/* Way w at the end (the most recent) of bucket b. */
+static void lfu_append(rd_policy *p, uint32_t b, uint32_t w)
+{
+	struct rd_lfu_bucket *B = p->lfu_bucket;
+	p->lfu_node[w] = b;
+	p->lfu_prev[w] = B[b].tail;
+	p->lfu_next[w] = UINT32_MAX;
+	if (B[b].tail != UINT32_MAX)
+		p->lfu_next[B[b].tail] = w;
+	else
+		B[b].head = w;
+	B[b].tail = w;
+}
+
+/* Way w of set s is accessed: into the bucket of one more access. */
+static void lfu_touch(rd_policy *p, uint32_t s, uint32_t w)
+{
+	struct rd_lfu_bucket *B = p->lfu_bucket;
+	uint32_t b = p->lfu_node[w], c = B[b].count;
+	uint32_t to = b;
+	if (c != UINT32_MAX) { /* (saturated: stays) */
+		to = B[b].next;
+		if (to == UINT32_MAX || B[to].count != c + 1)
+			to = bucket_new(p, s, b, c + 1);
+	}
+	lfu_unlink(p, s, w);
+	lfu_append(p, to, w);
+}
+
+/* Way w of set s takes a new line: one access. */
+static void lfu_insert(rd_policy *p, uint32_t s, uint32_t w)
+{
+	uint32_t b = p->lfu_first[s];
+	if (b == UINT32_MAX || p->lfu_bucket[b].count != 1)
+		b = bucket_new(p, s, UINT32_MAX, 1);
+	lfu_append(p, b, w);
+}
+
 void policy_touch(rd_policy *p, uint32_t line)
 {
 	uint32_t w = p->line_way[line];
 	if (w == UINT32_MAX)
 		return; /* evicted between its hit and the hit's effect */
-	p->way_last[w] = ++p->clock;
-	if (p->kind == RD_REPL_LFU)
-		p->way_key[w]++;
+	p->clock++;
+	if (p->kind == RD_REPL_LFU) /* (FIFO's order is its insertions') */
+		lfu_touch(p, p->set_of[line], w);
 }
 
 int policy_holes(rd_policy *p)
@@ -81,9 +182,11 @@ void policy_evict(rd_policy *p, uint32_t line)
 	uint32_t w = p->line_way[line];
 	if (w == UINT32_MAX)
 		return;
-	p->way_line[w] = UINT32_MAX;
+	p->way[w].line = UINT32_MAX;
 	p->line_way[line] = UINT32_MAX;
 	p->set_free[p->set_of[line]]++;
+	if (p->kind == RD_REPL_LFU)
+		lfu_unlink(p, p->set_of[line], w);
 }
 
 /* The way a fill of set s replaces: the lowest empty one, else the
@@ -91,10 +194,10 @@ void policy_evict(rd_policy *p, uint32_t line)
 static size_t victim(rd_policy *p, uint32_t s)
 {
 	size_t base = (size_t)s * p->ways;
-	if (p->set_free && p->set_free[s]) { /* a way a store emptied */
+	if (__builtin_expect(p->set_free != NULL, 0) && p->set_free[s]) { /* a way a store emptied */
 		size_t w = base;
 		for (uint32_t i = 0; i < p->set_used[s]; i++, w++)
-			if (p->way_line[w] == UINT32_MAX)
+			if (p->way[w].line == UINT32_MAX)
 				break;
 		if (w < base + p->set_used[s]) { /* (below the fresh ones: lowest) */
 			p->set_free[s]--;
@@ -106,23 +209,23 @@ static size_t victim(rd_policy *p, uint32_t s)
 		return base + p->set_used[s]++;
 	if (p->kind == RD_REPL_RANDOM)
 		return base + (size_t)(rng_next(&p->rng) % p->ways);
-	if (p->kind == RD_REPL_FIFO && !(p->set_mixed && p->set_mixed[s])) {
+	if (p->kind == RD_REPL_FIFO && (__builtin_expect(p->set_mixed == NULL, 1) || !p->set_mixed[s])) {
 		/* ways fill in order, and refill in it */
 		size_t w = base + p->set_next[s];
 		p->set_next[s] = p->set_next[s] + 1 == p->ways ? 0 : p->set_next[s] + 1;
 		return w;
 	}
-	/* LFU; or FIFO once a refilled empty way broke the ring's order: the
-	 * oldest insertion (way_key is FIFO's insertion order) */
-	size_t best = base;
-	for (uint32_t i = 1; i < p->ways; i++) {
-		size_t w = base + i;
-		if (p->way_key[w] < p->way_key[best] ||
-		    (p->kind == RD_REPL_LFU && p->way_key[w] == p->way_key[best] &&
-		     p->way_last[w] < p->way_last[best]))
-			best = w;
-	}
-	return best;
+	if (p->kind == RD_REPL_LFU) /* the fewest accesses, then the least recent */
+		return p->lfu_bucket[p->lfu_first[s]].head;
+	/* FIFO once a refilled empty way broke the ring's order: the oldest
+	 * insertion */
+	const struct rd_way *v = p->way + base;
+	uint32_t best = 0;
+	for (uint32_t i = 1; i < p->ways; i++)
+		if (v[i].count < v[best].count ||
+		    (v[i].count == v[best].count && v[i].stamp < v[best].stamp))
+			best = i;
+	return base + best;
 }
 
 void policy_fill(rd_policy *p, uint32_t line)
@@ -131,12 +234,16 @@ void policy_fill(rd_policy *p, uint32_t line)
 		policy_touch(p, line); /* a merged miss's fill: an access */
 		return;
 	}
-	size_t w = victim(p, p->set_of[line]);
-	if (p->way_line[w] != UINT32_MAX)
-		p->line_way[p->way_line[w]] = UINT32_MAX;
-	p->way_line[w] = line;
-	p->line_way[line] = (uint32_t)w;
+	uint32_t s = p->set_of[line];
+	size_t w = victim(p, s);
+	if (p->way[w].line != UINT32_MAX) {
+		p->line_way[p->way[w].line] = UINT32_MAX;
+		if (p->kind == RD_REPL_LFU)
+			lfu_unlink(p, s, (uint32_t)w);
+	}
 	p->clock++;
-	p->way_key[w] = p->kind == RD_REPL_FIFO ? p->clock : 1; /* FIFO: order; LFU: count */
-	p->way_last[w] = p->clock;
+	p->way[w] = (struct rd_way){.line = line, .count = 1, .stamp = p->clock};
+	p->line_way[line] = (uint32_t)w;
+	if (p->kind == RD_REPL_LFU)
+		lfu_insert(p, s, (uint32_t)w);
 }

@@ -72,9 +72,10 @@ enum rd_loads { RD_LOADS_CACHE = 0, RD_LOADS_BYPASS };
  * split between capacity and associativity. */
 enum rd_classes {
 	RD_CLASSES_DIFFERENCE = 0, /* by difference with a fully associative run (the paper) */
-	RD_CLASSES_PER_ACCESS,     /* each miss: would a fully associative LRU cache of the
-				    * same capacity, fed the same requests in the same order,
-				    * hit it? (Hill's 3C, Dinero IV's -l1-dccc) */
+	RD_CLASSES_PER_ACCESS,     /* each miss: would a fully associative cache of the
+				    * same capacity and policy, fed the same requests with
+				    * the same timing, hit it? (Hill's 3C, Dinero IV's
+				    * -l1-dccc) */
 };
 
 typedef struct rd_config {

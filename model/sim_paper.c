@@ -658,8 +658,13 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T, const int exa
 		return warp_issue_as(cs, w, T, 0, 0, 0, 0, 0, 0, 0);
 	if (exact && cs->mode == 1)
 		return warp_issue_as(cs, w, T, 0, 1, 1, 0, 0, 0, 0);
+	/* stores and bypassed loads apart: the other policies test no store
+	 * flag per request */
+	if (!cs->ext)
+		return warp_issue_as(cs, w, T, cs->events, exact, cs->out->nsets != 0, cs->shadow,
+				     cs->by_site, cs->pol.kind != 0, 0);
 	return warp_issue_as(cs, w, T, cs->events, exact, cs->out->nsets != 0, cs->shadow,
-			     cs->by_site, cs->pol.kind != 0, cs->ext);
+			     cs->by_site, cs->pol.kind != 0, 1);
 }
 
 static void core_free(core_state *cs)

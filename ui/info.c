@@ -129,7 +129,7 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 	para(ctx, NULL,
 	     c->classes == RD_CLASSES_PER_ACCESS
 		     ? "Capacity and associativity are told apart per request (classes=per-access): "
-		       "a shadow fully associative LRU cache of the same size sees the same requests; "
+		       "a shadow fully associative cache of the same size and policy takes the same requests at the same times; "
 		       "a miss it would hit is associativity (Hill's three Cs)."
 		     : "Capacity and associativity are told apart by difference (classes=difference, "
 		       "the paper's): associativity is this cache's misses minus those of a fully "
