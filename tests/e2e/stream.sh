@@ -15,7 +15,7 @@ trap cleanup EXIT
 R=${RDSCOPE:?}
 check() { if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fi; }
 
-# 256 K threads, 64 coalesced 4-byte loads each: 16.8 M loads, a 162 MiB
+# 256 K threads, 64 coalesced 4-byte loads each: 16.8 M loads, a 226 MiB
 # .rdt that coalesces to 0.5 M requests (a few MB of model).
 cat >"$T/stream.kdesc" <<'EOF'
 format = "rdscope-kernel";
@@ -56,7 +56,7 @@ rc=$?
 check "stream: ulimit -v below the .rdt's size is refused before any work" $?
 
 # A memory cgroup (v1 or v2) capping the process at 64 MB, well under the
-# 162 MiB file; a copy of the loads alone would be killed by it.
+# 226 MiB file; a copy of the loads alone would be killed by it.
 cap=$((64 * 1024 * 1024))
 for base in /sys/fs/cgroup/memory /sys/fs/cgroup; do
 	d="$base/rdscope-test-$$"
