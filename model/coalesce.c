@@ -116,6 +116,13 @@ static uint32_t group_len(uint32_t ws, uint16_t bytes)
 	return g ? g : 1;
 }
 
+/* Every few thousand warps, does the caller's progress callback say stop?
+ * (A big trace takes a second to coalesce: a stale run stops.) */
+static int coal_cancelled(uint32_t w, const rd_callbacks *cb)
+{
+	return (w & 4095) == 4095 && cb && cb->progress && cb->progress(cb->ctx, 0.0);
+}
+
 /* Lanes taking part in one pass of one warp instruction (coal_stores). */
 typedef struct pass_lanes {
 	uint32_t n;
@@ -176,7 +183,7 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 	uint64_t ni = 0, nr = 0;
 	co->instr_req_first[0] = 0;
 	for (uint32_t w = 0; w < s->nwarps; w++) {
-		if ((w & 4095) == 4095 && cb && cb->progress && cb->progress(cb->ctx, 0.0)) {
+		if (coal_cancelled(w, cb)) {
 			rc = RD_ECANCELED;
 			goto out;
 		}
@@ -268,8 +275,7 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	uint64_t ni = 0, nr = 0;
 	co->instr_req_first[0] = 0;
 	for (uint32_t w = 0; w < s->nwarps; w++) {
-		/* a big trace takes a second here: let a stale run stop */
-		if ((w & 4095) == 4095 && cb && cb->progress && cb->progress(cb->ctx, 0.0)) {
+		if (coal_cancelled(w, cb)) {
 			rc = RD_ECANCELED;
 			goto out;
 		}

@@ -1060,12 +1060,6 @@ static void test_stores_policies(void **state)
 						one_set++;
 					}
 					uint32_t e = 0;
-					if (getenv("WSIM_DEBUG") && rep == atoi(getenv("WSIM_DEBUG")))
-						for (uint32_t i = 0; i < evs.n; i++)
-							fprintf(stderr, "%s%u:%s%llu:%d:%lld ", i ? "" : "\n",
-								i, evs.v[i].store ? "S" : "L",
-								(unsigned long long)evs.v[i].line,
-								evs.v[i].outcome, (long long)evs.v[i].distance);
 					for (uint32_t i = 0; i < n; i++) {
 						if (st[i] && stores == RD_STORES_IGNORE)
 							continue;

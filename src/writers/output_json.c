@@ -57,6 +57,22 @@ static void json_begin(output *o)
 		o->json_header ? o->json_header : "");
 }
 
+/* ,"name":[[d,count],...,["inf",count]]: the nonzero distances. */
+static void json_hist(FILE *f, const char *name, const uint64_t *hist, uint32_t len, uint64_t inf)
+{
+	fprintf(f, ",\"%s\":[", name);
+	int first = 1;
+	for (uint32_t d = 0; d < len; d++) {
+		if (hist[d]) {
+			fprintf(f, "%s[%u,%llu]", first ? "" : ",", d, (unsigned long long)hist[d]);
+			first = 0;
+		}
+	}
+	if (inf)
+		fprintf(f, "%s[\"inf\",%llu]", first ? "" : ",", (unsigned long long)inf);
+	fputs("]", f);
+}
+
 static void json_run(output *o, const output_run *run)
 {
 	FILE *f = o->f;
@@ -114,27 +130,10 @@ static void json_run(output *o, const output_run *run)
 			first = 0;
 		}
 	}
-	fputs("},\"histogram\":[", f);
-	first = 1;
-	for (uint32_t d = 0; d < r->hist_len; d++) {
-		if (r->hist[d]) {
-			fprintf(f, "%s[%u,%llu]", first ? "" : ",", d, (unsigned long long)r->hist[d]);
-			first = 0;
-		}
-	}
-	if (r->hist_inf)
-		fprintf(f, "%s[\"inf\",%llu]", first ? "" : ",", (unsigned long long)r->hist_inf);
-	fputs("],\"histogram_writes\":[", f);
-	first = 1;
-	for (uint32_t d = 0; d < r->hist_w_len; d++) {
-		if (r->hist_w[d]) {
-			fprintf(f, "%s[%u,%llu]", first ? "" : ",", d, (unsigned long long)r->hist_w[d]);
-			first = 0;
-		}
-	}
-	if (r->hist_w_inf)
-		fprintf(f, "%s[\"inf\",%llu]", first ? "" : ",", (unsigned long long)r->hist_w_inf);
-	fputs("]", f);
+	fputs("}", f);
+	/* the loads' distances, and the stores' (RDGC's C1R and C1W) */
+	json_hist(f, "histogram", r->hist, r->hist_len, r->hist_inf);
+	json_hist(f, "histogram_writes", r->hist_w, r->hist_w_len, r->hist_w_inf);
 	sites_json(f, run);
 	if (!run->no_timing) {
 		fputs(",\"timing\":{\"load_s\":", f);
