@@ -145,3 +145,14 @@ screen step 30 120 NO_COLOR=1 -- --no-timing -s l1.stores=evict --script "$T/ste
 	grep -q 'the store emptied its way' "$T/stores_step_grid.txt" &&
 	! grep -q 'replay differs' "$T/stores_step_grid.txt"
 result "stores: the step-through shows a store evicting its line, its way emptied" $?
+
+# ---------------------------------------------------------------- old .rdt
+# A version-2 .rdt counted its stores without their addresses: under
+# l1.stores=evict the stores line says so instead of 0 requests.
+python3 "$ROOT/tests/gen/rdt.py" -v2 "$T/old.rdt" "$ROOT/samples/traces/tiny-ocelot/tiny_00.trc"
+keys oldrdt <<KEYS
+dump-screen $T/old_rdt.txt
+KEYS
+screen oldrdt 30 100 NO_COLOR=1 -- --no-timing -s l1.stores=evict --script "$T/oldrdt.keys" "$T/old.rdt" &&
+	grep -q 'stores: counted only (an old .rdt: convert again)' "$T/old_rdt.txt"
+result "stores: a version-2 .rdt's stores line says they were counted only" $?

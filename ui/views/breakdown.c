@@ -272,6 +272,8 @@ static void draw_bars(explorer *x)
 	if (stores_line(&s->cfg)) {
 		if (s->partial)
 			snprintf(line, sizeof line, " stores (pending)");
+		else if (x->k->nstores && !x->k->store_tid) /* a version 1 or 2 .rdt */
+			snprintf(line, sizeof line, " stores: counted only (an old .rdt: convert again)");
 		else
 			fmt_stores(R, s->cfg.stores, iw, line, sizeof line);
 		draw_put(y + 1, cx, iw, E_VALUE, line);
