@@ -97,7 +97,7 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 	uint32_t set = st->ln[line].set;
 	rd_set *S = &st->set[set];
 	uint64_t *b = st->bits + S->off;
-	uint32_t *t = st->tree + S->off;
+	uint32_t *t = exact ? st->tree + S->off : NULL; /* (no tree without exact) */
 	uint64_t nw = S->nw;
 	uint32_t p = st->ln[line].stamp;
 	const int in_win = p && p >= S->bound; /* (before a hole moves the bound) */
