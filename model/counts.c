@@ -136,17 +136,14 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 	if (from->time > to->time)
 		to->time = from->time;
 	to->hist_inf += from->hist_inf;
-	for (uint32_t d = 0; d < from->hist_len; d++)
-		if (from->hist[d]) {
-			if (hist_add(to, d) < 0)
-				return -1;
-			to->hist[d] += from->hist[d] - 1;
-		}
 	to->hist_w_inf += from->hist_w_inf;
+	for (uint32_t d = 0; d < from->hist_len; d++)
+		if (from->hist[d] && hist_add_to(&to->hist, &to->hist_len, &to->hist_cap,
+						 &to->hist_inf, d, from->hist[d]) < 0)
+			return -1;
 	for (uint32_t d = 0; d < from->hist_w_len; d++)
-		if (from->hist_w[d] &&
-		    hist_add_to(&to->hist_w, &to->hist_w_len, &to->hist_w_cap, &to->hist_w_inf, d,
-				from->hist_w[d]) < 0)
+		if (from->hist_w[d] && hist_add_to(&to->hist_w, &to->hist_w_len, &to->hist_w_cap,
+						   &to->hist_w_inf, d, from->hist_w[d]) < 0)
 			return -1;
 	return 0;
 }

@@ -233,12 +233,11 @@ typedef struct rd_policy {
 	int kind;                 /* enum rd_replacement (not LRU) */
 	uint32_t nsets, ways;
 	const uint32_t *set_of;   /* [nlines] set of each line */
-	/* [nsets * ways] each way in one 16-byte record (a 4-way set's in one
-	 * cache line: a touch or a victim's scan reads one line, not three
-	 * arrays): its line (UINT32_MAX: empty), LFU's accesses since
-	 * insertion, and FIFO's insertion order or LFU's last access */
+	/* [nsets * ways] each way's line (UINT32_MAX: empty) and when it was
+	 * inserted (FIFO's order once a refilled empty way broke its ring),
+	 * together: a victim's scan reads one record a way */
 	struct rd_way {
-		uint32_t line, count;
+		uint32_t line;
 		uint64_t stamp;
 	} *way;
 	/* LFU in O(1) (a fully associative set has hundreds of ways): per set
@@ -258,7 +257,7 @@ typedef struct rd_policy {
 	uint32_t *set_next;       /* [nsets] FIFO: the way inserted first (a ring) */
 	uint32_t *set_free;       /* [nsets] ways a store emptied (policy_evict), or NULL */
 	uint8_t *set_mixed;       /* [nsets] FIFO: a refilled empty way broke the ring's order */
-	uint64_t clock;
+	uint64_t clock;           /* fills so far: the insertions' order */
 	rd_rng rng;               /* random: its own stream */
 } rd_policy;
 

@@ -165,8 +165,7 @@ void policy_touch(rd_policy *p, uint32_t line)
 	uint32_t w = p->line_way[line];
 	if (w == UINT32_MAX)
 		return; /* evicted between its hit and the hit's effect */
-	p->clock++;
-	if (p->kind == RD_REPL_LFU) /* (FIFO's order is its insertions') */
+	if (p->kind == RD_REPL_LFU) /* (FIFO's order is its insertions', random has none) */
 		lfu_touch(p, p->set_of[line], w);
 }
 
@@ -222,8 +221,7 @@ static size_t victim(rd_policy *p, uint32_t s)
 	const struct rd_way *v = p->way + base;
 	uint32_t best = 0;
 	for (uint32_t i = 1; i < p->ways; i++)
-		if (v[i].count < v[best].count ||
-		    (v[i].count == v[best].count && v[i].stamp < v[best].stamp))
+		if (v[i].stamp < v[best].stamp)
 			best = i;
 	return base + best;
 }
@@ -242,7 +240,7 @@ void policy_fill(rd_policy *p, uint32_t line)
 			lfu_unlink(p, s, (uint32_t)w);
 	}
 	p->clock++;
-	p->way[w] = (struct rd_way){.line = line, .count = 1, .stamp = p->clock};
+	p->way[w] = (struct rd_way){.line = line, .stamp = p->clock};
 	p->line_way[line] = (uint32_t)w;
 	if (p->kind == RD_REPL_LFU)
 		lfu_insert(p, s, (uint32_t)w);

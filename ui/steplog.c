@@ -238,10 +238,10 @@ static int rp_store(replay *r, core_rp *c, const rd_event *ev, uint64_t num)
 	vec *s = &c->set[ev->set];
 	int64_t d = lru_find(s, ev->line);
 	int in_ways = d >= 0 && d < (int64_t)r->ways;
-	uint32_t fly = 0;
+	uint32_t pending = 0; /* the line's effects still to land: fills and hits */
 	for (size_t k = 0; k < c->npend; k++)
-		fly += c->pend[k].line == ev->line;
-	if ((in_ways || fly) != (ev->outcome == RD_OUT_EVICT))
+		pending += c->pend[k].line == ev->line;
+	if ((in_ways || pending) != (ev->outcome == RD_OUT_EVICT))
 		return -1;
 	if (ev->outcome != RD_OUT_EVICT)
 		return 0;
@@ -269,7 +269,7 @@ static int rp_store(replay *r, core_rp *c, const rd_event *ev, uint64_t num)
 		w = &c->wev[c->nwev++];
 		w->line = ev->line;
 	}
-	w->skip = fly;
+	w->skip = pending;
 	return 0;
 }
 
