@@ -14,7 +14,8 @@
 
 static const char *const hash_names[] = {"mod", "xor", "fermi", "smod", "prime"};
 static const char *const map_names[] = {"rr", "bpart4", "bpart8", "random"};
-static const char *const profile_names[] = {"paper", "reference-2013"};
+static const char *const profile_names[] = {"paper", "reference-2013", "rdgc"};
+static const char *const latmodel_names[] = {"fixed", "adaptive"};
 static const char *const classes_names[] = {"difference", "per-access"};
 static const char *const repl_names[] = {"lru", "fifo", "lfu", "random"};
 static const char *const stores_names[] = {"ignore", "evict", "allocate"};
@@ -30,6 +31,11 @@ enum {
 	K_LATENCY_HIT, K_LATENCY_MISS, K_LATENCY_STDDEV, K_LATENCY_CLIP, K_GPU_DIVERGENCE,
 	K_GPU_WARP_SIZE, K_GPU_CORES, K_GPU_MAX_THREADS, K_GPU_MAX_ACTIVE_THREADS,
 	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_CLASSES, K_L1_REPLACEMENT, K_L1_STORES, K_L1_LOADS,
+	K_L1_BANKS, K_L1_PORTS, K_L1_MSHR_SETS, K_L1_MAX_MERGES, K_GPU_SCHEDULERS,
+	K_LATENCY_MODEL, K_LATENCY_K1, K_LATENCY_K2,
+	K_L2_SIZE, K_L2_LINE, K_L2_WAYS, K_L2_HASH, K_L2_REPLACEMENT, K_L2_STORES,
+	K_L2_PARTITIONS, K_L2_BANKS, K_L2_PORTS, K_L2_INTERLEAVE, K_L2_MSHRS, K_L2_MSHR_SETS,
+	K_L2_MAX_MERGES, K_LATENCY_L2,
 	K_COUNT
 };
 
@@ -41,10 +47,24 @@ enum {
 const rd_key rd_keys[] = {
 	[K_MODEL] = {
 		.name = "model", .type = RD_KEY_ENUM, .unit = "", FIELD(model),
-		.def = "paper", NAMES(profile_names), .choices = "paper|reference-2013",
+		.def = "paper", NAMES(profile_names), .choices = "paper|reference-2013|rdgc",
 		.help = "model profile",
-		.doc = "Model profile: the paper as written, or the 2013 reference code with its\n"
-		       "quirks.",
+		.doc = "Model profile: the paper as written (seed 000), the 2013 reference code with\n"
+		       "its quirks, or RDGC (seed 001): banked and ported L1s issuing groups of\n"
+		       ".B gpu.schedulers\n"
+		       "warps in Algorithm 2's order, blocks in Algorithm 3's waves, a reservation\n"
+		       "fail stalling the warp group, a fixed or adaptive latency. Setting\n"
+		       ".B model=rdgc\n"
+		       "moves the keys still at the paper's defaults to RDGC's (section 4.4.2):\n"
+		       ".BR l1.ports =2,\n"
+		       ".BR l1.mshrs =32,\n"
+		       ".BR l1.max_merges =8,\n"
+		       ".BR l1.mshr_per_warp =0,\n"
+		       ".BR latency.stddev =0,\n"
+		       ".BR latency.model =adaptive;\n"
+		       "setting it back to\n"
+		       ".B paper\n"
+		       "moves RDGC's defaults back.",
 	},
 	[K_L1_SIZE] = {
 		.name = "l1.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l1_size),
@@ -245,6 +265,211 @@ const rd_key rd_keys[] = {
 		       ".B l1.stores=allocate\n"
 		       "it is refused. The reference-2013 profile caches loads only.",
 	},
+	[K_L1_BANKS] = {
+		.name = "l1.banks", .type = RD_KEY_UINT, .unit = "", FIELD(l1_banks),
+		.def = "1", .min = 1, .max = 1024,
+		.help = "L1 banks, each with its own sets and stack (model=rdgc)",
+		.doc = "Banks of each L1 (model=rdgc): line\n"
+		       ".I a\n"
+		       "goes to bank\n"
+		       ".IR a \" mod \" banks ,\n"
+		       "set\n"
+		       ".RI hash( a \" / \" banks )\n"
+		       "of the bank's sets / banks; each bank keeps its own LRU stacks, so\n"
+		       "distances count the lines of one bank only (seed 001, Table 3).",
+	},
+	[K_L1_PORTS] = {
+		.name = "l1.ports", .type = RD_KEY_UINT, .unit = "", FIELD(l1_ports),
+		.def = "0",
+		.help = "requests an L1 bank accepts per step (0 = unlimited; model=rdgc)",
+		.doc = "Requests an L1 bank accepts per step (model=rdgc); 0 is unlimited.\n"
+		       "Requests that find no free port wait for a later step (no status, no\n"
+		       "distance that step); older requests keep their port.",
+	},
+	[K_L1_MSHR_SETS] = {
+		.name = "l1.mshr_sets", .type = RD_KEY_UINT, .unit = "", FIELD(l1_mshr_sets),
+		.def = "1", .min = 1, .max = 1024,
+		.help = "MSHR sets of each L1, l1.mshrs entries each (model=rdgc)",
+		.doc = "MSHR sets of each L1 (model=rdgc), each of\n"
+		       ".B l1.mshrs\n"
+		       "entries; bank\n"
+		       ".I b\n"
+		       "uses set\n"
+		       ".IR b \" \\(mu \" sets \" / \" banks .",
+	},
+	[K_L1_MAX_MERGES] = {
+		.name = "l1.max_merges", .type = RD_KEY_UINT, .unit = "", FIELD(l1_max_merges),
+		.def = "0",
+		.help = "misses one L1 MSHR entry merges (0 = unlimited; model=rdgc)",
+		.doc = "Misses one MSHR entry of the L1 merges besides its own (model=rdgc); 0 is\n"
+		       "unlimited. A miss to a line in flight whose entry is full is a reservation\n"
+		       "fail, as one that finds no free entry.",
+	},
+	[K_GPU_SCHEDULERS] = {
+		.name = "gpu.schedulers", .type = RD_KEY_UINT, .unit = "warps", FIELD(schedulers),
+		.def = "2", .min = 1, .max = 1024,
+		.help = "warps issued together per step per core (model=rdgc)",
+		.doc = "Warp schedulers per core (model=rdgc): the warps of a block issued together\n"
+		       "as one group; the next group issues in the step after every request of\n"
+		       "this one was accepted.",
+	},
+	[K_LATENCY_MODEL] = {
+		.name = "latency.model", .type = RD_KEY_ENUM, .unit = "", FIELD(latency_model),
+		.def = "fixed", NAMES(latmodel_names), .choices = "fixed|adaptive",
+		.help = "model=rdgc's miss latency: fixed or adaptive",
+		.doc = "The L1 miss latency of model=rdgc:\n"
+		       ".B fixed\n"
+		       "is\n"
+		       ".B latency.miss\n"
+		       "steps (a miss issued in step\n"
+		       ".I i\n"
+		       "fills at the end of step\n"
+		       ".IR i \" + L \\- 1\";\n"
+		       "RDGC's Table 3 is latency 1 here, which the paper calls 2);\n"
+		       ".B adaptive\n"
+		       "is seed 001's\n"
+		       ".IR K1 \" + \" K2 \" \\(mu busy \\(mu cores / L2P\"\n"
+		       "rounded up, at least 1, with busy the MSHR entries of the core in use\n"
+		       "with the new miss, cores those with blocks, and L2P\n"
+		       ".BR l2.partitions \" \\(mu \" l2.banks .\n"
+		       "The paper profile has its own latency\n"
+		       ".RB ( latency.miss \" and \" latency.stddev ).",
+	},
+	[K_LATENCY_K1] = {
+		.name = "latency.k1", .type = RD_KEY_DOUBLE, .unit = "steps", FIELD(latency_k1),
+		.def = "2",
+		.help = "adaptive latency's K1 (seed 001's A2: 2)",
+	},
+	[K_LATENCY_K2] = {
+		.name = "latency.k2", .type = RD_KEY_DOUBLE, .unit = "steps", FIELD(latency_k2),
+		.def = "0.25",
+		.help = "adaptive latency's K2 (seed 001's A2: 0.25)",
+	},
+	[K_L2_SIZE] = {
+		.name = "l2.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l2_size),
+		.def = "0",
+		.help = "L2 size shared by all cores (0 = no L2)",
+		.doc = "Size of the L2 shared by every core; 0 (the default) models no L2. The L2's\n"
+		       "requests are each core's L1 load misses that take a new MSHR entry, its\n"
+		       "bypassed loads and, under\n"
+		       ".BR l1.stores=evict ,\n"
+		       "its stores, merged by step and within a step round-robin across cores\n"
+		       "from core 0 (seed 001's L2 trace). Under\n"
+		       ".B l1.stores=allocate\n"
+		       "a store miss fetches its line as a read; write-backs of dirty lines are not\n"
+		       "modelled. Under\n"
+		       ".B ignore\n"
+		       "stores never reach the L2.",
+	},
+	[K_L2_LINE] = {
+		.name = "l2.line", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l2_line),
+		.def = "128", .min = 1, .flags = RD_KEY_POW2,
+		.help = "L2 line size (power of two)",
+		.doc = "L2 line size, a power of two. A larger L1 line becomes several L2 requests\n"
+		       "(one per L2 line, in order), a smaller one one request.",
+	},
+	[K_L2_WAYS] = {
+		.name = "l2.ways", .type = RD_KEY_UINT, .unit = "", FIELD(l2_ways),
+		.def = "8", .min = 1,
+		.help = "L2 associativity",
+	},
+	[K_L2_HASH] = {
+		.name = "l2.hash", .type = RD_KEY_ENUM, .unit = "", FIELD(l2_hash),
+		.def = "mod", NAMES(hash_names), .choices = "mod|xor|fermi|smod:N|prime",
+		.arg_choice = RD_HASH_SMOD, .arg_max = 63, .arg_offset = offsetof(rd_config, l2_hash_shift),
+		.arg_name = "shift",
+		.help = "L2 set-index function within a bank",
+		.doc = "The L2's set index within its bank, as\n"
+		       ".B l1.hash\n"
+		       "over the bank's sets, of the line address with the partition and bank\n"
+		       "digits taken out.",
+	},
+	[K_L2_REPLACEMENT] = {
+		.name = "l2.replacement", .type = RD_KEY_ENUM, .unit = "", FIELD(l2_replacement),
+		.def = "lru", NAMES(repl_names), .choices = "lru|fifo|lfu|random",
+		.help = "L2 replacement policy",
+	},
+	[K_L2_STORES] = {
+		.name = "l2.stores", .type = RD_KEY_ENUM, .unit = "", FIELD(l2_stores),
+		.def = "allocate", NAMES(stores_names), .choices = "ignore|evict|allocate",
+		.help = "what a store does at the L2",
+		.doc = "What a store does at the L2, as\n"
+		       ".B l1.stores\n"
+		       "at the L1; the default\n"
+		       ".B allocate\n"
+		       "is write-back, write-allocate (a store miss takes an MSHR entry).",
+	},
+	[K_L2_PARTITIONS] = {
+		.name = "l2.partitions", .type = RD_KEY_UINT, .unit = "", FIELD(l2_partitions),
+		.def = "1", .min = 1, .max = 1024,
+		.help = "L2 partitions",
+		.doc = "L2 partitions: the address's\n"
+		       ".B l2.interleave\n"
+		       "stripes go to partition\n"
+		       ".IR stripe \" mod \" partitions .",
+	},
+	[K_L2_BANKS] = {
+		.name = "l2.banks", .type = RD_KEY_UINT, .unit = "", FIELD(l2_banks),
+		.def = "1", .min = 1, .max = 1024,
+		.help = "L2 banks per partition",
+		.doc = "Banks per L2 partition: stripe\n"
+		       ".I s\n"
+		       "goes to bank\n"
+		       ".RI ( s \" / \" partitions \") mod \" banks ;\n"
+		       "each bank keeps its own sets and stacks. Sets per bank =\n"
+		       ".B l2.size\n"
+		       "/ (line \\(mu ways \\(mu partitions \\(mu banks), which must be whole.",
+	},
+	[K_L2_PORTS] = {
+		.name = "l2.ports", .type = RD_KEY_UINT, .unit = "", FIELD(l2_ports),
+		.def = "0",
+		.help = "requests an L2 bank accepts per step (0 = unlimited)",
+	},
+	[K_L2_INTERLEAVE] = {
+		.name = "l2.interleave", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l2_interleave),
+		.def = "0",
+		.help = "bytes per L2 partition stripe (0 = l2.line)",
+		.doc = "Bytes of each stripe the partitions and banks interleave by: a power of two,\n"
+		       "at least\n"
+		       ".BR l2.line ;\n"
+		       "0 (the default) is\n"
+		       ".BR l2.line .",
+	},
+	[K_L2_MSHRS] = {
+		.name = "l2.mshrs", .type = RD_KEY_UINT, .unit = "", FIELD(l2_mshrs),
+		.def = "0",
+		.help = "entries per L2 MSHR set (0 = unlimited)",
+	},
+	[K_L2_MSHR_SETS] = {
+		.name = "l2.mshr_sets", .type = RD_KEY_UINT, .unit = "", FIELD(l2_mshr_sets),
+		.def = "1", .min = 1, .max = 1024,
+		.help = "L2 MSHR sets (partition p uses set p * sets / partitions)",
+		.doc = "L2 MSHR sets, each of\n"
+		       ".B l2.mshrs\n"
+		       "entries, at most\n"
+		       ".BR l2.partitions ;\n"
+		       "partition\n"
+		       ".I p\n"
+		       "uses set\n"
+		       ".IR p \" \\(mu \" sets \" / \" partitions\n"
+		       "(the GTX 970's 4 sets serve partition pairs, seed 001 section 4.4.2).",
+	},
+	[K_L2_MAX_MERGES] = {
+		.name = "l2.max_merges", .type = RD_KEY_UINT, .unit = "", FIELD(l2_max_merges),
+		.def = "0",
+		.help = "misses one L2 MSHR entry merges (0 = unlimited)",
+	},
+	[K_LATENCY_L2] = {
+		.name = "latency.l2", .type = RD_KEY_UINT, .unit = "steps", FIELD(latency_l2),
+		.def = "1", .max = RD_MAX_LATENCY,
+		.help = "fixed latency of an L2 miss",
+		.doc = "Fixed latency of an L2 miss in steps (a miss issued in step\n"
+		       ".I i\n"
+		       "fills at the end of step\n"
+		       ".IR i \" + L \\- 1\";\n"
+		       "0 fills at once). An L1 miss's latency never depends on the L2: every L1\n"
+		       "runs first, the L2 after (RDGC's Algorithm 1).",
+	},
 	[K_COUNT] = {.name = NULL},
 };
 
@@ -311,6 +536,57 @@ static int is_pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+/* Sets of one L1 bank (model=rdgc's banks; the others have one bank). */
+static uint32_t l1_bank_sets(const rd_config *c)
+{
+	uint32_t sets = rd_config_sets(c);
+	uint32_t b = c->model == RD_PROFILE_RDGC && c->l1_banks ? c->l1_banks : 1;
+	return sets % b ? 0 : sets / b;
+}
+
+uint32_t rd_config_l2_sets(const rd_config *c)
+{
+	uint64_t bytes = (uint64_t)c->l2_line * c->l2_ways * c->l2_partitions * c->l2_banks;
+	if (!c->l2_size || bytes == 0 || c->l2_size % bytes != 0)
+		return 0;
+	return (uint32_t)(c->l2_size / bytes);
+}
+
+uint32_t rd_config_l2_interleave(const rd_config *c)
+{
+	return c->l2_interleave ? c->l2_interleave : c->l2_line;
+}
+
+void rd_config_l1b(rd_config *c)
+{
+	c->loads = RD_LOADS_BYPASS;
+	c->stores = RD_STORES_EVICT;
+}
+
+uint32_t rd_adaptive_latency(double k1, double k2, uint32_t busy, uint32_t cores, uint32_t l2p)
+{
+	double v = k1 + k2 * (double)busy * (double)cores / (double)(l2p ? l2p : 1);
+	/* the tolerance keeps 6.0 computed as 6.000000000001 at 6 */
+	double up = ceil(v - 1e-9);
+	if (!(up >= 1.0))
+		return 1;
+	return up > (double)RD_MAX_LATENCY ? RD_MAX_LATENCY : (uint32_t)up;
+}
+
+void rd_concurrent_blocks(uint32_t wpb, uint32_t bsm, uint32_t maxcb, uint32_t maxcw,
+			  uint32_t *cb, uint32_t *nitr)
+{
+	uint32_t n = bsm;
+	if (n > maxcb)
+		n = maxcb;
+	if (wpb && (uint64_t)wpb * n > maxcw)
+		n = maxcw / wpb;
+	if (n == 0 && bsm)
+		n = 1; /* a block larger than MAXCW (the checks refuse it) still runs */
+	*cb = n;
+	*nitr = n ? (bsm + n - 1) / n : 0;
+}
+
 const char *rd_hash_name(enum rd_hash h)
 {
 	return (unsigned)h < NNAMES(hash_names) ? hash_names[h] : "?";
@@ -339,6 +615,11 @@ const char *rd_classes_name(enum rd_classes c)
 const char *rd_mapping_name(enum rd_mapping m)
 {
 	return (unsigned)m < NNAMES(map_names) ? map_names[m] : "?";
+}
+
+const char *rd_latency_model_name(enum rd_latency_model l)
+{
+	return (unsigned)l < (unsigned)NNAMES(latmodel_names) ? latmodel_names[l] : "?";
 }
 
 const char *rd_profile_name(enum rd_profile p)
@@ -394,7 +675,7 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 			     NAME(i), c->l1_size, c->l1_ways, c->l1_line);
 		return 0;
 	case K_L1_HASH:
-		if ((sets = rd_config_sets(c)) == 0)
+		if ((sets = l1_bank_sets(c)) == 0)
 			return 0;
 		/* The reference applies its formula to any set count (results of
 		 * its own exist for 16 sets); the paper only defines 32 and 64. */
@@ -425,7 +706,78 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 			FAIL("%s: bypass with l1.stores=allocate would cache stores but not loads; "
 			     "use l1.stores=evict (RDGC's RWON) or ignore", NAME(i));
 		return check_range(c, &rd_keys[i], err, errlen);
+	case K_L1_BANKS:
+	case K_L1_PORTS:
+	case K_L1_MSHR_SETS:
+	case K_L1_MAX_MERGES:
+	case K_GPU_SCHEDULERS:
+	case K_LATENCY_MODEL:
+		if (check_range(c, &rd_keys[i], err, errlen) < 0)
+			return -1;
+		if (c->model != RD_PROFILE_RDGC) {
+			char now[32];
+			rd_config_get(c, NAME(i), now, sizeof now);
+			if (strcmp(now, rd_keys[i].def) != 0)
+				FAIL("%s: banks, ports, MSHR sets, merge limits, schedulers and the "
+				     "adaptive latency need model=rdgc (got %s under %s)", NAME(i), now,
+				     profile_names[c->model]);
+			return 0;
+		}
+		if (i == K_L1_BANKS && (sets = rd_config_sets(c)) != 0 && sets % c->l1_banks)
+			FAIL("%s: %u sets do not split into %u banks", NAME(i), sets, c->l1_banks);
+		if (i == K_L1_MSHR_SETS && c->l1_mshr_sets > c->l1_banks)
+			FAIL("%s: %u MSHR sets for %u banks (at most one set per bank)", NAME(i),
+			     c->l1_mshr_sets, c->l1_banks);
+		return 0;
+	case K_LATENCY_STDDEV:
+		if (c->model == RD_PROFILE_RDGC && c->latency_stddev != 0.0)
+			FAIL("%s: model=rdgc's latency is fixed or adaptive, without a random "
+			     "part (got %g; set 0)", NAME(i), c->latency_stddev);
+		return check_range(c, &rd_keys[i], err, errlen);
+	case K_CLASSES:
+		if (c->model == RD_PROFILE_RDGC && c->classes == RD_CLASSES_PER_ACCESS)
+			FAIL("%s: model=rdgc splits capacity and associativity misses by "
+			     "difference only", NAME(i));
+		return check_range(c, &rd_keys[i], err, errlen);
+	case K_L2_SIZE:
+		if (c->l2_size && c->model == RD_PROFILE_REF2013)
+			FAIL("%s: the reference-2013 profile models the L1 only (got %u)", NAME(i),
+			     c->l2_size);
+		if (!c->l2_size || !is_pow2(c->l2_line) || !c->l2_ways)
+			return 0;
+		if (rd_config_l2_sets(c) == 0)
+			FAIL("%s: %u bytes is not a whole number of sets per bank (%u-byte lines x "
+			     "%u ways x %u partitions x %u banks)", NAME(i), c->l2_size, c->l2_line,
+			     c->l2_ways, c->l2_partitions, c->l2_banks);
+		return 0;
+	case K_L2_HASH:
+		if ((sets = rd_config_l2_sets(c)) == 0)
+			return 0;
+		if (c->l2_hash == RD_HASH_FERMI && sets != 32 && sets != 64)
+			FAIL("%s: fermi needs 32 or 64 sets per bank (this L2 has %u)", NAME(i), sets);
+		if (c->l2_hash == RD_HASH_XOR && !is_pow2(sets))
+			FAIL("%s: xor needs a power-of-two number of sets per bank (this L2 has %u)",
+			     NAME(i), sets);
+		if ((int)c->l2_hash == rd_keys[i].arg_choice && c->l2_hash_shift > rd_keys[i].arg_max)
+			FAIL("%s: smod shift must be <= %u (got %u)", NAME(i), rd_keys[i].arg_max,
+			     c->l2_hash_shift);
+		return 0;
+	case K_L2_INTERLEAVE:
+		if (c->l2_interleave && (!is_pow2(c->l2_interleave) || c->l2_interleave < c->l2_line))
+			FAIL("%s: must be 0 or a power of two of at least l2.line (%u) (got %u)",
+			     NAME(i), c->l2_line, c->l2_interleave);
+		return 0;
+	case K_L2_MSHR_SETS:
+		if (check_range(c, &rd_keys[i], err, errlen) < 0)
+			return -1;
+		if (c->l2_mshr_sets > c->l2_partitions)
+			FAIL("%s: %u MSHR sets for %u partitions (at most one set per partition)",
+			     NAME(i), c->l2_mshr_sets, c->l2_partitions);
+		return 0;
 	case K_L1_MSHR_PER_WARP:
+		if (c->model == RD_PROFILE_RDGC && c->l1_mshr_per_warp)
+			FAIL("%s: model=rdgc has no per-warp MSHR limit (got %u; set 0)", NAME(i),
+			     c->l1_mshr_per_warp);
 		if (c->l1_mshrs && c->l1_mshr_per_warp > c->l1_mshrs)
 			FAIL("%s: %u is more than %s (%u)", NAME(i), c->l1_mshr_per_warp,
 			     NAME(K_L1_MSHRS), c->l1_mshrs);
@@ -561,12 +913,53 @@ static int set_row(rd_config *c, const rd_key *k, const char *value, char *err, 
 	FAIL("%s: unknown key", k->name);
 }
 
+/* The keys whose default differs between the paper and RDGC (seed 001
+ * §4.4.2), and RDGC's values: switching the profile moves each key still
+ * at one profile's default to the other's. */
+static const struct {
+	int key;
+	const char *rdgc;
+} rdgc_defaults[] = {
+	{K_L1_PORTS, "2"},        {K_L1_MSHRS, "32"},          {K_L1_MAX_MERGES, "8"},
+	{K_L1_MSHR_PER_WARP, "0"}, {K_LATENCY_STDDEV, "0"},    {K_LATENCY_MODEL, "adaptive"},
+};
+
+static int value_is(const rd_config *c, int key, const char *v)
+{
+	char now[64], want[64];
+	rd_config tmp = *c;
+	char err[8];
+	if (set_row(&tmp, &rd_keys[key], v, err, sizeof err) < 0)
+		return 0;
+	rd_config_get(c, rd_keys[key].name, now, sizeof now);
+	rd_config_get(&tmp, rd_keys[key].name, want, sizeof want);
+	return strcmp(now, want) == 0;
+}
+
+static void profile_switch(rd_config *c, enum rd_profile from, enum rd_profile to)
+{
+	char err[8];
+	if ((from == RD_PROFILE_RDGC) == (to == RD_PROFILE_RDGC))
+		return;
+	for (size_t i = 0; i < sizeof rdgc_defaults / sizeof rdgc_defaults[0]; i++) {
+		const rd_key *k = &rd_keys[rdgc_defaults[i].key];
+		const char *a = to == RD_PROFILE_RDGC ? k->def : rdgc_defaults[i].rdgc;
+		const char *b = to == RD_PROFILE_RDGC ? rdgc_defaults[i].rdgc : k->def;
+		if (value_is(c, rdgc_defaults[i].key, a))
+			set_row(c, k, b, err, sizeof err);
+	}
+}
+
 int rd_config_set(rd_config *c, const char *key, const char *value, char *err, size_t errlen)
 {
 	const rd_key *k = rd_key_find(key);
 	if (!k)
 		FAIL("%s: unknown key", key);
-	return set_row(c, k, value, err, errlen);
+	enum rd_profile was = c->model;
+	int rc = set_row(c, k, value, err, errlen);
+	if (rc == 0 && k == &rd_keys[K_MODEL])
+		profile_switch(c, was, c->model);
+	return rc;
 }
 
 int rd_config_get(const rd_config *c, const char *key, char *buf, size_t len)

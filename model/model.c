@@ -526,8 +526,46 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	return rc;
 }
 
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+void rd_metrics_of(const rd_result *r, const rd_result *l1b, rd_metrics *m)
+{
+	memset(m, 0, sizeof *m);
+	m->l1_r_trans = r->requests;
+	m->l1_r_hit = ratio(r->hits, r->requests);
+	m->reservation_fails = r->reservation_fails;
+	m->merges = r->cls[RD_CLASS_LATENCY];
+	m->steps = r->time_steps;
+	if (r->has_l2) {
+		const rd_level *l = &r->l2;
+		m->l2_trans = l->requests + l->store_requests;
+		m->l2_hit = ratio(l->hits + l->store_hits, m->l2_trans);
+		m->l2_r_hit = ratio(l->hits, l->requests);
+	}
+	if (l1b && l1b->has_l2) {
+		const rd_level *l = &l1b->l2;
+		m->have_l1b = 1;
+		m->l2_trans_l1b = l->requests + l->store_requests;
+		m->l2_hit_l1b = ratio(l->hits + l->store_hits, m->l2_trans_l1b);
+	}
+}
+
+static void level_free(rd_level *l)
+{
+	free(l->hist);
+	free(l->hist_w);
+	free(l->bank_requests);
+	free(l->bank_misses);
+	memset(l, 0, sizeof *l);
+}
+
 void rd_result_free(rd_result *r)
 {
+	level_free(&r->l2);
+	r->has_l2 = 0;
 	free(r->hist);
 	free(r->hist_w);
 	r->hist_w = NULL;

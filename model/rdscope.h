@@ -26,7 +26,14 @@
 enum rd_profile {
 	RD_PROFILE_PAPER = 0,   /* the paper as written (default) */
 	RD_PROFILE_REF2013 = 1, /* the 2013 reference code, quirks included */
+	RD_PROFILE_RDGC = 2,    /* RDGC (seed 001): banked, ported L1s issuing warp
+				 * groups in Algorithm 2's order, reservation fails
+				 * stalling the warp group, fixed or adaptive latency */
 };
+
+/* The miss latency of model=rdgc (seed 001 §4.4.1): fixed (latency.miss
+ * steps), or adaptive: K1 + K2 * busy MSHR entries * active cores / L2P. */
+enum rd_latency_model { RD_LATENCY_FIXED = 0, RD_LATENCY_ADAPTIVE };
 
 enum rd_hash {
 	RD_HASH_MOD = 0, /* line address mod sets */
@@ -103,6 +110,29 @@ typedef struct rd_config {
 	enum rd_replacement replacement;
 	enum rd_stores stores;
 	enum rd_loads loads;
+	/* L1 parallelism (model=rdgc; the other profiles refuse other than
+	 * the defaults): banks (each its own sets and stack; sets per bank =
+	 * sets / banks; bank = line mod banks), requests a bank accepts per
+	 * step (0 = unlimited), MSHR sets (bank b uses set b * sets / banks;
+	 * l1_mshrs entries each), merges per MSHR entry (0 = unlimited) */
+	uint32_t l1_banks, l1_ports, l1_mshr_sets, l1_max_merges;
+	uint32_t schedulers;       /* warps issued together per step per core */
+	enum rd_latency_model latency_model;
+	double latency_k1, latency_k2;
+	/* The L2 shared by every core (l2_size 0: none). Sets per bank =
+	 * l2_size / (l2_line * l2_ways * l2_partitions * l2_banks). */
+	uint32_t l2_size, l2_line, l2_ways;
+	enum rd_hash l2_hash;
+	uint32_t l2_hash_shift;
+	enum rd_replacement l2_replacement;
+	enum rd_stores l2_stores;
+	uint32_t l2_partitions, l2_banks; /* banks per partition */
+	uint32_t l2_ports;         /* per bank per step, 0 = unlimited */
+	uint32_t l2_interleave;    /* bytes per partition stripe, 0 = l2_line */
+	uint32_t l2_mshrs;         /* entries per MSHR set, 0 = unlimited */
+	uint32_t l2_mshr_sets;     /* partition p uses set p * sets / partitions */
+	uint32_t l2_max_merges;    /* 0 = unlimited */
+	uint32_t latency_l2;       /* steps: the fixed latency of an L2 miss */
 } rd_config;
 
 /* The paper's Fermi 16 KB configuration. */
@@ -110,6 +140,20 @@ void rd_config_default(rd_config *c);
 
 /* Number of sets, l1_size / (l1_line * l1_ways); 0 if not whole. */
 uint32_t rd_config_sets(const rd_config *c);
+/* Sets per L2 bank; 0 if not whole (or no L2). */
+uint32_t rd_config_l2_sets(const rd_config *c);
+/* The L2's bytes per partition stripe (l2_interleave, or l2_line if 0). */
+uint32_t rd_config_l2_interleave(const rd_config *c);
+/* RDGC's L1B runs (seed 001 §5): the L1 disabled for loads and stores
+ * (l1.loads=bypass, l1.stores=evict: RWON). */
+void rd_config_l1b(rd_config *c);
+/* The adaptive latency (seed 001 §4.4.1) in whole steps: ceil(k1 + k2 *
+ * busy * cores / l2p), at least 1 [ours]. */
+uint32_t rd_adaptive_latency(double k1, double k2, uint32_t busy, uint32_t cores, uint32_t l2p);
+/* Algorithm 3 of seed 001: blocks a core runs at once (CB) and waves
+ * (Nitr) for bsm blocks of wpb warps; 0, 0 for bsm 0. */
+void rd_concurrent_blocks(uint32_t wpb, uint32_t bsm, uint32_t maxcb, uint32_t maxcw,
+			  uint32_t *cb, uint32_t *nitr);
 
 /*
  * Validate a whole configuration. Returns 0 if valid; otherwise writes the
@@ -191,6 +235,7 @@ const char *rd_replacement_name(enum rd_replacement r);
 const char *rd_stores_name(enum rd_stores s);
 const char *rd_loads_name(enum rd_loads l);
 const char *rd_profile_name(enum rd_profile p);
+const char *rd_latency_model_name(enum rd_latency_model l);
 
 /* The modulus of the prime hash: the largest prime <= sets (1 if none). */
 uint32_t rd_hash_prime(uint32_t sets);
@@ -352,6 +397,34 @@ void rd_kernel_store_range(const rd_kernel *k, uint32_t t0, uint32_t t1, uint64_
  * without sites: its per-thread load number). */
 void rd_kernel_site_label(const rd_kernel *k, uint32_t i, char *buf, size_t len);
 
+/* The L2's results (rd_result.l2): reads are the L1's load misses that
+ * took a new MSHR entry and its bypassed loads; writes its stores that
+ * leave it (l1.stores=evict). requests, hits, misses, the classes and
+ * miss_rate are about reads; stores have their own counts. Classes:
+ * compulsory, latency (merged into an entry in flight), write_evict (an
+ * l2.stores=evict store removed it), associativity (by difference with a
+ * run of each bank fully associative), capacity (the rest). */
+typedef struct rd_level {
+	uint64_t requests, hits, misses;
+	uint64_t cls[RD_NCLASS];
+	uint64_t store_requests, store_hits, store_evictions;
+	uint64_t reservation_fails; /* attempts refused an MSHR entry or merge */
+	uint64_t merges;            /* requests merged into an entry in flight */
+	uint64_t steps;             /* L2 steps with an access */
+	double miss_rate;           /* misses / requests */
+	uint64_t *hist;             /* reads' distances per bank's set; inf apart */
+	uint32_t hist_len;
+	uint64_t hist_inf;
+	uint64_t *hist_w;           /* writes' */
+	uint32_t hist_w_len;
+	uint64_t hist_w_inf;
+	uint32_t partitions, banks; /* banks per partition */
+	uint32_t sets;              /* sets per bank */
+	/* [partitions * banks], partition-major: requests (reads and writes)
+	 * and their misses */
+	uint64_t *bank_requests, *bank_misses;
+} rd_level;
+
 typedef struct rd_result {
 	uint32_t threads_total;    /* threads in the kernel */
 	uint32_t threads_modelled; /* after gpu.max_threads */
@@ -398,9 +471,32 @@ typedef struct rd_result {
 	 * the kernel's sites[i], or its i-th per-thread load without sites */
 	uint32_t nsites;
 	rd_site_result *sites;
+	/* model=rdgc: the L1 requests (loads and stores) that found no MSHR
+	 * entry or merge slot, counted per attempt (cancels holds them too);
+	 * merges are cls[RD_CLASS_LATENCY]; time_steps the steps */
+	uint64_t reservation_fails;
+	/* The L2 (l2.size > 0), or has_l2 0 */
+	int has_l2;
+	rd_level l2;
 } rd_result;
 
 void rd_result_free(rd_result *r);
+
+/* RDGC's six metrics (seed 001 §5), from a run and, for the L1B pair, a
+ * run of the same configuration under rd_config_l1b (or NULL: have_l1b
+ * 0). L1_R_Hit counts merged reads as misses; L2_Hit is reads and writes,
+ * l2_r_hit reads only. Hit ratios of no requests are 0. */
+typedef struct rd_metrics {
+	double l1_r_hit;
+	uint64_t l1_r_trans;
+	double l2_hit, l2_r_hit;
+	uint64_t l2_trans;
+	int have_l1b;
+	double l2_hit_l1b;
+	uint64_t l2_trans_l1b;
+	uint64_t reservation_fails, merges, steps; /* the L1's */
+} rd_metrics;
+void rd_metrics_of(const rd_result *r, const rd_result *l1b, rd_metrics *m);
 
 
 
@@ -408,7 +504,14 @@ void rd_result_free(rd_result *r);
 
 /* A store request under l1.stores=evict: RD_OUT_EVICT when it removed its
  * line or cancelled its insertion, else RD_OUT_BYPASS (past the L1). */
-enum rd_outcome { RD_OUT_HIT = 0, RD_OUT_MISS, RD_OUT_CANCEL, RD_OUT_EVICT, RD_OUT_BYPASS };
+/* model=rdgc and the L2: RD_OUT_RF a reservation fail (no MSHR entry or
+ * merge slot: retried), RD_OUT_MERGE a miss merged into an entry in flight
+ * (a latency miss), RD_OUT_FILL a line arriving (filling its set in MSHR
+ * order, freeing its entry; a row of its own, before the step's accesses). */
+enum rd_outcome {
+	RD_OUT_HIT = 0, RD_OUT_MISS, RD_OUT_CANCEL, RD_OUT_EVICT, RD_OUT_BYPASS,
+	RD_OUT_RF, RD_OUT_MERGE, RD_OUT_FILL
+};
 
 /* One processed request of case 0, for the event log and teaching views. */
 typedef struct rd_event {
@@ -428,6 +531,13 @@ typedef struct rd_event {
 	uint32_t latency;
 	uint64_t effect_at;
 	uint32_t mshrs_used;    /* entries in use after this request */
+	/* 1: the L1 (core's), 2: the L2 (core: the request's L1 core). Banks
+	 * and ports (model=rdgc L1, and the L2): the request's partition (0
+	 * at the L1), bank within it, and the port it took that step; the
+	 * free entries of its MSHR set after it. */
+	int level;
+	uint32_t partition, bank, port;
+	uint32_t mshrs_free;
 	/* With rd_callbacks.event_stacks only: the lines of the request's set
 	 * as its lookup saw them, most recent first (line addresses), and how
 	 * many of them there are; valid during the call only. */

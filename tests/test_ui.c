@@ -493,7 +493,7 @@ static void test_params_step(void **state)
 	assert_string_equal(steps(&c, "l1.hash", 1, 5), "smod:0 prime mod xor fermi");
 	assert_string_equal(steps(&c, "gpu.block_mapping", 1, 4), "bpart4 bpart8 random rr");
 	assert_string_equal(steps(&c, "latency.clip", 1, 2), "0 1");
-	assert_string_equal(steps(&c, "model", -1, 2), "reference-2013 paper");
+	assert_string_equal(steps(&c, "model", -1, 3), "rdgc reference-2013 paper");
 	assert_string_equal(steps(&c, "seed", 1, 2), "2 3");
 	/* 16 sets: fermi is skipped (paper profile). */
 	rd_config_default(&c);

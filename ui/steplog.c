@@ -901,6 +901,16 @@ static void explain(const steplog *l, size_t i, char *buf, size_t len)
 			 why, ev->warp, retry);
 		return;
 	}
+	case RD_OUT_RF:
+		snprintf(buf, len, "reservation fail: line %llu finds no free MSHR entry (or its "
+			 "entry merges no more) in bank %u; the warp group waits and retries", line,
+			 ev->bank);
+		return;
+	case RD_OUT_FILL:
+		snprintf(buf, len, "fill: line %llu arrives in bank %u, enters its set's stack in "
+			 "MSHR order and frees its entry", line, ev->bank);
+		return;
+	case RD_OUT_MERGE:
 	case RD_OUT_MISS:
 		break;
 	}

@@ -156,6 +156,13 @@ static enum ui_elem outcome_word(const rd_event *e, int cls_name, char *buf, siz
 	case RD_OUT_BYPASS:
 		snprintf(buf, len, "store past L1");
 		return E_DERIVED;
+	case RD_OUT_RF:
+		snprintf(buf, len, "%sres. fail", st);
+		return E_MSHR;
+	case RD_OUT_FILL:
+		snprintf(buf, len, "fill");
+		return E_DERIVED;
+	case RD_OUT_MERGE:
 	case RD_OUT_MISS:
 		break;
 	}
