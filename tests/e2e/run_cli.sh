@@ -153,7 +153,7 @@ rds run -q -f json $T2 builtin:colcopy:4:8
 result "json: one valid document, one run per input" $?
 
 rds run -q -f csv $T2 builtin:colcopy:4:8
-hdr='input,kernel,model,l1.size,l1.line,l1.ways,l1.sets,l1.hash,l1.mshrs,l1.mshr_per_warp,latency.hit,latency.miss,latency.stddev,latency.clip,gpu.divergence,gpu.warp_size,gpu.cores,gpu.max_threads,gpu.max_active_threads,gpu.max_active_blocks,gpu.block_mapping,seed,classes,l1.replacement,l1.stores,l1.loads,accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,write_evict,bypass,stores,store_requests,store_hits,store_evictions,miss_rate,miss_rate_all,model_s'
+hdr='input,kernel,model,l1.size,l1.line,l1.ways,l1.sets,l1.hash,l1.mshrs,l1.mshr_per_warp,latency.hit,latency.miss,latency.stddev,latency.clip,gpu.divergence,gpu.warp_size,gpu.cores,gpu.max_threads,gpu.max_active_threads,gpu.max_active_blocks,gpu.block_mapping,seed,classes,l1.replacement,l1.stores,l1.loads,l1.banks,l1.ports,l1.mshr_sets,l1.max_merges,gpu.schedulers,latency.model,latency.k1,latency.k2,l2.size,l2.line,l2.ways,l2.hash,l2.replacement,l2.stores,l2.partitions,l2.banks,l2.ports,l2.interleave,l2.mshrs,l2.mshr_sets,l2.max_merges,latency.l2,accesses,requests,hits,misses,compulsory,capacity,associativity,latency,mshr,write_evict,bypass,stores,store_requests,store_hits,store_evictions,miss_rate,miss_rate_all,model_s'
 [ $rc -eq 0 ] && [ "$(head -n 1 "$T/out")" = "$hdr" ] && [ "$(wc -l <"$T/out")" -eq 3 ] &&
 	grep -q '^samples/paper/table2.trc,table2,' "$T/out" && grep -q '^builtin:colcopy:4:8,fig3-colcopy-h4-w8,' "$T/out"
 result "csv: header and one row per input" $?
