@@ -335,6 +335,8 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint3
 		.latency = lat,
 		.effect_at = eff,
 		.mshrs_used = cs->used,
+		.level = 1,
+		.mshrs_free = cs->mshr_cap ? cs->mshr_cap - cs->used : UINT32_MAX,
 	};
 	if (cs->stk)
 		ev.stack_len = stack_lines(&cs->st, set, co->line_addr, cs->stk, EVENT_STACK_MAX);

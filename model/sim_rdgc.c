@@ -43,7 +43,7 @@ typedef struct rdgc_core {
 	greq *g;
 	uint32_t gn, gcap;
 	uint64_t t;
-	uint64_t issued, reported;
+	uint64_t issued, reported, next_partial;
 	uint32_t *mset_of;
 	uint64_t *stk;    /* event stacks (rd_callbacks.event_stacks), or NULL */
 } rdgc_core;
@@ -125,6 +125,30 @@ static int try_req(rdgc_core *rc, greq *q, uint32_t port)
 			out->set_misses[set] += o != PC_HIT;
 		}
 	}
+	if (!rq->store && p->by_site) { /* an accepted load: its site's counts */
+		const rd_kernel *k = rc->in->k;
+		uint64_t i = q->instr, a = k->thread_first[rq->thread] + i;
+		if (co->req_acc) { /* instructions count stores too */
+			a = co->req_acc[q->r];
+			i = a - k->thread_first[rq->thread];
+		}
+		uint32_t st = site_of(k, a, i);
+		site_counts *sc = &out->site[st];
+		int cls = rc->pc.cls;
+		sc->requests++;
+		sc->hits += outcome == RD_OUT_HIT;
+		sc->misses += outcome != RD_OUT_HIT;
+		sc->compulsory += cls == RD_CLASS_COMPULSORY;
+		sc->latency += cls == RD_CLASS_LATENCY;
+		sc->assoc_access += cls == RD_CLASS_ASSOCIATIVITY;
+		sc->write_evict += cls == RD_CLASS_WRITE_EVICT;
+		sc->bypass += cls == RD_CLASS_BYPASS;
+		if (out->site_hist) {
+			int64_t d = rc->pc.d;
+			out->site_hist[(size_t)st * (RD_SITE_BINS + 1) +
+				       (d < 0 ? RD_SITE_BINS : (size_t)site_bin(d))]++;
+		}
+	}
 	if (leave && p->emit && !rc->pc.emitted &&
 	    l2s_add(out, rc->t, co->line_addr[l], rc->core, write) < 0)
 		return -1;
@@ -179,6 +203,13 @@ static int group_run(rdgc_core *rc)
 		rc->reported = rc->issued;
 		if (sim_progress(rc->in, delta))
 			return RD_ECANCELED;
+		if (p->record_events && rc->issued >= rc->next_partial) {
+			rc->next_partial += RD_PARTIAL_EVERY;
+			if (rc->t > rc->out->time)
+				rc->out->time = rc->t;
+			if (sim_partial(rc->in, rc->out) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -214,7 +245,7 @@ int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_c
 {
 	const rd_sched *s = in->s;
 	const rd_coal *co = in->co;
-	rdgc_core rc = {.in = in, .p = p, .out = out, .core = core};
+	rdgc_core rc = {.in = in, .p = p, .out = out, .core = core, .next_partial = RD_PARTIAL_EVERY};
 	int rcode = RD_ENOMEM;
 	uint32_t nsets = p->nsets ? p->nsets : 1;
 	uint32_t banks = p->banks ? p->banks : 1;
@@ -234,6 +265,10 @@ int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_c
 		rc.mset_of[l] = (uint32_t)((uint64_t)b * msets / banks);
 	}
 	if (pc_msets(&rc.pc, msets, p->mshrs, p->max_merges, rc.mset_of) < 0)
+		goto done;
+	if (p->by_site && counts_sites(out, p->nsites, p->need_hist) < 0)
+		goto done;
+	if (p->record_events && counts_sets(out, p->nsets) < 0)
 		goto done;
 	if (p->emit && p->stores == RD_STORES_ALLOCATE && pc_writebacks(&rc.pc, out, core) < 0)
 		goto done;

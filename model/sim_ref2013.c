@@ -132,6 +132,7 @@ static void ref_event(ref_state *rs, uint64_t T, uint32_t w, uint32_t t, uint64_
 		.latency = lat,
 		.effect_at = eff,
 		.mshrs_used = rs->nout,
+		.level = 1,
 	};
 	rs->in->cb->event(rs->in->cb->ctx, &ev);
 }

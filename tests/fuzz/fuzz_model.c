@@ -15,7 +15,8 @@
 static void on_event(void *ctx, const rd_event *ev)
 {
 	uint64_t *n = ctx;
-	CHECK(ev->outcome <= RD_OUT_BYPASS);
+	CHECK(ev->outcome <= RD_OUT_FILL);
+	CHECK(ev->level == 1 || ev->level == 2);
 	CHECK(ev->store || (ev->outcome != RD_OUT_EVICT && ev->outcome != RD_OUT_BYPASS));
 	(*n)++;
 }
@@ -47,6 +48,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.classes = (k8[8] >> 5) & 1 ? RD_CLASSES_PER_ACCESS : RD_CLASSES_DIFFERENCE;
 	c.seed = k8[9];
 	uint32_t bs = 1 + (k8[10] & 15);
+	/* byte 11: RDGC's profile and the L2 */
+	if (k8[11] & 1) {
+		char e[128];
+		rd_config_set(&c, "model", "rdgc", e, sizeof e);
+		c.l1_banks = 1u << ((k8[11] >> 1) & 1);
+		c.l1_ports = (k8[11] >> 2) & 3;
+		c.l1_mshr_sets = 1;
+		c.l1_max_merges = (k8[11] >> 4) & 1;
+		c.schedulers = 1 + ((k8[9] >> 6) & 1);
+		c.latency_stddev = 0;
+		c.l1_mshr_per_warp = 0;
+		c.classes = RD_CLASSES_DIFFERENCE;
+		c.latency_model = (enum rd_latency_model)((k8[10] >> 4) & 1);
+	}
+	if (k8[11] & 0x20) {
+		c.l2_line = 16u << ((k8[10] >> 5) & 3);
+		c.l2_ways = 1 + ((k8[11] >> 6) & 1) * 3;
+		c.l2_partitions = 1 + ((k8[9] >> 4) & 1);
+		c.l2_banks = 1 + ((k8[9] >> 5) & 1);
+		c.l2_size = c.l2_line * c.l2_ways * c.l2_partitions * c.l2_banks * 2;
+		c.l2_ports = k8[3] >> 6;
+		c.l2_mshrs = (k8[4] >> 5) & 3;
+		c.l2_max_merges = (k8[6] >> 6) & 1;
+		c.l2_stores = (enum rd_stores)((k8[2] >> 2) % 3);
+		c.l2_replacement = (enum rd_replacement)((k8[2] >> 4) & 3);
+		c.latency_l2 = (k8[1] >> 3) & 3;
+	}
 	char err[256];
 	if (rd_config_check(&c, err, sizeof err) < 0)
 		return 0;
@@ -105,6 +133,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		CHECK(sreq == r.requests && smiss == r.misses);
 		CHECK(!memcmp(scls, r.cls, sizeof scls));
+		if (r.has_l2) {
+			const rd_level *l = &r.l2;
+			uint64_t lc = 0, lh = l->hist_inf, bq = 0;
+			for (int i = 0; i < RD_NCLASS; i++)
+				lc += l->cls[i];
+			for (uint32_t d = 0; d < l->hist_len; d++)
+				lh += l->hist[d];
+			for (uint32_t i = 0; i < l->partitions * l->banks; i++)
+				bq += l->bank_requests[i];
+			CHECK(lc == l->misses && l->hits + l->misses == l->requests);
+			CHECK(lh == l->requests);
+			CHECK(bq == l->requests + l->store_requests);
+			CHECK(l->merges == l->cls[RD_CLASS_LATENCY]);
+			/* reads: each L1 miss taking an entry and each bypassed load */
+			CHECK(l->requests <= (r.misses + r.store_requests) * (c.l1_line / c.l2_line + 1));
+		}
 		rd_result_free(&r);
 	}
 	rd_model_free(m);
