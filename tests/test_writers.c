@@ -284,13 +284,21 @@ static void test_eventlog(void **state)
 	ev.cls = -1;
 	ev.store = 1;
 	output_log_event(f, &ev);
+	/* an engine of one level (level 0): the L1's; unlimited MSHRs: empty */
+	ev.outcome = RD_OUT_HIT;
+	ev.store = 0;
+	ev.level = 0;
+	ev.partition = ev.bank = 0;
+	ev.mshrs_free = UINT32_MAX;
+	output_log_event(f, &ev);
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(buf, "time,core,block,warp,thread,nthreads,instr,addr,line,set,"
 				 "distance,outcome,class,latency,effect_at,mshrs,access,level,"
 				 "partition,bank,port,mshrs_free\n"
 				 "3,0,0,0,0,0,0,0,7,0,inf,rf,,0,0,0,load,2,1,3,0,5\n"
 				 "3,0,0,0,0,0,0,0,7,0,inf,merge,latency,0,0,0,load,2,1,3,0,5\n"
-				 "3,0,0,0,0,0,0,0,7,0,inf,fill,,0,0,0,store,2,1,3,0,5\n");
+				 "3,0,0,0,0,0,0,0,7,0,inf,fill,,0,0,0,store,2,1,3,0,5\n"
+				 "3,0,0,0,0,0,0,0,7,0,inf,hit,,0,0,0,load,1,0,0,0,\n");
 	free(buf);
 }
 

@@ -4,9 +4,11 @@
  * fail and per fill), the L1's and the L2's in the model's order. The
  * columns after access came with the L2 (seed 001): the level (1 or 2),
  * the request's partition, bank and port, and the free entries of its
- * MSHR set.
+ * MSHR set (empty when unlimited).
  */
 #include "output.h"
+
+#include <stdint.h>
 
 void output_log_header(FILE *f)
 {
@@ -26,10 +28,16 @@ void output_log_event(FILE *f, const rd_event *ev)
 		fputs("inf", f);
 	else
 		fprintf(f, "%lld", (long long)ev->distance);
-	fprintf(f, ",%s,%s,%u,%llu,%u,%s,%d,%u,%u,%u,%u\n",
+	/* Engines of one level (paper, reference-2013) leave level 0: their
+	 * rows are the L1's. */
+	fprintf(f, ",%s,%s,%u,%llu,%u,%s,%d,%u,%u,%u,",
 		(unsigned)ev->outcome < sizeof outcomes / sizeof *outcomes ? outcomes[ev->outcome] : "?",
 		ev->cls >= 0 && ev->cls < RD_NCLASS ? rd_class_name((enum rd_class)ev->cls) : "",
 		ev->latency, (unsigned long long)ev->effect_at, ev->mshrs_used,
-		ev->store ? "store" : "load", ev->level, ev->partition, ev->bank, ev->port,
-		ev->mshrs_free);
+		ev->store ? "store" : "load", ev->level ? ev->level : 1, ev->partition, ev->bank,
+		ev->port);
+	/* unlimited MSHRs (UINT32_MAX free): empty */
+	if (ev->mshrs_free != UINT32_MAX)
+		fprintf(f, "%u", ev->mshrs_free);
+	putc('\n', f);
 }
