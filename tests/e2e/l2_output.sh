@@ -171,6 +171,7 @@ for cfg in "-s l2.size=256K" \
 	for s in sample:kernels/stencil:small sample:kernels/matmul:small sample:effects/halo-blocks; do
 		# shellcheck disable=SC2086
 		json "$s" $cfg
+		# shellcheck disable=SC2086
 		[ $rc -eq 0 ] && python3 "$T/inv.py" "$T/j.json" $cfg || { ok=1; echo "# $s $cfg: status $rc $(cat "$T/err")"; }
 	done
 done
