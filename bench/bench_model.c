@@ -274,6 +274,64 @@ static void bench_stores(const char *name, rd_kernel *k, int reps)
 	fflush(stdout);
 }
 
+/* Issue 18's targets: the L2 stages per L2 request (an L2-only edit: the
+ * L1's cases are kept, only the L2 reruns), and a model=rdgc run with its
+ * L2 against the paper profile's L1-only run. */
+static void l2_config(rd_config *c)
+{
+	char e[128];
+	static const char *const kv[][2] = {
+		{"l1.stores", "evict"}, {"l2.size", "1M"},    {"l2.line", "128"},
+		{"l2.partitions", "4"}, {"l2.banks", "2"},    {"l2.ports", "2"},
+		{"l2.mshrs", "32"},     {"l2.mshr_sets", "4"}, {"l2.max_merges", "8"},
+	};
+	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+		if (rd_config_set(c, kv[i][0], kv[i][1], e, sizeof e))
+			fprintf(stderr, "bench: %s\n", e);
+}
+
+static void bench_l2(const char *name, rd_kernel *k, int reps)
+{
+	rd_config paper, l2, rdgc;
+	char e[128];
+	rd_config_default(&paper);
+	paper.stores = RD_STORES_EVICT;
+	l2 = paper;
+	l2_config(&l2);
+	rdgc = l2;
+	rd_config_set(&rdgc, "model", "rdgc", e, sizeof e);
+	rd_config_set(&rdgc, "l1.hash", "xor", e, sizeof e);
+	rd_result r;
+	double tp[16], te[16], tr[16];
+	uint64_t l2req = 0;
+	rd_model *mp = rd_model_new(k), *me = rd_model_new(k), *mr = rd_model_new(k);
+	run_once(me, &l2, RD_ALL_CASES, &r); /* the L1's cases, kept */
+	rd_result_free(&r);
+	for (int i = 0; i < reps; i++) {
+		rd_config cp = paper, cr = rdgc, ce = l2;
+		cp.seed = cr.seed = 5000 + (uint64_t)i; /* fresh L1 runs */
+		tp[i] = run_once(mp, &cp, RD_ALL_CASES, &r);
+		rd_result_free(&r);
+		tr[i] = run_once(mr, &cr, RD_ALL_CASES, &r);
+		rd_result_free(&r);
+		ce.l2_ways = i % 2 ? 16 : 8; /* an L2-only edit each time */
+		ce.l2_size = ce.l2_ways * (1u << 17);
+		te[i] = run_once(me, &ce, RD_ALL_CASES, &r);
+		l2req = r.l2.requests + r.l2.store_requests;
+		rd_result_free(&r);
+	}
+	rd_model_free(mp);
+	rd_model_free(me);
+	rd_model_free(mr);
+	qsort(tp, (size_t)reps, sizeof *tp, cmp_double);
+	qsort(te, (size_t)reps, sizeof *te, cmp_double);
+	qsort(tr, (size_t)reps, sizeof *tr, cmp_double);
+	double p = tp[reps / 2], ed = te[reps / 2], rg = tr[reps / 2];
+	printf("| %s | %llu | %.3f | %.1f | %.3f | %.3f (%.2fx) |\n", name, (unsigned long long)l2req,
+	       ed, ed * 1e9 / (double)(l2req ? l2req : 1), p, rg, rg / p);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "--trc") == 0)
@@ -320,6 +378,14 @@ int main(int argc, char **argv)
 		printf("|---|---:|---:|---:|---:|---:|\n");
 		rd_kernel *k = synthetic_stores(32768, 128, 1 << 15, 4);
 		bench_stores("synthetic 1M", k, reps);
+		rd_kernel_free(k);
+	}
+	if (!*only || strstr("l2", only)) {
+		printf("\n| input (every 4th access a store) | L2 requests | L2-only edit s | ns per L2 "
+		       "request | paper, L1 only, breakdown s | rdgc with L2, breakdown s (ratio) |\n");
+		printf("|---|---:|---:|---:|---:|---:|\n");
+		rd_kernel *k = synthetic_stores(32768, 128, 1 << 15, 4);
+		bench_l2("synthetic 1M", k, reps);
 		rd_kernel_free(k);
 	}
 	return 0;

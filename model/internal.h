@@ -480,6 +480,13 @@ typedef struct pcache {
 	const uint32_t *bank_of;  /* [nlines] bank (partition-major) */
 	uint32_t banks_per_part;
 	int level;
+	/* pc_shadow: each miss that is not compulsory, latency or
+	 * write_evict is an associativity miss if a fully associative cache
+	 * of each bank's lines (one set per bank, same policy), fed the same
+	 * effects at the same times, holds the line (Hill's three Cs) */
+	int shadow;
+	rd_stack fa;
+	rd_policy fa_pol;
 	/* the last access's results, for the caller's event and stream */
 	int64_t d;
 	int cls;
@@ -494,6 +501,10 @@ typedef struct pcache {
 int pc_init(pcache *pc, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
 	    const uint32_t *set_of, uint32_t ways, int repl, uint64_t seed, uint64_t stream,
 	    int stores, int need_hist);
+/* The shadow above: bank_of[l] each line's bank, cap[b] the updates of
+ * bank b, ways the lines of a bank. -1: out of memory. */
+int pc_shadow(pcache *pc, uint32_t nbanks, const uint32_t *cap, const uint32_t *bank_of,
+	      uint32_t ways, int repl, uint64_t seed, uint64_t stream);
 /* MSHR sets: nmsets of mshrs entries (0: unlimited), merges per entry
  * (0: unlimited), mset_of[l] the set of line l. -1: out of memory. */
 int pc_msets(pcache *pc, uint32_t nmsets, uint32_t mshrs, uint32_t max_merges,

@@ -19,9 +19,12 @@
  *     reservation fail keeps waiting (with its port: it is older).
  *
  * Classes: compulsory, latency (merges), write_evict (l2.stores=evict),
- * and of the other misses those a run with each bank's sets made one
- * fully associative set would hit are associativity misses, the rest
- * capacity. Calls nothing above it.
+ * and of the other misses those a fully associative cache of each bank's
+ * lines, fed the same effects at the same times, would hit are
+ * associativity misses, the rest capacity: Hill's three Cs per access, as
+ * the L1's classes=per-access ([ours]: at the L1 the paper splits them by
+ * the difference of two runs; here one run costs half). Calls nothing
+ * above it.
  */
 #include "internal.h"
 
@@ -44,11 +47,8 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
-static int lmap_init(lmap *m, uint64_t expect)
+static int lmap_init(lmap *m, uint64_t cap)
 {
-	uint64_t cap = 64;
-	while (cap < expect * 2)
-		cap *= 2;
 	m->key = malloc(cap * sizeof *m->key);
 	m->val = malloc(cap * sizeof *m->val);
 	m->mask = cap - 1;
@@ -59,8 +59,36 @@ static int lmap_init(lmap *m, uint64_t expect)
 	return 0;
 }
 
+/* Double the table (-1: out of memory). */
+static int lmap_grow(lmap *m)
+{
+	lmap n;
+	if (lmap_init(&n, (m->mask + 1) * 2) < 0) {
+		free(n.key);
+		free(n.val);
+		return -1;
+	}
+	for (uint64_t i = 0; i <= m->mask; i++)
+		if (m->val[i] != UINT32_MAX) {
+			uint64_t j = mix(m->key[i]) & n.mask;
+			while (n.val[j] != UINT32_MAX)
+				j = (j + 1) & n.mask;
+			n.key[j] = m->key[i];
+			n.val[j] = m->val[i];
+		}
+	n.n = m->n;
+	free(m->key);
+	free(m->val);
+	*m = n;
+	return 0;
+}
+
+/* The dense id of line k (a new one if it is new); UINT32_MAX: out of
+ * memory. */
 static uint32_t lmap_get(lmap *m, uint64_t k)
 {
+	if ((uint64_t)m->n * 2 >= m->mask && lmap_grow(m) < 0)
+		return UINT32_MAX;
 	uint64_t i = mix(k) & m->mask;
 	while (m->val[i] != UINT32_MAX) {
 		if (m->key[i] == k)
@@ -144,9 +172,13 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 			if (v[i].core < ncores)
 				byc[slot[v[i].core]++] = i;
 		free(slot);
-		/* round-robin by step */
+		/* round-robin by step (one core: its order) */
 		uint64_t k = 0;
-		for (;;) {
+		if (ncores == 1) {
+			memcpy(order, byc, first[1] * sizeof *order);
+			k = first[1];
+		}
+		for (; ncores > 1;) {
 			uint64_t tmin = UINT64_MAX;
 			for (uint32_t c = 0; c < ncores; c++)
 				if (pos[c] < first[c + 1] && v[byc[pos[c]]].t < tmin)
@@ -170,7 +202,7 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	s->line = malloc((total ? total : 1) * sizeof *s->line);
 	s->core = malloc((total ? total : 1) * sizeof *s->core);
 	s->store = malloc(total ? total : 1);
-	if (!s->t || !s->line || !s->core || !s->store || lmap_init(&map, total) < 0)
+	if (!s->t || !s->line || !s->core || !s->store || lmap_init(&map, 4096) < 0)
 		goto out;
 	int sh1 = log2u64(l1_line), sh2 = log2u64(l2_line);
 	for (uint64_t i = 0; i < n; i++) {
@@ -179,7 +211,8 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 		for (uint64_t j = 0; j < per; j++) {
 			uint64_t a2 = (byte >> sh2) + j;
 			s->t[s->n] = q->t;
-			s->line[s->n] = lmap_get(&map, a2);
+			if ((s->line[s->n] = lmap_get(&map, a2)) == UINT32_MAX)
+				goto out;
 			s->core[s->n] = q->core;
 			s->store[s->n] = (uint8_t)q->store;
 			s->n++;
@@ -209,7 +242,7 @@ typedef struct l2place {
 	uint32_t nbanks, spb;
 } l2place;
 
-static int place(l2place *pl, const rd_config *c, const l2stream *s, int fully_assoc)
+static int place(l2place *pl, const rd_config *c, const l2stream *s)
 {
 	uint32_t np = c->l2_partitions, nb = c->l2_banks, spb = rd_config_l2_sets(c);
 	uint64_t il = rd_config_l2_interleave(c), per = il / c->l2_line;
@@ -218,7 +251,7 @@ static int place(l2place *pl, const rd_config *c, const l2stream *s, int fully_a
 	pl->set = malloc(n * sizeof *pl->set);
 	pl->mset = malloc(n * sizeof *pl->mset);
 	pl->nbanks = np * nb;
-	pl->spb = fully_assoc ? 1 : spb;
+	pl->spb = spb;
 	if (!pl->bank || !pl->set || !pl->mset)
 		return -1;
 	rd_config h = *c; /* the L1's hash function over the bank's sets */
@@ -234,7 +267,7 @@ static int place(l2place *pl, const rd_config *c, const l2stream *s, int fully_a
 		uint64_t local = (stripe / ((uint64_t)np * nb)) * per + a2 % per;
 		uint32_t g = part * nb + bank;
 		pl->bank[l] = g;
-		pl->set[l] = g * pl->spb + (fully_assoc ? 0 : rd_set_index(&h, spb, local));
+		pl->set[l] = g * spb + rd_set_index(&h, spb, local);
 		pl->mset[l] = (uint32_t)((uint64_t)part * c->l2_mshr_sets / np);
 	}
 	return 0;
@@ -248,30 +281,34 @@ static void place_free(l2place *pl)
 }
 
 /* Step 4: one run of the banks. */
-static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl, int fully_assoc,
+static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 		     const rd_callbacks *cb, sim_counts *out, uint64_t *rf, uint64_t *steps,
 		     uint64_t *bank_req, uint64_t *bank_miss)
 {
 	uint32_t nsets = pl->nbanks * pl->spb;
-	uint32_t ways = fully_assoc ? rd_config_l2_sets(c) * c->l2_ways : c->l2_ways;
 	uint32_t *cap = calloc(nsets ? nsets : 1, sizeof *cap);
+	uint32_t *bcap = calloc(pl->nbanks, sizeof *bcap);
 	uint32_t *port_used = calloc(pl->nbanks, sizeof *port_used);
 	uint64_t *wait = malloc((s->n ? s->n : 1) * sizeof *wait);
 	pcache pc;
 	int rc = RD_ENOMEM, inited = 0;
-	if (!cap || !port_used || !wait)
+	if (!cap || !bcap || !port_used || !wait)
 		goto out;
-	for (uint64_t i = 0; i < s->n; i++)
+	for (uint64_t i = 0; i < s->n; i++) {
 		cap[pl->set[s->line[i]]]++;
-	if (pc_init(&pc, nsets, cap, s->nlines, pl->set, ways, c->l2_replacement, c->seed,
-		    fully_assoc ? 7 : 6, c->l2_stores, !fully_assoc) != RD_OK)
+		bcap[pl->bank[s->line[i]]]++;
+	}
+	if (pc_init(&pc, nsets, cap, s->nlines, pl->set, c->l2_ways, c->l2_replacement, c->seed, 6,
+		    c->l2_stores, 1) != RD_OK)
 		goto out;
 	inited = 1;
-	if (pc_msets(&pc, c->l2_mshr_sets, c->l2_mshrs, c->l2_max_merges, pl->mset) < 0)
+	if (pc_msets(&pc, c->l2_mshr_sets, c->l2_mshrs, c->l2_max_merges, pl->mset) < 0 ||
+	    pc_shadow(&pc, pl->nbanks, bcap, pl->bank, pl->spb * c->l2_ways, c->l2_replacement,
+		      c->seed, 7) < 0)
 		goto out;
 	pc.lat = c->latency_l2;
 	pc.out = out;
-	int events = !fully_assoc && cb && cb->event;
+	int events = cb && cb->event;
 	pc.cb = events ? cb : NULL;
 	pc.line_addr = s->line_addr;
 	pc.bank_of = pl->bank;
@@ -355,6 +392,7 @@ out:
 	if (inited)
 		pc_free(&pc);
 	free(cap);
+	free(bcap);
 	free(port_used);
 	free(wait);
 	return rc;
@@ -365,9 +403,9 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint32_t ncores, const rd_c
 {
 	memset(out, 0, sizeof *out);
 	l2stream s;
-	l2place pl = {0}, fa = {0};
-	sim_counts cnt = {0}, fcnt = {0};
-	uint64_t rf = 0, frf = 0, steps = 0, fsteps = 0;
+	l2place pl = {0};
+	sim_counts cnt = {0};
+	uint64_t rf = 0, steps = 0;
 	int rc = RD_ENOMEM;
 	if (stream_build(&s, c0, ncores, c->l1_line, c->l2_line) < 0)
 		return RD_ENOMEM;
@@ -379,12 +417,10 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint32_t ncores, const rd_c
 	out->bank_misses = calloc(nb, sizeof *out->bank_misses);
 	if (!out->bank_requests || !out->bank_misses)
 		goto done;
-	if (place(&pl, c, &s, 0) < 0 || place(&fa, c, &s, 1) < 0)
+	if (place(&pl, c, &s) < 0)
 		goto done;
-	if ((rc = banks_run(c, &s, &pl, 0, cb, &cnt, &rf, &steps, out->bank_requests,
+	if ((rc = banks_run(c, &s, &pl, cb, &cnt, &rf, &steps, out->bank_requests,
 			    out->bank_misses)) != RD_OK)
-		goto done;
-	if ((rc = banks_run(c, &s, &fa, 1, cb, &fcnt, &frf, &fsteps, NULL, NULL)) != RD_OK)
 		goto done;
 	out->requests = cnt.requests;
 	out->hits = cnt.hits;
@@ -392,11 +428,8 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint32_t ncores, const rd_c
 	out->cls[RD_CLASS_COMPULSORY] = cnt.compulsory;
 	out->cls[RD_CLASS_LATENCY] = cnt.latency;
 	out->cls[RD_CLASS_WRITE_EVICT] = cnt.write_evict;
-	uint64_t rest = cnt.misses - COUNTS_KNOWN(&cnt);
-	uint64_t frest = fcnt.misses - COUNTS_KNOWN(&fcnt);
-	uint64_t assoc = rest > frest ? rest - frest : 0;
-	out->cls[RD_CLASS_ASSOCIATIVITY] = assoc;
-	out->cls[RD_CLASS_CAPACITY] = rest - assoc;
+	out->cls[RD_CLASS_ASSOCIATIVITY] = cnt.assoc_access;
+	out->cls[RD_CLASS_CAPACITY] = cnt.misses - COUNTS_KNOWN(&cnt) - cnt.assoc_access;
 	out->store_requests = cnt.store_requests;
 	out->store_hits = cnt.store_hits;
 	out->store_evictions = cnt.store_evictions;
@@ -420,9 +453,7 @@ done:
 		out->bank_requests = out->bank_misses = NULL;
 	}
 	counts_free(&cnt);
-	counts_free(&fcnt);
 	place_free(&pl);
-	place_free(&fa);
 	stream_free(&s);
 	return rc;
 }

@@ -50,6 +50,7 @@ struct rd_model {
 	 * own), and the L2 stage's last result: rerun only when its keys or
 	 * case 0's counts change */
 	uint64_t serial, case0_serial;
+	const sim_counts *case0_src; /* where case 0's stream is (a kept result), or NULL */
 	int have_l2;
 	rd_config l2_key;
 	uint64_t l2_serial;
@@ -421,13 +422,20 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 	int replayable = !(i == RD_CASE_FULL && cb && cb->event);
 	struct case_memo *hit = replayable ? memo_find(m, i, &key, c->model) : NULL;
 	if (hit) {
-		if (i == RD_CASE_FULL)
+		sim_counts view = hit->counts;
+		if (i == RD_CASE_FULL) {
 			m->case0_serial = hit->serial;
-		return counts_merge(out, &hit->counts) < 0 ? RD_ENOMEM : RD_OK;
+			m->case0_src = &hit->counts; /* the L2 reads the stream there */
+			view.l2s = NULL;
+			view.nl2s = 0;
+		}
+		return counts_merge(out, &view) < 0 ? RD_ENOMEM : RD_OK;
 	}
 	int rc = RD_OK;
-	if (i == RD_CASE_FULL)
+	if (i == RD_CASE_FULL) {
 		m->case0_serial = ++m->serial;
+		m->case0_src = NULL;
+	}
 	if (c->model == RD_PROFILE_REF2013) {
 		rc = sim_ref2013(in, &p, out);
 	} else {
@@ -454,6 +462,8 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 		e->gen_sets = m->gen_sets;
 		e->used = ++m->memo_clock[i];
 		e->serial = i == RD_CASE_FULL ? m->case0_serial : 0;
+		if (i == RD_CASE_FULL)
+			m->case0_src = &e->counts;
 	}
 	return rc;
 }
@@ -604,7 +614,7 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	if (rc == RD_OK && atomic_load(&sh.cancel))
 		rc = RD_ECANCELED;
 	if (rc == RD_OK && c->l2_size)
-		rc = l2_stage(m, c, &cc[0], cb, &r->l2);
+		rc = l2_stage(m, c, m->case0_src ? m->case0_src : &cc[0], cb, &r->l2);
 	if (rc == RD_OK) {
 		r->has_l2 = c->l2_size > 0;
 		if (c->model == RD_PROFILE_RDGC)

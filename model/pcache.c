@@ -66,9 +66,28 @@ int pc_msets(pcache *pc, uint32_t nmsets, uint32_t mshrs, uint32_t max_merges,
 	return pc->mset_used ? 0 : -1;
 }
 
+int pc_shadow(pcache *pc, uint32_t nbanks, const uint32_t *cap, const uint32_t *bank_of,
+	      uint32_t ways, int repl, uint64_t seed, uint64_t stream)
+{
+	pc->shadow = 1;
+	if (stack_init(&pc->fa, nbanks, cap, pc->nlines, bank_of, ways, 0) != RD_OK)
+		return -1;
+	if (repl != RD_REPL_LRU &&
+	    policy_init(&pc->fa_pol, repl, nbanks, ways, pc->nlines, bank_of, seed, stream) != RD_OK)
+		return -1;
+	if (pc->stores == RD_STORES_EVICT &&
+	    (stack_holes(&pc->fa) < 0 || (pc->fa_pol.kind && policy_holes(&pc->fa_pol) < 0)))
+		return -1;
+	return 0;
+}
+
 void pc_free(pcache *pc)
 {
 	stack_free(&pc->st);
+	if (pc->shadow)
+		stack_free(&pc->fa);
+	if (pc->fa_pol.kind)
+		policy_free(&pc->fa_pol);
 	if (pc->pol.kind)
 		policy_free(&pc->pol);
 	free(pc->done);
@@ -129,6 +148,12 @@ static int in_cache(const pcache *pc, uint32_t l)
 	return pc->pol.kind ? policy_has(&pc->pol, l) : stack_hit_inline(&pc->st, l);
 }
 
+/* The shadow's view of a line (pc_shadow). */
+static int fa_has(const pcache *pc, uint32_t l)
+{
+	return pc->fa_pol.kind ? policy_has(&pc->fa_pol, l) : stack_hit_inline(&pc->fa, l);
+}
+
 /* The line's data arrives: into its set (unless a store cancelled it). */
 static void land(pcache *pc, uint32_t l)
 {
@@ -139,6 +164,11 @@ static void land(pcache *pc, uint32_t l)
 	stack_update_inline(&pc->st, l);
 	if (pc->pol.kind)
 		policy_fill(&pc->pol, l);
+	if (pc->shadow) {
+		stack_update_inline(&pc->fa, l);
+		if (pc->fa_pol.kind)
+			policy_fill(&pc->fa_pol, l);
+	}
 }
 
 static void fill_event(pcache *pc, uint32_t l, uint64_t t, uint32_t core)
@@ -153,7 +183,7 @@ static void fill_event(pcache *pc, uint32_t l, uint64_t t, uint32_t core)
 	pc->cb->event(pc->cb->ctx, &ev);
 }
 
-int pc_fills(pcache *pc, uint64_t t, uint32_t core)
+HOT_CLONES int pc_fills(pcache *pc, uint64_t t, uint32_t core)
 {
 	while (pc->nheap && pc->heap[0].done < t) {
 		pc_fill f = heap_pop(pc);
@@ -179,6 +209,14 @@ static int store_evict(pcache *pc, uint32_t l)
 		return -1;
 	if (hit && pc->pol.kind)
 		policy_evict(&pc->pol, l);
+	if (pc->shadow) {
+		if (pc->fa_pol.kind) {
+			if (policy_has(&pc->fa_pol, l))
+				policy_evict(&pc->fa_pol, l);
+		} else if (stack_hit_inline(&pc->fa, l) && stack_evict(&pc->fa, l) < 0) {
+			return -1;
+		}
+	}
 	if (pend)
 		pc->flag[l] |= PC_F_CANCEL;
 	if (hit || pend)
@@ -192,7 +230,7 @@ static int store_evict(pcache *pc, uint32_t l)
 	return hit || pend ? PC_EVICT : PC_PAST;
 }
 
-int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
+HOT_CLONES int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
 {
 	sim_counts *out = pc->out;
 	pc->d = pc->need_hist ? stack_distance_inline(&pc->st, l) : -1;
@@ -205,6 +243,11 @@ int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
 		stack_update_inline(&pc->st, l);
 		if (pc->pol.kind)
 			policy_touch(&pc->pol, l);
+		if (pc->shadow) {
+			stack_update_inline(&pc->fa, l);
+			if (pc->fa_pol.kind)
+				policy_touch(&pc->fa_pol, l);
+		}
 		rc = PC_HIT;
 	} else if (pc->flag[l] & PC_F_PEND) {
 		if (pc->max_merges && pc->merges[l] >= pc->max_merges) {
@@ -229,6 +272,8 @@ int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
 			pc->cls = RD_CLASS_WRITE_EVICT;
 		else if (!(pc->flag[l] & PC_F_SEEN))
 			pc->cls = RD_CLASS_COMPULSORY;
+		else if (pc->shadow && fa_has(pc, l))
+			pc->cls = RD_CLASS_ASSOCIATIVITY;
 		else
 			pc->cls = RD_CLASS_CAPACITY;
 		pc->flag[l] = (uint8_t)((pc->flag[l] & ~PC_F_WEV) | PC_F_SEEN);
@@ -260,6 +305,7 @@ int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
 		out->latency += rc == PC_MERGE;
 		out->compulsory += pc->cls == RD_CLASS_COMPULSORY;
 		out->write_evict += pc->cls == RD_CLASS_WRITE_EVICT;
+		out->assoc_access += pc->cls == RD_CLASS_ASSOCIATIVITY;
 	}
 	if (pc->need_hist && hist_add(out, pc->d) < 0)
 		return -1;

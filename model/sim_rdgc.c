@@ -33,12 +33,6 @@ typedef struct greq {
 	int done;
 } greq;
 
-static int greq_cmp(const void *a, const void *b)
-{
-	const greq *x = a, *y = b;
-	return (x->order > y->order) - (x->order < y->order);
-}
-
 typedef struct rdgc_core {
 	const sim_input *in;
 	const sim_params *p;
@@ -143,7 +137,16 @@ static int group_run(rdgc_core *rc)
 {
 	const sim_params *p = rc->p;
 	uint32_t left = rc->gn;
-	qsort(rc->g, rc->gn, sizeof *rc->g, greq_cmp);
+	/* a group is a few warps' requests, nearly in order: insertion sort */
+	for (uint32_t i = 1; i < rc->gn; i++) {
+		greq x = rc->g[i];
+		uint32_t j = i;
+		while (j && rc->g[j - 1].order > x.order) {
+			rc->g[j] = rc->g[j - 1];
+			j--;
+		}
+		rc->g[j] = x;
+	}
 	while (left) {
 		if (pc_fills(&rc->pc, rc->t, rc->core) < 0)
 			return -1;
