@@ -135,6 +135,11 @@ typedef struct rd_stack {
 	rd_line *ln;        /* [nlines] */
 	uint32_t nlines;
 	rd_holes *holes;    /* [nsets] (stack_holes), or NULL: nothing is ever evicted */
+	/* stack_who: per stamp (as the bits), the line that holds it, so that
+	 * an update reports the line it pushed out of the window (evicted,
+	 * UINT32_MAX: none); NULL otherwise */
+	uint32_t *who;
+	uint32_t evicted;
 } rd_stack;
 
 /* cap[s] = most updates set s can see; set_of[l] = set of line l.
@@ -154,6 +159,8 @@ uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr
 void stack_update(rd_stack *st, uint32_t line);
 /* Let lines be removed (l1.stores=evict): 0, or -1 out of memory. */
 int stack_holes(rd_stack *st);
+/* Report evictions from the window (write-backs): 0, or -1 out of memory. */
+int stack_who(rd_stack *st);
 /* Remove a line in its set's window (an LRU cache hit): its way is left
  * empty. The line's mark stays as a hole, so the lines below keep their
  * depth, until the set's next insertion fills it instead of pushing its
@@ -259,6 +266,7 @@ typedef struct rd_policy {
 	uint8_t *set_mixed;       /* [nsets] FIFO: a refilled empty way broke the ring's order */
 	uint64_t clock;           /* fills so far: the insertions' order */
 	rd_rng rng;               /* random: its own stream */
+	uint32_t evicted;         /* the line the last policy_fill replaced, or UINT32_MAX */
 } rd_policy;
 
 int policy_init(rd_policy *p, int kind, uint32_t nsets, uint32_t ways, uint32_t nlines,
@@ -484,6 +492,14 @@ typedef struct pcache {
 	 * write_evict is an associativity miss if a fully associative cache
 	 * of each bank's lines (one set per bank, same policy), fed the same
 	 * effects at the same times, holds the line (Hill's three Cs) */
+	/* write-backs (stores=allocate, pc_writebacks): evicted written lines
+	 * go to wb (as l2s records of core wb_core at the step they leave) */
+	sim_counts *wb;
+	uint32_t wb_core;
+	uint64_t now;
+	int wb_fail;
+	int emitted;              /* pc_access sent the miss's read itself (L = 0: its
+				   * fill's write-back follows it) */
 	int shadow;
 	rd_stack fa;
 	rd_policy fa_pol;
@@ -496,6 +512,7 @@ typedef struct pcache {
 #define PC_F_PEND 2u  /* a fill is in flight */
 #define PC_F_WEV 4u   /* a store removed it since its last fill */
 #define PC_F_CANCEL 8u /* the fill in flight lands without inserting */
+#define PC_F_DIRTY 16u /* written since its fill (stores=allocate): evicted, a write-back */
 
 /* set_of/cap as stack_init's; ways the window; mset_of per line. */
 int pc_init(pcache *pc, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
@@ -505,6 +522,9 @@ int pc_init(pcache *pc, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
  * bank b, ways the lines of a bank. -1: out of memory. */
 int pc_shadow(pcache *pc, uint32_t nbanks, const uint32_t *cap, const uint32_t *bank_of,
 	      uint32_t ways, int repl, uint64_t seed, uint64_t stream);
+/* Record write-backs of written lines into wb (stores=allocate). -1: out
+ * of memory. */
+int pc_writebacks(pcache *pc, sim_counts *wb, uint32_t core);
 /* MSHR sets: nmsets of mshrs entries (0: unlimited), merges per entry
  * (0: unlimited), mset_of[l] the set of line l. -1: out of memory. */
 int pc_msets(pcache *pc, uint32_t nmsets, uint32_t mshrs, uint32_t max_merges,

@@ -66,6 +66,13 @@ int pc_msets(pcache *pc, uint32_t nmsets, uint32_t mshrs, uint32_t max_merges,
 	return pc->mset_used ? 0 : -1;
 }
 
+int pc_writebacks(pcache *pc, sim_counts *wb, uint32_t core)
+{
+	pc->wb = wb;
+	pc->wb_core = core;
+	return stack_who(&pc->st);
+}
+
 int pc_shadow(pcache *pc, uint32_t nbanks, const uint32_t *cap, const uint32_t *bank_of,
 	      uint32_t ways, int repl, uint64_t seed, uint64_t stream)
 {
@@ -169,6 +176,14 @@ static void land(pcache *pc, uint32_t l)
 		if (pc->fa_pol.kind)
 			policy_fill(&pc->fa_pol, l);
 	}
+	if (pc->wb) {
+		uint32_t v = pc->pol.kind ? pc->pol.evicted : pc->st.evicted;
+		if (v != UINT32_MAX && (pc->flag[v] & PC_F_DIRTY)) {
+			pc->flag[v] &= (uint8_t)~PC_F_DIRTY;
+			if (l2s_add(pc->wb, pc->now, pc->line_addr[v], pc->wb_core, 1) < 0)
+				pc->wb_fail = 1;
+		}
+	}
 }
 
 static void fill_event(pcache *pc, uint32_t l, uint64_t t, uint32_t core)
@@ -187,6 +202,7 @@ HOT_CLONES int pc_fills(pcache *pc, uint64_t t, uint32_t core)
 {
 	while (pc->nheap && pc->heap[0].done < t) {
 		pc_fill f = heap_pop(pc);
+		pc->now = t == UINT64_MAX ? f.done + 1 : t;
 		uint32_t l = f.line;
 		land(pc, l);
 		pc->flag[l] &= (uint8_t)~PC_F_PEND;
@@ -196,7 +212,7 @@ HOT_CLONES int pc_fills(pcache *pc, uint64_t t, uint32_t core)
 		if (pc->cb && pc->cb->event)
 			fill_event(pc, l, f.done, core);
 	}
-	return 0;
+	return pc->wb_fail ? -1 : 0;
 }
 
 /* A store under evict (see the top). */
@@ -236,6 +252,8 @@ HOT_CLONES int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
 	pc->d = pc->need_hist ? stack_distance_inline(&pc->st, l) : -1;
 	pc->cls = -1;
 	pc->last_lat = 0;
+	pc->now = t;
+	pc->emitted = 0;
 	if (store && pc->stores == RD_STORES_EVICT)
 		return store_evict(pc, l);
 	int rc;
@@ -278,7 +296,15 @@ HOT_CLONES int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
 			pc->cls = RD_CLASS_CAPACITY;
 		pc->flag[l] = (uint8_t)((pc->flag[l] & ~PC_F_WEV) | PC_F_SEEN);
 		if (lat == 0) {
+			/* the read leaves before the write-back its fill causes */
+			if (pc->wb) {
+				if (l2s_add(pc->wb, t, pc->line_addr[l], pc->wb_core, 0) < 0)
+					return -1;
+				pc->emitted = 1;
+			}
 			land(pc, l);
+			if (pc->wb_fail)
+				return -1;
 		} else {
 			pc->done[l] = t + lat - 1;
 			if (heap_push(pc, pc->done[l], l) < 0)
@@ -291,6 +317,8 @@ HOT_CLONES int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
 	}
 	pc->flag[l] |= PC_F_SEEN;
 	if (store) { /* allocate: counted apart */
+		if (pc->wb)
+			pc->flag[l] |= PC_F_DIRTY;
 		out->store_requests++;
 		out->store_hits += rc == PC_HIT;
 		if (pc->need_hist && hist_w_add(out, pc->d) < 0)

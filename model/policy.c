@@ -228,6 +228,7 @@ static size_t victim(rd_policy *p, uint32_t s)
 
 void policy_fill(rd_policy *p, uint32_t line)
 {
+	p->evicted = UINT32_MAX;
 	if (p->line_way[line] != UINT32_MAX) {
 		policy_touch(p, line); /* a merged miss's fill: an access */
 		return;
@@ -235,6 +236,7 @@ void policy_fill(rd_policy *p, uint32_t line)
 	uint32_t s = p->set_of[line];
 	size_t w = victim(p, s);
 	if (p->way[w].line != UINT32_MAX) {
+		p->evicted = p->way[w].line;
 		p->line_way[p->way[w].line] = UINT32_MAX;
 		if (p->kind == RD_REPL_LFU)
 			lfu_unlink(p, s, (uint32_t)w);

@@ -94,6 +94,12 @@ typedef struct core_state {
 	int shadow;
 	int by_site;         /* sim_params.by_site */
 	int emit;            /* sim_params.emit: record what leaves for the L2 */
+	/* emit under l1.stores=allocate: per line, written since its fill (a
+	 * store hit or missed it); an eviction of a written line is a
+	 * write-back to the L2 at the effect's step (now). NULL otherwise. */
+	uint8_t *dirty;
+	uint64_t now;
+	int wb_fail;         /* a write-back found no memory: the run fails */
 	rd_rng rng;
 	rd_halfnormal latdist;
 	/* per line, beside st.ln (stamp, set, pending fills, MSHR owner) */
@@ -206,6 +212,15 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 		else
 			policy_touch(&cs->pol, e->line);
 	}
+	if (cs->dirty) { /* (stores=allocate with an L2 only) */
+		uint32_t v = cs->pol.kind ? (to_pol && e->kind == EFF_FILL ? cs->pol.evicted : UINT32_MAX)
+					  : (to_stack ? cs->st.evicted : UINT32_MAX);
+		if (v != UINT32_MAX && cs->dirty[v]) {
+			cs->dirty[v] = 0;
+			if (l2s_add(cs->out, cs->now, cs->in->co->line_addr[v], cs->core, 1) < 0)
+				cs->wb_fail = 1;
+		}
+	}
 	/* The per-access shadow takes the same effects at the same times (and
 	 * drops those the cache drops): a fully associative cache of the same
 	 * capacity and timing (so a one-set cache, which is one, has no
@@ -231,6 +246,7 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 STEP_INLINE void effects_due(core_state *cs, uint64_t t, const int exact, const int we)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
+	cs->now = t;
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!b->v[i].done)
 			effect_apply(cs, &b->v[i], exact, we);
@@ -242,6 +258,7 @@ STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line, co
 				   const int we)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
+	cs->now = t;
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!b->v[i].done && b->v[i].line == line && b->v[i].kind == EFF_FILL)
 			effect_apply(cs, &b->v[i], exact, we);
@@ -589,6 +606,8 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
 		if (ext && rq->store) { /* stores=allocate: the scratch counts move */
+			if (cs->dirty)
+				cs->dirty[l] = 1;
 			counts->store_requests++;
 			counts->store_hits += o == RD_OUT_HIT;
 			cs->scratch = (sim_counts){0};
@@ -687,6 +706,7 @@ static void core_free(core_state *cs)
 	free(cs->wev);
 	free(cs->sskip);
 	free(cs->hpend);
+	free(cs->dirty);
 	free(cs->stk);
 	free(cs->warps);
 	free(cs->block_left);
@@ -713,6 +733,11 @@ static int core_init(core_state *cs)
 	cs->shadow = p->shadow;
 	cs->by_site = p->by_site;
 	cs->emit = p->emit;
+	if (p->emit && p->stores == RD_STORES_ALLOCATE) {
+		cs->dirty = calloc(nl ? nl : 1, 1);
+		if (!cs->dirty || stack_who(&cs->st) < 0)
+			return -1;
+	}
 	/* each core and case draws its random victims from a stream of its
 	 * own, apart from the latencies' (rng below); the per-access shadow
 	 * draws the same stream, so that a one-set cache, which is its own
@@ -891,6 +916,8 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 			rc = cs.st.exact ? core_loop(&cs, 1, 1) : core_loop(&cs, 0, 1);
 		else
 			rc = cs.st.exact ? core_loop(&cs, 1, 0) : core_loop(&cs, 0, 0);
+		if (rc == RD_OK && cs.wb_fail)
+			rc = RD_ENOMEM;
 	}
 	core_free(&cs);
 	return rc;

@@ -98,6 +98,7 @@ static int try_req(rdgc_core *rc, greq *q, uint32_t port)
 		leave = write = 1;
 	} else if (!rq->store && p->bypass) {
 		rc->pc.d = rc->pc.need_hist ? stack_distance(&rc->pc.st, l) : -1;
+		rc->pc.emitted = 0;
 		rc->pc.cls = RD_CLASS_BYPASS;
 		rc->pc.last_lat = 0;
 		out->requests++;
@@ -124,7 +125,8 @@ static int try_req(rdgc_core *rc, greq *q, uint32_t port)
 			out->set_misses[set] += o != PC_HIT;
 		}
 	}
-	if (leave && p->emit && l2s_add(out, rc->t, co->line_addr[l], rc->core, write) < 0)
+	if (leave && p->emit && !rc->pc.emitted &&
+	    l2s_add(out, rc->t, co->line_addr[l], rc->core, write) < 0)
 		return -1;
 	if (events)
 		emit_event(rc, q, outcome, port);
@@ -232,6 +234,8 @@ int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_c
 		rc.mset_of[l] = (uint32_t)((uint64_t)b * msets / banks);
 	}
 	if (pc_msets(&rc.pc, msets, p->mshrs, p->max_merges, rc.mset_of) < 0)
+		goto done;
+	if (p->emit && p->stores == RD_STORES_ALLOCATE && pc_writebacks(&rc.pc, out, core) < 0)
 		goto done;
 	rc.pc.lat = p->lat_miss;
 	rc.pc.adaptive = p->adaptive;

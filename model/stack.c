@@ -63,6 +63,14 @@ int stack_holes(rd_stack *st)
 	return st->holes ? 0 : -1;
 }
 
+int stack_who(rd_stack *st)
+{
+	uint64_t words = st->nsets ? st->set[st->nsets - 1].off + st->set[st->nsets - 1].nw : 1;
+	st->who = malloc(words * 64 * sizeof *st->who);
+	st->evicted = UINT32_MAX;
+	return st->who ? 0 : -1;
+}
+
 int stack_evict(rd_stack *st, uint32_t line)
 {
 	rd_line *ln = &st->ln[line];
@@ -83,6 +91,7 @@ void stack_free(rd_stack *st)
 	for (uint32_t s = 0; st->holes && s < st->nsets; s++)
 		free(st->holes[s].v);
 	free(st->holes);
+	free(st->who);
 	free(st->set);
 	free(st->ln);
 	free(st->bits);

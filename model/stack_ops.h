@@ -132,6 +132,10 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 	uint32_t q = S->counter++;
 	b[q >> 6] |= 1ULL << (q & 63);
 	st->ln[line].stamp = q;
+	if (st->who) { /* (write-backs only: predicted not taken) */
+		st->who[S->off * 64 + q] = line;
+		st->evicted = UINT32_MAX;
+	}
 	if (window) {
 		if (in_win) { /* in the window: it stays as full */
 			if (p == S->bound)
@@ -141,6 +145,8 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 			if (!S->bound)
 				S->bound = q;
 		} else { /* the window's oldest line falls out */
+			if (st->who)
+				st->evicted = st->who[S->off * 64 + S->bound];
 			S->bound = next_mark(b, S->bound + 1);
 		}
 	}

@@ -368,6 +368,90 @@ static void test_l2_equals_lru(void **state)
 		}
 }
 
+/* Under l1.stores=allocate the L1 sends the L2 its misses' fetches and
+ * the write-backs of written lines it evicts (after the fetch that evicts
+ * them): an LRU cache with dirty bits in front of an LRU L2, both
+ * profiles (one thread, no latency, unlimited MSHRs and ports). */
+static void test_writebacks(void **state)
+{
+	(void)state;
+	for (int rdgc = 0; rdgc < 2; rdgc++)
+		for (unsigned seed = 1; seed <= 3; seed++) {
+			rd_kernel *k = random_kernel(1, 4000, 1500, seed, 1);
+			rd_config c;
+			rd_config_default(&c);
+			if (rdgc) {
+				set(&c, "model", "rdgc");
+				set(&c, "l1.ports", "0");
+				set(&c, "l1.max_merges", "0");
+				set(&c, "latency.model", "fixed");
+			}
+			set(&c, "l1.size", "2K");
+			set(&c, "l1.line", "32");
+			set(&c, "l1.ways", "2");
+			set(&c, "l1.hash", "mod");
+			set(&c, "l1.mshrs", "0");
+			set(&c, "l1.mshr_per_warp", "0");
+			set(&c, "l1.stores", "allocate");
+			set(&c, "latency.miss", "0");
+			set(&c, "latency.stddev", "0");
+			set(&c, "gpu.warp_size", "1");
+			set(&c, "l2.size", "8K");
+			set(&c, "l2.line", "64");
+			set(&c, "l2.ways", "4");
+			/* (with latency, a write-back and the fetch that evicts it can
+			 * meet in one L2 line in one step: a merge) */
+			set(&c, "latency.l2", "0");
+			assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
+			rd_model *m = rd_model_new(k);
+			rd_result r;
+			assert_int_equal(rd_model_run(m, &c, 1, NULL, &r), RD_OK);
+			/* the thread's accesses in program order: merge loads and stores */
+			uint64_t rd = 0, wr = 0, rmiss = 0, whit = 0;
+			lru l1 = {calloc(64, 8), 32, 2}, l2 = {calloc(128, 8), 32, 4};
+			memset(l1.tag, 0xff, 64 * 8);
+			memset(l2.tag, 0xff, 128 * 8);
+			uint8_t dirty[1500 * 8 / 32 + 2] = {0};
+			uint64_t li = 0, si = 0;
+			while (li < k->nloads || si < k->nstores) {
+				int st = si < k->nstores && k->store_pos[si] == li + si;
+				uint64_t a = st ? k->store_addr[si++] : k->addr[li++];
+				uint64_t line = a / 32;
+				uint64_t *set0 = l1.tag + (line % 32) * 2;
+				uint64_t victim = set0[1];
+				if (!lru_access(&l1, line, (uint32_t)(line % 32))) {
+					uint64_t l2l = line / 2;
+					rd++;
+					rmiss += !lru_access(&l2, l2l, (uint32_t)(l2l % 32));
+					if (victim != UINT64_MAX && dirty[victim]) {
+						dirty[victim] = 0;
+						uint64_t v2 = victim / 2;
+						wr++;
+						whit += lru_access(&l2, v2, (uint32_t)(v2 % 32));
+					}
+				}
+				if (st)
+					dirty[line] = 1;
+			}
+			assert_true(wr > 0);
+			assert_int_equal(r.l2.requests, rd);
+			assert_int_equal(r.l2.store_requests, wr);
+			if (r.l2.misses != rmiss)
+				fail_msg("rdgc %d seed %u: L2 misses %llu, want %llu", rdgc, seed,
+					 (unsigned long long)r.l2.misses, (unsigned long long)rmiss);
+			if (r.l2.store_hits != whit || r.l2.store_requests != wr || r.l2.requests != rd)
+				fail_msg("rdgc %d seed %u: L2 reads %llu/%llu writes %llu/%llu hits %llu/%llu", rdgc,
+					 seed, (unsigned long long)r.l2.requests, (unsigned long long)rd,
+					 (unsigned long long)r.l2.store_requests, (unsigned long long)wr,
+					 (unsigned long long)r.l2.store_hits, (unsigned long long)whit);
+			free(l1.tag);
+			free(l2.tag);
+			rd_result_free(&r);
+			rd_model_free(m);
+			rd_kernel_free(k);
+		}
+}
+
 /* Splitting a fully associative L2 into banks never changes its cold
  * misses, and (with unlimited ports and MSHRs, no latency) no access's
  * distance grows: the histogram of the banked cache is dominated. */
@@ -469,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_adaptive_latency),
 		cmocka_unit_test(test_geometry),
 		cmocka_unit_test(test_l2_equals_lru),
+		cmocka_unit_test(test_writebacks),
 		cmocka_unit_test(test_banking_property),
 		cmocka_unit_test(test_l2_edit_matches_fresh),
 	};
