@@ -78,11 +78,32 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 		/* Invalid input or configuration is the user's to fix. */
 		return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	/* --l1b: the L1B run (the same model: its stages before the L1 are
+	 * kept), its as-configured case only; no events or progress */
+	rd_result l1b;
+	memset(&l1b, 0, sizeof l1b);
+	int have_l1b = 0;
+	if (c->l1b && c->config.l2_size) {
+		rd_config cfg = c->config;
+		rd_config_l1b(&cfg);
+		rd_callbacks none = {0};
+		rc = rd_model_run(m, &cfg, 1 << RD_CASE_FULL, &none, &l1b);
+		if (rc != RD_OK) {
+			msg_error("%s: --l1b: %s", spec, rd_strerror(rc));
+			rd_result_free(&res);
+			rd_model_free(m);
+			rd_kernel_free(k);
+			return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+		have_l1b = 1;
+		model_s = batch_seconds_since(&t0);
+	}
 	output_run run = {
 		.input = spec,
 		.kernel = k->name,
 		.config = &c->config,
 		.result = &res,
+		.l1b = have_l1b ? &l1b : NULL,
 		.k = k,
 		.by = c->by,
 		.top = c->top,
@@ -94,11 +115,13 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 	/* --histogram and --plot: kernel i of the inputs is run i, point 0. */
 	if (sidecar_add(side, index, 0, spec, k->name, NULL, &c->config, &res) < 0) {
 		msg_error("--plot: out of memory");
+		rd_result_free(&l1b);
 		rd_result_free(&res);
 		rd_model_free(m);
 		rd_kernel_free(k);
 		return EXIT_RUNTIME;
 	}
+	rd_result_free(&l1b);
 	rd_result_free(&res);
 	rd_model_free(m);
 	rd_kernel_free(k);
@@ -243,6 +266,9 @@ int batch_run(const cli *c)
 	}
 	if (c->log)
 		output_log_header(log_file.f);
+	if (c->l1b && !c->config.l2_size)
+		msg_error("note: --l1b: no L2 (l2.size=0): L2_Hit_L1B and L2_Trans_L1B are not "
+			  "computed");
 
 	output out;
 	output_begin(&out, res_file.f, c->format);

@@ -62,6 +62,7 @@ typedef struct cli {
 	const char *plot_hist;     /* --plot-hist all|none|RUN,...; NULL: all */
 	enum output_by by;         /* --by site|array|none */
 	unsigned top;              /* --top N: rows of the text's --by table, 0 all */
+	int l1b;                   /* --l1b: RDGC's L1B run too (metrics L2_Hit_L1B, L2_Trans_L1B) */
 	const char *from_gpgpusim; /* preset --from-gpgpusim STR */
 	const char *as;            /* preset --as preset|gpgpusim|gpgpusim4 */
 	const char *input_format;  /* --input-format FMT (input.h), NULL: by content */

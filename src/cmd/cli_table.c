@@ -156,7 +156,9 @@ const cli_option cli_options[] = {
 		       "(one document,\n"
 		       ".BR {\"format\":\"rdscope-results\",\"version\":1,\"runs\":[...]} ,\n"
 		       "with the configuration, counts, miss rates, misses of each case, the\n"
-		       "reuse-distance histogram and timings of each input).",
+		       "reuse-distance histogram, the L2's results, RDGC's metrics and timings of\n"
+		       "each input; see\n"
+		       ".BR RESULTS ).",
 	},
 	{
 		.name = "output", .letter = 'o', .arg = "FILE",
@@ -186,7 +188,28 @@ const cli_option cli_options[] = {
 		       ".I FILE\n"
 		       "(CSV, one row per request in issue order: time, core, block, warp, leader\n"
 		       "thread, coalesced threads, load index, address, line, set, reuse distance,\n"
-		       "outcome, miss class, latency, effect time and MSHRs in use).\n"
+		       "outcome, miss class, latency, effect time, MSHRs in use, load or store,\n"
+		       "then level (1 the L1, 2 the L2), partition, bank, port and the free entries\n"
+		       "of the request's MSHR set).\n"
+		       "Outcomes:\n"
+		       ".BR hit ,\n"
+		       ".BR miss ,\n"
+		       ".B cancel\n"
+		       "(no MSHR),\n"
+		       ".B evict\n"
+		       "and\n"
+		       ".B bypass\n"
+		       "(stores under\n"
+		       ".BR l1.stores=evict ),\n"
+		       "and under\n"
+		       ".B model=rdgc\n"
+		       "and at the L2\n"
+		       ".B rf\n"
+		       "(a reservation fail: no MSHR entry or merge slot),\n"
+		       ".B merge\n"
+		       "(merged into an entry in flight) and\n"
+		       ".B fill\n"
+		       "(a line arriving, a row of its own).\n"
 		       "Needs exactly one\n"
 		       ".IR INPUT ;\n"
 		       "written like\n"
@@ -427,6 +450,36 @@ const cli_option cli_options[] = {
 		       "the text output lists only the\n"
 		       ".I N\n"
 		       "rows with the most misses (0, the default, lists all); JSON keeps every row.",
+	},
+	{
+		.name = "l1b",
+		.commands = CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
+		.set = set_flag, .field = offsetof(cli, l1b),
+		.help = "with an L2: RDGC's L1B run too (metrics L2_Hit_L1B, L2_Trans_L1B)",
+		.man = "With an L2\n"
+		       ".RB ( l2.size\n"
+		       "not 0), model each input a second time with the L1 off for loads and\n"
+		       "stores\n"
+		       ".RB ( l1.loads=bypass\n"
+		       "and\n"
+		       ".BR l1.stores=evict :\n"
+		       "RDGC's RWON, the\n"
+		       ".I L1B\n"
+		       "configuration of seed 001 section 5), everything else as configured, and\n"
+		       "report\n"
+		       "its L2's hit ratio and transactions as the metrics\n"
+		       ".B L2_Hit_L1B\n"
+		       "and\n"
+		       ".B L2_Trans_L1B\n"
+		       "(see\n"
+		       ".BR RESULTS ).\n"
+		       "Without it, or without an L2, they are null in JSON and empty in CSV.\n"
+		       "The second run (its as-configured case only) sends every request to the L2,\n"
+		       "so it can cost much more than the first; CSV's\n"
+		       ".B model_s\n"
+		       "and JSON's\n"
+		       ".B timing\n"
+		       "include it.",
 	},
 	{
 		.name = "vary", .arg = "KEY=V,...",

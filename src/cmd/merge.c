@@ -154,8 +154,8 @@ static int bad_file(const merge_in *m, const char *why)
  * records as they are, so it checks them first: valid JSON, nested at most
  * JSON_MAX_DEPTH deep (checked without recursion), and a number (or null,
  * for a rate without requests) wherever sweep writes one: "run", "point"
- * and the rates, and every member of "counts", "threads", "case_misses"
- * and "timing". NULL, or what is wrong.
+ * and the rates, and every member of "counts", "threads", "case_misses",
+ * "timing" and "metrics". NULL, or what is wrong.
  */
 #define JSON_MAX_DEPTH 8
 static const char *json_record_bad(const char *p, size_t len)
@@ -163,7 +163,7 @@ static const char *json_record_bad(const char *p, size_t len)
 	static const char *const numeric[] = {"\"run\"", "\"point\"", "\"miss_rate\"",
 					      "\"miss_rate_all\""};
 	static const char *const groups[] = {"\"counts\"", "\"threads\"", "\"case_misses\"",
-					     "\"timing\""};
+					     "\"timing\"", "\"metrics\""};
 	const char *end = p + len, *key = NULL, *key1 = NULL;
 	size_t keylen = 0, key1len = 0;
 	char stack[JSON_MAX_DEPTH]; /* '{' or '[' of each open container */

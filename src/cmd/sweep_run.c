@@ -26,6 +26,8 @@
 typedef struct sweep_slot {
 	unsigned long point;
 	rd_result res;
+	rd_result l1b;  /* --l1b with an L2: the L1B run */
+	int have_l1b;
 	double model_s;
 	int status;  /* enum rd_status */
 	int done;    /* set by a worker under the lock */
@@ -39,6 +41,7 @@ typedef struct sweep_job {
 	size_t n, next;
 	int model_threads; /* rd_model_set_threads: spare CPUs when points are few */
 	int by_site;       /* --by: per-site counts */
+	int l1b;           /* --l1b: the L1B run of each point with an L2 */
 	int stop;      /* set by the main thread after a failure */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -68,8 +71,18 @@ static void *sweep_worker(void *arg)
 		struct timespec t0;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		rd_callbacks cb = {.by_site = j->by_site};
-		int st = m ? rd_model_run(m, &j->plan->configs[s->point], RD_ALL_CASES, &cb, &s->res)
-			   : RD_ENOMEM;
+		const rd_config *cfg = &j->plan->configs[s->point];
+		int st = m ? rd_model_run(m, cfg, RD_ALL_CASES, &cb, &s->res) : RD_ENOMEM;
+		if (st == RD_OK && j->l1b && cfg->l2_size) { /* --l1b: the L1B run */
+			rd_config b = *cfg;
+			rd_config_l1b(&b);
+			rd_callbacks none = {0};
+			st = rd_model_run(m, &b, 1 << RD_CASE_FULL, &none, &s->l1b);
+			if (st == RD_OK)
+				s->have_l1b = 1;
+			else
+				rd_result_free(&s->res); /* a failed point holds no result */
+		}
 		double t = batch_seconds_since(&t0);
 		pthread_mutex_lock(&j->mu);
 		s->status = st;
@@ -121,7 +134,7 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 	/* Fewer points than threads: let each model use the spare ones. */
 	unsigned workers = jobs < n ? jobs : (unsigned)n, per = workers ? jobs / workers : 1;
 	sweep_job j = {.k = k, .plan = plan, .n = n, .model_threads = per > 4 ? 4 : (int)per,
-		       .by_site = c->by != OUTPUT_BY_NONE};
+		       .by_site = c->by != OUTPUT_BY_NONE, .l1b = c->l1b};
 	j.slots = calloc(n, sizeof *j.slots);
 	pthread_t *th = calloc(jobs, sizeof *th);
 	if (!j.slots || !th) {
@@ -165,6 +178,7 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 			.kernel = k->name,
 			.config = &plan->configs[s->point],
 			.result = &s->res,
+			.l1b = s->have_l1b ? &s->l1b : NULL,
 			.k = k,
 			.by = c->by,
 			.top = c->top,
@@ -182,6 +196,7 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 			rc = EXIT_RUNTIME;
 		}
 		rd_result_free(&s->res);
+		rd_result_free(&s->l1b);
 		s->status = -1; /* freed */
 		progress_update(&o->prog, (double)++o->done / (double)o->total);
 	}
@@ -192,8 +207,10 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 		pthread_join(th[t], NULL);
 	/* After a failure: results finished but never written. */
 	for (size_t i = 0; i < n; i++)
-		if (j.slots[i].done && j.slots[i].status == RD_OK)
+		if (j.slots[i].done && j.slots[i].status == RD_OK) {
 			rd_result_free(&j.slots[i].res);
+			rd_result_free(&j.slots[i].l1b);
+		}
 	pthread_cond_destroy(&j.cv);
 	pthread_mutex_destroy(&j.mu);
 	free(j.slots);

@@ -26,6 +26,9 @@ typedef struct output_run {
 	const char *kernel;
 	const rd_config *config;
 	const rd_result *result;
+	/* --l1b: the same configuration under rd_config_l1b (RDGC's L1B run,
+	 * for the metrics L2_Hit_L1B and L2_Trans_L1B), or NULL */
+	const rd_result *l1b;
 	const rd_kernel *k;      /* its kernel: the sites' names (--by), or NULL */
 	enum output_by by;       /* --by: rows per site or array (result->sites) */
 	unsigned top;            /* --top: text shows this many rows, 0 all */

@@ -6,6 +6,7 @@
 #include "sites.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,112 @@ int output_csv_has_column(const char *key)
 	return 0;
 }
 
+/*
+ * The columns after model_s (appended, so that every earlier column keeps
+ * its place): the shared L2's, named as the L1's with "l2_" in front
+ * (empty without an L2), and RDGC's six metrics with the L1's
+ * reservation fails, merges and steps, named as JSON's "metrics" (the
+ * L2's empty without an L2, the L1B pair without --l1b). One row each:
+ * the header and every row are generated from this table.
+ */
+enum csv_src {
+	COL_L2_U64,     /* a uint64_t of rd_level at off */
+	COL_L2_U32,     /* a uint32_t of rd_level at off */
+	COL_L2_RATE,    /* a double of rd_level at off */
+	COL_M_U64,      /* a uint64_t of rd_metrics at off */
+	COL_M_RATE,     /* a double of rd_metrics at off */
+	COL_M_L2_U64,   /* the same, empty without an L2 */
+	COL_M_L2_RATE,
+	COL_M_L1B_U64,  /* the same, empty without the L1B run */
+	COL_M_L1B_RATE,
+};
+typedef struct csv_col {
+	const char *name;
+	enum csv_src src;
+	size_t off;
+} csv_col;
+#define L2C(name, field) {name, COL_L2_U64, offsetof(rd_level, field)}
+static const csv_col csv_cols[] = {
+	L2C("l2_requests", requests),
+	L2C("l2_hits", hits),
+	L2C("l2_misses", misses),
+	L2C("l2_compulsory", cls[RD_CLASS_COMPULSORY]),
+	L2C("l2_capacity", cls[RD_CLASS_CAPACITY]),
+	L2C("l2_associativity", cls[RD_CLASS_ASSOCIATIVITY]),
+	L2C("l2_latency", cls[RD_CLASS_LATENCY]),
+	L2C("l2_mshr", cls[RD_CLASS_MSHR]),
+	L2C("l2_write_evict", cls[RD_CLASS_WRITE_EVICT]),
+	L2C("l2_bypass", cls[RD_CLASS_BYPASS]),
+	L2C("l2_store_requests", store_requests),
+	L2C("l2_store_hits", store_hits),
+	L2C("l2_store_evictions", store_evictions),
+	L2C("l2_reservation_fails", reservation_fails),
+	L2C("l2_merges", merges),
+	L2C("l2_steps", steps),
+	{"l2_miss_rate", COL_L2_RATE, offsetof(rd_level, miss_rate)},
+	{"l2_partitions", COL_L2_U32, offsetof(rd_level, partitions)},
+	{"l2_banks", COL_L2_U32, offsetof(rd_level, banks)},
+	{"l2_sets", COL_L2_U32, offsetof(rd_level, sets)},
+	{"L1_R_Hit", COL_M_RATE, offsetof(rd_metrics, l1_r_hit)},
+	{"L1_R_Trans", COL_M_U64, offsetof(rd_metrics, l1_r_trans)},
+	{"L2_Hit", COL_M_L2_RATE, offsetof(rd_metrics, l2_hit)},
+	{"L2_R_Hit", COL_M_L2_RATE, offsetof(rd_metrics, l2_r_hit)},
+	{"L2_Trans", COL_M_L2_U64, offsetof(rd_metrics, l2_trans)},
+	{"L2_Hit_L1B", COL_M_L1B_RATE, offsetof(rd_metrics, l2_hit_l1b)},
+	{"L2_Trans_L1B", COL_M_L1B_U64, offsetof(rd_metrics, l2_trans_l1b)},
+	{"reservation_fails", COL_M_U64, offsetof(rd_metrics, reservation_fails)},
+	{"merges", COL_M_U64, offsetof(rd_metrics, merges)},
+	{"steps", COL_M_U64, offsetof(rd_metrics, steps)},
+};
+#undef L2C
+#define NCOLS (sizeof csv_cols / sizeof *csv_cols)
+
+/* Column i's value for result r (NULL: every column empty), m its metrics. */
+static void csv_col_value(FILE *f, const csv_col *col, const rd_result *r, const rd_metrics *m)
+{
+	if (!r)
+		return;
+	const char *l2 = (const char *)&r->l2, *mp = (const char *)m;
+	uint64_t u;
+	uint32_t u32;
+	double d;
+	switch (col->src) {
+	case COL_L2_U64:
+		if (!r->has_l2)
+			return;
+		memcpy(&u, l2 + col->off, sizeof u);
+		break;
+	case COL_L2_U32:
+		if (!r->has_l2)
+			return;
+		memcpy(&u32, l2 + col->off, sizeof u32);
+		u = u32;
+		break;
+	case COL_L2_RATE:
+		if (!r->has_l2)
+			return;
+		memcpy(&d, l2 + col->off, sizeof d);
+		fprintf(f, "%.6f", isfinite(d) ? d : 0.0);
+		return;
+	case COL_M_L2_U64:
+	case COL_M_L1B_U64:
+	case COL_M_U64:
+		if ((col->src == COL_M_L2_U64 && !r->has_l2) ||
+		    (col->src == COL_M_L1B_U64 && !m->have_l1b))
+			return;
+		memcpy(&u, mp + col->off, sizeof u);
+		break;
+	default: /* the metrics' ratios */
+		if ((col->src == COL_M_L2_RATE && !r->has_l2) ||
+		    (col->src == COL_M_L1B_RATE && !m->have_l1b))
+			return;
+		memcpy(&d, mp + col->off, sizeof d);
+		fprintf(f, "%.6f", isfinite(d) ? d : 0.0);
+		return;
+	}
+	fprintf(f, "%llu", (unsigned long long)u);
+}
+
 /* Sweeps lead with the run (merge sorts by it) and point numbers. */
 static void csv_header(output *o)
 {
@@ -50,6 +157,8 @@ static void csv_header(output *o)
 	      "write_evict,bypass,stores,store_requests,store_hits,store_evictions,"
 	      "miss_rate,miss_rate_all,model_s",
 	      f);
+	for (size_t i = 0; i < NCOLS; i++)
+		fprintf(f, ",%s", csv_cols[i].name);
 	for (int i = 0; i < o->nextra; i++)
 		fprintf(f, ",%s", o->extra_keys[i]);
 	if (o->sweep_id)
@@ -131,6 +240,17 @@ static void csv_row(output *o, const output_run *run, const site_row *row)
 	if (!run->no_timing)
 		fprintf(f, "%.6f", run->model_s);
 tail:
+	/* the L2's and the metrics: a site's row and a skipped point's empty */
+	{
+		rd_metrics m = {0};
+		const rd_result *of = row ? NULL : r;
+		if (of)
+			rd_metrics_of(of, run->l1b, &m);
+		for (size_t i = 0; i < NCOLS; i++) {
+			putc(',', f);
+			csv_col_value(f, &csv_cols[i], of, &m);
+		}
+	}
 	for (int i = 0; i < o->nextra; i++) {
 		putc(',', f);
 		output_csv_field(f, output_config_value(run->config, o->extra_keys[i], buf, sizeof buf));

@@ -73,6 +73,93 @@ static void json_hist(FILE *f, const char *name, const uint64_t *hist, uint32_t 
 	fputs("]", f);
 }
 
+/* Fixed names, part of the format, whatever rd_class_name says; the L2's
+ * counts use the same. */
+static const char *const class_keys[RD_NCLASS] = {"compulsory", "capacity", "associativity",
+						   "latency", "mshr", "write_evict", "bypass"};
+
+/* ,"name":[[n,...] per partition]: a partition-major [partitions * banks]
+ * array as one array of banks per partition. */
+static void json_banks(FILE *f, const char *name, const uint64_t *v, uint32_t partitions,
+		       uint32_t banks)
+{
+	fprintf(f, ",\"%s\":[", name);
+	for (uint32_t p = 0; v && p < partitions; p++) {
+		fputs(p ? ",[" : "[", f);
+		for (uint32_t b = 0; b < banks; b++)
+			fprintf(f, "%s%llu", b ? "," : "", (unsigned long long)v[(size_t)p * banks + b]);
+		putc(']', f);
+	}
+	putc(']', f);
+}
+
+/* ,"l2":{...}: the shared L2's counts, named as the L1's, its histograms
+ * and its per-partition, per-bank requests and misses. */
+static void json_l2(FILE *f, const rd_level *l)
+{
+	fputs(",\"l2\":{\"counts\":{", f);
+	json_u64(f, "requests", l->requests, 1);
+	json_u64(f, "hits", l->hits, 0);
+	json_u64(f, "misses", l->misses, 0);
+	for (int k = 0; k < RD_NCLASS; k++)
+		json_u64(f, class_keys[k], l->cls[k], 0);
+	json_u64(f, "store_requests", l->store_requests, 0);
+	json_u64(f, "store_hits", l->store_hits, 0);
+	json_u64(f, "store_evictions", l->store_evictions, 0);
+	json_u64(f, "reservation_fails", l->reservation_fails, 0);
+	json_u64(f, "merges", l->merges, 0);
+	putc('}', f);
+	json_u64(f, "steps", l->steps, 0);
+	fputs(",\"miss_rate\":", f);
+	json_double(f, l->miss_rate, "%.17g");
+	json_u64(f, "partitions", l->partitions, 0);
+	json_u64(f, "banks", l->banks, 0);
+	json_u64(f, "sets", l->sets, 0);
+	json_banks(f, "bank_requests", l->bank_requests, l->partitions, l->banks);
+	json_banks(f, "bank_misses", l->bank_misses, l->partitions, l->banks);
+	json_hist(f, "histogram", l->hist, l->hist_len, l->hist_inf);
+	json_hist(f, "histogram_writes", l->hist_w, l->hist_w_len, l->hist_w_inf);
+	putc('}', f);
+}
+
+/* ,"metrics":{...}: RDGC's six metrics (seed 001 §5), every run; those of
+ * the L2 null without one, the L1B pair null unless computed (--l1b). */
+static void json_metrics(FILE *f, const rd_result *r, const rd_result *l1b)
+{
+	rd_metrics m;
+	rd_metrics_of(r, l1b, &m);
+	fputs(",\"metrics\":{\"L1_R_Hit\":", f);
+	json_double(f, m.l1_r_hit, "%.17g");
+	json_u64(f, "L1_R_Trans", m.l1_r_trans, 0);
+	fputs(",\"L2_Hit\":", f);
+	if (r->has_l2)
+		json_double(f, m.l2_hit, "%.17g");
+	else
+		fputs("null", f);
+	fputs(",\"L2_R_Hit\":", f);
+	if (r->has_l2)
+		json_double(f, m.l2_r_hit, "%.17g");
+	else
+		fputs("null", f);
+	if (r->has_l2)
+		json_u64(f, "L2_Trans", m.l2_trans, 0);
+	else
+		fputs(",\"L2_Trans\":null", f);
+	fputs(",\"L2_Hit_L1B\":", f);
+	if (m.have_l1b)
+		json_double(f, m.l2_hit_l1b, "%.17g");
+	else
+		fputs("null", f);
+	if (m.have_l1b)
+		json_u64(f, "L2_Trans_L1B", m.l2_trans_l1b, 0);
+	else
+		fputs(",\"L2_Trans_L1B\":null", f);
+	json_u64(f, "reservation_fails", m.reservation_fails, 0);
+	json_u64(f, "merges", m.merges, 0);
+	json_u64(f, "steps", m.steps, 0);
+	putc('}', f);
+}
+
 static void json_run(output *o, const output_run *run)
 {
 	FILE *f = o->f;
@@ -103,10 +190,6 @@ static void json_run(output *o, const output_run *run)
 	json_u64(f, "requests", r->requests, 0);
 	json_u64(f, "hits", r->hits, 0);
 	json_u64(f, "misses", r->misses, 0);
-	/* Fixed names, part of the format, whatever rd_class_name says. */
-	static const char *const class_keys[RD_NCLASS] = {"compulsory", "capacity",
-							   "associativity", "latency", "mshr",
-							   "write_evict", "bypass"};
 	for (int k = 0; k < RD_NCLASS; k++)
 		json_u64(f, class_keys[k], r->cls[k], 0);
 	json_u64(f, "stores", r->stores, 0);
@@ -134,6 +217,9 @@ static void json_run(output *o, const output_run *run)
 	/* the loads' distances, and the stores' (RDGC's C1R and C1W) */
 	json_hist(f, "histogram", r->hist, r->hist_len, r->hist_inf);
 	json_hist(f, "histogram_writes", r->hist_w, r->hist_w_len, r->hist_w_inf);
+	if (r->has_l2)
+		json_l2(f, &r->l2);
+	json_metrics(f, r, run->l1b);
 	sites_json(f, run);
 	if (!run->no_timing) {
 		fputs(",\"timing\":{\"load_s\":", f);

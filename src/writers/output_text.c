@@ -104,6 +104,116 @@ static void text_cases(FILE *f, const rd_result *r)
 	putc('\n', f);
 }
 
+/* The L2's configuration on one line. */
+static void text_l2_config(FILE *f, const rd_config *c, const rd_level *l)
+{
+	char v[8][64];
+	static const char *const keys[] = {"l2.size", "l2.line", "l2.ways", "l2.hash",
+					   "l2.ports", "l2.mshrs", "l2.mshr_sets", "latency.l2"};
+	for (int i = 0; i < 8; i++)
+		output_config_value(c, keys[i], v[i], sizeof v[i]);
+	fprintf(f, "L2:      %s B, %s B lines, %s way%s, %u partition%s x %u bank%s x %u set%s, hash %s",
+		v[0], v[1], v[2], c->l2_ways == 1 ? "" : "s", l->partitions,
+		l->partitions == 1 ? "" : "s", l->banks, l->banks == 1 ? "" : "s", l->sets,
+		l->sets == 1 ? "" : "s", v[3]);
+	if (c->l2_ports)
+		fprintf(f, ", %s port%s", v[4], c->l2_ports == 1 ? "" : "s");
+	else
+		fputs(", unlimited ports", f);
+	if (c->l2_mshrs)
+		fprintf(f, ", %s MSHRs x %s set%s", v[5], v[6], c->l2_mshr_sets == 1 ? "" : "s");
+	else
+		fputs(", unlimited MSHRs", f);
+	fprintf(f, ", latency %s", v[7]);
+	if (c->l2_replacement != RD_REPL_LRU)
+		fprintf(f, ", replacement %s", rd_replacement_name(c->l2_replacement));
+	fprintf(f, ", stores %s\n", rd_stores_name(c->l2_stores));
+}
+
+/* Requests (and misses) of each bank, partition by partition; many banks
+ * are summed up as the least and most loaded. */
+static void text_l2_banks(FILE *f, const rd_level *l)
+{
+	size_t n = (size_t)l->partitions * l->banks;
+	if (!l->bank_requests || !n)
+		return;
+	if (n <= 64) {
+		fputs("L2 banks: requests/misses", f);
+		for (uint32_t p = 0; p < l->partitions; p++) {
+			fprintf(f, "%s p%u:", p ? " |" : "", p);
+			for (uint32_t b = 0; b < l->banks; b++) {
+				size_t i = (size_t)p * l->banks + b;
+				fprintf(f, " %llu/%llu", (unsigned long long)l->bank_requests[i],
+					l->bank_misses ? (unsigned long long)l->bank_misses[i] : 0ull);
+			}
+		}
+		putc('\n', f);
+		return;
+	}
+	size_t lo = 0, hi = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (l->bank_requests[i] < l->bank_requests[lo])
+			lo = i;
+		if (l->bank_requests[i] > l->bank_requests[hi])
+			hi = i;
+	}
+	fprintf(f, "L2 banks: %zu, requests per bank from %llu (p%zu b%zu) to %llu (p%zu b%zu)\n", n,
+		(unsigned long long)l->bank_requests[lo], lo / l->banks, lo % l->banks,
+		(unsigned long long)l->bank_requests[hi], hi / l->banks, hi % l->banks);
+}
+
+/* The shared L2: its configuration, reads and their classes, writes,
+ * reservation fails, merges and steps, histograms and banks. */
+static void text_l2(FILE *f, const rd_config *c, const rd_level *l)
+{
+	text_l2_config(f, c, l);
+	fprintf(f, "L2 requests: %llu read%s (L1 misses and bypassed loads), %llu write%s\n",
+		(unsigned long long)l->requests, l->requests == 1 ? "" : "s",
+		(unsigned long long)l->store_requests, l->store_requests == 1 ? "" : "s");
+	text_count(f, "hits", l->hits, l->requests);
+	text_count(f, "misses", l->misses, l->requests);
+	for (int k = 0; k < RD_NCLASS; k++) {
+		/* the classes an L2 can give, and any other that has misses */
+		if (!l->cls[k] && (k == RD_CLASS_MSHR || k == RD_CLASS_BYPASS ||
+				   (k == RD_CLASS_WRITE_EVICT && c->l2_stores != RD_STORES_EVICT)))
+			continue;
+		char label[32];
+		snprintf(label, sizeof label, "  %s", rd_class_name((enum rd_class)k));
+		text_count(f, label, l->cls[k], l->requests);
+	}
+	fprintf(f, "L2 miss rate %.2f%%; writes: %llu hit%s, %llu eviction%s; "
+		   "reservation fails %llu, merges %llu, steps %llu\n",
+		isfinite(l->miss_rate) ? 100.0 * l->miss_rate : 0.0,
+		(unsigned long long)l->store_hits, l->store_hits == 1 ? "" : "s",
+		(unsigned long long)l->store_evictions, l->store_evictions == 1 ? "" : "s",
+		(unsigned long long)l->reservation_fails, (unsigned long long)l->merges,
+		(unsigned long long)l->steps);
+	text_histogram(f, "L2 histogram:", l->hist, l->hist_len, l->hist_inf);
+	if (l->store_requests)
+		text_histogram(f, "L2 store histogram:", l->hist_w, l->hist_w_len, l->hist_w_inf);
+	text_l2_banks(f, l);
+}
+
+/* RDGC's six metrics on one line ("-": not computed). */
+static void text_metrics(FILE *f, const rd_result *r, const rd_result *l1b)
+{
+	rd_metrics m;
+	rd_metrics_of(r, l1b, &m);
+	fprintf(f, "metrics: L1_R_Hit %.4f, L1_R_Trans %llu", m.l1_r_hit,
+		(unsigned long long)m.l1_r_trans);
+	if (r->has_l2)
+		fprintf(f, ", L2_Hit %.4f (L2_R_Hit %.4f), L2_Trans %llu", m.l2_hit, m.l2_r_hit,
+			(unsigned long long)m.l2_trans);
+	else
+		fputs(", L2_Hit -, L2_Trans - (no L2)", f);
+	if (m.have_l1b)
+		fprintf(f, ", L2_Hit_L1B %.4f, L2_Trans_L1B %llu", m.l2_hit_l1b,
+			(unsigned long long)m.l2_trans_l1b);
+	else
+		fputs(", L2_Hit_L1B -, L2_Trans_L1B -", f);
+	putc('\n', f);
+}
+
 static void text_run(output *o, const output_run *run)
 {
 	FILE *f = o->f;
@@ -150,7 +260,12 @@ static void text_run(output *o, const output_run *run)
 	fprintf(f, "miss rate %.2f%% (hardware view, without latency misses), %.2f%% with them\n",
 		isfinite(r->miss_rate) ? 100.0 * r->miss_rate : 0.0,
 		isfinite(r->miss_rate_all) ? 100.0 * r->miss_rate_all : 0.0);
-	if (r->cancels)
+	if (c->model == RD_PROFILE_RDGC)
+		fprintf(f, "reservation fails %llu (warps stalled for an MSHR entry or merge slot), "
+			   "merges %llu, steps %llu\n",
+			(unsigned long long)r->reservation_fails,
+			(unsigned long long)r->cls[RD_CLASS_LATENCY], (unsigned long long)r->time_steps);
+	else if (r->cancels)
 		fprintf(f, "cancels: %llu issue attempts blocked on MSHRs\n",
 			(unsigned long long)r->cancels);
 	if (c->stores != RD_STORES_IGNORE) {
@@ -170,6 +285,10 @@ static void text_run(output *o, const output_run *run)
 	text_histogram(f, "histogram:", r->hist, r->hist_len, r->hist_inf);
 	if (c->stores != RD_STORES_IGNORE)
 		text_histogram(f, "store histogram:", r->hist_w, r->hist_w_len, r->hist_w_inf);
+	if (r->has_l2)
+		text_l2(f, c, &r->l2);
+	if (r->has_l2 || c->model == RD_PROFILE_RDGC)
+		text_metrics(f, r, run->l1b);
 	sites_text(f, run);
 	if (r->threads_modelled < r->threads_total)
 		fprintf(f, "note: gpu.max_threads=%u kept %u of %u threads\n", c->max_threads,

@@ -174,7 +174,7 @@ result "samples: the new effects' try lines quote the measured numbers" $?
 # The by-hand trace under evict: the store (the third access) removes line
 # 0 (outcome evict, access store), and the load after it is write_evict.
 "$RDSCOPE" run -q $serial -s l1.stores=evict --log "$T/log.csv" "$T/t.trc" >/dev/null 2>&1
-[ "$(head -n 1 "$T/log.csv" | awk -F, '{ print $NF }')" = access ] &&
-	[ "$(awk -F, 'NR > 1 { print $12 "/" $13 "/" $NF }' "$T/log.csv" | tr '\n' ' ')" = \
+[ "$(head -n 1 "$T/log.csv" | awk -F, '{ print $17 }')" = access ] &&
+	[ "$(awk -F, 'NR > 1 { print $12 "/" $13 "/" $17 }' "$T/log.csv" | tr '\n' ' ')" = \
 		"miss/compulsory/load miss/compulsory/load evict//store miss/write_evict/load " ]
 result "event log: a store's evict outcome, its access column, the write_evict load after it" $?
