@@ -280,6 +280,12 @@ static void place_free(l2place *pl)
 	free(pl->mset);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Step 4: one run of the banks. */
 static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 		     const rd_callbacks *cb, sim_counts *out, uint64_t *rf, uint64_t *steps,
@@ -289,10 +295,17 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	uint32_t *cap = calloc(nsets ? nsets : 1, sizeof *cap);
 	uint32_t *bcap = calloc(pl->nbanks, sizeof *bcap);
 	uint32_t *port_used = calloc(pl->nbanks, sizeof *port_used);
-	uint64_t *wait = malloc((s->n ? s->n : 1) * sizeof *wait);
+	size_t n1 = s->n ? s->n : 1;
+	uint64_t *bfirst = calloc((size_t)pl->nbanks + 1, sizeof *bfirst);
+	uint64_t *head = malloc(pl->nbanks * sizeof *head), *adm = malloc(pl->nbanks * sizeof *adm);
+	uint64_t *win = malloc(pl->nbanks * sizeof *win);
+	uint64_t *bq = malloc(n1 * sizeof *bq), *cand = malloc(n1 * sizeof *cand);
+	uint8_t *done = calloc(n1, 1);
+	uint32_t *rbank = malloc(n1 * sizeof *rbank);
+	uint32_t *act = malloc(pl->nbanks * sizeof *act);
 	pcache pc;
 	int rc = RD_ENOMEM, inited = 0;
-	if (!cap || !bcap || !port_used || !wait)
+	if (!cap || !bcap || !port_used || !bfirst || !head || !adm || !win || !bq || !cand || !done || !rbank || !act)
 		goto out;
 	for (uint64_t i = 0; i < s->n; i++) {
 		cap[pl->set[s->line[i]]]++;
@@ -314,29 +327,70 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	pc.bank_of = pl->bank;
 	pc.banks_per_part = c->l2_banks;
 	pc.level = 2;
-	uint64_t next = 0, nw = 0, t = 0, last = 0, since = 0;
+	/* Each bank's requests in stream order (a counting sort): bank b's
+	 * are bq[bfirst[b] .. bfirst[b + 1]); of them [head[b], adm[b]) are
+	 * admitted and waiting, the accepted ones squeezed out as they go.
+	 * Each step the first `ports` waiting of each bank (all, without a
+	 * limit) are tried, oldest first across the banks: a bank whose
+	 * ports are taken costs nothing however long its queue. */
+	uint32_t nb = pl->nbanks;
+	for (uint64_t i = 0; i < s->n; i++) {
+		rbank[i] = pl->bank[s->line[i]];
+		bfirst[rbank[i] + 1]++;
+	}
+	for (uint32_t b = 0; b < nb; b++)
+		bfirst[b + 1] += bfirst[b];
+	for (uint32_t b = 0; b < nb; b++)
+		head[b] = adm[b] = bfirst[b];
+	for (uint64_t i = 0; i < s->n; i++)
+		bq[adm[rbank[i]]++] = i;
+	for (uint32_t b = 0; b < nb; b++)
+		adm[b] = bfirst[b];
+	uint64_t next = 0, nwait = 0, t = 0, last = 0, since = 0;
+	uint32_t nact = 0; /* act[]: the banks with requests waiting */
 	int any_step = 0;
-	while (next < s->n || nw) {
-		if (!nw && s->t[next] > t)
+	while (next < s->n || nwait) {
+		if (!nwait && s->t[next] > t)
 			t = s->t[next]; /* idle until the next arrival */
-		while (next < s->n && s->t[next] <= t)
-			wait[nw++] = next++;
+		while (next < s->n && s->t[next] <= t) {
+			uint32_t b = rbank[next];
+			if (head[b] == adm[b])
+				act[nact++] = b; /* a bank with something waiting */
+			adm[b]++;
+			next++;
+			nwait++;
+		}
 		if (pc_fills(&pc, t, 0) < 0)
 			goto out;
-		memset(port_used, 0, pl->nbanks * sizeof *port_used);
-		uint64_t kept = 0;
-		int acted = 0;
-		for (uint64_t i = 0; i < nw; i++) {
-			uint64_t q = wait[i];
-			uint32_t l = s->line[q], b = pl->bank[l];
-			if (c->l2_ports && port_used[b] >= c->l2_ports) {
-				wait[kept++] = q;
-				continue;
+		/* the candidates: each bank's window, merged by age */
+		uint64_t nc = 0;
+		for (uint32_t a = 0; a < nact; a++) {
+			uint32_t b = act[a];
+			uint64_t k = adm[b] - head[b];
+			if (c->l2_ports && k > c->l2_ports)
+				k = c->l2_ports;
+			win[b] = k;
+			for (uint64_t j = 0; j < k; j++)
+				cand[nc++] = bq[head[b] + j];
+		}
+		if (nc > 64) {
+			qsort(cand, nc, sizeof *cand, cmp_u64);
+		} else {
+			for (uint64_t i = 1; i < nc; i++) {
+				uint64_t x = cand[i], j = i;
+				for (; j && cand[j - 1] > x; j--)
+					cand[j] = cand[j - 1];
+				cand[j] = x;
 			}
+		}
+		for (uint32_t a = 0; a < nact; a++)
+			port_used[act[a]] = 0;
+		for (uint64_t i = 0; i < nc; i++) {
+			uint64_t q = cand[i];
+			uint32_t l = s->line[q], b = pl->bank[l];
 			uint32_t port = port_used[b]++;
 			int st = s->store[q];
 			int o;
-			acted = 1;
 			if (st && c->l2_stores == RD_STORES_IGNORE) {
 				out->store_requests++;
 				pc.d = -1;
@@ -346,11 +400,15 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 			} else if ((o = pc_access(&pc, l, st, t)) < 0) {
 				goto out;
 			}
-			if (o == PC_RF)
+			if (o == PC_RF) {
 				(*rf)++;
-			else if (bank_req) {
-				bank_req[b]++;
-				bank_miss[b] += o != PC_HIT && o != PC_EVICT;
+			} else {
+				done[q] = 1;
+				nwait--;
+				if (bank_req) {
+					bank_req[b]++;
+					bank_miss[b] += o != PC_HIT && o != PC_EVICT;
+				}
 			}
 			if (events) {
 				static const int outc[] = {RD_OUT_HIT, RD_OUT_MISS, RD_OUT_MERGE,
@@ -367,11 +425,24 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 				};
 				cb->event(cb->ctx, &ev);
 			}
-			if (o == PC_RF)
-				wait[kept++] = q;
 		}
-		nw = kept;
-		if (acted) {
+		/* squeeze the accepted out of each window: the refused keep
+		 * their order at its end */
+		uint32_t still = 0;
+		for (uint32_t a = 0; a < nact; a++) {
+			uint32_t b = act[a];
+			uint64_t h = head[b], k = win[b], w = h + k;
+			for (uint64_t j = k; j-- > 0;) {
+				uint64_t q = bq[h + j];
+				if (!done[q])
+					bq[--w] = q;
+			}
+			head[b] = w;
+			if (w < adm[b])
+				act[still++] = b;
+		}
+		nact = still;
+		if (nc) {
 			last = t;
 			any_step = 1;
 		}
@@ -394,7 +465,15 @@ out:
 	free(cap);
 	free(bcap);
 	free(port_used);
-	free(wait);
+	free(bfirst);
+	free(head);
+	free(adm);
+	free(win);
+	free(bq);
+	free(cand);
+	free(done);
+	free(rbank);
+	free(act);
 	return rc;
 }
 
