@@ -330,6 +330,7 @@ typedef struct sim_params {
 	const uint32_t *bank_of;
 	uint32_t banks, ports, mshr_sets, max_merges, schedulers;
 	uint32_t maxcb, maxcw;
+	uint32_t line_bytes;       /* l1.line (events' fill addresses) */
 	int adaptive;
 	double k1, k2;
 	uint32_t l2p;
@@ -485,6 +486,7 @@ typedef struct pcache {
 	 * fills its level, core; line addresses and banks from these) */
 	const rd_callbacks *cb;
 	const uint64_t *line_addr;
+	uint32_t line_bytes;      /* (a fill's address: its line's first byte) */
 	const uint32_t *bank_of;  /* [nlines] bank (partition-major) */
 	uint32_t banks_per_part;
 	int level;

@@ -324,6 +324,7 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	int events = cb && cb->event;
 	pc.cb = events ? cb : NULL;
 	pc.line_addr = s->line_addr;
+	pc.line_bytes = c->l2_line;
 	pc.bank_of = pl->bank;
 	pc.banks_per_part = c->l2_banks;
 	pc.level = 2;

@@ -325,6 +325,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 		p->schedulers = c->schedulers;
 		p->maxcb = c->max_active_blocks;
 		p->maxcw = c->max_active_threads / (c->warp_size ? c->warp_size : 1);
+		p->line_bytes = c->l1_line;
 		p->adaptive = c->latency_model == RD_LATENCY_ADAPTIVE;
 		p->k1 = c->latency_k1;
 		p->k2 = c->latency_k2;

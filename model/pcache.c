@@ -191,6 +191,7 @@ static void fill_event(pcache *pc, uint32_t l, uint64_t t, uint32_t core)
 	uint32_t b = pc->bank_of ? pc->bank_of[l] : 0, bp = pc->banks_per_part ? pc->banks_per_part : 1;
 	rd_event ev = {
 		.time = t + 1, .core = core, .line = pc->line_addr ? pc->line_addr[l] : l,
+		.addr = (pc->line_addr ? pc->line_addr[l] : l) * pc->line_bytes,
 		.set = pc->st.ln[l].set, .distance = -1, .outcome = RD_OUT_FILL, .cls = -1,
 		.effect_at = t + 1, .mshrs_used = pc->used, .level = pc->level,
 		.partition = b / bp, .bank = b % bp, .mshrs_free = pc_free_entries(pc, l),

@@ -397,9 +397,11 @@ void rd_kernel_store_range(const rd_kernel *k, uint32_t t0, uint32_t t1, uint64_
  * without sites: its per-thread load number). */
 void rd_kernel_site_label(const rd_kernel *k, uint32_t i, char *buf, size_t len);
 
-/* The L2's results (rd_result.l2): reads are the L1's load misses that
- * took a new MSHR entry and its bypassed loads; writes its stores that
- * leave it (l1.stores=evict). requests, hits, misses, the classes and
+/* The L2's results (rd_result.l2): reads are the L1's misses that took a
+ * new MSHR entry (loads', and under l1.stores=allocate stores' fetches)
+ * and its bypassed loads; writes its stores that leave it
+ * (l1.stores=evict) or, under allocate, the write-backs of the written
+ * lines it evicts. requests, hits, misses, the classes and
  * miss_rate are about reads; stores have their own counts. Classes:
  * compulsory, latency (merged into an entry in flight), write_evict (an
  * l2.stores=evict store removed it), associativity (by difference with a

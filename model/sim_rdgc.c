@@ -284,6 +284,7 @@ int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_c
 	rc.pc.cores = active;
 	rc.pc.cb = p->record_events ? in->cb : NULL;
 	rc.pc.line_addr = co->line_addr;
+	rc.pc.line_bytes = p->line_bytes;
 	rc.pc.bank_of = p->bank_of;
 	rc.pc.banks_per_part = banks;
 	rc.pc.level = 1;
