@@ -236,11 +236,45 @@ out:
 	return rc;
 }
 
-/* Step 3: global bank, set (bank-major) and MSHR set of each line. */
+/* Step 3: global bank (partition-major), set within the bank, stack set
+ * and MSHR set of each line. Stack sets are bank * spb + set, or, when
+ * the L2 has more sets than the stream has lines, the used ones numbered
+ * densely (a 4 GiB L2 of 1-byte lines keeps as many stacks as lines). */
 typedef struct l2place {
-	uint32_t *bank, *set, *mset;
-	uint32_t nbanks, spb;
+	uint32_t *bank, *setin, *set, *mset;
+	uint32_t nbanks, spb, nsets;
 } l2place;
+
+/* Sort ord[0..n) by key[ord[i]] (a heap sort: no global context for
+ * qsort's comparator, so the model stays reentrant). */
+static void sift(uint32_t *ord, const uint64_t *key, uint32_t i, uint32_t n)
+{
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && key[ord[c + 1]] > key[ord[c]])
+			c++;
+		if (key[ord[c]] <= key[ord[i]])
+			return;
+		uint32_t x = ord[i];
+		ord[i] = ord[c];
+		ord[c] = x;
+		i = c;
+	}
+}
+
+static void qsort_keys(uint32_t *ord, uint32_t n, const uint64_t *key)
+{
+	for (uint32_t i = n / 2; i-- > 0;)
+		sift(ord, key, i, n);
+	for (uint32_t e = n; e > 1; e--) {
+		uint32_t x = ord[0];
+		ord[0] = ord[e - 1];
+		ord[e - 1] = x;
+		sift(ord, key, 0, e - 1);
+	}
+}
 
 static int place(l2place *pl, const rd_config *c, const l2stream *s)
 {
@@ -249,10 +283,11 @@ static int place(l2place *pl, const rd_config *c, const l2stream *s)
 	size_t n = s->nlines ? s->nlines : 1;
 	pl->bank = malloc(n * sizeof *pl->bank);
 	pl->set = malloc(n * sizeof *pl->set);
+	pl->setin = malloc(n * sizeof *pl->setin);
 	pl->mset = malloc(n * sizeof *pl->mset);
 	pl->nbanks = np * nb;
 	pl->spb = spb;
-	if (!pl->bank || !pl->set || !pl->mset)
+	if (!pl->bank || !pl->set || !pl->mset || !pl->setin)
 		return -1;
 	rd_config h = *c; /* the L1's hash function over the bank's sets */
 	h.l1_hash = c->l2_hash;
@@ -267,9 +302,38 @@ static int place(l2place *pl, const rd_config *c, const l2stream *s)
 		uint64_t local = (stripe / ((uint64_t)np * nb)) * per + a2 % per;
 		uint32_t g = part * nb + bank;
 		pl->bank[l] = g;
-		pl->set[l] = g * spb + rd_set_index(&h, spb, local);
+		pl->setin[l] = rd_set_index(&h, spb, local);
 		pl->mset[l] = (uint32_t)((uint64_t)part * c->l2_mshr_sets / np);
 	}
+	uint64_t total = (uint64_t)pl->nbanks * spb;
+	if (total <= 65536 || total <= s->nlines) {
+		pl->nsets = (uint32_t)total;
+		for (uint32_t l = 0; l < s->nlines; l++)
+			pl->set[l] = pl->bank[l] * spb + pl->setin[l];
+		return 0;
+	}
+	/* the used sets, densely: sort the lines by their set */
+	uint64_t *key = malloc(n * sizeof *key);
+	uint32_t *ord = malloc(n * sizeof *ord);
+	if (!key || !ord) {
+		free(key);
+		free(ord);
+		return -1;
+	}
+	for (uint32_t l = 0; l < s->nlines; l++) {
+		key[l] = (uint64_t)pl->bank[l] * spb + pl->setin[l];
+		ord[l] = l;
+	}
+	qsort_keys(ord, s->nlines, key);
+	uint32_t d = 0;
+	for (uint32_t i = 0; i < s->nlines; i++) {
+		if (i && key[ord[i]] != key[ord[i - 1]])
+			d++;
+		pl->set[ord[i]] = d;
+	}
+	pl->nsets = s->nlines ? d + 1 : 0;
+	free(key);
+	free(ord);
 	return 0;
 }
 
@@ -277,6 +341,7 @@ static void place_free(l2place *pl)
 {
 	free(pl->bank);
 	free(pl->set);
+	free(pl->setin);
 	free(pl->mset);
 }
 
@@ -291,7 +356,7 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 		     const rd_callbacks *cb, sim_counts *out, uint64_t *rf, uint64_t *steps,
 		     uint64_t *bank_req, uint64_t *bank_miss)
 {
-	uint32_t nsets = pl->nbanks * pl->spb;
+	uint32_t nsets = pl->nsets;
 	uint32_t *cap = calloc(nsets ? nsets : 1, sizeof *cap);
 	uint32_t *bcap = calloc(pl->nbanks, sizeof *bcap);
 	uint32_t *port_used = calloc(pl->nbanks, sizeof *port_used);
@@ -417,7 +482,7 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 				rd_event ev = {
 					.time = t, .core = s->core[q], .store = st,
 					.addr = s->line_addr[l] * c->l2_line, .line = s->line_addr[l],
-					.set = pl->set[l] % pl->spb, .distance = pc.d, .outcome = outc[o],
+					.set = pl->setin[l], .distance = pc.d, .outcome = outc[o],
 					.cls = pc.cls, .latency = pc.last_lat,
 					.effect_at = t + (pc.last_lat ? pc.last_lat - 1 : 0),
 					.mshrs_used = pc.used, .level = 2, .partition = b / c->l2_banks,

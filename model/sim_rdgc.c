@@ -39,7 +39,8 @@ typedef struct rdgc_core {
 	sim_counts *out;
 	uint32_t core;
 	pcache pc;
-	uint32_t *port_used, *port_step; /* [banks]: ports taken in step port_step */
+	uint32_t *port_used;   /* [banks]: ports taken in step port_step */
+	uint64_t *port_step;
 	greq *g;
 	uint32_t gn, gcap;
 	uint64_t t;
@@ -182,7 +183,7 @@ static int group_run(rdgc_core *rc)
 				continue;
 			uint32_t b = q->bank;
 			if (rc->port_step[b] != rc->t + 1) {
-				rc->port_step[b] = (uint32_t)(rc->t + 1);
+				rc->port_step[b] = rc->t + 1;
 				rc->port_used[b] = 0;
 			}
 			if (p->ports && rc->port_used[b] >= p->ports)

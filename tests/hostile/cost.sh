@@ -60,3 +60,12 @@ for st in ignore evict allocate; do
 		grep -q "1 store" "$T/out" || { echo "# $st: $(cat "$T/err")"; ok=1; }
 done
 check "cost: a store at thread id 2^26 - 1 fits in 150 MB under every l1.stores" $ok
+# The L2 keeps stacks for the sets its stream uses: a 2 GiB L2 of 1-byte
+# lines (2^31 sets), or 2^20 banks of 2^11 sets, over a small trace.
+ok=0
+for geo in "-s l2.partitions=1 -s l2.banks=1" "-s l2.partitions=1024 -s l2.banks=1024"; do
+	(ulimit -v 300000; exec "$R" run -q -s l2.size=2048M -s l2.line=1 -s l2.ways=1 $geo \
+		-s l1.stores=evict samples/paper/table2.trc) >"$T/out" 2>"$T/err" &&
+		grep -q "^L2 requests: 128 reads" "$T/out" || { echo "# $geo: $(cat "$T/err")"; ok=1; }
+done
+check "cost: a 2 GiB L2 of 1-byte lines (2^31 sets; 2^20 banks) fits in 300 MB" $ok
