@@ -30,9 +30,27 @@ static void text_config(FILE *f, const rd_config *c)
 		fputs("unlimited MSHRs", f);
 	if (c->l1_mshr_per_warp)
 		fprintf(f, " (%s per warp)", v[6]);
-	fprintf(f, ", latency hit %s miss %s+-%s, warp %s, cores %s, mapping %s%s", v[7], v[8],
-		v[9], v[10], v[11], v[12],
-		c->classes == RD_CLASSES_PER_ACCESS ? ", classes per access" : "");
+	if (c->model == RD_PROFILE_RDGC) {
+		/* RDGC's L1: banks, ports, merges, schedulers, its latency */
+		fprintf(f, " x %u set%s, %u bank%s x ", c->l1_mshr_sets, c->l1_mshr_sets == 1 ? "" : "s",
+			c->l1_banks, c->l1_banks == 1 ? "" : "s");
+		if (c->l1_ports)
+			fprintf(f, "%u port%s", c->l1_ports, c->l1_ports == 1 ? "" : "s");
+		else
+			fputs("unlimited ports", f);
+		if (c->l1_max_merges)
+			fprintf(f, ", %u merges", c->l1_max_merges);
+		fprintf(f, ", %u schedulers", c->schedulers);
+		if (c->latency_model == RD_LATENCY_ADAPTIVE)
+			fprintf(f, ", latency adaptive K1 %g K2 %g", c->latency_k1, c->latency_k2);
+		else
+			fprintf(f, ", latency fixed %s", v[8]);
+		fprintf(f, ", warp %s, cores %s, mapping %s", v[10], v[11], v[12]);
+	} else {
+		fprintf(f, ", latency hit %s miss %s+-%s, warp %s, cores %s, mapping %s%s", v[7], v[8],
+			v[9], v[10], v[11], v[12],
+			c->classes == RD_CLASSES_PER_ACCESS ? ", classes per access" : "");
+	}
 	/* the policies, when not the paper's */
 	if (c->replacement != RD_REPL_LRU)
 		fprintf(f, ", replacement %s", rd_replacement_name(c->replacement));
