@@ -436,14 +436,104 @@ static void test_params_fields(void **state)
 		"latency.stddev", "gpu.warp_size", "gpu.cores"};
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
 		assert_true(param_editable(field(need[i])));
-	int derived = 0;
+	int derived = 0, headings = 0;
 	for (size_t i = 0; i < param_nfields; i++) {
 		if (param_fields[i].key)
 			assert_non_null(rd_key_find(param_fields[i].key));
+		else if (param_heading(i))
+			headings++, assert_false(param_editable(i));
 		else
 			derived++, assert_false(param_editable(i));
 	}
-	assert_int_equal(derived, 1);
+	assert_int_equal(derived, 2); /* the L1's sets, the L2's sets per bank */
+	assert_int_equal(headings, 2);
+	/* Issue 18: every L2 key and the L1's parallelism keys have a row. */
+	static const char *const l2[] = {"l2.size", "l2.line", "l2.ways", "l2.hash",
+		"l2.replacement", "l2.stores", "l2.partitions", "l2.banks", "l2.ports",
+		"l2.interleave", "l2.mshrs", "l2.mshr_sets", "l2.max_merges", "latency.l2",
+		"l1.banks", "l1.ports", "l1.mshr_sets", "l1.max_merges", "gpu.schedulers",
+		"latency.model", "latency.k1", "latency.k2"};
+	for (size_t i = 0; i < sizeof l2 / sizeof l2[0]; i++)
+		assert_true(param_editable(field(l2[i])));
+	/* The paper's rows keep their places (the screens' first rows). */
+	assert_int_equal(field("l1.size"), 0);
+	assert_int_equal(field("l1.loads"), 20);
+	assert_true(param_heading(21));
+	assert_int_equal(field("l2.size"), 22);
+}
+
+/* Issue 18: the L2's and RDGC's rows step without dead ends: l2.size from
+ * 0 (no L2) to the smallest whole L2 and back, the rows dimmed while they
+ * do not apply, a model the other keys refuse taken with them reset. */
+static void test_params_l2(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	char msg[512], note[256], why[64];
+	int uh = -1;
+	assert_int_equal(c.l2_size, 0);
+	assert_false(param_applies(&c, field("l2.banks"), why, sizeof why));
+	assert_string_equal(why, "(l2.size 0: off)");
+	assert_true(param_applies(&c, field("l2.size"), why, sizeof why));
+	assert_false(param_applies(&c, field("l1.banks"), why, sizeof why));
+	assert_string_equal(why, "(model=rdgc)");
+	/* 128-byte lines x 8 ways: 1 KiB is the smallest whole L2. */
+	assert_string_equal(steps(&c, "l2.size", 1, 2), "1024 2048");
+	assert_true(param_applies(&c, field("l2.banks"), why, sizeof why));
+	assert_string_equal(steps(&c, "l2.size", -1, 3), "1024 0 !");
+	/* Banks need whole sets per bank: 1 KiB has one set, so no split. */
+	c.l2_size = 64 * 1024;
+	assert_string_equal(steps(&c, "l2.banks", 1, 3), "2 4 8");
+	assert_string_equal(steps(&c, "l2.banks", -1, 4), "4 2 1 !");
+	char v[64], e[64];
+	param_format(&c, field("l2.size") + 3, v, sizeof v, e, sizeof e);
+	assert_string_equal(v, "64"); /* 64 KiB / (128 x 8 x 1 x 1) */
+	assert_string_equal(e, "x 1 bank");
+	param_format(&c, field("l2.size"), v, sizeof v, e, sizeof e);
+	assert_string_equal(e, "B = 64 KiB");
+	param_format(&c, field("l2.interleave"), v, sizeof v, e, sizeof e);
+	assert_string_equal(e, "= l2.line");
+	param_format(&c, field("l2.ports"), v, sizeof v, e, sizeof e);
+	assert_string_equal(e, "unlimited");
+	assert_string_equal(steps(&c, "l2.ports", -1, 2), "1024 512");
+	assert_string_equal(steps(&c, "l2.interleave", 1, 1), "128");
+	assert_string_equal(steps(&c, "l2.interleave", -1, 1), "0");
+	/* The L1's parallelism under the paper profile: refused, saying why. */
+	assert_int_equal(param_step(&c, field("l1.banks"), 1, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "need model=rdgc"));
+	/* Under rdgc they step; the adaptive latency's constants halve. */
+	assert_int_equal(param_set_text(&c, field("model"), "rdgc", msg, sizeof msg), 0);
+	assert_true(param_applies(&c, field("l1.banks"), why, sizeof why));
+	assert_string_equal(steps(&c, "l1.banks", 1, 1), "2");
+	assert_string_equal(steps(&c, "latency.k2", 1, 2), "0.5 1");
+	assert_string_equal(steps(&c, "latency.k2", -1, 3), "0.5 0.25 0.125");
+	/* rdgc -> paper with two banks: the paper takes one, reset and said. */
+	assert_int_equal(param_step(&c, field("model"), 1, msg, sizeof msg), -1);
+	assert_int_equal(param_step_auto(&c, field("model"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.model, RD_PROFILE_PAPER);
+	assert_int_equal(c.l1_banks, 1);
+	assert_non_null(strstr(note, "model rdgc -> paper takes l1.banks 2 -> 1"));
+	assert_int_equal(rd_config_check(&c, msg, sizeof msg), 0);
+	/* paper -> reference-2013 with an L2: the L2 goes. */
+	assert_int_equal(param_step_auto(&c, field("model"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.model, RD_PROFILE_REF2013);
+	assert_int_equal(c.l2_size, 0);
+	assert_non_null(strstr(note, "l2.size 65536 -> 0"));
+	assert_false(param_applies(&c, field("l2.size"), why, sizeof why));
+	/* Typed the same way. */
+	rd_config_default(&c);
+	c.latency_stddev = 10;
+	assert_int_equal(param_set_text_auto(&c, field("model"), "rdgc", &uh, msg, sizeof msg,
+					     note, sizeof note), 0);
+	assert_int_equal(c.model, RD_PROFILE_RDGC);
+	assert_true(c.latency_stddev == 0);
+	assert_non_null(strstr(note, "latency.stddev 10 -> 0"));
+	/* Headings are neither selectable values nor derived facts. */
+	assert_int_equal(param_step(&c, field("l2.size") - 1, 1, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "heading"));
 }
 
 static void test_params_step(void **state)
@@ -1145,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_params_fields),
 		cmocka_unit_test(test_params_step),
 		cmocka_unit_test(test_params_never_dead_end),
+		cmocka_unit_test(test_params_l2),
 		cmocka_unit_test(test_params_stores_loads),
 		cmocka_unit_test(test_params_typed),
 		cmocka_unit_test(test_params_format),

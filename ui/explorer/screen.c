@@ -84,8 +84,19 @@ static void draw_params(explorer *x)
 		if (i >= n)
 			break;
 		int y = r.y + 1 + row, cx = r.x + 1;
-		char val[64], extra[64], line[256];
+		char val[64], extra[64], line[256], why[64];
+		if (param_heading(i)) { /* a group: a rule with its name */
+			draw_fill(y, cx, iw, E_BORDER, g->hline);
+			snprintf(line, sizeof line, " %s ", param_fields[i].label);
+			draw_put(y, cx + 1, iw - 1, E_LABEL, line);
+			continue;
+		}
 		param_format(&x->cfg, i, val, sizeof val, extra, sizeof extra);
+		/* A row this profile keeps at its default, or the L2's while it
+		 * is off: dimmed, why in place of the unit. */
+		int applies = param_applies(&x->cfg, i, why, sizeof why);
+		if (!applies)
+			snprintf(extra, sizeof extra, "%s", why);
 		int selected = i == x->sel;
 		if (selected) {
 			snprintf(line, sizeof line, "%s %-*s %s %s", g->sel, LABEL_W,
@@ -95,17 +106,16 @@ static void draw_params(explorer *x)
 			continue;
 		}
 		snprintf(line, sizeof line, "  %-*s ", LABEL_W, param_fields[i].label);
-		int c = draw_put(y, cx, iw, param_editable(i) ? E_LABEL : E_DERIVED, line);
-		c += draw_put(y, cx + c, iw - c, param_editable(i) ? E_VALUE : E_DERIVED, val);
+		int live = param_editable(i) && applies;
+		int c = draw_put(y, cx, iw, live ? E_LABEL : E_DERIVED, line);
+		c += draw_put(y, cx + c, iw - c, live ? E_VALUE : E_DERIVED, val);
 		if (*extra) {
 			c += draw_put(y, cx + c, iw - c, E_NORMAL, " ");
 			draw_put(y, cx + c, iw - c, E_DERIVED, extra);
 		}
 	}
 	if (help_line && x->sel < n) {
-		const char *h = param_fields[x->sel].key
-					? rd_key_find(param_fields[x->sel].key)->help
-					: "derived: l1.size / (l1.line x l1.ways)";
+		const char *h = param_help(x->sel);
 		char line[256];
 		snprintf(line, sizeof line, " %s", h);
 		draw_put(r.y + r.h - 2, r.x + 1, iw, E_DERIVED, line);
