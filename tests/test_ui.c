@@ -29,6 +29,7 @@
 #include "layout.h"
 #include "msg.h"
 #include "params.h"
+#include "level.h"
 #include "theme.h"
 #include "typed.h"
 #include "worker.h"
@@ -593,6 +594,86 @@ static void test_params_step(void **state)
 	/* The derived row is not editable. */
 	assert_int_equal(param_step(&c, field("l1.size") + 3, 1, msg, sizeof msg), -1);
 	assert_non_null(strstr(msg, "derived"));
+}
+
+/* Issue 18: the L2 read as a result by the panes, its rows, the metrics
+ * line at every width, the busiest bank. */
+static void test_level(void **state)
+{
+	(void)state;
+	rd_result r;
+	memset(&r, 0, sizeof r);
+	rd_result o;
+	level_as_result(&r, &o); /* no L2: nothing */
+	assert_int_equal(o.requests, 0);
+	assert_null(o.hist);
+	uint64_t hist[3] = {5, 0, 2}, breq[6] = {10, 20, 30, 40, 50, 90}, bmiss[6] = {0};
+	r.has_l2 = 1;
+	r.l2 = (rd_level){.requests = 100, .hits = 40, .misses = 60, .hist = hist, .hist_len = 3,
+			  .hist_inf = 53, .partitions = 2, .banks = 3, .bank_requests = breq,
+			  .bank_misses = bmiss, .store_requests = 7, .store_hits = 3};
+	r.l2.cls[RD_CLASS_COMPULSORY] = 50;
+	r.l2.cls[RD_CLASS_LATENCY] = 10;
+	level_as_result(&r, &o);
+	assert_int_equal(o.requests, 100);
+	assert_int_equal(o.hits, 40);
+	assert_int_equal(o.cls[RD_CLASS_LATENCY], 10);
+	assert_ptr_equal(o.hist, hist);
+	assert_int_equal(o.hist_inf, 53);
+	assert_int_equal(o.store_hits, 3);
+	/* as the L1's: without merged (latency) misses, and with */
+	assert_true(o.miss_rate > 0.4999 && o.miss_rate < 0.5001);
+	assert_true(o.miss_rate_all > 0.5999 && o.miss_rate_all < 0.6001);
+	/* read with the L2's ways, policy and stores */
+	rd_config c, lc;
+	rd_config_default(&c);
+	c.l2_size = 65536;
+	c.l2_ways = 16;
+	c.l2_replacement = RD_REPL_FIFO;
+	level_config(&c, &lc);
+	assert_int_equal(lc.l1_ways, 16);
+	assert_int_equal(lc.replacement, RD_REPL_FIFO);
+	assert_int_equal(lc.stores, RD_STORES_IGNORE); /* no store leaves the L1 */
+	c.stores = RD_STORES_EVICT;
+	c.l2_stores = RD_STORES_EVICT;
+	level_config(&c, &lc);
+	assert_int_equal(lc.stores, RD_STORES_EVICT);
+	/* the L2's rows: no mshr, no bypass; write_evict under l2.stores=evict */
+	assert_true(level_class_shown(&c, 2, RD_CLASS_LATENCY));
+	assert_false(level_class_shown(&c, 2, RD_CLASS_MSHR));
+	assert_false(level_class_shown(&c, 2, RD_CLASS_BYPASS));
+	assert_true(level_class_shown(&c, 2, RD_CLASS_WRITE_EVICT));
+	c.l2_stores = RD_STORES_ALLOCATE;
+	assert_false(level_class_shown(&c, 2, RD_CLASS_WRITE_EVICT));
+	assert_true(level_class_shown(&c, 1, RD_CLASS_MSHR));
+	/* the six metrics in one line, shorter as the width shrinks */
+	rd_metrics m;
+	r.requests = 1000;
+	r.hits = 250;
+	rd_metrics_of(&r, NULL, &m);
+	char buf[256];
+	level_metrics_line(&m, L1B_OFF, 200, buf, sizeof buf);
+	assert_string_equal(buf, " L1_R_Hit 25.00%  L1_R_Trans 1000  L2_Hit 40.19% (reads 40.00%)  "
+				 "L2_Trans 107  L1B: press B");
+	level_metrics_line(&m, L1B_RUNNING, 80, buf, sizeof buf);
+	assert_string_equal(buf, " L1_R_Hit 25.00% L1_R_Trans 1000 L2_Hit 40.19% L2_Trans 107 L1B ...");
+	for (int w = 20; w <= 120; w++) {
+		level_metrics_line(&m, L1B_OFF, w, buf, sizeof buf);
+		assert_true((int)strlen(buf) <= w);
+		assert_non_null(strstr(buf, "25.0"));
+	}
+	rd_result lb = r;
+	lb.l2.hits = 0;
+	lb.l2.store_hits = 0;
+	rd_metrics_of(&r, &lb, &m);
+	level_metrics_line(&m, L1B_DONE, 200, buf, sizeof buf);
+	assert_non_null(strstr(buf, "L2_Hit_L1B 0.00%  L2_Trans_L1B 107"));
+	/* the busiest bank: partition 1, bank 2 (90 of 240 over 6 banks) */
+	uint32_t p, b;
+	double im = level_bank_imbalance(&r.l2, &p, &b);
+	assert_int_equal(p, 1);
+	assert_int_equal(b, 2);
+	assert_true(im > 2.2499 && im < 2.2501);
 }
 
 static void test_params_typed(void **state)
@@ -1236,6 +1317,7 @@ int main(void)
 		cmocka_unit_test(test_params_step),
 		cmocka_unit_test(test_params_never_dead_end),
 		cmocka_unit_test(test_params_l2),
+		cmocka_unit_test(test_level),
 		cmocka_unit_test(test_params_stores_loads),
 		cmocka_unit_test(test_params_typed),
 		cmocka_unit_test(test_params_format),
