@@ -84,11 +84,38 @@ void counts_free(sim_counts *c)
 	free(c->set_misses);
 	free(c->site);
 	free(c->site_hist);
+	free(c->l2s);
 	memset(c, 0, sizeof *c);
+}
+
+int l2s_add(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store)
+{
+	if (c->nl2s == c->l2s_cap) {
+		uint64_t nc = c->l2s_cap ? c->l2s_cap * 2 : 256;
+		l2req *v = realloc(c->l2s, nc * sizeof *v);
+		if (!v)
+			return -1;
+		c->l2s = v;
+		c->l2s_cap = nc;
+	}
+	c->l2s[c->nl2s++] = (l2req){t, line, core, (uint32_t)(store != 0)};
+	return 0;
 }
 
 int counts_merge(sim_counts *to, const sim_counts *from)
 {
+	if (from->nl2s) {
+		if (to->nl2s + from->nl2s > to->l2s_cap) {
+			uint64_t nc = to->nl2s + from->nl2s;
+			l2req *v = realloc(to->l2s, nc * sizeof *v);
+			if (!v)
+				return -1;
+			to->l2s = v;
+			to->l2s_cap = nc;
+		}
+		memcpy(to->l2s + to->nl2s, from->l2s, from->nl2s * sizeof *from->l2s);
+		to->nl2s += from->nl2s;
+	}
 	if (from->nsets) {
 		if (!to->nsets) {
 			to->set_requests = calloc(from->nsets, sizeof *to->set_requests);

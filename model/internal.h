@@ -313,6 +313,18 @@ typedef struct sim_params {
 	 * a load from the kernel's sites or its per-thread load number. */
 	int by_site;
 	uint32_t nsites;
+	/* Case 0 with an L2: record the requests leaving the L1 (sim_counts.l2s) */
+	int emit;
+	/* model=rdgc (sim_rdgc_core): banks (bank_of[l] of each line, from
+	 * the set index stage), ports, MSHR sets and merges; schedulers;
+	 * Algorithm 3's limits; the latency (lat_miss when fixed) */
+	int rdgc;
+	const uint32_t *bank_of;
+	uint32_t banks, ports, mshr_sets, max_merges, schedulers;
+	uint32_t maxcb, maxcw;
+	int adaptive;
+	double k1, k2;
+	uint32_t l2p;
 } sim_params;
 
 /* One site's counts in one case (sim_counts.site). */
@@ -360,7 +372,23 @@ typedef struct sim_counts {
 	uint32_t nsites;              /* per-site counts (sim_params.by_site), or 0 */
 	site_counts *site;
 	uint64_t *site_hist;          /* case 0: [nsites * (RD_SITE_BINS + 1)], inf last */
+	/* sim_params.emit: the requests that leave the L1 for the L2, in issue
+	 * order per core, cores one after the other */
+	struct l2req *l2s;
+	uint64_t nl2s, l2s_cap;
 } sim_counts;
+
+/* One request leaving an L1: its step, core, L1 line address, and
+ * whether it is a write (a store leaving the L1) */
+typedef struct l2req {
+	uint64_t t;
+	uint64_t line;
+	uint32_t core;
+	uint32_t store;
+} l2req;
+
+/* Append one (-1: out of memory). */
+int l2s_add(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store);
 
 /* What the threads running one rd_model_run share: progress and cancel. */
 typedef struct sim_shared {
@@ -414,6 +442,82 @@ int counts_sets(sim_counts *c, uint32_t nsets);
 int counts_sites(sim_counts *c, uint32_t nsites, int hist);
 int counts_merge(sim_counts *to, const sim_counts *from);
 int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
+int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
+
+/* ---- the parallel cache (pcache.c): banks, ports, MSHR sets with merge
+ * limits, fills in MSHR order (seed 001 §4.4), shared by model=rdgc's L1
+ * (sim_rdgc.c) and the L2 (l2.c). Each step: pc_fills, then each request
+ * that takes a port (the caller counts ports) is tried with pc_access. */
+enum { PC_HIT, PC_MISS, PC_MERGE, PC_RF, PC_EVICT, PC_PAST };
+typedef struct pc_fill {
+	uint64_t done, seq;
+	uint32_t line;
+} pc_fill;
+typedef struct pcache {
+	rd_stack st;
+	rd_policy pol;            /* kind 0: LRU (the stack's window) */
+	uint32_t nlines;
+	const uint32_t *mset_of;  /* [nlines] MSHR set of each line */
+	uint32_t nmsets, mshrs, max_merges; /* 0: unlimited */
+	uint32_t *mset_used;      /* [nmsets] */
+	uint32_t used;            /* entries in use, all sets */
+	int stores;               /* enum rd_stores */
+	int need_hist;
+	uint32_t lat;             /* fixed latency, or ... */
+	int adaptive;             /* ... rd_adaptive_latency(k1, k2, used, cores, l2p) */
+	double k1, k2;
+	uint32_t cores, l2p;
+	uint64_t *done;           /* [nlines] the fill's step (while pending) */
+	uint32_t *merges;         /* [nlines] merged into its entry */
+	uint8_t *flag;            /* [nlines] PC_F_* */
+	pc_fill *heap;            /* fills in (done, seq) order */
+	uint64_t nheap, heap_cap, seq;
+	sim_counts *out;
+	/* events: the callback, and the event each fill reports (the caller
+	 * fills its level, core; line addresses and banks from these) */
+	const rd_callbacks *cb;
+	const uint64_t *line_addr;
+	const uint32_t *bank_of;  /* [nlines] bank (partition-major) */
+	uint32_t banks_per_part;
+	int level;
+	/* the last access's results, for the caller's event and stream */
+	int64_t d;
+	int cls;
+	uint32_t last_lat;
+} pcache;
+#define PC_F_SEEN 1u  /* a miss or hit of it happened (not a first touch) */
+#define PC_F_PEND 2u  /* a fill is in flight */
+#define PC_F_WEV 4u   /* a store removed it since its last fill */
+#define PC_F_CANCEL 8u /* the fill in flight lands without inserting */
+
+/* set_of/cap as stack_init's; ways the window; mset_of per line. */
+int pc_init(pcache *pc, uint32_t nsets, const uint32_t *cap, uint32_t nlines,
+	    const uint32_t *set_of, uint32_t ways, int repl, uint64_t seed, uint64_t stream,
+	    int stores, int need_hist);
+/* MSHR sets: nmsets of mshrs entries (0: unlimited), merges per entry
+ * (0: unlimited), mset_of[l] the set of line l. -1: out of memory. */
+int pc_msets(pcache *pc, uint32_t nmsets, uint32_t mshrs, uint32_t max_merges,
+	     const uint32_t *mset_of);
+void pc_free(pcache *pc);
+/* Land the fills due before step t, in MSHR order. -1: out of memory. */
+int pc_fills(pcache *pc, uint64_t t, uint32_t core);
+/* Try one request at step t: PC_HIT, PC_MISS (a new entry), PC_MERGE,
+ * PC_RF (refused), or for a store under evict PC_EVICT / PC_PAST. Counts
+ * go to pc->out; pc->d and pc->cls are the access's distance and class.
+ * -1: out of memory. */
+int pc_access(pcache *pc, uint32_t line, int store, uint64_t t);
+/* Free entries of line's MSHR set (UINT32_MAX: unlimited). */
+static inline uint32_t pc_free_entries(const pcache *pc, uint32_t line)
+{
+	return pc->mshrs ? pc->mshrs - pc->mset_used[pc->mset_of[line]] : UINT32_MAX;
+}
+
+/* ---- the L2 stage (l2.c): the cores' streams (c0->l2s) merged by step,
+ * round-robin across cores within a step, to L2 lines, partitions, banks
+ * and sets, through the L2's banks; results into out (its arrays owned).
+ * cb: events (level 2) and cancel. */
+int l2_run(const rd_config *c, const sim_counts *c0, uint32_t ncores, const rd_callbacks *cb,
+	   rd_level *out);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the
  * caller's thread invokes the user's progress callback. */

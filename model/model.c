@@ -41,6 +41,19 @@ struct rd_model {
 	uint32_t *zeros; /* set index of every line in the fully associative case */
 	uint32_t *set_cap;  /* [cores * sets]: sim_params.set_cap */
 	uint32_t *core_cap; /* [cores]: the same for the fully associative case */
+	/* model=rdgc with banks: each line's bank, and the fully associative
+	 * case's caps per core and bank (its sets are the banks) */
+	uint32_t *bank_of;
+	uint32_t *bank_cap;
+	uint32_t nbanks;
+	/* The serial of case 0's counts (each run or kept result has its
+	 * own), and the L2 stage's last result: rerun only when its keys or
+	 * case 0's counts change */
+	uint64_t serial, case0_serial;
+	int have_l2;
+	rd_config l2_key;
+	uint64_t l2_serial;
+	rd_level l2;
 	int threads;     /* threads a run may use for its cases */
 	/* Each case's last few results: a run whose case has the same
 	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
@@ -55,9 +68,12 @@ struct rd_model {
 		enum rd_profile model;
 		uint64_t gen_coal, gen_sets;
 		uint64_t used;  /* clock of the last hit or store: LRU */
+		uint64_t serial;
 		sim_counts counts;
 	} memo[RD_NCASES][MEMO_WAYS];
 };
+
+static void level_free(rd_level *l);
 
 rd_model *rd_model_new(const rd_kernel *k)
 {
@@ -85,6 +101,9 @@ void rd_model_free(rd_model *m)
 	free(m->zeros);
 	free(m->set_cap);
 	free(m->core_cap);
+	free(m->bank_of);
+	free(m->bank_cap);
+	level_free(&m->l2);
 	free(m);
 }
 
@@ -116,7 +135,9 @@ static int caps_build(rd_model *m)
 	free(m->core_cap);
 	m->set_cap = calloc((size_t)s->ncores * sets, sizeof *m->set_cap);
 	m->core_cap = calloc(s->ncores, sizeof *m->core_cap);
-	if (!m->set_cap || !m->core_cap)
+	free(m->bank_cap);
+	m->bank_cap = m->bank_of ? calloc((size_t)s->ncores * m->nbanks, sizeof *m->bank_cap) : NULL;
+	if (!m->set_cap || !m->core_cap || (m->bank_of && !m->bank_cap))
 		return -1;
 	for (uint32_t core = 0; core < s->ncores; core++) {
 		uint32_t *cap = m->set_cap + (size_t)core * sets;
@@ -127,6 +148,10 @@ static int caps_build(rd_model *m)
 				uint64_t r1 = co->instr_req_first[co->warp_instr_first[w + 1]];
 				for (uint64_t r = r0; r < r1; r++)
 					cap[m->set_of[co->req[r].line]]++;
+				if (m->bank_of)
+					for (uint64_t r = r0; r < r1; r++)
+						m->bank_cap[(size_t)core * m->nbanks +
+							    m->bank_of[co->req[r].line]]++;
 				m->core_cap[core] += (uint32_t)(r1 - r0);
 			}
 	}
@@ -215,14 +240,32 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 		return RD_ECANCELED;
 	uint32_t sets = rd_config_sets(c);
 	const rd_config *o = &m->sets_key;
+	uint32_t banks = c->model == RD_PROFILE_RDGC ? c->l1_banks : 1;
 	if (!m->have_sets || m->sets_n != sets || o->l1_hash != c->l1_hash ||
-	    o->l1_hash_shift != c->l1_hash_shift || o->model != c->model || o->l1_line != c->l1_line) {
+	    o->l1_hash_shift != c->l1_hash_shift || o->model != c->model ||
+	    o->l1_line != c->l1_line || m->nbanks != banks) {
 		free(m->set_of);
+		free(m->bank_of);
+		m->bank_of = NULL;
+		m->nbanks = banks;
 		m->set_of = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->set_of);
 		if (!m->set_of)
 			return RD_ENOMEM;
-		for (uint32_t i = 0; i < m->coal.nlines; i++)
-			m->set_of[i] = rd_set_index(c, sets, m->coal.line_addr[i]);
+		if (banks > 1) {
+			/* bank = line mod banks; the set within it from the rest */
+			uint32_t spb = sets / banks;
+			m->bank_of = malloc((m->coal.nlines ? m->coal.nlines : 1) * sizeof *m->bank_of);
+			if (!m->bank_of)
+				return RD_ENOMEM;
+			for (uint32_t i = 0; i < m->coal.nlines; i++) {
+				uint64_t a = m->coal.line_addr[i];
+				m->bank_of[i] = (uint32_t)(a % banks);
+				m->set_of[i] = m->bank_of[i] * spb + rd_set_index(c, spb, a / banks);
+			}
+		} else {
+			for (uint32_t i = 0; i < m->coal.nlines; i++)
+				m->set_of[i] = rd_set_index(c, sets, m->coal.line_addr[i]);
+		}
 		if (sets_compact(m, sets) < 0 || caps_build(m) < 0)
 			return RD_ENOMEM;
 		m->have_sets = 1;
@@ -270,6 +313,27 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	/* The paper profile classifies cases 1-3 by their miss counts only;
 	 * the reference's arithmetic reads every case's histogram. */
 	p->need_hist = cs == RD_CASE_FULL || c->model == RD_PROFILE_REF2013;
+	p->emit = cs == RD_CASE_FULL && c->l2_size > 0;
+	if (c->model == RD_PROFILE_RDGC) {
+		p->rdgc = 1;
+		p->bank_of = m->bank_of;
+		p->banks = m->nbanks;
+		p->ports = c->l1_ports;
+		p->mshr_sets = c->l1_mshr_sets;
+		p->max_merges = c->l1_max_merges;
+		p->schedulers = c->schedulers;
+		p->maxcb = c->max_active_blocks;
+		p->maxcw = c->max_active_threads / (c->warp_size ? c->warp_size : 1);
+		p->adaptive = c->latency_model == RD_LATENCY_ADAPTIVE;
+		p->k1 = c->latency_k1;
+		p->k2 = c->latency_k2;
+		p->l2p = c->l2_partitions * c->l2_banks;
+		p->per_warp = 0;
+		p->sigma = 0;
+		p->clip = 0;
+		p->divergence = 0;
+		p->lat_hit = 0;
+	}
 	if (c->model == RD_PROFILE_REF2013) {
 		p->per_warp = 0; /* quirk: the reference has no per-warp cap ... */
 		p->clip = 0;     /* ... and no clipping */
@@ -281,13 +345,21 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 		p->set_ids = NULL;
 		p->set_of = m->zeros;
 		p->set_cap = m->core_cap; /* one set per core */
+		if (m->bank_of) { /* ... per bank: each bank one set */
+			p->ways /= m->nbanks;
+			p->sets = p->nsets = m->nbanks;
+			p->set_of = m->bank_of;
+			p->set_cap = m->bank_cap;
+		}
 		break;
 	case RD_CASE_NO_LATENCY:
 		p->lat_hit = p->lat_miss = 0;
 		p->sigma = 0;
+		p->adaptive = 0;
 		break;
 	case RD_CASE_NO_MSHR:
 		p->mshrs = p->per_warp = 0;
+		p->max_merges = 0;
 		break;
 	}
 }
@@ -342,20 +414,26 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 	key.set_ids = NULL;
 	key.shadow_set_of = NULL;
 	key.shadow_cap = NULL;
+	key.bank_of = NULL;
 	/* the as-configured case is rerun when events are wanted (snapshots
 	 * are not: a replayed case is final at once) */
 	const rd_callbacks *cb = in->cb;
 	int replayable = !(i == RD_CASE_FULL && cb && cb->event);
 	struct case_memo *hit = replayable ? memo_find(m, i, &key, c->model) : NULL;
-	if (hit)
+	if (hit) {
+		if (i == RD_CASE_FULL)
+			m->case0_serial = hit->serial;
 		return counts_merge(out, &hit->counts) < 0 ? RD_ENOMEM : RD_OK;
+	}
 	int rc = RD_OK;
+	if (i == RD_CASE_FULL)
+		m->case0_serial = ++m->serial;
 	if (c->model == RD_PROFILE_REF2013) {
 		rc = sim_ref2013(in, &p, out);
 	} else {
 		for (uint32_t core = 0; core < m->sched.ncores && rc == RD_OK; core++) {
 			sim_counts one = {0};
-			rc = sim_paper_core(in, core, &p, &one);
+			rc = p.rdgc ? sim_rdgc_core(in, core, &p, &one) : sim_paper_core(in, core, &p, &one);
 			if (rc == RD_OK && counts_merge(out, &one) < 0)
 				rc = RD_ENOMEM;
 			counts_free(&one);
@@ -375,8 +453,68 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 		e->gen_coal = m->gen_coal;
 		e->gen_sets = m->gen_sets;
 		e->used = ++m->memo_clock[i];
+		e->serial = i == RD_CASE_FULL ? m->case0_serial : 0;
 	}
 	return rc;
+}
+
+static int level_copy(rd_level *to, const rd_level *from)
+{
+	size_t nb = (size_t)from->partitions * from->banks;
+	*to = *from;
+	to->hist = to->hist_w = NULL;
+	to->bank_requests = to->bank_misses = NULL;
+	to->hist = malloc((from->hist_len ? from->hist_len : 1) * sizeof *to->hist);
+	to->hist_w = malloc((from->hist_w_len ? from->hist_w_len : 1) * sizeof *to->hist_w);
+	to->bank_requests = malloc((nb ? nb : 1) * sizeof *to->bank_requests);
+	to->bank_misses = malloc((nb ? nb : 1) * sizeof *to->bank_misses);
+	if (!to->hist || !to->hist_w || !to->bank_requests || !to->bank_misses) {
+		level_free(to);
+		return -1;
+	}
+	if (from->hist_len)
+		memcpy(to->hist, from->hist, from->hist_len * sizeof *to->hist);
+	if (from->hist_w_len)
+		memcpy(to->hist_w, from->hist_w, from->hist_w_len * sizeof *to->hist_w);
+	if (nb) {
+		memcpy(to->bank_requests, from->bank_requests, nb * sizeof *to->bank_requests);
+		memcpy(to->bank_misses, from->bank_misses, nb * sizeof *to->bank_misses);
+	}
+	return 0;
+}
+
+/* Do a and b give the L2 stage the same input? Its keys, and what shapes
+ * the stream (case 0's serial is compared apart). */
+static int l2_same(const rd_config *a, const rd_config *b)
+{
+	return a->l2_size == b->l2_size && a->l2_line == b->l2_line && a->l2_ways == b->l2_ways &&
+	       a->l2_hash == b->l2_hash &&
+	       (a->l2_hash != RD_HASH_SMOD || a->l2_hash_shift == b->l2_hash_shift) &&
+	       a->l2_replacement == b->l2_replacement && a->l2_stores == b->l2_stores &&
+	       a->l2_partitions == b->l2_partitions && a->l2_banks == b->l2_banks &&
+	       a->l2_ports == b->l2_ports && a->l2_interleave == b->l2_interleave &&
+	       a->l2_mshrs == b->l2_mshrs && a->l2_mshr_sets == b->l2_mshr_sets &&
+	       a->l2_max_merges == b->l2_max_merges && a->latency_l2 == b->latency_l2 &&
+	       a->l1_line == b->l1_line && a->cores == b->cores &&
+	       (a->l2_replacement != RD_REPL_RANDOM || a->seed == b->seed);
+}
+
+/* The L2 after every core's L1 (case 0's stream): kept while neither its
+ * keys nor case 0's counts change, rerun for events. */
+static int l2_stage(rd_model *m, const rd_config *c, const sim_counts *c0, const rd_callbacks *cb,
+		    rd_level *out)
+{
+	int events = cb && cb->event;
+	if (!events && m->have_l2 && m->l2_serial == m->case0_serial && l2_same(&m->l2_key, c))
+		return level_copy(out, &m->l2) < 0 ? RD_ENOMEM : RD_OK;
+	int rc = l2_run(c, c0, m->sched.ncores, cb, out);
+	if (rc != RD_OK)
+		return rc;
+	level_free(&m->l2);
+	m->have_l2 = level_copy(&m->l2, out) == 0;
+	m->l2_key = *c;
+	m->l2_serial = m->case0_serial;
+	return RD_OK;
 }
 
 /* The cases other than 0, taken in turn by every thread that is free. */
@@ -465,7 +603,12 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 			rc = pl.rc[i];
 	if (rc == RD_OK && atomic_load(&sh.cancel))
 		rc = RD_ECANCELED;
+	if (rc == RD_OK && c->l2_size)
+		rc = l2_stage(m, c, &cc[0], cb, &r->l2);
 	if (rc == RD_OK) {
+		r->has_l2 = c->l2_size > 0;
+		if (c->model == RD_PROFILE_RDGC)
+			r->reservation_fails = cc[0].cancels;
 		const rd_kernel *k = m->k;
 		r->threads_total = k->nthreads;
 		if (c->stores != RD_STORES_IGNORE && k->store_threads > k->nthreads)

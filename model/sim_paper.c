@@ -93,6 +93,7 @@ typedef struct core_state {
 	int ext;             /* stores or bypassed loads: the general issue path */
 	int shadow;
 	int by_site;         /* sim_params.by_site */
+	int emit;            /* sim_params.emit: record what leaves for the L2 */
 	rd_rng rng;
 	rd_halfnormal latdist;
 	/* per line, beside st.ln (stamp, set, pending fills, MSHR owner) */
@@ -443,6 +444,8 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 	out->store_requests++;
 	if (need_hist && hist_w_add(out, d) < 0)
 		return -1;
+	if (cs->emit && l2s_add(out, T, cs->in->co->line_addr[l], cs->core, 1) < 0)
+		return -1;
 	cs->issued++;
 	return 0;
 }
@@ -538,6 +541,8 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			eff = T + lat;
 			out->misses++;
 			out->bypass++;
+			if (cs->emit && l2s_add(counts, T, co->line_addr[l], cs->core, 0) < 0)
+				return -1;
 		} else if (mshr_full(cs, ws)) {
 			counts->cancels++;
 			cancelled = 1;
@@ -562,6 +567,10 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			ln->pend = 1;
 			cs->land[l] = (uint32_t)eff;
 			out->misses++;
+			/* a new entry: the line is asked of the L2 (a store's miss
+			 * under allocate fetches its line: a read) */
+			if (cs->emit && l2s_add(counts, T, co->line_addr[l], cs->core, 0) < 0)
+				return -1;
 			if (ext && cs->wev && (cs->wev[l] & WEV_MARK)) {
 				/* its last removal was a store's (not a first touch) */
 				out->write_evict++;
@@ -703,6 +712,7 @@ static int core_init(core_state *cs)
 		return -1;
 	cs->shadow = p->shadow;
 	cs->by_site = p->by_site;
+	cs->emit = p->emit;
 	/* each core and case draws its random victims from a stream of its
 	 * own, apart from the latencies' (rng below); the per-access shadow
 	 * draws the same stream, so that a one-set cache, which is its own
