@@ -118,6 +118,22 @@ int param_applies(const rd_config *cfg, size_t i, char *why, size_t len)
 	return 1;
 }
 
+size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max)
+{
+	size_t n = 0;
+	int rdgc_group = 0;
+	for (size_t i = 0; i < param_nfields && n < max; i++) {
+		if (param_heading(i) && !l2_row(i))
+			rdgc_group = 1;
+		if (level == 2 ? !l2_row(i) : l2_row(i))
+			continue;
+		if (level != 2 && rdgc_group && cfg->model != RD_PROFILE_RDGC)
+			continue;
+		out[n++] = i;
+	}
+	return n;
+}
+
 const char *param_help(size_t i)
 {
 	if (i >= param_nfields)

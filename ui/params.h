@@ -51,6 +51,14 @@ int param_heading(size_t i);
  */
 int param_applies(const rd_config *cfg, size_t i, char *why, size_t len);
 
+/*
+ * The rows the pane shows for a level, in order, into out (indices of
+ * param_fields; at most max): the L1 (level 1) its and the GPU's, the
+ * paper's first, then under model=rdgc its banks, ports and latency; the
+ * L2 (level 2) its own, l2.size first (0: none). How many.
+ */
+size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max);
+
 /* The help line of field i (the key's help; a derived row's formula). */
 const char *param_help(size_t i);
 

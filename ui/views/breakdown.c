@@ -18,6 +18,7 @@
 #include "hist.h"
 #include "info.h"
 #include "level.h"
+#include "params.h"
 #include "theme.h"
 #include "view.h"
 
@@ -178,7 +179,7 @@ static void pane_make(explorer *x, int level, rect col, int both, pane *p)
 	p->level = level;
 	p->s = x->cur;
 	p->both = both;
-	p->focused = (x->level == 2) == (level == 2);
+	p->focused = !with_l2(x) || (x->level == 2) == (level == 2);
 	p->first = level == 2 ? &x->hist_first_l2 : &x->hist_first;
 	/* one metrics line: in the L2's pane, or the one level shown */
 	p->metrics = with_l2(x) && (level == 2 || !both);
@@ -214,7 +215,6 @@ static int panes_of(explorer *x, pane out[2])
 {
 	rect side = x->lay.side;
 	if (!with_l2(x)) {
-		x->level = 1;
 		pane_make(x, 1, side, 0, &out[0]);
 		return 1;
 	}
@@ -714,18 +714,30 @@ static void draw(explorer *x, const rect *r, int flags)
 	}
 }
 
-/* 2: the other level, when there is an L2. */
+/* 2: the other level: its panes and its parameters (the L2's while there
+ * is none yet: l2.size, to make one). */
 static int key_level(explorer *x)
 {
-	if (!with_l2(x)) {
+	if (x->cfg.model == RD_PROFILE_REF2013) {
 		x->level = 1;
-		explorer_message(x, 1, "no L2: set l2.size in the parameters pane (0 = none)%s",
-				 x->cfg.model == RD_PROFILE_REF2013
-					 ? "; the reference-2013 profile has none" : "");
+		explorer_message(x, 1, "no L2: the reference-2013 profile models the L1 only");
 		return R_STATUS;
 	}
 	x->level = x->level == 2 ? 1 : 2;
-	explorer_message(x, 0, "focus: the %s", x->level == 2 ? "L2 (2: back to the L1)" : "L1");
+	/* the selection: the level's first row (l2.size), or back to the L1's */
+	size_t rows[64], n = param_visible(&x->cfg, x->level, rows, 64);
+	x->sel = 0;
+	for (size_t k = 0; k < n; k++)
+		if (param_editable(rows[k])) {
+			x->sel = rows[k];
+			break;
+		}
+	x->params_top = 0;
+	explorer_speculate(x);
+	if (x->level == 2 && !with_l2(x))
+		explorer_message(x, 0, "the L2's parameters: l2.size > 0 adds a shared L2 (2: back)");
+	else
+		explorer_message(x, 0, "focus: the %s", x->level == 2 ? "L2 (2: back to the L1)" : "L1");
 	return R_ALL;
 }
 
