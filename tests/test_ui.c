@@ -534,25 +534,25 @@ static void test_params_l2(void **state)
 	assert_non_null(strstr(note, "latency.stddev 10 -> 0"));
 	/* The pane's rows per level: the paper's 21 for the L1 (RDGC's after
 	 * them under model=rdgc), the L2's own for the L2, l2.size first. */
-	size_t v[64];
+	size_t vis[64];
 	rd_config_default(&c);
-	size_t n = param_visible(&c, 1, v, 64);
+	size_t n = param_visible(&c, 1, vis, 64);
 	assert_int_equal(n, 21);
-	assert_int_equal(v[20], field("l1.loads"));
+	assert_int_equal(vis[20], field("l1.loads"));
 	c.model = RD_PROFILE_RDGC;
-	n = param_visible(&c, 1, v, 64);
+	n = param_visible(&c, 1, vis, 64);
 	assert_int_equal(n, 21 + 1 + 9);
-	assert_true(param_heading(v[21]));
-	assert_int_equal(v[22], field("l1.banks"));
-	n = param_visible(&c, 2, v, 64);
+	assert_true(param_heading(vis[21]));
+	assert_int_equal(vis[22], field("l1.banks"));
+	n = param_visible(&c, 2, vis, 64);
 	assert_int_equal(n, 1 + 15);
-	assert_true(param_heading(v[0]));
-	assert_int_equal(v[1], field("l2.size"));
-	assert_int_equal(v[n - 1], field("latency.l2"));
+	assert_true(param_heading(vis[0]));
+	assert_int_equal(vis[1], field("l2.size"));
+	assert_int_equal(vis[n - 1], field("latency.l2"));
 	for (size_t k = 0; k < n; k++)
-		assert_true(param_heading(v[k]) || !param_fields[v[k]].key ||
-			    !strncmp(param_fields[v[k]].key, "l2.", 3) ||
-			    !strcmp(param_fields[v[k]].key, "latency.l2"));
+		assert_true(param_heading(vis[k]) || !param_fields[vis[k]].key ||
+			    !strncmp(param_fields[vis[k]].key, "l2.", 3) ||
+			    !strcmp(param_fields[vis[k]].key, "latency.l2"));
 	/* Headings are neither selectable values nor derived facts. */
 	assert_int_equal(param_step(&c, field("l2.size") - 1, 1, msg, sizeof msg), -1);
 	assert_non_null(strstr(msg, "heading"));

@@ -74,7 +74,7 @@ int param_heading(size_t i)
 static int l2_row(size_t i)
 {
 	const char *k = param_fields[i].key ? param_fields[i].key : param_fields[i].label;
-	return !strncmp(k, "l2", 2) || !strcmp(k, "latency.l2");
+	return !strncmp(k, "l2", 2) || !strncmp(k, "L2", 2) || !strcmp(k, "latency.l2");
 }
 
 /* Keys model=rdgc alone takes other than at their defaults. */
