@@ -29,6 +29,7 @@
 #include "layout.h"
 #include "msg.h"
 #include "params.h"
+#include "level.h"
 #include "theme.h"
 #include "typed.h"
 #include "worker.h"
@@ -436,14 +437,125 @@ static void test_params_fields(void **state)
 		"latency.stddev", "gpu.warp_size", "gpu.cores"};
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
 		assert_true(param_editable(field(need[i])));
-	int derived = 0;
+	int derived = 0, headings = 0;
 	for (size_t i = 0; i < param_nfields; i++) {
 		if (param_fields[i].key)
 			assert_non_null(rd_key_find(param_fields[i].key));
+		else if (param_heading(i))
+			headings++, assert_false(param_editable(i));
 		else
 			derived++, assert_false(param_editable(i));
 	}
-	assert_int_equal(derived, 1);
+	assert_int_equal(derived, 2); /* the L1's sets, the L2's sets per bank */
+	assert_int_equal(headings, 2);
+	/* Issue 18: every L2 key and the L1's parallelism keys have a row. */
+	static const char *const l2[] = {"l2.size", "l2.line", "l2.ways", "l2.hash",
+		"l2.replacement", "l2.stores", "l2.partitions", "l2.banks", "l2.ports",
+		"l2.interleave", "l2.mshrs", "l2.mshr_sets", "l2.max_merges", "latency.l2",
+		"l1.banks", "l1.ports", "l1.mshr_sets", "l1.max_merges", "gpu.schedulers",
+		"latency.model", "latency.k1", "latency.k2"};
+	for (size_t i = 0; i < sizeof l2 / sizeof l2[0]; i++)
+		assert_true(param_editable(field(l2[i])));
+	/* The paper's rows keep their places (the screens' first rows). */
+	assert_int_equal(field("l1.size"), 0);
+	assert_int_equal(field("l1.loads"), 20);
+	assert_true(param_heading(21));
+	assert_int_equal(field("l2.size"), 22);
+}
+
+/* Issue 18: the L2's and RDGC's rows step without dead ends: l2.size from
+ * 0 (no L2) to the smallest whole L2 and back, the rows dimmed while they
+ * do not apply, a model the other keys refuse taken with them reset. */
+static void test_params_l2(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	char msg[512], note[256], why[64];
+	int uh = -1;
+	assert_int_equal(c.l2_size, 0);
+	assert_false(param_applies(&c, field("l2.banks"), why, sizeof why));
+	assert_string_equal(why, "(l2.size 0: off)");
+	assert_true(param_applies(&c, field("l2.size"), why, sizeof why));
+	assert_false(param_applies(&c, field("l1.banks"), why, sizeof why));
+	assert_string_equal(why, "(model=rdgc)");
+	/* 128-byte lines x 8 ways: 1 KiB is the smallest whole L2. */
+	assert_string_equal(steps(&c, "l2.size", 1, 2), "1024 2048");
+	assert_true(param_applies(&c, field("l2.banks"), why, sizeof why));
+	assert_string_equal(steps(&c, "l2.size", -1, 3), "1024 0 !");
+	/* Banks need whole sets per bank: 1 KiB has one set, so no split. */
+	c.l2_size = 64 * 1024;
+	assert_string_equal(steps(&c, "l2.banks", 1, 3), "2 4 8");
+	assert_string_equal(steps(&c, "l2.banks", -1, 4), "4 2 1 !");
+	char v[64], e[64];
+	param_format(&c, field("l2.size") + 3, v, sizeof v, e, sizeof e);
+	assert_string_equal(v, "64"); /* 64 KiB / (128 x 8 x 1 x 1) */
+	assert_string_equal(e, "x 1 bank");
+	param_format(&c, field("l2.size"), v, sizeof v, e, sizeof e);
+	assert_string_equal(e, "B = 64 KiB");
+	param_format(&c, field("l2.interleave"), v, sizeof v, e, sizeof e);
+	assert_string_equal(e, "= l2.line");
+	param_format(&c, field("l2.ports"), v, sizeof v, e, sizeof e);
+	assert_string_equal(e, "unlimited");
+	assert_string_equal(steps(&c, "l2.ports", -1, 2), "1024 512");
+	assert_string_equal(steps(&c, "l2.interleave", 1, 1), "128");
+	assert_string_equal(steps(&c, "l2.interleave", -1, 1), "0");
+	/* The L1's parallelism under the paper profile: refused, saying why. */
+	assert_int_equal(param_step(&c, field("l1.banks"), 1, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "need model=rdgc"));
+	/* Under rdgc they step; the adaptive latency's constants halve. */
+	assert_int_equal(param_set_text(&c, field("model"), "rdgc", msg, sizeof msg), 0);
+	assert_true(param_applies(&c, field("l1.banks"), why, sizeof why));
+	assert_string_equal(steps(&c, "l1.banks", 1, 1), "2");
+	assert_string_equal(steps(&c, "latency.k2", 1, 2), "0.5 1");
+	assert_string_equal(steps(&c, "latency.k2", -1, 3), "0.5 0.25 0.125");
+	/* rdgc -> paper with two banks: the paper takes one, reset and said. */
+	assert_int_equal(param_step(&c, field("model"), 1, msg, sizeof msg), -1);
+	assert_int_equal(param_step_auto(&c, field("model"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.model, RD_PROFILE_PAPER);
+	assert_int_equal(c.l1_banks, 1);
+	assert_non_null(strstr(note, "model rdgc -> paper takes l1.banks 2 -> 1"));
+	assert_int_equal(rd_config_check(&c, msg, sizeof msg), 0);
+	/* paper -> reference-2013 with an L2: the L2 goes. */
+	assert_int_equal(param_step_auto(&c, field("model"), 1, &uh, msg, sizeof msg, note,
+					 sizeof note), 0);
+	assert_int_equal(c.model, RD_PROFILE_REF2013);
+	assert_int_equal(c.l2_size, 0);
+	assert_non_null(strstr(note, "l2.size 65536 -> 0"));
+	assert_false(param_applies(&c, field("l2.size"), why, sizeof why));
+	/* Typed the same way. */
+	rd_config_default(&c);
+	c.latency_stddev = 10;
+	assert_int_equal(param_set_text_auto(&c, field("model"), "rdgc", &uh, msg, sizeof msg,
+					     note, sizeof note), 0);
+	assert_int_equal(c.model, RD_PROFILE_RDGC);
+	assert_true(c.latency_stddev == 0);
+	assert_non_null(strstr(note, "latency.stddev 10 -> 0"));
+	/* The pane's rows per level: the paper's 21 for the L1 (RDGC's after
+	 * them under model=rdgc), the L2's own for the L2, l2.size first. */
+	size_t vis[64];
+	rd_config_default(&c);
+	size_t n = param_visible(&c, 1, vis, 64);
+	assert_int_equal(n, 21);
+	assert_int_equal(vis[20], field("l1.loads"));
+	c.model = RD_PROFILE_RDGC;
+	n = param_visible(&c, 1, vis, 64);
+	assert_int_equal(n, 21 + 1 + 9);
+	assert_true(param_heading(vis[21]));
+	assert_int_equal(vis[22], field("l1.banks"));
+	n = param_visible(&c, 2, vis, 64);
+	assert_int_equal(n, 1 + 15);
+	assert_true(param_heading(vis[0]));
+	assert_int_equal(vis[1], field("l2.size"));
+	assert_int_equal(vis[n - 1], field("latency.l2"));
+	for (size_t k = 0; k < n; k++)
+		assert_true(param_heading(vis[k]) || !param_fields[vis[k]].key ||
+			    !strncmp(param_fields[vis[k]].key, "l2.", 3) ||
+			    !strcmp(param_fields[vis[k]].key, "latency.l2"));
+	/* Headings are neither selectable values nor derived facts. */
+	assert_int_equal(param_step(&c, field("l2.size") - 1, 1, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "heading"));
 }
 
 static void test_params_step(void **state)
@@ -503,6 +615,86 @@ static void test_params_step(void **state)
 	/* The derived row is not editable. */
 	assert_int_equal(param_step(&c, field("l1.size") + 3, 1, msg, sizeof msg), -1);
 	assert_non_null(strstr(msg, "derived"));
+}
+
+/* Issue 18: the L2 read as a result by the panes, its rows, the metrics
+ * line at every width, the busiest bank. */
+static void test_level(void **state)
+{
+	(void)state;
+	rd_result r;
+	memset(&r, 0, sizeof r);
+	rd_result o;
+	level_as_result(&r, &o); /* no L2: nothing */
+	assert_int_equal(o.requests, 0);
+	assert_null(o.hist);
+	uint64_t hist[3] = {5, 0, 2}, breq[6] = {10, 20, 30, 40, 50, 90}, bmiss[6] = {0};
+	r.has_l2 = 1;
+	r.l2 = (rd_level){.requests = 100, .hits = 40, .misses = 60, .hist = hist, .hist_len = 3,
+			  .hist_inf = 53, .partitions = 2, .banks = 3, .bank_requests = breq,
+			  .bank_misses = bmiss, .store_requests = 7, .store_hits = 3};
+	r.l2.cls[RD_CLASS_COMPULSORY] = 50;
+	r.l2.cls[RD_CLASS_LATENCY] = 10;
+	level_as_result(&r, &o);
+	assert_int_equal(o.requests, 100);
+	assert_int_equal(o.hits, 40);
+	assert_int_equal(o.cls[RD_CLASS_LATENCY], 10);
+	assert_ptr_equal(o.hist, hist);
+	assert_int_equal(o.hist_inf, 53);
+	assert_int_equal(o.store_hits, 3);
+	/* as the L1's: without merged (latency) misses, and with */
+	assert_true(o.miss_rate > 0.4999 && o.miss_rate < 0.5001);
+	assert_true(o.miss_rate_all > 0.5999 && o.miss_rate_all < 0.6001);
+	/* read with the L2's ways, policy and stores */
+	rd_config c, lc;
+	rd_config_default(&c);
+	c.l2_size = 65536;
+	c.l2_ways = 16;
+	c.l2_replacement = RD_REPL_FIFO;
+	level_config(&c, &lc);
+	assert_int_equal(lc.l1_ways, 16);
+	assert_int_equal(lc.replacement, RD_REPL_FIFO);
+	assert_int_equal(lc.stores, RD_STORES_IGNORE); /* no store leaves the L1 */
+	c.stores = RD_STORES_EVICT;
+	c.l2_stores = RD_STORES_EVICT;
+	level_config(&c, &lc);
+	assert_int_equal(lc.stores, RD_STORES_EVICT);
+	/* the L2's rows: no mshr, no bypass; write_evict under l2.stores=evict */
+	assert_true(level_class_shown(&c, 2, RD_CLASS_LATENCY));
+	assert_false(level_class_shown(&c, 2, RD_CLASS_MSHR));
+	assert_false(level_class_shown(&c, 2, RD_CLASS_BYPASS));
+	assert_true(level_class_shown(&c, 2, RD_CLASS_WRITE_EVICT));
+	c.l2_stores = RD_STORES_ALLOCATE;
+	assert_false(level_class_shown(&c, 2, RD_CLASS_WRITE_EVICT));
+	assert_true(level_class_shown(&c, 1, RD_CLASS_MSHR));
+	/* the six metrics in one line, shorter as the width shrinks */
+	rd_metrics m;
+	r.requests = 1000;
+	r.hits = 250;
+	rd_metrics_of(&r, NULL, &m);
+	char buf[256];
+	level_metrics_line(&m, L1B_OFF, 200, buf, sizeof buf);
+	assert_string_equal(buf, " L1_R_Hit 25.00%  L1_R_Trans 1000  L2_Hit 40.19% (reads 40.00%)  "
+				 "L2_Trans 107  L1B: press B");
+	level_metrics_line(&m, L1B_RUNNING, 80, buf, sizeof buf);
+	assert_string_equal(buf, " L1_R_Hit 25.00% L1_R_Trans 1000 L2_Hit 40.19% L2_Trans 107 L1B ...");
+	for (int w = 20; w <= 120; w++) {
+		level_metrics_line(&m, L1B_OFF, w, buf, sizeof buf);
+		assert_true((int)strlen(buf) <= w);
+		assert_non_null(strstr(buf, "25.0"));
+	}
+	rd_result lb = r;
+	lb.l2.hits = 0;
+	lb.l2.store_hits = 0;
+	rd_metrics_of(&r, &lb, &m);
+	level_metrics_line(&m, L1B_DONE, 200, buf, sizeof buf);
+	assert_non_null(strstr(buf, "L2_Hit_L1B 0.00%  L2_Trans_L1B 107"));
+	/* the busiest bank: partition 1, bank 2 (90 of 240 over 6 banks) */
+	uint32_t p, b;
+	double im = level_bank_imbalance(&r.l2, &p, &b);
+	assert_int_equal(p, 1);
+	assert_int_equal(b, 2);
+	assert_true(im > 2.2499 && im < 2.2501);
 }
 
 static void test_params_typed(void **state)
@@ -1145,6 +1337,8 @@ int main(void)
 		cmocka_unit_test(test_params_fields),
 		cmocka_unit_test(test_params_step),
 		cmocka_unit_test(test_params_never_dead_end),
+		cmocka_unit_test(test_params_l2),
+		cmocka_unit_test(test_level),
 		cmocka_unit_test(test_params_stores_loads),
 		cmocka_unit_test(test_params_typed),
 		cmocka_unit_test(test_params_format),

@@ -221,3 +221,22 @@ void job_sites(const job_env *env, const rd_config *cfg)
 	s->status = st;
 	env->publish(env->ctx, s);
 }
+
+/* ---------------------------------------------------------------- L1B */
+
+void job_l1b(const job_env *env, const rd_config *cfg)
+{
+	snap *s = snap_new(JOB_L1B, env->gen, cfg);
+	if (!s)
+		return;
+	rd_config c = *cfg;
+	rd_config_l1b(&c);
+	rd_callbacks cb = {.progress = sites_progress, .ctx = (void *)env};
+	int st = rd_model_run(env->m, &c, 1 << RD_CASE_FULL, &cb, &s->res);
+	if (env->stale(env->ctx) || st == RD_ECANCELED) {
+		snap_unref(s);
+		return;
+	}
+	s->status = st;
+	env->publish(env->ctx, s);
+}

@@ -31,6 +31,11 @@ void job_steps(const job_env *env, const rd_config *cfg, const char *where);
  * for the sources view; published once. */
 void job_sites(const job_env *env, const rd_config *cfg);
 
+/* RDGC's L1B run of cfg (rd_config_l1b: every L1 off; the as-configured
+ * case only), for the metrics line's L1B pair; published once, its
+ * snapshot's cfg being cfg (the configuration on screen). */
+void job_l1b(const job_env *env, const rd_config *cfg);
+
 /* The latency-free curves, then the timing sweep of key (curves.h);
  * published after every run, the last one final (curves->done). */
 void job_curves(const job_env *env, const rd_config *cfg, const char *key);

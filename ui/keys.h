@@ -71,6 +71,14 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	X(SITE_TEXT, KS_GLOBAL, "T", \
 	  "sources view: the kernel description's text, each load line annotated with its " \
 	  "miss rate and main class (T again: the list)", 'T') \
+	X(LEVEL, KS_GLOBAL, "2", \
+	  "switch the focused level between the L1 and the shared L2 (l2.size > 0): the " \
+	  "breakdown, the histogram and its keys, and the heat map (m: the L2's load per " \
+	  "partition and bank) follow it; a wide terminal shows both levels side by side", '2') \
+	X(L1B, KS_GLOBAL, "B", \
+	  "metrics line: also compute RDGC's L1B pair (L2_Hit_L1B, L2_Trans_L1B: the L2 with " \
+	  "every L1 off, a second run of each configuration after its breakdown) (B again: " \
+	  "stop)", 'B') \
 	X(BACK, KS_GLOBAL, "Esc", "leave a view for the breakdown and histogram panes", KC_ESC) \
 	X(NEXT_TABLE, KS_GLOBAL, "n", \
 	  "class mode (rdscope --teach): the next table of the paper's story, Table 1 to " \

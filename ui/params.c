@@ -28,12 +28,123 @@ const param_field param_fields[] = {
 	{"l1.replacement", "l1.replacement", STEP_CHOICE},
 	{"l1.stores", "l1.stores", STEP_CHOICE},
 	{"l1.loads", "l1.loads", STEP_CHOICE},
+	/* The shared L2 (seed 001): every profile but reference-2013. */
+	{NULL, "L2, shared by all cores", STEP_HEADING},
+	{"l2.size", "l2.size", STEP_POW2_ZERO},
+	{"l2.ways", "l2.ways", STEP_WAYS},
+	{"l2.line", "l2.line", STEP_POW2},
+	{NULL, "l2 sets/bank", STEP_DERIVED},
+	{"l2.partitions", "l2.partitions", STEP_POW2},
+	{"l2.banks", "l2.banks", STEP_POW2},
+	{"l2.ports", "l2.ports", STEP_POW2_UNLIM},
+	{"l2.interleave", "l2.interleave", STEP_POW2_ZERO},
+	{"l2.hash", "l2.hash", STEP_CHOICE},
+	{"l2.mshrs", "l2.mshrs", STEP_POW2_UNLIM},
+	{"l2.mshr_sets", "l2.mshr_sets", STEP_POW2},
+	{"l2.max_merges", "l2.max_merges", STEP_POW2_UNLIM},
+	{"l2.replacement", "l2.replacement", STEP_CHOICE},
+	{"l2.stores", "l2.stores", STEP_CHOICE},
+	{"latency.l2", "latency.l2", STEP_125},
+	/* The L1's parallelism (model=rdgc, seed 001 section 4.4). */
+	{NULL, "L1 banks and ports (rdgc)", STEP_HEADING},
+	{"l1.banks", "l1.banks", STEP_POW2},
+	{"l1.ports", "l1.ports", STEP_POW2_UNLIM},
+	{"l1.mshr_sets", "l1.mshr_sets", STEP_POW2},
+	{"l1.max_merges", "l1.max_merges", STEP_POW2_UNLIM},
+	{"gpu.schedulers", "gpu.schedulers", STEP_POW2},
+	{"gpu.max_active_blocks", "gpu.max_active_bl", STEP_ONE},
+	{"latency.model", "latency.model", STEP_CHOICE},
+	{"latency.k1", "latency.k1", STEP_HALVES},
+	{"latency.k2", "latency.k2", STEP_HALVES},
 };
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
 
 int param_editable(size_t i)
 {
-	return i < param_nfields && param_fields[i].step != STEP_DERIVED;
+	return i < param_nfields && param_fields[i].step != STEP_DERIVED &&
+	       param_fields[i].step != STEP_HEADING;
+}
+
+int param_heading(size_t i)
+{
+	return i < param_nfields && param_fields[i].step == STEP_HEADING;
+}
+
+/* The derived row of the L2 (its sets per bank), else the L1's. */
+static int l2_row(size_t i)
+{
+	const char *k = param_fields[i].key ? param_fields[i].key : param_fields[i].label;
+	return !strncmp(k, "l2", 2) || !strncmp(k, "L2", 2) || !strcmp(k, "latency.l2");
+}
+
+/* Keys model=rdgc alone takes other than at their defaults. */
+static int rdgc_only(const char *key)
+{
+	static const char *const k[] = {"l1.banks", "l1.ports", "l1.mshr_sets", "l1.max_merges",
+					"gpu.schedulers", "latency.model", "latency.k1",
+					"latency.k2"};
+	for (size_t j = 0; j < sizeof k / sizeof k[0]; j++)
+		if (!strcmp(key, k[j]))
+			return 1;
+	return 0;
+}
+
+int param_applies(const rd_config *cfg, size_t i, char *why, size_t len)
+{
+	why[0] = '\0';
+	if (i >= param_nfields || param_heading(i))
+		return 1;
+	const char *key = param_fields[i].key;
+	if (l2_row(i)) {
+		if (cfg->model == RD_PROFILE_REF2013) {
+			snprintf(why, len, "no L2 in ref-2013");
+			return 0;
+		}
+		if (!cfg->l2_size && (!key || strcmp(key, "l2.size"))) {
+			snprintf(why, len, "(l2.size 0: off)");
+			return 0;
+		}
+		return 1;
+	}
+	if (key && rdgc_only(key) && cfg->model != RD_PROFILE_RDGC) {
+		snprintf(why, len, "(model=rdgc)");
+		return 0;
+	}
+	if (key && (!strcmp(key, "latency.k1") || !strcmp(key, "latency.k2")) &&
+	    cfg->latency_model != RD_LATENCY_ADAPTIVE) {
+		snprintf(why, len, "(adaptive only)");
+		return 0;
+	}
+	return 1;
+}
+
+size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max)
+{
+	size_t n = 0;
+	int rdgc_group = 0;
+	for (size_t i = 0; i < param_nfields && n < max; i++) {
+		if (param_heading(i) && !l2_row(i))
+			rdgc_group = 1;
+		if (level == 2 ? !l2_row(i) : l2_row(i))
+			continue;
+		if (level != 2 && rdgc_group && cfg->model != RD_PROFILE_RDGC)
+			continue;
+		out[n++] = i;
+	}
+	return n;
+}
+
+const char *param_help(size_t i)
+{
+	if (i >= param_nfields)
+		return "";
+	if (param_fields[i].key)
+		return rd_key_find(param_fields[i].key)->help;
+	if (param_heading(i))
+		return l2_row(i) ? "the L2 every core's L1 misses go to (l2.size 0: none)"
+				 : "RDGC's banked, ported L1 (model=rdgc; other profiles keep the defaults)";
+	return l2_row(i) ? "derived: l2.size / (l2.line x l2.ways x l2.partitions x l2.banks)"
+			 : "derived: l1.size / (l1.line x l1.ways)";
 }
 
 unsigned param_index_bits(uint32_t sets)
@@ -132,6 +243,18 @@ static int next_uint(enum step_kind k, uint64_t v, int dir, uint64_t *out)
 		}
 		return 0;
 	}
+	case STEP_POW2_ZERO:
+		if (v == 0) { /* off: the smallest power of two above */
+			if (dir < 0)
+				return -1;
+			*out = 1;
+			return 0;
+		}
+		if (dir < 0 && v == 1) {
+			*out = 0;
+			return 0;
+		}
+		return next_uint(STEP_POW2, v, dir, out);
 	case STEP_ONE:
 		if (dir < 0 && v == 0)
 			return -1;
@@ -161,9 +284,12 @@ static int choices(const rd_config *cfg, const char *key, char list[8][24], int 
 			size_t l = strcspn(p, "|");
 			snprintf(list[n], sizeof list[n], "%.*s", (int)l, p);
 			/* "smod:N": the current shift, or 0. */
-			if (strcmp(list[n], "smod:N") == 0)
-				snprintf(list[n], sizeof list[n], "smod:%u",
-					 cfg->l1_hash == RD_HASH_SMOD ? cfg->l1_hash_shift : 0);
+			if (strcmp(list[n], "smod:N") == 0) {
+				int l2 = !strcmp(key, "l2.hash");
+				enum rd_hash h = l2 ? cfg->l2_hash : cfg->l1_hash;
+				uint32_t sh = l2 ? cfg->l2_hash_shift : cfg->l1_hash_shift;
+				snprintf(list[n], sizeof list[n], "smod:%u", h == RD_HASH_SMOD ? sh : 0);
+			}
 			n++;
 			p += l;
 			if (*p == '|')
@@ -187,6 +313,56 @@ typedef struct hash_ctx {
 static int is_geometry(const char *key)
 {
 	return !strcmp(key, "l1.size") || !strcmp(key, "l1.ways") || !strcmp(key, "l1.line");
+}
+
+/*
+ * A model the other keys refuse (model=paper with l1.banks 4, rdgc with a
+ * per-warp MSHR limit, reference-2013 with an L2): each key refused goes
+ * back to its default (or 0 when its default is refused too), said in
+ * the note, so that the model's cycle never dead-ends. 0 when c is then
+ * valid; -1 (c in an unknown state) when a key cannot be fixed so.
+ */
+static int model_fixup(rd_config *c, const rd_config *was, const hash_ctx *h)
+{
+	char err[512], now[64], lst[256] = "";
+	size_t o = 0;
+	for (int n = 0; n < 16 && rd_config_check(c, err, sizeof err) < 0; n++) {
+		char key[64];
+		snprintf(key, sizeof key, "%.*s", (int)strcspn(err, ":"), err);
+		const rd_key *k = rd_key_find(key);
+		if (!k || !strcmp(key, "model") || rd_config_get(c, key, now, sizeof now) < 0)
+			return -1;
+		const char *cand[2] = {k->def, "0"};
+		int fixed = 0;
+		for (int j = 0; j < 2 && !fixed; j++) {
+			rd_config t = *c;
+			char e2[512];
+			if (rd_config_set(&t, key, cand[j], e2, sizeof e2) < 0)
+				continue;
+			char v[64];
+			rd_config_get(&t, key, v, sizeof v);
+			if (!strcmp(v, now))
+				continue;
+			/* the key is no longer the first problem */
+			if (rd_config_check(&t, e2, sizeof e2) == 0 ||
+			    strncmp(e2, key, strlen(key)) || e2[strlen(key)] != ':') {
+				*c = t;
+				fixed = 1;
+				if (o < sizeof lst)
+					o += (size_t)snprintf(lst + o, sizeof lst - o, "%s%s %s -> %s",
+							      o ? ", " : "", key, now, v);
+			}
+		}
+		if (!fixed)
+			return -1;
+	}
+	if (rd_config_check(c, err, sizeof err) < 0)
+		return -1;
+	char from[32], to[32];
+	rd_config_get(was, "model", from, sizeof from);
+	rd_config_get(c, "model", to, sizeof to);
+	snprintf(h->note, h->notelen, "model %s -> %s takes %s (u undoes all)", from, to, lst);
+	return 0;
 }
 
 /*
@@ -215,6 +391,11 @@ static int try_value_h(rd_config *cfg, const char *key, const char *text, char *
 			 "l1.stores allocate -> evict: l1.loads=bypass takes stores evict or "
 			 "ignore (u undoes both)");
 		*cfg = e;
+		return 0;
+	}
+	if (h && !strcmp(key, "model") && rd_config_check(&c, msg, len) < 0 &&
+	    model_fixup(&c, cfg, h) == 0) {
+		*cfg = c;
 		return 0;
 	}
 	if (rd_config_check(&c, msg, len) < 0) {
@@ -269,7 +450,8 @@ static int step_h(rd_config *cfg, size_t i, int dir, char *msg, size_t len,
 		  const hash_ctx *edit_hash)
 {
 	if (!param_editable(i)) {
-		snprintf(msg, len, "%s is derived: l1.size / (l1.line x l1.ways)", param_fields[i].label);
+		snprintf(msg, len, "%s is %s", param_fields[i].label,
+			 param_heading(i) ? "a heading" : param_help(i));
 		return -1;
 	}
 	const param_field *f = &param_fields[i];
@@ -296,6 +478,31 @@ static int step_h(rd_config *cfg, size_t i, int dir, char *msg, size_t len,
 		}
 		snprintf(msg, len, "%s", first_err);
 		return -1;
+	}
+	if (f->step == STEP_HALVES) {
+		/* A double: 0, 1/64, ..., 1/2, 1, 2, 4, ... (a value between
+		 * two goes to the next one in the direction). */
+		double v = 0, nv;
+		rd_config_get(cfg, f->key, text, sizeof text);
+		v = strtod(text, NULL);
+		if (dir > 0) {
+			nv = v <= 0 ? 1.0 / 64 : 1.0 / 64;
+			while (nv <= v)
+				nv *= 2;
+			if (nv > 1048576)
+				return snprintf(msg, len, "%s: no larger value", f->key), -1;
+		} else {
+			if (v <= 0)
+				return snprintf(msg, len, "%s: no smaller value", f->key), -1;
+			nv = 1.0 / 64;
+			if (nv >= v)
+				nv = 0;
+			else
+				while (nv * 2 < v)
+					nv *= 2;
+		}
+		snprintf(text, sizeof text, "%.17g", nv);
+		return try_value_h(cfg, f->key, text, msg, len, edit_hash);
 	}
 	if (strcmp(f->key, "latency.stddev") == 0) {
 		/* A double on the 0 1 2 5 10 ... ladder (fractions round up/down). */
@@ -348,7 +555,8 @@ static int set_text_h(rd_config *cfg, size_t i, const char *text, char *msg, siz
 		      const hash_ctx *edit_hash)
 {
 	if (!param_editable(i)) {
-		snprintf(msg, len, "%s is derived: l1.size / (l1.line x l1.ways)", param_fields[i].label);
+		snprintf(msg, len, "%s is %s", param_fields[i].label,
+			 param_heading(i) ? "a heading" : param_help(i));
 		return -1;
 	}
 	/* Leading and trailing blanks are not part of the value. */
@@ -405,6 +613,18 @@ void param_format(const rd_config *cfg, size_t i, char *val, size_t vlen, char *
 {
 	const param_field *f = &param_fields[i];
 	extra[0] = '\0';
+	if (f->step == STEP_HEADING) {
+		val[0] = '\0';
+		return;
+	}
+	if (!f->key && l2_row(i)) {
+		uint32_t sets = rd_config_l2_sets(cfg);
+		snprintf(val, vlen, "%u", sets);
+		if (cfg->l2_size)
+			snprintf(extra, elen, "x %u bank%s", cfg->l2_partitions * cfg->l2_banks,
+				 cfg->l2_partitions * cfg->l2_banks == 1 ? "" : "s");
+		return;
+	}
 	if (!f->key) {
 		uint32_t sets = rd_config_sets(cfg);
 		snprintf(val, vlen, "%u", sets);
@@ -416,16 +636,28 @@ void param_format(const rd_config *cfg, size_t i, char *val, size_t vlen, char *
 		snprintf(val, vlen, "?");
 	if (strcmp(f->key, "latency.stddev") == 0)
 		snprintf(val, vlen, "%g", cfg->latency_stddev);
+	else if (!strcmp(f->key, "latency.k1") || !strcmp(f->key, "latency.k2"))
+		snprintf(val, vlen, "%g", !strcmp(f->key, "latency.k1") ? cfg->latency_k1
+									  : cfg->latency_k2);
 	const rd_key *k = rd_key_find(f->key);
-	if (strcmp(f->key, "l1.size") == 0) {
-		uint32_t s = cfg->l1_size;
+	int unlim = !strcmp(f->key, "l1.ports") || !strcmp(f->key, "l1.max_merges") ||
+		    !strcmp(f->key, "l2.ports") || !strcmp(f->key, "l2.mshrs") ||
+		    !strcmp(f->key, "l2.max_merges");
+	if (!strcmp(f->key, "l2.size") && !cfg->l2_size) {
+		snprintf(extra, elen, "no L2");
+	} else if (!strcmp(f->key, "l2.interleave") && !cfg->l2_interleave) {
+		snprintf(extra, elen, "= l2.line");
+	} else if (unlim && !strcmp(val, "0")) {
+		snprintf(extra, elen, "unlimited");
+	} else if (strcmp(f->key, "l1.size") == 0 || strcmp(f->key, "l2.size") == 0) {
+		uint32_t s = strcmp(f->key, "l1.size") == 0 ? cfg->l1_size : cfg->l2_size;
 		if (s >= 1024 * 1024 && s % (1024 * 1024) == 0)
 			snprintf(extra, elen, "B = %u MiB", s / (1024 * 1024));
 		else if (s >= 1024 && s % 1024 == 0)
 			snprintf(extra, elen, "B = %u KiB", s / 1024);
 		else
 			snprintf(extra, elen, "B");
-	} else if (strcmp(f->key, "l1.line") == 0) {
+	} else if (strcmp(f->key, "l1.line") == 0 || strcmp(f->key, "l2.line") == 0) {
 		snprintf(extra, elen, "B");
 	} else if ((strcmp(f->key, "l1.mshrs") == 0 && cfg->l1_mshrs == 0) ||
 		   (strcmp(f->key, "l1.mshr_per_warp") == 0 && cfg->l1_mshr_per_warp == 0)) {

@@ -19,10 +19,14 @@ enum step_kind {
 	STEP_125,         /* 0 1 2 5 10 20 50 ... */
 	STEP_ONE,         /* +-1 */
 	STEP_CHOICE,      /* the key's list of choices, wrapping around */
+	STEP_HEADING,     /* a group's heading: neither a value nor selectable */
+	STEP_POW2_ZERO,   /* 0 (off, or a default) at the bottom, then powers of two */
+	STEP_HALVES,      /* a fraction: 0, then powers of two (1/64 .. 2^20) */
 };
 
 typedef struct param_field {
-	const char *key;   /* dotted key; NULL for the derived sets row */
+	const char *key;   /* dotted key; NULL for a derived row (the L1's sets,
+			    * the L2's sets per bank) or a heading */
 	const char *label; /* as shown */
 	enum step_kind step;
 } param_field;
@@ -30,8 +34,33 @@ typedef struct param_field {
 extern const param_field param_fields[];
 extern const size_t param_nfields;
 
-/* Is field i editable (not derived)? */
+/* Is field i editable (not derived, not a heading)? */
 int param_editable(size_t i);
+
+/* Is field i a group's heading? */
+int param_heading(size_t i);
+
+/*
+ * Does field i matter under cfg? 0 for a row the configuration keeps at
+ * its default because its profile refuses anything else (the L1's banks,
+ * ports, MSHR sets, merges, schedulers and adaptive latency outside
+ * model=rdgc; the L2's rows under reference-2013) or that has no effect
+ * (the L2's rows while l2.size is 0). The pane shows them dimmed, with
+ * why in words (why, "" when it matters), and still lets them be edited
+ * (a value the profile refuses is refused with the model's message).
+ */
+int param_applies(const rd_config *cfg, size_t i, char *why, size_t len);
+
+/*
+ * The rows the pane shows for a level, in order, into out (indices of
+ * param_fields; at most max): the L1 (level 1) its and the GPU's, the
+ * paper's first, then under model=rdgc its banks, ports and latency; the
+ * L2 (level 2) its own, l2.size first (0: none). How many.
+ */
+size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max);
+
+/* The help line of field i (the key's help; a derived row's formula). */
+const char *param_help(size_t i);
 
 /*
  * Step field i up (dir > 0) or down (dir < 0) to the next value that makes
@@ -45,7 +74,10 @@ int param_step(rd_config *cfg, size_t i, int dir, char *msg, size_t len);
 int param_set_text(rd_config *cfg, size_t i, const char *text, char *msg, size_t len);
 
 /*
- * The same for the explorer, where parameters never dead-end: a geometry
+ * The same for the explorer, where parameters never dead-end: a model
+ * the configuration's other keys refuse (model=paper with l1.banks 4, or
+ * reference-2013 with an L2) is taken with those keys back at their
+ * defaults, said in the note; a geometry
  * value (l1.size, l1.ways, l1.line) the hash cannot take is applied, and
  * the hash switches to one that can (xor, or mod for a set count that is
  * no power of two); *user_hash keeps the hash switched from (-1: none),

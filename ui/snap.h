@@ -15,7 +15,7 @@ struct curves;
 /* What the model thread runs: the breakdown of the configuration on
  * screen first, then the teaching views' runs (jobs.h); when idle,
  * speculative breakdowns (JOB_SPEC results, worker_speculate). */
-enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_SITES, JOB_NKINDS,
+enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_SITES, JOB_L1B, JOB_NKINDS,
 		JOB_SPEC = JOB_NKINDS };
 
 /* An immutable result. After worker_take the UI thread owns it; refs is
@@ -28,7 +28,8 @@ typedef struct snap {
 	int status;     /* RD_OK, or the model's error */
 	int partial;    /* 1: a snapshot of a run still going (no class breakdown) */
 	double seconds; /* wall time of the model run */
-	rd_result res;  /* JOB_BREAKDOWN, JOB_SITES (with its per-site counts) */
+	rd_result res;  /* JOB_BREAKDOWN, JOB_SITES (with its per-site counts), JOB_L1B (the
+			 * run of cfg under rd_config_l1b: its L2 gives the L1B pair) */
 	struct steplog *steps;  /* JOB_STEPS: the first requests, replayed */
 	struct curves *curves;  /* JOB_CURVES: partial until curves->done */
 	char key[32];   /* JOB_CURVES: the swept parameter as asked */

@@ -72,7 +72,9 @@ int steplog_is_hole(uint64_t v)
 int steplog_has_effect(const rd_event *ev)
 {
 	if (ev->outcome == RD_OUT_CANCEL || ev->outcome == RD_OUT_EVICT ||
-	    ev->outcome == RD_OUT_BYPASS)
+	    ev->outcome == RD_OUT_BYPASS || ev->outcome == RD_OUT_RF || ev->outcome == RD_OUT_FILL)
+		return 0;
+	if (ev->level == 2) /* the L2's: not the replayed L1's */
 		return 0;
 	return !(ev->outcome == RD_OUT_MISS && ev->cls == RD_CLASS_BYPASS);
 }
@@ -577,6 +579,16 @@ int steplog_add(steplog *l, const rd_event *ev)
 	if (!r || l->oom)
 		return -1;
 	uint64_t num = l->seen++;
+	/* The L2's requests and the fills' rows (model=rdgc, an L2) are
+	 * kept and shown, not replayed: the replay is the L1's, under the
+	 * paper profile's rules. The L2 runs after every L1: once its
+	 * requests come, every L1 step has ended. */
+	int foreign = ev->level == 2 || ev->outcome == RD_OUT_FILL;
+	if (foreign && num >= l->first + STEP_MAX) {
+		l->truncated = 1;
+		l->tail_done = 1;
+		return 1;
+	}
 	if (num >= l->first + STEP_MAX) {
 		l->truncated = 1;
 		if (!l->tail_done && ev->core < r->ncores && ev->set < r->sets) {
@@ -598,7 +610,9 @@ int steplog_add(steplog *l, const rd_event *ev)
 		l->oom = 1;
 		return -1;
 	}
-	if (ev->core >= r->ncores || ev->set >= r->sets) {
+	if (foreign && !keep)
+		return 0;
+	if (!foreign && (ev->core >= r->ncores || ev->set >= r->sets)) {
 		disagree(l, l->n); /* not the model the replay knows */
 		if (!keep)
 			return 0;
@@ -622,10 +636,10 @@ int steplog_add(steplog *l, const rd_event *ev)
 		s->early_by = STEP_NONE;
 		s->prev = STEP_NONE;
 		l->n++;
-		if (ev->stack)
+		if (ev->stack && !foreign)
 			l->stacks = 1;
 	}
-	if (ev->core >= r->ncores || ev->set >= r->sets)
+	if (foreign || ev->core >= r->ncores || ev->set >= r->sets)
 		return 0;
 	core_rp *c = &r->core[ev->core];
 	if (c->have_step && c->step_t != ev->time)
@@ -854,9 +868,62 @@ void steplog_explain(const steplog *l, size_t i, char *buf, size_t len)
 	explain(l, i, buf, len);
 }
 
+/* Where a request went: "bank 1, port 0" (and its partition at the L2). */
+static void bank_words(const rd_event *ev, char *buf, size_t len)
+{
+	if (ev->level == 2)
+		snprintf(buf, len, "partition %u bank %u, port %u", ev->partition, ev->bank, ev->port);
+	else
+		snprintf(buf, len, "bank %u, port %u", ev->bank, ev->port);
+}
+
+/* A request of the L2 (the L1's misses, merged across cores by step). */
+static void explain_l2(const steplog *l, size_t i, char *buf, size_t len)
+{
+	const rd_event *ev = &l->e[i].ev;
+	unsigned long long line = (unsigned long long)ev->line;
+	char at[96];
+	bank_words(ev, at, sizeof at);
+	const char *st = ev->store ? "store " : "";
+	switch (ev->outcome) {
+	case RD_OUT_HIT:
+		snprintf(buf, len, "L2 %shit: line %llu (from core %u) at distance %lld < %u ways in its "
+			 "bank's set %u (%s)", st, line, ev->core, (long long)ev->distance,
+			 l->cfg.l2_ways, ev->set, at);
+		return;
+	case RD_OUT_RF:
+		snprintf(buf, len, "L2 reservation fail: line %llu finds no MSHR entry (or merge "
+			 "slot) in %s; retried in a later step", line, at);
+		return;
+	case RD_OUT_FILL:
+		snprintf(buf, len, "L2 fill: line %llu arrives in %s, enters its set in MSHR order, "
+			 "frees its entry (%u free)", line, at, ev->mshrs_free);
+		return;
+	case RD_OUT_MERGE:
+		snprintf(buf, len, "L2 merge: line %llu is in flight; the request joins its MSHR "
+			 "entry (%s)", line, at);
+		return;
+	default:
+		break;
+	}
+	const char *cls = ev->cls >= 0 && ev->cls < RD_NCLASS ? rd_class_name((enum rd_class)ev->cls)
+							      : "";
+	if (ev->distance >= 0)
+		snprintf(buf, len, "L2 %s%s miss: line %llu (from core %u) at distance %lld >= %u ways "
+			 "(%s); %u MSHR entries free", st, cls, line, ev->core,
+			 (long long)ev->distance, l->cfg.l2_ways, at, ev->mshrs_free);
+	else
+		snprintf(buf, len, "L2 %s%s miss: line %llu (from core %u) not in its bank's set %u (%s); "
+			 "%u MSHR entries free", st, cls, line, ev->core, ev->set, at, ev->mshrs_free);
+}
+
 static void explain(const steplog *l, size_t i, char *buf, size_t len)
 {
 	const rd_event *ev = &l->e[i].ev;
+	if (ev->level == 2) {
+		explain_l2(l, i, buf, len);
+		return;
+	}
 	unsigned long long line = (unsigned long long)ev->line;
 	unsigned ways = l->cfg.l1_ways;
 	char when[64] = "";

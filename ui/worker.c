@@ -20,6 +20,9 @@
 struct worker {
 	const rd_kernel *k;
 	rd_model *m;          /* the worker thread's alone */
+	rd_model *m_l1b;      /* the L1B runs' (JOB_L1B), made at the first: their
+			       * configuration would push the breakdown's out of m's
+			       * stages, and an L2-only edit must find its L1s there */
 	pthread_t th;
 	int started;
 	int pipe[2];
@@ -127,6 +130,14 @@ static void on_partial(void *ctx, const rd_result *r)
 	/* the stores' histogram is the final result's only */
 	s->res.hist_w = NULL;
 	s->res.hist_w_len = 0;
+	/* the L2 runs after every L1: a snapshot has none (and the model's
+	 * arrays are not the snapshot's to free) */
+	s->res.has_l2 = 0;
+	memset(&s->res.l2, 0, sizeof s->res.l2);
+	s->res.set_ids = NULL;
+	s->res.set_requests = s->res.set_misses = NULL;
+	s->res.sites = NULL;
+	s->res.nsites = 0;
 	s->seconds = t - rc->start;
 	rc->last_partial = t;
 	publish(w, s);
@@ -254,6 +265,13 @@ static void *worker_main(void *arg)
 				job_steps(&env, &cfg, key);
 			else if (kind == JOB_SITES)
 				job_sites(&env, &cfg);
+			else if (kind == JOB_L1B) {
+				if (!w->m_l1b)
+					w->m_l1b = rd_model_new(w->k);
+				env.m = w->m_l1b;
+				if (env.m)
+					job_l1b(&env, &cfg);
+			}
 			else
 				job_curves(&env, &cfg, key);
 		}
@@ -330,6 +348,7 @@ void worker_stop(worker *w)
 	close(w->pipe[0]);
 	close(w->pipe[1]);
 	rd_model_free(w->m);
+	rd_model_free(w->m_l1b);
 	free(w);
 }
 

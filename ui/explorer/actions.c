@@ -11,19 +11,25 @@
 #include "params.h"
 #include "prompt.h"
 
+/* Up/Down among the focused level's rows (params.h: param_visible). */
 static int step_sel(explorer *x, int dir)
 {
-	size_t i = x->sel;
+	size_t rows[64];
+	size_t n = param_visible(&x->cfg, x->level == 2 ? 2 : 1, rows, 64), k = 0;
+	while (k < n && rows[k] != x->sel)
+		k++;
+	if (k == n)
+		return R_NONE;
 	for (;;) {
-		if (dir < 0 && i == 0)
+		if (dir < 0 && k == 0)
 			return R_NONE;
-		if (dir > 0 && i + 1 >= param_nfields)
+		if (dir > 0 && k + 1 >= n)
 			return R_NONE;
-		i = dir > 0 ? i + 1 : i - 1;
-		if (param_editable(i))
+		k = dir > 0 ? k + 1 : k - 1;
+		if (param_editable(rows[k]))
 			break;
 	}
-	x->sel = i;
+	x->sel = rows[k];
 	explorer_speculate(x); /* the new parameter's neighbours instead */
 	return R_PARAMS;
 }

@@ -54,7 +54,11 @@ static void draw_title(explorer *x)
 
 int screen_params_rows(void)
 {
-	return (int)param_nfields + 3; /* frame, fields, help line */
+	/* the paper's rows (the pane scrolls through the others) */
+	rd_config c;
+	rd_config_default(&c);
+	size_t v[64];
+	return (int)param_visible(&c, 1, v, 64) + 3; /* frame, fields, help line */
 }
 
 static void draw_params(explorer *x)
@@ -65,27 +69,57 @@ static void draw_params(explorer *x)
 	int vis = ih - help_line;
 	if (vis < 1)
 		vis = 1;
-	size_t n = param_nfields;
-	if (x->sel < x->params_top)
-		x->params_top = x->sel;
-	if (x->sel >= x->params_top + (size_t)vis)
-		x->params_top = x->sel - (size_t)vis + 1;
+	/* The focused level's rows (params.h); the selection among them. */
+	size_t rows[64];
+	size_t n = param_visible(&x->cfg, x->level == 2 ? 2 : 1, rows, 64);
+	size_t at = n;
+	for (size_t k = 0; k < n; k++)
+		if (rows[k] == x->sel)
+			at = k;
+	if (at == n) { /* a row no longer shown (model=rdgc left): model's, or the first */
+		at = 0;
+		for (size_t k = 0; k < n; k++)
+			if (param_fields[rows[k]].key && !strcmp(param_fields[rows[k]].key, "model"))
+				at = k;
+		while (at < n && !param_editable(rows[at]))
+			at++;
+		if (at == n)
+			at = 0;
+		x->sel = rows[at];
+	}
+	if (at < x->params_top)
+		x->params_top = at;
+	if (at >= x->params_top + (size_t)vis)
+		x->params_top = at - (size_t)vis + 1;
 	if (x->params_top + (size_t)vis > n)
 		x->params_top = n > (size_t)vis ? n - (size_t)vis : 0;
 	char title[64];
+	const char *pt = x->level == 2 ? "L2 parameters (2: L1)" : "Parameters";
 	if ((size_t)vis < n)
-		snprintf(title, sizeof title, "Parameters %zu/%zu", x->sel + 1, n);
+		snprintf(title, sizeof title, "%s %zu/%zu", pt, at + 1, n);
 	else
-		snprintf(title, sizeof title, "Parameters");
+		snprintf(title, sizeof title, "%s", pt);
 	draw_frame(&r, title, x->focus == F_PARAMS);
 	const glyphs *g = theme_g();
 	for (int row = 0; row < vis; row++) {
-		size_t i = x->params_top + (size_t)row;
-		if (i >= n)
+		size_t k = x->params_top + (size_t)row;
+		if (k >= n)
 			break;
+		size_t i = rows[k];
 		int y = r.y + 1 + row, cx = r.x + 1;
-		char val[64], extra[64], line[256];
+		char val[64], extra[64], line[256], why[64];
+		if (param_heading(i)) { /* a group: a rule with its name */
+			draw_fill(y, cx, iw, E_BORDER, g->hline);
+			snprintf(line, sizeof line, " %s ", param_fields[i].label);
+			draw_put(y, cx + 1, iw - 1, E_LABEL, line);
+			continue;
+		}
 		param_format(&x->cfg, i, val, sizeof val, extra, sizeof extra);
+		/* A row this profile keeps at its default, or the L2's while it
+		 * is off: dimmed, why in place of the unit. */
+		int applies = param_applies(&x->cfg, i, why, sizeof why);
+		if (!applies)
+			snprintf(extra, sizeof extra, "%s", why);
 		int selected = i == x->sel;
 		if (selected) {
 			snprintf(line, sizeof line, "%s %-*s %s %s", g->sel, LABEL_W,
@@ -95,17 +129,16 @@ static void draw_params(explorer *x)
 			continue;
 		}
 		snprintf(line, sizeof line, "  %-*s ", LABEL_W, param_fields[i].label);
-		int c = draw_put(y, cx, iw, param_editable(i) ? E_LABEL : E_DERIVED, line);
-		c += draw_put(y, cx + c, iw - c, param_editable(i) ? E_VALUE : E_DERIVED, val);
+		int live = param_editable(i) && applies;
+		int c = draw_put(y, cx, iw, live ? E_LABEL : E_DERIVED, line);
+		c += draw_put(y, cx + c, iw - c, live ? E_VALUE : E_DERIVED, val);
 		if (*extra) {
 			c += draw_put(y, cx + c, iw - c, E_NORMAL, " ");
 			draw_put(y, cx + c, iw - c, E_DERIVED, extra);
 		}
 	}
-	if (help_line && x->sel < n) {
-		const char *h = param_fields[x->sel].key
-					? rd_key_find(param_fields[x->sel].key)->help
-					: "derived: l1.size / (l1.line x l1.ways)";
+	if (help_line && x->sel < param_nfields) {
+		const char *h = param_help(x->sel);
 		char line[256];
 		snprintf(line, sizeof line, " %s", h);
 		draw_put(r.y + r.h - 2, r.x + 1, iw, E_DERIVED, line);

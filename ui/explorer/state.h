@@ -72,6 +72,11 @@ typedef struct explorer {
 	size_t params_top;     /* first field shown (the pane scrolls) */
 	size_t hist_first;     /* first histogram bin shown (views/breakdown.c) */
 	int hist_log;          /* counts on a log scale (views/breakdown.c) */
+	int level;             /* the focused level: 2 the shared L2, else the L1 (2 switches;
+				  views/breakdown.c, views/heat.c) */
+	size_t hist_first_l2;  /* first bin of the L2's histogram shown */
+	int l1b_on;            /* the metrics line's L1B pair is asked for (B) */
+	snap *l1b;             /* its JOB_L1B result of cfg, or NULL (views/breakdown.c) */
 	int help;              /* help screen shown: 1 the keys, 2 the info (i) */
 	int help_top;          /* first help line shown */
 

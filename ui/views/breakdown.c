@@ -11,13 +11,34 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "draw.h"
 #include "explorer/state.h"
 #include "hist.h"
 #include "info.h"
+#include "level.h"
+#include "params.h"
 #include "theme.h"
 #include "view.h"
+
+/* ---------------------------------------------------------------- panes */
+
+/* One level's breakdown and histogram as drawn: where, what, against what.
+ * The L2's (level 2) is its rd_level read as a result (level.h). */
+typedef struct pane {
+	int level;            /* 1 the L1, 2 the shared L2 */
+	rect bars, hist;
+	const snap *s;        /* the current result (NULL: modelling) */
+	rd_result R, B;       /* the level's result, and the baseline's */
+	int have_r, have_b;   /* R (a final or partial result with the level), B */
+	rd_config cfg;        /* how to read R: the L2's ways, policy, stores */
+	int partial;
+	int focused;          /* the focused level (its histogram's keys) */
+	int both;             /* both levels on screen */
+	int metrics;          /* the metrics line goes in this pane's bars */
+	size_t *first;        /* its histogram's first bin */
+} pane;
 
 /* ---------------------------------------------------------------- text */
 
@@ -100,12 +121,12 @@ static void stacked_bar(int y, int x0, int w, const rd_result *R, int partial)
 
 /* The rows of the breakdown: the hits (0) and each class shown (1 + c),
  * into rows; how many. */
-static int shown_rows(const rd_config *c, int rows[RD_NCLASS + 1])
+static int shown_rows(const rd_config *c, int level, int rows[RD_NCLASS + 1])
 {
 	int n = 0;
 	rows[n++] = 0;
 	for (int k = 0; k < RD_NCLASS; k++)
-		if (info_class_shown(c, k))
+		if (level_class_shown(c, level, k))
 			rows[n++] = 1 + k;
 	return n;
 }
@@ -116,25 +137,98 @@ static int stores_line(const rd_config *c)
 	return c->stores != RD_STORES_IGNORE;
 }
 
+/* Is there an L2 to show (configured: its result may still be coming)? */
+static int with_l2(const explorer *x)
+{
+	return x->cfg.l2_size && x->cfg.model != RD_PROFILE_REF2013;
+}
+
+/* Both levels side by side: when each gets at least this many columns. */
+#define BOTH_MIN_W 44
+
 /*
- * The breakdown pane and the histogram pane under it. The layout's pane
- * holds the hits and the paper's five classes; a configuration with more
- * rows (write_evict, bypass, the stores line) takes them from the top of
+ * The panes of a level: its breakdown over its histogram in the column
+ * col of the layout's side. The layout's breakdown holds the hits and the
+ * paper's five classes; a configuration with more rows (write_evict,
+ * bypass, the stores line, the metrics line) takes them from the top of
  * the histogram, so the paper's screens keep their layout.
  */
-static void panes(const explorer *x, rect *bars, rect *hist)
+static void pane_rects(const explorer *x, pane *p, rect col)
 {
 	int rows[RD_NCLASS + 1];
-	int extra = shown_rows(&x->cfg, rows) - (1 + RD_CLASS_MSHR + 1) + stores_line(&x->cfg);
-	*bars = x->lay.bars;
-	*hist = x->lay.hist;
-	if (extra > hist->h - 4) /* the histogram keeps its frame and a row */
-		extra = hist->h - 4 > 0 ? hist->h - 4 : 0;
-	if (extra <= 0 || bars->y + bars->h != hist->y)
-		return;
-	bars->h += extra;
-	hist->y += extra;
-	hist->h -= extra;
+	int extra = shown_rows(&p->cfg, p->level, rows) - (1 + RD_CLASS_MSHR + 1) +
+		    stores_line(&p->cfg) + p->metrics;
+	rect bars = x->lay.bars, hist = x->lay.hist;
+	bars.x = hist.x = col.x;
+	bars.w = hist.w = col.w;
+	if (extra > hist.h - 4) /* the histogram keeps its frame and a row */
+		extra = hist.h - 4 > 0 ? hist.h - 4 : 0;
+	if (extra > 0 && bars.y + bars.h == hist.y) {
+		bars.h += extra;
+		hist.y += extra;
+		hist.h -= extra;
+	}
+	p->bars = bars;
+	p->hist = hist;
+}
+
+/* The level's pane as the state has it. */
+static void pane_make(explorer *x, int level, rect col, int both, pane *p)
+{
+	memset(p, 0, sizeof *p);
+	p->level = level;
+	p->s = x->cur;
+	p->both = both;
+	p->focused = !with_l2(x) || (x->level == 2) == (level == 2);
+	p->first = level == 2 ? &x->hist_first_l2 : &x->hist_first;
+	/* one metrics line: in the L2's pane, or the one level shown */
+	p->metrics = with_l2(x) && (level == 2 || !both);
+	const snap *s = x->cur;
+	p->partial = s && s->partial;
+	if (level == 2) {
+		level_config(s ? &s->cfg : &x->cfg, &p->cfg);
+		if (s && s->status == RD_OK && s->res.has_l2) {
+			level_as_result(&s->res, &p->R);
+			p->have_r = 1;
+		}
+		if (x->base && x->base->res.has_l2) {
+			level_as_result(&x->base->res, &p->B);
+			p->have_b = 1;
+		}
+	} else {
+		p->cfg = s ? s->cfg : x->cfg;
+		if (s && s->status == RD_OK) {
+			p->R = s->res;
+			p->have_r = 1;
+		}
+		if (x->base) {
+			p->B = x->base->res;
+			p->have_b = 1;
+		}
+	}
+	pane_rects(x, p, col);
+}
+
+/* The panes on screen: the focused level's, or both side by side when
+ * there is an L2 and room; how many. */
+static int panes_of(explorer *x, pane out[2])
+{
+	rect side = x->lay.side;
+	if (!with_l2(x)) {
+		pane_make(x, 1, side, 0, &out[0]);
+		return 1;
+	}
+	if (side.w >= 2 * BOTH_MIN_W) {
+		rect l = side, r = side;
+		l.w = side.w / 2;
+		r.x = side.x + l.w;
+		r.w = side.w - l.w;
+		pane_make(x, 1, l, 1, &out[0]);
+		pane_make(x, 2, r, 1, &out[1]);
+		return 2;
+	}
+	pane_make(x, x->level == 2 ? 2 : 1, side, 0, &out[0]);
+	return 1;
 }
 
 /* The stores at the L1 in a line of at most w columns. */
@@ -154,15 +248,52 @@ static void fmt_stores(const rd_result *R, enum rd_stores st, int w, char *buf, 
 		snprintf(buf, len, " st %llu/%llu/%llu", n, h, e);
 }
 
-static void draw_bars(explorer *x)
+/* The frame's title of a level's pane: "Miss breakdown" as ever without
+ * an L2; with one, which level, and the key to the other. */
+static void pane_title(const explorer *x, const pane *p, const char *what, char *buf,
+		       size_t len)
 {
-	rect r, hr;
-	panes(x, &r, &hr);
+	if (!with_l2(x)) {
+		snprintf(buf, len, "%s", what);
+		return;
+	}
+	snprintf(buf, len, "L%d %c%s%s", p->level, what[0] + ('a' - 'A'), what + 1,
+		 p->both ? "" : p->level == 2 ? " (2: L1)" : " (2: L2)");
+}
+
+/* RDGC's six metrics in a line of w columns. */
+static void metrics_line(const explorer *x, int w, char *buf, size_t len)
+{
 	const snap *s = x->cur;
-	char title[128];
-	snprintf(title, sizeof title, "Miss breakdown%s%s", s && s->partial ? " (partial)" : "",
+	if (!s || s->partial || s->status != RD_OK) {
+		snprintf(buf, len, " metrics (pending)");
+		return;
+	}
+	rd_metrics m;
+	int l1b = L1B_OFF;
+	const rd_result *lb = NULL;
+	if (x->l1b_on) {
+		l1b = L1B_RUNNING;
+		if (x->l1b && x->l1b->status == RD_OK && rd_config_equal(&x->l1b->cfg, &s->cfg)) {
+			lb = &x->l1b->res;
+			l1b = L1B_DONE;
+		}
+	}
+	rd_metrics_of(&s->res, lb, &m);
+	if (l1b == L1B_DONE && !m.have_l1b)
+		l1b = L1B_NONE;
+	level_metrics_line(&m, l1b, w, buf, len);
+}
+
+static void draw_bars(explorer *x, const pane *p)
+{
+	rect r = p->bars;
+	const snap *s = p->s;
+	char title[128], t0[64];
+	snprintf(t0, sizeof t0, "Miss breakdown%s%s", s && s->partial ? " (partial)" : "",
 		 x->base ? " vs baseline" : "");
-	draw_frame(&r, title, 0);
+	pane_title(x, p, t0, title, sizeof title);
+	draw_frame(&r, title, p->both && p->focused);
 	int iw = r.w - 2, cx = r.x + 1, y0 = r.y + 1;
 	char line[512];
 	if (!s) {
@@ -175,11 +306,21 @@ static void draw_bars(explorer *x)
 		draw_put(y0 + 3, cx + 1, iw - 1, E_ERROR, line);
 		return;
 	}
-	const rd_result *R = &s->res;
-	const rd_result *B = x->base ? &x->base->res : NULL;
+	if (!p->have_r) { /* the L2's: it runs after every L1 */
+		draw_put(y0 + 3, cx + 1, iw - 1, E_PENDING,
+			 s->partial ? "the L2 runs after every L1: pending"
+				    : "no L2 result (the model gave none)");
+		if (p->metrics && y0 + 5 < r.y + r.h - 1) {
+			metrics_line(x, iw, line, sizeof line);
+			draw_put(y0 + 5, cx, iw, E_VALUE, line);
+		}
+		return;
+	}
+	const rd_result *R = &p->R;
+	const rd_result *B = p->have_b ? &p->B : NULL;
 	/* Columns: glyph, name, [count], share, then a bar, or the deltas. */
 	int with_count = !B || iw >= 50;
-	int rows[RD_NCLASS + 1], nrows = shown_rows(&s->cfg, rows), nw = 10;
+	int rows[RD_NCLASS + 1], nrows = shown_rows(&p->cfg, p->level, rows), nw = 10;
 	for (int k = 0; k < nrows; k++)
 		if (draw_width(class_glosses[rows[k]].name) > nw)
 			nw = draw_width(class_glosses[rows[k]].name);
@@ -188,7 +329,7 @@ static void draw_bars(explorer *x)
 		c += draw_put(y, cx + c, iw - c, row_elem(row), row_glyph(row));
 		snprintf(line, sizeof line, " %-*s", nw, class_glosses[row].name);
 		c += draw_put(y, cx + c, iw - c, E_LABEL, line);
-		if (s->partial && row > 0) {
+		if (p->partial && row > 0) {
 			draw_put(y, cx + c, iw - c, E_PENDING, "       pending");
 			continue;
 		}
@@ -235,11 +376,11 @@ static void draw_bars(explorer *x)
 	int y = y0 + nrows + (B ? 0 : 1);
 	if (B) {
 		draw_put(y, cx, iw, E_LABEL, " now ");
-		stacked_bar(y, cx + 6, iw - 7, R, s->partial);
+		stacked_bar(y, cx + 6, iw - 7, R, p->partial);
 		draw_put(y + 1, cx, iw, E_LABEL, " base");
 		stacked_bar(y + 1, cx + 6, iw - 7, B, 0);
 	} else {
-		stacked_bar(y, cx + 1, iw - 2, R, s->partial);
+		stacked_bar(y, cx + 1, iw - 2, R, p->partial);
 	}
 	/* The miss rates: without latency misses (the hardware's view) and with. */
 	y = y0 + nrows + 2;
@@ -269,14 +410,19 @@ static void draw_bars(explorer *x)
 	}
 	draw_put(y, cx, iw, E_VALUE, line);
 	/* The stores, under the miss rates (which are the loads'). */
-	if (stores_line(&s->cfg)) {
-		if (s->partial)
+	if (stores_line(&p->cfg)) {
+		if (p->partial)
 			snprintf(line, sizeof line, " stores (pending)");
 		else if (x->k->nstores && !x->k->store_tid) /* a version 1 or 2 .rdt */
 			snprintf(line, sizeof line, " stores: counted only (an old .rdt: convert again)");
 		else
-			fmt_stores(R, s->cfg.stores, iw, line, sizeof line);
-		draw_put(y + 1, cx, iw, E_VALUE, line);
+			fmt_stores(R, p->cfg.stores, iw, line, sizeof line);
+		draw_put(++y, cx, iw, E_VALUE, line);
+	}
+	/* RDGC's six metrics, in one line (with an L2). */
+	if (p->metrics) {
+		metrics_line(x, iw, line, sizeof line);
+		draw_put(++y, cx, iw, E_VALUE, line);
 	}
 }
 
@@ -321,22 +467,25 @@ static void dbar(int ya, int x, int w, int up, int down, double frac, enum ui_el
 		draw_fill(frac > 0 ? ya - i : ya + i, x, w, e, theme_g()->eighths[8]);
 }
 
-static void draw_hist(explorer *x)
+static void draw_hist(explorer *x, const pane *p)
 {
-	rect br, r;
-	panes(x, &br, &r);
-	const snap *s = x->cur;
-	const rd_result *B = x->base ? &x->base->res : NULL;
-	char title[160];
+	rect r = p->hist;
+	const snap *s = p->s;
+	const rd_result *B = p->have_b ? &p->B : NULL;
+	const rd_config *pc = &p->cfg;
+	char title[200], t0[160];
 	int iw = r.w - 2, ih = r.h - 2, cx = r.x + 1, y0 = r.y + 1;
-	if (!s || s->status != RD_OK) {
-		draw_frame(&r, "Reuse distance", x->focus == F_HIST);
-		if (!s)
+	int hfocus = x->focus == F_HIST && p->focused;
+	if (!s || s->status != RD_OK || !p->have_r) {
+		pane_title(x, p, "Reuse distance", title, sizeof title);
+		draw_frame(&r, title, hfocus);
+		if (!s || (s->status == RD_OK && s->partial))
 			draw_put(y0 + ih / 2, cx + 1, iw - 1, E_PENDING, "modelling...");
 		return;
 	}
-	const rd_result *R = &s->res;
-	uint64_t cut = hist_cut(&s->cfg);
+	const rd_result *R = &p->R;
+	size_t *first = p->first;
+	uint64_t cut = hist_cut(pc);
 	uint64_t span = R->hist_len;
 	if (B && B->hist_len > span)
 		span = B->hist_len;
@@ -377,17 +526,21 @@ static void draw_hist(explorer *x)
 		vmax = fabs(fly);
 	/* Under stores the histogram stays the loads' (rd_result.hist_w, the
 	 * stores', is not drawn): the title says so. */
-	snprintf(title, sizeof title, "%s%s distance%s%s%s", B ? theme_g()->delta : "",
-		 B ? " reuse" : "Reuse", s->cfg.stores != RD_STORES_IGNORE ? " of loads" : "",
+	snprintf(t0, sizeof t0, "%s%s distance%s%s%s", B ? theme_g()->delta : "",
+		 B ? " reuse" : "Reuse", pc->stores != RD_STORES_IGNORE ? " of loads" : "",
 		 log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
-	draw_frame(&r, title, x->focus == F_HIST);
+	if (with_l2(x) && B)
+		snprintf(title, sizeof title, "L%d %s", p->level, t0);
+	else
+		pane_title(x, p, t0, title, sizeof title);
+	draw_frame(&r, title, hfocus);
 	if (ih < 4 || aw < 8)
 		return;
 
 	/* Which bins fit from hist_first on (the cut-off takes a column). */
 	/* Under another replacement policy the distances stay LRU's but hits
 	 * and misses are the policy's: no cut-off line, bins uncoloured. */
-	int lru = s->cfg.replacement == RD_REPL_LRU && s->cfg.loads != RD_LOADS_BYPASS;
+	int lru = pc->replacement == RD_REPL_LRU && pc->loads != RD_LOADS_BYPASS;
 	size_t cut_bin = nb;
 	for (size_t i = 0; i < nb && lru; i++)
 		if (bins[i].miss) {
@@ -404,8 +557,8 @@ static void draw_hist(explorer *x)
 			last_first = i;
 		}
 	}
-	if (x->hist_first > last_first)
-		x->hist_first = last_first;
+	if (*first > last_first)
+		*first = last_first;
 	int bh = ih - 2;           /* bar rows */
 	int yb = y0 + bh - 1;      /* bottom bar row */
 	int ylab = y0 + bh;        /* labels */
@@ -433,7 +586,7 @@ static void draw_hist(explorer *x)
 	const glyphs *g = theme_g();
 	int px = x0, next_label = x0;
 	size_t i;
-	for (i = x->hist_first; i < nb; i++) {
+	for (i = *first; i < nb; i++) {
 		int need = colw + (i == cut_bin);
 		if (px + need > x0 + aw)
 			break;
@@ -459,7 +612,7 @@ static void draw_hist(explorer *x)
 		}
 		px += colw;
 	}
-	if (x->hist_first > 0)
+	if (*first > 0)
 		draw_put(ylab, x0 - 1, 1, E_FOCUS, g->more_l);
 	if (i < nb)
 		draw_put(ylab, x0 + aw - 1, 1, E_FOCUS, g->more_r);
@@ -498,7 +651,7 @@ static void draw_hist(explorer *x)
 		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s", g->delta, uc,
 				 cnt);
-	} else if (s->cfg.loads == RD_LOADS_BYPASS) {
+	} else if (pc->loads == RD_LOADS_BYPASS) {
 		snprintf(cap, sizeof cap, " loads bypass the L1: every one misses; %s: bypassed %llu",
 			 g->inf, (unsigned long long)rg);
 	} else if (rg) {
@@ -506,7 +659,7 @@ static void draw_hist(explorer *x)
 		if (!lru)
 			snprintf(cap, sizeof cap,
 				 " LRU distances; hits: %s; %s: cold %llu, store-evicted %llu, in "
-				 "flight %llu", rd_replacement_name(s->cfg.replacement), g->inf,
+				 "flight %llu", rd_replacement_name(pc->replacement), g->inf,
 				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);
 		else
 			snprintf(cap, sizeof cap,
@@ -525,11 +678,11 @@ static void draw_hist(explorer *x)
 				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);
 	} else if (!lru) {
 		snprintf(cap, sizeof cap, " LRU distances; hits and misses: %s; %s cold %llu+%llu",
-			 rd_replacement_name(s->cfg.replacement), g->inf, (unsigned long long)rc,
+			 rd_replacement_name(pc->replacement), g->inf, (unsigned long long)rc,
 			 (unsigned long long)rf);
 		if (draw_width(cap) > iw)
 			snprintf(cap, sizeof cap, " LRU distances; hits: %s",
-				 rd_replacement_name(s->cfg.replacement));
+				 rd_replacement_name(pc->replacement));
 	} else {
 		snprintf(cap, sizeof cap,
 			 " d<%llu hit %s d>=%llu miss; %s: cold %llu, in flight %llu (i explains)", uc,
@@ -550,34 +703,116 @@ static void draw_hist(explorer *x)
 static void draw(explorer *x, const rect *r, int flags)
 {
 	(void)r; /* the layout's bars and hist, which make up r */
-	if (flags & R_BARS)
-		draw_bars(x);
-	if (flags & R_HIST)
-		draw_hist(x);
+	pane p[2];
+	int n = panes_of(x, p);
+	for (int i = 0; i < n; i++) {
+		/* the levels' panes share the rows: both drawn when either is */
+		if (flags & (n > 1 ? R_BARS | R_HIST : R_BARS))
+			draw_bars(x, &p[i]);
+		if (flags & (n > 1 ? R_BARS | R_HIST : R_HIST))
+			draw_hist(x, &p[i]);
+	}
+}
+
+/* 2: the other level: its panes and its parameters (the L2's while there
+ * is none yet: l2.size, to make one). */
+static int key_level(explorer *x)
+{
+	if (x->cfg.model == RD_PROFILE_REF2013) {
+		x->level = 1;
+		explorer_message(x, 1, "no L2: the reference-2013 profile models the L1 only");
+		return R_STATUS;
+	}
+	x->level = x->level == 2 ? 1 : 2;
+	/* the selection: the level's first row (l2.size), or back to the L1's */
+	size_t rows[64], n = param_visible(&x->cfg, x->level, rows, 64);
+	x->sel = 0;
+	for (size_t k = 0; k < n; k++)
+		if (param_editable(rows[k])) {
+			x->sel = rows[k];
+			break;
+		}
+	x->params_top = 0;
+	explorer_speculate(x);
+	if (x->level == 2 && !with_l2(x))
+		explorer_message(x, 0, "the L2's parameters: l2.size > 0 adds a shared L2 (2: back)");
+	else
+		explorer_message(x, 0, "focus: the %s", x->level == 2 ? "L2 (2: back to the L1)" : "L1");
+	return R_ALL;
+}
+
+/* B: the L1B pair on or off. */
+static int key_l1b(explorer *x)
+{
+	x->l1b_on = !x->l1b_on;
+	if (!x->l1b_on) {
+		snap_unref(x->l1b);
+		x->l1b = NULL;
+		x->asked[JOB_L1B] = 0;
+		explorer_message(x, 0, "L1B pair off");
+	} else {
+		explorer_message(x, 0, with_l2(x) ? "L1B pair: a second run with every L1 off"
+						  : "L1B pair on: it needs an L2 (l2.size)");
+	}
+	return R_BARS | R_HIST | R_STATUS;
 }
 
 static int key(explorer *x, enum key_id id)
 {
+	size_t *first = x->level == 2 && with_l2(x) ? &x->hist_first_l2 : &x->hist_first;
 	switch (id) {
 	case K_YSCALE:
 		x->hist_log = !x->hist_log;
 		return R_HIST;
 	case K_SCROLL_L:
-		if (x->hist_first > 0)
-			x->hist_first--;
+		if (*first > 0)
+			(*first)--;
 		return R_HIST;
 	case K_SCROLL_R:
-		x->hist_first++; /* clamped when drawn */
+		(*first)++; /* clamped when drawn */
 		return R_HIST;
+	case K_LEVEL:
+		return key_level(x);
+	case K_L1B:
+		return key_l1b(x);
 	default:
 		return -1;
 	}
 }
 
+/* The L1B run of the configuration on screen, when asked for (B). */
+static void request(explorer *x)
+{
+	if (!x->l1b_on || !with_l2(x) || x->asked[JOB_L1B] == x->gen)
+		return;
+	if (x->l1b && rd_config_equal(&x->l1b->cfg, &x->cfg))
+		return;
+	worker_submit_job(x->w, JOB_L1B, x->gen, &x->cfg, NULL);
+	x->asked[JOB_L1B] = x->gen;
+}
+
+static int result(explorer *x, snap *s)
+{
+	if (s->kind != JOB_L1B)
+		return R_NONE;
+	snap_unref(x->l1b);
+	x->l1b = snap_ref(s);
+	return R_BARS | R_HIST;
+}
+
+static int ready(const explorer *x)
+{
+	return !x->l1b_on || !with_l2(x) ||
+	       (x->l1b && rd_config_equal(&x->l1b->cfg, &x->cfg));
+}
+
 /* A new kernel's histogram starts at its first bin. */
 static void drop(explorer *x)
 {
-	x->hist_first = 0;
+	x->hist_first = x->hist_first_l2 = 0;
+	snap_unref(x->l1b);
+	x->l1b = NULL;
+	x->asked[JOB_L1B] = 0;
 }
 
 /* The first screen says what it shows and which key explains it. */
@@ -589,5 +824,6 @@ static const char *hint(const explorer *x)
 
 const view_ops view_breakdown = {
 	.name = "breakdown",
-	.draw = draw, .key = key, .drop = drop, .hint = hint,
+	.draw = draw, .key = key, .request = request, .result = result, .ready = ready,
+	.drop = drop, .hint = hint,
 };

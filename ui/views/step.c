@@ -35,12 +35,14 @@
 
 enum row {
 	ROW_TIME, ROW_INSTR, ROW_THREAD, ROW_ADDR, ROW_LINE, ROW_EFFECT, ROW_DIST,
-	ROW_MSHR_BEFORE, ROW_OUTCOME, ROW_MSHR_AFTER, ROW_LAT, ROW_EFFECT_AT, NROWS
+	ROW_MSHR_BEFORE, ROW_OUTCOME, ROW_MSHR_AFTER, ROW_LAT, ROW_EFFECT_AT,
+	ROW_LEVEL, ROW_BANK, ROW_PORT, ROW_MSHR_FREE, NROWS
 };
 
 static const char *const row_label[NROWS] = {
 	"time", "instruction", "thread", "address", "cache-line", "cache effect", "distance",
-	"MSHRs before", "hit/miss", "MSHRs used", "latency", "effect at"};
+	"MSHRs before", "hit/miss", "MSHRs used", "latency", "effect at",
+	"level", "bank", "port", "MSHRs free"};
 
 /* A column: a request, or a time at which only effects land (the paper's
  * "- -" columns after the last issue). */
@@ -211,7 +213,41 @@ static enum ui_elem cell(const table *t, size_t si, int row, char *buf, size_t l
 	}
 	const step_ev *se = &l->e[s->ev];
 	const rd_event *e = &se->ev;
-	int cancel = e->outcome == RD_OUT_CANCEL;
+	int cancel = e->outcome == RD_OUT_CANCEL || e->outcome == RD_OUT_RF;
+	int fill = e->outcome == RD_OUT_FILL;
+	switch (row) {
+	case ROW_LEVEL:
+		snprintf(buf, len, "L%d", e->level == 2 ? 2 : 1);
+		return e->level == 2 ? E_FOCUS : E_VALUE;
+	case ROW_BANK:
+		if (e->level == 2)
+			snprintf(buf, len, "%u.%u", e->partition, e->bank);
+		else
+			snprintf(buf, len, "%u", e->bank);
+		return E_VALUE;
+	case ROW_PORT:
+		snprintf(buf, len, "%s", fill || cancel ? "-" : "");
+		if (!buf[0])
+			snprintf(buf, len, "%u", e->port);
+		return E_VALUE;
+	case ROW_MSHR_FREE:
+		snprintf(buf, len, "%u", e->mshrs_free);
+		return E_VALUE;
+	case ROW_INSTR:
+	case ROW_THREAD:
+	case ROW_ADDR:
+	case ROW_DIST:
+	case ROW_MSHR_BEFORE:
+	case ROW_LAT:
+	case ROW_EFFECT_AT:
+		if (fill) { /* a line arriving: no request of a thread */
+			snprintf(buf, len, "-");
+			return E_DERIVED;
+		}
+		break;
+	default:
+		break;
+	}
 	switch (row) {
 	case ROW_INSTR:
 		snprintf(buf, len, "%u", e->instr);
@@ -253,12 +289,28 @@ static enum ui_elem cell(const table *t, size_t si, int row, char *buf, size_t l
 }
 
 /* The rows shown: MSHRs before only when MSHRs are limited (Table 5). */
+/* With an L2, which level (L1, L2) each request is of; under model=rdgc
+ * or with an L2, the bank (p.b at the L2: partition and bank) and port
+ * it took and the free entries of its MSHR set after it. */
 static int rows_shown(const rd_config *c, int *rows)
 {
+	static const int order[NROWS] = {
+		ROW_TIME, ROW_LEVEL, ROW_INSTR, ROW_THREAD, ROW_ADDR, ROW_LINE, ROW_BANK, ROW_PORT,
+		ROW_EFFECT, ROW_DIST, ROW_MSHR_BEFORE, ROW_OUTCOME, ROW_MSHR_AFTER, ROW_MSHR_FREE,
+		ROW_LAT, ROW_EFFECT_AT};
+	int l2 = c->l2_size && c->model != RD_PROFILE_REF2013;
+	int banked = l2 || c->model == RD_PROFILE_RDGC;
 	int n = 0;
-	for (int r = 0; r < NROWS; r++)
-		if (r != ROW_MSHR_BEFORE || c->l1_mshrs || c->l1_mshr_per_warp)
-			rows[n++] = r;
+	for (int k = 0; k < NROWS; k++) {
+		int r = order[k];
+		if (r == ROW_MSHR_BEFORE && !(c->l1_mshrs || c->l1_mshr_per_warp))
+			continue;
+		if (r == ROW_LEVEL && !l2)
+			continue;
+		if ((r == ROW_BANK || r == ROW_PORT || r == ROW_MSHR_FREE) && !banked)
+			continue;
+		rows[n++] = r;
+	}
 	return n;
 }
 
