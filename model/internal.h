@@ -549,8 +549,13 @@ static inline uint32_t pc_free_entries(const pcache *pc, uint32_t line)
  * round-robin across cores within a step, to L2 lines, partitions, banks
  * and sets, through the L2's banks; results into out (its arrays owned).
  * cb: events (level 2) and cancel. */
-int l2_run(const rd_config *c, const sim_counts *c0, uint32_t ncores, const rd_callbacks *cb,
-	   rd_level *out);
+typedef struct l2_cache l2_cache;
+/* The merged stream kept between runs (the rd_model's, or NULL): reused
+ * while the stream's serial (case 0's counts), l1.line and l2.line are the
+ * same, so that an edit of the L2's other keys reruns the banks alone. */
+int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
+	   const rd_callbacks *cb, l2_cache **cache, rd_level *out);
+void l2_cache_free(l2_cache *k);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the
  * caller's thread invokes the user's progress callback. */

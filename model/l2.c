@@ -543,17 +543,52 @@ out:
 	return rc;
 }
 
-int l2_run(const rd_config *c, const sim_counts *c0, uint32_t ncores, const rd_callbacks *cb,
-	   rd_level *out)
+struct l2_cache {
+	uint64_t serial;
+	uint32_t l1_line, l2_line, ncores;
+	l2stream s;
+};
+
+void l2_cache_free(l2_cache *k)
+{
+	if (k) {
+		stream_free(&k->s);
+		free(k);
+	}
+}
+
+int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
+	   const rd_callbacks *cb, l2_cache **cache, rd_level *out)
 {
 	memset(out, 0, sizeof *out);
-	l2stream s;
+	l2stream own = {0}, *sp = &own;
 	l2place pl = {0};
 	sim_counts cnt = {0};
 	uint64_t rf = 0, steps = 0;
 	int rc = RD_ENOMEM;
-	if (stream_build(&s, c0, ncores, c->l1_line, c->l2_line) < 0)
-		return RD_ENOMEM;
+	l2_cache *k = cache ? *cache : NULL;
+	if (k && k->serial == serial && k->l1_line == c->l1_line && k->l2_line == c->l2_line &&
+	    k->ncores == ncores) {
+		sp = &k->s;
+	} else {
+		if (stream_build(&own, c0, ncores, c->l1_line, c->l2_line) < 0)
+			return RD_ENOMEM;
+		if (cache) { /* kept for the next run */
+			if (!k && !(k = *cache = calloc(1, sizeof *k))) {
+				stream_free(&own);
+				return RD_ENOMEM;
+			}
+			stream_free(&k->s);
+			k->s = own;
+			k->serial = serial;
+			k->l1_line = c->l1_line;
+			k->l2_line = c->l2_line;
+			k->ncores = ncores;
+			sp = &k->s;
+			memset(&own, 0, sizeof own);
+		}
+	}
+	const l2stream s = *sp; /* (read only below) */
 	uint32_t nb = c->l2_partitions * c->l2_banks;
 	out->partitions = c->l2_partitions;
 	out->banks = c->l2_banks;
@@ -599,6 +634,6 @@ done:
 	}
 	counts_free(&cnt);
 	place_free(&pl);
-	stream_free(&s);
+	stream_free(&own);
 	return rc;
 }

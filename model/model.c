@@ -55,6 +55,7 @@ struct rd_model {
 	rd_config l2_key;
 	uint64_t l2_serial;
 	rd_level l2;
+	l2_cache *l2cache;  /* the L2's merged stream, kept */
 	int threads;     /* threads a run may use for its cases */
 	/* Each case's last few results: a run whose case has the same
 	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
@@ -105,6 +106,7 @@ void rd_model_free(rd_model *m)
 	free(m->bank_of);
 	free(m->bank_cap);
 	level_free(&m->l2);
+	l2_cache_free(m->l2cache);
 	free(m);
 }
 
@@ -518,7 +520,7 @@ static int l2_stage(rd_model *m, const rd_config *c, const sim_counts *c0, const
 	int events = cb && cb->event;
 	if (!events && m->have_l2 && m->l2_serial == m->case0_serial && l2_same(&m->l2_key, c))
 		return level_copy(out, &m->l2) < 0 ? RD_ENOMEM : RD_OK;
-	int rc = l2_run(c, c0, m->sched.ncores, cb, out);
+	int rc = l2_run(c, c0, m->case0_serial, m->sched.ncores, cb, &m->l2cache, out);
 	if (rc != RD_OK)
 		return rc;
 	level_free(&m->l2);
