@@ -539,6 +539,14 @@ int pc_fills(pcache *pc, uint64_t t, uint32_t core);
  * go to pc->out; pc->d and pc->cls are the access's distance and class.
  * -1: out of memory. */
 int pc_access(pcache *pc, uint32_t line, int store, uint64_t t);
+/* The step at whose start the next fill lands (UINT64_MAX: none in
+ * flight): a step in which no request was accepted changes nothing until
+ * then, so the engines skip to it (counting the reservation fails of the
+ * steps skipped, which repeat the last one's exactly). */
+static inline uint64_t pc_next_fill(const pcache *pc)
+{
+	return pc->nheap ? pc->heap[0].done + 1 : UINT64_MAX;
+}
 /* Free entries of line's MSHR set (UINT32_MAX: unlimited). */
 static inline uint32_t pc_free_entries(const pcache *pc, uint32_t line)
 {

@@ -451,6 +451,7 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 		}
 		for (uint32_t a = 0; a < nact; a++)
 			port_used[act[a]] = 0;
+		uint64_t rf0 = *rf, wait0 = nwait;
 		for (uint64_t i = 0; i < nc; i++) {
 			uint64_t q = cand[i];
 			uint32_t l = s->line[q], b = pl->bank[l];
@@ -512,7 +513,17 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 			last = t;
 			any_step = 1;
 		}
-		t++;
+		/* nothing accepted: nothing changes before the next fill or
+		 * arrival (the skipped steps' reservation fails repeat this one's) */
+		uint64_t nx = pc_next_fill(&pc);
+		if (next < s->n && s->t[next] < nx)
+			nx = s->t[next];
+		if (nwait && nwait == wait0 && nx != UINT64_MAX && nx > t + 1) {
+			*rf += (*rf - rf0) * (nx - t - 1);
+			t = nx;
+		} else {
+			t++;
+		}
 		if (++since >= 4096) {
 			since = 0;
 			if (cb && cb->progress && cb->progress(cb->ctx, 1.0)) {

@@ -177,6 +177,7 @@ static int group_run(rdgc_core *rc)
 	while (left) {
 		if (pc_fills(&rc->pc, rc->t, rc->core) < 0)
 			return -1;
+		uint64_t rf0 = rc->out->cancels, left0 = left;
 		for (uint32_t i = 0; i < rc->gn; i++) {
 			greq *q = &rc->g[i];
 			if (q->done)
@@ -197,7 +198,14 @@ static int group_run(rdgc_core *rc)
 				left--;
 			}
 		}
-		rc->t++;
+		/* nothing accepted: nothing changes before the next fill */
+		uint64_t next = pc_next_fill(&rc->pc);
+		if (left && left == left0 && next != UINT64_MAX && next > rc->t + 1) {
+			rc->out->cancels += (rc->out->cancels - rf0) * (next - rc->t - 1);
+			rc->t = next;
+		} else {
+			rc->t++;
+		}
 	}
 	if (rc->issued - rc->reported >= SIM_CHUNK) {
 		uint64_t delta = rc->issued - rc->reported;
