@@ -17,7 +17,7 @@ uint32_t rd_hash_prime(uint32_t n)
 {
 	for (uint32_t p = n; p >= 2; p--) {
 		int prime = 1;
-		for (uint32_t d = 2; d * d <= p; d++)
+		for (uint64_t d = 2; d * d <= p; d++) /* (64 bits: p near 2^32) */
 			if (p % d == 0) {
 				prime = 0;
 				break;

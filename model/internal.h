@@ -20,6 +20,17 @@ static inline void *vec_grow(void *v, uint32_t *cap, size_t size, uint32_t first
 	return nv;
 }
 
+/* rd_set_index with the prime hash's modulus computed once (prime: the
+ * caller's rd_hash_prime(sets), used only under RD_HASH_PRIME): the stages
+ * index every line, and the modulus costs a trial division per candidate. */
+static inline uint32_t set_index_p(const rd_config *c, uint32_t sets, uint32_t prime,
+				   uint64_t line)
+{
+	if (c->l1_hash == RD_HASH_PRIME)
+		return sets <= 1 ? 0 : (uint32_t)(line % prime);
+	return rd_set_index(c, sets, line);
+}
+
 /* ---- stage 1: schedule (threads -> warps -> blocks -> cores) ---------- */
 typedef struct rd_sched {
 	uint32_t nthreads;        /* threads modelled (after gpu.max_threads) */

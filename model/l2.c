@@ -294,6 +294,7 @@ static int place(l2place *pl, const rd_config *c, const l2stream *s)
 	h.l1_hash_shift = c->l2_hash_shift;
 	h.l1_line = c->l2_line;
 	h.model = RD_PROFILE_PAPER;
+	uint32_t prime = c->l2_hash == RD_HASH_PRIME ? rd_hash_prime(spb) : 1;
 	for (uint32_t l = 0; l < s->nlines; l++) {
 		uint64_t a2 = s->line_addr[l];
 		uint64_t stripe = a2 / per;
@@ -302,7 +303,7 @@ static int place(l2place *pl, const rd_config *c, const l2stream *s)
 		uint64_t local = (stripe / ((uint64_t)np * nb)) * per + a2 % per;
 		uint32_t g = part * nb + bank;
 		pl->bank[l] = g;
-		pl->setin[l] = rd_set_index(&h, spb, local);
+		pl->setin[l] = set_index_p(&h, spb, prime, local);
 		pl->mset[l] = (uint32_t)((uint64_t)part * c->l2_mshr_sets / np);
 	}
 	uint64_t total = (uint64_t)pl->nbanks * spb;

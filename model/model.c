@@ -256,18 +256,19 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 			return RD_ENOMEM;
 		if (banks > 1) {
 			/* bank = line mod banks; the set within it from the rest */
-			uint32_t spb = sets / banks;
+			uint32_t spb = sets / banks, pr = rd_hash_prime(spb);
 			m->bank_of = malloc((m->coal.nlines ? m->coal.nlines : 1) * sizeof *m->bank_of);
 			if (!m->bank_of)
 				return RD_ENOMEM;
 			for (uint32_t i = 0; i < m->coal.nlines; i++) {
 				uint64_t a = m->coal.line_addr[i];
 				m->bank_of[i] = (uint32_t)(a % banks);
-				m->set_of[i] = m->bank_of[i] * spb + rd_set_index(c, spb, a / banks);
+				m->set_of[i] = m->bank_of[i] * spb + set_index_p(c, spb, pr, a / banks);
 			}
 		} else {
+			uint32_t pr = c->l1_hash == RD_HASH_PRIME ? rd_hash_prime(sets) : 1;
 			for (uint32_t i = 0; i < m->coal.nlines; i++)
-				m->set_of[i] = rd_set_index(c, sets, m->coal.line_addr[i]);
+				m->set_of[i] = set_index_p(c, sets, pr, m->coal.line_addr[i]);
 		}
 		if (sets_compact(m, sets) < 0 || caps_build(m) < 0)
 			return RD_ENOMEM;
