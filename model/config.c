@@ -356,8 +356,8 @@ const rd_key rd_keys[] = {
 		       "its stores, merged by step and within a step round-robin across cores\n"
 		       "from core 0 (seed 001's L2 trace). Under\n"
 		       ".B l1.stores=allocate\n"
-		       "a store miss fetches its line as a read; write-backs of dirty lines are not\n"
-		       "modelled. Under\n"
+		       "a store miss fetches its line as a read, and each written line the L1\n"
+		       "evicts is written back (after the fetch that evicts it). Under\n"
 		       ".B ignore\n"
 		       "stores never reach the L2.",
 	},
@@ -582,7 +582,8 @@ void rd_concurrent_blocks(uint32_t wpb, uint32_t bsm, uint32_t maxcb, uint32_t m
 	if (wpb && (uint64_t)wpb * n > maxcw)
 		n = maxcw / wpb;
 	if (n == 0 && bsm)
-		n = 1; /* a block larger than MAXCW (the checks refuse it) still runs */
+		n = 1; /* a block of more warps than MAXCW runs alone (RDGC would refuse
+			* it; its kernel is not known to the configuration checks) */
 	*cb = n;
 	*nitr = n ? (bsm + n - 1) / n : 0;
 }
@@ -712,6 +713,8 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 	case K_L1_MAX_MERGES:
 	case K_GPU_SCHEDULERS:
 	case K_LATENCY_MODEL:
+	case K_LATENCY_K1:
+	case K_LATENCY_K2:
 		if (check_range(c, &rd_keys[i], err, errlen) < 0)
 			return -1;
 		if (c->model != RD_PROFILE_RDGC) {
@@ -726,9 +729,14 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 		if (i == K_L1_BANKS && (sets = rd_config_sets(c)) != 0 && sets % c->l1_banks)
 			FAIL("%s: %u sets do not split into %u banks", NAME(i), sets, c->l1_banks);
 		if (i == K_L1_MSHR_SETS && c->l1_mshr_sets > c->l1_banks)
-			FAIL("%s: %u MSHR sets for %u banks (at most one set per bank)", NAME(i),
-			     c->l1_mshr_sets, c->l1_banks);
+			FAIL("%s: %u MSHR sets for %u bank%s (at most one set per bank)", NAME(i),
+			     c->l1_mshr_sets, c->l1_banks, c->l1_banks == 1 ? "" : "s");
 		return 0;
+	case K_LATENCY_HIT:
+		if (c->model == RD_PROFILE_RDGC && c->latency_hit)
+			FAIL("%s: model=rdgc's hits take effect in their step (got %u; set 0)", NAME(i),
+			     c->latency_hit);
+		return check_range(c, &rd_keys[i], err, errlen);
 	case K_LATENCY_STDDEV:
 		if (c->model == RD_PROFILE_RDGC && c->latency_stddev != 0.0)
 			FAIL("%s: model=rdgc's latency is fixed or adaptive, without a random "
@@ -771,8 +779,8 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 		if (check_range(c, &rd_keys[i], err, errlen) < 0)
 			return -1;
 		if (c->l2_mshr_sets > c->l2_partitions)
-			FAIL("%s: %u MSHR sets for %u partitions (at most one set per partition)",
-			     NAME(i), c->l2_mshr_sets, c->l2_partitions);
+			FAIL("%s: %u MSHR sets for %u partition%s (at most one set per partition)",
+			     NAME(i), c->l2_mshr_sets, c->l2_partitions, c->l2_partitions == 1 ? "" : "s");
 		return 0;
 	case K_L1_MSHR_PER_WARP:
 		if (c->model == RD_PROFILE_RDGC && c->l1_mshr_per_warp)

@@ -354,8 +354,8 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Step 4: one run of the banks. */
 static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
-		     const rd_callbacks *cb, sim_counts *out, uint64_t *rf, uint64_t *steps,
-		     uint64_t *bank_req, uint64_t *bank_miss)
+		     const rd_callbacks *cb, sim_counts *out, uint64_t *rf, uint64_t *merges,
+		     uint64_t *steps, uint64_t *bank_req, uint64_t *bank_miss)
 {
 	uint32_t nsets = pl->nsets;
 	uint32_t *cap = calloc(nsets ? nsets : 1, sizeof *cap);
@@ -401,16 +401,20 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	 * limit) are tried, oldest first across the banks: a bank whose
 	 * ports are taken costs nothing however long its queue. */
 	uint32_t nb = pl->nbanks;
+	/* under l2.stores=ignore the writes never enter the L2 */
+	const int skip_w = c->l2_stores == RD_STORES_IGNORE;
 	for (uint64_t i = 0; i < s->n; i++) {
 		rbank[i] = pl->bank[s->line[i]];
-		bfirst[rbank[i] + 1]++;
+		if (!(skip_w && s->store[i]))
+			bfirst[rbank[i] + 1]++;
 	}
 	for (uint32_t b = 0; b < nb; b++)
 		bfirst[b + 1] += bfirst[b];
 	for (uint32_t b = 0; b < nb; b++)
 		head[b] = adm[b] = bfirst[b];
 	for (uint64_t i = 0; i < s->n; i++)
-		bq[adm[rbank[i]]++] = i;
+		if (!(skip_w && s->store[i]))
+			bq[adm[rbank[i]]++] = i;
 	for (uint32_t b = 0; b < nb; b++)
 		adm[b] = bfirst[b];
 	uint64_t next = 0, nwait = 0, t = 0, last = 0, since = 0;
@@ -421,6 +425,10 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 			t = s->t[next]; /* idle until the next arrival */
 		while (next < s->n && s->t[next] <= t) {
 			uint32_t b = rbank[next];
+			if (skip_w && s->store[next]) {
+				next++;
+				continue;
+			}
 			if (head[b] == adm[b])
 				act[nact++] = b; /* a bank with something waiting */
 			adm[b]++;
@@ -458,16 +466,10 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 			uint32_t l = s->line[q], b = pl->bank[l];
 			uint32_t port = port_used[b]++;
 			int st = s->store[q];
-			int o;
-			if (st && c->l2_stores == RD_STORES_IGNORE) {
-				out->store_requests++;
-				pc.d = -1;
-				pc.cls = -1;
-				pc.last_lat = 0;
-				o = PC_PAST;
-			} else if ((o = pc_access(&pc, l, st, t)) < 0) {
+			int o = pc_access(&pc, l, st, t);
+			if (o < 0)
 				goto out;
-			}
+			*merges += o == PC_MERGE;
 			if (o == PC_RF) {
 				(*rf)++;
 			} else {
@@ -576,7 +578,7 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	l2stream own = {0}, *sp = &own;
 	l2place pl = {0};
 	sim_counts cnt = {0};
-	uint64_t rf = 0, steps = 0;
+	uint64_t rf = 0, merges = 0, steps = 0;
 	int rc = RD_ENOMEM;
 	l2_cache *k = cache ? *cache : NULL;
 	if (k && k->serial == serial && k->l1_line == c->l1_line && k->l2_line == c->l2_line &&
@@ -611,7 +613,7 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 		goto done;
 	if (place(&pl, c, &s) < 0)
 		goto done;
-	if ((rc = banks_run(c, &s, &pl, cb, &cnt, &rf, &steps, out->bank_requests,
+	if ((rc = banks_run(c, &s, &pl, cb, &cnt, &rf, &merges, &steps, out->bank_requests,
 			    out->bank_misses)) != RD_OK)
 		goto done;
 	out->requests = cnt.requests;
@@ -626,7 +628,7 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	out->store_hits = cnt.store_hits;
 	out->store_evictions = cnt.store_evictions;
 	out->reservation_fails = rf;
-	out->merges = cnt.latency;
+	out->merges = merges; /* reads' (the latency class) and writes' */
 	out->steps = steps;
 	out->miss_rate = cnt.requests ? (double)cnt.misses / (double)cnt.requests : 0.0;
 	out->hist = cnt.hist;

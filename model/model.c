@@ -330,9 +330,11 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 		p->maxcw = c->max_active_threads / (c->warp_size ? c->warp_size : 1);
 		p->line_bytes = c->l1_line;
 		p->adaptive = c->latency_model == RD_LATENCY_ADAPTIVE;
-		p->k1 = c->latency_k1;
-		p->k2 = c->latency_k2;
-		p->l2p = c->l2_partitions * c->l2_banks;
+		if (p->adaptive) { /* (only then in the key: an L2 edit keeps the L1's cases) */
+			p->k1 = c->latency_k1;
+			p->k2 = c->latency_k2;
+			p->l2p = c->l2_partitions * c->l2_banks;
+		}
 		p->per_warp = 0;
 		p->sigma = 0;
 		p->clip = 0;

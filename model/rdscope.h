@@ -411,7 +411,7 @@ typedef struct rd_level {
 	uint64_t cls[RD_NCLASS];
 	uint64_t store_requests, store_hits, store_evictions;
 	uint64_t reservation_fails; /* attempts refused an MSHR entry or merge */
-	uint64_t merges;            /* requests merged into an entry in flight */
+	uint64_t merges;            /* requests (reads and writes) merged into an entry in flight */
 	uint64_t steps;             /* L2 steps with an access */
 	double miss_rate;           /* misses / requests */
 	uint64_t *hist;             /* reads' distances per bank's set; inf apart */
