@@ -297,8 +297,8 @@ rds run -q $serial $rwon $L2 --log "$T/log.csv" "$T/t.trc"
 		"0:miss:load 0:fill:load 1:miss:load 1:fill:load 0:hit:load 0:hit:store 0:hit:load " ]
 result "event log by hand: level column, the L2's misses, fills and hits in order" $?
 # rf, merge and fill rows on a real kernel: the L2's served rows per bank
-# are bank_requests, its rf rows its reservation_fails; the L1's rf rows
-# the metrics' reservation_fails.
+# are bank_requests, its rf rows at most its reservation_fails; the L1's
+# rf rows at most the metrics' reservation_fails.
 C="-s model=rdgc -s l2.size=64K -s l2.partitions=2 -s l2.banks=2 -s l2.ports=1 -s l2.mshrs=2 -s latency.l2=20 -s l1.mshrs=4 -s l1.max_merges=2"
 # shellcheck disable=SC2086
 json sample:kernels/matmul:small $C
@@ -319,8 +319,10 @@ want = {(p, b): n for p, row in enumerate(l2["bank_requests"]) for b, n in enume
 if served != want: bad.append("per-bank rows %s, bank_requests %s" % (dict(served), l2["bank_requests"]))
 o2 = Counter(e["outcome"] for e in L2)
 o1 = Counter(e["outcome"] for e in L1)
-if o2["rf"] != l2["counts"]["reservation_fails"] or not o2["rf"]: bad.append("L2 rf rows %d" % o2["rf"])
-if o1["rf"] != m["reservation_fails"] or not o1["rf"]: bad.append("L1 rf rows %d" % o1["rf"])
+# (a failure repeated in the steps skipped while nothing changes is
+# counted each step, logged once)
+if o2["rf"] > l2["counts"]["reservation_fails"] or not o2["rf"]: bad.append("L2 rf rows %d" % o2["rf"])
+if o1["rf"] > m["reservation_fails"] or not o1["rf"]: bad.append("L1 rf rows %d" % o1["rf"])
 if o1["merge"] != m["merges"] or not o1["merge"]: bad.append("L1 merge rows %d" % o1["merge"])
 if o2["fill"] != l2["counts"]["misses"] - l2["counts"]["merges"] or not o2["fill"]: bad.append("L2 fills %d" % o2["fill"])
 # placement (l2.interleave = l2.line): partition = line mod 2, bank = (line / 2) mod 2
