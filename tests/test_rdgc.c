@@ -197,6 +197,33 @@ static void test_table3_other_timing(void **state)
 	rd_kernel_free(k);
 }
 
+/* Table 3 with a fixed latency L: the pairs B D, E G, F H each wait for
+ * the fills of the pair before, so the run lasts 3L + 2 steps with
+ * 10L - 4 reservation fails (L = 1: Table 3's 5 and 6; L = 2: the 8 steps
+ * of the reading the notes reject). Long latencies finish at once: the
+ * steps in which nothing changes are skipped, their fails counted. */
+static void test_table3_latencies(void **state)
+{
+	(void)state;
+	rd_kernel *k = table3_kernel();
+	static const char *const lat[] = {"1", "2", "3", "7", "1000000"};
+	static const uint64_t L[] = {1, 2, 3, 7, 1000000};
+	for (int i = 0; i < 5; i++) {
+		rd_config c;
+		table3_config(&c);
+		set(&c, "latency.miss", lat[i]);
+		rd_model *m = rd_model_new(k);
+		rd_result r;
+		assert_int_equal(rd_model_run(m, &c, 1, NULL, &r), RD_OK);
+		assert_int_equal(r.time_steps, 3 * L[i] + 2);
+		assert_int_equal(r.reservation_fails, 10 * L[i] - 4);
+		assert_int_equal(r.hits, 2);
+		rd_result_free(&r);
+		rd_model_free(m);
+	}
+	rd_kernel_free(k);
+}
+
 /* ---- Algorithm 3 and the adaptive latency (notes §C5.2 D1, D2) ------- */
 
 static void test_algorithm3(void **state)
@@ -549,6 +576,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table3),
 		cmocka_unit_test(test_table3_other_timing),
+		cmocka_unit_test(test_table3_latencies),
 		cmocka_unit_test(test_algorithm3),
 		cmocka_unit_test(test_adaptive_latency),
 		cmocka_unit_test(test_geometry),
