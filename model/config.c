@@ -742,11 +742,6 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 			FAIL("%s: model=rdgc's latency is fixed or adaptive, without a random "
 			     "part (got %g; set 0)", NAME(i), c->latency_stddev);
 		return check_range(c, &rd_keys[i], err, errlen);
-	case K_CLASSES:
-		if (c->model == RD_PROFILE_RDGC && c->classes == RD_CLASSES_PER_ACCESS)
-			FAIL("%s: model=rdgc splits capacity and associativity misses by "
-			     "difference only", NAME(i));
-		return check_range(c, &rd_keys[i], err, errlen);
 	case K_L2_SIZE:
 		if (c->l2_size && c->model == RD_PROFILE_REF2013)
 			FAIL("%s: the reference-2013 profile models the L1 only (got %u)", NAME(i),

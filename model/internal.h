@@ -498,6 +498,10 @@ typedef struct pcache {
 	const rd_callbacks *cb;
 	const uint64_t *line_addr;
 	uint32_t line_bytes;      /* (a fill's address: its line's first byte) */
+	const uint32_t *set_show; /* [nlines] the set its events name (within its bank) */
+	uint32_t *fill_core;      /* [nlines] the core whose miss a fill answers, or NULL
+				   * (a fill's row then names the fills' caller's core) */
+	uint32_t req_core;        /* the core of the request pc_access is given */
 	const uint32_t *bank_of;  /* [nlines] bank (partition-major) */
 	uint32_t banks_per_part;
 	int level;

@@ -383,7 +383,7 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	inited = 1;
 	if (pc_msets(&pc, c->l2_mshr_sets, c->l2_mshrs, c->l2_max_merges, pl->mset) < 0 ||
 	    pc_shadow(&pc, pl->nbanks, bcap, pl->bank, pl->spb * c->l2_ways, c->l2_replacement,
-		      c->seed, 7) < 0)
+		      c->seed, 6) < 0) /* (the same stream: see sim_rdgc.c) */
 		goto out;
 	pc.lat = c->latency_l2;
 	pc.out = out;
@@ -393,6 +393,9 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	pc.line_bytes = c->l2_line;
 	pc.bank_of = pl->bank;
 	pc.banks_per_part = c->l2_banks;
+	pc.set_show = pl->setin;
+	if (events && !(pc.fill_core = calloc(s->nlines ? s->nlines : 1, sizeof *pc.fill_core)))
+		goto out;
 	pc.level = 2;
 	/* Each bank's requests in stream order (a counting sort): bank b's
 	 * are bq[bfirst[b] .. bfirst[b + 1]); of them [head[b], adm[b]) are
@@ -466,6 +469,7 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 			uint32_t l = s->line[q], b = pl->bank[l];
 			uint32_t port = port_used[b]++;
 			int st = s->store[q];
+			pc.req_core = s->core[q];
 			int o = pc_access(&pc, l, st, t);
 			if (o < 0)
 				goto out;

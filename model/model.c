@@ -313,6 +313,10 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	if (p->shadow) {
 		p->shadow_set_of = m->zeros;
 		p->shadow_cap = m->core_cap;
+		if (c->model == RD_PROFILE_RDGC && m->bank_of) { /* one shadow per bank */
+			p->shadow_set_of = m->bank_of;
+			p->shadow_cap = m->bank_cap;
+		}
 	}
 	/* The paper profile classifies cases 1-3 by their miss counts only;
 	 * the reference's arithmetic reads every case's histogram. */

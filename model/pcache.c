@@ -102,6 +102,7 @@ void pc_free(pcache *pc)
 	free(pc->flag);
 	free(pc->heap);
 	free(pc->mset_used);
+	free(pc->fill_core);
 	memset(pc, 0, sizeof *pc);
 }
 
@@ -190,9 +191,10 @@ static void fill_event(pcache *pc, uint32_t l, uint64_t t, uint32_t core)
 {
 	uint32_t b = pc->bank_of ? pc->bank_of[l] : 0, bp = pc->banks_per_part ? pc->banks_per_part : 1;
 	rd_event ev = {
-		.time = t + 1, .core = core, .line = pc->line_addr ? pc->line_addr[l] : l,
+		.time = t + 1, .core = pc->fill_core ? pc->fill_core[l] : core,
+		.line = pc->line_addr ? pc->line_addr[l] : l,
 		.addr = (pc->line_addr ? pc->line_addr[l] : l) * pc->line_bytes,
-		.set = pc->st.ln[l].set, .distance = -1, .outcome = RD_OUT_FILL, .cls = -1,
+		.set = pc->set_show ? pc->set_show[l] : pc->st.ln[l].set, .distance = -1, .outcome = RD_OUT_FILL, .cls = -1,
 		.effect_at = t + 1, .mshrs_used = pc->used, .level = pc->level,
 		.partition = b / bp, .bank = b % bp, .mshrs_free = pc_free_entries(pc, l),
 	};
@@ -308,6 +310,8 @@ HOT_CLONES int pc_access(pcache *pc, uint32_t l, int store, uint64_t t)
 				return -1;
 		} else {
 			pc->done[l] = t + lat - 1;
+			if (pc->fill_core)
+				pc->fill_core[l] = pc->req_core;
 			if (heap_push(pc, pc->done[l], l) < 0)
 				return -1;
 			pc->flag[l] |= PC_F_PEND;

@@ -47,6 +47,7 @@ typedef struct rdgc_core {
 	uint64_t issued, reported, next_partial;
 	uint32_t *mset_of;
 	uint64_t *stk;    /* event stacks (rd_callbacks.event_stacks), or NULL */
+	uint32_t *show;   /* events: each line's set within its bank */
 } rdgc_core;
 
 /* Lines of a set an event carries at most (teaching views) */
@@ -277,6 +278,14 @@ int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_c
 		goto done;
 	if (p->by_site && counts_sites(out, p->nsites, p->need_hist) < 0)
 		goto done;
+	/* per-access labels (classes=per-access, and the events'): a fully
+	 * associative shadow per bank, fed the same effects and drawing the
+	 * same random stream (a bank of one set, its own fully associative
+	 * cache, then has no associativity misses under random either) */
+	if (p->shadow && pc_shadow(&rc.pc, banks, p->shadow_cap + (size_t)core * banks,
+				   p->shadow_set_of, (p->sets / banks) * p->ways, p->repl,
+				   p->seed ^ ((uint64_t)core << 32), (uint64_t)p->case_id) < 0)
+		goto done;
 	if (p->record_events && counts_sets(out, p->nsets) < 0)
 		goto done;
 	if (p->emit && p->stores == RD_STORES_ALLOCATE && pc_writebacks(&rc.pc, out, core) < 0)
@@ -300,6 +309,16 @@ int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_c
 	rc.pc.out = out;
 	if (p->need_hist || p->record_events)
 		rc.pc.need_hist = 1;
+	if (p->record_events && in->cb && in->cb->event) { /* fills name their set in its bank */
+		uint32_t spb = p->sets / banks ? p->sets / banks : 1;
+		if (!(rc.show = malloc((co->nlines ? co->nlines : 1) * sizeof *rc.show)))
+			goto done;
+		for (uint32_t l = 0; l < co->nlines; l++) {
+			uint32_t st = p->set_of[l];
+			rc.show[l] = (p->set_ids ? p->set_ids[st] : st) % spb;
+		}
+		rc.pc.set_show = rc.show;
+	}
 	if (p->record_events && in->cb && in->cb->event && in->cb->event_stacks) {
 		rc.stk = malloc(RDGC_STACK_MAX * sizeof *rc.stk);
 		if (!rc.stk)
@@ -354,5 +373,6 @@ done:
 	free(rc.port_step);
 	free(rc.g);
 	free(rc.stk);
+	free(rc.show);
 	return rcode;
 }

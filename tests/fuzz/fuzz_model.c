@@ -59,7 +59,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		c.schedulers = 1 + ((k8[9] >> 6) & 1);
 		c.latency_stddev = 0;
 		c.l1_mshr_per_warp = 0;
-		c.classes = RD_CLASSES_DIFFERENCE;
 		c.latency_model = (enum rd_latency_model)((k8[10] >> 4) & 1);
 	}
 	if (k8[11] & 0x20) {
