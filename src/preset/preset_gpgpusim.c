@@ -278,8 +278,11 @@ int gpgpusim_export(const rd_config *cfg, enum gpgpusim_form form, char *buf, si
 	const char *wp = cfg->stores == RD_STORES_EVICT	     ? "E:m:N"
 			 : cfg->stores == RD_STORES_ALLOCATE ? "B:m:W"
 							     : "L:m:N";
-	int n = snprintf(buf, len, "%s%u:%u:%u,%c:%s:%c,A:%u:8,8", form == GPGPUSIM_4X ? "N:" : "",
-			 rd_config_sets(cfg), cfg->l1_line, cfg->l1_ways, rp, wp, sif, cfg->l1_mshrs);
+	/* model=rdgc's merge limit is the string's; elsewhere GPGPU-Sim's 8 */
+	unsigned merges = cfg->model == RD_PROFILE_RDGC && cfg->l1_max_merges ? cfg->l1_max_merges : 8;
+	int n = snprintf(buf, len, "%s%u:%u:%u,%c:%s:%c,A:%u:%u,8", form == GPGPUSIM_4X ? "N:" : "",
+			 rd_config_sets(cfg), cfg->l1_line, cfg->l1_ways, rp, wp, sif, cfg->l1_mshrs,
+			 merges);
 	if (cfg->stores == RD_STORES_IGNORE)
 		notef(note, ctx, "l1.stores=ignore has no GPGPU-Sim form: wrote L:m:N (local "
 				 "write-back/global write-through, no write-allocate: Fermi's default)");
@@ -287,7 +290,8 @@ int gpgpusim_export(const rd_config *cfg, enum gpgpusim_form form, char *buf, si
 		notef(note, ctx, "l1.loads=bypass is not in the cache string: set "
 				 "-gpgpu_gmem_skip_L1D 1");
 	notef(note, ctx, "policies rdscope does not model written as GPGPU-Sim's defaults: "
-			 "allocate on miss, 8 merges per MSHR, miss queue 8");
+			 "allocate on miss, %smiss queue 8",
+	      cfg->model == RD_PROFILE_RDGC ? "" : "8 merges per MSHR, ");
 	notef(note, ctx, "not in the cache string: l1.mshr_per_warp=%u, latency.hit=%u, "
 			 "latency.miss=%u, latency.stddev=%g, gpu.cores=%u",
 	      cfg->l1_mshr_per_warp, cfg->latency_hit, cfg->latency_miss, cfg->latency_stddev,
@@ -295,5 +299,20 @@ int gpgpusim_export(const rd_config *cfg, enum gpgpusim_form form, char *buf, si
 	notef(note, ctx, "set these with other GPGPU-Sim options: -gpgpu_shader_core_pipeline %u:%u "
 			 "-gpgpu_shader_cta %u",
 	      cfg->max_active_threads, cfg->warp_size, cfg->max_active_blocks);
+	if (cfg->model == RD_PROFILE_RDGC)
+		notef(note, ctx, "not in the cache string (model=rdgc): l1.banks=%u, l1.ports=%u, "
+				 "l1.mshr_sets=%u, gpu.schedulers=%u (-gpgpu_num_sched_per_core), "
+				 "latency.model=%s",
+		      cfg->l1_banks, cfg->l1_ports, cfg->l1_mshr_sets, cfg->schedulers,
+		      rd_latency_model_name(cfg->latency_model));
+	if (cfg->l2_size)
+		notef(note, ctx, "the L2 is another option: -gpgpu_cache:dl2 %s%u:%u:%u,%c:B:m:W:L,A:%u:%u,"
+				 "4:0,32 per bank, with -gpgpu_n_mem %u and "
+				 "-gpgpu_n_sub_partition_per_mchannel %u (l2.ports=%u, l2.mshr_sets=%u, "
+				 "l2.interleave=%u and latency.l2=%u have no GPGPU-Sim form)",
+		      form == GPGPUSIM_4X ? "N:" : "", rd_config_l2_sets(cfg), cfg->l2_line, cfg->l2_ways,
+		      cfg->l2_replacement == RD_REPL_FIFO ? 'F' : 'L', cfg->l2_mshrs,
+		      cfg->l2_max_merges ? cfg->l2_max_merges : 8, cfg->l2_partitions, cfg->l2_banks,
+		      cfg->l2_ports, cfg->l2_mshr_sets, rd_config_l2_interleave(cfg), cfg->latency_l2);
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
