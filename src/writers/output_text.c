@@ -185,7 +185,7 @@ static void text_l2_banks(FILE *f, const rd_level *l)
 static void text_l2(FILE *f, const rd_config *c, const rd_level *l)
 {
 	text_l2_config(f, c, l);
-	fprintf(f, "L2 requests: %llu read%s (L1 misses and bypassed loads), %llu write%s\n",
+	fprintf(f, "L2 requests: %llu read%s (the L1s' misses and bypassed loads), %llu write%s\n",
 		(unsigned long long)l->requests, l->requests == 1 ? "" : "s",
 		(unsigned long long)l->store_requests, l->store_requests == 1 ? "" : "s");
 	text_count(f, "hits", l->hits, l->requests);

@@ -271,7 +271,7 @@ result "csv without an L2: the 25 L2 columns empty, the L1's metrics there" $?
 # shellcheck disable=SC2086
 rds run -q $serial $rwon $L2 "$T/t.trc"
 [ $rc -eq 0 ] && grep -q '^L2:      65536 B, 128 B lines, 8 ways, 1 partition x 1 bank x 64 sets, ' "$T/out" &&
-	grep -q '^L2 requests: 4 reads (L1 misses and bypassed loads), 1 write$' "$T/out" &&
+	grep -q '^L2 requests: 4 reads (the L1s' misses and bypassed loads), 1 write$' "$T/out" &&
 	grep -q '^L2 miss rate 50.00%; writes: 1 hit, 0 evictions; reservation fails 0, merges 0, steps ' "$T/out" &&
 	grep -q '^L2 histogram: 0:2 inf:2$' "$T/out" && grep -q '^L2 store histogram: 0:1$' "$T/out" &&
 	grep -q '^L2 banks: requests/misses p0: 5/2$' "$T/out" &&
