@@ -40,6 +40,7 @@ typedef struct rdgc_core {
 	uint32_t core;
 	pcache pc;
 	uint32_t *port_used;   /* [banks]: ports taken in step port_step */
+	uint32_t *bank_left;   /* [banks]: the group's requests not yet accepted */
 	uint64_t *port_step;
 	greq *g;
 	uint32_t gn, gcap;
@@ -175,11 +176,19 @@ static int group_run(rdgc_core *rc)
 		}
 		rc->g[j] = x;
 	}
+	/* requests left per bank, and the banks with some: a step's scan
+	 * stops once every such bank's ports are taken */
+	uint32_t live = 0, lo = 0;
+	for (uint32_t i = 0; i < rc->gn; i++)
+		live += rc->bank_left[rc->g[i].bank]++ == 0;
 	while (left) {
 		if (pc_fills(&rc->pc, rc->t, rc->core) < 0)
 			return -1;
 		uint64_t rf0 = rc->out->cancels, left0 = left;
-		for (uint32_t i = 0; i < rc->gn; i++) {
+		uint32_t full = 0;
+		while (lo < rc->gn && rc->g[lo].done)
+			lo++;
+		for (uint32_t i = lo; i < rc->gn && !(p->ports && full == live); i++) {
 			greq *q = &rc->g[i];
 			if (q->done)
 				continue;
@@ -191,12 +200,17 @@ static int group_run(rdgc_core *rc)
 			if (p->ports && rc->port_used[b] >= p->ports)
 				continue;
 			uint32_t port = rc->port_used[b]++;
+			full += p->ports && rc->port_used[b] == p->ports;
 			int a = try_req(rc, q, port);
 			if (a < 0)
 				return -1;
 			if (a) {
 				q->done = 1;
 				left--;
+				if (--rc->bank_left[b] == 0) {
+					live--;
+					full -= p->ports && rc->port_used[b] == p->ports;
+				}
 			}
 		}
 		/* nothing accepted: nothing changes before the next fill */
@@ -267,7 +281,8 @@ int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_c
 	rc.mset_of = calloc(co->nlines ? co->nlines : 1, sizeof *rc.mset_of);
 	rc.port_used = calloc(banks, sizeof *rc.port_used);
 	rc.port_step = calloc(banks, sizeof *rc.port_step);
-	if (!rc.mset_of || !rc.port_used || !rc.port_step)
+	rc.bank_left = calloc(banks, sizeof *rc.bank_left);
+	if (!rc.mset_of || !rc.port_used || !rc.port_step || !rc.bank_left)
 		goto done;
 	uint32_t msets = p->mshr_sets ? p->mshr_sets : 1;
 	for (uint32_t l = 0; l < co->nlines; l++) {
@@ -371,6 +386,7 @@ done:
 	free(rc.mset_of);
 	free(rc.port_used);
 	free(rc.port_step);
+	free(rc.bank_left);
 	free(rc.g);
 	free(rc.stk);
 	free(rc.show);
