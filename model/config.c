@@ -119,7 +119,11 @@ const rd_key rd_keys[] = {
 		.name = "latency.miss", .type = RD_KEY_UINT, .unit = "steps", FIELD(latency_miss),
 		.def = "100",
 		.help = "minimum miss latency (lambda_min)",
-		.doc = "Minimum miss latency (the paper's \\(*l\\dmin\\u).",
+		.doc = "Minimum miss latency (the paper's \\(*l\\dmin\\u); under\n"
+		       ".B model=rdgc\n"
+		       "with\n"
+		       ".B latency.model=fixed\n"
+		       "the miss latency.",
 	},
 	[K_LATENCY_STDDEV] = {
 		.name = "latency.stddev", .type = RD_KEY_DOUBLE, .unit = "steps",
@@ -135,7 +139,10 @@ const rd_key rd_keys[] = {
 		.def = "1",
 		.help = "clip a request to an in-flight line to that line's arrival",
 		.doc = "Clip the effect time of a request for a line still in flight to that line's\n"
-		       "arrival.",
+		       "arrival. (model=rdgc merges such a request into the line's MSHR entry:\n"
+		       "this key and\n"
+		       ".B gpu.divergence\n"
+		       "do not apply to it.)",
 	},
 	[K_GPU_DIVERGENCE] = {
 		.name = "gpu.divergence", .type = RD_KEY_BOOL, .unit = "", FIELD(divergence),

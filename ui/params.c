@@ -115,6 +115,19 @@ int param_applies(const rd_config *cfg, size_t i, char *why, size_t len)
 		snprintf(why, len, "(adaptive only)");
 		return 0;
 	}
+	/* the paper's own timing, which model=rdgc replaces */
+	static const char *const paper_only[] = {"latency.hit", "latency.stddev", "latency.clip",
+						  "gpu.divergence", "l1.mshr_per_warp"};
+	for (size_t j = 0; key && cfg->model == RD_PROFILE_RDGC && j < 5; j++)
+		if (!strcmp(key, paper_only[j])) {
+			snprintf(why, len, "(not rdgc's)");
+			return 0;
+		}
+	if (key && !strcmp(key, "latency.miss") && cfg->model == RD_PROFILE_RDGC &&
+	    cfg->latency_model == RD_LATENCY_ADAPTIVE) {
+		snprintf(why, len, "(fixed only)");
+		return 0;
+	}
 	return 1;
 }
 
