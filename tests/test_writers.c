@@ -238,7 +238,7 @@ static void test_text_l2(void **state)
 	has(s, "\nreservation fails 6 (");
 	has(s, "merges 2, steps 9\n");
 	has(s, "\nL2:      2048 B, 64 B lines, 2 ways, 2 partitions x 2 banks x 4 sets");
-	has(s, "\nL2 requests: 10 reads (L1 misses and bypassed loads), 4 writes\n");
+	has(s, "\nL2 requests: 10 reads (the L1s' misses and bypassed loads), 4 writes\n");
 	has(s, "\nL2 miss rate 80.00%; writes: 1 hit, 0 evictions; reservation fails 7, merges 0, "
 	       "steps 5\n");
 	has(s, "\nL2 histogram: 0:1 2:1 inf:8\n");
