@@ -14,55 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct linemap {
-	uint64_t *key; /* line address + 1; 0 marks an empty slot */
-	uint32_t *val;
-	uint64_t mask, n;
-} linemap;
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static int linemap_init(linemap *m, uint64_t hint)
-{
-	uint64_t cap = 1024;
-	while (cap < hint * 2)
-		cap <<= 1;
-	m->key = calloc(cap, sizeof *m->key);
-	m->val = malloc(cap * sizeof *m->val);
-	m->mask = cap - 1;
-	m->n = 0;
-	return m->key && m->val ? 0 : -1;
-}
-
-static int linemap_grow(linemap *m)
-{
-	linemap g;
-	if (linemap_init(&g, (m->mask + 1)) < 0) {
-		free(g.key);
-		free(g.val);
-		return -1;
-	}
-	for (uint64_t i = 0; i <= m->mask; i++)
-		if (m->key[i]) {
-			uint64_t h = mix64(m->key[i]) & g.mask;
-			while (g.key[h])
-				h = (h + 1) & g.mask;
-			g.key[h] = m->key[i];
-			g.val[h] = m->val[i];
-		}
-	g.n = m->n;
-	free(m->key);
-	free(m->val);
-	*m = g;
-	return 0;
-}
-
 /* Dense id of a line, assigning the next id to a new one; -1: no memory.
  * The map starts small and doubles: sized for the loads up front, its
  * random inserts would touch every page of a table far larger than the
@@ -70,19 +21,10 @@ static int linemap_grow(linemap *m)
 static inline __attribute__((always_inline)) int64_t linemap_id(linemap *m, uint64_t line,
 								rd_coal *co, uint64_t *cap)
 {
-	uint64_t key = line + 1, h;
-	for (;;) { /* (a loop, not a call after growing: inlined in both passes) */
-		h = mix64(key) & m->mask;
-		while (m->key[h]) {
-			if (m->key[h] == key)
-				return m->val[h];
-			h = (h + 1) & m->mask;
-		}
-		if ((m->n + 1) * 2 <= m->mask + 1)
-			break;
-		if (linemap_grow(m) < 0)
-			return -1;
-	}
+	uint64_t h;
+	int64_t id = linemap_find(m, line, &h);
+	if (id != -2)
+		return id; /* there, or -1: no memory */
 	if (co->nlines == *cap) {
 		uint64_t nc = *cap ? *cap * 2 : 1024;
 		uint64_t *la = realloc(co->line_addr, nc * sizeof *la);
@@ -91,9 +33,7 @@ static inline __attribute__((always_inline)) int64_t linemap_id(linemap *m, uint
 		co->line_addr = la;
 		*cap = nc;
 	}
-	m->key[h] = key;
-	m->val[h] = co->nlines;
-	m->n++;
+	linemap_put(m, h, line, co->nlines);
 	co->line_addr[co->nlines] = line;
 	return co->nlines++;
 }
@@ -354,8 +294,7 @@ shrink:;
 		co->instr_req_first = ir;
 	rc = RD_OK;
 out:
-	free(map.key);
-	free(map.val);
+	linemap_free(&map);
 	free(lead_lane);
 	free(lead_req);
 	if (rc != RD_OK)

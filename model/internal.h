@@ -20,6 +20,58 @@ static inline void *vec_grow(void *v, uint32_t *cap, size_t size, uint32_t first
 	return nv;
 }
 
+/* ---- line address -> dense id (coalesce.c's lines, the L2's) ---------- */
+typedef struct linemap {
+	uint64_t *key; /* line address + 1; 0 marks an empty slot */
+	uint32_t *val;
+	uint64_t mask, n;
+} linemap;
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* linemap.c: a table for about hint lines (it doubles as they come);
+ * doubling; freeing. -1: no memory. */
+int linemap_init(linemap *m, uint64_t hint);
+int linemap_grow(linemap *m);
+void linemap_free(linemap *m);
+
+/* The id of line, or -2 and in *slot where to put it (linemap_put), or
+ * -1: no memory. The map starts small and doubles: sized for the loads
+ * up front, its random inserts would touch every page of a table far
+ * larger than the lines there are. */
+static inline __attribute__((always_inline)) int64_t linemap_find(linemap *m, uint64_t line,
+								  uint64_t *slot)
+{
+	uint64_t key = line + 1, h;
+	for (;;) { /* (a loop, not a call after growing: inlined where used) */
+		h = mix64(key) & m->mask;
+		while (m->key[h]) {
+			if (m->key[h] == key)
+				return m->val[h];
+			h = (h + 1) & m->mask;
+		}
+		if ((m->n + 1) * 2 <= m->mask + 1)
+			break;
+		if (linemap_grow(m) < 0)
+			return -1;
+	}
+	*slot = h;
+	return -2;
+}
+
+static inline void linemap_put(linemap *m, uint64_t slot, uint64_t line, uint32_t id)
+{
+	m->key[slot] = line + 1;
+	m->val[slot] = id;
+	m->n++;
+}
+
 /* rd_set_index with the prime hash's modulus computed once (prime: the
  * caller's rd_hash_prime(sets), used only under RD_HASH_PRIME): the stages
  * index every line, and the modulus costs a trial division per candidate. */

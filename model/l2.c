@@ -31,81 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Open addressing from L2 line address to a dense id. */
-typedef struct lmap {
-	uint64_t *key;
-	uint32_t *val;
-	uint64_t mask;
-	uint32_t n;
-} lmap;
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static int lmap_init(lmap *m, uint64_t cap)
-{
-	m->key = malloc(cap * sizeof *m->key);
-	m->val = malloc(cap * sizeof *m->val);
-	m->mask = cap - 1;
-	m->n = 0;
-	if (!m->key || !m->val)
-		return -1;
-	memset(m->val, 0xff, cap * sizeof *m->val);
-	return 0;
-}
-
-/* Double the table (-1: out of memory). */
-static int lmap_grow(lmap *m)
-{
-	lmap n;
-	if (lmap_init(&n, (m->mask + 1) * 2) < 0) {
-		free(n.key);
-		free(n.val);
-		return -1;
-	}
-	for (uint64_t i = 0; i <= m->mask; i++)
-		if (m->val[i] != UINT32_MAX) {
-			uint64_t j = mix(m->key[i]) & n.mask;
-			while (n.val[j] != UINT32_MAX)
-				j = (j + 1) & n.mask;
-			n.key[j] = m->key[i];
-			n.val[j] = m->val[i];
-		}
-	n.n = m->n;
-	free(m->key);
-	free(m->val);
-	*m = n;
-	return 0;
-}
-
-/* The dense id of line k (a new one if it is new); UINT32_MAX: out of
- * memory. */
-static uint32_t lmap_get(lmap *m, uint64_t k)
-{
-	if ((uint64_t)m->n * 2 >= m->mask && lmap_grow(m) < 0)
-		return UINT32_MAX;
-	uint64_t i = mix(k) & m->mask;
-	while (m->val[i] != UINT32_MAX) {
-		if (m->key[i] == k)
-			return m->val[i];
-		i = (i + 1) & m->mask;
-	}
-	m->key[i] = k;
-	m->val[i] = m->n;
-	return m->n++;
-}
-
-static void lmap_free(lmap *m)
-{
-	free(m->key);
-	free(m->val);
-}
-
 /* The merged stream, as L2 requests. */
 typedef struct l2stream {
 	uint64_t n;
@@ -149,7 +74,7 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	uint64_t *pos = calloc((size_t)ncores + 1, sizeof *pos);
 	uint64_t *order = malloc((n ? n : 1) * sizeof *order);
 	int rc = -1;
-	lmap map = {0};
+	linemap map = {0};
 	if (!first || !pos || !order)
 		goto out;
 	for (uint64_t i = 0; i < n; i++)
@@ -202,7 +127,7 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	s->line = malloc((total ? total : 1) * sizeof *s->line);
 	s->core = malloc((total ? total : 1) * sizeof *s->core);
 	s->store = malloc(total ? total : 1);
-	if (!s->t || !s->line || !s->core || !s->store || lmap_init(&map, 4096) < 0)
+	if (!s->t || !s->line || !s->core || !s->store || linemap_init(&map, 4096) < 0)
 		goto out;
 	int sh1 = log2u64(l1_line), sh2 = log2u64(l2_line);
 	for (uint64_t i = 0; i < n; i++) {
@@ -211,23 +136,30 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 		for (uint64_t j = 0; j < per; j++) {
 			uint64_t a2 = (byte >> sh2) + j;
 			s->t[s->n] = q->t;
-			if ((s->line[s->n] = lmap_get(&map, a2)) == UINT32_MAX)
+			uint64_t slot;
+			int64_t id = linemap_find(&map, a2, &slot);
+			if (id == -1)
 				goto out;
+			if (id == -2) { /* a new line */
+				id = (int64_t)map.n;
+				linemap_put(&map, slot, a2, (uint32_t)id);
+			}
+			s->line[s->n] = (uint32_t)id;
 			s->core[s->n] = q->core;
 			s->store[s->n] = (uint8_t)q->store;
 			s->n++;
 		}
 	}
-	s->nlines = map.n;
+	s->nlines = (uint32_t)map.n;
 	s->line_addr = malloc((map.n ? map.n : 1) * sizeof *s->line_addr);
 	if (!s->line_addr)
 		goto out;
 	for (uint64_t i = 0; i <= map.mask; i++)
-		if (map.val[i] != UINT32_MAX)
-			s->line_addr[map.val[i]] = map.key[i];
+		if (map.key[i])
+			s->line_addr[map.val[i]] = map.key[i] - 1;
 	rc = 0;
 out:
-	lmap_free(&map);
+	linemap_free(&map);
 	free(first);
 	free(pos);
 	free(order);
