@@ -502,6 +502,36 @@ void rd_metrics_of(const rd_result *r, const rd_result *l1b, rd_metrics *m);
 
 
 
+/* ---------------------------------------------------------------- profiles */
+
+/*
+ * Reuse profiles (seed 003, MLCRP): hist[d] accesses at reuse distance d
+ * (distinct lines between two uses) for 0 <= d < len, cold first uses
+ * apart. What the profile alone tells (model/estimate.c):
+ *  - the fully associative LRU misses of a cache of `lines` lines
+ *    (Mattson: a hit iff d < lines), cold ones included;
+ *  - the binomial (SDCM-style) estimate of a set-associative cache's hit
+ *    rate: P_hit(d) = P(Binomial(d, ways / lines) <= ways - 1), cold
+ *    accesses missing; exactly the fully associative rate when lines <=
+ *    ways (one set). O(len), whatever the ways;
+ *  - its peaks: local maxima of the RD >= 0 profile in log2 buckets (0;
+ *    1; 2-3; 4-7; ...) holding at least 5 % of the tallest bucket [ours].
+ */
+uint64_t rd_profile_fa_misses(const uint64_t *hist, uint32_t len, uint64_t cold, uint64_t lines);
+double rd_profile_estimate(const uint64_t *hist, uint32_t len, uint64_t cold, uint32_t ways,
+			   uint64_t lines);
+uint32_t rd_profile_peaks(const uint64_t *hist, uint32_t len);
+
+/* Agreement of estimates yhat with references y (seed 003 §V): mean
+ * absolute error, R^2 = 1 - SS_res / SS_tot, and Spearman's rho (the
+ * Pearson correlation of the ranks, ties by average rank); NAN where
+ * undefined (no spread). 0, or -1 out of memory. */
+typedef struct rd_stats {
+	size_t n;
+	double mae, r2, spearman;
+} rd_stats;
+int rd_compare_stats(const double *y, const double *yhat, size_t n, rd_stats *s);
+
 /* ---------------------------------------------------------------- events */
 
 /* A store request under l1.stores=evict: RD_OUT_EVICT when it removed its
