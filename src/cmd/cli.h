@@ -28,6 +28,7 @@ enum cli_command {
 	CLI_PRESET,
 	CLI_CONVERT, /* trace commands of trace_cmd.c */
 	CLI_SAMPLES,
+	CLI_PROFILE, /* reuse profiles (profile_cmd.c) */
 };
 
 typedef struct cli {
@@ -67,6 +68,7 @@ typedef struct cli {
 	const char *as;            /* preset --as preset|gpgpusim|gpgpusim4 */
 	const char *input_format;  /* --input-format FMT (input.h), NULL: by content */
 	const char *kernel;        /* --kernel NAME|INDEX, NULL: every kernel */
+	unsigned long interval;    /* profile --interval N: per N requests too, 0: whole only */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 

@@ -102,6 +102,18 @@ static const char *set_top(cli *c, const cli_option *o, const char *v)
 	return NULL;
 }
 
+static const char *set_interval(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	char *end;
+	errno = 0;
+	unsigned long n = *v >= '1' && *v <= '9' ? strtoul(v, &end, 10) : 0;
+	if (!n || errno || *end || n > 1000000000000ul)
+		return "--interval: expected a number of requests from 1 to 10^12, got '%s'";
+	c->interval = n;
+	return NULL;
+}
+
 static const char *set_help(cli *c, const cli_option *o, const char *v)
 {
 	(void)o, (void)v;
@@ -114,7 +126,7 @@ static const char *set_help(cli *c, const cli_option *o, const char *v)
 const cli_option cli_options[] = {
 	{
 		.name = "preset", .letter = 'p', .arg = "NAME|FILE",
-		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET),
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE),
 		.set = set_str, .field = offsetof(cli, preset),
 		.help = "start from a preset (see 'rdscope presets')",
 		.man = "Start from a preset instead of the defaults: a name from the search path\n"
@@ -132,7 +144,7 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "set", .letter = 's', .arg = "KEY=VALUE",
-		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET),
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE),
 		.set = set_list, .field = offsetof(cli, sets), .count = offsetof(cli, nsets),
 		.help = "set a key of the model (repeatable, after -p)",
 		.man = "Set a key of the model (see\n"
@@ -162,7 +174,8 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "output", .letter = 'o', .arg = "FILE",
-		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE),
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
+			    CLI_CMD(CLI_PROFILE),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -452,6 +465,16 @@ const cli_option cli_options[] = {
 		       "rows with the most misses (0, the default, lists all); JSON keeps every row.",
 	},
 	{
+		.name = "interval", .arg = "N",
+		.commands = CLI_CMD(CLI_PROFILE),
+		.set = set_interval,
+		.help = "profile: also a profile per N requests of each core",
+		.man = "Also print a profile for each interval of\n"
+		       ".I N\n"
+		       "requests of each core's stream (the distances still measured over the\n"
+		       "whole stream: nothing is reset at an interval's start).",
+	},
+	{
 		.name = "l1b",
 		.commands = CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
 		.set = set_flag, .field = offsetof(cli, l1b),
@@ -661,6 +684,10 @@ const cli_cmd cli_cmds[] = {
 		  "             [-j N] [--shard K/N] [-f FMT] [-o FILE] [--histogram FILE]\n"
 		  "             [--plot FILE.svg] [--no-timing] INPUT...",
 	 .help = "run every combination of the --vary values on each INPUT"},
+	{.name = "profile", .cmd = CLI_PROFILE,
+	 .usage = "profile [-p PRESET] [-s KEY=VALUE]... [--interval N] [-f FMT] [-o FILE]\n"
+		  "             INPUT...",
+	 .help = "print the reuse profile of each core's L1 request stream"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,

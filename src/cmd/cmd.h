@@ -1,7 +1,8 @@
 /*
  * src/cmd: the commands. The command line (cli.h), batch runs (batch.h),
  * sweeps and their shards (sweep.h, sweep_run.h), merge (merge.h), the
- * preset and trace commands (preset_cmd.h, trace_cmd.h) and the progress
+ * preset, trace and profile commands (preset_cmd.h, trace_cmd.h,
+ * profile_cmd.h) and the progress
  * line of long runs (progress.h); main.c starts the right one, or the
  * explorer.
  *
@@ -20,5 +21,6 @@
 #include "preset_cmd.h"
 #include "trace_cmd.h"
 #include "progress.h"
+#include "profile_cmd.h"
 
 #endif

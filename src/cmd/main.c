@@ -19,6 +19,7 @@
 #include "merge.h"
 #include "preset/preset.h"
 #include "preset_cmd.h"
+#include "profile_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -278,6 +279,9 @@ int main(int argc, char **argv)
 			break;
 		case CLI_SAMPLES:
 			rc = trace_cmd_samples(&c);
+			break;
+		case CLI_PROFILE:
+			rc = profile_run(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

@@ -1,0 +1,325 @@
+/*
+ * rdscope profile (see profile_cmd.h). The profile is measured by the
+ * model itself, not by a second distance engine: its as-configured case
+ * run on one fully associative set with no latency and unlimited MSHRs
+ * (the latency-free order), whose events carry each load request's core
+ * and distance (distinct lines since the line's last use; -1 for a first
+ * use: MLCRP's RD). Each core's stream has its profile, and with
+ * --interval N one per N requests of it too (distances over the whole
+ * stream). Outputs are committed only when every input succeeded.
+ */
+#include "profile_cmd.h"
+#include "batch.h"
+#include "samefile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "readers/readers.h"
+#include "util/util.h"
+#include "writers/writers.h"
+
+void profile_config(const rd_config *c, rd_config *out)
+{
+	*out = *c;
+	uint32_t sets = rd_config_sets(c);
+	out->model = RD_PROFILE_PAPER;
+	out->l1_ways = sets * c->l1_ways; /* every line in one set */
+	out->l1_hash = RD_HASH_MOD;
+	out->l1_mshrs = out->l1_mshr_per_warp = 0;
+	out->latency_hit = out->latency_miss = 0;
+	out->latency_stddev = 0;
+	out->loads = RD_LOADS_CACHE;
+	out->stores = RD_STORES_IGNORE;
+	out->replacement = RD_REPL_LRU;
+	out->classes = RD_CLASSES_DIFFERENCE;
+	out->l2_size = 0;
+	/* RDGC's own keys back at the paper's defaults */
+	out->l1_banks = out->l1_mshr_sets = 1;
+	out->l1_ports = out->l1_max_merges = 0;
+	out->latency_model = RD_LATENCY_FIXED;
+	out->schedulers = 2;
+}
+
+/* One profile: counts per distance (cold apart). */
+typedef struct prof {
+	uint32_t core;
+	long long interval; /* -1: the whole stream */
+	uint64_t requests, cold;
+	uint64_t *hist;
+	uint32_t len, cap;
+} prof;
+
+typedef struct pctx {
+	const cli *c;
+	progress prog;
+	prof *v;             /* the whole stream's per core, then the intervals' */
+	size_t n, cap;
+	int failed;
+	/* the current core's whole-stream profile and interval */
+	long long cur_core;
+	size_t whole, inter;
+} pctx;
+
+static int on_progress(void *ctx, double f)
+{
+	progress_update(&((pctx *)ctx)->prog, f);
+	return ((pctx *)ctx)->failed;
+}
+
+static prof *prof_new(pctx *x, uint32_t core, long long interval)
+{
+	if (x->n == x->cap) {
+		size_t nc = x->cap ? x->cap * 2 : 16;
+		prof *v = realloc(x->v, nc * sizeof *v);
+		if (!v)
+			return NULL;
+		x->v = v;
+		x->cap = nc;
+	}
+	prof *p = &x->v[x->n++];
+	memset(p, 0, sizeof *p);
+	p->core = core;
+	p->interval = interval;
+	return p;
+}
+
+static int prof_add(prof *p, int64_t d)
+{
+	p->requests++;
+	if (d < 0) {
+		p->cold++;
+		return 0;
+	}
+	if ((uint64_t)d >= p->cap) {
+		uint64_t nc = p->cap ? p->cap : 64;
+		while (nc <= (uint64_t)d)
+			nc *= 2;
+		if (nc > UINT32_MAX)
+			return -1;
+		uint64_t *h = realloc(p->hist, nc * sizeof *h);
+		if (!h)
+			return -1;
+		memset(h + p->cap, 0, (nc - p->cap) * sizeof *h);
+		p->hist = h;
+		p->cap = (uint32_t)nc;
+	}
+	p->hist[d]++;
+	if ((uint32_t)d >= p->len)
+		p->len = (uint32_t)d + 1;
+	return 0;
+}
+
+/* Each load request of the latency-free run, in each core's issue order
+ * (cores one after the other). */
+static void on_event(void *ctx, const rd_event *ev)
+{
+	pctx *x = ctx;
+	if (x->failed || ev->store || ev->level != 1 ||
+	    (ev->outcome != RD_OUT_HIT && ev->outcome != RD_OUT_MISS))
+		return;
+	if ((long long)ev->core != x->cur_core) {
+		prof *w = prof_new(x, ev->core, -1);
+		if (!w) {
+			x->failed = 1;
+			return;
+		}
+		x->cur_core = ev->core;
+		x->whole = x->n - 1;
+		x->inter = (size_t)-1;
+	}
+	prof *w = &x->v[x->whole];
+	if (x->c->interval && w->requests % x->c->interval == 0) {
+		prof *p = prof_new(x, ev->core, (long long)(w->requests / x->c->interval));
+		if (!p) {
+			x->failed = 1;
+			return;
+		}
+		x->inter = x->n - 1;
+		w = &x->v[x->whole]; /* (the array moved) */
+	}
+	if (prof_add(w, ev->distance) < 0 ||
+	    (x->c->interval && prof_add(&x->v[x->inter], ev->distance) < 0))
+		x->failed = 1;
+}
+
+static uint32_t max_rd(const prof *p)
+{
+	return p->len ? p->len - 1 : 0;
+}
+
+static void write_text(FILE *f, const char *spec, const char *kernel, const prof *p)
+{
+	fprintf(f, "input:    %s\nkernel:   %s\ncore:     %u", spec, kernel, p->core);
+	if (p->interval >= 0)
+		fprintf(f, ", interval %lld", p->interval);
+	fprintf(f, "\nrequests: %llu\n", (unsigned long long)p->requests);
+	if (p->requests) {
+		fprintf(f, "  rd %12s %10s\n", "count", "fraction");
+		fprintf(f, "  %-3s %11llu %10.6f\n", "-1", (unsigned long long)p->cold,
+			(double)p->cold / (double)p->requests);
+		for (uint32_t d = 0; d < p->len; d++)
+			if (p->hist[d])
+				fprintf(f, "  %-3u %11llu %10.6f\n", d, (unsigned long long)p->hist[d],
+					(double)p->hist[d] / (double)p->requests);
+	}
+	fprintf(f, "max_rd %u, peaks %u\n\n", max_rd(p), rd_profile_peaks(p->hist, p->len));
+}
+
+static void write_csv(FILE *f, const char *spec, const char *kernel, const prof *p)
+{
+	for (int64_t d = -1; d < (int64_t)p->len; d++) {
+		uint64_t n = d < 0 ? p->cold : p->hist[d];
+		if (!n && d >= 0)
+			continue;
+		output_csv_field(f, spec);
+		putc(',', f);
+		output_csv_field(f, kernel);
+		fprintf(f, ",%u,", p->core);
+		if (p->interval >= 0)
+			fprintf(f, "%lld", p->interval);
+		fprintf(f, ",%llu,%lld,%llu,%.17g\n", (unsigned long long)p->requests, (long long)d,
+			(unsigned long long)n, p->requests ? (double)n / (double)p->requests : 0.0);
+	}
+}
+
+static void write_json(FILE *f, const char *spec, const char *kernel, const prof *p, int first)
+{
+	fputs(first ? "\n" : ",\n", f);
+	fputs("{\"input\":", f);
+	output_json_quote(f, spec);
+	fputs(",\"kernel\":", f);
+	output_json_quote(f, kernel);
+	fprintf(f, ",\"core\":%u,\"interval\":", p->core);
+	if (p->interval >= 0)
+		fprintf(f, "%lld", p->interval);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"requests\":%llu", (unsigned long long)p->requests);
+	for (int pass = 0; pass < 2; pass++) {
+		fputs(pass ? ",\"counts\":[" : ",\"rp\":[", f);
+		int any = 0;
+		for (int64_t d = -1; d < (int64_t)p->len; d++) {
+			uint64_t n = d < 0 ? p->cold : p->hist[d];
+			if (!n && d >= 0) /* (the cold share always: 0 too) */
+				continue;
+			fprintf(f, "%s[%lld,", any ? "," : "", (long long)d);
+			if (pass)
+				fprintf(f, "%llu]", (unsigned long long)n);
+			else
+				fprintf(f, "%.17g]", p->requests ? (double)n / (double)p->requests : 0.0);
+			any = 1;
+		}
+		putc(']', f);
+	}
+	fprintf(f, ",\"max_rd\":%u,\"peaks\":%u}", max_rd(p), rd_profile_peaks(p->hist, p->len));
+}
+
+/* Profile every kernel of one INPUT into f. */
+static int profile_input(const cli *c, const rd_config *cfg, const char *spec, FILE *f,
+			 int *first)
+{
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	input *in;
+	int st = input_open(spec, &opts, &in, err, sizeof err);
+	while (st == INPUT_OK) {
+		rd_kernel *k;
+		st = input_next(in, &k, err, sizeof err);
+		if (st != INPUT_OK)
+			break;
+		if (memcheck_model(spec, k, err, sizeof err) < 0) {
+			msg_error("%s", err);
+			rd_kernel_free(k);
+			input_close(in);
+			return EXIT_RUNTIME;
+		}
+		pctx x = {.c = c, .cur_core = -1};
+		progress_init(&x.prog, !c->quiet, k->name);
+		rd_callbacks cb = {.progress = on_progress, .event = on_event, .ctx = &x};
+		rd_model *m = rd_model_new(k);
+		rd_result r;
+		int rc = m ? rd_model_run(m, cfg, 1 << RD_CASE_FULL, &cb, &r) : RD_ENOMEM;
+		progress_done(&x.prog);
+		if (rc == RD_OK)
+			rd_result_free(&r);
+		if (rc == RD_OK && x.failed)
+			rc = RD_ENOMEM;
+		if (rc == RD_OK) {
+			for (size_t i = 0; i < x.n; i++) {
+				const prof *p = &x.v[i];
+				if (c->format == OUTPUT_JSON)
+					write_json(f, spec, k->name, p, *first);
+				else if (c->format == OUTPUT_CSV)
+					write_csv(f, spec, k->name, p);
+				else
+					write_text(f, spec, k->name, p);
+				*first = 0;
+			}
+		}
+		for (size_t i = 0; i < x.n; i++)
+			free(x.v[i].hist);
+		free(x.v);
+		rd_model_free(m);
+		rd_kernel_free(k);
+		if (rc != RD_OK) {
+			msg_error("%s: %s", spec, rd_strerror(rc));
+			input_close(in);
+			return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+	}
+	input_close(in);
+	if (st == INPUT_END)
+		return EXIT_OK;
+	msg_error("%s", err);
+	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+int profile_run(const cli *c)
+{
+	if (samefile_check(c))
+		return EXIT_USAGE;
+	char err[1024];
+	outfile out = {0};
+	outfile_catch_signals();
+	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
+		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	input_opts opts = cli_input_opts(c);
+	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
+	if (rc != EXIT_OK) {
+		outfile_abort(&out);
+		return rc;
+	}
+	rd_config cfg;
+	profile_config(&c->config, &cfg);
+	if (rd_config_check(&cfg, err, sizeof err) < 0) {
+		msg_error("profile: %s", err);
+		outfile_abort(&out);
+		return EXIT_USAGE;
+	}
+	if (c->format == OUTPUT_JSON)
+		fputs("{\"format\":\"rdscope-profile\",\"version\":1,\"profiles\":[", out.f);
+	else if (c->format == OUTPUT_CSV)
+		fputs("input,kernel,core,interval,requests,rd,count,fraction\n", out.f);
+	int first = 1;
+	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
+		rc = profile_input(c, &cfg, c->inputs[i], out.f, &first);
+	if (c->format == OUTPUT_JSON)
+		fputs("\n]}\n", out.f);
+	if (rc != EXIT_OK) {
+		if (!out.path)
+			fflush(out.f);
+		outfile_abort(&out);
+		return rc;
+	}
+	if (outfile_commit(&out, err, sizeof err) < 0) {
+		msg_error("cannot write results: %s", err);
+		outfile_abort(&out);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+# rdscope profile (seed 003, MLCRP): the reuse profile of each core's L1
+# request stream, measured by the model's fully associative, latency-free
+# case. Seed 003's Table 1 exactly; per interval; per core; against the
+# fully associative run's misses (Mattson); usage errors.
+. "$(dirname "$0")/common.inc"
+
+py() { python3 -c "import json, sys; d = json.load(open('$T/out')); $1"; }
+
+# Table 1: a b c a a c b d a a (32-byte lines) -> RD -1 -1 -1 2 0 1 2 -1 3 0
+rds profile -f json -s l1.line=32 sample:paper/s003-table1
+[ $rc -eq 0 ] && py '
+p = d["profiles"]
+ok = d["format"] == "rdscope-profile" and d["version"] == 1 and len(p) == 1
+p = p[0]
+ok = ok and p["core"] == 0 and p["interval"] is None and p["requests"] == 10
+ok = ok and p["counts"] == [[-1, 4], [0, 2], [1, 1], [2, 2], [3, 1]]
+ok = ok and [[r, round(f, 12)] for r, f in p["rp"]] == [[-1, 0.4], [0, 0.2], [1, 0.1], [2, 0.2], [3, 0.1]]
+ok = ok and p["max_rd"] == 3 and p["peaks"] == 2
+sys.exit(not ok)'
+result "profile: seed 003 Table 1 exactly (counts, rp, max_rd 3, 2 peaks)" $?
+
+# Intervals of 4: a b c a | a c b d | a a, distances over the whole stream
+rds profile -f json --interval 4 -s l1.line=32 sample:paper/s003-table1
+[ $rc -eq 0 ] && py '
+p = d["profiles"]
+want = [(None, [[-1, 4], [0, 2], [1, 1], [2, 2], [3, 1]]), (0, [[-1, 3], [2, 1]]),
+        (1, [[-1, 1], [0, 1], [1, 1], [2, 1]]), (2, [[-1, 0], [0, 1], [3, 1]])]
+sys.exit(not [(x["interval"], x["counts"]) for x in p] == want)'
+result "profile --interval 4: per interval, distances not reset at its start" $?
+
+# Two cores: one whole profile per core, their requests the run's; each
+# core's fully associative misses at the cache's 128 lines (Mattson) are
+# the latency-free fully associative run's.
+rds profile -f json -s gpu.cores=2 sample:reference/matmul_n64_t8
+[ $rc -eq 0 ] && cp "$T/out" "$T/p.json" &&
+	rds run -q -f json -s gpu.cores=2 -s l1.ways=128 -s l1.hash=mod -s latency.miss=0 \
+		-s latency.stddev=0 -s l1.mshrs=0 -s l1.mshr_per_warp=0 sample:reference/matmul_n64_t8 &&
+	python3 -c "
+import json, sys
+p = json.load(open('$T/p.json'))['profiles']
+r = json.load(open('$T/out'))['runs'][0]['counts']
+cores = [x for x in p if x['interval'] is None]
+ok = sorted(x['core'] for x in cores) == [0, 1]
+ok = ok and sum(x['requests'] for x in cores) == r['requests']
+fa = sum(n for x in cores for rd, n in x['counts'] if rd < 0 or rd >= 128)
+ok = ok and fa == r['misses'] and r['misses'] > 0
+sys.exit(not ok)"
+result "profile: one per core; their fully associative misses at 128 lines are the run's" $?
+
+# text and CSV carry the same counts
+rds profile -s l1.line=32 sample:paper/s003-table1
+[ $rc -eq 0 ] && grep -q '^  -1 *4   0.400000$' "$T/out" && grep -q '^  3 *1   0.100000$' "$T/out" &&
+	grep -q '^max_rd 3, peaks 2$' "$T/out"
+result "profile: text" $?
+rds profile -f csv -s l1.line=32 sample:paper/s003-table1
+[ $rc -eq 0 ] && [ "$(head -n 1 "$T/out")" = "input,kernel,core,interval,requests,rd,count,fraction" ] &&
+	[ "$(sed 1d "$T/out" | cut -d, -f6,7 | tr '\n' ' ')" = "-1,4 0,2 1,1 2,2 3,1 " ]
+result "profile: csv" $?
+
+# Usage errors: exit 2, nothing written
+rds profile
+[ $rc -eq 2 ] && grep -q 'no INPUT' "$T/err"
+result "profile without INPUT: exit 2" $?
+rds profile --interval 0 sample:paper/s003-table1
+[ $rc -eq 2 ] && grep -q -- '--interval' "$T/err"
+result "profile --interval 0: exit 2" $?
+echo keep >"$T/o.json"
+rds profile -o "$T/o.json" sample:paper/s003-table1 "$T/missing.trc"
+[ $rc -eq 2 ] && [ "$(cat "$T/o.json")" = keep ]
+result "profile with a missing input: exit 2, -o FILE untouched" $?
+# a hash the configured cache could not take is no reason to refuse
+rds profile -s l1.line=32 sample:paper/s003-table1
+[ $rc -eq 0 ]
+result "profile: only the line size of the cache counts (fermi with 128 sets is not refused)" $?
