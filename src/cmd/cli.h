@@ -69,6 +69,7 @@ typedef struct cli {
 	const char *input_format;  /* --input-format FMT (input.h), NULL: by content */
 	const char *kernel;        /* --kernel NAME|INDEX, NULL: every kernel */
 	unsigned long interval;    /* profile --interval N: per N requests too, 0: whole only */
+	int estimate;              /* profile --estimate: the estimates beside the detailed model */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 

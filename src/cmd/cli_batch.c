@@ -159,6 +159,9 @@ int cli_batch_finish(cli *c)
 	case CLI_PROFILE:
 		if (c->ninputs == 0)
 			return cli_usage_error("%s: no INPUT given", name, NULL);
+		if (c->estimate && c->format == OUTPUT_CSV)
+			return cli_usage_error("%s: text or JSON output (the CSV has a row per "
+					       "distance)", "--estimate", NULL);
 		break;
 	case CLI_SWEEP:
 		if (c->nvary == 0)

@@ -475,6 +475,18 @@ const cli_option cli_options[] = {
 		       "whole stream: nothing is reset at an interval's start).",
 	},
 	{
+		.name = "estimate",
+		.commands = CLI_CMD(CLI_PROFILE),
+		.set = set_flag, .field = offsetof(cli, estimate),
+		.help = "profile: the estimates from the profile beside the detailed model",
+		.man = "After each kernel's profiles, the hit rates estimated from them alone for\n"
+		       "the configured cache (its sets, ways and line): the binomial (SDCM-style)\n"
+		       "set-associative estimate and the fully associative LRU rate (Mattson),\n"
+		       "beside the detailed model's hit rate for the same stream (the as-configured\n"
+		       "cache with its hash, no latency, unlimited MSHRs), and the estimate's\n"
+		       "absolute error. Text and JSON only.",
+	},
+	{
 		.name = "l1b",
 		.commands = CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
 		.set = set_flag, .field = offsetof(cli, l1b),
@@ -685,8 +697,8 @@ const cli_cmd cli_cmds[] = {
 		  "             [--plot FILE.svg] [--no-timing] INPUT...",
 	 .help = "run every combination of the --vary values on each INPUT"},
 	{.name = "profile", .cmd = CLI_PROFILE,
-	 .usage = "profile [-p PRESET] [-s KEY=VALUE]... [--interval N] [-f FMT] [-o FILE]\n"
-		  "             INPUT...",
+	 .usage = "profile [-p PRESET] [-s KEY=VALUE]... [--interval N] [--estimate]\n"
+		  "             [-f FMT] [-o FILE] INPUT...",
 	 .help = "print the reuse profile of each core's L1 request stream"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},

@@ -217,9 +217,95 @@ static void write_json(FILE *f, const char *spec, const char *kernel, const prof
 	fprintf(f, ",\"max_rd\":%u,\"peaks\":%u}", max_rd(p), rd_profile_peaks(p->hist, p->len));
 }
 
+/* --estimate: one kernel's estimates for the configured cache from its
+ * cores' whole-stream profiles (weighted by their requests), beside the
+ * detailed model's hit rate on the same latency-free stream. */
+typedef struct estimate {
+	char *input, *kernel;
+	uint32_t sets, ways;
+	uint64_t lines, requests;
+	double binomial, fa, detailed;
+} estimate;
+
+static int estimate_kernel(const cli *c, rd_model *m, const pctx *x, estimate *e)
+{
+	const rd_config *cc = &c->config;
+	e->sets = rd_config_sets(cc);
+	e->ways = cc->l1_ways;
+	e->lines = (uint64_t)e->sets * e->ways;
+	double b = 0, fa = 0;
+	for (size_t i = 0; i < x->n; i++) {
+		const prof *p = &x->v[i];
+		if (p->interval >= 0)
+			continue;
+		e->requests += p->requests;
+		b += rd_profile_estimate(p->hist, p->len, p->cold, e->ways, e->lines) *
+		     (double)p->requests;
+		fa += (double)(p->requests -
+			       rd_profile_fa_misses(p->hist, p->len, p->cold, e->lines));
+	}
+	e->binomial = e->requests ? b / (double)e->requests : 0;
+	e->fa = e->requests ? fa / (double)e->requests : 0;
+	/* the detailed model: the configured cache, the latency-free order */
+	rd_config d = *cc;
+	d.latency_hit = d.latency_miss = 0;
+	d.latency_stddev = 0;
+	d.l1_mshrs = d.l1_mshr_per_warp = 0;
+	d.loads = RD_LOADS_CACHE;
+	d.stores = RD_STORES_IGNORE;
+	d.l2_size = 0;
+	if (d.model != RD_PROFILE_PAPER) {
+		rd_config_set(&d, "model", "paper", NULL, 0);
+		d.model = RD_PROFILE_PAPER;
+		d.l1_banks = d.l1_mshr_sets = 1;
+		d.l1_ports = d.l1_max_merges = 0;
+		d.latency_model = RD_LATENCY_FIXED;
+		d.latency_k1 = 2;
+		d.latency_k2 = 0.25;
+		d.schedulers = 2;
+	}
+	rd_result r;
+	rd_callbacks none = {0};
+	int rc = rd_model_run(m, &d, 1 << RD_CASE_FULL, &none, &r);
+	if (rc != RD_OK)
+		return rc;
+	e->detailed = r.requests ? (double)r.hits / (double)r.requests : 0;
+	rd_result_free(&r);
+	return RD_OK;
+}
+
+static void estimate_text(FILE *f, const estimate *e)
+{
+	fprintf(f, "estimate: %s, %s: %u set%s x %u ways (%llu lines), %llu requests\n", e->input,
+		e->kernel, e->sets, e->sets == 1 ? "" : "s", e->ways, (unsigned long long)e->lines,
+		(unsigned long long)e->requests);
+	fprintf(f, "  binomial (SDCM-style) hit rate  %.6f  (|error| %.6f)\n", e->binomial,
+		e->binomial > e->detailed ? e->binomial - e->detailed : e->detailed - e->binomial);
+	fprintf(f, "  fully associative hit rate      %.6f\n", e->fa);
+	fprintf(f, "  detailed model hit rate         %.6f  (latency-free, as configured)\n\n",
+		e->detailed);
+}
+
+static void estimate_json(FILE *f, const estimate *e, int first)
+{
+	fputs(first ? "\n{\"input\":" : ",\n{\"input\":", f);
+	output_json_quote(f, e->input);
+	fputs(",\"kernel\":", f);
+	output_json_quote(f, e->kernel);
+	fprintf(f, ",\"sets\":%u,\"ways\":%u,\"lines\":%llu,\"requests\":%llu,"
+		   "\"binomial_hit_rate\":%.17g,\"fa_hit_rate\":%.17g,\"detailed_hit_rate\":%.17g}",
+		e->sets, e->ways, (unsigned long long)e->lines, (unsigned long long)e->requests,
+		e->binomial, e->fa, e->detailed);
+}
+
+typedef struct estimates {
+	estimate *v;
+	size_t n, cap;
+} estimates;
+
 /* Profile every kernel of one INPUT into f. */
 static int profile_input(const cli *c, const rd_config *cfg, const char *spec, FILE *f,
-			 int *first)
+			 int *first, estimates *es)
 {
 	char err[1024];
 	input_opts opts = cli_input_opts(c);
@@ -247,6 +333,31 @@ static int profile_input(const cli *c, const rd_config *cfg, const char *spec, F
 			rd_result_free(&r);
 		if (rc == RD_OK && x.failed)
 			rc = RD_ENOMEM;
+		if (rc == RD_OK && c->estimate) {
+			estimate e = {0};
+			rc = estimate_kernel(c, m, &x, &e);
+			if (rc == RD_OK && es->n == es->cap) {
+				size_t nc = es->cap ? es->cap * 2 : 8;
+				estimate *v = realloc(es->v, nc * sizeof *v);
+				if (v) {
+					es->v = v;
+					es->cap = nc;
+				}
+			}
+			if (rc == RD_OK && es->n < es->cap) {
+				e.input = strdup(spec);
+				e.kernel = strdup(k->name);
+				if (!e.input || !e.kernel) {
+					free(e.input);
+					free(e.kernel);
+					rc = RD_ENOMEM;
+				} else {
+					es->v[es->n++] = e;
+				}
+			} else if (rc == RD_OK) {
+				rc = RD_ENOMEM;
+			}
+		}
 		if (rc == RD_OK) {
 			for (size_t i = 0; i < x.n; i++) {
 				const prof *p = &x.v[i];
@@ -258,6 +369,8 @@ static int profile_input(const cli *c, const rd_config *cfg, const char *spec, F
 					write_text(f, spec, k->name, p);
 				*first = 0;
 			}
+			if (c->estimate && c->format != OUTPUT_JSON)
+				estimate_text(f, &es->v[es->n - 1]);
 		}
 		for (size_t i = 0; i < x.n; i++)
 			free(x.v[i].hist);
@@ -306,10 +419,24 @@ int profile_run(const cli *c)
 	else if (c->format == OUTPUT_CSV)
 		fputs("input,kernel,core,interval,requests,rd,count,fraction\n", out.f);
 	int first = 1;
+	estimates es = {0};
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
-		rc = profile_input(c, &cfg, c->inputs[i], out.f, &first);
-	if (c->format == OUTPUT_JSON)
-		fputs("\n]}\n", out.f);
+		rc = profile_input(c, &cfg, c->inputs[i], out.f, &first, &es);
+	if (c->format == OUTPUT_JSON) {
+		fputs("\n]", out.f);
+		if (c->estimate) {
+			fputs(",\"estimates\":[", out.f);
+			for (size_t i = 0; i < es.n; i++)
+				estimate_json(out.f, &es.v[i], i == 0);
+			fputs("\n]", out.f);
+		}
+		fputs("}\n", out.f);
+	}
+	for (size_t i = 0; i < es.n; i++) {
+		free(es.v[i].input);
+		free(es.v[i].kernel);
+	}
+	free(es.v);
 	if (rc != EXIT_OK) {
 		if (!out.path)
 			fflush(out.f);
