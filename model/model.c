@@ -702,6 +702,7 @@ void rd_metrics_of(const rd_result *r, const rd_result *l1b, rd_metrics *m)
 	m->reservation_fails = r->reservation_fails;
 	m->merges = r->cls[RD_CLASS_LATENCY];
 	m->steps = r->time_steps;
+	m->merge_rate = ratio(m->merges, r->misses);
 	if (r->has_l2) {
 		const rd_level *l = &r->l2;
 		m->l2_trans = l->requests + l->store_requests;

@@ -497,6 +497,11 @@ typedef struct rd_metrics {
 	double l2_hit_l1b;
 	uint64_t l2_trans_l1b;
 	uint64_t reservation_fails, merges, steps; /* the L1's */
+	/* The MSHR merge rate (seed 003's second label, which the paper does
+	 * not define; ours): the L1's load misses merged into an MSHR entry in
+	 * flight (latency misses, RDGC's merges) / all its load misses; 0
+	 * without misses. */
+	double merge_rate;
 } rd_metrics;
 void rd_metrics_of(const rd_result *r, const rd_result *l1b, rd_metrics *m);
 

@@ -121,7 +121,8 @@ static void test_json_l2(void **state)
 	snprintf(want, sizeof want,
 		 ",\"metrics\":{\"L1_R_Hit\":0.75,\"L1_R_Trans\":20,\"L2_Hit\":%.17g,"
 		 "\"L2_R_Hit\":0.20000000000000001,\"L2_Trans\":14,\"L2_Hit_L1B\":null,"
-		 "\"L2_Trans_L1B\":null,\"reservation_fails\":6,\"merges\":2,\"steps\":9}",
+		 "\"L2_Trans_L1B\":null,\"reservation_fails\":6,\"merges\":2,\"steps\":9,"
+		 "\"merge_rate\":0.40000000000000002}",
 		 3.0 / 14.0);
 	has(s, want);
 	free(s);
@@ -135,7 +136,7 @@ static void test_json_l2(void **state)
 	assert_null(strstr(s, "\"l2\":{"));
 	has(s, ",\"metrics\":{\"L1_R_Hit\":0.75,\"L1_R_Trans\":20,\"L2_Hit\":null,"
 	       "\"L2_R_Hit\":null,\"L2_Trans\":null,\"L2_Hit_L1B\":null,\"L2_Trans_L1B\":null,"
-	       "\"reservation_fails\":6,\"merges\":2,\"steps\":9}");
+	       "\"reservation_fails\":6,\"merges\":2,\"steps\":9,\"merge_rate\":0.40000000000000002}");
 	free(s);
 }
 
@@ -193,7 +194,7 @@ static void test_csv_l2(void **state)
 	       "l2_capacity,l2_associativity,l2_latency,l2_mshr,l2_write_evict,l2_bypass,"
 	       "l2_store_requests,l2_store_hits,l2_store_evictions,l2_reservation_fails,l2_merges,"
 	       "l2_steps,l2_miss_rate,l2_partitions,l2_banks,l2_sets,L1_R_Hit,L1_R_Trans,L2_Hit,"
-	       "L2_R_Hit,L2_Trans,L2_Hit_L1B,L2_Trans_L1B,reservation_fails,merges,steps\n");
+	       "L2_R_Hit,L2_Trans,L2_Hit_L1B,L2_Trans_L1B,reservation_fails,merges,steps,merge_rate\n");
 	csv_parse(s, hdr, row, &n);
 	static const char *const want[][2] = {
 		{"l2_requests", "10"}, {"l2_hits", "2"},	   {"l2_compulsory", "8"},

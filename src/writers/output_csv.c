@@ -94,6 +94,7 @@ static const csv_col csv_cols[] = {
 	{"reservation_fails", COL_M_U64, offsetof(rd_metrics, reservation_fails)},
 	{"merges", COL_M_U64, offsetof(rd_metrics, merges)},
 	{"steps", COL_M_U64, offsetof(rd_metrics, steps)},
+	{"merge_rate", COL_M_RATE, offsetof(rd_metrics, merge_rate)},
 };
 #undef L2C
 #define NCOLS (sizeof csv_cols / sizeof *csv_cols)

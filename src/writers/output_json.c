@@ -157,6 +157,8 @@ static void json_metrics(FILE *f, const rd_result *r, const rd_result *l1b)
 	json_u64(f, "reservation_fails", m.reservation_fails, 0);
 	json_u64(f, "merges", m.merges, 0);
 	json_u64(f, "steps", m.steps, 0);
+	fputs(",\"merge_rate\":", f);
+	json_double(f, m.merge_rate, "%.17g");
 	putc('}', f);
 }
 

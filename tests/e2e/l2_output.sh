@@ -57,7 +57,8 @@ sys.exit(1 if bad else 0)'
 result "json by hand (RWON): l2 counts, histograms, geometry and banks" $?
 [ $rc -eq 0 ] && py '
 want = {"L1_R_Hit": 0, "L1_R_Trans": 4, "L2_Hit": 0.6, "L2_R_Hit": 0.5, "L2_Trans": 5,
-        "L2_Hit_L1B": None, "L2_Trans_L1B": None, "reservation_fails": 0, "merges": 0}
+        "L2_Hit_L1B": None, "L2_Trans_L1B": None, "reservation_fails": 0, "merges": 0,
+        "merge_rate": 0}
 bad = [k for k in want if (m[k] is None) != (want[k] is None) or (m[k] is not None and abs(m[k] - want[k]) > 1e-12)]
 if isinstance(m["L2_Trans"], float) or isinstance(m["L1_R_Trans"], float): bad.append("trans not integers")
 if bad: print("# metrics:", bad, m)
@@ -237,7 +238,7 @@ col = dict(zip(h, v))
 bad = []
 if len(rows) != 2 or len(h) != len(v) or len(set(h)) != len(h):
     bad.append("shape")
-if h.index("l2_requests") != h.index("model_s") + 1 or h[-1] != "steps":
+if h.index("l2_requests") != h.index("model_s") + 1 or h[-2:] != ["steps", "merge_rate"]:
     bad.append("the new columns are not appended after model_s")
 c, m, l2 = r["l2"]["counts"], r["metrics"], r["l2"]
 for k in ("requests", "hits", "misses", "compulsory", "capacity", "associativity", "latency", "mshr",
@@ -246,7 +247,7 @@ for k in ("requests", "hits", "misses", "compulsory", "capacity", "associativity
 for k in ("steps", "partitions", "banks", "sets"):
     if col["l2_" + k] != str(l2[k]): bad.append("l2_" + k)
 if col["l2_miss_rate"] != "%.6f" % l2["miss_rate"]: bad.append("l2_miss_rate")
-for k in ("L1_R_Hit", "L2_Hit", "L2_R_Hit", "L2_Hit_L1B"):
+for k in ("L1_R_Hit", "L2_Hit", "L2_R_Hit", "L2_Hit_L1B", "merge_rate"):
     if col[k] != "%.6f" % m[k]: bad.append(k)
 for k in ("L1_R_Trans", "L2_Trans", "L2_Trans_L1B", "reservation_fails", "merges", "steps"):
     if col[k] != str(m[k]): bad.append(k)
