@@ -103,8 +103,7 @@ uint32_t rd_profile_peaks(const uint64_t *hist, uint32_t len)
 	return peaks;
 }
 
-/* Ranks of v (1 = smallest), ties by their average rank. */
-static int ranks(const double *v, size_t n, double *r)
+int rd_ranks(const double *v, size_t n, double *r)
 {
 	size_t *o = malloc((n ? n : 1) * sizeof *o);
 	if (!o)
@@ -170,7 +169,7 @@ int rd_compare_stats(const double *y, const double *yhat, size_t n, rd_stats *s)
 	}
 	s->r2 = sst > 0 ? 1.0 - ssr / sst : NAN;
 	double *ra = malloc((n ? n : 1) * sizeof *ra), *rb = malloc((n ? n : 1) * sizeof *rb);
-	if (!ra || !rb || ranks(y, n, ra) < 0 || ranks(yhat, n, rb) < 0) {
+	if (!ra || !rb || rd_ranks(y, n, ra) < 0 || rd_ranks(yhat, n, rb) < 0) {
 		free(ra);
 		free(rb);
 		return -1;

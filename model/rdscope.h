@@ -536,6 +536,9 @@ typedef struct rd_stats {
 	double mae, r2, spearman;
 } rd_stats;
 int rd_compare_stats(const double *y, const double *yhat, size_t n, rd_stats *s);
+/* The ranks of v[0..n) into r (1 = the smallest; ties share their average
+ * rank). 0, or -1 out of memory. */
+int rd_ranks(const double *v, size_t n, double *r);
 
 /* ---------------------------------------------------------------- events */
 

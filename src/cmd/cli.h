@@ -29,6 +29,7 @@ enum cli_command {
 	CLI_CONVERT, /* trace commands of trace_cmd.c */
 	CLI_SAMPLES,
 	CLI_PROFILE, /* reuse profiles (profile_cmd.c) */
+	CLI_COMPARE, /* two result files' miss rates (compare_cmd.c) */
 };
 
 typedef struct cli {

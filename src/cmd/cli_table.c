@@ -175,7 +175,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "output", .letter = 'o', .arg = "FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
-			    CLI_CMD(CLI_PROFILE),
+			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -700,6 +700,8 @@ const cli_cmd cli_cmds[] = {
 	 .usage = "profile [-p PRESET] [-s KEY=VALUE]... [--interval N] [--estimate]\n"
 		  "             [-f FMT] [-o FILE] INPUT...",
 	 .help = "print the reuse profile of each core's L1 request stream"},
+	{.name = "compare", .cmd = CLI_COMPARE, .usage = "compare [-f FMT] [-o FILE] A.json B.json",
+	 .help = "MAE, R^2 and Spearman's rho of two result files' miss rates"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,

@@ -22,5 +22,6 @@
 #include "trace_cmd.h"
 #include "progress.h"
 #include "profile_cmd.h"
+#include "compare_cmd.h"
 
 #endif

@@ -20,6 +20,7 @@
 #include "preset/preset.h"
 #include "preset_cmd.h"
 #include "profile_cmd.h"
+#include "compare_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -282,6 +283,9 @@ int main(int argc, char **argv)
 			break;
 		case CLI_PROFILE:
 			rc = profile_run(&c);
+			break;
+		case CLI_COMPARE:
+			rc = compare_run(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

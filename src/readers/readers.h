@@ -27,5 +27,6 @@
 #include "trace_accelsim.h"
 #include "trace_rdt.h"
 #include "trace_sass.h"
+#include "json.h"
 
 #endif
