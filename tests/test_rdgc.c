@@ -183,8 +183,9 @@ static void test_table3(void **state)
  * the fills of the pair before, so the run lasts 3L + 2 steps with
  * 10L - 4 reservation fails (L = 1: Table 3's 5 and 6; L = 2: the 8 steps
  * the notes find for the reading they reject, a miss holding its entry to
- * the end of step i + 1, which does not give Table 3). Long latencies finish at once: the
- * steps in which nothing changes are skipped, their fails counted. */
+ * the end of step i + 1, which does not give Table 3). Long latencies
+ * finish at once: the steps in which nothing changes are skipped, their
+ * fails counted. */
 static void test_table3_latencies(void **state)
 {
 	(void)state;
