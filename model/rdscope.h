@@ -527,6 +527,36 @@ double rd_profile_estimate(const uint64_t *hist, uint32_t len, uint64_t cold, ui
 			   uint64_t lines);
 uint32_t rd_profile_peaks(const uint64_t *hist, uint32_t len);
 
+/*
+ * Synthetic traces from a profile (seed 003, Algorithms 1-2, corrected;
+ * model/rpgen.c). Profiles here are probability vectors p[0..maxrd+1]:
+ * p[0] the cold share (RD -1), p[1 + d] RD d.
+ *
+ * rd_rp_mixture: Algorithm 1's profile of n Gaussian peaks (positions,
+ * weights, widths sigma) sampled at 0..maxrd, renormalised to 1 - cold,
+ * cold at RD -1.
+ *
+ * rd_rpgen: Algorithm 2. Each rd_rpgen_next emits one index: a fresh one
+ * (a counter from 0, or the values given to rd_rpgen_fresh first) for RD
+ * -1 or to fill the stack up to a drawn distance, else the index used d
+ * distinct indexes ago. The distance is drawn (from a seeded generator)
+ * from the profile as the paper updates it, which is sampling without
+ * replacement from the L distances (rd_rpgen_freq: the current
+ * probability), or taken from *want (tests inject draws; *used says
+ * whether it was taken, not while fills are still due). Fills beyond the
+ * cold budget are counted (rd_rpgen_forced). -1: out of memory or a
+ * distance outside the profile.
+ */
+void rd_rp_mixture(const double *pos, const double *ratio, const double *sigma, uint32_t n,
+		   double cold, uint32_t maxrd, double *p);
+typedef struct rd_rpgen rd_rpgen;
+rd_rpgen *rd_rpgen_new(const double *p, uint32_t maxrd, uint64_t len, uint64_t seed);
+void rd_rpgen_fresh(rd_rpgen *g, const uint64_t *v, size_t n);
+int rd_rpgen_next(rd_rpgen *g, const int64_t *want, int *used, uint64_t *idx, int64_t *rd);
+double rd_rpgen_freq(const rd_rpgen *g, int64_t rd);
+uint64_t rd_rpgen_forced(const rd_rpgen *g);
+void rd_rpgen_free(rd_rpgen *g);
+
 /* Agreement of estimates yhat with references y (seed 003 §V): mean
  * absolute error, R^2 = 1 - SS_res / SS_tot, and Spearman's rho (the
  * Pearson correlation of the ranks, ties by average rank); NAN where

@@ -19,6 +19,13 @@
 static const uint64_t t1[] = {2, 1, 2, 1};
 static const uint64_t t1_cold = 4;
 
+/* got rounded half up to 3 decimals is want (as the paper prints) */
+static void near3(double got, double want)
+{
+	if (floor(got * 1000 + 0.5 + 1e-9) != floor(want * 1000 + 0.5))
+		fail_msg("got %.6f, printed %.3f", got, want);
+}
+
 static void test_table1_fully_associative(void **state)
 {
 	(void)state;
@@ -125,6 +132,110 @@ static void test_peaks(void **state)
 	assert_int_equal(rd_profile_peaks(t1, 4), 2);
 }
 
+/* Seed 003 Table 3: L = 100, RP {0: .1, 1: .2, 2: .3, 3: .3, -1: .1}, draws
+ * 2, 1, 0 injected and fresh addresses 40, 16, 25: idx 40 16 25 40 25 25,
+ * RDs -1 -1 -1 2 1 0, and the profile after each step as printed
+ * (notes §D.1 items 2-3; the exact values are counts over L - l). */
+static void test_table3_generator(void **state)
+{
+	(void)state;
+	double p[5] = {0.1, 0.1, 0.2, 0.3, 0.3}; /* -1, 0, 1, 2, 3 */
+	rd_rpgen *g = rd_rpgen_new(p, 3, 100, 1);
+	assert_non_null(g);
+	static const uint64_t fresh[] = {40, 16, 25};
+	rd_rpgen_fresh(g, fresh, 3);
+	/* columns: rd 0, 1, 2, 3, -1 after l = 0..5 (3 decimals) */
+	static const double col[6][5] = {
+		{.101, .202, .303, .303, .091}, {.102, .204, .306, .306, .082},
+		{.103, .206, .309, .309, .072}, {.104, .208, .302, .313, .073},
+		{.105, .200, .305, .316, .074}, {.096, .202, .309, .319, .074},
+	};
+	static const int64_t draws[] = {2, 1, 0};
+	static const uint64_t want_idx[] = {40, 16, 25, 40, 25, 25};
+	static const int64_t want_rd[] = {-1, -1, -1, 2, 1, 0};
+	near(rd_rpgen_freq(g, 3), 0.3, 1e-12);
+	int di = 0;
+	for (int l = 0; l < 6; l++) {
+		uint64_t idx;
+		int64_t rd;
+		int used;
+		assert_int_equal(rd_rpgen_next(g, di < 3 ? &draws[di] : NULL, &used, &idx, &rd), 0);
+		di += used;
+		assert_int_equal(idx, want_idx[l]);
+		assert_int_equal(rd, want_rd[l]);
+		for (int j = 0; j < 4; j++)
+			near3(rd_rpgen_freq(g, j), col[l][j]);
+		near3(rd_rpgen_freq(g, -1), col[l][4]);
+	}
+	assert_int_equal(di, 3);
+	near(rd_rpgen_freq(g, 3), 30.0 / 94, 1e-12); /* exactly: counts over L - l */
+	assert_int_equal(rd_rpgen_forced(g), 0);
+	rd_rpgen_free(g);
+}
+
+/* Distinct indexes between each access and its index's last use (-1:
+ * first), by brute force. */
+static int64_t measured_rd(const uint64_t *idx, uint64_t i)
+{
+	for (uint64_t j = i; j-- > 0;)
+		if (idx[j] == idx[i]) {
+			int64_t d = 0;
+			for (uint64_t k = j + 1; k < i; k++) {
+				int seen = 0;
+				for (uint64_t q = j + 1; q < k && !seen; q++)
+					seen = idx[q] == idx[k];
+				d += !seen;
+			}
+			return d;
+		}
+	return -1;
+}
+
+/* Algorithm 1's mixtures and Algorithm 2's traces: every reuse's measured
+ * distance is the one drawn, and the realised profile is within 0.01 of
+ * the target when the cold budget covers the fills (L x cold >= MaxRD + 1). */
+static void test_generator_property(void **state)
+{
+	(void)state;
+	uint64_t x = 99;
+	for (int iter = 0; iter < 6; iter++) {
+		enum { L = 3000, MAXRD = 32 };
+		double pos[3], ratio[3], sig[3], p[MAXRD + 2];
+		for (int i = 0; i < 3; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			pos[i] = (double)((x >> 33) % (MAXRD + 1));
+			ratio[i] = 0.1 + (double)((x >> 20) % 100) / 100;
+			sig[i] = 0.1 + (double)((x >> 10) % 190) / 100;
+		}
+		double cold = 0.05 + 0.05 * iter;
+		rd_rp_mixture(pos, ratio, sig, 3, cold, MAXRD, p);
+		double sum = 0;
+		for (int j = 0; j < MAXRD + 2; j++)
+			sum += p[j];
+		near(sum, 1.0, 1e-12);
+		near(p[0], cold, 1e-12);
+		rd_rpgen *g = rd_rpgen_new(p, MAXRD, L, (uint64_t)iter + 1);
+		static uint64_t idx[L];
+		int64_t rd[L];
+		uint64_t count[MAXRD + 2] = {0};
+		for (int l = 0; l < L; l++) {
+			int used;
+			assert_int_equal(rd_rpgen_next(g, NULL, &used, &idx[l], &rd[l]), 0);
+			count[rd[l] + 1]++;
+		}
+		for (int l = 0; l < L; l++)
+			if (rd[l] >= 0 || l % 7 == 0) /* every reuse; some cold ones */
+				assert_int_equal(measured_rd(idx, (uint64_t)l), rd[l]);
+		double diff = 0;
+		for (int j = 0; j < MAXRD + 2; j++)
+			diff += fabs(p[j] - (double)count[j] / L);
+		if (L * cold >= MAXRD + 1 && diff > 0.01)
+			fail_msg("iteration %d: sum |target - realised| = %g", iter, diff);
+		assert_int_equal(rd_rpgen_forced(g), 0);
+		rd_rpgen_free(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +244,8 @@ int main(void)
 		cmocka_unit_test(test_binomial_properties),
 		cmocka_unit_test(test_spearman_table6),
 		cmocka_unit_test(test_peaks),
+		cmocka_unit_test(test_table3_generator),
+		cmocka_unit_test(test_generator_property),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
