@@ -84,7 +84,7 @@ void cli_free(cli *c);
 /* How c's INPUTs are read (--input-format, --kernel). */
 static inline input_opts cli_input_opts(const cli *c)
 {
-	return (input_opts){.format = c->input_format, .kernel = c->kernel};
+	return (input_opts){.format = c->input_format, .kernel = c->kernel, .line = c->config.l1_line};
 }
 
 /* What the command line prints (cli_common.c, beneath the parser). */

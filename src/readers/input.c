@@ -5,6 +5,8 @@
  * the selected ones.
  */
 #include "input.h"
+#include "rpinput.h"
+#include "util/util.h"
 #include "memcheck.h"
 
 #include <dirent.h>
@@ -569,6 +571,19 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 		errno = 0;
 		unsigned long v = strtoul(in->sel, NULL, 10);
 		in->sel_index = errno || v > 1ul << 30 ? 1l << 30 : (long)v;
+	}
+	if (!strncmp(spec, RP_PREFIX, strlen(RP_PREFIX))) { /* a profile's synthetic trace */
+		char note[512];
+		int rc = rp_load(spec, o && o->line ? o->line : 128, &in->builtin, err, errlen, note,
+				 sizeof note);
+		if (rc != INPUT_OK) {
+			input_close(in);
+			return rc;
+		}
+		if (note[0])
+			msg_error("note: %s", note);
+		*out = in;
+		return INPUT_OK;
 	}
 	if (!strncmp(spec, INPUT_BUILTIN_PREFIX, strlen(INPUT_BUILTIN_PREFIX))) {
 		int rc = builtin_load(spec, &in->builtin, err, errlen);

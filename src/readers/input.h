@@ -35,6 +35,7 @@ typedef struct input_opts {
 	const char *format; /* NULL/"auto", "ocelot", "nvbit", "accelsim", "rdt", "kdesc" */
 	const char *kernel; /* NULL: every kernel; a NAME, a NAME without its
 			       "[...]" launch suffix, or a 0-based INDEX */
+	uint32_t line;      /* rp: inputs: bytes per generated index (l1.line); 0: 128 */
 } input_opts;
 
 /* The format names --input-format takes, "|"-separated. */

@@ -28,5 +28,6 @@
 #include "trace_rdt.h"
 #include "trace_sass.h"
 #include "json.h"
+#include "rpinput.h"
 
 #endif

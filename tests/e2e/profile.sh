@@ -92,3 +92,44 @@ result "profile --estimate: text" $?
 rds profile --estimate -f csv sample:paper/s003-table1
 [ $rc -eq 2 ] && grep -q -- '--estimate' "$T/err"
 result "profile --estimate -f csv: refused (exit 2)" $?
+
+# ---------------------------------------------------------------- rp: inputs
+# A profile as CSV (Table 1's) -> a 10,000-access trace whose measured
+# profile is the target within 0.01 (Algorithm 2 samples without
+# replacement), whatever the line size.
+printf 'rd,fraction\n-1,0.4\n0,0.2\n1,0.1\n2,0.2\n3,0.1\n' >"$T/t1.csv"
+ok=0
+for line in 32 128; do
+	rds profile -f json -s l1.line=$line "rp:$T/t1.csv,length=10000,seed=7"
+	[ $rc -eq 0 ] && py '
+p = d["profiles"][0]
+got = {rd: f for rd, f in p["rp"]}
+want = {-1: .4, 0: .2, 1: .1, 2: .2, 3: .1}
+diff = sum(abs(got.get(k, 0) - want.get(k, 0)) for k in set(got) | set(want))
+sys.exit(not (p["requests"] == 10000 and diff <= 0.01 and p["max_rd"] == 3))' || ok=1
+done
+result "rp: a CSV profile's trace measures as the profile (within 0.01; 32- and 128-byte lines)" $ok
+# A Gaussian mixture (Algorithm 1): renormalised, cold share kept
+printf '# Fig. 4 positions\nmaxrd 32\ncold 0.1\npeak 4 0.5 1.0\npeak 11 0.3 1.5\npeak 23 0.2 0.8\n' >"$T/mix.txt"
+rds profile -f json "rp:$T/mix.txt,length=20000"
+[ $rc -eq 0 ] && py '
+p = d["profiles"][0]
+sys.exit(not (p["requests"] == 20000 and p["rp"][0] == [-1, 0.1] and p["max_rd"] <= 32 and
+              abs(sum(f for _, f in p["rp"]) - 1) < 1e-9))'
+result "rp: a Gaussian mixture (Algorithm 1): cold share 0.1, distances up to maxrd" $?
+rds run -q -f json "rp:$T/mix.txt,threads=4"
+[ $rc -eq 0 ] && py 'sys.exit(not (d["runs"][0]["threads"]["total"] == 4))'
+result "rp: threads=4 deals the accesses to four threads" $?
+# a cold budget too small for the fills: said
+printf 'rd,fraction\n5,1\n' >"$T/nocold.csv"
+rds profile "rp:$T/nocold.csv,length=100"
+[ $rc -eq 0 ] && grep -q 'note: .*6 cold fills forced' "$T/err"
+result "rp: cold fills forced beyond the cold share are said" $?
+# bad profiles and options: file:line, exit 2
+printf 'rd,fraction\n-1,0.5\n0,x\n' >"$T/bad.csv"
+rds profile "rp:$T/bad.csv"
+[ $rc -eq 2 ] && grep -q "bad.csv:3: " "$T/err"
+result "rp: a bad row: file:line, exit 2" $?
+rds profile "rp:$T/t1.csv,length=0"
+[ $rc -eq 2 ] && grep -q 'length' "$T/err"
+result "rp: a bad option: exit 2" $?
