@@ -9,7 +9,6 @@
  */
 #include "compare_cmd.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,44 +38,11 @@ typedef struct cfile {
 
 static int read_file(cfile *f, char *err, size_t errlen)
 {
-	FILE *fp = fopen(f->path, "rb");
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", f->path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	size_t cap = 1 << 16, n = 0;
-	char *t = malloc(cap);
-	while (t) {
-		if (n == cap) {
-			if (cap >= COMPARE_MAX_BYTES) {
-				free(t);
-				fclose(fp);
-				snprintf(err, errlen, "%s: larger than 1 GiB: not a result file of rdscope's",
-					 f->path);
-				return EXIT_USAGE;
-			}
-			char *u = realloc(t, cap * 2);
-			if (!u)
-				break;
-			t = u;
-			cap *= 2;
-		}
-		size_t got = fread(t + n, 1, cap - n, fp);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(fp);
-	fclose(fp);
-	if (!t) {
-		snprintf(err, errlen, "%s: out of memory", f->path);
-		return EXIT_RUNTIME;
-	}
-	if (bad) {
-		free(t);
-		snprintf(err, errlen, "%s: read error", f->path);
-		return EXIT_USAGE;
-	}
+	char *t;
+	size_t n;
+	int oom;
+	if (read_text_file(f->path, COMPARE_MAX_BYTES, &t, &n, err, errlen, &oom) < 0)
+		return oom ? EXIT_RUNTIME : EXIT_USAGE;
 	f->text = t;
 	char jerr[256];
 	if (json_parse(t, n, &f->doc, jerr, sizeof jerr) < 0) {

@@ -3,6 +3,7 @@
  */
 #include "rpinput.h"
 #include "input.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -203,41 +204,11 @@ int rp_load(const char *spec, uint32_t line, rd_kernel **out, char *err, size_t 
 			return INPUT_EINPUT;
 		}
 	}
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return INPUT_EINPUT;
-	}
-	size_t cap = 4096, n = 0;
-	char *text = malloc(cap);
-	int big = 0;
-	while (text) {
-		if (n == cap) {
-			if (cap >= (64u << 20)) {
-				big = 1;
-				break;
-			}
-			char *t = realloc(text, cap * 2);
-			if (!t) {
-				free(text);
-				text = NULL;
-				break;
-			}
-			text = t;
-			cap *= 2;
-		}
-		size_t got = fread(text + n, 1, cap - n, f);
-		n += got;
-		if (!got)
-			break;
-	}
-	fclose(f);
-	if (!text || big) {
-		free(text);
-		snprintf(err, errlen, "%s: %s", path, big ? "larger than 64 MiB: not a profile"
-							 : "out of memory");
-		return big ? INPUT_EINPUT : INPUT_ENOMEM;
-	}
+	char *text;
+	size_t n;
+	int oom;
+	if (read_text_file(path, 64u << 20, &text, &n, err, errlen, &oom) < 0)
+		return oom ? INPUT_ENOMEM : INPUT_EINPUT;
 	double *p;
 	uint32_t maxrd;
 	char why[256];

@@ -16,5 +16,6 @@
 #include "suggest.h"
 #include "msg.h"
 #include "exedir.h"
+#include "readall.h"
 
 #endif

@@ -66,3 +66,10 @@ result "compare: deep nesting refused (no stack overflow)" $?
 rds compare "$T/acc.json"
 [ $rc -eq 2 ]
 result "compare with one file: exit 2" $?
+# endless or binary sources and directories are refused at once
+rds compare /dev/zero "$T/acc.json"
+[ $rc -eq 2 ] && grep -q 'NUL byte' "$T/err"
+result "compare /dev/zero: refused at its first bytes (exit 2)" $?
+rds compare "$T" "$T/acc.json"
+[ $rc -eq 2 ] && grep -q 'directory' "$T/err"
+result "compare DIR: exit 2" $?

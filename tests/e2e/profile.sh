@@ -133,3 +133,6 @@ result "rp: a bad row: file:line, exit 2" $?
 rds profile "rp:$T/t1.csv,length=0"
 [ $rc -eq 2 ] && grep -q 'length' "$T/err"
 result "rp: a bad option: exit 2" $?
+rds profile rp:/dev/zero
+[ $rc -eq 2 ] && grep -q 'NUL byte' "$T/err"
+result "rp:/dev/zero: refused at its first bytes (exit 2)" $?
