@@ -256,7 +256,8 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 			return RD_ENOMEM;
 		if (banks > 1) {
 			/* bank = line mod banks; the set within it from the rest */
-			uint32_t spb = sets / banks, pr = rd_hash_prime(spb);
+			uint32_t spb = sets / banks;
+			uint32_t pr = c->l1_hash == RD_HASH_PRIME ? rd_hash_prime(spb) : 1;
 			m->bank_of = malloc((m->coal.nlines ? m->coal.nlines : 1) * sizeof *m->bank_of);
 			if (!m->bank_of)
 				return RD_ENOMEM;

@@ -21,26 +21,34 @@
 #include "util/util.h"
 #include "writers/writers.h"
 
+/* c's cache and GPU under the paper profile in the latency-free order: no
+ * latency, unlimited MSHRs, loads cached, stores and the L2 left out
+ * (RDGC's own keys back at the paper's defaults). */
+static void latency_free(const rd_config *c, rd_config *d)
+{
+	*d = *c;
+	d->model = RD_PROFILE_PAPER;
+	d->l1_mshrs = d->l1_mshr_per_warp = 0;
+	d->latency_hit = d->latency_miss = 0;
+	d->latency_stddev = 0;
+	d->loads = RD_LOADS_CACHE;
+	d->stores = RD_STORES_IGNORE;
+	d->l2_size = 0;
+	d->l1_banks = d->l1_mshr_sets = 1;
+	d->l1_ports = d->l1_max_merges = 0;
+	d->latency_model = RD_LATENCY_FIXED;
+	d->latency_k1 = 2;
+	d->latency_k2 = 0.25;
+	d->schedulers = 2;
+}
+
 void profile_config(const rd_config *c, rd_config *out)
 {
-	*out = *c;
-	uint32_t sets = rd_config_sets(c);
-	out->model = RD_PROFILE_PAPER;
-	out->l1_ways = sets * c->l1_ways; /* every line in one set */
+	latency_free(c, out);
+	out->l1_ways = rd_config_sets(c) * c->l1_ways; /* every line in one set */
 	out->l1_hash = RD_HASH_MOD;
-	out->l1_mshrs = out->l1_mshr_per_warp = 0;
-	out->latency_hit = out->latency_miss = 0;
-	out->latency_stddev = 0;
-	out->loads = RD_LOADS_CACHE;
-	out->stores = RD_STORES_IGNORE;
 	out->replacement = RD_REPL_LRU;
 	out->classes = RD_CLASSES_DIFFERENCE;
-	out->l2_size = 0;
-	/* RDGC's own keys back at the paper's defaults */
-	out->l1_banks = out->l1_mshr_sets = 1;
-	out->l1_ports = out->l1_max_merges = 0;
-	out->latency_model = RD_LATENCY_FIXED;
-	out->schedulers = 2;
 }
 
 /* One profile: counts per distance (cold apart). */
@@ -247,23 +255,8 @@ static int estimate_kernel(const cli *c, rd_model *m, const pctx *x, estimate *e
 	e->binomial = e->requests ? b / (double)e->requests : 0;
 	e->fa = e->requests ? fa / (double)e->requests : 0;
 	/* the detailed model: the configured cache, the latency-free order */
-	rd_config d = *cc;
-	d.latency_hit = d.latency_miss = 0;
-	d.latency_stddev = 0;
-	d.l1_mshrs = d.l1_mshr_per_warp = 0;
-	d.loads = RD_LOADS_CACHE;
-	d.stores = RD_STORES_IGNORE;
-	d.l2_size = 0;
-	if (d.model != RD_PROFILE_PAPER) {
-		rd_config_set(&d, "model", "paper", NULL, 0);
-		d.model = RD_PROFILE_PAPER;
-		d.l1_banks = d.l1_mshr_sets = 1;
-		d.l1_ports = d.l1_max_merges = 0;
-		d.latency_model = RD_LATENCY_FIXED;
-		d.latency_k1 = 2;
-		d.latency_k2 = 0.25;
-		d.schedulers = 2;
-	}
+	rd_config d;
+	latency_free(cc, &d);
 	rd_result r;
 	rd_callbacks none = {0};
 	int rc = rd_model_run(m, &d, 1 << RD_CASE_FULL, &none, &r);
