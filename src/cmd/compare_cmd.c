@@ -41,7 +41,7 @@ static int read_file(cfile *f, char *err, size_t errlen)
 	char *t;
 	size_t n;
 	int oom;
-	if (read_text_file(f->path, COMPARE_MAX_BYTES, &t, &n, err, errlen, &oom) < 0)
+	if (read_text_file(f->path, COMPARE_MAX_BYTES, &t, &n, err, errlen, &oom, NULL, NULL) < 0)
 		return oom ? EXIT_RUNTIME : EXIT_USAGE;
 	f->text = t;
 	char jerr[256];

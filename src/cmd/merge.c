@@ -9,9 +9,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "writers/writers.h"
 #include "util/util.h"
@@ -46,16 +46,17 @@ typedef struct merge_state {
 	size_t sweep_id_len;
 } merge_state;
 
-/* Does the start of a file (n bytes) look like a sweep output, so far? */
-static int looks_like_output(const char *p, size_t n)
+/* Why the start of a file (n bytes) is not a sweep output, or NULL if it
+ * may be one so far. */
+static const char *not_output(const char *p, size_t n)
 {
 	static const char *const starts[] = {JSON_MAGIC, "run,point,"};
 	for (int i = 0; i < 2; i++) {
 		size_t k = strlen(starts[i]);
 		if (strncmp(p, starts[i], n < k ? n : k) == 0)
-			return 1;
+			return NULL;
 	}
-	return 0;
+	return "not a CSV or JSON output of 'rdscope sweep' (text output cannot be merged)";
 }
 
 /* Read a shard output whole. Checked while it is read, so that /dev/zero
@@ -64,48 +65,12 @@ static int looks_like_output(const char *p, size_t n)
  * saying why: *oom tells out of memory (exit 1) from a bad file (exit 2). */
 static int read_all(const char *path, merge_in *m, int *oom)
 {
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		msg_error("%s: %s", path, strerror(EISDIR));
+	char err[1024];
+	if (read_text_file(path, SIZE_MAX, &m->data, &m->size, err, sizeof err, oom,
+			   "NUL byte: not an rdscope sweep output", not_output) < 0) {
+		msg_error("%s", err);
 		return -1;
 	}
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		msg_error("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1);
-	const char *bad = NULL;
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		if (memchr(buf + n, '\0', got))
-			bad = "NUL byte: not an rdscope sweep output";
-		n += got;
-		if (!bad && !looks_like_output(buf, n))
-			bad = "not a CSV or JSON output of 'rdscope sweep' (text output cannot be merged)";
-		if (bad || n < cap)
-			break;
-		char *b = realloc(buf, cap * 2 + 1);
-		if (!b) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = b;
-		cap *= 2;
-	}
-	int err = ferror(f) ? errno : 0;
-	fclose(f);
-	*oom = !buf;
-	if (!buf || err || bad) {
-		msg_error("%s: %s", path, bad ? bad : buf ? strerror(err ? err : EIO) : "out of memory");
-		free(buf);
-		return -1;
-	}
-	buf[n] = '\0';
-	m->data = buf;
-	m->size = n;
 	m->name = path;
 	return 0;
 }

@@ -207,7 +207,7 @@ int rp_load(const char *spec, uint32_t line, rd_kernel **out, char *err, size_t 
 	char *text;
 	size_t n;
 	int oom;
-	if (read_text_file(path, 64u << 20, &text, &n, err, errlen, &oom) < 0)
+	if (read_text_file(path, 64u << 20, &text, &n, err, errlen, &oom, NULL, NULL) < 0)
 		return oom ? INPUT_ENOMEM : INPUT_EINPUT;
 	double *p;
 	uint32_t maxrd;

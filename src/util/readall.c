@@ -10,7 +10,8 @@
 #include <sys/stat.h>
 
 int read_text_file(const char *path, size_t max, char **out, size_t *len, char *err,
-		   size_t errlen, int *oom)
+		   size_t errlen, int *oom, const char *nul_why,
+		   const char *(*check)(const char *buf, size_t n))
 {
 	struct stat st;
 	*oom = 0;
@@ -29,8 +30,10 @@ int read_text_file(const char *path, size_t max, char **out, size_t *len, char *
 	while (buf) {
 		size_t got = fread(buf + n, 1, cap - n, f);
 		if (memchr(buf + n, '\0', got))
-			bad = "a NUL byte: not a text file";
+			bad = nul_why ? nul_why : "a NUL byte: not a text file";
 		n += got;
+		if (!bad && check)
+			bad = check(buf, n);
 		if (bad || n < cap)
 			break;
 		if (cap >= max) {
