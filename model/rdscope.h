@@ -147,6 +147,15 @@ uint32_t rd_config_l2_interleave(const rd_config *c);
 /* RDGC's L1B runs (seed 001 §5): the L1 disabled for loads and stores
  * (l1.loads=bypass, l1.stores=evict: RWON). */
 void rd_config_l1b(rd_config *c);
+/* c under the paper profile in the latency-free order (seed 003's and the
+ * curves'): no latency, unlimited MSHRs, loads cached, stores and the L2
+ * left out, RDGC's own keys back at the paper's defaults. */
+void rd_config_latency_free(const rd_config *c, rd_config *out);
+/* The configuration whose as-configured case measures c's reuse profile:
+ * rd_config_latency_free with every line in one set (fully associative
+ * LRU). Its distances do not depend on the size: the latency-free order
+ * does not depend on hits and misses. */
+void rd_config_profile(const rd_config *c, rd_config *out);
 /* The adaptive latency (seed 001 §4.4.1) in whole steps: ceil(k1 + k2 *
  * busy * cores / l2p), at least 1 [ours]. */
 uint32_t rd_adaptive_latency(double k1, double k2, uint32_t busy, uint32_t cores, uint32_t l2p);

@@ -21,34 +21,9 @@
 #include "util/util.h"
 #include "writers/writers.h"
 
-/* c's cache and GPU under the paper profile in the latency-free order: no
- * latency, unlimited MSHRs, loads cached, stores and the L2 left out
- * (RDGC's own keys back at the paper's defaults). */
-static void latency_free(const rd_config *c, rd_config *d)
-{
-	*d = *c;
-	d->model = RD_PROFILE_PAPER;
-	d->l1_mshrs = d->l1_mshr_per_warp = 0;
-	d->latency_hit = d->latency_miss = 0;
-	d->latency_stddev = 0;
-	d->loads = RD_LOADS_CACHE;
-	d->stores = RD_STORES_IGNORE;
-	d->l2_size = 0;
-	d->l1_banks = d->l1_mshr_sets = 1;
-	d->l1_ports = d->l1_max_merges = 0;
-	d->latency_model = RD_LATENCY_FIXED;
-	d->latency_k1 = 2;
-	d->latency_k2 = 0.25;
-	d->schedulers = 2;
-}
-
 void profile_config(const rd_config *c, rd_config *out)
 {
-	latency_free(c, out);
-	out->l1_ways = rd_config_sets(c) * c->l1_ways; /* every line in one set */
-	out->l1_hash = RD_HASH_MOD;
-	out->replacement = RD_REPL_LRU;
-	out->classes = RD_CLASSES_DIFFERENCE;
+	rd_config_profile(c, out);
 }
 
 /* One profile: counts per distance (cold apart). */
@@ -256,7 +231,7 @@ static int estimate_kernel(const cli *c, rd_model *m, const pctx *x, estimate *e
 	e->fa = e->requests ? fa / (double)e->requests : 0;
 	/* the detailed model: the configured cache, the latency-free order */
 	rd_config d;
-	latency_free(cc, &d);
+	rd_config_latency_free(cc, &d);
 	rd_result r;
 	rd_callbacks none = {0};
 	int rc = rd_model_run(m, &d, 1 << RD_CASE_FULL, &none, &r);
