@@ -29,6 +29,7 @@
 #include "layout.h"
 #include "msg.h"
 #include "params.h"
+#include "rprof.h"
 #include "level.h"
 #include "theme.h"
 #include "typed.h"
@@ -1324,6 +1325,81 @@ static void test_grid_layout(void **state)
 	assert_int_equal(fit_hex_digits(0xffffffffffffffffull), 16);
 }
 
+/* The explorer's reuse profile: buckets, intervals folded as the stream
+ * grows, the key shared by geometry edits, and the estimates of seed 003's
+ * Table 1 profile (notes §D.2: binomial 0.5 at 2 sets x 2 ways, fully
+ * associative 0.6 of 4 lines). */
+static void test_rprof(void **state)
+{
+	(void)state;
+	assert_int_equal(rprof_bucket(-1), 0);
+	assert_int_equal(rprof_bucket(0), 1);
+	assert_int_equal(rprof_bucket(1), 2);
+	assert_int_equal(rprof_bucket(2), 3);
+	assert_int_equal(rprof_bucket(3), 3);
+	assert_int_equal(rprof_bucket(4), 4);
+	assert_int_equal(rprof_bucket(INT64_MAX), RPROF_BUCKETS - 1);
+
+	rd_config c, d, k1, k2;
+	rd_config_default(&c);
+	c.l1_hash = RD_HASH_MOD;
+	d = c;
+	d.l1_size *= 4;
+	d.l1_ways = 8;
+	d.latency_miss = 7;
+	d.l1_mshrs = 3;
+	rprof_key(&c, &k1);
+	rprof_key(&d, &k2);
+	assert_true(rd_config_equal(&k1, &k2));
+	d.l1_line = 64;
+	rprof_key(&d, &k2);
+	assert_false(rd_config_equal(&k1, &k2));
+
+	/* a b c a a c b d a a */
+	const int64_t t1[] = {-1, -1, -1, 2, 0, 1, 2, -1, 3, 0};
+	rprof *p = rprof_new(&k1);
+	assert_non_null(p);
+	for (size_t i = 0; i < sizeof t1 / sizeof t1[0]; i++)
+		assert_int_equal(rprof_add(p, 0, t1[i]), 0);
+	assert_int_equal(p->requests, 10);
+	assert_int_equal(p->cold, 4);
+	assert_int_equal(rprof_max_rd(p), 3);
+	assert_int_equal(rprof_bucket_count(p, 3), 3); /* 2, 2, 3 */
+	assert_int_equal(rprof_nbuckets(p), 4);
+	c.l1_line = 32;
+	c.l1_size = 128;
+	c.l1_ways = 2;
+	double bin, fa;
+	assert_int_equal(rprof_estimate(p, &c, &bin, &fa), 0);
+	assert_true(fabs(bin - 0.5) < 1e-12);
+	assert_true(fabs(fa - 0.6) < 1e-12);
+	c.l1_size = 96; /* 1.5 sets */
+	assert_int_equal(rprof_estimate(p, &c, &bin, &fa), -1);
+	rprof_free(p);
+
+	/* two cores of 1000 requests: folded to at most RPROF_COLS intervals
+	 * of a power of two, the cores' i-th intervals together */
+	p = rprof_new(&k1);
+	for (uint32_t core = 0; core < 2; core++)
+		for (int i = 0; i < 1000; i++)
+			assert_int_equal(rprof_add(p, core, i % 7 ? i % 5 : -1), 0);
+	assert_true(p->ncols <= RPROF_COLS && p->ncols > RPROF_COLS / 2);
+	assert_int_equal(p->every & (p->every - 1), 0);
+	assert_int_equal((uint64_t)p->ncols, (1000 + p->every - 1) / p->every);
+	uint64_t all = 0;
+	for (int col = 0; col < p->ncols; col++) {
+		uint64_t n = 0;
+		for (int b = 0; b < RPROF_BUCKETS; b++)
+			n += p->col[col][b];
+		if (col + 1 < p->ncols)
+			assert_int_equal(n, 2 * p->every);
+		all += n;
+	}
+	assert_int_equal(all, 2000);
+	assert_int_equal(p->requests, 2000);
+	rprof_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1352,6 +1428,7 @@ int main(void)
 		cmocka_unit_test(test_typed_parse),
 		cmocka_unit_test(test_fit_items),
 		cmocka_unit_test(test_grid_layout),
+		cmocka_unit_test(test_rprof),
 	};
 	return cmocka_run_group_tests_name("ui", tests, NULL, NULL);
 }

@@ -66,6 +66,11 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	  "misses by source: the kernel's load sites (a description's references, a " \
 	  "trace's PCs or load numbers) sorted by misses, with the selected one's breakdown " \
 	  "and reuse distances (L again or Esc: back)", 'L') \
+	X(PROFILE, KS_GLOBAL, "R", \
+	  "reuse profile (seed 003): each request's distance in a fully associative stack, " \
+	  "latency-free, in log2 buckets with the cache's lines marked, per interval over " \
+	  "time as a heat map, and the binomial and fully associative estimates of the " \
+	  "geometry on screen beside the model's result (R again or Esc: back)", 'R') \
 	X(SITE_PREV, KS_GLOBAL, "[", "sources view: select the previous site", '[') \
 	X(SITE_NEXT, KS_GLOBAL, "]", "sources view: select the next site", ']') \
 	X(SITE_TEXT, KS_GLOBAL, "T", \

@@ -369,3 +369,36 @@ vals=$(cut -d, -f1 "$T/ui_sw.txt" | sort -n | tr '\n' ',' | sed 's/,$//')
 cols l1.ways requests misses-latency <"$T/sw2.csv" | sort >"$T/sweep_sw.txt"
 [ "$(wc -l <"$T/ui_sw.txt")" -ge 3 ] && cmp -s "$T/ui_sw.txt" "$T/sweep_sw.txt"
 result "curves: the timing sweep of l1.ways ($vals) equals rdscope sweep" $?
+
+# ---------------------------------------------------------------- profile
+# The reuse profile view (R): its chart, heat map and estimates; the
+# estimates equal `rdscope profile --estimate` on the same geometry; back
+# on the panes, the breakdown shows the estimate beside the exact rate; a
+# line size edit measures the profile again.
+cat >"$T/rprof.keys" <<KEYS
+R
+dump-screen $T/rprof.txt
+esc
+dump-screen $T/rprof_back.txt
+down
+down
+right
+R
+dump-screen $T/rprof_line.txt
+KEYS
+screen rprof 24 80 -- samples/reference/stencil_n64_b16x8.trc.gz && golden rprof
+result "profile: the reuse profile view matches its golden" $?
+"$RDSCOPE" profile --estimate -f json samples/reference/stencil_n64_b16x8.trc.gz >"$T/rprof.json" &&
+	python3 -c "
+import json, sys
+e = json.load(open('$T/rprof.json'))['estimates'][0]
+print('%.2f %.2f' % ((1 - e['binomial_hit_rate']) * 100, (1 - e['fa_hit_rate']) * 100))" >"$T/rprof_est.txt"
+read -r bin fa <"$T/rprof_est.txt"
+grep -q "binomial $bin%  fully assoc. $fa%" "$T/rprof.txt" &&
+	grep -q "miss rate [0-9.]*% est. $bin%" "$T/rprof_back.txt"
+result "profile: the view's estimates ($bin%, $fa%) are rdscope profile --estimate's, the breakdown shows it" $?
+"$RDSCOPE" profile --estimate -f json -s l1.line=256 -s l1.hash=mod samples/reference/stencil_n64_b16x8.trc.gz \
+	>"$T/rprof2.json" && req=$(python3 -c "
+import json; print(json.load(open('$T/rprof2.json'))['profiles'][0]['requests'])") &&
+	grep -q "l1.line *256 B" "$T/rprof_line.txt" && grep -q " $req requests" "$T/rprof_line.txt"
+result "profile: a line size edit measures the profile again ($req requests at 256 B)" $?

@@ -6,7 +6,7 @@
  * teardown). Owned and touched by the UI thread only; no curses.
  *
  * Everything in ui/explorer/ and ui/views/ may call this file; it calls
- * only what lies below (worker, snap, params, lessons) and reaches the
+ * only what lies below (worker, snap, params, lessons, rprof) and reaches the
  * views through their ops table (explorer.views), never by name.
  */
 #ifndef UI_EXPLORER_STATE_H
@@ -111,6 +111,8 @@ typedef struct explorer {
 	uint64_t step_goal;
 	int step_grid;         /* the step-through shows the whole cache (else the table) */
 	int grid_scroll;       /* sets scrolled from the accessed one's place */
+	snap *prof;            /* JOB_PROFILE result, or NULL (views/profile.c; the
+				  breakdown's estimate line) */
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
 	snap *sites;           /* JOB_SITES result, or NULL (views/sources.c) */
 	int site_sel;          /* the selected site, in the sorted list (views/sources.c) */
@@ -171,6 +173,16 @@ void explorer_request(explorer *x);
 
 /* Show view v, or the panes when it is shown already. Reaction flags. */
 int explorer_toggle_view(explorer *x, int v);
+
+/* Inputs of at least this many loads get their reuse profile measured
+ * after the breakdown without asking (views/breakdown.c): the breakdown
+ * pane then estimates every later geometry edit at once. */
+#define EXPLORER_PROFILE_AUTO_LOADS 2000000u
+
+/* Ask the model thread for the reuse profile of the configuration on
+ * screen (rprof.h), unless the one held is its or it is asked for in this
+ * generation already. */
+void explorer_want_profile(explorer *x);
 
 /* Results and progress from the model thread. Reaction flags. */
 int explorer_take_results(explorer *x);

@@ -1,0 +1,288 @@
+/*
+ * The reuse profile (seed 003, MLCRP): the kernel's distances in a fully
+ * associative LRU stack of lines, latency-free, as `rdscope profile`
+ * measures them, drawn in log2 buckets with the current cache's lines
+ * marked (a fully associative cache of that many lines hits exactly the
+ * buckets left of the mark); below, the profile per interval of the run
+ * as a heat map over time (phases a whole-trace profile hides, MLCRP
+ * Figure 2); last, the estimates of the current geometry from the profile
+ * alone beside the model's exact result. Data: a JOB_PROFILE run of the
+ * configuration's rprof_key, kept while the key stays (a size, ways, hash,
+ * latency or MSHR edit keeps it; a line size edit does not). The
+ * breakdown pane shows the estimate too once the profile is in. May
+ * include and call the state (explorer/state.h), draw, rprof, theme.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "explorer/state.h"
+#include "rprof.h"
+#include "view.h"
+
+#define CHART_H 6
+#define CHART_H_MAX 14
+
+/* The bucket's label in at most 4 columns: cold, 0, 1, 2, 4, ..., 1K, 2M. */
+static void bucket_label(int b, char *buf, size_t len)
+{
+	if (b == 0) {
+		snprintf(buf, len, "%s", theme_g()->inf);
+		return;
+	}
+	uint64_t lo = b == 1 ? 0 : (uint64_t)1 << (b - 2);
+	if (lo >= (1u << 20) && lo % (1u << 20) == 0)
+		snprintf(buf, len, "%lluM", (unsigned long long)(lo >> 20));
+	else if (lo >= 1024 && lo % 1024 == 0)
+		snprintf(buf, len, "%lluK", (unsigned long long)(lo >> 10));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)lo);
+}
+
+/* The first of n texts that fits w columns (else the last, cut) at (y, x). */
+static void put_fit(int y, int x, int w, enum ui_elem e, int n, char t[][160])
+{
+	int i = 0;
+	while (i + 1 < n && draw_width(t[i]) > w)
+		i++;
+	draw_put(y, x, w, e, t[i]);
+}
+
+/* The profile's rows: the one measured for the configuration on screen,
+ * or NULL while there is none. */
+static const rprof *held(const explorer *x)
+{
+	if (!x->prof || x->prof->status != RD_OK || !x->prof->prof)
+		return NULL;
+	rd_config k;
+	rprof_key(&x->cfg, &k);
+	return rd_config_equal(&x->prof->prof->key, &k) ? x->prof->prof : NULL;
+}
+
+/* Buckets first..last (first 0: cold) as bars of h rows from y; the cut
+ * after the last bucket a fully associative cache of `lines` lines hits. */
+static void draw_chart(const rprof *p, int nb, uint64_t lines, int y, int x0, int w, int h)
+{
+	const glyphs *g = theme_g();
+	int cw = (w - 6) / nb;
+	if (cw > 5)
+		cw = 5;
+	if (cw < 2)
+		cw = 2;
+	uint64_t top = 1;
+	for (int b = 0; b < nb; b++)
+		if (rprof_bucket_count(p, b) > top)
+			top = rprof_bucket_count(p, b);
+	char lab[32];
+	snprintf(lab, sizeof lab, "%3.0f%%", 100.0 * (double)top / (double)p->requests);
+	draw_put(y, x0, 5, E_DERIVED, lab);
+	draw_put(y + h - 1, x0, 5, E_DERIVED, "  0%");
+	for (int r = 0; r < h; r++)
+		draw_put(y + r, x0 + 5, 1, E_BORDER, g->vline);
+	/* a distance d hits a fully associative cache of `lines` lines iff
+	 * d < lines: every bucket whose distances all are below it */
+	int cut = -1;
+	for (int b = 1; b < nb; b++) {
+		uint64_t hi = b == 1 ? 1 : (uint64_t)1 << (b - 1); /* one past its last */
+		if (hi <= lines)
+			cut = b;
+	}
+	int free_x = 0; /* labels: each where the one before ended */
+	for (int b = 0; b < nb && 6 + (b + 1) * cw <= w; b++) {
+		uint64_t n = rprof_bucket_count(p, b);
+		int bx = x0 + 6 + b * cw;
+		int units = (int)((double)n / (double)top * h * 8 + 0.5);
+		if (units == 0 && n)
+			units = 1;
+		enum ui_elem e = b == 0 ? E_COLD : b <= cut ? E_HIT : E_CAPACITY;
+		for (int row = 0; row < h && units > 0; row++, units -= 8)
+			draw_fill(y + h - 1 - row, bx, cw - 1, e, g->eighths[units > 8 ? 8 : units]);
+		bucket_label(b, lab, sizeof lab);
+		if (bx >= free_x && bx + draw_width(lab) <= x0 + w)
+			free_x = bx + draw_put(y + h, bx, draw_width(lab), E_LABEL, lab) + 1;
+		if (b == cut)
+			for (int r = 0; r < h; r++)
+				draw_put(y + r, bx + cw - 1, 1, E_CUTOFF, g->cut);
+	}
+}
+
+/* Each interval's share of each bucket, darker for more; rows from the
+ * longest distances (top) to 0, cold last; adjacent intervals share a
+ * column when there are more than fit. */
+static void draw_heat(const rprof *p, int nb, int y, int x0, int w, int h)
+{
+	const glyphs *g = theme_g();
+	int cols = w - 6 < p->ncols ? w - 6 : p->ncols;
+	if (cols < 1 || h < 2)
+		return;
+	/* rows: buckets per row so that they fit */
+	int per = (nb + h - 1) / h;
+	int rows = (nb + per - 1) / per;
+	for (int r = 0; r < rows; r++) {
+		int b0 = (rows - 1 - r) * per; /* cold (0) at the bottom */
+		int b1 = b0 + per < nb ? b0 + per : nb;
+		char lab[32];
+		if (b0 == 0 && per > 1)
+			snprintf(lab, sizeof lab, "%s,0", theme_g()->inf); /* the cold and 0 */
+		else
+			bucket_label(b0, lab, sizeof lab);
+		draw_put(y + r, x0, 5, E_DERIVED, lab);
+		draw_put(y + r, x0 + 5, 1, E_BORDER, g->vline);
+		for (int c = 0; c < cols; c++) {
+			int i0 = c * p->ncols / cols, i1 = (c + 1) * p->ncols / cols;
+			uint64_t in = 0, all = 0;
+			for (int i = i0; i < i1; i++)
+				for (int b = 0; b < RPROF_BUCKETS; b++) {
+					all += p->col[i][b];
+					if (b >= b0 && b < b1)
+						in += p->col[i][b];
+				}
+			double f = all ? (double)in / (double)all : 0;
+			int lv = !in ? 0 : f < 0.05 ? 1 : f < 0.15 ? 2 : f < 0.35 ? 3 : 4;
+			enum ui_elem el = lv ? (enum ui_elem)(E_HEAT1 + lv - 1) : E_DERIVED;
+			draw_fill(y + r, x0 + 6 + c, 1, el, g->heat[lv]);
+		}
+	}
+}
+
+static void draw(explorer *x, const rect *r, int flags)
+{
+	if (!(flags & (R_BARS | R_HIST)))
+		return;
+	const rprof *p = held(x);
+	draw_frame(r, p ? "Reuse profile" : "Reuse profile (measuring)", 0);
+	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
+	char t[3][160];
+	if (x->prof && x->prof->status != RD_OK && !p) {
+		draw_put(y + 2, x0 + 1, iw - 1, E_ERROR, rd_strerror(x->prof->status));
+		return;
+	}
+	if (!p) {
+		draw_put(y + 2, x0 + 1, iw - 1, E_PENDING,
+			 "measuring each request's distance, fully associative, no latency...");
+		return;
+	}
+	uint32_t sets = rd_config_sets(&x->cfg);
+	uint64_t lines = (uint64_t)sets * x->cfg.l1_ways;
+	char req[16];
+	draw_fmt_count(p->requests, req, sizeof req);
+	snprintf(t[0], sizeof t[0], " %llu requests, cold %.1f%%, max distance %u, %u peak%s",
+		 (unsigned long long)p->requests, draw_pct(p->cold, p->requests), rprof_max_rd(p),
+		 rprof_peaks(p), rprof_peaks(p) == 1 ? "" : "s");
+	snprintf(t[1], sizeof t[1], " %s req, cold %.1f%%, max RD %u, %u peak%s", req,
+		 draw_pct(p->cold, p->requests), rprof_max_rd(p), rprof_peaks(p),
+		 rprof_peaks(p) == 1 ? "" : "s");
+	snprintf(t[2], sizeof t[2], " %s req, cold %.1f%%, %u peak%s", req,
+		 draw_pct(p->cold, p->requests), rprof_peaks(p), rprof_peaks(p) == 1 ? "" : "s");
+	put_fit(y++, x0, iw, E_VALUE, 3, t);
+	int nb = rprof_nbuckets(p);
+	/* rows: chart + labels + legend, the heat map's title and rows, the
+	 * estimates (3) */
+	int rest = yend - y;
+	int h = rest - 2 - 1 - 4 - (nb < 8 ? nb : 8);
+	if (h > CHART_H_MAX)
+		h = CHART_H_MAX;
+	if (h < CHART_H)
+		h = CHART_H;
+	if (y + h + 1 <= yend) {
+		draw_chart(p, nb, lines, y, x0, iw, h);
+		y += h + 1;
+	}
+	snprintf(t[0], sizeof t[0], " distance in %u-byte lines; left of %s: hits if fully "
+		 "associative", x->cfg.l1_line, theme_g()->cut);
+	snprintf(t[1], sizeof t[1], " distance in lines; %s: the cache's %llu", theme_g()->cut,
+		 (unsigned long long)lines);
+	snprintf(t[2], sizeof t[2], " %s: %llu lines", theme_g()->cut, (unsigned long long)lines);
+	if (y < yend)
+		put_fit(y++, x0, iw, E_DERIVED, 3, t);
+	/* the estimates, at the bottom */
+	int ey = yend - 3;
+	int hh = ey - y - 1;
+	if (hh >= 2) {
+		snprintf(t[0], sizeof t[0], " over time: %d intervals of %llu requests of each core",
+			 p->ncols, (unsigned long long)p->every);
+		snprintf(t[1], sizeof t[1], " over time: %d x %llu requests", p->ncols,
+			 (unsigned long long)p->every);
+		put_fit(y++, x0, iw, E_LABEL, 2, t);
+		draw_heat(p, nb, y, x0, iw, hh);
+	}
+	if (ey <= r->y)
+		return;
+	double bin, fa;
+	snprintf(t[0], sizeof t[0], " estimates for %u set%s x %u ways (%llu lines), miss rate:",
+		 sets, sets == 1 ? "" : "s", x->cfg.l1_ways, (unsigned long long)lines);
+	snprintf(t[1], sizeof t[1], " miss rate of %u x %u ways:", sets, x->cfg.l1_ways);
+	put_fit(ey++, x0, iw, E_LABEL, 2, t);
+	if (rprof_estimate(p, &x->cfg, &bin, &fa) == 0) {
+		snprintf(t[0], sizeof t[0], "   binomial (SDCM-style) %.2f%%   fully associative %.2f%%",
+			 (1 - bin) * 100, (1 - fa) * 100);
+		snprintf(t[1], sizeof t[1], "  binomial %.2f%%  fully assoc. %.2f%%", (1 - bin) * 100,
+			 (1 - fa) * 100);
+	} else {
+		snprintf(t[0], sizeof t[0], "   n/a (no whole number of sets)");
+		snprintf(t[1], sizeof t[1], "  n/a");
+	}
+	put_fit(ey++, x0, iw, E_VALUE, 2, t);
+	const snap *s = x->cur;
+	if (s && s->status == RD_OK && !s->partial) {
+		snprintf(t[0], sizeof t[0], "   exact: the model %.2f%% (with latency misses %.2f%%)",
+			 s->res.miss_rate * 100, s->res.miss_rate_all * 100);
+		snprintf(t[1], sizeof t[1], "  the model %.2f%% (w/ lat. %.2f%%)",
+			 s->res.miss_rate * 100, s->res.miss_rate_all * 100);
+	} else {
+		snprintf(t[0], sizeof t[0], "   exact: the model is running");
+		snprintf(t[1], sizeof t[1], "  the model: running");
+	}
+	put_fit(ey, x0, iw, E_VALUE, 2, t);
+}
+
+/* Ask for the profile of the configuration on screen unless it is held
+ * or asked for already (explorer/state.h: explorer_want_profile). */
+static void request(explorer *x)
+{
+	explorer_want_profile(x);
+}
+
+static int key(explorer *x, enum key_id id)
+{
+	return id == K_PROFILE ? explorer_toggle_view(x, V_PROFILE) : -1;
+}
+
+static int result(explorer *x, snap *s)
+{
+	if (s->kind != JOB_PROFILE)
+		return R_NONE;
+	rd_config k;
+	rprof_key(&x->cfg, &k);
+	if (!rd_config_equal(&s->cfg, &k))
+		return R_NONE;
+	snap_unref(x->prof);
+	x->prof = snap_ref(s);
+	if (s->status != RD_OK)
+		explorer_message(x, 1, "profile: %s", rd_strerror(s->status));
+	return R_BARS | R_HIST;
+}
+
+static int ready(const explorer *x)
+{
+	return held(x) || (x->prof && x->prof->status != RD_OK);
+}
+
+static void drop(explorer *x)
+{
+	snap_unref(x->prof);
+	x->prof = NULL;
+	x->asked[JOB_PROFILE] = 0;
+}
+
+static const char *hint(const explorer *x)
+{
+	(void)x;
+	return "R or Esc: back ";
+}
+
+const view_ops view_profile = {
+	.name = "profile", .params_focus = 1,
+	.draw = draw, .key = key, .request = request, .result = result, .ready = ready,
+	.drop = drop, .hint = hint,
+};
