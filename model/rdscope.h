@@ -565,6 +565,13 @@ int rd_rpgen_next(rd_rpgen *g, const int64_t *want, int *used, uint64_t *idx, in
 double rd_rpgen_freq(const rd_rpgen *g, int64_t rd);
 uint64_t rd_rpgen_forced(const rd_rpgen *g);
 void rd_rpgen_free(rd_rpgen *g);
+/* The kernel "rp" of Algorithm 2's first `length` indexes drawn from p
+ * (seeded): index x at address x * line (one line each; 4-byte loads, or
+ * line bytes when smaller), access i by thread i mod threads (blocks of
+ * up to 1024 threads). *cold: the first uses generated; *forced: the fills
+ * forced beyond p's cold share (rd_rpgen_forced). NULL: out of memory. */
+rd_kernel *rd_rp_kernel(const double *p, uint32_t maxrd, uint64_t length, uint64_t seed,
+			uint64_t threads, uint32_t line, uint64_t *cold, uint64_t *forced);
 
 /* Agreement of estimates yhat with references y (seed 003 §V): mean
  * absolute error, R^2 = 1 - SS_res / SS_tot, and Spearman's rho (the
