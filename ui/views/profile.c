@@ -10,34 +10,20 @@
  * configuration's rprof_key, kept while the key stays (a size, ways, hash,
  * latency or MSHR edit keeps it; a line size edit does not). The
  * breakdown pane shows the estimate too once the profile is in. May
- * include and call the state (explorer/state.h), draw, rprof, theme.
+ * include and call the state (explorer/state.h), draw, rpchart, rprof,
+ * theme.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "draw.h"
 #include "explorer/state.h"
+#include "rpchart.h"
 #include "rprof.h"
 #include "view.h"
 
 #define CHART_H 6
 #define CHART_H_MAX 14
-
-/* The bucket's label in at most 4 columns: cold, 0, 1, 2, 4, ..., 1K, 2M. */
-static void bucket_label(int b, char *buf, size_t len)
-{
-	if (b == 0) {
-		snprintf(buf, len, "%s", theme_g()->inf);
-		return;
-	}
-	uint64_t lo = b == 1 ? 0 : (uint64_t)1 << (b - 2);
-	if (lo >= (1u << 20) && lo % (1u << 20) == 0)
-		snprintf(buf, len, "%lluM", (unsigned long long)(lo >> 20));
-	else if (lo >= 1024 && lo % 1024 == 0)
-		snprintf(buf, len, "%lluK", (unsigned long long)(lo >> 10));
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)lo);
-}
 
 /* The first of n texts that fits w columns (else the last, cut) at (y, x). */
 static void put_fit(int y, int x, int w, enum ui_elem e, int n, char t[][160])
@@ -59,53 +45,6 @@ static const rprof *held(const explorer *x)
 	return rd_config_equal(&x->prof->prof->key, &k) ? x->prof->prof : NULL;
 }
 
-/* Buckets first..last (first 0: cold) as bars of h rows from y; the cut
- * after the last bucket a fully associative cache of `lines` lines hits. */
-static void draw_chart(const rprof *p, int nb, uint64_t lines, int y, int x0, int w, int h)
-{
-	const glyphs *g = theme_g();
-	int cw = (w - 6) / nb;
-	if (cw > 5)
-		cw = 5;
-	if (cw < 2)
-		cw = 2;
-	uint64_t top = 1;
-	for (int b = 0; b < nb; b++)
-		if (rprof_bucket_count(p, b) > top)
-			top = rprof_bucket_count(p, b);
-	char lab[32];
-	snprintf(lab, sizeof lab, "%3.0f%%", 100.0 * (double)top / (double)p->requests);
-	draw_put(y, x0, 5, E_DERIVED, lab);
-	draw_put(y + h - 1, x0, 5, E_DERIVED, "  0%");
-	for (int r = 0; r < h; r++)
-		draw_put(y + r, x0 + 5, 1, E_BORDER, g->vline);
-	/* a distance d hits a fully associative cache of `lines` lines iff
-	 * d < lines: every bucket whose distances all are below it */
-	int cut = -1;
-	for (int b = 1; b < nb; b++) {
-		uint64_t hi = b == 1 ? 1 : (uint64_t)1 << (b - 1); /* one past its last */
-		if (hi <= lines)
-			cut = b;
-	}
-	int free_x = 0; /* labels: each where the one before ended */
-	for (int b = 0; b < nb && 6 + (b + 1) * cw <= w; b++) {
-		uint64_t n = rprof_bucket_count(p, b);
-		int bx = x0 + 6 + b * cw;
-		int units = (int)((double)n / (double)top * h * 8 + 0.5);
-		if (units == 0 && n)
-			units = 1;
-		enum ui_elem e = b == 0 ? E_COLD : b <= cut ? E_HIT : E_CAPACITY;
-		for (int row = 0; row < h && units > 0; row++, units -= 8)
-			draw_fill(y + h - 1 - row, bx, cw - 1, e, g->eighths[units > 8 ? 8 : units]);
-		bucket_label(b, lab, sizeof lab);
-		if (bx >= free_x && bx + draw_width(lab) <= x0 + w)
-			free_x = bx + draw_put(y + h, bx, draw_width(lab), E_LABEL, lab) + 1;
-		if (b == cut)
-			for (int r = 0; r < h; r++)
-				draw_put(y + r, bx + cw - 1, 1, E_CUTOFF, g->cut);
-	}
-}
-
 /* Each interval's share of each bucket, darker for more; rows from the
  * longest distances (top) to 0, cold last; adjacent intervals share a
  * column when there are more than fit. */
@@ -125,7 +64,7 @@ static void draw_heat(const rprof *p, int nb, int y, int x0, int w, int h)
 		if (b0 == 0 && per > 1)
 			snprintf(lab, sizeof lab, "%s,0", theme_g()->inf); /* the cold and 0 */
 		else
-			bucket_label(b0, lab, sizeof lab);
+			rpchart_label(b0, lab, sizeof lab);
 		draw_put(y + r, x0, 5, E_DERIVED, lab);
 		draw_put(y + r, x0 + 5, 1, E_BORDER, g->vline);
 		for (int c = 0; c < cols; c++) {
@@ -185,7 +124,10 @@ static void draw(explorer *x, const rect *r, int flags)
 	if (h < CHART_H)
 		h = CHART_H;
 	if (y + h + 1 <= yend) {
-		draw_chart(p, nb, lines, y, x0, iw, h);
+		double v[RPROF_BUCKETS];
+		for (int b = 0; b < nb; b++)
+			v[b] = (double)rprof_bucket_count(p, b) / (double)p->requests;
+		rpchart_draw(v, nb, lines, y, x0, iw, h);
 		y += h + 1;
 	}
 	snprintf(t[0], sizeof t[0], " distance in %u-byte lines; left of %s: hits if fully "
