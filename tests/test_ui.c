@@ -29,6 +29,7 @@
 #include "layout.h"
 #include "msg.h"
 #include "params.h"
+#include "mix.h"
 #include "rprof.h"
 #include "level.h"
 #include "theme.h"
@@ -1400,6 +1401,75 @@ static void test_rprof(void **state)
 	rprof_free(p);
 }
 
+/* The profile generator's mixture: its rows' steps and limits, peaks
+ * added and removed, its text as an rp: file, and its trace (seeded:
+ * the same twice; index x at x * line; one thread). */
+static void test_mix(void **state)
+{
+	(void)state;
+	mix m;
+	mix_default(&m);
+	char t[256], lab[32], val[48];
+	mix_text(&m, "; ", t, sizeof t);
+	assert_string_equal(t, "maxrd 64; cold 0.05; peak 40 1 2");
+	assert_int_equal(mix_rows(&m), MIX_FIXED_ROWS + 3);
+	mix_row(&m, MIX_FIXED_ROWS, lab, sizeof lab, val, sizeof val);
+	assert_string_equal(lab, "peak 1 at");
+	assert_string_equal(val, "40 lines");
+	/* a position: an eighth at 40 (5 lines), one line below 16, within maxrd */
+	assert_int_equal(mix_step(&m, MIX_FIXED_ROWS, 1), 1);
+	assert_true(m.pos[0] == 45);
+	m.pos[0] = 10;
+	assert_int_equal(mix_step(&m, MIX_FIXED_ROWS, -1), 1);
+	assert_true(m.pos[0] == 9);
+	m.pos[0] = 63;
+	assert_int_equal(mix_step(&m, MIX_FIXED_ROWS, 1), 1);
+	assert_true(m.pos[0] == 64);
+	assert_int_equal(mix_step(&m, MIX_FIXED_ROWS, 1), 0); /* at maxrd */
+	/* maxrd halves and clamps the positions; cold by 0.01 below 0.1 */
+	assert_int_equal(mix_step(&m, MIX_ROW_MAXRD, -1), 1);
+	assert_int_equal(m.maxrd, 32);
+	assert_true(m.pos[0] == 32);
+	assert_int_equal(mix_step(&m, MIX_ROW_COLD, 1), 1);
+	assert_true(fabs(m.cold - 0.06) < 1e-12);
+	for (int i = 0; i < 20; i++)
+		mix_step(&m, MIX_ROW_COLD, -1);
+	assert_true(m.cold == 0);
+	assert_int_equal(mix_step(&m, MIX_ROW_COLD, -1), 0);
+	for (int i = 0; i < 30; i++)
+		mix_step(&m, MIX_ROW_LENGTH, 1);
+	assert_int_equal(m.length, MIX_MAX_LENGTH);
+	/* peaks: added after the selected one, up to MIX_PEAKS; the last stays */
+	mix_default(&m);
+	assert_int_equal(mix_add(&m, MIX_FIXED_ROWS), MIX_FIXED_ROWS + 3);
+	assert_int_equal(m.n, 2);
+	assert_true(m.pos[1] == 52); /* halfway from 40 to 64 */
+	mix_text(&m, "; ", t, sizeof t);
+	assert_string_equal(t, "maxrd 64; cold 0.05; peak 40 1 2; peak 52 1 2");
+	while (m.n < MIX_PEAKS)
+		assert_true(mix_add(&m, 0) > 0);
+	assert_int_equal(mix_add(&m, 0), -1);
+	assert_int_equal(mix_remove(&m, MIX_ROW_SEED), -1);
+	while (m.n > 1)
+		assert_true(mix_remove(&m, MIX_FIXED_ROWS + 3 * ((int)m.n - 1)) >= MIX_FIXED_ROWS);
+	assert_int_equal(mix_remove(&m, MIX_FIXED_ROWS), -1);
+	assert_true(m.pos[0] == 40);
+	/* the trace: 10,000 loads of one thread, seeded, at x * line */
+	mix_default(&m);
+	uint64_t f1, f2;
+	rd_kernel *a = mix_kernel(&m, 128, &f1), *b = mix_kernel(&m, 128, &f2);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(a->nloads, 10000);
+	assert_int_equal(a->nthreads, 1);
+	assert_int_equal(f1, f2);
+	assert_memory_equal(a->addr, b->addr, 10000 * sizeof a->addr[0]);
+	for (uint64_t i = 0; i < a->nloads; i++)
+		assert_int_equal(a->addr[i] % 128, 0);
+	rd_kernel_free(a);
+	rd_kernel_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1429,6 +1499,7 @@ int main(void)
 		cmocka_unit_test(test_fit_items),
 		cmocka_unit_test(test_grid_layout),
 		cmocka_unit_test(test_rprof),
+		cmocka_unit_test(test_mix),
 	};
 	return cmocka_run_group_tests_name("ui", tests, NULL, NULL);
 }

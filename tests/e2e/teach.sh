@@ -402,3 +402,47 @@ result "profile: the view's estimates ($bin%, $fa%) are rdscope profile --estima
 import json; print(json.load(open('$T/rprof2.json'))['profiles'][0]['requests'])") &&
 	grep -q "l1.line *256 B" "$T/rprof_line.txt" && grep -q " $req requests" "$T/rprof_line.txt"
 result "profile: a line size edit measures the profile again ($req requests at 256 B)" $?
+
+# ---------------------------------------------------------------- generator
+# The profile generator (G): the mixture's rows beside the breakdown; a
+# peak moved twice (40 -> 45 -> 50 lines) generates the trace again, and
+# the explorer's counts are `rdscope run rp:FILE` of the mixture its status
+# line names; Esc keeps the generated trace; a peak added and the cold
+# share stepped show in the name.
+cat >"$T/gen.keys" <<KEYS
+G
+down
+down
+down
+down
+right
+right
+dump-screen $T/gen.txt
+esc
+dump-screen $T/gen_back.txt
+G
+A
+up
+up
+up
+up
+up
+up
+right
+dump-screen $T/gen_two.txt
+KEYS
+screen gen 24 80 -- samples/reference/stencil_n64_b16x8.trc.gz && golden gen
+result "generator: the generator's pane matches its golden" $?
+printf 'maxrd 64\ncold 0.05\npeak 50 1 2\n' >"$T/mix50.txt"
+"$RDSCOPE" run -f json "rp:$T/mix50.txt" | python3 -c "
+import json, sys
+c = json.load(sys.stdin)['runs'][0]['counts']
+print(c['hits'], c['compulsory'], c['associativity'])" >"$T/mix50.counts"
+read -r hits comp assoc <"$T/mix50.counts"
+grep -q "generated: maxrd 64; cold 0.05; peak 50 1 2 " "$T/gen.txt" &&
+	grep -q "hits *$hits " "$T/gen.txt" && grep -q "compulsory *$comp " "$T/gen.txt" &&
+	grep -q "assoc *$assoc " "$T/gen.txt" && grep -q "Parameters" "$T/gen_back.txt" &&
+	grep -q "generated: maxrd 64; cold 0.05; peak 50 1 2 " "$T/gen_back.txt"
+result "generator: the explorer's counts are rdscope run rp:FILE's ($hits hits, $comp compulsory, $assoc assoc)" $?
+grep -q "generated: maxrd 64; cold 0.06; peak 50 1 2; peak 57 1 2 " "$T/gen_two.txt"
+result "generator: a peak added, the cold share stepped" $?

@@ -15,6 +15,7 @@
 #include "bgcall.h"
 #include "explorer.h"
 #include "layout.h"
+#include "mix.h"
 #include "rdscope.h"
 #include "views/view.h"
 #include "worker.h"
@@ -111,6 +112,12 @@ typedef struct explorer {
 	uint64_t step_goal;
 	int step_grid;         /* the step-through shows the whole cache (else the table) */
 	int grid_scroll;       /* sets scrolled from the accessed one's place */
+	/* The profile generator (views/gen.c): its mixture, made at the first
+	 * G; the row selected; the generated input's name (input points to
+	 * it while the kernel on screen is the generator's). */
+	mix mix;
+	int mix_init, mix_sel;
+	char mix_name[600];
 	snap *prof;            /* JOB_PROFILE result, or NULL (views/profile.c; the
 				  breakdown's estimate line) */
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
