@@ -573,6 +573,42 @@ void rd_rpgen_free(rd_rpgen *g);
 rd_kernel *rd_rp_kernel(const double *p, uint32_t maxrd, uint64_t length, uint64_t seed,
 			uint64_t threads, uint32_t line, uint64_t *cold, uint64_t *forced);
 
+/* ---------------------------------------------------------------- counting */
+
+/*
+ * Exact compulsory and capacity misses of fully associative LRU caches of
+ * several sizes on one access stream (seed 004, HayStack's question): each
+ * level an independent LRU cache of lines[k] lines on the whole stream,
+ * empty at first; every access (load or store) allocates. Per reference
+ * (an access's source, 0..nrefs-1): accesses, compulsory misses (a line's
+ * first access) and capacity misses per level (the other misses: the
+ * line's stack distance is at least the level's lines), and which
+ * references touched the line last before its accesses (rd_count_reused).
+ * Memory grows with the distinct lines, not the accesses.
+ *
+ * rd_count_repeat: the n accesses just given (the last n calls of
+ * rd_count_access, these addresses and references in this order) happen
+ * `times` times more, as a loop's iterations on the same lines do:
+ * counted in O(n^2) however large times is, exactly (every repetition's
+ * distances are the second one's, and the stacks do not change).
+ * -1: out of memory, or arguments out of range.
+ */
+#define RD_COUNT_MAX_LEVELS 16
+#define RD_COUNT_MAX_REFS 4096
+#define RD_COUNT_MAX_REPEAT 64
+typedef struct rd_count rd_count;
+typedef struct rd_count_ref {
+	uint64_t accesses, compulsory;
+	uint64_t capacity[RD_COUNT_MAX_LEVELS];
+} rd_count_ref;
+rd_count *rd_count_new(uint32_t line, const uint64_t *lines, int nlevels, uint32_t nrefs);
+void rd_count_free(rd_count *c);
+int rd_count_access(rd_count *c, uint64_t addr, uint32_t ref);
+int rd_count_repeat(rd_count *c, const uint64_t *addr, const uint32_t *ref, int n, uint64_t times);
+const rd_count_ref *rd_count_refs(const rd_count *c);
+int rd_count_reused(const rd_count *c, uint32_t r, uint32_t prev);
+uint64_t rd_count_lines(const rd_count *c);
+
 /* Agreement of estimates yhat with references y (seed 003 §V): mean
  * absolute error, R^2 = 1 - SS_res / SS_tot, and Spearman's rho (the
  * Pearson correlation of the ranks, ties by average rank); NAN where
