@@ -36,6 +36,8 @@ typedef struct input_opts {
 	const char *kernel; /* NULL: every kernel; a NAME, a NAME without its
 			       "[...]" launch suffix, or a 0-based INDEX */
 	uint32_t line;      /* rp: inputs: bytes per generated index (l1.line); 0: 128 */
+	const char *const *defines; /* -D NAME=VALUE over a description's params */
+	size_t ndefines;
 } input_opts;
 
 /* The format names --input-format takes, "|"-separated. */
