@@ -30,6 +30,7 @@ enum cli_command {
 	CLI_SAMPLES,
 	CLI_PROFILE, /* reuse profiles (profile_cmd.c) */
 	CLI_COMPARE, /* two result files' miss rates (compare_cmd.c) */
+	CLI_COUNT,   /* a description's exact misses without a trace (count_cmd.c) */
 };
 
 typedef struct cli {
@@ -71,6 +72,10 @@ typedef struct cli {
 	const char *kernel;        /* --kernel NAME|INDEX, NULL: every kernel */
 	unsigned long interval;    /* profile --interval N: per N requests too, 0: whole only */
 	int estimate;              /* profile --estimate: the estimates beside the detailed model */
+	const char **defines;      /* -D NAME=VALUE over a description's params, in order */
+	int ndefines;
+	const char *levels;        /* count --levels SIZE,...; NULL: 32K,512K */
+	int skip_stores;           /* count --stores skip */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 
@@ -84,7 +89,11 @@ void cli_free(cli *c);
 /* How c's INPUTs are read (--input-format, --kernel). */
 static inline input_opts cli_input_opts(const cli *c)
 {
-	return (input_opts){.format = c->input_format, .kernel = c->kernel, .line = c->config.l1_line};
+	return (input_opts){.format = c->input_format,
+			    .kernel = c->kernel,
+			    .line = c->config.l1_line,
+			    .defines = c->defines,
+			    .ndefines = (size_t)c->ndefines};
 }
 
 /* What the command line prints (cli_common.c, beneath the parser). */

@@ -134,7 +134,7 @@ static int build_config(cli *c)
 	 * and the GPU's keys of the configuration count (a hash that cannot
 	 * take the sets of the configured cache is no reason to refuse) */
 	rd_config chk = c->config;
-	if (c->cmd == CLI_PROFILE)
+	if (c->cmd == CLI_PROFILE || c->cmd == CLI_COUNT) /* count: only l1.line */
 		profile_config(&c->config, &chk);
 	if (rd_config_check(&chk, err, sizeof err) < 0) {
 		explain_problem(c, &base, err, sizeof err);
@@ -162,6 +162,10 @@ int cli_batch_finish(cli *c)
 		if (c->estimate && c->format == OUTPUT_CSV)
 			return cli_usage_error("%s: text or JSON output (the CSV has a row per "
 					       "distance)", "--estimate", NULL);
+		break;
+	case CLI_COUNT:
+		if (c->ninputs != 1)
+			return cli_usage_error("%s: one KDESC[:VARIANT] expected", name, NULL);
 		break;
 	case CLI_SWEEP:
 		if (c->nvary == 0)

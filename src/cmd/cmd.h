@@ -1,8 +1,8 @@
 /*
  * src/cmd: the commands. The command line (cli.h), batch runs (batch.h),
  * sweeps and their shards (sweep.h, sweep_run.h), merge (merge.h), the
- * preset, trace and profile commands (preset_cmd.h, trace_cmd.h,
- * profile_cmd.h) and the progress
+ * preset, trace, profile, compare and count commands (preset_cmd.h,
+ * trace_cmd.h, profile_cmd.h, compare_cmd.h, count_cmd.h) and the progress
  * line of long runs (progress.h); main.c starts the right one, or the
  * explorer.
  *
@@ -23,5 +23,6 @@
 #include "progress.h"
 #include "profile_cmd.h"
 #include "compare_cmd.h"
+#include "count_cmd.h"
 
 #endif

@@ -21,6 +21,7 @@
 #include "preset_cmd.h"
 #include "profile_cmd.h"
 #include "compare_cmd.h"
+#include "count_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -286,6 +287,9 @@ int main(int argc, char **argv)
 			break;
 		case CLI_COMPARE:
 			rc = compare_run(&c);
+			break;
+		case CLI_COUNT:
+			rc = count_run(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

@@ -90,6 +90,9 @@ typedef struct kdesc_ref_info {
 int kdesc_is(const trace_reader *r);
 int kdesc_nrefs(const trace_reader *r);
 void kdesc_ref(const trace_reader *r, int i, kdesc_ref_info *out);
+/* Its parameters, in order, with their values (after :VARIANT and -D):
+ * the name of parameter i, or NULL past the last. */
+const char *kdesc_param(const trace_reader *r, int i, int64_t *value);
 int kdesc_count(trace_reader *r, rd_count *c, uint32_t line, int skip_stores,
 		int (*progress)(void *ctx, double f), void *ctx, uint64_t *fast);
 

@@ -18,6 +18,20 @@ int kdesc_nrefs(const trace_reader *r)
 	return ((const kdesc *)r)->nrefs;
 }
 
+const char *kdesc_param(const trace_reader *rr, int i, int64_t *value)
+{
+	const kdesc *d = (const kdesc *)rr;
+	for (int k = 0, n = 0; k < d->nsyms; k++) {
+		if (d->syms[k].kind != SYM_PARAM)
+			continue;
+		if (n++ == i) {
+			*value = d->init[d->syms[k].slot];
+			return d->syms[k].name;
+		}
+	}
+	return NULL;
+}
+
 void kdesc_ref(const trace_reader *rr, int i, kdesc_ref_info *out)
 {
 	const kdesc *d = (const kdesc *)rr;

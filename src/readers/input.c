@@ -860,3 +860,8 @@ void input_names_free(char **names, size_t n)
 		free(names[i]);
 	free(names);
 }
+
+trace_reader *input_reader(input *in)
+{
+	return in->r;
+}

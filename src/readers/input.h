@@ -59,6 +59,11 @@ int input_open(const char *spec, const input_opts *o, input **in, char *err, siz
 int input_next(input *in, rd_kernel **k, char *err, size_t errlen);
 void input_close(input *in);
 
+/* The reader of a file input (its kernels not read yet), for a command
+ * that runs it its own way (count: kdesc_count); NULL for rp: and builtin:
+ * inputs. Its errors land in its err. */
+struct trace_reader *input_reader(input *in);
+
 /*
  * Load the one kernel INPUT names. An input with several kernels needs a
  * selection naming one (the error lists the first names).
