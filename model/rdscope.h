@@ -350,6 +350,12 @@ uint32_t rd_kernel_builder_threads(const rd_kernel_builder *b);
 rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b);
 void rd_kernel_builder_free(rd_kernel_builder *b);
 void rd_kernel_free(rd_kernel *k);
+/* Append k to b as one thread's program: every access of thread 0, 1, ...
+ * in turn, each thread's loads and stores in program order, all as thread
+ * 0 (k's sites added to b's): the serial order (rdscope convert
+ * --one-thread, kernel after kernel, for comparisons with rdscope count).
+ * 0, or -1 when out of memory. */
+int rd_kernel_builder_add_serial(rd_kernel_builder *b, const rd_kernel *k);
 
 /* ---------------------------------------------------------------- result */
 

@@ -76,6 +76,7 @@ typedef struct cli {
 	int ndefines;
 	const char *levels;        /* count --levels SIZE,...; NULL: 32K,512K */
 	int skip_stores;           /* count --stores skip */
+	int one_thread;            /* convert --one-thread: every access thread 0's, in order */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 

@@ -522,6 +522,21 @@ const cli_option cli_options[] = {
 		       "(the default, HayStack's) every store is an access that allocates its line.",
 	},
 	{
+		.name = "one-thread",
+		.commands = CLI_CMD(CLI_CONVERT),
+		.set = set_flag, .field = offsetof(cli, one_thread),
+		.help = "convert: all kernels as one kernel of one thread (a serial program)",
+		.man = "Write the input as one serial program: one kernel named\n"
+		       ".BR serial ,\n"
+		       "of one thread, holding each kernel's accesses in turn, in each thread 0's,\n"
+		       "then thread 1's, and so on, each thread's loads and stores in program\n"
+		       "order. The model then sees the order\n"
+		       ".B rdscope count\n"
+		       "counts (compare them with one fully associative set,\n"
+		       ".BR gpu.warp_size=1 ,\n"
+		       "zero latency and unlimited MSHRs).",
+	},
+	{
 		.name = "interval", .arg = "N",
 		.commands = CLI_CMD(CLI_PROFILE),
 		.set = set_interval,
@@ -777,7 +792,8 @@ const cli_cmd cli_cmds[] = {
 	 .help = "print a preset (-p, -s) as a preset file or GPGPU-Sim string"},
 	/* Their usage errors have always said 'rdscope'. */
 	{.name = "convert", .cmd = CLI_CONVERT, .said = "rdscope",
-	 .usage = "convert [--input-format FMT] [--kernel K] INPUT OUT.rdt",
+	 .usage = "convert [--input-format FMT] [--kernel K] [-D NAME=VALUE]... [--one-thread]\n"
+		  "             INPUT OUT.rdt",
 	 .help = "write INPUT's kernels (any format) as a binary .rdt trace"},
 	{.name = "samples", .cmd = CLI_SAMPLES, .said = "rdscope", .usage = "samples",
 	 .help = "list the shipped samples (sample:NAME inputs)"},

@@ -41,6 +41,7 @@ int trace_cmd_convert(const cli *c)
 	if (!w)
 		msg_error("%s: %s", dst, strerror(errno));
 	unsigned long nk = 0;
+	rd_kernel_builder *serial = NULL; /* --one-thread: every kernel as one */
 	unsigned long long nl = 0, ns = 0;
 	while (rc == EXIT_OK) {
 		rd_kernel *k;
@@ -52,6 +53,17 @@ int trace_cmd_convert(const cli *c)
 			rc = st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 			break;
 		}
+		if (c->one_thread) { /* every kernel into one, as one thread */
+			if ((!serial && !(serial = rd_kernel_builder_new("serial", 1, 1, 1))) ||
+			    rd_kernel_builder_add_serial(serial, k) < 0) {
+				msg_error("out of memory");
+				rc = EXIT_RUNTIME;
+			}
+			nl += k->nloads;
+			ns += k->nstores;
+			rd_kernel_free(k);
+			continue;
+		}
 		if (rdt_writer_add(w, k) < 0) {
 			msg_error("%s: %s", dst, strerror(errno));
 			rc = EXIT_RUNTIME;
@@ -62,6 +74,20 @@ int trace_cmd_convert(const cli *c)
 		rd_kernel_free(k);
 	}
 	input_close(in);
+	if (serial && rc == EXIT_OK) {
+		rd_kernel *k = rd_kernel_builder_finish(serial);
+		serial = NULL;
+		if (!k) {
+			msg_error("out of memory");
+			rc = EXIT_RUNTIME;
+		} else if (rdt_writer_add(w, k) < 0) {
+			msg_error("%s: %s", dst, strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+		nk = 1;
+		rd_kernel_free(k);
+	}
+	rd_kernel_builder_free(serial);
 	if (w && rc == EXIT_OK) {
 		if (rdt_writer_finish(w) < 0) {
 			msg_error("%s: %s", dst, strerror(errno));
