@@ -40,6 +40,10 @@ struct rd_count {
 	uint16_t *in;          /* [id]: bit k set when level k holds the line */
 	uint32_t *last_ref;    /* [id]: the reference that touched it last */
 	uint32_t mru;          /* the line id accessed last, NIL before any */
+	/* the ids of recent lines, direct-mapped by line (key line + 1, 0:
+	 * empty): most accesses find their id without the hash map */
+	uint64_t near_key[256];
+	uint32_t near_id[256];
 	int oom;
 };
 
@@ -161,11 +165,17 @@ static int grow_ids(rd_count *c)
 /* The line's id; *fresh when it is new. NIL when out of memory. */
 static uint32_t line_id(rd_count *c, uint64_t line, int *fresh)
 {
-	uint64_t key = line + 1, h = hash(key) & (c->hcap - 1);
+	uint64_t key = line + 1, h;
+	unsigned slot = (unsigned)(line & 255);
 	*fresh = 0;
+	if (c->near_key[slot] == key)
+		return c->near_id[slot];
+	h = hash(key) & (c->hcap - 1);
 	while (c->keys[h]) {
-		if (c->keys[h] == key)
-			return c->vals[h];
+		if (c->keys[h] == key) {
+			c->near_key[slot] = key;
+			return c->near_id[slot] = c->vals[h];
+		}
 		h = (h + 1) & (c->hcap - 1);
 	}
 	if (c->nids == c->capids && grow_ids(c) < 0)
@@ -182,7 +192,8 @@ static uint32_t line_id(rd_count *c, uint64_t line, int *fresh)
 	c->vals[h] = id;
 	c->in[id] = 0;
 	*fresh = 1;
-	return id;
+	c->near_key[slot] = key;
+	return c->near_id[slot] = id;
 }
 
 static void unlink_id(level *L, uint32_t id)
@@ -275,19 +286,30 @@ int rd_count_repeat(rd_count *c, const uint64_t *addr, const uint32_t *ref, int 
 	 * one of the iteration before: its stack distance is the number of
 	 * distinct lines accessed in between (cyclically), the same each time.
 	 * The stacks after each repetition are the ones after the first. */
+	/* first[p]: the first access of the iteration on p's line */
+	int first[RD_COUNT_MAX_REPEAT];
 	for (int p = 0; p < n; p++) {
-		int q = p; /* the previous access, going back cyclically */
-		uint64_t seen[RD_COUNT_MAX_REPEAT];
-		int nseen = 0;
+		first[p] = p;
+		for (int q = 0; q < p; q++)
+			if (ln[q] == ln[p]) {
+				first[p] = first[q];
+				break;
+			}
+	}
+	for (int p = 0; p < n; p++) {
+		/* back from p, cyclically, to the previous access of its line,
+		 * counting the distinct lines met (each by its first access) */
+		uint64_t met[(RD_COUNT_MAX_REPEAT + 63) / 64] = {0};
+		int q = p, nseen = 0;
 		for (int s = 1; s <= n; s++) {
 			q = (p - s + n) % n;
-			if (ln[q] == ln[p])
+			if (first[q] == first[p])
 				break;
-			int dup = 0;
-			for (int j = 0; j < nseen && !dup; j++)
-				dup = seen[j] == ln[q];
-			if (!dup)
-				seen[nseen++] = ln[q];
+			int f = first[q];
+			if (!(met[f >> 6] >> (f & 63) & 1)) {
+				met[f >> 6] |= 1ull << (f & 63);
+				nseen++;
+			}
 		}
 		rd_count_ref *R = &c->refs[ref[p]];
 		R->accesses += times;
