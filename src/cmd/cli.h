@@ -31,6 +31,7 @@ enum cli_command {
 	CLI_PROFILE, /* reuse profiles (profile_cmd.c) */
 	CLI_COMPARE, /* two result files' miss rates (compare_cmd.c) */
 	CLI_COUNT,   /* a description's exact misses without a trace (count_cmd.c) */
+	CLI_KDESC,   /* a description from C (trace_cmd.c) */
 };
 
 typedef struct cli {
@@ -76,6 +77,7 @@ typedef struct cli {
 	int ndefines;
 	const char *levels;        /* count --levels SIZE,...; NULL: 32K,512K */
 	int skip_stores;           /* count --stores skip */
+	const char *from_c;        /* kdesc --from-c FILE.c */
 	int one_thread;            /* convert --one-thread: every access thread 0's, in order */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;

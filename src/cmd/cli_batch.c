@@ -163,6 +163,11 @@ int cli_batch_finish(cli *c)
 			return cli_usage_error("%s: text or JSON output (the CSV has a row per "
 					       "distance)", "--estimate", NULL);
 		break;
+	case CLI_KDESC:
+		if (!c->from_c || c->ninputs)
+			return cli_usage_error("%s: --from-c FILE.c expected (and nothing else)", name,
+					       NULL);
+		return 0; /* no model configuration involved */
 	case CLI_COUNT:
 		if (c->ninputs != 1)
 			return cli_usage_error("%s: one KDESC[:VARIANT] expected", name, NULL);

@@ -186,7 +186,8 @@ const cli_option cli_options[] = {
 	{
 		.name = "output", .letter = 'o', .arg = "FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
-			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_COUNT),
+			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_COUNT) |
+			    CLI_CMD(CLI_KDESC),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -478,7 +479,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "define", .letter = 'D', .arg = "NAME=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COUNT) |
-			    CLI_CMD(CLI_CONVERT),
+			    CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_KDESC),
 		.set = set_list, .field = offsetof(cli, defines), .count = offsetof(cli, ndefines),
 		.help = "set a kernel description's parameter (repeatable; after :VARIANT)",
 		.man = "Set parameter\n"
@@ -520,6 +521,18 @@ const cli_option cli_options[] = {
 		       "the description's stores are left out of the stream; with\n"
 		       ".B allocate\n"
 		       "(the default, HayStack's) every store is an access that allocates its line.",
+	},
+	{
+		.name = "from-c", .arg = "FILE.c",
+		.commands = CLI_CMD(CLI_KDESC),
+		.set = set_str, .field = offsetof(cli, from_c),
+		.help = "kdesc: the C file whose #pragma scop region becomes a description",
+		.man = "The C file whose\n"
+		       ".B #pragma scop\n"
+		       "region\n"
+		       ".B rdscope kdesc\n"
+		       "turns into a kernel description (see\n"
+		       ".BR COMMANDS ).",
 	},
 	{
 		.name = "one-thread",
@@ -776,6 +789,9 @@ const cli_cmd cli_cmds[] = {
 	 .usage = "count [-D NAME=VALUE]... [--levels SIZE,...] [-s l1.line=BYTES]\n"
 		  "             [--stores allocate|skip] [-f FMT] [-o FILE] KDESC[:VARIANT]",
 	 .help = "exact fully associative misses of a kernel description, without a trace"},
+	{.name = "kdesc", .cmd = CLI_KDESC,
+	 .usage = "kdesc --from-c FILE.c [-D NAME=VALUE]... [-o FILE]",
+	 .help = "a kernel description from a C file's #pragma scop region"},
 	{.name = "compare", .cmd = CLI_COMPARE, .usage = "compare [-f FMT] [-o FILE] A.json B.json",
 	 .help = "MAE, R^2 and Spearman's rho of two result files' miss rates"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",

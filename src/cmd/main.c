@@ -291,6 +291,9 @@ int main(int argc, char **argv)
 		case CLI_COUNT:
 			rc = count_run(&c);
 			break;
+		case CLI_KDESC:
+			rc = trace_cmd_kdesc(&c);
+			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;
 			 * in pipes and scripts it prints text results. */

@@ -5,7 +5,10 @@
 #include "samefile.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "kdesc/kdesc.h"
 
 #include "readers/readers.h"
 #include "writers/writers.h"
@@ -116,6 +119,42 @@ int trace_cmd_samples(const cli *c)
 		return cli_usage_error("%s: takes no arguments", "samples", NULL);
 	if (samples_list(stdout) < 0) {
 		msg_error("samples: out of memory");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int trace_cmd_kdesc(const cli *c)
+{
+	if (samefile_check(c))
+		return EXIT_USAGE;
+	char err[1024], *text, *desc;
+	size_t n;
+	int oom;
+	if (read_text_file(c->from_c, KDESC_MAX_BYTES, &text, &n, err, sizeof err, &oom,
+			   "a NUL byte: not a C file", NULL) < 0) {
+		msg_error("%s", err);
+		return oom ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	int rc = kdesc_from_c(text, n, c->from_c, c->defines, (size_t)c->ndefines, &desc, err,
+			      sizeof err);
+	free(text);
+	if (rc < 0) {
+		msg_error("%s", err);
+		return strcmp(err, "out of memory") ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	outfile out = {0};
+	outfile_catch_signals();
+	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
+		msg_error("%s", err);
+		free(desc);
+		return EXIT_RUNTIME;
+	}
+	fputs(desc, out.f);
+	free(desc);
+	if (outfile_commit(&out, err, sizeof err) < 0) {
+		msg_error("cannot write the description: %s", err);
+		outfile_abort(&out);
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;

@@ -96,6 +96,17 @@ const char *kdesc_param(const trace_reader *r, int i, int64_t *value);
 int kdesc_count(trace_reader *r, rd_count *c, uint32_t line, int skip_stores,
 		int (*progress)(void *ctx, double f), void *ctx, uint64_t *fast);
 
+/*
+ * rdscope kdesc --from-c: a kernel description (malloc'ed text in *out)
+ * from the #pragma scop region of C text (shown names it in messages):
+ * for loops, ifs and assignments over arrays with integer subscripts of
+ * the loop variables and parameters, as one serial kernel; parameters
+ * from #define NAME INTEGER and the ndefines "NAME=VALUE" (which win).
+ * 0, or -1 with "FILE:LINE: why" in err.
+ */
+int kdesc_from_c(const char *text, size_t len, const char *shown, const char *const *defines,
+		 size_t ndefines, char **out, char *err, size_t errlen);
+
 /* The rest of the family's public interface. */
 #include "kdesc_expr.h"
 

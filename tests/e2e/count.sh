@@ -183,3 +183,57 @@ rds run -f json -D D=8 sample:haystack/gemm
 import json, sys
 sys.exit(json.load(open('$T/out'))['runs'][0]['counts']['accesses'] != 8 * 8 + 3 * 8 ** 3)"
 result "run -D sets a description's parameter" $?
+
+# ---------------------------------------------------------------- --from-c
+# C scops become descriptions whose counts are HayStack's (gemm at D = 256
+# and 1024 as the sample gives; the test kernels of §D.4 at sizes with
+# whole lines per row, where the samples' padding changes nothing).
+fromc() { # C-FILE OUT -D...
+	f=$1 o=$2
+	shift 2
+	"$RDSCOPE" kdesc --from-c "$f" "$@" -o "$o" 2>"$T/fc.err"
+}
+fromc tests/c/gemm.c "$T/gemm.kdesc" &&
+	rds count -f csv -D D=256 "$T/gemm.kdesc" && sed 1d "$T/out" | cut -d, -f3,5- >"$T/fc.csv" &&
+	rds count -f csv -D D=256 sample:haystack/gemm && sed 1d "$T/out" | cut -d, -f3,5- >"$T/s.csv" &&
+	sed 's/,[0-9 ]*,[0-9]*$//' "$T/fc.csv" >"$T/fc2.csv" && sed 's/,[0-9 ]*,[0-9]*$//' "$T/s.csv" >"$T/s2.csv" &&
+	cmp -s "$T/fc2.csv" "$T/s2.csv" && [ "$(wc -l <"$T/fc2.csv")" -eq 6 ]
+result "kdesc --from-c: HayStack's gemm example counts as the sample does (D = 256)" $?
+rds count -f json "$T/gemm.kdesc"
+[ $rc -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open('$T/out'))
+sys.exit((d['params'], d['compulsory'], d['capacity'], d['accesses']) != ({'D': 1024}, 196608, [67043328, 67043328], 4297064448))"
+result "kdesc --from-c: gemm at its #define'd D = 1024 gives HayStack's README numbers" $?
+fromc tests/c/toy.c "$T/toy.kdesc" -D N=128 && check toy -s l1.line=16 --levels 256 "$T/toy.kdesc" -- \
+	128/1/19 128/11/14 64/20/7
+result "kdesc --from-c: the toy kernel (int N; -D N=128) per reference" $?
+fromc tests/c/stencil.c "$T/stencil.kdesc" -D N1=2 -D N2=32 && check stencil $L16 "$T/stencil.kdesc" -- \
+	1800/1/1 1800/0/0 1800/7/7 1800/240/240 1800/8/8 1800/240/240 \
+	1800/0/2 1800/0/0 1800/0/14 1800/8/472 1800/8/8 1800/0/480
+result "kdesc --from-c: the stencil kernel per reference" $?
+fromc tests/c/cholesky.c "$T/chol.kdesc" -D n=32 && check cholesky $L16 "$T/chol.kdesc" -- \
+	4960/105/0 4960/0/0 4960/0/1033 4960/0/0 496/31/0 496/0/77 496/0/0 \
+	496/7/0 496/0/0 496/0/0 496/0/0 32/1/0 32/0/0
+result "kdesc --from-c: PolyBench's cholesky (function parameters, sqrtf) per reference" $?
+
+# refused with FILE:LINE, exit 2, nothing written
+bad_c() { # NAME TEXT WANT
+	printf '%b' "$2" >"$T/bad.c"
+	echo keep >"$T/keep"
+	rds kdesc --from-c "$T/bad.c" -o "$T/keep"
+	[ $rc -eq 2 ] && grep -q "bad.c:[0-9]*: .*$3" "$T/err" && [ "$(cat "$T/keep")" = keep ] ||
+		echo "# $1: exit $rc: $(cat "$T/err")"
+	[ $rc -eq 2 ] && grep -q "bad.c:[0-9]*: .*$3" "$T/err" && [ "$(cat "$T/keep")" = keep ]
+}
+ok=0
+bad_c while 'float A[8];\n#pragma scop\nwhile (1) A[0] = 1;\n#pragma endscop\n' "'while' is not in the class" || ok=1
+bad_c indirect 'float A[8]; int B[8];\n#pragma scop\nfor (int i = 0; i < 8; i++)\n  A[B[i]] = 0;\n#pragma endscop\n' 'data-dependent' || ok=1
+bad_c noval 'int N; float A[N];\n#pragma scop\nfor (int i = 0; i < N; i++) A[i] = 0;\n#pragma endscop\n' 'add -D N=VALUE' || ok=1
+bad_c noscop 'float A[8];\nint main() { A[0] = 1; }\n' 'no #pragma scop' || ok=1
+bad_c unended 'float A[8];\n#pragma scop\nA[0] = 1;\n' 'without #pragma endscop' || ok=1
+bad_c pointer 'float *p; float A[8];\n#pragma scop\nfor (int i = 0; i < 8; i++) A[*p] = 0;\n#pragma endscop\n' 'pointers' || ok=1
+bad_c call 'float A[8];\n#pragma scop\nfor (int i = 0; i < 8; i++) A[f(i)] = 0;\n#pragma endscop\n' 'only min, max and abs' || ok=1
+bad_c macro '#define SQ(x) ((x)*(x))\nfloat A[8];\n#pragma scop\nA[0] = 1;\n#pragma endscop\n' 'run the file through cpp' || ok=1
+bad_c loopvar 'float A[8];\n#pragma scop\nfor (int i = 0; i < 8; i++) i = 2;\n#pragma endscop\n' 'loop variable assigned' || ok=1
+result "kdesc --from-c: constructs outside the class are refused with FILE:LINE, exit 2, -o untouched" $ok
