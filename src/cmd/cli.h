@@ -31,6 +31,7 @@ enum cli_command {
 	CLI_PROFILE, /* reuse profiles (profile_cmd.c) */
 	CLI_COMPARE, /* two result files' miss rates (compare_cmd.c) */
 	CLI_COUNT,   /* a description's exact misses without a trace (count_cmd.c) */
+	CLI_ARRAYS,  /* the arrays of each kernel and their accesses (arrays_cmd.c) */
 };
 
 typedef struct cli {
@@ -76,6 +77,8 @@ typedef struct cli {
 	int ndefines;
 	const char *levels;        /* count --levels SIZE,...; NULL: 32K,512K */
 	int skip_stores;           /* count --stores skip */
+	const char *arrays;        /* --arrays FILE: a trace's arrays (CSV), NULL: found by gaps */
+	unsigned long long gap;    /* --gap BYTES: the detection's gap (0: the default) */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 
