@@ -331,7 +331,7 @@ typedef struct rd_arrays {
 rd_arrays *rd_arrays_new(void);
 void rd_arrays_free(rd_arrays *as);
 /* Add one (name copied). 0; -1 out of memory; -2 bytes 0 or base + bytes
- * past 2^64; -3 it overlaps an array already there (*other: its index);
+ * reaching 2^64; -3 it overlaps an array already there (*other: its index);
  * -4 the name is taken (*other: its index). Keeps the order by base. */
 int rd_arrays_add(rd_arrays *as, const char *name, uint64_t base, uint64_t bytes, uint32_t elem,
 		  uint32_t width, uint32_t *other);

@@ -6,7 +6,7 @@
  *    characters; not "global" (the name of every address outside the
  *    arrays); each name once;
  *  - base, bytes: byte address and size, decimal or 0x hex; bytes >= 1,
- *    a whole number of elements, base + bytes at most 2^64;
+ *    a whole number of elements, base + bytes below 2^64;
  *  - elem: element size in bytes, 1 to 65535;
  *  - width (optional): elements per row of a 2D layout, >= 1, bytes a
  *    whole number of rows; absent or empty: 1D;
