@@ -47,24 +47,24 @@ double rd_dram_weighted(const double *lambda, const double *lat, size_t n)
 	return den > 0 ? num / den : 0.0;
 }
 
+/* rho = tau_s / tau_a when it is below 1 (a finite mean wait), else -1. */
+static double utilisation(double tau_s, double tau_a)
+{
+	if (!(tau_a > 0) || !(tau_s >= 0) || !(tau_s / tau_a < 1))
+		return -1;
+	return tau_s / tau_a;
+}
+
 double rd_kingman(double ca, double cs, double tau_s, double tau_a)
 {
-	if (!(tau_a > 0) || !(tau_s >= 0))
-		return -1;
-	double rho = tau_s / tau_a;
-	if (!(rho < 1))
-		return -1;
-	return (ca * ca + cs * cs) / 2 * (rho / (1 - rho)) * tau_s;
+	double rho = utilisation(tau_s, tau_a);
+	return rho < 0 ? -1 : (ca * ca + cs * cs) / 2 * (rho / (1 - rho)) * tau_s;
 }
 
 double rd_kingman_printed(double ca, double cs, double tau_s, double tau_a)
 {
-	if (!(tau_a > 0) || !(tau_s >= 0))
-		return -1;
-	double rho = tau_s / tau_a;
-	if (!(rho < 1))
-		return -1;
-	return (ca + cs) / 2 * (rho / (1 - rho)) * tau_a;
+	double rho = utilisation(tau_s, tau_a);
+	return rho < 0 ? -1 : (ca + cs) / 2 * (rho / (1 - rho)) * tau_a;
 }
 
 double rd_amat(double dram_lat, double miss_ratio, double hit_lat, double shmem_lat,

@@ -78,15 +78,23 @@ static void test_k80_ratios(void **state)
 	assert_float_equal(c.dram_row_conflict / c.dram_row_hit, 2.86, 0.005);
 }
 
+/* The defaults with these masks (the row first: the defaults' row bits
+ * would overlap the others). */
+static void masks(rd_config *c, const char *col, const char *bank, const char *channel,
+		  const char *row)
+{
+	rd_config_default(c);
+	set(c, "dram.row_mask", row);
+	set(c, "dram.col_mask", col);
+	set(c, "dram.bank_mask", bank);
+	set(c, "dram.channel_mask", channel);
+	assert_int_equal(rd_config_check(c, e, sizeof e), 0);
+}
+
 /* A small mapping: column bits 0-3, bank 4-5, channel 6, row 8-11. */
 static void small_map(rd_config *c)
 {
-	rd_config_default(c);
-	set(c, "dram.col_mask", "0xf");
-	set(c, "dram.bank_mask", "0x30");
-	set(c, "dram.channel_mask", "0x40");
-	set(c, "dram.row_mask", "0xf00");
-	assert_int_equal(rd_config_check(c, e, sizeof e), 0);
+	masks(c, "0xf", "0x30", "0x40", "0xf00");
 }
 
 static void test_mapping(void **state)
@@ -200,14 +208,9 @@ static void run(rd_model *m, const rd_config *c, rd_result *r)
  * row 12-15 (channel none). */
 static void line_map(rd_config *c)
 {
-	rd_config_default(c);
+	masks(c, "0xff", "0x300", "0", "0xf000");
 	set(c, "dram.enable", "1");
-	set(c, "dram.col_mask", "0xff");
-	set(c, "dram.bank_mask", "0x300");
-	set(c, "dram.channel_mask", "0");
-	set(c, "dram.row_mask", "0xf000");
 	set(c, "latency.stddev", "0");
-	assert_int_equal(rd_config_check(c, e, sizeof e), 0);
 }
 
 static void test_stage_l1_stream(void **state)

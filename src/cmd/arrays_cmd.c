@@ -152,11 +152,7 @@ static int arrays_input(const cli *c, const rd_arrays *file, const char *spec, F
 			return EXIT_RUNTIME;
 		}
 	}
-	input_close(in);
-	if (st == INPUT_END)
-		return EXIT_OK;
-	msg_error("%s", err);
-	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	return batch_input_end(in, st, err);
 }
 
 int arrays_run(const cli *c)
@@ -199,16 +195,5 @@ int arrays_run(const cli *c)
 	if (c->format == OUTPUT_JSON)
 		fputs("\n]}\n", out.f);
 	rd_arrays_free(file);
-	if (rc != EXIT_OK) {
-		if (!out.path)
-			fflush(out.f);
-		outfile_abort(&out);
-		return rc;
-	}
-	if (outfile_commit(&out, err, sizeof err) < 0) {
-		msg_error("cannot write results: %s", err);
-		outfile_abort(&out);
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return batch_output_end(&out, rc);
 }
