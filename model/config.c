@@ -573,7 +573,7 @@ const rd_key rd_keys[] = {
 	[K_DRAM_CACHE_HIT] = {
 		.name = "dram.cache_hit", .type = RD_KEY_DOUBLE, .unit = "ns",
 		FIELD(dram_cache_hit), .def = "0",
-		.help = "AMAT's hit latency (Eq. 5's hit_lat, the L2's), ns",
+		.help = "AMAT's hit latency (Eq. 5's hit_lat: the L2's)",
 		.doc = "Eq. 5's\n"
 		       ".IR hit_lat :\n"
 		       "the latency of a hit in the last cache level (seed 002 uses the L2's for\n"
