@@ -36,6 +36,9 @@ enum {
 	K_L2_SIZE, K_L2_LINE, K_L2_WAYS, K_L2_HASH, K_L2_REPLACEMENT, K_L2_STORES,
 	K_L2_PARTITIONS, K_L2_BANKS, K_L2_PORTS, K_L2_INTERLEAVE, K_L2_MSHRS, K_L2_MSHR_SETS,
 	K_L2_MAX_MERGES, K_LATENCY_L2,
+	K_DRAM_ENABLE, K_DRAM_ROW_MASK, K_DRAM_COL_MASK, K_DRAM_BANK_MASK, K_DRAM_CHANNEL_MASK,
+	K_DRAM_ROW_HIT, K_DRAM_ROW_MISS, K_DRAM_ROW_CONFLICT, K_DRAM_NS_PER_STEP,
+	K_DRAM_ROW_TIMEOUT, K_DRAM_CACHE_HIT,
 	K_COUNT
 };
 
@@ -477,6 +480,105 @@ const rd_key rd_keys[] = {
 		       "0 fills at once). An L1 miss's latency never depends on the L2: every L1\n"
 		       "runs first, the L2 after (RDGC's Algorithm 1).",
 	},
+	/* DRAM after the last cache level (seed 002): off by default, so
+	 * every result without it is unchanged. The default mapping is ours
+	 * (a common layout: 8-byte bursts, 2 KiB rows, 4 channels of 16
+	 * banks); the latencies are the K80's (seed 002 §B3.5). */
+	[K_DRAM_ENABLE] = {
+		.name = "dram.enable", .type = RD_KEY_BOOL, .unit = "", FIELD(dram_enable),
+		.def = "0",
+		.help = "model DRAM after the last cache level (seed 002)",
+		.doc = "1: model DRAM after the last cache level (seed 002): the L2's read misses\n"
+		       "that take a new MSHR entry, its stores under\n"
+		       ".B l2.stores=evict\n"
+		       "and its write-backs under\n"
+		       ".BR l2.stores=allocate ;\n"
+		       "without an L2 what leaves the L1s. One request per line, at the step it\n"
+		       "leaves, to the bank its address selects, which has an open-row buffer\n"
+		       "(row hit, miss or conflict) and a G/G/1 queue (Kingman). The results'\n"
+		       ".B dram\n"
+		       "section has the row-buffer counts, the queueing delay, the DRAM latency\n"
+		       "(Eq. 7) and the AMAT (Eq. 5). Not under\n"
+		       ".BR model=reference-2013 .",
+	},
+	[K_DRAM_ROW_MASK] = {
+		.name = "dram.row_mask", .type = RD_KEY_UINT, .unit = "bits", FIELD(dram_row_mask),
+		.def = "281474976579584",
+		.help = "address bits of the DRAM row (a mask; 0x hex taken)",
+		.doc = "The address bits (a mask, bit 0 the lowest; 0x hex taken, shown in\n"
+		       "decimal) that select the row within a bank. Default bits 17\\(en47. The\n"
+		       "four masks must not overlap; bits in none of them (the byte bits 0\\(en2\n"
+		       "by default) do not matter.",
+	},
+	[K_DRAM_COL_MASK] = {
+		.name = "dram.col_mask", .type = RD_KEY_UINT, .unit = "bits", FIELD(dram_col_mask),
+		.def = "2040",
+		.help = "address bits of the DRAM column (a mask)",
+		.doc = "The address bits that select the column within a row (default bits 3\\(en10):\n"
+		       "they decide nothing (a row hit is any access to the open row) but are\n"
+		       "kept apart from the others.",
+	},
+	[K_DRAM_BANK_MASK] = {
+		.name = "dram.bank_mask", .type = RD_KEY_UINT, .unit = "bits", FIELD(dram_bank_mask),
+		.def = "122880",
+		.help = "address bits of the bank within a channel (a mask)",
+		.doc = "The address bits that select the bank within a channel (default bits\n"
+		       "13\\(en16: 16 banks). A request's bank is its channel bits then its bank\n"
+		       "bits, each mask's bits packed from the lowest; channel and bank bits\n"
+		       "together at most 16 (65536 banks).",
+	},
+	[K_DRAM_CHANNEL_MASK] = {
+		.name = "dram.channel_mask", .type = RD_KEY_UINT, .unit = "bits",
+		FIELD(dram_channel_mask), .def = "6144",
+		.help = "address bits of the channel (a mask)",
+		.doc = "The address bits that select the channel (memory controller; default bits\n"
+		       "11\\(en12: 4 channels). Each channel's banks are banks of their own.",
+	},
+	[K_DRAM_ROW_HIT] = {
+		.name = "dram.row_hit", .type = RD_KEY_DOUBLE, .unit = "ns", FIELD(dram_row_hit),
+		.def = "352",
+		.help = "service time of a row-buffer hit (K80: 352)",
+	},
+	[K_DRAM_ROW_MISS] = {
+		.name = "dram.row_miss", .type = RD_KEY_DOUBLE, .unit = "ns", FIELD(dram_row_miss),
+		.def = "742",
+		.help = "service time of a row-buffer miss: no row open (K80: 742)",
+	},
+	[K_DRAM_ROW_CONFLICT] = {
+		.name = "dram.row_conflict", .type = RD_KEY_DOUBLE, .unit = "ns",
+		FIELD(dram_row_conflict), .def = "1008",
+		.help = "service time of a row conflict: another row open (K80: 1008)",
+	},
+	[K_DRAM_NS_PER_STEP] = {
+		.name = "dram.ns_per_step", .type = RD_KEY_DOUBLE, .unit = "ns",
+		FIELD(dram_ns_per_step), .def = "1",
+		.help = "nanoseconds per model step (arrival times)",
+		.doc = "Nanoseconds per model time step: converts the steps at which requests\n"
+		       "leave the last cache level into arrival times (seed 002 counts\n"
+		       "instructions between requests; rdscope's steps are its proxy). Must be\n"
+		       "> 0. A bank whose utilisation\n"
+		       ".RI \\(*r \" = \" \\(*t s / \\(*t a\n"
+		       "is 1 or more is reported saturated.",
+	},
+	[K_DRAM_ROW_TIMEOUT] = {
+		.name = "dram.row_timeout", .type = RD_KEY_DOUBLE, .unit = "ns",
+		FIELD(dram_row_timeout), .def = "0",
+		.help = "close a row idle this long (0 = rows stay open)",
+		.doc = "A bank's open row is closed (precharged) when the bank has been idle for\n"
+		       "more than this many ns since its last request, so the next request is a\n"
+		       "row miss; 0 (the default) keeps rows open until a conflict (an open-page\n"
+		       "policy: only a bank's first request is a miss). Ours: seed 002 does not\n"
+		       "say when a row closes.",
+	},
+	[K_DRAM_CACHE_HIT] = {
+		.name = "dram.cache_hit", .type = RD_KEY_DOUBLE, .unit = "ns",
+		FIELD(dram_cache_hit), .def = "0",
+		.help = "AMAT's hit latency (Eq. 5's hit_lat: the L2's)",
+		.doc = "Eq. 5's\n"
+		       ".IR hit_lat :\n"
+		       "the latency of a hit in the last cache level (seed 002 uses the L2's for\n"
+		       "every cache and gives no value: enter your own).",
+	},
 	[K_COUNT] = {.name = NULL},
 };
 
@@ -810,6 +912,35 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 		if (c->l2_mshr_sets > c->l2_partitions)
 			FAIL("%s: %u MSHR sets for %u partition%s (at most one set per partition)",
 			     NAME(i), c->l2_mshr_sets, c->l2_partitions, c->l2_partitions == 1 ? "" : "s");
+		return 0;
+	case K_DRAM_ENABLE:
+		if (c->dram_enable && c->model == RD_PROFILE_REF2013)
+			FAIL("%s: the reference-2013 profile models the L1 only", NAME(i));
+		return 0;
+	case K_DRAM_COL_MASK:
+	case K_DRAM_BANK_MASK:
+	case K_DRAM_CHANNEL_MASK: {
+		/* each mask against the ones before it in the table */
+		static const int order[] = {K_DRAM_ROW_MASK, K_DRAM_COL_MASK, K_DRAM_BANK_MASK,
+					    K_DRAM_CHANNEL_MASK};
+		for (int j = 0; order[j] != i; j++) {
+			uint64_t both = uint_value(c, &rd_keys[i]) & uint_value(c, &rd_keys[order[j]]);
+			if (both) {
+				int bit = 0;
+				while (!(both >> bit & 1))
+					bit++;
+				FAIL("%s: shares bit %d with %s (the masks must not overlap)", NAME(i),
+				     bit, NAME(order[j]));
+			}
+		}
+		if (i == K_DRAM_CHANNEL_MASK && rd_dram_banks(c) == 0)
+			FAIL("%s: with %s, more than 16 bank-selecting bits (at most 65536 banks)",
+			     NAME(i), NAME(K_DRAM_BANK_MASK));
+		return 0;
+	}
+	case K_DRAM_NS_PER_STEP:
+		if (!(c->dram_ns_per_step > 0) || !isfinite(c->dram_ns_per_step))
+			FAIL("%s: must be a finite number > 0 (got %g)", NAME(i), c->dram_ns_per_step);
 		return 0;
 	case K_L1_MSHR_PER_WARP:
 		if (c->model == RD_PROFILE_RDGC && c->l1_mshr_per_warp)

@@ -628,8 +628,19 @@ typedef struct l2_cache l2_cache;
 /* The merged stream kept between runs (the rd_model's, or NULL): reused
  * while the stream's serial (case 0's counts), l1.line and l2.line are the
  * same, so that an edit of the L2's other keys reruns the banks alone. */
+/* dstream (or NULL): the requests leaving the L2 for DRAM appended (read
+ * misses that take a new entry; stores under l2.stores=evict; write-backs
+ * under allocate), L2 line addresses, in time order. */
 int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
-	   const rd_callbacks *cb, l2_cache **cache, rd_level *out);
+	   const rd_callbacks *cb, l2_cache **cache, rd_level *out, sim_counts *dstream);
+/* Without an L2: the L1s' merged stream (the L2's input: seed 001's L2
+ * trace at l1.line granularity) appended to out, L1 line addresses. */
+int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
+	      l2_cache **cache, sim_counts *out);
+/* The DRAM stage (dram.c) over n requests of line_bytes-byte lines; out's
+ * amat is left NAN for the caller. */
+int dram_run(const rd_config *c, const l2req *v, uint64_t n, uint32_t line_bytes,
+	     const rd_callbacks *cb, rd_dram *out);
 void l2_cache_free(l2_cache *k);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the

@@ -377,7 +377,15 @@ void rd_kernel_free(rd_kernel *k)
 		free(k->sites[i].array);
 	}
 	free(k->sites);
+	rd_arrays_free(k->arrays);
 	free(k);
+}
+
+void rd_kernel_set_arrays(rd_kernel *k, rd_arrays *as)
+{
+	if (k->arrays != as)
+		rd_arrays_free(k->arrays);
+	k->arrays = as;
 }
 
 uint32_t rd_kernel_nsites(const rd_kernel *k)

@@ -287,7 +287,7 @@ static int cmp_u64(const void *a, const void *b)
 /* Step 4: one run of the banks. */
 static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 		     const rd_callbacks *cb, sim_counts *out, uint64_t *rf, uint64_t *merges,
-		     uint64_t *steps, uint64_t *bank_req, uint64_t *bank_miss)
+		     uint64_t *steps, uint64_t *bank_req, uint64_t *bank_miss, sim_counts *ds)
 {
 	uint32_t nsets = pl->nsets;
 	uint32_t *cap = calloc(nsets ? nsets : 1, sizeof *cap);
@@ -316,6 +316,10 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	if (pc_msets(&pc, c->l2_mshr_sets, c->l2_mshrs, c->l2_max_merges, pl->mset) < 0 ||
 	    pc_shadow(&pc, pl->nbanks, bcap, pl->bank, pl->spb * c->l2_ways, c->l2_replacement,
 		      c->seed, 6) < 0) /* (the same stream: see sim_rdgc.c) */
+		goto out;
+	/* DRAM's stream: write-backs of written lines under allocate (pcache
+	 * records them, and the misses that fill at once) */
+	if (ds && c->l2_stores == RD_STORES_ALLOCATE && pc_writebacks(&pc, ds, 0) < 0)
 		goto out;
 	pc.lat = c->latency_l2;
 	pc.out = out;
@@ -406,6 +410,9 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 			if (o < 0)
 				goto out;
 			*merges += o == PC_MERGE;
+			if (ds && ((o == PC_MISS && !pc.emitted) || o == PC_EVICT || o == PC_PAST) &&
+			    l2s_add(ds, t, s->line_addr[l], s->core[q], o != PC_MISS) < 0)
+				goto out;
 			if (o == PC_RF) {
 				(*rf)++;
 			} else {
@@ -507,37 +514,62 @@ void l2_cache_free(l2_cache *k)
 	}
 }
 
+/* The merged stream at l2_line granularity: the cache's, or built (into
+ * the cache, else into *own). NULL: out of memory. */
+static const l2stream *stream_get(const rd_config *c, const sim_counts *c0, uint64_t serial,
+				  uint32_t ncores, uint32_t l2_line, l2_cache **cache,
+				  l2stream *own)
+{
+	l2_cache *k = cache ? *cache : NULL;
+	if (k && k->serial == serial && k->l1_line == c->l1_line && k->l2_line == l2_line &&
+	    k->ncores == ncores)
+		return &k->s;
+	if (stream_build(own, c0, ncores, c->l1_line, l2_line) < 0)
+		return NULL;
+	if (!cache)
+		return own;
+	/* kept for the next run */
+	if (!k && !(k = *cache = calloc(1, sizeof *k))) {
+		stream_free(own);
+		return NULL;
+	}
+	stream_free(&k->s);
+	k->s = *own;
+	k->serial = serial;
+	k->l1_line = c->l1_line;
+	k->l2_line = l2_line;
+	k->ncores = ncores;
+	memset(own, 0, sizeof *own);
+	return &k->s;
+}
+
+int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
+	      l2_cache **cache, sim_counts *out)
+{
+	l2stream own = {0};
+	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l1_line, cache, &own);
+	int rc = sp ? RD_OK : RD_ENOMEM;
+	for (uint64_t i = 0; sp && i < sp->n; i++)
+		if (l2s_add(out, sp->t[i], sp->line_addr[sp->line[i]], sp->core[i], sp->store[i]) < 0) {
+			rc = RD_ENOMEM;
+			break;
+		}
+	stream_free(&own);
+	return rc;
+}
+
 int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
-	   const rd_callbacks *cb, l2_cache **cache, rd_level *out)
+	   const rd_callbacks *cb, l2_cache **cache, rd_level *out, sim_counts *dstream)
 {
 	memset(out, 0, sizeof *out);
-	l2stream own = {0}, *sp = &own;
+	l2stream own = {0};
 	l2place pl = {0};
 	sim_counts cnt = {0};
 	uint64_t rf = 0, merges = 0, steps = 0;
 	int rc = RD_ENOMEM;
-	l2_cache *k = cache ? *cache : NULL;
-	if (k && k->serial == serial && k->l1_line == c->l1_line && k->l2_line == c->l2_line &&
-	    k->ncores == ncores) {
-		sp = &k->s;
-	} else {
-		if (stream_build(&own, c0, ncores, c->l1_line, c->l2_line) < 0)
-			return RD_ENOMEM;
-		if (cache) { /* kept for the next run */
-			if (!k && !(k = *cache = calloc(1, sizeof *k))) {
-				stream_free(&own);
-				return RD_ENOMEM;
-			}
-			stream_free(&k->s);
-			k->s = own;
-			k->serial = serial;
-			k->l1_line = c->l1_line;
-			k->l2_line = c->l2_line;
-			k->ncores = ncores;
-			sp = &k->s;
-			memset(&own, 0, sizeof own);
-		}
-	}
+	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l2_line, cache, &own);
+	if (!sp)
+		return RD_ENOMEM;
 	const l2stream s = *sp; /* (read only below) */
 	uint32_t nb = c->l2_partitions * c->l2_banks;
 	out->partitions = c->l2_partitions;
@@ -550,7 +582,7 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	if (place(&pl, c, &s) < 0)
 		goto done;
 	if ((rc = banks_run(c, &s, &pl, cb, &cnt, &rf, &merges, &steps, out->bank_requests,
-			    out->bank_misses)) != RD_OK)
+			    out->bank_misses, dstream)) != RD_OK)
 		goto done;
 	out->requests = cnt.requests;
 	out->hits = cnt.hits;

@@ -12,6 +12,7 @@
  */
 #include "internal.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,20 @@ struct rd_model {
 	uint64_t l2_serial;
 	rd_level l2;
 	l2_cache *l2cache;  /* the L2's merged stream, kept */
+	uint64_t l2_gen;    /* L2 runs so far (which one made dram_in) */
+	/* DRAM: its input (what leaves the last cache level; l2s of dram_in,
+	 * lines of dram_in_line bytes) and where it came from (1: case 0's
+	 * stream of serial dram_in_src; 2: L2 run dram_in_src; 0: none),
+	 * rebuilt generation dram_in_gen; and the stage's last result, kept
+	 * while its keys and input are the same */
+	sim_counts dram_in;
+	uint32_t dram_in_line;
+	int dram_in_from;
+	uint64_t dram_in_src, dram_in_gen;
+	int have_dram;
+	rd_config dram_key;
+	uint64_t dram_key_gen;
+	rd_dram dram;
 	int threads;     /* threads a run may use for its cases */
 	/* Each case's last few results: a run whose case has the same
 	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
@@ -107,6 +122,7 @@ void rd_model_free(rd_model *m)
 	free(m->bank_cap);
 	level_free(&m->l2);
 	l2_cache_free(m->l2cache);
+	counts_free(&m->dram_in);
 	free(m);
 }
 
@@ -322,7 +338,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	/* The paper profile classifies cases 1-3 by their miss counts only;
 	 * the reference's arithmetic reads every case's histogram. */
 	p->need_hist = cs == RD_CASE_FULL || c->model == RD_PROFILE_REF2013;
-	p->emit = cs == RD_CASE_FULL && c->l2_size > 0;
+	p->emit = cs == RD_CASE_FULL && (c->l2_size > 0 || c->dram_enable);
 	if (c->model == RD_PROFILE_RDGC) {
 		p->rdgc = 1;
 		p->bank_of = m->bank_of;
@@ -526,15 +542,78 @@ static int l2_stage(rd_model *m, const rd_config *c, const sim_counts *c0, const
 		    rd_level *out)
 {
 	int events = cb && cb->event;
-	if (!events && m->have_l2 && m->l2_serial == m->case0_serial && l2_same(&m->l2_key, c))
+	/* DRAM wants the stream this L2 run sends it */
+	int stream = c->dram_enable && !(m->dram_in_from == 2 && m->dram_in_src == m->l2_gen);
+	if (!events && !stream && m->have_l2 && m->l2_serial == m->case0_serial &&
+	    l2_same(&m->l2_key, c))
 		return level_copy(out, &m->l2) < 0 ? RD_ENOMEM : RD_OK;
-	int rc = l2_run(c, c0, m->case0_serial, m->sched.ncores, cb, &m->l2cache, out);
+	sim_counts *ds = NULL;
+	m->l2_gen++;
+	if (c->dram_enable) {
+		counts_free(&m->dram_in);
+		memset(&m->dram_in, 0, sizeof m->dram_in);
+		m->dram_in_from = 0;
+		ds = &m->dram_in;
+	}
+	int rc = l2_run(c, c0, m->case0_serial, m->sched.ncores, cb, &m->l2cache, out, ds);
 	if (rc != RD_OK)
 		return rc;
+	if (ds) {
+		m->dram_in_from = 2;
+		m->dram_in_src = m->l2_gen;
+		m->dram_in_line = c->l2_line;
+		m->dram_in_gen++;
+	}
 	level_free(&m->l2);
 	m->have_l2 = level_copy(&m->l2, out) == 0;
 	m->l2_key = *c;
 	m->l2_serial = m->case0_serial;
+	return RD_OK;
+}
+
+/* Does a and b give the DRAM stage the same result over the same input? */
+static int dram_same(const rd_config *a, const rd_config *b)
+{
+	return a->dram_row_mask == b->dram_row_mask && a->dram_col_mask == b->dram_col_mask &&
+	       a->dram_bank_mask == b->dram_bank_mask &&
+	       a->dram_channel_mask == b->dram_channel_mask && a->dram_row_hit == b->dram_row_hit &&
+	       a->dram_row_miss == b->dram_row_miss && a->dram_row_conflict == b->dram_row_conflict &&
+	       a->dram_ns_per_step == b->dram_ns_per_step &&
+	       a->dram_row_timeout == b->dram_row_timeout;
+}
+
+/* DRAM after the last cache level: its input is the L2's stream (made by
+ * l2_stage) or, without an L2, the L1s' merged stream (case 0's); the
+ * stage reruns only when its keys or its input change, so a DRAM-only
+ * edit costs one pass over the stream. The AMAT (Eq. 5) is the caller's. */
+static int dram_stage(rd_model *m, const rd_config *c, const sim_counts *c0,
+		      const rd_callbacks *cb, rd_dram *out)
+{
+	if (!c->l2_size &&
+	    !(m->dram_in_from == 1 && m->dram_in_src == m->case0_serial &&
+	      m->dram_in_line == c->l1_line)) {
+		counts_free(&m->dram_in);
+		memset(&m->dram_in, 0, sizeof m->dram_in);
+		m->dram_in_from = 0;
+		int rc = l1_stream(c, c0, m->case0_serial, m->sched.ncores, &m->l2cache, &m->dram_in);
+		if (rc != RD_OK)
+			return rc;
+		m->dram_in_from = 1;
+		m->dram_in_src = m->case0_serial;
+		m->dram_in_line = c->l1_line;
+		m->dram_in_gen++;
+	}
+	if (m->have_dram && m->dram_key_gen == m->dram_in_gen && dram_same(&m->dram_key, c)) {
+		*out = m->dram;
+		return RD_OK;
+	}
+	int rc = dram_run(c, m->dram_in.l2s, m->dram_in.nl2s, m->dram_in_line, cb, out);
+	if (rc != RD_OK)
+		return rc;
+	m->dram = *out;
+	m->dram_key = *c;
+	m->dram_key_gen = m->dram_in_gen;
+	m->have_dram = 1;
 	return RD_OK;
 }
 
@@ -626,8 +705,11 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		rc = RD_ECANCELED;
 	if (rc == RD_OK && c->l2_size)
 		rc = l2_stage(m, c, m->case0_src ? m->case0_src : &cc[0], cb, &r->l2);
+	if (rc == RD_OK && c->dram_enable)
+		rc = dram_stage(m, c, m->case0_src ? m->case0_src : &cc[0], cb, &r->dram);
 	if (rc == RD_OK) {
 		r->has_l2 = c->l2_size > 0;
+		r->has_dram = c->dram_enable;
 		if (c->model == RD_PROFILE_RDGC)
 			r->reservation_fails = cc[0].cancels;
 		const rd_kernel *k = m->k;
@@ -660,6 +742,12 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		if (r->requests) {
 			r->miss_rate_all = (double)r->misses / (double)r->requests;
 			r->miss_rate = (double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
+		}
+		if (r->has_dram) { /* Eq. 5 over the last cache level's read misses */
+			rd_dram *d = &r->dram;
+			d->miss_ratio = r->has_l2 ? r->l2.miss_rate : r->miss_rate_all;
+			d->amat = d->saturated ? NAN
+					       : rd_amat(d->latency, d->miss_ratio, c->dram_cache_hit, 0, 0);
 		}
 		r->hist = cc[0].hist;
 		r->hist_len = cc[0].hist_len;
@@ -731,6 +819,7 @@ void rd_result_free(rd_result *r)
 {
 	level_free(&r->l2);
 	r->has_l2 = 0;
+	r->has_dram = 0;
 	free(r->hist);
 	free(r->hist_w);
 	r->hist_w = NULL;

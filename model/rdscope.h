@@ -133,6 +133,17 @@ typedef struct rd_config {
 	uint32_t l2_mshr_sets;     /* partition p uses set p * sets / partitions */
 	uint32_t l2_max_merges;    /* 0 = unlimited */
 	uint32_t latency_l2;       /* steps: the fixed latency of an L2 miss */
+	/* DRAM after the last cache level (seed 002 §B2-B3; off by default).
+	 * An address's bank is its channel-mask bits then its bank-mask bits
+	 * (channel-major, each mask's bits packed low to high), its row the
+	 * row-mask bits; the column mask only has to be disjoint from the
+	 * others. Latencies in ns; dram_ns_per_step converts the model's steps
+	 * to ns; a row left idle longer than dram_row_timeout ns (0: never) is
+	 * closed. dram_cache_hit is Eq. 5's hit_lat (ns). */
+	int dram_enable;
+	uint64_t dram_row_mask, dram_col_mask, dram_bank_mask, dram_channel_mask;
+	double dram_row_hit, dram_row_miss, dram_row_conflict;
+	double dram_ns_per_step, dram_row_timeout, dram_cache_hit;
 } rd_config;
 
 /* The paper's Fermi 16 KB configuration. */
@@ -252,6 +263,101 @@ uint32_t rd_hash_prime(uint32_t sets);
 /* Set index of a line address under the configuration's hash and sets. */
 uint32_t rd_set_index(const rd_config *c, uint32_t sets, uint64_t line_addr);
 
+/* ---------------------------------------------------------------- DRAM */
+
+/*
+ * DRAM after the last cache level (seed 002, notes Part B; model/dram.c).
+ * The equations alone, for the stage and for tests:
+ *  - Eq. 8: mean service time of a bank from its row hit, miss and
+ *    conflict ratios and latencies;
+ *  - Eq. 7: latencies weighted by arrival rates, sum(l_i * lat_i) / sum(l_i)
+ *    (0 without arrivals);
+ *  - Kingman's G/G/1 waiting time, the standard form
+ *    ((ca^2 + cs^2) / 2) * (rho / (1 - rho)) * tau_s with rho = tau_s /
+ *    tau_a; -1 when rho >= 1 (saturated: no finite mean wait). The paper
+ *    prints ((ca + cs) / 2) * (rho / (1 - rho)) * tau_a (Eq. 9):
+ *    rd_kingman_printed, for comparison only;
+ *  - Eq. 5: AMAT = DRAMlat * miss_ratio + hit_lat + shmem_lat * shmem_ratio.
+ */
+double rd_dram_service(double hit_ratio, double miss_ratio, double conflict_ratio,
+		       double row_hit, double row_miss, double row_conflict);
+double rd_dram_weighted(const double *lambda, const double *lat, size_t n);
+double rd_kingman(double ca, double cs, double tau_s, double tau_a);
+double rd_kingman_printed(double ca, double cs, double tau_s, double tau_a);
+double rd_amat(double dram_lat, double miss_ratio, double hit_lat, double shmem_lat,
+	       double shmem_ratio);
+
+/* Banks the mapping has: 2^(set bits of the channel and bank masks). */
+uint64_t rd_dram_banks(const rd_config *c);
+/* An address's bank (channel-major) and row under c's masks. */
+uint32_t rd_dram_bank(const rd_config *c, uint64_t addr);
+uint64_t rd_dram_row(const rd_config *c, uint64_t addr);
+
+/* Row-buffer states of a request (an open-row buffer per bank). */
+enum rd_row { RD_ROW_HIT = 0, RD_ROW_MISS, RD_ROW_CONFLICT };
+
+/*
+ * The row-buffer classification of a sequence of byte addresses at steps
+ * t[] (non-decreasing; NULL: all at step 0) under c's masks, latencies
+ * and row timeout, into out[] (n entries). 0, or -1 out of memory.
+ */
+int rd_dram_classify(const rd_config *c, const uint64_t *addr, const uint64_t *t, size_t n,
+		     enum rd_row *out);
+
+/* ---------------------------------------------------------------- arrays */
+
+struct rd_kernel;
+
+/*
+ * The arrays of a kernel: named address ranges [base, base + bytes), with
+ * their element size and, for 2D layouts, their width in elements (0:
+ * 1D). Kept sorted by base and disjoint, so an address's array is a
+ * binary search (rd_arrays_find); addresses outside every array are
+ * "global". Kernel descriptions name theirs; for traces a CSV
+ * (src/readers/arrays.c) or rd_arrays_detect names them.
+ */
+typedef struct rd_array {
+	char *name;
+	uint64_t base, bytes;
+	uint32_t elem;
+	uint32_t width; /* elements per row, 0: 1D */
+} rd_array;
+
+typedef struct rd_arrays {
+	uint32_t n, cap;
+	rd_array *a; /* sorted by base, disjoint */
+} rd_arrays;
+
+rd_arrays *rd_arrays_new(void);
+void rd_arrays_free(rd_arrays *as);
+/* Add one (name copied). 0; -1 out of memory; -2 bytes 0 or base + bytes
+ * reaching 2^64; -3 it overlaps an array already there (*other: its index);
+ * -4 the name is taken (*other: its index). Keeps the order by base. */
+int rd_arrays_add(rd_arrays *as, const char *name, uint64_t base, uint64_t bytes, uint32_t elem,
+		  uint32_t width, uint32_t *other);
+/* The index of the array holding byte addr, or -1 (global). O(log n). */
+int64_t rd_arrays_find(const rd_arrays *as, uint64_t addr);
+/* The index of the array named name, or -1. */
+int64_t rd_arrays_named(const rd_arrays *as, const char *name);
+
+/*
+ * Arrays found in a kernel's accesses (loads and stores): the touched
+ * byte ranges [addr, addr + bytes) sorted, and two ranges in one array
+ * unless at least `gap` bytes lie untouched between them; named a0, a1,
+ * ... in address order, elem the most common access size in each (the
+ * smallest on ties), width 0. NULL: out of memory.
+ */
+#define RD_ARRAYS_GAP_DEFAULT 65536u
+rd_arrays *rd_arrays_detect(const struct rd_kernel *k, uint64_t gap);
+
+/* Accesses per array: loads[i] and stores[i] for array i < as->n, and
+ * those outside every array at index as->n (global). */
+typedef struct rd_array_counts {
+	uint64_t *loads, *stores; /* [as->n + 1] */
+} rd_array_counts;
+int rd_arrays_count(const rd_arrays *as, const struct rd_kernel *k, rd_array_counts *out);
+void rd_array_counts_free(rd_array_counts *c);
+
 /* ---------------------------------------------------------------- kernel */
 
 /*
@@ -305,6 +411,10 @@ typedef struct rd_kernel {
 	uint64_t *store_addr;
 	uint16_t *store_bytes;
 	uint32_t *store_pos;
+	/* The kernel's arrays (its description's, or attached by the caller:
+	 * a CSV's or rd_arrays_detect's), or NULL. Owned: rd_kernel_free frees
+	 * it (rd_kernel_set_arrays replaces it). */
+	rd_arrays *arrays;
 } rd_kernel;
 
 /*
@@ -356,6 +466,8 @@ void rd_kernel_free(rd_kernel *k);
  * --one-thread, kernel after kernel, for comparisons with rdscope count).
  * 0, or -1 when out of memory. */
 int rd_kernel_builder_add_serial(rd_kernel_builder *b, const rd_kernel *k);
+/* Give k the arrays as (freeing those it had; as may be NULL). */
+void rd_kernel_set_arrays(rd_kernel *k, rd_arrays *as);
 
 /* ---------------------------------------------------------------- result */
 
@@ -442,6 +554,31 @@ typedef struct rd_level {
 	uint64_t *bank_requests, *bank_misses;
 } rd_level;
 
+/*
+ * DRAM after the last cache level (rd_result.dram, dram.enable): what
+ * reaches it is the L2's read misses that take a new MSHR entry, its
+ * stores under l2.stores=evict and, under allocate, the write-backs of the
+ * written lines it evicts (lines still dirty at the end are not written
+ * back); without an L2 what leaves the L1s (the L2's input). One request
+ * per line, at the step it leaves; per bank an open-row buffer and a G/G/1
+ * queue. Times in ns.
+ */
+typedef struct rd_dram {
+	uint64_t requests, reads, writes;
+	uint64_t row_hits, row_misses, row_conflicts;
+	uint64_t banks;            /* the mapping's */
+	uint64_t banks_used;       /* with a request */
+	uint64_t saturated;        /* banks with utilisation rho >= 1 */
+	double max_utilisation;    /* the largest rho */
+	double span;               /* ns from the first request's step to the last's, + 1 step */
+	double service_time;       /* Eq. 8 per bank, weighted by Eq. 7 */
+	/* With saturated banks these three are NAN (no finite mean wait):
+	 * Kingman's wait per bank weighted by Eq. 7; Eq. 7's latency (wait +
+	 * service); Eq. 5's AMAT */
+	double queue_delay, latency, amat;
+	double miss_ratio;         /* Eq. 5's: the last cache level's misses / reads */
+} rd_dram;
+
 typedef struct rd_result {
 	uint32_t threads_total;    /* threads in the kernel */
 	uint32_t threads_modelled; /* after gpu.max_threads */
@@ -495,6 +632,9 @@ typedef struct rd_result {
 	/* The L2 (l2.size > 0), or has_l2 0 */
 	int has_l2;
 	rd_level l2;
+	/* DRAM (dram.enable), or has_dram 0 */
+	int has_dram;
+	rd_dram dram;
 } rd_result;
 
 void rd_result_free(rd_result *r);

@@ -53,6 +53,17 @@ static void test_keys_defaults(void **state)
 	want.l2_stores = RD_STORES_ALLOCATE;
 	want.l2_partitions = want.l2_banks = want.l2_mshr_sets = 1;
 	want.latency_l2 = 1;
+	/* DRAM (seed 002): off; our default mapping (bits 3-10 column, 11-12
+	 * channel, 13-16 bank, 17-47 row) and the K80's latencies */
+	want.dram_enable = 0;
+	want.dram_col_mask = 0x7f8;
+	want.dram_channel_mask = 0x1800;
+	want.dram_bank_mask = 0x1e000;
+	want.dram_row_mask = 0xfffffffe0000ull;
+	want.dram_row_hit = 352;
+	want.dram_row_miss = 742;
+	want.dram_row_conflict = 1008;
+	want.dram_ns_per_step = 1;
 	/* Every byte: the rest (smod's shift, padding) is zero. */
 	assert_memory_equal(&c, &want, sizeof c);
 	assert_true(rd_config_equal(&c, &want));
@@ -64,7 +75,7 @@ static void test_keys_defaults(void **state)
 static void test_keys_rows(void **state)
 {
 	(void)state;
-	assert_int_equal(rd_key_count(), 45);
+	assert_int_equal(rd_key_count(), 56);
 	for (size_t i = 0; i < rd_key_count(); i++) {
 		const rd_key *k = &rd_keys[i];
 		assert_non_null(k->name);

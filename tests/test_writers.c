@@ -194,7 +194,11 @@ static void test_csv_l2(void **state)
 	       "l2_capacity,l2_associativity,l2_latency,l2_mshr,l2_write_evict,l2_bypass,"
 	       "l2_store_requests,l2_store_hits,l2_store_evictions,l2_reservation_fails,l2_merges,"
 	       "l2_steps,l2_miss_rate,l2_partitions,l2_banks,l2_sets,L1_R_Hit,L1_R_Trans,L2_Hit,"
-	       "L2_R_Hit,L2_Trans,L2_Hit_L1B,L2_Trans_L1B,reservation_fails,merges,steps,merge_rate\n");
+	       "L2_R_Hit,L2_Trans,L2_Hit_L1B,L2_Trans_L1B,reservation_fails,merges,steps,merge_rate,"
+	       "dram_requests,dram_reads,dram_writes,dram_row_hits,dram_row_misses,"
+	       "dram_row_conflicts,dram_banks,dram_banks_used,dram_saturated_banks,"
+	       "dram_max_utilisation,dram_service_time,dram_queue_delay,dram_latency,"
+	       "dram_miss_ratio,dram_amat\n");
 	csv_parse(s, hdr, row, &n);
 	static const char *const want[][2] = {
 		{"l2_requests", "10"}, {"l2_hits", "2"},	   {"l2_compulsory", "8"},

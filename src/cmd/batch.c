@@ -178,11 +178,7 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 			return rc;
 		}
 	}
-	input_close(in);
-	if (st == INPUT_END)
-		return EXIT_OK;
-	msg_error("%s", err);
-	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	return batch_input_end(in, st, err);
 }
 
 /*
@@ -307,4 +303,30 @@ int batch_run(const cli *c)
 	if (rc != EXIT_OK)
 		outfile_abort(&res_file);
 	return rc;
+}
+
+int batch_input_end(input *in, int st, const char *err)
+{
+	input_close(in);
+	if (st == INPUT_END)
+		return EXIT_OK;
+	msg_error("%s", err);
+	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+int batch_output_end(outfile *out, int rc)
+{
+	char err[1024];
+	if (rc != EXIT_OK) {
+		if (!out->path)
+			fflush(out->f);
+		outfile_abort(out);
+		return rc;
+	}
+	if (outfile_commit(out, err, sizeof err) < 0) {
+		msg_error("cannot write results: %s", err);
+		outfile_abort(out);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #define BATCH_H
 
 #include "cli.h"
+#include "writers/writers.h"
 
 /* Run the parsed command line; returns the process exit status. */
 int batch_run(const cli *c);
@@ -19,6 +20,16 @@ int batch_check_inputs(const cli *c, const char *const *inputs, int n, const inp
  * it without them; nothing for a kernel whose stores are kept or absent.
  * 1 if it said so. */
 int batch_note_counted_stores(const char *spec, const rd_kernel *k, enum rd_stores s);
+
+/* The end of a loop over an input's kernels (input_next's last status
+ * st, err its message): closes in; EXIT_OK after the last kernel, else
+ * the exit status after saying why. */
+int batch_input_end(input *in, int st, const char *err);
+
+/* The end of a command's single output: with rc EXIT_OK commit out (an
+ * error if it cannot be written), else abandon it (standard output
+ * flushed, a file's temporary removed). The exit status. */
+int batch_output_end(outfile *out, int rc);
 
 struct timespec;
 /* Wall-clock seconds since t0 (CLOCK_MONOTONIC), for the timing fields. */

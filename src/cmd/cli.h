@@ -32,6 +32,7 @@ enum cli_command {
 	CLI_COMPARE, /* two result files' miss rates (compare_cmd.c) */
 	CLI_COUNT,   /* a description's exact misses without a trace (count_cmd.c) */
 	CLI_KDESC,   /* a description from C (trace_cmd.c) */
+	CLI_ARRAYS,  /* the arrays of each kernel and their accesses (arrays_cmd.c) */
 };
 
 typedef struct cli {
@@ -79,6 +80,8 @@ typedef struct cli {
 	int skip_stores;           /* count --stores skip */
 	const char *from_c;        /* kdesc --from-c FILE.c */
 	int one_thread;            /* convert --one-thread: every access thread 0's, in order */
+	const char *arrays;        /* --arrays FILE: a trace's arrays (CSV), NULL: found by gaps */
+	unsigned long long gap;    /* --gap BYTES: the detection's gap (0: the default) */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 

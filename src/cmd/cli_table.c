@@ -123,6 +123,23 @@ static const char *set_stores(cli *c, const cli_option *o, const char *v)
 	return NULL;
 }
 
+static const char *set_gap(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	char *end;
+	errno = 0;
+	int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+	const char *digits = hex ? v + 2 : v;
+	unsigned long long n = 0;
+	end = (char *)digits;
+	if ((*digits >= '0' && *digits <= '9') || (hex && strchr("abcdefABCDEF", *digits) && *digits))
+		n = strtoull(digits, &end, hex ? 16 : 10);
+	if (!n || errno || *end)
+		return "--gap: expected a number of bytes of at least 1 (decimal or 0x hex), got '%s'";
+	c->gap = n;
+	return NULL;
+}
+
 static const char *set_help(cli *c, const cli_option *o, const char *v)
 {
 	(void)o, (void)v;
@@ -187,7 +204,7 @@ const cli_option cli_options[] = {
 		.name = "output", .letter = 'o', .arg = "FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
 			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_COUNT) |
-			    CLI_CMD(CLI_KDESC),
+			    CLI_CMD(CLI_KDESC) | CLI_CMD(CLI_ARRAYS),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -572,6 +589,49 @@ const cli_option cli_options[] = {
 		       "absolute error. Text and JSON only.",
 	},
 	{
+		.name = "arrays", .arg = "FILE",
+		.commands = CLI_CMD(CLI_ARRAYS),
+		.set = set_str, .field = offsetof(cli, arrays),
+		.help = "arrays: name a trace's arrays (CSV name,base,bytes,elem[,width])",
+		.man = "Name the arrays of a trace (seed 002's unit of placement) from a CSV\n"
+		       "file, one array per line:\n"
+		       ".BR name , base , bytes , elem [, width ]\n"
+		       "(base and bytes decimal or 0x hex; elem the element size in bytes;\n"
+		       "width, for a 2D layout, the elements per row). Names start with a letter\n"
+		       "or\n"
+		       ".BR _ ,\n"
+		       "then letters, digits,\n"
+		       ".B _\n"
+		       "or\n"
+		       ".BR . ;\n"
+		       ".B global\n"
+		       "is reserved. Arrays must not overlap; bytes must be whole elements (and\n"
+		       "rows). Blank lines,\n"
+		       ".B #\n"
+		       "comments and a header line are skipped. A bad line is refused with its\n"
+		       ".IR FILE : LINE\n"
+		       "and the reason (exit 2). It replaces a kernel description's own arrays.\n"
+		       "Without it, a trace's arrays are found by\n"
+		       ".BR \\-\\-gap .",
+	},
+	{
+		.name = "gap", .arg = "BYTES",
+		.commands = CLI_CMD(CLI_ARRAYS),
+		.set = set_gap,
+		.help = "arrays: untouched bytes that separate two found arrays (default 65536)",
+		.man = "Without\n"
+		       ".B \\-\\-arrays\n"
+		       "(and for a trace, which names no arrays), the arrays are found in the\n"
+		       "accesses: the touched byte ranges (loads and stores) sorted by address\n"
+		       "belong to one array until at least\n"
+		       ".I BYTES\n"
+		       "(default 65536, decimal or 0x hex) lie untouched before the next; they are\n"
+		       "named\n"
+		       ".BR a0 \", \" a1 \", ...\"\n"
+		       "in address order, their element the most common access size.\n"
+		       "Arrays closer than the gap merge; a strided walk with larger holes splits.",
+	},
+	{
 		.name = "l1b",
 		.commands = CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
 		.set = set_flag, .field = offsetof(cli, l1b),
@@ -794,6 +854,9 @@ const cli_cmd cli_cmds[] = {
 	 .help = "a kernel description from a C file's #pragma scop region"},
 	{.name = "compare", .cmd = CLI_COMPARE, .usage = "compare [-f FMT] [-o FILE] A.json B.json",
 	 .help = "MAE, R^2 and Spearman's rho of two result files' miss rates"},
+	{.name = "arrays", .cmd = CLI_ARRAYS,
+	 .usage = "arrays [--arrays FILE] [--gap BYTES] [-f FMT] [-o FILE] INPUT...",
+	 .help = "list each kernel's arrays with their accesses, loads and stores"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,

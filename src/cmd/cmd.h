@@ -24,5 +24,6 @@
 #include "profile_cmd.h"
 #include "compare_cmd.h"
 #include "count_cmd.h"
+#include "arrays_cmd.h"
 
 #endif

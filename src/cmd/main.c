@@ -22,6 +22,7 @@
 #include "profile_cmd.h"
 #include "compare_cmd.h"
 #include "count_cmd.h"
+#include "arrays_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -293,6 +294,9 @@ int main(int argc, char **argv)
 			break;
 		case CLI_KDESC:
 			rc = trace_cmd_kdesc(&c);
+			break;
+		case CLI_ARRAYS:
+			rc = arrays_run(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

@@ -351,11 +351,7 @@ static int profile_input(const cli *c, const rd_config *cfg, const char *spec, F
 			return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		}
 	}
-	input_close(in);
-	if (st == INPUT_END)
-		return EXIT_OK;
-	msg_error("%s", err);
-	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	return batch_input_end(in, st, err);
 }
 
 int profile_run(const cli *c)
@@ -405,16 +401,5 @@ int profile_run(const cli *c)
 		free(es.v[i].kernel);
 	}
 	free(es.v);
-	if (rc != EXIT_OK) {
-		if (!out.path)
-			fflush(out.f);
-		outfile_abort(&out);
-		return rc;
-	}
-	if (outfile_commit(&out, err, sizeof err) < 0) {
-		msg_error("cannot write results: %s", err);
-		outfile_abort(&out);
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return batch_output_end(&out, rc);
 }

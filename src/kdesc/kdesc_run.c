@@ -472,5 +472,28 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 		kd_oom(d);
 		return TRACE_ENOMEM;
 	}
+	/* the description's arrays, its map (seed 002's unit of placement):
+	 * 2D and deeper layouts keep their innermost dimension as the width;
+	 * an array overlapping one before it (explicit bases) is left out,
+	 * its accesses counted under the earlier one */
+	rd_arrays *as = rd_arrays_new();
+	for (int i = 0; as && i < d->narrays; i++) {
+		const kd_array *A = &d->arrays[i];
+		uint64_t bytes = (uint64_t)A->total * A->elem;
+		uint32_t width = A->ndims >= 2 && A->dim[A->ndims - 1] <= UINT32_MAX
+					 ? (uint32_t)A->dim[A->ndims - 1]
+					 : 0;
+		if (bytes && rd_arrays_add(as, A->name, A->base, bytes, A->elem, width, NULL) == -1) {
+			rd_arrays_free(as);
+			as = NULL;
+		}
+	}
+	if (!as) {
+		rd_kernel_free(*out);
+		*out = NULL;
+		kd_oom(d);
+		return TRACE_ENOMEM;
+	}
+	rd_kernel_set_arrays(*out, as);
 	return TRACE_OK;
 }

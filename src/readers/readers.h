@@ -29,5 +29,6 @@
 #include "trace_sass.h"
 #include "json.h"
 #include "rpinput.h"
+#include "arrays.h"
 
 #endif

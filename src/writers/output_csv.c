@@ -56,6 +56,9 @@ enum csv_src {
 	COL_M_L2_RATE,
 	COL_M_L1B_U64,  /* the same, empty without the L1B run */
 	COL_M_L1B_RATE,
+	COL_D_U64,      /* a uint64_t of rd_dram at off, empty without DRAM */
+	COL_D_NS,       /* a double of rd_dram at off (ns or a ratio), empty without
+			 * DRAM or when not finite (saturated) */
 };
 typedef struct csv_col {
 	const char *name;
@@ -95,6 +98,22 @@ static const csv_col csv_cols[] = {
 	{"merges", COL_M_U64, offsetof(rd_metrics, merges)},
 	{"steps", COL_M_U64, offsetof(rd_metrics, steps)},
 	{"merge_rate", COL_M_RATE, offsetof(rd_metrics, merge_rate)},
+	/* DRAM (seed 002), JSON's "dram" */
+	{"dram_requests", COL_D_U64, offsetof(rd_dram, requests)},
+	{"dram_reads", COL_D_U64, offsetof(rd_dram, reads)},
+	{"dram_writes", COL_D_U64, offsetof(rd_dram, writes)},
+	{"dram_row_hits", COL_D_U64, offsetof(rd_dram, row_hits)},
+	{"dram_row_misses", COL_D_U64, offsetof(rd_dram, row_misses)},
+	{"dram_row_conflicts", COL_D_U64, offsetof(rd_dram, row_conflicts)},
+	{"dram_banks", COL_D_U64, offsetof(rd_dram, banks)},
+	{"dram_banks_used", COL_D_U64, offsetof(rd_dram, banks_used)},
+	{"dram_saturated_banks", COL_D_U64, offsetof(rd_dram, saturated)},
+	{"dram_max_utilisation", COL_D_NS, offsetof(rd_dram, max_utilisation)},
+	{"dram_service_time", COL_D_NS, offsetof(rd_dram, service_time)},
+	{"dram_queue_delay", COL_D_NS, offsetof(rd_dram, queue_delay)},
+	{"dram_latency", COL_D_NS, offsetof(rd_dram, latency)},
+	{"dram_miss_ratio", COL_D_NS, offsetof(rd_dram, miss_ratio)},
+	{"dram_amat", COL_D_NS, offsetof(rd_dram, amat)},
 };
 #undef L2C
 #define NCOLS (sizeof csv_cols / sizeof *csv_cols)
@@ -104,11 +123,23 @@ static void csv_col_value(FILE *f, const csv_col *col, const rd_result *r, const
 {
 	if (!r)
 		return;
-	const char *l2 = (const char *)&r->l2, *mp = (const char *)m;
+	const char *l2 = (const char *)&r->l2, *mp = (const char *)m, *dr = (const char *)&r->dram;
 	uint64_t u;
 	uint32_t u32;
 	double d;
 	switch (col->src) {
+	case COL_D_U64:
+		if (!r->has_dram)
+			return;
+		memcpy(&u, dr + col->off, sizeof u);
+		break;
+	case COL_D_NS:
+		if (!r->has_dram)
+			return;
+		memcpy(&d, dr + col->off, sizeof d);
+		if (isfinite(d))
+			fprintf(f, "%.6f", d);
+		return;
 	case COL_L2_U64:
 		if (!r->has_l2)
 			return;

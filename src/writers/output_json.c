@@ -8,6 +8,7 @@
 #include "sites.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Non-finite rates (a kernel without loads) have no JSON number: null. */
@@ -162,6 +163,42 @@ static void json_metrics(FILE *f, const rd_result *r, const rd_result *l1b)
 	putc('}', f);
 }
 
+/* ,"dram":{...}: DRAM after the last cache level (seed 002); the delays
+ * null when a bank is saturated (no finite mean wait). */
+static void json_dram(FILE *f, const rd_dram *d)
+{
+	fputs(",\"dram\":{", f);
+	json_u64(f, "requests", d->requests, 1);
+	json_u64(f, "reads", d->reads, 0);
+	json_u64(f, "writes", d->writes, 0);
+	json_u64(f, "row_hits", d->row_hits, 0);
+	json_u64(f, "row_misses", d->row_misses, 0);
+	json_u64(f, "row_conflicts", d->row_conflicts, 0);
+	json_u64(f, "banks", d->banks, 0);
+	json_u64(f, "banks_used", d->banks_used, 0);
+	json_u64(f, "saturated_banks", d->saturated, 0);
+	fprintf(f, ",\"saturated\":%s", d->saturated ? "true" : "false");
+	static const struct {
+		const char *name;
+		size_t off;
+	} v[] = {
+		{"max_utilisation", offsetof(rd_dram, max_utilisation)},
+		{"span", offsetof(rd_dram, span)},
+		{"service_time", offsetof(rd_dram, service_time)},
+		{"queue_delay", offsetof(rd_dram, queue_delay)},
+		{"latency", offsetof(rd_dram, latency)},
+		{"miss_ratio", offsetof(rd_dram, miss_ratio)},
+		{"amat", offsetof(rd_dram, amat)},
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		double x;
+		memcpy(&x, (const char *)d + v[i].off, sizeof x);
+		fprintf(f, ",\"%s\":", v[i].name);
+		json_double(f, x, "%.17g");
+	}
+	putc('}', f);
+}
+
 static void json_run(output *o, const output_run *run)
 {
 	FILE *f = o->f;
@@ -221,6 +258,8 @@ static void json_run(output *o, const output_run *run)
 	json_hist(f, "histogram_writes", r->hist_w, r->hist_w_len, r->hist_w_inf);
 	if (r->has_l2)
 		json_l2(f, &r->l2);
+	if (r->has_dram)
+		json_dram(f, &r->dram);
 	json_metrics(f, r, run->l1b);
 	sites_json(f, run);
 	if (!run->no_timing) {

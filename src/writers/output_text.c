@@ -212,6 +212,32 @@ static void text_l2(FILE *f, const rd_config *c, const rd_level *l)
 	text_l2_banks(f, l);
 }
 
+/* DRAM after the last cache level (seed 002). */
+static void text_dram(FILE *f, const rd_config *c, const rd_dram *d)
+{
+	fprintf(f, "DRAM: %llu request%s (%llu read%s, %llu write%s) to %llu of %llu banks\n",
+		(unsigned long long)d->requests, d->requests == 1 ? "" : "s",
+		(unsigned long long)d->reads, d->reads == 1 ? "" : "s",
+		(unsigned long long)d->writes, d->writes == 1 ? "" : "s",
+		(unsigned long long)d->banks_used, (unsigned long long)d->banks);
+	text_count(f, "  row hits", d->row_hits, d->requests);
+	text_count(f, "  row misses", d->row_misses, d->requests);
+	text_count(f, "  row conflicts", d->row_conflicts, d->requests);
+	fprintf(f, "  service time %.1f ns (Eq. 8, weighted by Eq. 7), utilisation up to %.3f at "
+		   "%g ns/step\n",
+		d->service_time, d->max_utilisation, c->dram_ns_per_step);
+	if (d->saturated) {
+		fprintf(f, "  saturated: %llu bank%s at utilisation >= 1 (requests arrive faster than "
+			   "served): no finite queueing delay, latency or AMAT\n",
+			(unsigned long long)d->saturated, d->saturated == 1 ? "" : "s");
+		return;
+	}
+	fprintf(f, "  queueing delay %.1f ns (Kingman G/G/1), DRAM latency %.1f ns (Eq. 7)\n",
+		d->queue_delay, d->latency);
+	fprintf(f, "  AMAT %.1f ns = %.1f ns x miss ratio %.4f + hit %.1f ns (Eq. 5)\n", d->amat,
+		d->latency, d->miss_ratio, c->dram_cache_hit);
+}
+
 /* RDGC's six metrics on one line ("-": not computed). */
 static void text_metrics(FILE *f, const rd_result *r, const rd_result *l1b)
 {
@@ -305,6 +331,8 @@ static void text_run(output *o, const output_run *run)
 		text_histogram(f, "store histogram:", r->hist_w, r->hist_w_len, r->hist_w_inf);
 	if (r->has_l2)
 		text_l2(f, c, &r->l2);
+	if (r->has_dram)
+		text_dram(f, c, &r->dram);
 	if (r->has_l2 || c->model == RD_PROFILE_RDGC)
 		text_metrics(f, r, run->l1b);
 	sites_text(f, run);

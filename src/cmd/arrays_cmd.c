@@ -1,0 +1,199 @@
+/*
+ * rdscope arrays (see arrays_cmd.h): one table per kernel, in text, CSV
+ * (a row per array and one for "global") or JSON
+ * ({"format":"rdscope-arrays","version":1,"kernels":[...]}), written
+ * through an outfile so a failure leaves nothing half-written.
+ */
+#include "arrays_cmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/readers.h"
+#include "util/util.h"
+#include "writers/writers.h"
+#include "batch.h"
+#include "samefile.h"
+
+/* Where a kernel's arrays came from, as the outputs say it. */
+static const char *const source_names[] = {"file", "description", "gaps"};
+enum { SRC_FILE, SRC_DESC, SRC_GAPS };
+
+static void write_text(FILE *f, const char *spec, const rd_kernel *k, const rd_arrays *as,
+		       const rd_array_counts *n, int src, uint64_t gap)
+{
+	fputs("input:   ", f);
+	fputs_safe(spec, f);
+	fputs("\nkernel:  ", f);
+	fputs_safe(k->name, f);
+	fprintf(f, ", %u array%s", as->n, as->n == 1 ? "" : "s");
+	if (src == SRC_GAPS)
+		fprintf(f, " (found: gaps of %llu bytes or more between them)\n",
+			(unsigned long long)gap);
+	else
+		fprintf(f, " (%s)\n", src == SRC_FILE ? "from --arrays" : "from the description");
+	fprintf(f, "  %-16s %18s %14s %5s %7s %12s %12s %12s\n", "name", "base", "bytes", "elem",
+		"width", "accesses", "loads", "stores");
+	for (uint32_t i = 0; i <= as->n; i++) {
+		uint64_t l = n->loads[i], s = n->stores[i];
+		if (i < as->n) {
+			const rd_array *a = &as->a[i];
+			char w[16] = "-";
+			if (a->width)
+				snprintf(w, sizeof w, "%u", a->width);
+			fputs("  ", f);
+			fputs_safe(a->name, f);
+			for (size_t p = strlen(a->name); p < 16; p++)
+				putc(' ', f);
+			char b[24];
+			snprintf(b, sizeof b, "0x%llx", (unsigned long long)a->base);
+			fprintf(f, " %18s %14llu %5u %7s", b, (unsigned long long)a->bytes, a->elem, w);
+		} else {
+			fprintf(f, "  %-16s %18s %14s %5s %7s", "global", "-", "-", "-", "-");
+		}
+		fprintf(f, " %12llu %12llu %12llu\n", (unsigned long long)(l + s),
+			(unsigned long long)l, (unsigned long long)s);
+	}
+	putc('\n', f);
+}
+
+static void write_csv(FILE *f, const char *spec, const rd_kernel *k, const rd_arrays *as,
+		      const rd_array_counts *n)
+{
+	for (uint32_t i = 0; i <= as->n; i++) {
+		output_csv_field(f, spec);
+		putc(',', f);
+		output_csv_field(f, k->name);
+		putc(',', f);
+		if (i < as->n) {
+			const rd_array *a = &as->a[i];
+			output_csv_field(f, a->name);
+			fprintf(f, ",%llu,%llu,%u,%u", (unsigned long long)a->base,
+				(unsigned long long)a->bytes, a->elem, a->width);
+		} else {
+			fputs("global,,,,", f);
+		}
+		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)(n->loads[i] + n->stores[i]),
+			(unsigned long long)n->loads[i], (unsigned long long)n->stores[i]);
+	}
+}
+
+static void write_json(FILE *f, const char *spec, const rd_kernel *k, const rd_arrays *as,
+		       const rd_array_counts *n, int src, uint64_t gap, int first)
+{
+	fputs(first ? "\n{\"input\":" : ",\n{\"input\":", f);
+	output_json_quote(f, spec);
+	fputs(",\"kernel\":", f);
+	output_json_quote(f, k->name);
+	fprintf(f, ",\"source\":\"%s\",\"gap\":", source_names[src]);
+	if (src == SRC_GAPS)
+		fprintf(f, "%llu", (unsigned long long)gap);
+	else
+		fputs("null", f);
+	fputs(",\"arrays\":[", f);
+	for (uint32_t i = 0; i < as->n; i++) {
+		const rd_array *a = &as->a[i];
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		output_json_quote(f, a->name);
+		fprintf(f, ",\"base\":%llu,\"bytes\":%llu,\"elem\":%u,\"width\":%u,\"accesses\":%llu,"
+			   "\"loads\":%llu,\"stores\":%llu}",
+			(unsigned long long)a->base, (unsigned long long)a->bytes, a->elem, a->width,
+			(unsigned long long)(n->loads[i] + n->stores[i]),
+			(unsigned long long)n->loads[i], (unsigned long long)n->stores[i]);
+	}
+	uint32_t g = as->n;
+	fprintf(f, "],\"global\":{\"accesses\":%llu,\"loads\":%llu,\"stores\":%llu}}",
+		(unsigned long long)(n->loads[g] + n->stores[g]), (unsigned long long)n->loads[g],
+		(unsigned long long)n->stores[g]);
+}
+
+/* Every kernel of one INPUT into f. */
+static int arrays_input(const cli *c, const rd_arrays *file, const char *spec, FILE *f,
+			int *first)
+{
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	input *in;
+	uint64_t gap = c->gap ? c->gap : RD_ARRAYS_GAP_DEFAULT;
+	int st = input_open(spec, &opts, &in, err, sizeof err);
+	while (st == INPUT_OK) {
+		rd_kernel *k;
+		st = input_next(in, &k, err, sizeof err);
+		if (st != INPUT_OK)
+			break;
+		const rd_arrays *as = file;
+		rd_arrays *found = NULL;
+		int src = SRC_FILE;
+		if (!as && k->arrays) {
+			as = k->arrays;
+			src = SRC_DESC;
+		} else if (!as) {
+			as = found = rd_arrays_detect(k, gap);
+			src = SRC_GAPS;
+		}
+		rd_array_counts n = {0};
+		int rc = as && rd_arrays_count(as, k, &n) == 0 ? 0 : -1;
+		if (rc == 0) {
+			if (c->format == OUTPUT_JSON)
+				write_json(f, spec, k, as, &n, src, gap, *first);
+			else if (c->format == OUTPUT_CSV)
+				write_csv(f, spec, k, as, &n);
+			else
+				write_text(f, spec, k, as, &n, src, gap);
+			*first = 0;
+		}
+		rd_array_counts_free(&n);
+		rd_arrays_free(found);
+		rd_kernel_free(k);
+		if (rc) {
+			msg_error("%s: out of memory", spec);
+			input_close(in);
+			return EXIT_RUNTIME;
+		}
+	}
+	return batch_input_end(in, st, err);
+}
+
+int arrays_run(const cli *c)
+{
+	if (samefile_check(c))
+		return EXIT_USAGE;
+	char err[1024];
+	rd_arrays *file = NULL;
+	if (c->arrays) {
+		int rc = arrays_read(c->arrays, &file, err, sizeof err);
+		if (rc == -2) {
+			msg_error("%s: out of memory", c->arrays);
+			return EXIT_RUNTIME;
+		}
+		if (rc < 0) {
+			msg_error("%s", err);
+			return EXIT_USAGE;
+		}
+	}
+	input_opts opts = cli_input_opts(c);
+	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
+	if (rc != EXIT_OK) {
+		rd_arrays_free(file);
+		return rc;
+	}
+	outfile out = {0};
+	outfile_catch_signals();
+	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
+		msg_error("%s", err);
+		rd_arrays_free(file);
+		return EXIT_RUNTIME;
+	}
+	if (c->format == OUTPUT_JSON)
+		fputs("{\"format\":\"rdscope-arrays\",\"version\":1,\"kernels\":[", out.f);
+	else if (c->format == OUTPUT_CSV)
+		fputs("input,kernel,array,base,bytes,elem,width,accesses,loads,stores\n", out.f);
+	int first = 1;
+	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
+		rc = arrays_input(c, file, c->inputs[i], out.f, &first);
+	if (c->format == OUTPUT_JSON)
+		fputs("\n]}\n", out.f);
+	rd_arrays_free(file);
+	return batch_output_end(&out, rc);
+}
