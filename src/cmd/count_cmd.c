@@ -256,6 +256,74 @@ static int line_given(const cli *c)
 	return 0;
 }
 
+int count_kdesc(const char *spec, const input_opts *opts, uint32_t line, const uint64_t *bytes,
+		int nlv, int skip_stores, int (*progress)(void *ctx, double f), void *ctx,
+		counted *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	int st = input_open(spec, opts, &out->in, err, errlen);
+	trace_reader *r = st == INPUT_OK ? input_reader(out->in) : NULL;
+	if (st == INPUT_OK && !kdesc_is(r)) {
+		snprintf(err, errlen, "%s: not a kernel description (count runs a description's "
+				      "loops; a trace's misses: rdscope run)", spec);
+		st = INPUT_EINPUT;
+	}
+	if (st != INPUT_OK) {
+		counted_free(out);
+		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	out->r = r;
+	out->nrefs = kdesc_nrefs(r);
+	if (out->nrefs > RD_COUNT_MAX_REFS) {
+		snprintf(err, errlen, "%s: %d references: count takes at most %d", spec, out->nrefs,
+			 RD_COUNT_MAX_REFS);
+		counted_free(out);
+		return EXIT_USAGE;
+	}
+	uint64_t lines[RD_COUNT_MAX_LEVELS];
+	for (int k = 0; k < nlv; k++)
+		lines[k] = bytes[k] / line;
+	/* a description without references still has a (zero) result */
+	out->cnt = rd_count_new(line, lines, nlv, (uint32_t)(out->nrefs ? out->nrefs : 1));
+	out->info = calloc((size_t)(out->nrefs ? out->nrefs : 1), sizeof *out->info);
+	out->fast = calloc((size_t)(out->nrefs ? out->nrefs : 1), sizeof *out->fast);
+	if (!out->cnt || !out->info || !out->fast) {
+		snprintf(err, errlen, "out of memory");
+		counted_free(out);
+		return EXIT_RUNTIME;
+	}
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (out->nrefs && kdesc_count(r, out->cnt, line, skip_stores, progress, ctx, out->fast) < 0) {
+		snprintf(err, errlen, "%s", r->err);
+		int rc = r->oom ? EXIT_RUNTIME : EXIT_USAGE;
+		counted_free(out);
+		return rc;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	const rd_count_ref *R = rd_count_refs(out->cnt);
+	for (int i = 0; i < out->nrefs; i++) {
+		kdesc_ref(r, i, &out->info[i]);
+		out->accesses += R[i].accesses;
+		out->compulsory += R[i].compulsory;
+		for (int k = 0; k < nlv; k++)
+			out->capacity[k] += R[i].capacity[k];
+		out->repeated += out->fast[i];
+	}
+	return EXIT_OK;
+}
+
+void counted_free(counted *c)
+{
+	rd_count_free(c->cnt);
+	free(c->info);
+	free(c->fast);
+	if (c->in)
+		input_close(c->in);
+	memset(c, 0, sizeof *c);
+}
+
 int count_run(const cli *c)
 {
 	if (samefile_check(c))
@@ -273,82 +341,26 @@ int count_run(const cli *c)
 		return EXIT_RUNTIME;
 	}
 	input_opts opts = cli_input_opts(c);
-	input *in;
-	int st = input_open(c->inputs[0], &opts, &in, err, sizeof err);
-	trace_reader *r = st == INPUT_OK ? input_reader(in) : NULL;
-	if (st == INPUT_OK && !kdesc_is(r)) {
-		snprintf(err, sizeof err, "%s: not a kernel description (count runs a description's "
-					  "loops; a trace's misses: rdscope run)", c->inputs[0]);
-		st = INPUT_EINPUT;
-	}
-	if (st != INPUT_OK) {
-		msg_error("%s", err);
-		if (st == INPUT_OK || in)
-			input_close(in);
-		outfile_abort(&out);
-		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-	}
-	int nrefs = kdesc_nrefs(r);
-	uint64_t lines[RD_COUNT_MAX_LEVELS];
-	for (int k = 0; k < nlv; k++)
-		lines[k] = lv[k] / line;
-	rd_count *cnt = nrefs ? rd_count_new(line, lines, nlv, (uint32_t)nrefs) : NULL;
-	kdesc_ref_info *info = calloc((size_t)(nrefs ? nrefs : 1), sizeof *info);
-	uint64_t *fast = calloc((size_t)(nrefs ? nrefs : 1), sizeof *fast);
-	int rc = EXIT_OK;
-	if (nrefs > RD_COUNT_MAX_REFS) {
-		msg_error("%s: %d references: count takes at most %d", c->inputs[0], nrefs,
-			  RD_COUNT_MAX_REFS);
-		rc = EXIT_USAGE;
-	} else if ((nrefs && !cnt) || !info || !fast) {
-		msg_error("out of memory");
-		rc = EXIT_RUNTIME;
-	}
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (rc == EXIT_OK && nrefs) {
-		cctx x;
-		progress_init(&x.prog, !c->quiet, c->inputs[0]);
-		if (kdesc_count(r, cnt, line, c->skip_stores, on_progress, &x, fast) < 0) {
-			msg_error("%s", r->err);
-			rc = r->oom ? EXIT_RUNTIME : EXIT_USAGE;
-		}
-		progress_done(&x.prog);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	if (rc == EXIT_OK) {
-		totals t = {0};
-		const rd_count_ref *R = nrefs ? rd_count_refs(cnt) : NULL;
-		for (int i = 0; i < nrefs; i++) {
-			kdesc_ref(r, i, &info[i]);
-			t.accesses += R[i].accesses;
-			t.compulsory += R[i].compulsory;
-			for (int k = 0; k < nlv; k++)
-				t.capacity[k] += R[i].capacity[k];
-			t.fast += fast[i];
-		}
-		if (!nrefs)
-			cnt = rd_count_new(line, lines, nlv, 1); /* no references: all zero */
-		if (!cnt) {
-			msg_error("out of memory");
-			rc = EXIT_RUNTIME;
-		} else if (c->format == OUTPUT_JSON) {
-			write_json(out.f, c, r, cnt, info, fast, &t, line, lv, nlv, secs);
-		} else if (c->format == OUTPUT_CSV) {
-			write_csv(out.f, c, r, cnt, info, fast, nlv);
-		} else {
-			write_text(out.f, c, r, cnt, info, fast, &t, line, lv, nlv, secs);
-		}
-	}
-	rd_count_free(cnt);
-	free(info);
-	free(fast);
-	input_close(in);
+	cctx x;
+	progress_init(&x.prog, !c->quiet, c->inputs[0]);
+	counted k;
+	int rc = count_kdesc(c->inputs[0], &opts, line, lv, nlv, c->skip_stores, on_progress, &x, &k,
+			     err, sizeof err);
+	progress_done(&x.prog);
 	if (rc != EXIT_OK) {
+		msg_error("%s", err);
 		outfile_abort(&out);
 		return rc;
 	}
+	totals t = {k.accesses, k.compulsory, {0}, k.repeated};
+	memcpy(t.capacity, k.capacity, sizeof t.capacity);
+	if (c->format == OUTPUT_JSON)
+		write_json(out.f, c, k.r, k.cnt, k.info, k.fast, &t, line, lv, nlv, k.seconds);
+	else if (c->format == OUTPUT_CSV)
+		write_csv(out.f, c, k.r, k.cnt, k.info, k.fast, nlv);
+	else
+		write_text(out.f, c, k.r, k.cnt, k.info, k.fast, &t, line, lv, nlv, k.seconds);
+	counted_free(&k);
 	if (outfile_commit(&out, err, sizeof err) < 0) {
 		msg_error("cannot write results: %s", err);
 		outfile_abort(&out);
