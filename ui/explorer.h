@@ -14,6 +14,7 @@
 #define UI_EXPLORER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rdscope.h"
 
@@ -21,6 +22,30 @@ struct termios;
 
 /* explorer_run's exit statuses: rdscope's own (see the man page). */
 enum { EXPLORER_OK = 0, EXPLORER_ERUNTIME = 1, EXPLORER_EUSAGE = 2 };
+
+/* The exact counts of a kernel description run as one serial program
+ * (rdscope count, seed 004), for the explorer's count view: fully
+ * associative LRU caches of each of nlevels sizes; per reference too. */
+#define EXPLORER_COUNT_LEVELS 16
+#define EXPLORER_COUNT_PARAMS 8
+typedef struct explorer_count_ref {
+	unsigned line;   /* its statement's line in the description */
+	char text[64];   /* "b[k][j]" */
+	int store;
+	uint64_t accesses, compulsory, capacity[EXPLORER_COUNT_LEVELS];
+} explorer_count_ref;
+typedef struct explorer_count {
+	uint32_t line;   /* bytes */
+	int nlevels;
+	uint64_t bytes[EXPLORER_COUNT_LEVELS];
+	uint64_t accesses, compulsory, capacity[EXPLORER_COUNT_LEVELS], lines;
+	int nrefs;
+	explorer_count_ref *refs; /* malloc'ed */
+	int nparams;     /* the description's parameters, as counted */
+	char pname[EXPLORER_COUNT_PARAMS][32];
+	long long pval[EXPLORER_COUNT_PARAMS];
+	double seconds;
+} explorer_count;
 
 typedef struct explorer_opts {
 	const char *input;   /* the input's name (INPUT, or a built-in sample's) */
@@ -76,6 +101,16 @@ typedef struct explorer_opts {
 	int (*svg_save)(const char *path, const char *input, const char *kernel,
 			const char *caption, const rd_config *cfg, const rd_result *res, int replace,
 			char *err, size_t len);
+	/*
+	 * Count input (a kernel description; ndefines "NAME=VALUE" over its
+	 * parameters) as rdscope count does, with `line`-byte lines and
+	 * nlevels sizes: 0 with *out filled (free out->refs), or -1 with the
+	 * reason in err. stop(ctx) is asked now and then: nonzero ends the
+	 * count (-1). Off the UI thread; may take long. NULL: no counting.
+	 */
+	int (*count)(const char *input, const char *const *defines, size_t ndefines, uint32_t line,
+		     const uint64_t *bytes, int nlevels, int (*stop)(void *ctx), void *ctx,
+		     explorer_count *out, char *err, size_t len);
 	/* Tell a fatal-signal handler how to restore the terminal (fd -1: no
 	 * longer); NULL: nobody to tell. */
 	void (*terminal)(int fd, const char *seq, const struct termios *saved);

@@ -78,6 +78,16 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_GEN, KS_PROMPT, 
 	  "take the parameters pane's place, and every step generates the trace again, so " \
 	  "the breakdown and histogram follow the peaks (G again or Esc: back to the " \
 	  "parameters, still on the generated trace)", 'G') \
+	X(COUNT, KS_GLOBAL, "H", \
+	  "exact counts (seed 004, HayStack): for a kernel description run as one serial " \
+	  "program, the miss rate of fully associative LRU caches of every size from 1 KiB to " \
+	  "16 MiB as a curve, and its references at the configured size, counted without a " \
+	  "trace as rdscope count does (H again or Esc: back)", 'H') \
+	X(COUNT_LESS, KS_GLOBAL, "<", "count view: halve the selected parameter (the problem " \
+	  "size) and count again", '<') \
+	X(COUNT_MORE, KS_GLOBAL, ">", "count view: double the selected parameter and count again", \
+	  '>') \
+	X(COUNT_PARAM, KS_GLOBAL, "P", "count view: select the next parameter", 'P') \
 	X(SITE_PREV, KS_GLOBAL, "[", "sources view: select the previous site", '[') \
 	X(SITE_NEXT, KS_GLOBAL, "]", "sources view: select the next site", ']') \
 	X(SITE_TEXT, KS_GLOBAL, "T", \

@@ -107,6 +107,71 @@ static int explorer_input_load(const char *text, rd_kernel **k, char *err, size_
 	return st == INPUT_OK ? 0 : -1;
 }
 
+/* The explorer's count view (explorer_opts.count, off the UI thread):
+ * count_kdesc, its results copied into the explorer's own type. */
+typedef struct count_stop {
+	int (*stop)(void *ctx);
+	void *ctx;
+} count_stop;
+
+static int count_progress(void *ctx, double f)
+{
+	(void)f;
+	const count_stop *s = ctx;
+	return s->stop(s->ctx);
+}
+
+static int explorer_count_run(const char *input, const char *const *defines, size_t ndefines,
+			      uint32_t line, const uint64_t *bytes, int nlevels, int (*stop)(void *ctx),
+			      void *ctx, explorer_count *out, char *err, size_t len)
+{
+	memset(out, 0, sizeof *out);
+	if (nlevels < 1 || nlevels > EXPLORER_COUNT_LEVELS) {
+		snprintf(err, len, "count: 1 to %d sizes", EXPLORER_COUNT_LEVELS);
+		return -1;
+	}
+	input_opts opts = {.defines = defines, .ndefines = ndefines};
+	count_stop cs = {stop, ctx};
+	counted k;
+	if (count_kdesc(input, &opts, line, bytes, nlevels, 0, count_progress, &cs, &k, err, len) !=
+	    EXIT_OK)
+		return -1;
+	out->line = line;
+	out->nlevels = nlevels;
+	memcpy(out->bytes, bytes, (size_t)nlevels * sizeof *bytes);
+	out->accesses = k.accesses;
+	out->compulsory = k.compulsory;
+	memcpy(out->capacity, k.capacity, (size_t)nlevels * sizeof *k.capacity);
+	out->lines = rd_count_lines(k.cnt);
+	out->seconds = k.seconds;
+	int64_t v;
+	const char *name;
+	for (int i = 0; i < EXPLORER_COUNT_PARAMS && (name = kdesc_param(k.r, i, &v)); i++) {
+		snprintf(out->pname[i], sizeof out->pname[i], "%s", name);
+		out->pval[i] = v;
+		out->nparams = i + 1;
+	}
+	out->refs = calloc((size_t)(k.nrefs ? k.nrefs : 1), sizeof *out->refs);
+	if (!out->refs) {
+		counted_free(&k);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	const rd_count_ref *R = rd_count_refs(k.cnt);
+	for (int i = 0; i < k.nrefs; i++) {
+		explorer_count_ref *x = &out->refs[i];
+		x->line = k.info[i].line;
+		snprintf(x->text, sizeof x->text, "%.63s", k.info[i].text);
+		x->store = k.info[i].store;
+		x->accesses = R[i].accesses;
+		x->compulsory = R[i].compulsory;
+		memcpy(x->capacity, R[i].capacity, (size_t)nlevels * sizeof *R[i].capacity);
+	}
+	out->nrefs = k.nrefs;
+	counted_free(&k);
+	return 0;
+}
+
 /*
  * The directory a write to path lands in, by stat: an existing file's
  * (links followed), a dangling link's target's, or a new file's. -1 when
@@ -234,6 +299,7 @@ static int explorer_from_cli(cli *c)
 		.svg_save = explorer_svg_save,
 		.source_text = samples_source,
 		.input_load = explorer_input_load,
+		.count = explorer_count_run,
 		.terminal = sigbus_terminal,
 	};
 	return explorer_run(&o);

@@ -446,3 +446,27 @@ grep -q "generated: maxrd 64; cold 0.05; peak 50 1 2 " "$T/gen.txt" &&
 result "generator: the explorer's counts are rdscope run rp:FILE's ($hits hits, $comp compulsory, $assoc assoc)" $?
 grep -q "generated: maxrd 64; cold 0.06; peak 50 1 2; peak 57 1 2 " "$T/gen_two.txt"
 result "generator: a peak added, the cold share stepped" $?
+
+# ---------------------------------------------------------------- count
+# The count view (H): HayStack's counts of a description beside the
+# parameters; > doubles the problem size and counts again; the numbers
+# are rdscope count's at the configured line and size.
+cat >"$T/count.keys" <<KEYS
+H
+dump-screen $T/count.txt
+>
+dump-screen $T/count2.txt
+KEYS
+screen count 34 100 -- sample:haystack/gemm && golden count
+result "count view: the screen matches its golden" $?
+"$RDSCOPE" count -f json -s l1.line=128 --levels 16K -D D=128 sample:haystack/gemm >"$T/cnt.json" &&
+	python3 -c "
+import json, sys
+d = json.load(open('$T/cnt.json'))
+b = [x for x in d['references'] if x['reference'] == 'B[k][j]'][0]
+print('%.2f%%' % (100 * (d['compulsory'] + d['capacity'][0]) / d['accesses']), b['capacity'][0])" >"$T/cnt.txt"
+read -r pct bcap <"$T/cnt.txt"
+grep -q '\[D = 128\]' "$T/count2.txt" && grep -q "at 16K (l1.size): $pct misses" "$T/count2.txt" &&
+	grep -q ' 1536 lines of 128 bytes' "$T/count2.txt" &&
+	grep -Eq "B\[k\]\[j\] +2\.1M +512 +65\.0k" "$T/count2.txt" && [ "$bcap" = 65024 ]
+result "count view: > doubles D and counts again; its rate ($pct) and rows are rdscope count's" $?

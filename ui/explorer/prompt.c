@@ -97,6 +97,17 @@ typedef struct file_job {
 	rd_result res;   /* P_SVG: the result on screen (its histogram copied) */
 	int (*source)(const char *input, char **text, char *err, size_t len);
 	char *src_text;  /* P_SOURCE: the description's text read */
+	/* P_COUNT: what to count, the stop flag (Esc), the result */
+	int (*count)(const char *input, const char *const *defines, size_t ndefines, uint32_t line,
+		     const uint64_t *bytes, int nlevels, int (*stop)(void *ctx), void *ctx,
+		     explorer_count *out, char *err, size_t len);
+	char defs[EXPLORER_COUNT_PARAMS][48];
+	int ndefs;
+	uint32_t line;
+	uint64_t bytes[EXPLORER_COUNT_LEVELS];
+	int nlevels;
+	atomic_int stop;
+	explorer_count cres;
 	char input[600], kernel[200];
 	char text[600];  /* the preset to open, the file to export to */
 	char name[200], desc[600];
@@ -117,7 +128,14 @@ static void file_job_free(void *arg)
 	rd_kernel_free(j->k);
 	free(j->res.hist);
 	free(j->src_text);
+	free(j->cres.refs);
 	free(j);
+}
+
+static int count_stop(void *ctx)
+{
+	file_job *j = ctx;
+	return atomic_load(&j->stop);
 }
 
 /* The picture's file (off the UI thread: a name may be on a hung file
@@ -159,6 +177,12 @@ static void file_job_run(void *arg)
 		j->rc = j->load(j->text, &j->cfg, j->err, sizeof j->err);
 	} else if (j->kind == P_SOURCE) {
 		j->rc = j->source(j->text, &j->src_text, j->err, sizeof j->err);
+	} else if (j->kind == P_COUNT) {
+		const char *defs[EXPLORER_COUNT_PARAMS];
+		for (int i = 0; i < j->ndefs; i++)
+			defs[i] = j->defs[i];
+		j->rc = j->count(j->text, defs, (size_t)j->ndefs, j->line, j->bytes, j->nlevels,
+				 count_stop, j, &j->cres, j->err, sizeof j->err);
 	} else if (j->kind == P_SVG) {
 		j->rc = svg_path(j->text, sizeof j->text, j->err, sizeof j->err);
 		if (j->rc == 0)
@@ -179,6 +203,7 @@ static int file_job_start(explorer *x, file_job *j, const char *what)
 {
 	const char *verb = j->kind == P_EXPORT ? "export"
 			   : j->kind == P_SOURCE ? "sources"
+			   : j->kind == P_COUNT	 ? "count"
 			   : j->kind == P_SVG	 ? "svg"
 			   : j->kind == P_TYPED	 ? "typed"
 						 : "open";
@@ -494,6 +519,46 @@ static int exported(explorer *x, file_job *j)
 	return R_STATUS;
 }
 
+/* The count view's result (P_COUNT). */
+static int count_done(explorer *x, file_job *j)
+{
+	if (j->rc != 0) {
+		explorer_message(x, 1, "count: %s", j->err);
+		return R_STATUS;
+	}
+	explorer_count *c = malloc(sizeof *c);
+	if (!c) {
+		explorer_message(x, 1, "count: out of memory");
+		return R_STATUS;
+	}
+	*c = j->cres;
+	j->cres.refs = NULL; /* now the explorer's */
+	explorer_set_count(x, c);
+	return R_BARS | R_HIST;
+}
+
+int prompt_count(explorer *x, const char (*defs)[48], int ndefs, uint32_t line,
+		 const uint64_t *bytes, int nlevels)
+{
+	if (!x->opts->count) {
+		explorer_message(x, 1, "count: this explorer cannot count");
+		return R_STATUS;
+	}
+	file_job *j = file_job_new(x, P_COUNT);
+	if (!j)
+		return R_STATUS;
+	j->count = x->opts->count;
+	snprintf(j->text, sizeof j->text, "%s", x->input);
+	for (int i = 0; i < ndefs && i < EXPLORER_COUNT_PARAMS; i++)
+		snprintf(j->defs[i], sizeof j->defs[i], "%s", defs[i]);
+	j->ndefs = ndefs < EXPLORER_COUNT_PARAMS ? ndefs : EXPLORER_COUNT_PARAMS;
+	j->line = line;
+	j->nlevels = nlevels < EXPLORER_COUNT_LEVELS ? nlevels : EXPLORER_COUNT_LEVELS;
+	memcpy(j->bytes, bytes, (size_t)j->nlevels * sizeof *bytes);
+	atomic_init(&j->stop, 0);
+	return file_job_start(x, j, "counting");
+}
+
 int prompt_busy_done(explorer *x)
 {
 	if (!x->busy || !bgcall_done(x->busy))
@@ -502,6 +567,7 @@ int prompt_busy_done(explorer *x)
 	int f = j->kind == P_OPEN ? opened(x, j)
 		: j->kind == P_EXPORT || j->kind == P_SVG ? exported(x, j)
 		: j->kind == P_SOURCE			 ? sourced(x, j)
+		: j->kind == P_COUNT			 ? count_done(x, j)
 				      : loaded(x, j);
 	bgcall_drop(x->busy);
 	x->busy = NULL;
@@ -515,7 +581,10 @@ int prompt_busy_cancel(explorer *x)
 		explorer_message(x, 1, "open: stopped waiting for %s", j->text);
 	else if (j->kind == P_TYPED)
 		explorer_message(x, 1, "typed: stopped waiting");
-	else if (j->kind == P_SOURCE) {
+	else if (j->kind == P_COUNT) {
+		atomic_store(&j->stop, 1); /* its thread ends at the next check */
+		explorer_message(x, 1, "count: stopped");
+	} else if (j->kind == P_SOURCE) {
 		x->site_text = 0;
 		explorer_message(x, 1, "sources: stopped waiting for %s", j->text);
 	} else

@@ -33,6 +33,11 @@ int prompt_key(explorer *x, int ch);
  * in (the loop calls this when bgcall_fd is readable), or stop waiting
  * for it (Esc). Reaction flags. */
 int prompt_busy_done(explorer *x);
+/* The count view's count of the input on screen (explorer_opts.count)
+ * with the -D settings defs, off the UI thread; its result goes to
+ * explorer_set_count. */
+int prompt_count(explorer *x, const char (*defs)[48], int ndefs, uint32_t line,
+		 const uint64_t *bytes, int nlevels);
 int prompt_busy_cancel(explorer *x);
 
 #endif

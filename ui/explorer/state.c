@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lessons.h"
@@ -161,6 +162,14 @@ int explorer_toggle_view(explorer *x, int v)
 		x->focus = F_PARAMS; /* its keys are the parameters pane's */
 	explorer_request(x);
 	return R_ALL;
+}
+
+void explorer_set_count(explorer *x, explorer_count *c)
+{
+	if (x->count)
+		free(x->count->refs);
+	free(x->count);
+	x->count = c;
 }
 
 void explorer_want_profile(explorer *x)

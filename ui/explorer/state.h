@@ -39,7 +39,7 @@ enum {
 /* P_GOTO: a request or time for the step-through; P_INPUT: another input
  * to explore; P_TYPED: an address sequence to explore (typed.h). */
 enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM, P_GOTO, P_INPUT, P_TYPED,
-		   P_SVG, P_SOURCE };
+		   P_SVG, P_SOURCE, P_COUNT };
 enum focus { F_PARAMS = 0, F_HIST };
 
 #define MEMO_N 16
@@ -118,6 +118,13 @@ typedef struct explorer {
 	mix mix;
 	int mix_init, mix_sel;
 	char mix_name[600];
+	/* The count view (views/count.c): its result, the -D settings it asks
+	 * for (the problem size stepped), the parameter < and > step, and
+	 * what was asked last (not asked again after a failure). */
+	explorer_count *count;
+	char count_def[EXPLORER_COUNT_PARAMS][48];
+	int ncount_def, count_psel;
+	char count_asked[1024];
 	snap *prof;            /* JOB_PROFILE result, or NULL (views/profile.c; the
 				  breakdown's estimate line) */
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
@@ -185,6 +192,10 @@ int explorer_toggle_view(explorer *x, int v);
  * after the breakdown without asking (views/breakdown.c): the breakdown
  * pane then estimates every later geometry edit at once. */
 #define EXPLORER_PROFILE_AUTO_LOADS 2000000u
+
+/* Keep c (malloc'ed, with its refs) as the count view's result, freeing
+ * the one before; NULL: forget it. */
+void explorer_set_count(explorer *x, explorer_count *c);
 
 /* Ask the model thread for the reuse profile of the configuration on
  * screen (rprof.h), unless the one held is its or it is asked for in this
