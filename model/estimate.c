@@ -179,3 +179,24 @@ int rd_compare_stats(const double *y, const double *yhat, size_t n, rd_stats *s)
 	free(rb);
 	return 0;
 }
+
+int rd_hist_add(uint64_t **hist, uint32_t *len, uint32_t *cap, uint64_t d)
+{
+	if (d >= *cap) {
+		uint64_t nc = *cap ? *cap : 64;
+		while (nc <= d)
+			nc *= 2;
+		if (nc > UINT32_MAX)
+			return -1;
+		uint64_t *h = realloc(*hist, nc * sizeof *h);
+		if (!h)
+			return -1;
+		memset(h + *cap, 0, (nc - *cap) * sizeof *h);
+		*hist = h;
+		*cap = (uint32_t)nc;
+	}
+	(*hist)[d]++;
+	if (d >= *len)
+		*len = (uint32_t)d + 1;
+	return 0;
+}

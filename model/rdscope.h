@@ -677,6 +677,10 @@ void rd_metrics_of(const rd_result *r, const rd_result *l1b, rd_metrics *m);
  *  - its peaks: local maxima of the RD >= 0 profile in log2 buckets (0;
  *    1; 2-3; 4-7; ...) holding at least 5 % of the tallest bucket [ours].
  */
+/* Count one access at distance d in a growable histogram: *hist holds
+ * *cap bins (grown by doubling, zeroed), *len is one past the largest
+ * distance counted. 0, or -1 when out of memory or d is 2^32 or more. */
+int rd_hist_add(uint64_t **hist, uint32_t *len, uint32_t *cap, uint64_t d);
 uint64_t rd_profile_fa_misses(const uint64_t *hist, uint32_t len, uint64_t cold, uint64_t lines);
 double rd_profile_estimate(const uint64_t *hist, uint32_t len, uint64_t cold, uint32_t ways,
 			   uint64_t lines);

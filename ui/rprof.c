@@ -78,23 +78,7 @@ int rprof_add(rprof *p, uint32_t core, int64_t d)
 		p->cold++;
 		return 0;
 	}
-	if ((uint64_t)d >= p->cap) {
-		uint64_t nc = p->cap ? p->cap : 64;
-		while (nc <= (uint64_t)d)
-			nc *= 2;
-		if (nc > UINT32_MAX)
-			return -1;
-		uint64_t *h = realloc(p->hist, nc * sizeof *h);
-		if (!h)
-			return -1;
-		memset(h + p->cap, 0, (nc - p->cap) * sizeof *h);
-		p->hist = h;
-		p->cap = (uint32_t)nc;
-	}
-	p->hist[d]++;
-	if ((uint32_t)d >= p->len)
-		p->len = (uint32_t)d + 1;
-	return 0;
+	return rd_hist_add(&p->hist, &p->len, &p->cap, (uint64_t)d);
 }
 
 int rprof_nbuckets(const rprof *p)

@@ -178,10 +178,8 @@ int arrays_run(const cli *c)
 		rd_arrays_free(file);
 		return rc;
 	}
-	outfile out = {0};
-	outfile_catch_signals();
-	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
-		msg_error("%s", err);
+	outfile out;
+	if (batch_output_begin(c, &out)) {
 		rd_arrays_free(file);
 		return EXIT_RUNTIME;
 	}

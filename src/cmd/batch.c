@@ -314,6 +314,18 @@ int batch_input_end(input *in, int st, const char *err)
 	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
+int batch_output_begin(const cli *c, outfile *out)
+{
+	char err[1024];
+	memset(out, 0, sizeof *out);
+	outfile_catch_signals();
+	if (outfile_open(out, c->output ? c->output : "-", err, sizeof err) < 0) {
+		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 int batch_output_end(outfile *out, int rc)
 {
 	char err[1024];

@@ -26,6 +26,11 @@ int batch_note_counted_stores(const char *spec, const rd_kernel *k, enum rd_stor
  * the exit status after saying why. */
 int batch_input_end(input *in, int st, const char *err);
 
+/* The start of a command's single output: -o FILE (or standard output)
+ * opened as outfile.h says, its temporary removed if a signal ends the
+ * process. 0, or EXIT_RUNTIME after saying why. */
+int batch_output_begin(const cli *c, outfile *out);
+
 /* The end of a command's single output: with rc EXIT_OK commit out (an
  * error if it cannot be written), else abandon it (standard output
  * flushed, a file's temporary removed). The exit status. */

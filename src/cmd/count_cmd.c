@@ -334,12 +334,9 @@ int count_run(const cli *c)
 	if (parse_levels(c->levels ? c->levels : "32K,512K", line, lv, &nlv) < 0)
 		return EXIT_USAGE;
 	char err[1024];
-	outfile out = {0};
-	outfile_catch_signals();
-	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
-		msg_error("%s", err);
+	outfile out;
+	if (batch_output_begin(c, &out))
 		return EXIT_RUNTIME;
-	}
 	input_opts opts = cli_input_opts(c);
 	cctx x;
 	progress_init(&x.prog, !c->quiet, c->inputs[0]);
@@ -349,8 +346,7 @@ int count_run(const cli *c)
 	progress_done(&x.prog);
 	if (rc != EXIT_OK) {
 		msg_error("%s", err);
-		outfile_abort(&out);
-		return rc;
+		return batch_output_end(&out, rc);
 	}
 	totals t = {k.accesses, k.compulsory, {0}, k.repeated};
 	memcpy(t.capacity, k.capacity, sizeof t.capacity);
@@ -361,10 +357,5 @@ int count_run(const cli *c)
 	else
 		write_text(out.f, c, k.r, k.cnt, k.info, k.fast, &t, line, lv, nlv, k.seconds);
 	counted_free(&k);
-	if (outfile_commit(&out, err, sizeof err) < 0) {
-		msg_error("cannot write results: %s", err);
-		outfile_abort(&out);
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return batch_output_end(&out, EXIT_OK);
 }

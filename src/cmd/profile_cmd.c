@@ -76,23 +76,7 @@ static int prof_add(prof *p, int64_t d)
 		p->cold++;
 		return 0;
 	}
-	if ((uint64_t)d >= p->cap) {
-		uint64_t nc = p->cap ? p->cap : 64;
-		while (nc <= (uint64_t)d)
-			nc *= 2;
-		if (nc > UINT32_MAX)
-			return -1;
-		uint64_t *h = realloc(p->hist, nc * sizeof *h);
-		if (!h)
-			return -1;
-		memset(h + p->cap, 0, (nc - p->cap) * sizeof *h);
-		p->hist = h;
-		p->cap = (uint32_t)nc;
-	}
-	p->hist[d]++;
-	if ((uint32_t)d >= p->len)
-		p->len = (uint32_t)d + 1;
-	return 0;
+	return rd_hist_add(&p->hist, &p->len, &p->cap, (uint64_t)d);
 }
 
 /* Each load request of the latency-free run, in each core's issue order
@@ -359,12 +343,9 @@ int profile_run(const cli *c)
 	if (samefile_check(c))
 		return EXIT_USAGE;
 	char err[1024];
-	outfile out = {0};
-	outfile_catch_signals();
-	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
-		msg_error("%s", err);
+	outfile out;
+	if (batch_output_begin(c, &out))
 		return EXIT_RUNTIME;
-	}
 	input_opts opts = cli_input_opts(c);
 	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
 	if (rc != EXIT_OK) {

@@ -2,6 +2,7 @@
  * The trace commands (see trace_cmd.h).
  */
 #include "trace_cmd.h"
+#include "batch.h"
 #include "samefile.h"
 
 #include <errno.h>
@@ -143,19 +144,12 @@ int trace_cmd_kdesc(const cli *c)
 		msg_error("%s", err);
 		return strcmp(err, "out of memory") ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	outfile out = {0};
-	outfile_catch_signals();
-	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
-		msg_error("%s", err);
+	outfile out;
+	if (batch_output_begin(c, &out)) {
 		free(desc);
 		return EXIT_RUNTIME;
 	}
 	fputs(desc, out.f);
 	free(desc);
-	if (outfile_commit(&out, err, sizeof err) < 0) {
-		msg_error("cannot write the description: %s", err);
-		outfile_abort(&out);
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return batch_output_end(&out, EXIT_OK);
 }

@@ -193,7 +193,7 @@ fromc() { # C-FILE OUT -D...
 	shift 2
 	"$RDSCOPE" kdesc --from-c "$f" "$@" -o "$o" 2>"$T/fc.err"
 }
-fromc tests/c/gemm.c "$T/gemm.kdesc" &&
+fromc tests/fuzz/corpus/cscop/gemm.c "$T/gemm.kdesc" &&
 	rds count -f csv -D D=256 "$T/gemm.kdesc" && sed 1d "$T/out" | cut -d, -f3,5- >"$T/fc.csv" &&
 	rds count -f csv -D D=256 sample:haystack/gemm && sed 1d "$T/out" | cut -d, -f3,5- >"$T/s.csv" &&
 	sed 's/,[0-9 ]*,[0-9]*$//' "$T/fc.csv" >"$T/fc2.csv" && sed 's/,[0-9 ]*,[0-9]*$//' "$T/s.csv" >"$T/s2.csv" &&
@@ -205,14 +205,14 @@ import json, sys
 d = json.load(open('$T/out'))
 sys.exit((d['params'], d['compulsory'], d['capacity'], d['accesses']) != ({'D': 1024}, 196608, [67043328, 67043328], 4297064448))"
 result "kdesc --from-c: gemm at its #define'd D = 1024 gives HayStack's README numbers" $?
-fromc tests/c/toy.c "$T/toy.kdesc" -D N=128 && check toy -s l1.line=16 --levels 256 "$T/toy.kdesc" -- \
+fromc tests/fuzz/corpus/cscop/toy.c "$T/toy.kdesc" -D N=128 && check toy -s l1.line=16 --levels 256 "$T/toy.kdesc" -- \
 	128/1/19 128/11/14 64/20/7
 result "kdesc --from-c: the toy kernel (int N; -D N=128) per reference" $?
-fromc tests/c/stencil.c "$T/stencil.kdesc" -D N1=2 -D N2=32 && check stencil $L16 "$T/stencil.kdesc" -- \
+fromc tests/fuzz/corpus/cscop/stencil.c "$T/stencil.kdesc" -D N1=2 -D N2=32 && check stencil $L16 "$T/stencil.kdesc" -- \
 	1800/1/1 1800/0/0 1800/7/7 1800/240/240 1800/8/8 1800/240/240 \
 	1800/0/2 1800/0/0 1800/0/14 1800/8/472 1800/8/8 1800/0/480
 result "kdesc --from-c: the stencil kernel per reference" $?
-fromc tests/c/cholesky.c "$T/chol.kdesc" -D n=32 && check cholesky $L16 "$T/chol.kdesc" -- \
+fromc tests/fuzz/corpus/cscop/cholesky.c "$T/chol.kdesc" -D n=32 && check cholesky $L16 "$T/chol.kdesc" -- \
 	4960/105/0 4960/0/0 4960/0/1033 4960/0/0 496/31/0 496/0/77 496/0/0 \
 	496/7/0 496/0/0 496/0/0 496/0/0 32/1/0 32/0/0
 result "kdesc --from-c: PolyBench's cholesky (function parameters, sqrtf) per reference" $?
