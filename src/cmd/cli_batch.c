@@ -2,7 +2,7 @@
  * The commands' checks on the command line (see cli_batch.h).
  */
 #include "cli_batch.h"
-#include "profile_cmd.h"
+#include "rprofile.h"
 
 #include <errno.h>
 #include <stdlib.h>

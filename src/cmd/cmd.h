@@ -2,7 +2,7 @@
  * src/cmd: the commands. The command line (cli.h), batch runs (batch.h),
  * sweeps and their shards (sweep.h, sweep_run.h), merge (merge.h), the
  * preset, trace and profile commands (preset_cmd.h, trace_cmd.h,
- * profile_cmd.h) and the progress
+ * profile_cmd.h; the profiles they measure, rprofile.h) and the progress
  * line of long runs (progress.h); main.c starts the right one, or the
  * explorer.
  *
@@ -22,6 +22,7 @@
 #include "trace_cmd.h"
 #include "progress.h"
 #include "profile_cmd.h"
+#include "rprofile.h"
 #include "compare_cmd.h"
 
 #endif

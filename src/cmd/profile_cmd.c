@@ -17,148 +17,17 @@
 #include <string.h>
 
 #include "progress.h"
+#include "rprofile.h"
 #include "readers/readers.h"
 #include "util/util.h"
 #include "writers/writers.h"
 
-/* c's cache and GPU under the paper profile in the latency-free order: no
- * latency, unlimited MSHRs, loads cached, stores and the L2 left out
- * (RDGC's own keys back at the paper's defaults). */
-static void latency_free(const rd_config *c, rd_config *d)
-{
-	*d = *c;
-	d->model = RD_PROFILE_PAPER;
-	d->l1_mshrs = d->l1_mshr_per_warp = 0;
-	d->latency_hit = d->latency_miss = 0;
-	d->latency_stddev = 0;
-	d->loads = RD_LOADS_CACHE;
-	d->stores = RD_STORES_IGNORE;
-	d->l2_size = 0;
-	d->l1_banks = d->l1_mshr_sets = 1;
-	d->l1_ports = d->l1_max_merges = 0;
-	d->latency_model = RD_LATENCY_FIXED;
-	d->latency_k1 = 2;
-	d->latency_k2 = 0.25;
-	d->schedulers = 2;
-}
-
-void profile_config(const rd_config *c, rd_config *out)
-{
-	latency_free(c, out);
-	out->l1_ways = rd_config_sets(c) * c->l1_ways; /* every line in one set */
-	out->l1_hash = RD_HASH_MOD;
-	out->replacement = RD_REPL_LRU;
-	out->classes = RD_CLASSES_DIFFERENCE;
-}
-
-/* One profile: counts per distance (cold apart). */
-typedef struct prof {
-	uint32_t core;
-	long long interval; /* -1: the whole stream */
-	uint64_t requests, cold;
-	uint64_t *hist;
-	uint32_t len, cap;
-} prof;
-
-typedef struct pctx {
-	const cli *c;
-	progress prog;
-	prof *v;             /* the whole stream's per core, then the intervals' */
-	size_t n, cap;
-	int failed;
-	/* the current core's whole-stream profile and interval */
-	long long cur_core;
-	size_t whole, inter;
-} pctx;
-
-static int on_progress(void *ctx, double f)
-{
-	progress_update(&((pctx *)ctx)->prog, f);
-	return ((pctx *)ctx)->failed;
-}
-
-static prof *prof_new(pctx *x, uint32_t core, long long interval)
-{
-	if (x->n == x->cap) {
-		size_t nc = x->cap ? x->cap * 2 : 16;
-		prof *v = realloc(x->v, nc * sizeof *v);
-		if (!v)
-			return NULL;
-		x->v = v;
-		x->cap = nc;
-	}
-	prof *p = &x->v[x->n++];
-	memset(p, 0, sizeof *p);
-	p->core = core;
-	p->interval = interval;
-	return p;
-}
-
-static int prof_add(prof *p, int64_t d)
-{
-	p->requests++;
-	if (d < 0) {
-		p->cold++;
-		return 0;
-	}
-	if ((uint64_t)d >= p->cap) {
-		uint64_t nc = p->cap ? p->cap : 64;
-		while (nc <= (uint64_t)d)
-			nc *= 2;
-		if (nc > UINT32_MAX)
-			return -1;
-		uint64_t *h = realloc(p->hist, nc * sizeof *h);
-		if (!h)
-			return -1;
-		memset(h + p->cap, 0, (nc - p->cap) * sizeof *h);
-		p->hist = h;
-		p->cap = (uint32_t)nc;
-	}
-	p->hist[d]++;
-	if ((uint32_t)d >= p->len)
-		p->len = (uint32_t)d + 1;
-	return 0;
-}
-
-/* Each load request of the latency-free run, in each core's issue order
- * (cores one after the other). */
-static void on_event(void *ctx, const rd_event *ev)
-{
-	pctx *x = ctx;
-	if (x->failed || ev->store || ev->level != 1 ||
-	    (ev->outcome != RD_OUT_HIT && ev->outcome != RD_OUT_MISS))
-		return;
-	if ((long long)ev->core != x->cur_core) {
-		prof *w = prof_new(x, ev->core, -1);
-		if (!w) {
-			x->failed = 1;
-			return;
-		}
-		x->cur_core = ev->core;
-		x->whole = x->n - 1;
-		x->inter = (size_t)-1;
-	}
-	prof *w = &x->v[x->whole];
-	if (x->c->interval && w->requests % x->c->interval == 0) {
-		prof *p = prof_new(x, ev->core, (long long)(w->requests / x->c->interval));
-		if (!p) {
-			x->failed = 1;
-			return;
-		}
-		x->inter = x->n - 1;
-		w = &x->v[x->whole]; /* (the array moved) */
-	}
-	if (prof_add(w, ev->distance) < 0 ||
-	    (x->c->interval && prof_add(&x->v[x->inter], ev->distance) < 0))
-		x->failed = 1;
-}
-
-static uint32_t max_rd(const prof *p)
+static uint32_t max_rd(const rprof *p)
 {
 	return p->len ? p->len - 1 : 0;
 }
 
-static void write_text(FILE *f, const char *spec, const char *kernel, const prof *p)
+static void write_text(FILE *f, const char *spec, const char *kernel, const rprof *p)
 {
 	fprintf(f, "input:    %s\nkernel:   %s\ncore:     %u", spec, kernel, p->core);
 	if (p->interval >= 0)
@@ -176,7 +45,7 @@ static void write_text(FILE *f, const char *spec, const char *kernel, const prof
 	fprintf(f, "max_rd %u, peaks %u\n\n", max_rd(p), rd_profile_peaks(p->hist, p->len));
 }
 
-static void write_csv(FILE *f, const char *spec, const char *kernel, const prof *p)
+static void write_csv(FILE *f, const char *spec, const char *kernel, const rprof *p)
 {
 	for (int64_t d = -1; d < (int64_t)p->len; d++) {
 		uint64_t n = d < 0 ? p->cold : p->hist[d];
@@ -193,7 +62,7 @@ static void write_csv(FILE *f, const char *spec, const char *kernel, const prof 
 	}
 }
 
-static void write_json(FILE *f, const char *spec, const char *kernel, const prof *p, int first)
+static void write_json(FILE *f, const char *spec, const char *kernel, const rprof *p, int first)
 {
 	fputs(first ? "\n" : ",\n", f);
 	fputs("{\"input\":", f);
@@ -235,15 +104,15 @@ typedef struct estimate {
 	double binomial, fa, detailed;
 } estimate;
 
-static int estimate_kernel(const cli *c, rd_model *m, const pctx *x, estimate *e)
+static int estimate_kernel(const cli *c, rd_model *m, const rprof *v, size_t n, estimate *e)
 {
 	const rd_config *cc = &c->config;
 	e->sets = rd_config_sets(cc);
 	e->ways = cc->l1_ways;
 	e->lines = (uint64_t)e->sets * e->ways;
 	double b = 0, fa = 0;
-	for (size_t i = 0; i < x->n; i++) {
-		const prof *p = &x->v[i];
+	for (size_t i = 0; i < n; i++) {
+		const rprof *p = &v[i];
 		if (p->interval >= 0)
 			continue;
 		e->requests += p->requests;
@@ -256,7 +125,7 @@ static int estimate_kernel(const cli *c, rd_model *m, const pctx *x, estimate *e
 	e->fa = e->requests ? fa / (double)e->requests : 0;
 	/* the detailed model: the configured cache, the latency-free order */
 	rd_config d;
-	latency_free(cc, &d);
+	profile_latency_free(cc, &d);
 	rd_result r;
 	rd_callbacks none = {0};
 	int rc = rd_model_run(m, &d, 1 << RD_CASE_FULL, &none, &r);
@@ -315,20 +184,16 @@ static int profile_input(const cli *c, const rd_config *cfg, const char *spec, F
 			input_close(in);
 			return EXIT_RUNTIME;
 		}
-		pctx x = {.c = c, .cur_core = -1};
-		progress_init(&x.prog, !c->quiet, k->name);
-		rd_callbacks cb = {.progress = on_progress, .event = on_event, .ctx = &x};
+		progress prog;
+		progress_init(&prog, !c->quiet, k->name);
 		rd_model *m = rd_model_new(k);
-		rd_result r;
-		int rc = m ? rd_model_run(m, cfg, 1 << RD_CASE_FULL, &cb, &r) : RD_ENOMEM;
-		progress_done(&x.prog);
-		if (rc == RD_OK)
-			rd_result_free(&r);
-		if (rc == RD_OK && x.failed)
-			rc = RD_ENOMEM;
+		rprof *pv = NULL;
+		size_t pn = 0;
+		int rc = m ? rprofile_measure(m, cfg, c->interval, &prog, &pv, &pn) : RD_ENOMEM;
+		progress_done(&prog);
 		if (rc == RD_OK && c->estimate) {
 			estimate e = {0};
-			rc = estimate_kernel(c, m, &x, &e);
+			rc = estimate_kernel(c, m, pv, pn, &e);
 			if (rc == RD_OK && es->n == es->cap) {
 				size_t nc = es->cap ? es->cap * 2 : 8;
 				estimate *v = realloc(es->v, nc * sizeof *v);
@@ -352,8 +217,8 @@ static int profile_input(const cli *c, const rd_config *cfg, const char *spec, F
 			}
 		}
 		if (rc == RD_OK) {
-			for (size_t i = 0; i < x.n; i++) {
-				const prof *p = &x.v[i];
+			for (size_t i = 0; i < pn; i++) {
+				const rprof *p = &pv[i];
 				if (c->format == OUTPUT_JSON)
 					write_json(f, spec, k->name, p, *first);
 				else if (c->format == OUTPUT_CSV)
@@ -365,9 +230,7 @@ static int profile_input(const cli *c, const rd_config *cfg, const char *spec, F
 			if (c->estimate && c->format != OUTPUT_JSON)
 				estimate_text(f, &es->v[es->n - 1]);
 		}
-		for (size_t i = 0; i < x.n; i++)
-			free(x.v[i].hist);
-		free(x.v);
+		rprof_free(pv, pn);
 		rd_model_free(m);
 		rd_kernel_free(k);
 		if (rc != RD_OK) {

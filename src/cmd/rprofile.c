@@ -1,0 +1,157 @@
+/*
+ * Reuse profiles measured by the model (see rprofile.h).
+ */
+#include "rprofile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* (RDGC's own keys back at the paper's defaults.) */
+void profile_latency_free(const rd_config *c, rd_config *d)
+{
+	*d = *c;
+	d->model = RD_PROFILE_PAPER;
+	d->l1_mshrs = d->l1_mshr_per_warp = 0;
+	d->latency_hit = d->latency_miss = 0;
+	d->latency_stddev = 0;
+	d->loads = RD_LOADS_CACHE;
+	d->stores = RD_STORES_IGNORE;
+	d->l2_size = 0;
+	d->l1_banks = d->l1_mshr_sets = 1;
+	d->l1_ports = d->l1_max_merges = 0;
+	d->latency_model = RD_LATENCY_FIXED;
+	d->latency_k1 = 2;
+	d->latency_k2 = 0.25;
+	d->schedulers = 2;
+}
+
+void profile_config(const rd_config *c, rd_config *out)
+{
+	profile_latency_free(c, out);
+	out->l1_ways = rd_config_sets(c) * c->l1_ways; /* every line in one set */
+	out->l1_hash = RD_HASH_MOD;
+	out->replacement = RD_REPL_LRU;
+	out->classes = RD_CLASSES_DIFFERENCE;
+}
+
+typedef struct pctx {
+	unsigned long interval;
+	progress *prog;
+	rprof *v;            /* the whole stream's per core, then the intervals' */
+	size_t n, cap;
+	int failed;
+	/* the current core's whole-stream profile and interval */
+	long long cur_core;
+	size_t whole, inter;
+} pctx;
+
+static int on_progress(void *ctx, double f)
+{
+	pctx *x = ctx;
+	if (x->prog)
+		progress_update(x->prog, f);
+	return x->failed;
+}
+
+static rprof *prof_new(pctx *x, uint32_t core, long long interval)
+{
+	if (x->n == x->cap) {
+		size_t nc = x->cap ? x->cap * 2 : 16;
+		rprof *v = realloc(x->v, nc * sizeof *v);
+		if (!v)
+			return NULL;
+		x->v = v;
+		x->cap = nc;
+	}
+	rprof *p = &x->v[x->n++];
+	memset(p, 0, sizeof *p);
+	p->core = core;
+	p->interval = interval;
+	return p;
+}
+
+static int prof_add(rprof *p, int64_t d)
+{
+	p->requests++;
+	if (d < 0) {
+		p->cold++;
+		return 0;
+	}
+	if ((uint64_t)d >= p->cap) {
+		uint64_t nc = p->cap ? p->cap : 64;
+		while (nc <= (uint64_t)d)
+			nc *= 2;
+		if (nc > UINT32_MAX)
+			return -1;
+		uint64_t *h = realloc(p->hist, nc * sizeof *h);
+		if (!h)
+			return -1;
+		memset(h + p->cap, 0, (nc - p->cap) * sizeof *h);
+		p->hist = h;
+		p->cap = (uint32_t)nc;
+	}
+	p->hist[d]++;
+	if ((uint32_t)d >= p->len)
+		p->len = (uint32_t)d + 1;
+	return 0;
+}
+
+/* Each load request of the latency-free run, in each core's issue order
+ * (cores one after the other). */
+static void on_event(void *ctx, const rd_event *ev)
+{
+	pctx *x = ctx;
+	if (x->failed || ev->store || ev->level != 1 ||
+	    (ev->outcome != RD_OUT_HIT && ev->outcome != RD_OUT_MISS))
+		return;
+	if ((long long)ev->core != x->cur_core) {
+		rprof *w = prof_new(x, ev->core, -1);
+		if (!w) {
+			x->failed = 1;
+			return;
+		}
+		x->cur_core = ev->core;
+		x->whole = x->n - 1;
+		x->inter = (size_t)-1;
+	}
+	rprof *w = &x->v[x->whole];
+	if (x->interval && w->requests % x->interval == 0) {
+		rprof *p = prof_new(x, ev->core, (long long)(w->requests / x->interval));
+		if (!p) {
+			x->failed = 1;
+			return;
+		}
+		x->inter = x->n - 1;
+		w = &x->v[x->whole]; /* (the array moved) */
+	}
+	if (prof_add(w, ev->distance) < 0 ||
+	    (x->interval && prof_add(&x->v[x->inter], ev->distance) < 0))
+		x->failed = 1;
+}
+
+int rprofile_measure(rd_model *m, const rd_config *cfg, unsigned long interval, progress *prog,
+		     rprof **out, size_t *n)
+{
+	pctx x = {.interval = interval, .prog = prog, .cur_core = -1};
+	rd_callbacks cb = {.progress = on_progress, .event = on_event, .ctx = &x};
+	rd_result r;
+	int rc = rd_model_run(m, cfg, 1 << RD_CASE_FULL, &cb, &r);
+	if (rc == RD_OK)
+		rd_result_free(&r);
+	if (rc == RD_OK && x.failed)
+		rc = RD_ENOMEM;
+	if (rc != RD_OK) {
+		rprof_free(x.v, x.n);
+		return rc;
+	}
+	*out = x.v;
+	*n = x.n;
+	return RD_OK;
+}
+
+void rprof_free(rprof *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].hist);
+	free(v);
+}
