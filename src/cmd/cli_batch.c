@@ -163,6 +163,18 @@ int cli_batch_finish(cli *c)
 			return cli_usage_error("%s: text or JSON output (the CSV has a row per "
 					       "distance)", "--estimate", NULL);
 		break;
+	case CLI_ESTIMATE:
+		if (c->ninputs == 0)
+			return cli_usage_error("%s: no INPUT given", name, NULL);
+		if (c->format == OUTPUT_JSON && (c->methods == 0 || (c->methods & (c->methods - 1))))
+			return cli_usage_error("%s: JSON has one miss rate per run (for compare): give "
+					       "--method binomial, fa or learned", "-f json", NULL);
+		break;
+	case CLI_TRAIN:
+		if (c->ninputs)
+			return cli_usage_error("train: unexpected argument '%s' (it generates its own "
+					       "profiles)", c->inputs[0], NULL);
+		break;
 	case CLI_SWEEP:
 		if (c->nvary == 0)
 			return cli_usage_error("%s: no --vary KEY=V1,V2,... given (use 'run' for one point)",

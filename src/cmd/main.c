@@ -21,6 +21,8 @@
 #include "preset_cmd.h"
 #include "profile_cmd.h"
 #include "compare_cmd.h"
+#include "estimate_cmd.h"
+#include "train_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -286,6 +288,12 @@ int main(int argc, char **argv)
 			break;
 		case CLI_COMPARE:
 			rc = compare_run(&c);
+			break;
+		case CLI_ESTIMATE:
+			rc = estimate_run(&c);
+			break;
+		case CLI_TRAIN:
+			rc = train_run(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

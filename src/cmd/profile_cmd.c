@@ -10,6 +10,7 @@
  */
 #include "profile_cmd.h"
 #include "batch.h"
+#include "estimate_cmd.h"
 #include "samefile.h"
 
 #include <stdio.h>
@@ -104,25 +105,17 @@ typedef struct estimate {
 	double binomial, fa, detailed;
 } estimate;
 
-static int estimate_kernel(const cli *c, rd_model *m, const rprof *v, size_t n, estimate *e)
+static int estimate_kernel(const cli *c, rd_model *m, const rprof *pv, size_t n, estimate *e)
 {
 	const rd_config *cc = &c->config;
 	e->sets = rd_config_sets(cc);
 	e->ways = cc->l1_ways;
 	e->lines = (uint64_t)e->sets * e->ways;
-	double b = 0, fa = 0;
-	for (size_t i = 0; i < n; i++) {
-		const rprof *p = &v[i];
-		if (p->interval >= 0)
-			continue;
-		e->requests += p->requests;
-		b += rd_profile_estimate(p->hist, p->len, p->cold, e->ways, e->lines) *
-		     (double)p->requests;
-		fa += (double)(p->requests -
-			       rd_profile_fa_misses(p->hist, p->len, p->cold, e->lines));
-	}
-	e->binomial = e->requests ? b / (double)e->requests : 0;
-	e->fa = e->requests ? fa / (double)e->requests : 0;
+	estimate_values v;
+	estimate_profiles(pv, n, e->sets, e->ways, cc->l1_line, NULL, &v);
+	e->requests = v.requests;
+	e->binomial = 1.0 - v.binomial;
+	e->fa = 1.0 - v.fa;
 	/* the detailed model: the configured cache, the latency-free order */
 	rd_config d;
 	profile_latency_free(cc, &d);
