@@ -308,3 +308,63 @@ int batch_run(const cli *c)
 		outfile_abort(&res_file);
 	return rc;
 }
+
+int batch_each_kernel(const cli *c, const char *spec, batch_kernel_fn *fn, void *ctx)
+{
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	input *in;
+	int st = input_open(spec, &opts, &in, err, sizeof err);
+	while (st == INPUT_OK) {
+		rd_kernel *k;
+		st = input_next(in, &k, err, sizeof err);
+		if (st != INPUT_OK)
+			break;
+		if (memcheck_model(spec, k, err, sizeof err) < 0) {
+			msg_error("%s", err);
+			rd_kernel_free(k);
+			input_close(in);
+			return EXIT_RUNTIME;
+		}
+		rd_model *m = rd_model_new(k);
+		int rc = m ? fn(ctx, spec, k, m) : RD_ENOMEM;
+		rd_model_free(m);
+		rd_kernel_free(k);
+		if (rc != RD_OK) {
+			msg_error("%s: %s", spec, rd_strerror(rc));
+			input_close(in);
+			return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+	}
+	input_close(in);
+	if (st == INPUT_END)
+		return EXIT_OK;
+	msg_error("%s", err);
+	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+int batch_open_output(const cli *c, outfile *out)
+{
+	char err[1024];
+	memset(out, 0, sizeof *out);
+	outfile_catch_signals();
+	if (outfile_open(out, c->output ? c->output : "-", err, sizeof err) < 0) {
+		msg_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int batch_close_output(outfile *out, int rc)
+{
+	char err[1024];
+	if (rc == EXIT_OK && outfile_commit(out, err, sizeof err) < 0) {
+		msg_error("cannot write results: %s", err);
+		rc = EXIT_RUNTIME;
+	} else if (rc != EXIT_OK && !out->path) {
+		fflush(out->f);
+	}
+	if (rc != EXIT_OK)
+		outfile_abort(out);
+	return rc;
+}

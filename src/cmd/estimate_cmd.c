@@ -79,6 +79,8 @@ typedef struct ectx {
 	const rd_mlp *m;
 	unsigned methods;
 	int first;
+	const sweep_plan *plan; /* --vary's points, or NULL: one */
+	const rd_config *one;
 } ectx;
 
 static void write_one(ectx *x, const char *spec, const char *kernel, const rd_config *cfg,
@@ -141,70 +143,43 @@ static void write_one(ectx *x, const char *spec, const char *kernel, const rd_co
 	}
 }
 
-/* Estimate every point for every kernel of one INPUT. */
-static int estimate_input(ectx *x, const sweep_plan *plan, const rd_config *one, const char *spec)
+/* Estimate every point of x->plan (or x->one) for one kernel. */
+static int estimate_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
 {
-	const cli *c = x->c;
-	char err[1024];
-	input_opts opts = cli_input_opts(c);
-	input *in;
-	int st = input_open(spec, &opts, &in, err, sizeof err);
-	while (st == INPUT_OK) {
-		rd_kernel *k;
-		st = input_next(in, &k, err, sizeof err);
-		if (st != INPUT_OK)
-			break;
-		if (memcheck_model(spec, k, err, sizeof err) < 0) {
-			msg_error("%s", err);
-			rd_kernel_free(k);
-			input_close(in);
-			return EXIT_RUNTIME;
+	ectx *x = ctx;
+	const sweep_plan *plan = x->plan;
+	int rc = RD_OK;
+	rprof *pv = NULL;
+	size_t pn = 0;
+	rd_config have; /* the profile configuration pv was measured under */
+	int measured = 0;
+	unsigned long npoints = plan ? plan->npoints : 1;
+	for (unsigned long i = 0; i < npoints && rc == RD_OK; i++) {
+		if (plan && plan->skip[i])
+			continue;
+		const rd_config *cfg = plan ? &plan->configs[i] : x->one;
+		rd_config pc;
+		profile_config(cfg, &pc);
+		if (!measured || !rd_config_equal(&pc, &have)) {
+			rprof_free(pv, pn);
+			pv = NULL;
+			pn = 0;
+			progress prog;
+			progress_init(&prog, !x->c->quiet, k->name);
+			rc = rprofile_measure(m, &pc, 0, &prog, &pv, &pn);
+			progress_done(&prog);
+			if (rc != RD_OK)
+				break;
+			have = pc;
+			measured = 1;
 		}
-		rd_model *m = rd_model_new(k);
-		int rc = m ? RD_OK : RD_ENOMEM;
-		rprof *pv = NULL;
-		size_t pn = 0;
-		rd_config have; /* the profile configuration pv was measured under */
-		int measured = 0;
-		unsigned long npoints = plan ? plan->npoints : 1;
-		for (unsigned long i = 0; i < npoints && rc == RD_OK; i++) {
-			if (plan && plan->skip[i])
-				continue;
-			const rd_config *cfg = plan ? &plan->configs[i] : one;
-			rd_config pc;
-			profile_config(cfg, &pc);
-			if (!measured || !rd_config_equal(&pc, &have)) {
-				rprof_free(pv, pn);
-				pv = NULL;
-				pn = 0;
-				progress prog;
-				progress_init(&prog, !c->quiet, k->name);
-				rc = rprofile_measure(m, &pc, 0, &prog, &pv, &pn);
-				progress_done(&prog);
-				if (rc != RD_OK)
-					break;
-				have = pc;
-				measured = 1;
-			}
-			estimate_values e;
-			estimate_profiles(pv, pn, rd_config_sets(cfg), cfg->l1_ways, cfg->l1_line,
-					  x->methods & EST_LEARNED ? x->m : NULL, &e);
-			write_one(x, spec, k->name, cfg, plan ? plan->labels[i] : NULL, &e);
-		}
-		rprof_free(pv, pn);
-		rd_model_free(m);
-		rd_kernel_free(k);
-		if (rc != RD_OK) {
-			msg_error("%s: %s", spec, rd_strerror(rc));
-			input_close(in);
-			return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-		}
+		estimate_values e;
+		estimate_profiles(pv, pn, rd_config_sets(cfg), cfg->l1_ways, cfg->l1_line,
+				  x->methods & EST_LEARNED ? x->m : NULL, &e);
+		write_one(x, spec, k->name, cfg, plan ? plan->labels[i] : NULL, &e);
 	}
-	input_close(in);
-	if (st == INPUT_END)
-		return EXIT_OK;
-	msg_error("%s", err);
-	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	rprof_free(pv, pn);
+	return rc;
 }
 
 int estimate_run(const cli *c)
@@ -242,10 +217,8 @@ int estimate_run(const cli *c)
 				msg_error("warning: --vary: point %lu (%s) skipped: %s", p, plan.labels[p],
 					  plan.skip[p]);
 	}
-	outfile out = {0};
-	outfile_catch_signals();
-	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
-		msg_error("%s", err);
+	outfile out;
+	if (batch_open_output(c, &out) != EXIT_OK) {
 		if (have_plan)
 			sweep_plan_free(&plan);
 		rd_mlp_free(mlp);
@@ -253,7 +226,8 @@ int estimate_run(const cli *c)
 	}
 	input_opts opts = cli_input_opts(c);
 	rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
-	ectx x = {.c = c, .f = out.f, .m = mlp, .methods = methods, .first = 1};
+	ectx x = {.c = c, .f = out.f, .m = mlp, .methods = methods, .first = 1,
+		  .plan = have_plan ? &plan : NULL, .one = &c->config};
 	if (rc == EXIT_OK) {
 		if (c->format == OUTPUT_JSON)
 			fprintf(out.f, "{\"format\":\"rdscope-results\",\"version\":1,\"estimate\":\"%s\",\"runs\":[",
@@ -262,23 +236,12 @@ int estimate_run(const cli *c)
 			fputs("input,kernel,point,l1.size,l1.line,l1.ways,l1.sets,requests,method,"
 			      "miss_rate,merge_rate\n", out.f);
 		for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
-			rc = estimate_input(&x, have_plan ? &plan : NULL, &c->config, c->inputs[i]);
+			rc = batch_each_kernel(c, c->inputs[i], estimate_kernel, &x);
 		if (c->format == OUTPUT_JSON)
 			fputs("\n]}\n", out.f);
 	}
 	if (have_plan)
 		sweep_plan_free(&plan);
 	rd_mlp_free(mlp);
-	if (rc != EXIT_OK) {
-		if (!out.path)
-			fflush(out.f);
-		outfile_abort(&out);
-		return rc;
-	}
-	if (outfile_commit(&out, err, sizeof err) < 0) {
-		msg_error("cannot write results: %s", err);
-		outfile_abort(&out);
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return batch_close_output(&out, rc);
 }

@@ -158,85 +158,69 @@ typedef struct estimates {
 	size_t n, cap;
 } estimates;
 
-/* Profile every kernel of one INPUT into f. */
-static int profile_input(const cli *c, const rd_config *cfg, const char *spec, FILE *f,
-			 int *first, estimates *es)
+/* What profiling one kernel needs. */
+typedef struct pinput {
+	const cli *c;
+	const rd_config *cfg;
+	FILE *f;
+	int first;
+	estimates es;
+} pinput;
+
+/* Profile one kernel into x->f. */
+static int profile_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
 {
-	char err[1024];
-	input_opts opts = cli_input_opts(c);
-	input *in;
-	int st = input_open(spec, &opts, &in, err, sizeof err);
-	while (st == INPUT_OK) {
-		rd_kernel *k;
-		st = input_next(in, &k, err, sizeof err);
-		if (st != INPUT_OK)
-			break;
-		if (memcheck_model(spec, k, err, sizeof err) < 0) {
-			msg_error("%s", err);
-			rd_kernel_free(k);
-			input_close(in);
-			return EXIT_RUNTIME;
-		}
-		progress prog;
-		progress_init(&prog, !c->quiet, k->name);
-		rd_model *m = rd_model_new(k);
-		rprof *pv = NULL;
-		size_t pn = 0;
-		int rc = m ? rprofile_measure(m, cfg, c->interval, &prog, &pv, &pn) : RD_ENOMEM;
-		progress_done(&prog);
-		if (rc == RD_OK && c->estimate) {
-			estimate e = {0};
-			rc = estimate_kernel(c, m, pv, pn, &e);
-			if (rc == RD_OK && es->n == es->cap) {
-				size_t nc = es->cap ? es->cap * 2 : 8;
-				estimate *v = realloc(es->v, nc * sizeof *v);
-				if (v) {
-					es->v = v;
-					es->cap = nc;
-				}
+	pinput *x = ctx;
+	const cli *c = x->c;
+	estimates *es = &x->es;
+	FILE *f = x->f;
+	progress prog;
+	progress_init(&prog, !c->quiet, k->name);
+	rprof *pv = NULL;
+	size_t pn = 0;
+	int rc = rprofile_measure(m, x->cfg, c->interval, &prog, &pv, &pn);
+	progress_done(&prog);
+	if (rc == RD_OK && c->estimate) {
+		estimate e = {0};
+		rc = estimate_kernel(c, m, pv, pn, &e);
+		if (rc == RD_OK && es->n == es->cap) {
+			size_t nc = es->cap ? es->cap * 2 : 8;
+			estimate *v = realloc(es->v, nc * sizeof *v);
+			if (v) {
+				es->v = v;
+				es->cap = nc;
 			}
-			if (rc == RD_OK && es->n < es->cap) {
-				e.input = strdup(spec);
-				e.kernel = strdup(k->name);
-				if (!e.input || !e.kernel) {
-					free(e.input);
-					free(e.kernel);
-					rc = RD_ENOMEM;
-				} else {
-					es->v[es->n++] = e;
-				}
-			} else if (rc == RD_OK) {
+		}
+		if (rc == RD_OK && es->n < es->cap) {
+			e.input = strdup(spec);
+			e.kernel = strdup(k->name);
+			if (!e.input || !e.kernel) {
+				free(e.input);
+				free(e.kernel);
 				rc = RD_ENOMEM;
+			} else {
+				es->v[es->n++] = e;
 			}
-		}
-		if (rc == RD_OK) {
-			for (size_t i = 0; i < pn; i++) {
-				const rprof *p = &pv[i];
-				if (c->format == OUTPUT_JSON)
-					write_json(f, spec, k->name, p, *first);
-				else if (c->format == OUTPUT_CSV)
-					write_csv(f, spec, k->name, p);
-				else
-					write_text(f, spec, k->name, p);
-				*first = 0;
-			}
-			if (c->estimate && c->format != OUTPUT_JSON)
-				estimate_text(f, &es->v[es->n - 1]);
-		}
-		rprof_free(pv, pn);
-		rd_model_free(m);
-		rd_kernel_free(k);
-		if (rc != RD_OK) {
-			msg_error("%s: %s", spec, rd_strerror(rc));
-			input_close(in);
-			return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		} else if (rc == RD_OK) {
+			rc = RD_ENOMEM;
 		}
 	}
-	input_close(in);
-	if (st == INPUT_END)
-		return EXIT_OK;
-	msg_error("%s", err);
-	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	if (rc == RD_OK) {
+		for (size_t i = 0; i < pn; i++) {
+			const rprof *p = &pv[i];
+			if (c->format == OUTPUT_JSON)
+				write_json(f, spec, k->name, p, x->first);
+			else if (c->format == OUTPUT_CSV)
+				write_csv(f, spec, k->name, p);
+			else
+				write_text(f, spec, k->name, p);
+			x->first = 0;
+		}
+		if (c->estimate && c->format != OUTPUT_JSON)
+			estimate_text(f, &es->v[es->n - 1]);
+	}
+	rprof_free(pv, pn);
+	return rc;
 }
 
 int profile_run(const cli *c)
@@ -244,12 +228,9 @@ int profile_run(const cli *c)
 	if (samefile_check(c))
 		return EXIT_USAGE;
 	char err[1024];
-	outfile out = {0};
-	outfile_catch_signals();
-	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
-		msg_error("%s", err);
+	outfile out;
+	if (batch_open_output(c, &out) != EXIT_OK)
 		return EXIT_RUNTIME;
-	}
 	input_opts opts = cli_input_opts(c);
 	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
 	if (rc != EXIT_OK) {
@@ -267,10 +248,10 @@ int profile_run(const cli *c)
 		fputs("{\"format\":\"rdscope-profile\",\"version\":1,\"profiles\":[", out.f);
 	else if (c->format == OUTPUT_CSV)
 		fputs("input,kernel,core,interval,requests,rd,count,fraction\n", out.f);
-	int first = 1;
-	estimates es = {0};
+	pinput x = {.c = c, .cfg = &cfg, .f = out.f, .first = 1};
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
-		rc = profile_input(c, &cfg, c->inputs[i], out.f, &first, &es);
+		rc = batch_each_kernel(c, c->inputs[i], profile_kernel, &x);
+	estimates es = x.es;
 	if (c->format == OUTPUT_JSON) {
 		fputs("\n]", out.f);
 		if (c->estimate) {
@@ -286,16 +267,5 @@ int profile_run(const cli *c)
 		free(es.v[i].kernel);
 	}
 	free(es.v);
-	if (rc != EXIT_OK) {
-		if (!out.path)
-			fflush(out.f);
-		outfile_abort(&out);
-		return rc;
-	}
-	if (outfile_commit(&out, err, sizeof err) < 0) {
-		msg_error("cannot write results: %s", err);
-		outfile_abort(&out);
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return batch_close_output(&out, rc);
 }

@@ -4,6 +4,7 @@
  * depend on -j); the fit is one thread.
  */
 #include "train_cmd.h"
+#include "batch.h"
 #include "samefile.h"
 
 #include <math.h>
@@ -247,12 +248,9 @@ int train_run(const cli *c)
 		return EXIT_USAGE;
 	}
 	char err[1024];
-	outfile out = {0};
-	outfile_catch_signals();
-	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
-		msg_error("%s", err);
+	outfile out;
+	if (batch_open_output(c, &out) != EXIT_OK)
 		return EXIT_RUNTIME;
-	}
 	/* the labels' configuration */
 	rd_config base;
 	rd_config_default(&base);
@@ -364,12 +362,7 @@ int train_run(const cli *c)
 		s += k + (s[k] == '\n');
 	}
 done:
-	if (rc == EXIT_OK && outfile_commit(&out, err, sizeof err) < 0) {
-		msg_error("cannot write the weights: %s", err);
-		rc = EXIT_RUNTIME;
-	}
-	if (rc != EXIT_OK)
-		outfile_abort(&out);
+	rc = batch_close_output(&out, rc);
 	rd_mlp_free(m);
 	free(j.x);
 	free(j.y);
