@@ -171,6 +171,8 @@ int cli_batch_finish(cli *c)
 					       "--method binomial, fa or learned", "-f json", NULL);
 		break;
 	case CLI_TRAIN:
+		if (c->format != OUTPUT_TEXT)
+			return cli_usage_error("%s: train writes a weights file (text)", "-f", NULL);
 		if (c->ninputs)
 			return cli_usage_error("train: unexpected argument '%s' (it generates its own "
 					       "profiles)", c->inputs[0], NULL);

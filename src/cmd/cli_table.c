@@ -659,7 +659,7 @@ const cli_option cli_options[] = {
 		.name = "vary", .arg = "KEY=V,...",
 		.commands = CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_ESTIMATE),
 		.set = set_list, .field = offsetof(cli, vary), .count = offsetof(cli, nvary),
-		.help = "sweep: values of a key (NUMx: times the base value)",
+		.help = "sweep, estimate: values of a key (NUMx: times the base value)",
 		.man = "The values of one key to sweep; repeat for more keys.\n"
 		       "A value\n"
 		       ".IB X x\n"

@@ -341,13 +341,15 @@ int train_run(const cli *c)
 		 "shape: %s (%zu parameters), Adam lr 0.001, batch 256\n"
 		 "loss (mse per output): train %.6g -> %.6g, validation %.6g -> %.6g\n"
 		 "validation mae: miss rate %.4f (binomial estimate %.4f), merge rate %.4f\n"
-		 "training mae: miss rate %.4f (binomial estimate %.4f), merge rate %.4f\n"
-		 "time: labelling %.1f s (%.1f s in the detailed model), fitting %.1f s",
+		 "training mae: miss rate %.4f (binomial estimate %.4f), merge rate %.4f",
 		 c->quick ? " --quick" : "", p.samples, (unsigned long long)c->train_seed, epochs,
 		 c->layers ? c->layers : "64,32", p.nprof, p.peak_lo, p.peak_hi, p.nmaxrd, p.samples,
 		 p.length, p.ngeo, rows, nv, TRAIN_LABEL_KEYS, shape, rd_mlp_params(m),
-		 fl.first_train, tr, fl.first_val, va, miss, bmiss, merge, tmiss, tbmiss, tmerge,
-		 label_wall, j.label_s, fit_s);
+		 fl.first_train, tr, fl.first_val, va, miss, bmiss, merge, tmiss, tbmiss, tmerge);
+	if (!c->no_timing) /* without: the file the same to the byte for the same options */
+		snprintf(note + strlen(note), sizeof note - strlen(note),
+			 "\ntime: labelling %.1f s (%.1f s in the detailed model), fitting %.1f s",
+			 label_wall, j.label_s, fit_s);
 	char *text = rd_mlp_format(m, note);
 	if (!text) {
 		msg_error("train: out of memory");
