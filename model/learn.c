@@ -72,12 +72,16 @@ void rd_learn_features(const uint64_t *hist, uint32_t len, uint64_t cold, uint32
 {
 	memset(x, 0, RD_LEARN_NFEAT * sizeof *x);
 	uint64_t total = cold;
-	for (uint32_t d = 0; d < len; d++) {
-		uint32_t b = 0;
-		while (b + 1 < RD_LEARN_BUCKETS && d >= (1u << b))
-			b++;
-		x[1 + b] += (double)hist[d];
-		total += hist[d];
+	/* bucket b holds 2^(b-1) <= d < 2^b (bucket 0: d = 0), the last one
+	 * everything from 2^(RD_LEARN_BUCKETS-2) on */
+	for (uint32_t b = 0, lo = 0; b < RD_LEARN_BUCKETS && lo < len; b++) {
+		uint32_t hi = b + 1 < RD_LEARN_BUCKETS ? 1u << b : len;
+		uint64_t n = 0;
+		for (uint32_t d = lo; d < hi && d < len; d++)
+			n += hist[d];
+		x[1 + b] = (double)n;
+		total += n;
+		lo = hi;
 	}
 	x[0] = (double)cold;
 	for (uint32_t i = 0; i <= RD_LEARN_BUCKETS; i++)
