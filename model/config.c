@@ -570,6 +570,33 @@ void rd_config_l1b(rd_config *c)
 	c->stores = RD_STORES_EVICT;
 }
 
+void rd_config_latency_free(const rd_config *c, rd_config *d)
+{
+	*d = *c;
+	d->model = RD_PROFILE_PAPER;
+	d->l1_mshrs = d->l1_mshr_per_warp = 0;
+	d->latency_hit = d->latency_miss = 0;
+	d->latency_stddev = 0;
+	d->loads = RD_LOADS_CACHE;
+	d->stores = RD_STORES_IGNORE;
+	d->l2_size = 0;
+	d->l1_banks = d->l1_mshr_sets = 1;
+	d->l1_ports = d->l1_max_merges = 0;
+	d->latency_model = RD_LATENCY_FIXED;
+	d->latency_k1 = 2;
+	d->latency_k2 = 0.25;
+	d->schedulers = 2;
+}
+
+void rd_config_profile(const rd_config *c, rd_config *out)
+{
+	rd_config_latency_free(c, out);
+	out->l1_ways = rd_config_sets(c) * c->l1_ways; /* every line in one set */
+	out->l1_hash = RD_HASH_MOD;
+	out->replacement = RD_REPL_LRU;
+	out->classes = RD_CLASSES_DIFFERENCE;
+}
+
 uint32_t rd_adaptive_latency(double k1, double k2, uint32_t busy, uint32_t cores, uint32_t l2p)
 {
 	double v = k1 + k2 * (double)busy * (double)cores / (double)(l2p ? l2p : 1);

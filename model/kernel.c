@@ -405,3 +405,40 @@ void rd_kernel_site_label(const rd_kernel *k, uint32_t i, char *buf, size_t len)
 	else
 		snprintf(buf, len, "load %u%s", i, i == RD_SITE_LOADS_MAX - 1 ? " and later" : "");
 }
+
+int rd_kernel_builder_add_serial(rd_kernel_builder *b, const rd_kernel *k)
+{
+	int64_t site0 = -1;
+	for (uint32_t s = 0; s < k->nsites && k->sites; s++) {
+		int64_t id = rd_kernel_builder_site(b, &k->sites[s]);
+		if (id < 0)
+			return -1;
+		if (s == 0)
+			site0 = id;
+	}
+	rd_kernel_builder_reserve(b, k->nloads + k->nstores);
+	uint32_t nt = k->nthreads > k->store_threads ? k->nthreads : k->store_threads;
+	uint64_t si = 0;
+	for (uint32_t t = 0; t < nt; t++) {
+		uint64_t li = t < k->nthreads ? k->thread_first[t] : 0;
+		uint64_t lend = t < k->nthreads ? k->thread_first[t + 1] : 0;
+		/* the thread's loads and stores merged by each store's place */
+		for (uint64_t pos = 0;; pos++) {
+			int store = si < k->nstores && k->store_tid[si] == t && k->store_pos[si] <= pos;
+			if (store) {
+				if (rd_kernel_builder_add(b, 0, 1, k->store_addr[si],
+							  k->store_bytes[si]) < 0)
+					return -1;
+				si++;
+			} else if (li < lend) {
+				uint32_t site = k->site && site0 >= 0 ? (uint32_t)site0 + k->site[li] : 0;
+				if (rd_kernel_builder_add_at(b, 0, 0, k->addr[li], k->bytes[li], site) < 0)
+					return -1;
+				li++;
+			} else if (!(si < k->nstores && k->store_tid[si] == t)) {
+				break;
+			}
+		}
+	}
+	return 0;
+}

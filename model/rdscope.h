@@ -147,6 +147,15 @@ uint32_t rd_config_l2_interleave(const rd_config *c);
 /* RDGC's L1B runs (seed 001 §5): the L1 disabled for loads and stores
  * (l1.loads=bypass, l1.stores=evict: RWON). */
 void rd_config_l1b(rd_config *c);
+/* c under the paper profile in the latency-free order (seed 003's and the
+ * curves'): no latency, unlimited MSHRs, loads cached, stores and the L2
+ * left out, RDGC's own keys back at the paper's defaults. */
+void rd_config_latency_free(const rd_config *c, rd_config *out);
+/* The configuration whose as-configured case measures c's reuse profile:
+ * rd_config_latency_free with every line in one set (fully associative
+ * LRU). Its distances do not depend on the size: the latency-free order
+ * does not depend on hits and misses. */
+void rd_config_profile(const rd_config *c, rd_config *out);
 /* The adaptive latency (seed 001 §4.4.1) in whole steps: ceil(k1 + k2 *
  * busy * cores / l2p), at least 1 [ours]. */
 uint32_t rd_adaptive_latency(double k1, double k2, uint32_t busy, uint32_t cores, uint32_t l2p);
@@ -341,6 +350,12 @@ uint32_t rd_kernel_builder_threads(const rd_kernel_builder *b);
 rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b);
 void rd_kernel_builder_free(rd_kernel_builder *b);
 void rd_kernel_free(rd_kernel *k);
+/* Append k to b as one thread's program: every access of thread 0, 1, ...
+ * in turn, each thread's loads and stores in program order, all as thread
+ * 0 (k's sites added to b's): the serial order (rdscope convert
+ * --one-thread, kernel after kernel, for comparisons with rdscope count).
+ * 0, or -1 when out of memory. */
+int rd_kernel_builder_add_serial(rd_kernel_builder *b, const rd_kernel *k);
 
 /* ---------------------------------------------------------------- result */
 
@@ -556,6 +571,49 @@ int rd_rpgen_next(rd_rpgen *g, const int64_t *want, int *used, uint64_t *idx, in
 double rd_rpgen_freq(const rd_rpgen *g, int64_t rd);
 uint64_t rd_rpgen_forced(const rd_rpgen *g);
 void rd_rpgen_free(rd_rpgen *g);
+/* The kernel "rp" of Algorithm 2's first `length` indexes drawn from p
+ * (seeded): index x at address x * line (one line each; 4-byte loads, or
+ * line bytes when smaller), access i by thread i mod threads (blocks of
+ * up to 1024 threads). *cold: the first uses generated; *forced: the fills
+ * forced beyond p's cold share (rd_rpgen_forced). NULL: out of memory. */
+rd_kernel *rd_rp_kernel(const double *p, uint32_t maxrd, uint64_t length, uint64_t seed,
+			uint64_t threads, uint32_t line, uint64_t *cold, uint64_t *forced);
+
+/* ---------------------------------------------------------------- counting */
+
+/*
+ * Exact compulsory and capacity misses of fully associative LRU caches of
+ * several sizes on one access stream (seed 004, HayStack's question): each
+ * level an independent LRU cache of lines[k] lines on the whole stream,
+ * empty at first; every access (load or store) allocates. Per reference
+ * (an access's source, 0..nrefs-1): accesses, compulsory misses (a line's
+ * first access) and capacity misses per level (the other misses: the
+ * line's stack distance is at least the level's lines), and which
+ * references touched the line last before its accesses (rd_count_reused).
+ * Memory grows with the distinct lines, not the accesses.
+ *
+ * rd_count_repeat: the n accesses just given (the last n calls of
+ * rd_count_access, these addresses and references in this order) happen
+ * `times` times more, as a loop's iterations on the same lines do:
+ * counted in O(n^2) however large times is, exactly (every repetition's
+ * distances are the second one's, and the stacks do not change).
+ * -1: out of memory, or arguments out of range.
+ */
+#define RD_COUNT_MAX_LEVELS 16
+#define RD_COUNT_MAX_REFS 4096
+#define RD_COUNT_MAX_REPEAT 64
+typedef struct rd_count rd_count;
+typedef struct rd_count_ref {
+	uint64_t accesses, compulsory;
+	uint64_t capacity[RD_COUNT_MAX_LEVELS];
+} rd_count_ref;
+rd_count *rd_count_new(uint32_t line, const uint64_t *lines, int nlevels, uint32_t nrefs);
+void rd_count_free(rd_count *c);
+int rd_count_access(rd_count *c, uint64_t addr, uint32_t ref);
+int rd_count_repeat(rd_count *c, const uint64_t *addr, const uint32_t *ref, int n, uint64_t times);
+const rd_count_ref *rd_count_refs(const rd_count *c);
+int rd_count_reused(const rd_count *c, uint32_t r, uint32_t prev);
+uint64_t rd_count_lines(const rd_count *c);
 
 /*
  * The learned estimator (seed 003 §IV, MLCRP; model/learn.c).

@@ -220,3 +220,33 @@ int rd_rpgen_next(rd_rpgen *g, const int64_t *want, int *used, uint64_t *idx, in
 	*rd = (int64_t)d;
 	return 0;
 }
+
+rd_kernel *rd_rp_kernel(const double *p, uint32_t maxrd, uint64_t length, uint64_t seed,
+			uint64_t threads, uint32_t line, uint64_t *cold, uint64_t *forced)
+{
+	rd_rpgen *g = rd_rpgen_new(p, maxrd, length, seed);
+	uint32_t bx = threads < 1024 ? (uint32_t)threads : 1024;
+	rd_kernel_builder *b = rd_kernel_builder_new("rp", bx, 1, 1);
+	*cold = *forced = 0;
+	uint64_t i = 0;
+	if (g && b) {
+		rd_kernel_builder_reserve(b, length);
+		for (; i < length; i++) {
+			uint64_t idx;
+			int64_t rd;
+			int used;
+			if (rd_rpgen_next(g, NULL, &used, &idx, &rd) < 0 ||
+			    rd_kernel_builder_add(b, (uint32_t)(i % threads), 0, idx * line,
+						  line < 4 ? line : 4) < 0)
+				break;
+			*cold += rd < 0;
+		}
+		*forced = rd_rpgen_forced(g);
+	}
+	rd_rpgen_free(g);
+	if (i != length || !g || !b) {
+		rd_kernel_builder_free(b);
+		return NULL;
+	}
+	return rd_kernel_builder_finish(b);
+}

@@ -29,6 +29,8 @@
 #include "layout.h"
 #include "msg.h"
 #include "params.h"
+#include "mix.h"
+#include "rprof.h"
 #include "level.h"
 #include "theme.h"
 #include "typed.h"
@@ -1324,6 +1326,150 @@ static void test_grid_layout(void **state)
 	assert_int_equal(fit_hex_digits(0xffffffffffffffffull), 16);
 }
 
+/* The explorer's reuse profile: buckets, intervals folded as the stream
+ * grows, the key shared by geometry edits, and the estimates of seed 003's
+ * Table 1 profile (notes §D.2: binomial 0.5 at 2 sets x 2 ways, fully
+ * associative 0.6 of 4 lines). */
+static void test_rprof(void **state)
+{
+	(void)state;
+	assert_int_equal(rprof_bucket(-1), 0);
+	assert_int_equal(rprof_bucket(0), 1);
+	assert_int_equal(rprof_bucket(1), 2);
+	assert_int_equal(rprof_bucket(2), 3);
+	assert_int_equal(rprof_bucket(3), 3);
+	assert_int_equal(rprof_bucket(4), 4);
+	assert_int_equal(rprof_bucket(INT64_MAX), RPROF_BUCKETS - 1);
+
+	rd_config c, d, k1, k2;
+	rd_config_default(&c);
+	c.l1_hash = RD_HASH_MOD;
+	d = c;
+	d.l1_size *= 4;
+	d.l1_ways = 8;
+	d.latency_miss = 7;
+	d.l1_mshrs = 3;
+	rprof_key(&c, &k1);
+	rprof_key(&d, &k2);
+	assert_true(rd_config_equal(&k1, &k2));
+	d.l1_line = 64;
+	rprof_key(&d, &k2);
+	assert_false(rd_config_equal(&k1, &k2));
+
+	/* a b c a a c b d a a */
+	const int64_t t1[] = {-1, -1, -1, 2, 0, 1, 2, -1, 3, 0};
+	rprof *p = rprof_new(&k1);
+	assert_non_null(p);
+	for (size_t i = 0; i < sizeof t1 / sizeof t1[0]; i++)
+		assert_int_equal(rprof_add(p, 0, t1[i]), 0);
+	assert_int_equal(p->requests, 10);
+	assert_int_equal(p->cold, 4);
+	assert_int_equal(rprof_max_rd(p), 3);
+	assert_int_equal(rprof_bucket_count(p, 3), 3); /* 2, 2, 3 */
+	assert_int_equal(rprof_nbuckets(p), 4);
+	c.l1_line = 32;
+	c.l1_size = 128;
+	c.l1_ways = 2;
+	double bin, fa;
+	assert_int_equal(rprof_estimate(p, &c, &bin, &fa), 0);
+	assert_true(fabs(bin - 0.5) < 1e-12);
+	assert_true(fabs(fa - 0.6) < 1e-12);
+	c.l1_size = 96; /* 1.5 sets */
+	assert_int_equal(rprof_estimate(p, &c, &bin, &fa), -1);
+	rprof_free(p);
+
+	/* two cores of 1000 requests: folded to at most RPROF_COLS intervals
+	 * of a power of two, the cores' i-th intervals together */
+	p = rprof_new(&k1);
+	for (uint32_t core = 0; core < 2; core++)
+		for (int i = 0; i < 1000; i++)
+			assert_int_equal(rprof_add(p, core, i % 7 ? i % 5 : -1), 0);
+	assert_true(p->ncols <= RPROF_COLS && p->ncols > RPROF_COLS / 2);
+	assert_int_equal(p->every & (p->every - 1), 0);
+	assert_int_equal((uint64_t)p->ncols, (1000 + p->every - 1) / p->every);
+	uint64_t all = 0;
+	for (int col = 0; col < p->ncols; col++) {
+		uint64_t n = 0;
+		for (int b = 0; b < RPROF_BUCKETS; b++)
+			n += p->col[col][b];
+		if (col + 1 < p->ncols)
+			assert_int_equal(n, 2 * p->every);
+		all += n;
+	}
+	assert_int_equal(all, 2000);
+	assert_int_equal(p->requests, 2000);
+	rprof_free(p);
+}
+
+/* The profile generator's mixture: its rows' steps and limits, peaks
+ * added and removed, its text as an rp: file, and its trace (seeded:
+ * the same twice; index x at x * line; one thread). */
+static void test_mix(void **state)
+{
+	(void)state;
+	mix m;
+	mix_default(&m);
+	char t[256], lab[32], val[48];
+	mix_text(&m, "; ", t, sizeof t);
+	assert_string_equal(t, "maxrd 64; cold 0.05; peak 40 1 2");
+	assert_int_equal(mix_rows(&m), MIX_FIXED_ROWS + 3);
+	mix_row(&m, MIX_FIXED_ROWS, lab, sizeof lab, val, sizeof val);
+	assert_string_equal(lab, "peak 1 at");
+	assert_string_equal(val, "40 lines");
+	/* a position: an eighth at 40 (5 lines), one line below 16, within maxrd */
+	assert_int_equal(mix_step(&m, MIX_FIXED_ROWS, 1), 1);
+	assert_true(m.pos[0] == 45);
+	m.pos[0] = 10;
+	assert_int_equal(mix_step(&m, MIX_FIXED_ROWS, -1), 1);
+	assert_true(m.pos[0] == 9);
+	m.pos[0] = 63;
+	assert_int_equal(mix_step(&m, MIX_FIXED_ROWS, 1), 1);
+	assert_true(m.pos[0] == 64);
+	assert_int_equal(mix_step(&m, MIX_FIXED_ROWS, 1), 0); /* at maxrd */
+	/* maxrd halves and clamps the positions; cold by 0.01 below 0.1 */
+	assert_int_equal(mix_step(&m, MIX_ROW_MAXRD, -1), 1);
+	assert_int_equal(m.maxrd, 32);
+	assert_true(m.pos[0] == 32);
+	assert_int_equal(mix_step(&m, MIX_ROW_COLD, 1), 1);
+	assert_true(fabs(m.cold - 0.06) < 1e-12);
+	for (int i = 0; i < 20; i++)
+		mix_step(&m, MIX_ROW_COLD, -1);
+	assert_true(m.cold == 0);
+	assert_int_equal(mix_step(&m, MIX_ROW_COLD, -1), 0);
+	for (int i = 0; i < 30; i++)
+		mix_step(&m, MIX_ROW_LENGTH, 1);
+	assert_int_equal(m.length, MIX_MAX_LENGTH);
+	/* peaks: added after the selected one, up to MIX_PEAKS; the last stays */
+	mix_default(&m);
+	assert_int_equal(mix_add(&m, MIX_FIXED_ROWS), MIX_FIXED_ROWS + 3);
+	assert_int_equal(m.n, 2);
+	assert_true(m.pos[1] == 52); /* halfway from 40 to 64 */
+	mix_text(&m, "; ", t, sizeof t);
+	assert_string_equal(t, "maxrd 64; cold 0.05; peak 40 1 2; peak 52 1 2");
+	while (m.n < MIX_PEAKS)
+		assert_true(mix_add(&m, 0) > 0);
+	assert_int_equal(mix_add(&m, 0), -1);
+	assert_int_equal(mix_remove(&m, MIX_ROW_SEED), -1);
+	while (m.n > 1)
+		assert_true(mix_remove(&m, MIX_FIXED_ROWS + 3 * ((int)m.n - 1)) >= MIX_FIXED_ROWS);
+	assert_int_equal(mix_remove(&m, MIX_FIXED_ROWS), -1);
+	assert_true(m.pos[0] == 40);
+	/* the trace: 10,000 loads of one thread, seeded, at x * line */
+	mix_default(&m);
+	uint64_t f1, f2;
+	rd_kernel *a = mix_kernel(&m, 128, &f1), *b = mix_kernel(&m, 128, &f2);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(a->nloads, 10000);
+	assert_int_equal(a->nthreads, 1);
+	assert_int_equal(f1, f2);
+	assert_memory_equal(a->addr, b->addr, 10000 * sizeof a->addr[0]);
+	for (uint64_t i = 0; i < a->nloads; i++)
+		assert_int_equal(a->addr[i] % 128, 0);
+	rd_kernel_free(a);
+	rd_kernel_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1352,6 +1498,8 @@ int main(void)
 		cmocka_unit_test(test_typed_parse),
 		cmocka_unit_test(test_fit_items),
 		cmocka_unit_test(test_grid_layout),
+		cmocka_unit_test(test_rprof),
+		cmocka_unit_test(test_mix),
 	};
 	return cmocka_run_group_tests_name("ui", tests, NULL, NULL);
 }

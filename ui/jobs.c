@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "curves.h"
+#include "rprof.h"
 #include "steplog.h"
 
 /* ---------------------------------------------------------------- steps */
@@ -238,5 +239,52 @@ void job_l1b(const job_env *env, const rd_config *cfg)
 		return;
 	}
 	s->status = st;
+	env->publish(env->ctx, s);
+}
+
+/* ---------------------------------------------------------------- profile */
+
+typedef struct prof_ctx {
+	const job_env *env;
+	rprof *p;
+	int failed;
+} prof_ctx;
+
+static int prof_progress(void *ctx, double f)
+{
+	(void)f;
+	const prof_ctx *pc = ctx;
+	return pc->failed || pc->env->stale(pc->env->ctx);
+}
+
+/* Each load request of the latency-free run, core after core. */
+static void prof_event(void *ctx, const rd_event *ev)
+{
+	prof_ctx *pc = ctx;
+	if (pc->failed || ev->store || ev->level != 1 ||
+	    (ev->outcome != RD_OUT_HIT && ev->outcome != RD_OUT_MISS))
+		return;
+	if (rprof_add(pc->p, ev->core, ev->distance) < 0)
+		pc->failed = 1;
+}
+
+void job_profile(const job_env *env, const rd_config *key)
+{
+	snap *s = snap_new(JOB_PROFILE, env->gen, key);
+	if (!s)
+		return;
+	s->any_cfg = 1;
+	s->prof = rprof_new(key);
+	prof_ctx pc = {env, s->prof, !s->prof};
+	rd_callbacks cb = {.progress = prof_progress, .event = prof_event, .ctx = &pc};
+	rd_result r;
+	int st = pc.failed ? RD_ENOMEM : rd_model_run(env->m, key, 1 << RD_CASE_FULL, &cb, &r);
+	if (st == RD_OK)
+		rd_result_free(&r);
+	if (env->stale(env->ctx) || st == RD_ECANCELED) {
+		snap_unref(s);
+		return;
+	}
+	s->status = pc.failed ? RD_ENOMEM : st;
 	env->publish(env->ctx, s);
 }

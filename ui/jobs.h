@@ -40,4 +40,8 @@ void job_l1b(const job_env *env, const rd_config *cfg);
  * published after every run, the last one final (curves->done). */
 void job_curves(const job_env *env, const rd_config *cfg, const char *key);
 
+/* The reuse profile of key (an rprof_key: the model's fully associative
+ * latency-free case), published once; the snapshot's cfg is key. */
+void job_profile(const job_env *env, const rd_config *key);
+
 #endif

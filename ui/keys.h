@@ -12,7 +12,8 @@
 /* Where a key applies: everywhere, or only while a pane has the focus, the
  * step-through view is shown, a prompt is open or the help is shown. Lookup tries the focused pane's
  * scope first, then GLOBAL; prompts and help have only their own keys. */
-enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP, KS_NSCOPE };
+enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_GEN, KS_PROMPT, KS_HELP,
+		 KS_NSCOPE };
 
 /* Key codes are curses codes (keys.c includes curses.h); KC_* name the
  * ones keys.h users need without curses. */
@@ -66,6 +67,17 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	  "misses by source: the kernel's load sites (a description's references, a " \
 	  "trace's PCs or load numbers) sorted by misses, with the selected one's breakdown " \
 	  "and reuse distances (L again or Esc: back)", 'L') \
+	X(PROFILE, KS_GLOBAL, "R", \
+	  "reuse profile (seed 003): each request's distance in a fully associative stack, " \
+	  "latency-free, in log2 buckets with the cache's lines marked, per interval over " \
+	  "time as a heat map, and the binomial and fully associative estimates of the " \
+	  "geometry on screen beside the model's result (R again or Esc: back)", 'R') \
+	X(GEN, KS_GLOBAL, "G", \
+	  "profile generator (seed 003): explore a synthetic trace generated from a reuse " \
+	  "profile of Gaussian peaks (Algorithms 1-2, as the rp: input); the generator's rows " \
+	  "take the parameters pane's place, and every step generates the trace again, so " \
+	  "the breakdown and histogram follow the peaks (G again or Esc: back to the " \
+	  "parameters, still on the generated trace)", 'G') \
 	X(SITE_PREV, KS_GLOBAL, "[", "sources view: select the previous site", '[') \
 	X(SITE_NEXT, KS_GLOBAL, "]", "sources view: select the next site", ']') \
 	X(SITE_TEXT, KS_GLOBAL, "T", \
@@ -116,6 +128,16 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_PROMPT, KS_HELP,
 	X(GRID_UP, KS_STEP, "Up k", "the whole cache: scroll towards set 0", KEY_UP, 'k') \
 	X(GRID_DOWN, KS_STEP, "Down j", "the whole cache: scroll towards the last set", KEY_DOWN, \
 	  'j') \
+	X(GEN_UP, KS_GEN, "Up k", "the previous row", KEY_UP, 'k') \
+	X(GEN_DOWN, KS_GEN, "Down j", "the next row", KEY_DOWN, 'j') \
+	X(GEN_DEC, KS_GEN, "Left - h", \
+	  "step the row down (a position by one line near 0, by an eighth further out; maxrd " \
+	  "and length halve) and generate the trace again", KEY_LEFT, '-', 'h') \
+	X(GEN_INC, KS_GEN, "Right + = l", "step the row up and generate the trace again", \
+	  KEY_RIGHT, '+', '=', 'l') \
+	X(GEN_ADD, KS_GEN, "A Insert", "add a peak after the selected one (at most 8)", 'A', \
+	  KEY_IC) \
+	X(GEN_DEL, KS_GEN, "x Delete", "remove the selected peak (one stays)", 'x', KEY_DC) \
 	X(ACCEPT, KS_PROMPT, "Enter", "accept the typed text", '\n', '\r', KEY_ENTER) \
 	X(CANCEL, KS_PROMPT, "Esc Ctrl-G", \
 	  "cancel the prompt; while a preset is being opened or exported (the status " \

@@ -1,8 +1,9 @@
-/* Result snapshots (see snap.h). Calls the model and steplog_free. */
+/* Result snapshots (see snap.h). Calls the model, steplog_free and rprof_free. */
 #include "snap.h"
 
 #include <stdlib.h>
 
+#include "rprof.h"
 #include "steplog.h"
 
 snap *snap_new(int kind, unsigned long gen, const rd_config *cfg)
@@ -31,6 +32,7 @@ void snap_unref(snap *s)
 		rd_result_free(&s->res);
 		steplog_free(s->steps);
 		free(s->curves);
+		rprof_free(s->prof);
 		free(s);
 	}
 }

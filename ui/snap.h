@@ -11,11 +11,13 @@
 
 struct steplog;
 struct curves;
+struct rprof;
 
 /* What the model thread runs: the breakdown of the configuration on
  * screen first, then the teaching views' runs (jobs.h); when idle,
  * speculative breakdowns (JOB_SPEC results, worker_speculate). */
-enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_SITES, JOB_L1B, JOB_NKINDS,
+enum job_kind { JOB_BREAKDOWN = 0, JOB_STEPS, JOB_CURVES, JOB_SITES, JOB_L1B, JOB_PROFILE,
+		JOB_NKINDS,
 		JOB_SPEC = JOB_NKINDS };
 
 /* An immutable result. After worker_take the UI thread owns it; refs is
@@ -32,6 +34,9 @@ typedef struct snap {
 			 * run of cfg under rd_config_l1b: its L2 gives the L1B pair) */
 	struct steplog *steps;  /* JOB_STEPS: the first requests, replayed */
 	struct curves *curves;  /* JOB_CURVES: partial until curves->done */
+	int any_cfg;    /* holds for other configurations than cfg too: the views
+			 * decide (JOB_PROFILE: cfg is its rprof_key) */
+	struct rprof *prof;     /* JOB_PROFILE: the reuse profile (rprof.h) */
 	char key[32];   /* JOB_CURVES: the swept parameter as asked */
 } snap;
 

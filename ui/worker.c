@@ -272,6 +272,8 @@ static void *worker_main(void *arg)
 				if (env.m)
 					job_l1b(&env, &cfg);
 			}
+			else if (kind == JOB_PROFILE)
+				job_profile(&env, &cfg);
 			else
 				job_curves(&env, &cfg, key);
 		}

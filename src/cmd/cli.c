@@ -143,7 +143,8 @@ int cli_parse(cli *c, int argc, char **argv)
 	c->inputs = calloc((size_t)argc + 1, sizeof *c->inputs);
 	c->sets = calloc((size_t)argc + 1, sizeof *c->sets);
 	c->vary = calloc((size_t)argc + 1, sizeof *c->vary);
-	if (!c->inputs || !c->sets || !c->vary) {
+	c->defines = calloc((size_t)argc + 1, sizeof *c->defines);
+	if (!c->inputs || !c->sets || !c->vary || !c->defines) {
 		msg_error("out of memory");
 		return EXIT_RUNTIME;
 	}
@@ -181,6 +182,7 @@ void cli_free(cli *c)
 	free(c->inputs);
 	free(c->sets);
 	free(c->vary);
+	free(c->defines);
 	c->inputs = NULL;
-	c->sets = c->vary = NULL;
+	c->sets = c->vary = c->defines = NULL;
 }

@@ -32,6 +32,8 @@ enum cli_command {
 	CLI_COMPARE, /* two result files' miss rates (compare_cmd.c) */
 	CLI_TRAIN,    /* fit the learned estimator (train_cmd.c) */
 	CLI_ESTIMATE, /* miss rates estimated from profiles (estimate_cmd.c) */
+	CLI_COUNT,   /* a description's exact misses without a trace (count_cmd.c) */
+	CLI_KDESC,   /* a description from C (trace_cmd.c) */
 };
 
 typedef struct cli {
@@ -82,6 +84,12 @@ typedef struct cli {
 	/* estimate */
 	const char *model_file;    /* --model FILE, NULL: the shipped one */
 	unsigned methods;          /* --method: bits of enum estimate_method, 0: all */
+	const char **defines;      /* -D NAME=VALUE over a description's params, in order */
+	int ndefines;
+	const char *levels;        /* count --levels SIZE,...; NULL: 32K,512K */
+	int skip_stores;           /* count --stores skip */
+	const char *from_c;        /* kdesc --from-c FILE.c */
+	int one_thread;            /* convert --one-thread: every access thread 0's, in order */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 
@@ -95,7 +103,11 @@ void cli_free(cli *c);
 /* How c's INPUTs are read (--input-format, --kernel). */
 static inline input_opts cli_input_opts(const cli *c)
 {
-	return (input_opts){.format = c->input_format, .kernel = c->kernel, .line = c->config.l1_line};
+	return (input_opts){.format = c->input_format,
+			    .kernel = c->kernel,
+			    .line = c->config.l1_line,
+			    .defines = c->defines,
+			    .ndefines = (size_t)c->ndefines};
 }
 
 /* What the command line prints (cli_common.c, beneath the parser). */

@@ -134,8 +134,8 @@ static int build_config(cli *c)
 	 * and the GPU's keys of the configuration count (a hash that cannot
 	 * take the sets of the configured cache is no reason to refuse) */
 	rd_config chk = c->config;
-	if (c->cmd == CLI_PROFILE)
-		profile_config(&c->config, &chk);
+	if (c->cmd == CLI_PROFILE || c->cmd == CLI_COUNT) /* count: only l1.line */
+		rd_config_profile(&c->config, &chk);
 	if (rd_config_check(&chk, err, sizeof err) < 0) {
 		explain_problem(c, &base, err, sizeof err);
 		msg_error("%s", err);
@@ -176,6 +176,15 @@ int cli_batch_finish(cli *c)
 		if (c->ninputs)
 			return cli_usage_error("train: unexpected argument '%s' (it generates its own "
 					       "profiles)", c->inputs[0], NULL);
+		break;
+	case CLI_KDESC:
+		if (!c->from_c || c->ninputs)
+			return cli_usage_error("%s: --from-c FILE.c expected (and nothing else)", name,
+					       NULL);
+		return 0; /* no model configuration involved */
+	case CLI_COUNT:
+		if (c->ninputs != 1)
+			return cli_usage_error("%s: one KDESC[:VARIANT] expected", name, NULL);
 		break;
 	case CLI_SWEEP:
 		if (c->nvary == 0)

@@ -172,6 +172,15 @@ static const char *set_method(cli *c, const cli_option *o, const char *v)
 	return "--method: expected binomial, fa, learned or all, got '%s'";
 }
 
+static const char *set_stores(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	if (strcmp(v, "allocate") && strcmp(v, "skip"))
+		return "--stores: expected allocate or skip, got '%s'";
+	c->skip_stores = !strcmp(v, "skip");
+	return NULL;
+}
+
 static const char *set_help(cli *c, const cli_option *o, const char *v)
 {
 	(void)o, (void)v;
@@ -185,7 +194,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "preset", .letter = 'p', .arg = "NAME|FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_ESTIMATE),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT),
 		.set = set_str, .field = offsetof(cli, preset),
 		.help = "start from a preset (see 'rdscope presets')",
 		.man = "Start from a preset instead of the defaults: a name from the search path\n"
@@ -204,7 +213,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "set", .letter = 's', .arg = "KEY=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_ESTIMATE),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT),
 		.set = set_list, .field = offsetof(cli, sets), .count = offsetof(cli, nsets),
 		.help = "set a key of the model (repeatable, after -p)",
 		.man = "Set a key of the model (see\n"
@@ -236,7 +245,7 @@ const cli_option cli_options[] = {
 		.name = "output", .letter = 'o', .arg = "FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
 			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_TRAIN) |
-			    CLI_CMD(CLI_ESTIMATE),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_KDESC),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -524,6 +533,79 @@ const cli_option cli_options[] = {
 		       "the text output lists only the\n"
 		       ".I N\n"
 		       "rows with the most misses (0, the default, lists all); JSON keeps every row.",
+	},
+	{
+		.name = "define", .letter = 'D', .arg = "NAME=VALUE",
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COUNT) |
+			    CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_KDESC),
+		.set = set_list, .field = offsetof(cli, defines), .count = offsetof(cli, ndefines),
+		.help = "set a kernel description's parameter (repeatable; after :VARIANT)",
+		.man = "Set parameter\n"
+		       ".I NAME\n"
+		       "of a kernel description input to the integer\n"
+		       ".I VALUE\n"
+		       "(a problem size: gemm's\n"
+		       ".BR \"\\-D D=1024\" ),\n"
+		       "over its\n"
+		       ".B params\n"
+		       "and any\n"
+		       ".BI : VARIANT\n"
+		       "chosen; may be repeated. A name the description does not declare, or any\n"
+		       "other kind of input, is refused.",
+	},
+	{
+		.name = "levels", .arg = "SIZE,...",
+		.commands = CLI_CMD(CLI_COUNT),
+		.set = set_str, .field = offsetof(cli, levels),
+		.help = "count: the cache sizes counted (default 32K,512K)",
+		.man = "The fully associative cache sizes\n"
+		       ".B count\n"
+		       "counts, in bytes with an optional\n"
+		       ".B K\n"
+		       "or\n"
+		       ".B M\n"
+		       "(1024, 1024\\(mu1024), comma-separated, each a whole number of lines, at\n"
+		       "most 16 (the default\n"
+		       ".BR 32K,512K ,\n"
+		       "HayStack's).",
+	},
+	{
+		.name = "stores", .arg = "allocate|skip",
+		.commands = CLI_CMD(CLI_COUNT),
+		.set = set_stores,
+		.help = "count: stores are accesses that allocate (default), or left out",
+		.man = "With\n"
+		       ".B skip\n"
+		       "the description's stores are left out of the stream; with\n"
+		       ".B allocate\n"
+		       "(the default, HayStack's) every store is an access that allocates its line.",
+	},
+	{
+		.name = "from-c", .arg = "FILE.c",
+		.commands = CLI_CMD(CLI_KDESC),
+		.set = set_str, .field = offsetof(cli, from_c),
+		.help = "kdesc: the C file whose #pragma scop region becomes a description",
+		.man = "The C file whose\n"
+		       ".B #pragma scop\n"
+		       "region\n"
+		       ".B rdscope kdesc\n"
+		       "turns into a kernel description (see\n"
+		       ".BR COMMANDS ).",
+	},
+	{
+		.name = "one-thread",
+		.commands = CLI_CMD(CLI_CONVERT),
+		.set = set_flag, .field = offsetof(cli, one_thread),
+		.help = "convert: all kernels as one kernel of one thread (a serial program)",
+		.man = "Write the input as one serial program: one kernel named\n"
+		       ".BR serial ,\n"
+		       "of one thread, holding each kernel's accesses in turn, in each thread 0's,\n"
+		       "then thread 1's, and so on, each thread's loads and stores in program\n"
+		       "order. The model then sees the order\n"
+		       ".B rdscope count\n"
+		       "counts (compare them with one fully associative set,\n"
+		       ".BR gpu.warp_size=1 ,\n"
+		       "zero latency and unlimited MSHRs).",
 	},
 	{
 		.name = "interval", .arg = "N",
@@ -840,6 +922,13 @@ const cli_cmd cli_cmds[] = {
 	 .usage = "profile [-p PRESET] [-s KEY=VALUE]... [--interval N] [--estimate]\n"
 		  "             [-f FMT] [-o FILE] INPUT...",
 	 .help = "print the reuse profile of each core's L1 request stream"},
+	{.name = "count", .cmd = CLI_COUNT,
+	 .usage = "count [-D NAME=VALUE]... [--levels SIZE,...] [-s l1.line=BYTES]\n"
+		  "             [--stores allocate|skip] [-f FMT] [-o FILE] KDESC[:VARIANT]",
+	 .help = "exact fully associative misses of a kernel description, without a trace"},
+	{.name = "kdesc", .cmd = CLI_KDESC,
+	 .usage = "kdesc --from-c FILE.c [-D NAME=VALUE]... [-o FILE]",
+	 .help = "a kernel description from a C file's #pragma scop region"},
 	{.name = "compare", .cmd = CLI_COMPARE, .usage = "compare [-f FMT] [-o FILE] A.json B.json",
 	 .help = "MAE, R^2 and Spearman's rho of two result files' miss rates"},
 	{.name = "estimate", .cmd = CLI_ESTIMATE,
@@ -864,7 +953,8 @@ const cli_cmd cli_cmds[] = {
 	 .help = "print a preset (-p, -s) as a preset file or GPGPU-Sim string"},
 	/* Their usage errors have always said 'rdscope'. */
 	{.name = "convert", .cmd = CLI_CONVERT, .said = "rdscope",
-	 .usage = "convert [--input-format FMT] [--kernel K] INPUT OUT.rdt",
+	 .usage = "convert [--input-format FMT] [--kernel K] [-D NAME=VALUE]... [--one-thread]\n"
+		  "             INPUT OUT.rdt",
 	 .help = "write INPUT's kernels (any format) as a binary .rdt trace"},
 	{.name = "samples", .cmd = CLI_SAMPLES, .said = "rdscope", .usage = "samples",
 	 .help = "list the shipped samples (sample:NAME inputs)"},

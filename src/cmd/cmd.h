@@ -1,9 +1,10 @@
 /*
  * src/cmd: the commands. The command line (cli.h), batch runs (batch.h),
  * sweeps and their shards (sweep.h, sweep_run.h), merge (merge.h), the
- * preset, trace and profile commands (preset_cmd.h, trace_cmd.h,
- * profile_cmd.h; the profiles they measure, rprofile.h; the estimates and
- * the learned estimator's training, estimate_cmd.h, train_cmd.h) and the progress
+ * preset, trace, profile, compare and count commands (preset_cmd.h,
+ * trace_cmd.h, profile_cmd.h, compare_cmd.h, count_cmd.h; the profiles
+ * they measure, rprofile.h; the estimates and the learned estimator's
+ * training, estimate_cmd.h, train_cmd.h) and the progress
  * line of long runs (progress.h); main.c starts the right one, or the
  * explorer.
  *
@@ -27,5 +28,6 @@
 #include "compare_cmd.h"
 #include "estimate_cmd.h"
 #include "train_cmd.h"
+#include "count_cmd.h"
 
 #endif

@@ -40,14 +40,14 @@ int estimate_load_model(const char *path, rd_mlp **m)
 	return EXIT_OK;
 }
 
-void estimate_profiles(const rprof *v, size_t n, uint32_t sets, uint32_t ways, uint32_t line,
+void estimate_profiles(const rp_counts *v, size_t n, uint32_t sets, uint32_t ways, uint32_t line,
 		       const rd_mlp *m, estimate_values *e)
 {
 	memset(e, 0, sizeof *e);
 	uint64_t lines = (uint64_t)sets * ways;
 	double b = 0, fa = 0, lm = 0, lmerge = 0;
 	for (size_t i = 0; i < n; i++) {
-		const rprof *p = &v[i];
+		const rp_counts *p = &v[i];
 		if (p->interval >= 0)
 			continue;
 		double r = (double)p->requests;
@@ -149,7 +149,7 @@ static int estimate_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_m
 	ectx *x = ctx;
 	const sweep_plan *plan = x->plan;
 	int rc = RD_OK;
-	rprof *pv = NULL;
+	rp_counts *pv = NULL;
 	size_t pn = 0;
 	rd_config have; /* the profile configuration pv was measured under */
 	int measured = 0;
@@ -159,9 +159,9 @@ static int estimate_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_m
 			continue;
 		const rd_config *cfg = plan ? &plan->configs[i] : x->one;
 		rd_config pc;
-		profile_config(cfg, &pc);
+		rd_config_profile(cfg, &pc);
 		if (!measured || !rd_config_equal(&pc, &have)) {
-			rprof_free(pv, pn);
+			rp_counts_free(pv, pn);
 			pv = NULL;
 			pn = 0;
 			progress prog;
@@ -178,7 +178,7 @@ static int estimate_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_m
 				  x->methods & EST_LEARNED ? x->m : NULL, &e);
 		write_one(x, spec, k->name, cfg, plan ? plan->labels[i] : NULL, &e);
 	}
-	rprof_free(pv, pn);
+	rp_counts_free(pv, pn);
 	return rc;
 }
 

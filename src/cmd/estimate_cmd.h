@@ -31,7 +31,7 @@ typedef struct estimate_values {
 	uint64_t requests;
 	double binomial, fa, learned, merge;
 } estimate_values;
-void estimate_profiles(const rprof *v, size_t n, uint32_t sets, uint32_t ways, uint32_t line,
+void estimate_profiles(const rp_counts *v, size_t n, uint32_t sets, uint32_t ways, uint32_t line,
 		       const rd_mlp *m, estimate_values *e);
 
 /* Read a weights file: 0 with *m, or an exit status with "PATH:LINE: why"

@@ -23,6 +23,7 @@
 #include "compare_cmd.h"
 #include "estimate_cmd.h"
 #include "train_cmd.h"
+#include "count_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -294,6 +295,12 @@ int main(int argc, char **argv)
 			break;
 		case CLI_TRAIN:
 			rc = train_run(&c);
+			break;
+		case CLI_COUNT:
+			rc = count_run(&c);
+			break;
+		case CLI_KDESC:
+			rc = trace_cmd_kdesc(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

@@ -23,12 +23,12 @@
 #include "util/util.h"
 #include "writers/writers.h"
 
-static uint32_t max_rd(const rprof *p)
+static uint32_t max_rd(const rp_counts *p)
 {
 	return p->len ? p->len - 1 : 0;
 }
 
-static void write_text(FILE *f, const char *spec, const char *kernel, const rprof *p)
+static void write_text(FILE *f, const char *spec, const char *kernel, const rp_counts *p)
 {
 	fprintf(f, "input:    %s\nkernel:   %s\ncore:     %u", spec, kernel, p->core);
 	if (p->interval >= 0)
@@ -46,7 +46,7 @@ static void write_text(FILE *f, const char *spec, const char *kernel, const rpro
 	fprintf(f, "max_rd %u, peaks %u\n\n", max_rd(p), rd_profile_peaks(p->hist, p->len));
 }
 
-static void write_csv(FILE *f, const char *spec, const char *kernel, const rprof *p)
+static void write_csv(FILE *f, const char *spec, const char *kernel, const rp_counts *p)
 {
 	for (int64_t d = -1; d < (int64_t)p->len; d++) {
 		uint64_t n = d < 0 ? p->cold : p->hist[d];
@@ -63,7 +63,7 @@ static void write_csv(FILE *f, const char *spec, const char *kernel, const rprof
 	}
 }
 
-static void write_json(FILE *f, const char *spec, const char *kernel, const rprof *p, int first)
+static void write_json(FILE *f, const char *spec, const char *kernel, const rp_counts *p, int first)
 {
 	fputs(first ? "\n" : ",\n", f);
 	fputs("{\"input\":", f);
@@ -105,7 +105,7 @@ typedef struct estimate {
 	double binomial, fa, detailed;
 } estimate;
 
-static int estimate_kernel(const cli *c, rd_model *m, const rprof *pv, size_t n, estimate *e)
+static int estimate_kernel(const cli *c, rd_model *m, const rp_counts *pv, size_t n, estimate *e)
 {
 	const rd_config *cc = &c->config;
 	e->sets = rd_config_sets(cc);
@@ -118,7 +118,7 @@ static int estimate_kernel(const cli *c, rd_model *m, const rprof *pv, size_t n,
 	e->fa = 1.0 - v.fa;
 	/* the detailed model: the configured cache, the latency-free order */
 	rd_config d;
-	profile_latency_free(cc, &d);
+	rd_config_latency_free(cc, &d);
 	rd_result r;
 	rd_callbacks none = {0};
 	int rc = rd_model_run(m, &d, 1 << RD_CASE_FULL, &none, &r);
@@ -176,7 +176,7 @@ static int profile_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_mo
 	FILE *f = x->f;
 	progress prog;
 	progress_init(&prog, !c->quiet, k->name);
-	rprof *pv = NULL;
+	rp_counts *pv = NULL;
 	size_t pn = 0;
 	int rc = rprofile_measure(m, x->cfg, c->interval, &prog, &pv, &pn);
 	progress_done(&prog);
@@ -207,7 +207,7 @@ static int profile_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_mo
 	}
 	if (rc == RD_OK) {
 		for (size_t i = 0; i < pn; i++) {
-			const rprof *p = &pv[i];
+			const rp_counts *p = &pv[i];
 			if (c->format == OUTPUT_JSON)
 				write_json(f, spec, k->name, p, x->first);
 			else if (c->format == OUTPUT_CSV)
@@ -219,7 +219,7 @@ static int profile_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_mo
 		if (c->estimate && c->format != OUTPUT_JSON)
 			estimate_text(f, &es->v[es->n - 1]);
 	}
-	rprof_free(pv, pn);
+	rp_counts_free(pv, pn);
 	return rc;
 }
 
@@ -238,7 +238,7 @@ int profile_run(const cli *c)
 		return rc;
 	}
 	rd_config cfg;
-	profile_config(&c->config, &cfg);
+	rd_config_profile(&c->config, &cfg);
 	if (rd_config_check(&cfg, err, sizeof err) < 0) {
 		msg_error("profile: %s", err);
 		outfile_abort(&out);

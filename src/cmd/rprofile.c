@@ -6,38 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* (RDGC's own keys back at the paper's defaults.) */
-void profile_latency_free(const rd_config *c, rd_config *d)
-{
-	*d = *c;
-	d->model = RD_PROFILE_PAPER;
-	d->l1_mshrs = d->l1_mshr_per_warp = 0;
-	d->latency_hit = d->latency_miss = 0;
-	d->latency_stddev = 0;
-	d->loads = RD_LOADS_CACHE;
-	d->stores = RD_STORES_IGNORE;
-	d->l2_size = 0;
-	d->l1_banks = d->l1_mshr_sets = 1;
-	d->l1_ports = d->l1_max_merges = 0;
-	d->latency_model = RD_LATENCY_FIXED;
-	d->latency_k1 = 2;
-	d->latency_k2 = 0.25;
-	d->schedulers = 2;
-}
-
-void profile_config(const rd_config *c, rd_config *out)
-{
-	profile_latency_free(c, out);
-	out->l1_ways = rd_config_sets(c) * c->l1_ways; /* every line in one set */
-	out->l1_hash = RD_HASH_MOD;
-	out->replacement = RD_REPL_LRU;
-	out->classes = RD_CLASSES_DIFFERENCE;
-}
-
 typedef struct pctx {
 	unsigned long interval;
 	progress *prog;
-	rprof *v;            /* the whole stream's per core, then the intervals' */
+	rp_counts *v;            /* the whole stream's per core, then the intervals' */
 	size_t n, cap;
 	int failed;
 	/* the current core's whole-stream profile and interval */
@@ -53,24 +25,24 @@ static int on_progress(void *ctx, double f)
 	return x->failed;
 }
 
-static rprof *prof_new(pctx *x, uint32_t core, long long interval)
+static rp_counts *prof_new(pctx *x, uint32_t core, long long interval)
 {
 	if (x->n == x->cap) {
 		size_t nc = x->cap ? x->cap * 2 : 16;
-		rprof *v = realloc(x->v, nc * sizeof *v);
+		rp_counts *v = realloc(x->v, nc * sizeof *v);
 		if (!v)
 			return NULL;
 		x->v = v;
 		x->cap = nc;
 	}
-	rprof *p = &x->v[x->n++];
+	rp_counts *p = &x->v[x->n++];
 	memset(p, 0, sizeof *p);
 	p->core = core;
 	p->interval = interval;
 	return p;
 }
 
-static int prof_add(rprof *p, int64_t d)
+static int prof_add(rp_counts *p, int64_t d)
 {
 	p->requests++;
 	if (d < 0) {
@@ -105,7 +77,7 @@ static void on_event(void *ctx, const rd_event *ev)
 	    (ev->outcome != RD_OUT_HIT && ev->outcome != RD_OUT_MISS))
 		return;
 	if ((long long)ev->core != x->cur_core) {
-		rprof *w = prof_new(x, ev->core, -1);
+		rp_counts *w = prof_new(x, ev->core, -1);
 		if (!w) {
 			x->failed = 1;
 			return;
@@ -114,9 +86,9 @@ static void on_event(void *ctx, const rd_event *ev)
 		x->whole = x->n - 1;
 		x->inter = (size_t)-1;
 	}
-	rprof *w = &x->v[x->whole];
+	rp_counts *w = &x->v[x->whole];
 	if (x->interval && w->requests % x->interval == 0) {
-		rprof *p = prof_new(x, ev->core, (long long)(w->requests / x->interval));
+		rp_counts *p = prof_new(x, ev->core, (long long)(w->requests / x->interval));
 		if (!p) {
 			x->failed = 1;
 			return;
@@ -130,7 +102,7 @@ static void on_event(void *ctx, const rd_event *ev)
 }
 
 int rprofile_measure(rd_model *m, const rd_config *cfg, unsigned long interval, progress *prog,
-		     rprof **out, size_t *n)
+		     rp_counts **out, size_t *n)
 {
 	pctx x = {.interval = interval, .prog = prog, .cur_core = -1};
 	rd_callbacks cb = {.progress = on_progress, .event = on_event, .ctx = &x};
@@ -141,7 +113,7 @@ int rprofile_measure(rd_model *m, const rd_config *cfg, unsigned long interval, 
 	if (rc == RD_OK && x.failed)
 		rc = RD_ENOMEM;
 	if (rc != RD_OK) {
-		rprof_free(x.v, x.n);
+		rp_counts_free(x.v, x.n);
 		return rc;
 	}
 	*out = x.v;
@@ -149,7 +121,7 @@ int rprofile_measure(rd_model *m, const rd_config *cfg, unsigned long interval, 
 	return RD_OK;
 }
 
-void rprof_free(rprof *v, size_t n)
+void rp_counts_free(rp_counts *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i].hist);

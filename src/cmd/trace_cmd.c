@@ -5,7 +5,10 @@
 #include "samefile.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "kdesc/kdesc.h"
 
 #include "readers/readers.h"
 #include "writers/writers.h"
@@ -41,6 +44,7 @@ int trace_cmd_convert(const cli *c)
 	if (!w)
 		msg_error("%s: %s", dst, strerror(errno));
 	unsigned long nk = 0;
+	rd_kernel_builder *serial = NULL; /* --one-thread: every kernel as one */
 	unsigned long long nl = 0, ns = 0;
 	while (rc == EXIT_OK) {
 		rd_kernel *k;
@@ -52,6 +56,17 @@ int trace_cmd_convert(const cli *c)
 			rc = st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 			break;
 		}
+		if (c->one_thread) { /* every kernel into one, as one thread */
+			if ((!serial && !(serial = rd_kernel_builder_new("serial", 1, 1, 1))) ||
+			    rd_kernel_builder_add_serial(serial, k) < 0) {
+				msg_error("out of memory");
+				rc = EXIT_RUNTIME;
+			}
+			nl += k->nloads;
+			ns += k->nstores;
+			rd_kernel_free(k);
+			continue;
+		}
 		if (rdt_writer_add(w, k) < 0) {
 			msg_error("%s: %s", dst, strerror(errno));
 			rc = EXIT_RUNTIME;
@@ -62,6 +77,20 @@ int trace_cmd_convert(const cli *c)
 		rd_kernel_free(k);
 	}
 	input_close(in);
+	if (serial && rc == EXIT_OK) {
+		rd_kernel *k = rd_kernel_builder_finish(serial);
+		serial = NULL;
+		if (!k) {
+			msg_error("out of memory");
+			rc = EXIT_RUNTIME;
+		} else if (rdt_writer_add(w, k) < 0) {
+			msg_error("%s: %s", dst, strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+		nk = 1;
+		rd_kernel_free(k);
+	}
+	rd_kernel_builder_free(serial);
 	if (w && rc == EXIT_OK) {
 		if (rdt_writer_finish(w) < 0) {
 			msg_error("%s: %s", dst, strerror(errno));
@@ -90,6 +119,42 @@ int trace_cmd_samples(const cli *c)
 		return cli_usage_error("%s: takes no arguments", "samples", NULL);
 	if (samples_list(stdout) < 0) {
 		msg_error("samples: out of memory");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int trace_cmd_kdesc(const cli *c)
+{
+	if (samefile_check(c))
+		return EXIT_USAGE;
+	char err[1024], *text, *desc;
+	size_t n;
+	int oom;
+	if (read_text_file(c->from_c, KDESC_MAX_BYTES, &text, &n, err, sizeof err, &oom,
+			   "a NUL byte: not a C file", NULL) < 0) {
+		msg_error("%s", err);
+		return oom ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	int rc = kdesc_from_c(text, n, c->from_c, c->defines, (size_t)c->ndefines, &desc, err,
+			      sizeof err);
+	free(text);
+	if (rc < 0) {
+		msg_error("%s", err);
+		return strcmp(err, "out of memory") ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	outfile out = {0};
+	outfile_catch_signals();
+	if (outfile_open(&out, c->output ? c->output : "-", err, sizeof err) < 0) {
+		msg_error("%s", err);
+		free(desc);
+		return EXIT_RUNTIME;
+	}
+	fputs(desc, out.f);
+	free(desc);
+	if (outfile_commit(&out, err, sizeof err) < 0) {
+		msg_error("cannot write the description: %s", err);
+		outfile_abort(&out);
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;

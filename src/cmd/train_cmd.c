@@ -85,10 +85,9 @@ static int label_profile(job *j, size_t i, double *label_s)
 	int rc = RD_OK;
 	for (size_t li = 0; li < p->nline && rc == RD_OK; li++) {
 		uint32_t line = p->line[li];
-		rd_kernel *k = NULL;
 		uint64_t ncold, forced;
-		if (rp_kernel(prof, maxrd, p->length, p->seed + i, 1, line, &k, &ncold, &forced) !=
-		    INPUT_OK) {
+		rd_kernel *k = rd_rp_kernel(prof, maxrd, p->length, p->seed + i, 1, line, &ncold, &forced);
+		if (!k) {
 			rc = RD_ENOMEM;
 			break;
 		}
@@ -98,12 +97,12 @@ static int label_profile(job *j, size_t i, double *label_s)
 		cfg.l1_ways = 1;
 		cfg.l1_size = line;
 		cfg.l1_hash = RD_HASH_MOD;
-		profile_config(&cfg, &pc);
-		rprof *pv = NULL;
+		rd_config_profile(&cfg, &pc);
+		rp_counts *pv = NULL;
 		size_t pn = 0;
 		rc = m ? rprofile_measure(m, &pc, 0, NULL, &pv, &pn) : RD_ENOMEM;
 		/* one thread: one core, one whole-stream profile */
-		const rprof *rp = rc == RD_OK && pn ? &pv[0] : NULL;
+		const rp_counts *rp = rc == RD_OK && pn ? &pv[0] : NULL;
 		for (size_t g = li * p->nsets * p->nways; rc == RD_OK && g < (li + 1) * p->nsets * p->nways;
 		     g++) {
 			uint32_t sets, ways, gl;
@@ -130,7 +129,7 @@ static int label_profile(job *j, size_t i, double *label_s)
 			j->binomial[row] =
 				1.0 - rd_profile_estimate(h, hl, hc, ways, (uint64_t)sets * ways);
 		}
-		rprof_free(pv, pn);
+		rp_counts_free(pv, pn);
 		rd_model_free(m);
 		rd_kernel_free(k);
 	}

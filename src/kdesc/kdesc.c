@@ -34,6 +34,11 @@ static int kd_next(trace_reader *rr, const char **name)
 	return 1;
 }
 
+int kdesc_is(const trace_reader *r)
+{
+	return r && r->load == kd_load;
+}
+
 static void kd_close(trace_reader *rr)
 {
 	kdesc *d = (kdesc *)rr;
@@ -106,8 +111,9 @@ static char *read_all(textin *t, char *err, size_t errlen, int *oom)
 	return buf;
 }
 
-trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant, char *err,
-			   size_t errlen, int *oom)
+trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant,
+			   const char *const *defines, size_t ndefines, char *err, size_t errlen,
+			   int *oom)
 {
 	*oom = 0;
 	kdesc *d = calloc(1, sizeof *d);
@@ -124,6 +130,8 @@ trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant, ch
 	d->base.next = kd_next;
 	d->base.load = kd_load;
 	d->base.close = kd_close;
+	d->defines = defines;
+	d->ndefines = ndefines;
 	d->base.err = err;
 	d->base.errlen = errlen;
 	err[0] = '\0';

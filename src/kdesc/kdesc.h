@@ -30,6 +30,7 @@
 #define KDESC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "readers/readers.h"
 
@@ -42,12 +43,14 @@
 /*
  * A reader over a description. The text comes from t (closed here);
  * shown names the file in messages. variant: NULL for the file's own
- * parameters, or a name of its `variants` group. Every problem of the
+ * parameters, or a name of its `variants` group; then the ndefines
+ * "NAME=VALUE" settings of parameters (-D), in order. Every problem of the
  * file is found here, before the first kernel: returns NULL with
  * "file:line: message" in err (*oom when out of memory).
  */
-trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant, char *err,
-			   size_t errlen, int *oom);
+trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant,
+			   const char *const *defines, size_t ndefines, char *err, size_t errlen,
+			   int *oom);
 
 /*
  * The description's one-line `description` (for `rdscope samples`), and
@@ -63,6 +66,46 @@ void kdesc_try(const char *path, char *out, size_t len);
 
 /* Does the text start like a description (format = "rdscope-kernel")? */
 int kdesc_sniff(const char *text, size_t n);
+
+/*
+ * Counting (rdscope count, seed 004): a description run as one serial
+ * program, launch after launch, block after block, thread after thread in
+ * thread-id order, each body in program order, every load and store (its
+ * references in order, as written) an access of the counter c (model
+ * rdscope.h, rd_count, made for kdesc_nrefs references of `line`-byte
+ * lines), stores left out with skip_stores. No trace is kept and no load
+ * or step limit applies (a loop still runs at most 2^28 iterations).
+ * progress(ctx, f) hears the fraction done (launches, threads and the two
+ * outermost loops of known trip count) and stops the count by returning
+ * nonzero. fast[ref] (kdesc_nrefs of them): accesses counted through a
+ * loop's repeats rather than one by one. 0, or -1 with "file:line: why"
+ * in the reader's err (the one kdesc_reader was given).
+ */
+typedef struct kdesc_ref_info {
+	unsigned line;      /* its statement's line in the description */
+	char text[128];     /* as written: "b[k][j]" */
+	const char *array;  /* its array's name (valid while the reader is) */
+	int store;
+} kdesc_ref_info;
+int kdesc_is(const trace_reader *r);
+int kdesc_nrefs(const trace_reader *r);
+void kdesc_ref(const trace_reader *r, int i, kdesc_ref_info *out);
+/* Its parameters, in order, with their values (after :VARIANT and -D):
+ * the name of parameter i, or NULL past the last. */
+const char *kdesc_param(const trace_reader *r, int i, int64_t *value);
+int kdesc_count(trace_reader *r, rd_count *c, uint32_t line, int skip_stores,
+		int (*progress)(void *ctx, double f), void *ctx, uint64_t *fast);
+
+/*
+ * rdscope kdesc --from-c: a kernel description (malloc'ed text in *out)
+ * from the #pragma scop region of C text (shown names it in messages):
+ * for loops, ifs and assignments over arrays with integer subscripts of
+ * the loop variables and parameters, as one serial kernel; parameters
+ * from #define NAME INTEGER and the ndefines "NAME=VALUE" (which win).
+ * 0, or -1 with "FILE:LINE: why" in err.
+ */
+int kdesc_from_c(const char *text, size_t len, const char *shown, const char *const *defines,
+		 size_t ndefines, char **out, char *err, size_t errlen);
 
 /* The rest of the family's public interface. */
 #include "kdesc_expr.h"

@@ -5,6 +5,7 @@
  */
 #include "kdesc_int.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1011,6 +1012,19 @@ static int load_params(kdesc *d, const config_setting_t *params, const config_se
 					       vname, name, cfgtype_name(t));
 			vals[d->syms[s].slot - NBUILTIN] = config_setting_get_int64(p);
 		}
+	}
+	for (size_t i = 0; i < d->ndefines; i++) {
+		const char *def = d->defines[i], *eq = strchr(def, '=');
+		int s = eq ? sym_find(d, def, (size_t)(eq - def), -1) : -1;
+		if (!eq || s < 0 || d->syms[s].kind != SYM_PARAM)
+			return kd_fail(d, 0, "-D %s: expected NAME=VALUE with NAME one of the "
+					     "description's params", def);
+		char *end;
+		errno = 0;
+		long long v = strtoll(eq + 1, &end, 0);
+		if (errno || end == eq + 1 || *end)
+			return kd_fail(d, 0, "-D %s: expected an integer value", def);
+		vals[d->syms[s].slot - NBUILTIN] = v;
 	}
 	d->init = calloc((size_t)d->nslots + 1, sizeof *d->init);
 	if (!d->init)

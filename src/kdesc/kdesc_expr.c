@@ -467,3 +467,57 @@ void kx_prog_free(kx_prog *p)
 	p->n = NULL;
 	p->len = p->cap = 0;
 }
+
+/* ---------------------------------------------------------------- analysis */
+
+int kx_uses(const kx_node *n, int i, int slot)
+{
+	const kx_node *x = &n[i];
+	if (x->op == OP_NUM)
+		return 0;
+	if (x->op == OP_VAR)
+		return x->a == slot;
+	return (x->a >= 0 && kx_uses(n, x->a, slot)) || (x->b >= 0 && kx_uses(n, x->b, slot)) ||
+	       (x->c >= 0 && kx_uses(n, x->c, slot));
+}
+
+int kx_affine(const kx_node *n, int i, int slot)
+{
+	const kx_node *x = &n[i];
+	if (!kx_uses(n, i, slot))
+		return 1;
+	switch (x->op) {
+	case OP_VAR: return 1;
+	case OP_NEG: return kx_affine(n, x->a, slot);
+	case OP_ADD:
+	case OP_SUB: return kx_affine(n, x->a, slot) && kx_affine(n, x->b, slot);
+	case OP_MUL: /* one factor free of slot */
+		return (!kx_uses(n, x->a, slot) && kx_affine(n, x->b, slot)) ||
+		       (!kx_uses(n, x->b, slot) && kx_affine(n, x->a, slot));
+	default: return 0;
+	}
+}
+
+int kx_cmp_var(const kx_node *n, int i, int slot, int *bound)
+{
+	const kx_node *x = &n[i];
+	int op;
+	switch (x->op) {
+	case OP_LT: op = KX_CMP_LT; break;
+	case OP_LE: op = KX_CMP_LE; break;
+	case OP_GT: op = KX_CMP_GT; break;
+	case OP_GE: op = KX_CMP_GE; break;
+	case OP_NE: op = KX_CMP_NE; break;
+	default: return 0;
+	}
+	if (n[x->a].op == OP_VAR && n[x->a].a == slot && !kx_uses(n, x->b, slot)) {
+		*bound = x->b;
+		return op;
+	}
+	if (n[x->b].op == OP_VAR && n[x->b].a == slot && !kx_uses(n, x->a, slot)) {
+		*bound = x->a; /* E < v is v > E */
+		return op == KX_CMP_LT ? KX_CMP_GT : op == KX_CMP_LE ? KX_CMP_GE
+		     : op == KX_CMP_GT ? KX_CMP_LT : op == KX_CMP_GE ? KX_CMP_LE : op;
+	}
+	return 0;
+}

@@ -88,4 +88,15 @@ const char *kx_strerror(int e);
 
 void kx_prog_free(kx_prog *p);
 
+/* For counting's loops (kdesc_count.c). Does expression i read variable
+ * slot? Is it affine in it (c0 + c1 * slot with c0, c1 free of slot; an
+ * expression that does not read it is)? Is it a comparison of slot alone
+ * with an expression free of it: the comparison as slot OP bound (KX_CMP_*,
+ * turned round when slot is on the right) with bound's node in *bound,
+ * else 0. */
+enum { KX_CMP_LT = 1, KX_CMP_LE, KX_CMP_GT, KX_CMP_GE, KX_CMP_NE };
+int kx_uses(const kx_node *n, int i, int slot);
+int kx_affine(const kx_node *n, int i, int slot);
+int kx_cmp_var(const kx_node *n, int i, int slot, int *bound);
+
 #endif

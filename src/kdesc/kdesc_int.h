@@ -113,6 +113,9 @@ typedef struct kdesc {
 	size_t nlaunches, next;
 	int64_t default_max_threads;
 	int default_order;
+	/* -D NAME=VALUE settings over the parameters (kdesc_reader's) */
+	const char *const *defines;
+	size_t ndefines;
 	/* while compiling */
 	int cur_kernel;         /* -1: launch context */
 	unsigned cur_line;
@@ -134,6 +137,57 @@ int kd_known_keys(kdesc *d, const config_setting_t *s, const char *what, const c
 /* Parse d->text, check it and compile it, for the named variant (NULL:
  * the defaults); unrolls the launches (kdesc_compile.c). 0 or -1. */
 int kd_compile(kdesc *d, const char *variant);
+
+/* A launch being run (kdesc_run.c), into a kernel or a counter. */
+typedef struct run {
+	kdesc *d;
+	const kd_kernel *k;
+	int64_t *vals;
+	rd_kernel_builder *b;
+	uint32_t tid;
+	uint64_t loads_left;     /* trace_max_loads(), counted down */
+	/* The work a description may take: KD_MAX_STEPS statements and loop
+	 * iterations over all its threads and launches (d->steps), or what
+	 * RDSCOPE_MAX_STEPS says. Loads alone are bounded by loads_left,
+	 * loops alone by MAX_LOOP, but two nested loops of MAX_LOOP
+	 * iterations, or one in each of 2^26 threads, would run for days. */
+	uint64_t max_steps;
+	int failed;
+	int64_t *site;           /* [d->nrefs] a load reference's site id, or -1 */
+	/* counting (kdesc_count): the accesses go to count instead of b */
+	rd_count *count;
+	uint32_t line;           /* the counter's line size */
+	int skip_stores;
+	uint64_t *fast;          /* [d->nrefs] accesses counted through a loop's repeats */
+	/* progress: the launch's share and the outermost loops' iterations */
+	int (*progress)(void *ctx, double f);
+	void *pctx;
+	double base, span;       /* fraction done before this thread, and its share */
+	int depth;               /* loops entered */
+	double loop_lo[2], loop_w[2]; /* the two outermost loops' current fractions */
+	int stopped;
+} run;
+
+/* A failure while running: "kernel K, block (..) thread (..): why" at the
+ * statement's line; sets r->failed; returns -1. */
+int kd_run_fail(run *r, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The byte address of reference ref of statement st at the current
+ * values, its indices checked: 0, or -1 (kd_run_fail). */
+int kd_ref_addr(run *r, const kd_stmt *st, const kd_ref *ref, uint64_t *addr);
+
+/* Run launch L (its blocks and threads, in the description's order) into
+ * r's counter or, without one, a new kernel builder r->b. 0 or -1 (the
+ * message set); r->d, r->count and the counting fields set by the caller. */
+int kd_run_launch(run *r, const kd_launch *L);
+
+/* Counting: a for loop whose body is loads and stores only, with
+ * subscripts affine in its variable, a step of a constant and a
+ * comparison with a bound (kdesc_count.c): run by lines, each iteration
+ * after the first on the same lines counted by rd_count_repeat. 0 when
+ * done, 1 when the loop is not of that kind (run it as usual), -1 on an
+ * error. */
+int kd_count_loop(run *r, const kd_stmt *st);
 
 /* The trace_reader load callback: the current launch run thread by thread
  * into a kernel (kdesc_run.c). */

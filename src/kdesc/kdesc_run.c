@@ -1,7 +1,9 @@
 /*
  * Kernel descriptions, running (see kdesc.c): a launch's body executed once
  * per thread, in the tracer's thread order, feeding the kernel builder as a
- * trace reader would. Errors name the kernel, block and thread.
+ * trace reader would, or a miss counter (kdesc_count.c: rdscope count),
+ * whose affine loops run by lines (kd_count_loop). Errors name the kernel,
+ * block and thread.
  */
 #include "kdesc_int.h"
 
@@ -13,22 +15,6 @@
 
 /* ---------------------------------------------------------------- running */
 
-typedef struct run {
-	kdesc *d;
-	const kd_kernel *k;
-	int64_t *vals;
-	rd_kernel_builder *b;
-	uint32_t tid;
-	uint64_t loads_left;     /* trace_max_loads(), counted down */
-	/* The work a description may take: KD_MAX_STEPS statements and loop
-	 * iterations over all its threads and launches (d->steps), or what
-	 * RDSCOPE_MAX_STEPS says. Loads alone are bounded by loads_left,
-	 * loops alone by MAX_LOOP, but two nested loops of MAX_LOOP
-	 * iterations, or one in each of 2^26 threads, would run for days. */
-	uint64_t max_steps;
-	int failed;
-	int64_t *site;           /* [d->nrefs] a load reference's site id, or -1 */
-} run;
 
 /* The site of load reference ref (of statement st): its line, its text
  * and its array, made once per kernel. -1: out of memory. */
@@ -43,7 +29,7 @@ static int64_t ref_site(run *r, const kd_stmt *st, int ref)
 	return r->site[ref] = rd_kernel_builder_site(r->b, &s);
 }
 
-static int run_fail(run *r, unsigned line, const char *fmt, ...)
+int kd_run_fail(run *r, unsigned line, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -60,56 +46,75 @@ static int run_fail(run *r, unsigned line, const char *fmt, ...)
 
 static int too_much(run *r, unsigned line)
 {
-	return run_fail(r, line, "more than %llu steps (statements and loop iterations over all "
+	return kd_run_fail(r, line, "more than %llu steps (statements and loop iterations over all "
 				 "threads and launches) in one description; RDSCOPE_MAX_STEPS=N sets "
 				 "another limit",
 			(unsigned long long)r->max_steps);
 }
 
-static int run_access(run *r, const kd_stmt *st)
+int kd_ref_addr(run *r, const kd_stmt *st, const kd_ref *ref, uint64_t *addr)
 {
 	const kx_node *n = r->d->prog.n;
+	const kd_array *A = &r->d->arrays[ref->array];
+	int e = 0;
+	int64_t flat;
+	if (ref->nidx == 1) {
+		flat = kx_eval(n, ref->idx[0], r->vals, &e);
+		if (!e && A->ndims && (flat < 0 || flat >= A->total))
+			return kd_run_fail(r, st->line, "%s[%lld]: index outside 0..%lld", A->name,
+					   (long long)flat, (long long)A->total - 1);
+	} else {
+		flat = 0;
+		for (int j = 0; j < ref->nidx && !e; j++) {
+			int64_t x = kx_eval(n, ref->idx[j], r->vals, &e);
+			if (!e && (x < 0 || x >= A->dim[j]))
+				return kd_run_fail(r, st->line, "%s: index %d is %lld, outside 0..%lld",
+						   A->name, j + 1, (long long)x,
+						   (long long)A->dim[j] - 1);
+			flat = flat * A->dim[j] + x;
+		}
+	}
+	if (e)
+		return kd_run_fail(r, st->line, "%s", kx_strerror(e));
+	/* An array without dims takes any index: its byte offset must
+	 * still be a 64-bit number (found by make fuzz). */
+	if (flat > INT64_MAX / (int64_t)A->elem || flat < INT64_MIN / (int64_t)A->elem)
+		return kd_run_fail(r, st->line, "%s[%lld]: the address is beyond 64 bits", A->name,
+				   (long long)flat);
+	int64_t off = flat * (int64_t)A->elem;
+	if (off < 0 && (uint64_t)0 - (uint64_t)off > A->base)
+		return kd_run_fail(r, st->line, "%s[%lld] is below address 0", A->name,
+				   (long long)flat);
+	*addr = A->base + (uint64_t)off;
+	return 0;
+}
+
+static int run_access(run *r, const kd_stmt *st)
+{
+	if (r->count && st->kind == ST_STORE && r->skip_stores)
+		return 0;
 	for (int i = 0; i < st->n1; i++) {
 		const kd_ref *ref = &r->d->refs[st->l1 + i];
-		const kd_array *A = &r->d->arrays[ref->array];
-		int e = 0;
-		int64_t flat;
-		if (ref->nidx == 1) {
-			flat = kx_eval(n, ref->idx[0], r->vals, &e);
-			if (!e && A->ndims && (flat < 0 || flat >= A->total))
-				return run_fail(r, st->line, "%s[%lld]: index outside 0..%lld", A->name,
-						(long long)flat, (long long)A->total - 1);
-		} else {
-			flat = 0;
-			for (int j = 0; j < ref->nidx && !e; j++) {
-				int64_t x = kx_eval(n, ref->idx[j], r->vals, &e);
-				if (!e && (x < 0 || x >= A->dim[j]))
-					return run_fail(r, st->line, "%s: index %d is %lld, outside "
-								     "0..%lld", A->name, j + 1,
-							(long long)x, (long long)A->dim[j] - 1);
-				flat = flat * A->dim[j] + x;
+		uint64_t addr;
+		if (kd_ref_addr(r, st, ref, &addr) < 0)
+			return -1;
+		if (r->count) {
+			if (rd_count_access(r->count, addr, (uint32_t)(st->l1 + i)) < 0) {
+				r->d->oom = 1;
+				kd_fail(r->d, 0, "out of memory");
+				r->failed = 1;
+				return -1;
 			}
+			continue;
 		}
-		if (e)
-			return run_fail(r, st->line, "%s", kx_strerror(e));
-		/* An array without dims takes any index: its byte offset must
-		 * still be a 64-bit number (found by make fuzz). */
-		if (flat > INT64_MAX / (int64_t)A->elem || flat < INT64_MIN / (int64_t)A->elem)
-			return run_fail(r, st->line, "%s[%lld]: the address is beyond 64 bits", A->name,
-					(long long)flat);
-		int64_t off = flat * (int64_t)A->elem;
-		if (off < 0 && (uint64_t)0 - (uint64_t)off > A->base)
-			return run_fail(r, st->line, "%s[%lld] is below address 0", A->name,
-					(long long)flat);
-		uint64_t addr = A->base + (uint64_t)off;
 		if (st->kind == ST_LOAD && !r->loads_left--)
-			return run_fail(r, st->line, "more than %llu loads in one kernel (lower "
-						     "max_threads or the sizes)",
-					(unsigned long long)trace_max_loads());
+			return kd_run_fail(r, st->line, "more than %llu loads in one kernel (lower "
+						        "max_threads or the sizes)",
+					   (unsigned long long)trace_max_loads());
 		if (st->kind == ST_STORE && rd_kernel_builder_stores(r->b) >= trace_max_loads())
-			return run_fail(r, st->line, "more than %llu stores in one kernel (lower "
-						     "max_threads or the sizes)",
-					(unsigned long long)trace_max_loads());
+			return kd_run_fail(r, st->line, "more than %llu stores in one kernel (lower "
+						        "max_threads or the sizes)",
+					   (unsigned long long)trace_max_loads());
 		int64_t site = st->kind == ST_LOAD ? ref_site(r, st, st->l1 + i) : 0;
 		if (site < 0 ||
 		    rd_kernel_builder_add_at(r->b, r->tid, st->kind == ST_STORE, addr, ref->bytes,
@@ -123,13 +128,33 @@ static int run_access(run *r, const kd_stmt *st)
 	return 0;
 }
 
+/* Counting: tell the progress callback, at an iteration of one of the two
+ * outermost loops, how far the run is (its trip count known: kd_count_loop's
+ * analysis, else the loop does not count). */
+static int count_progress(run *r)
+{
+	double f = r->base;
+	double w = r->span;
+	for (int i = 0; i < r->depth && i < 2; i++) {
+		f += w * r->loop_lo[i];
+		w *= r->loop_w[i];
+	}
+	if (r->progress(r->pctx, f)) {
+		r->stopped = 1;
+		r->failed = 1;
+		kd_fail(r->d, 0, "stopped");
+		return -1;
+	}
+	return 0;
+}
+
 static int run_list(run *r, int start, int count)
 {
 	const kx_node *n = r->d->prog.n;
 	for (int i = 0; i < count; i++) {
 		const kd_stmt *st = &r->d->stmts[r->d->lists[start + i]];
 		int e = 0;
-		if (++r->d->steps > r->max_steps)
+		if (!r->count && ++r->d->steps > r->max_steps)
 			return too_much(r, st->line);
 		switch (st->kind) {
 		case ST_LET:
@@ -147,37 +172,202 @@ static int run_list(run *r, int start, int count)
 			break;
 		}
 		case ST_FOR: {
-			uint64_t iters = 0;
+			if (r->count) {
+				int rc = kd_count_loop(r, st);
+				if (rc <= 0) {
+					if (rc < 0)
+						return -1;
+					break;
+				}
+			}
+			uint64_t iters = 0, trip = 0;
+			int track = r->count && r->progress && r->depth < 2;
+			if (track) {
+				/* the trip count if the loop is a plain count (else no share) */
+				int bound, op = kx_cmp_var(n, st->e2, st->slot, &bound);
+				int64_t v0 = kx_eval(n, st->e1, r->vals, &e);
+				int64_t E = op ? kx_eval(n, bound, r->vals, &e) : 0;
+				if (!e && op == KX_CMP_LT && E > v0)
+					trip = (uint64_t)(E - v0);
+				else if (!e && op == KX_CMP_LE && E >= v0)
+					trip = (uint64_t)(E - v0) + 1;
+				r->loop_lo[r->depth] = 0;
+				r->loop_w[r->depth] = trip ? 1.0 / (double)trip : 0;
+				r->depth++;
+			}
 			for (r->vals[st->slot] = kx_eval(n, st->e1, r->vals, &e);
 			     !e && kx_eval(n, st->e2, r->vals, &e) && !e;
 			     r->vals[st->slot] = kx_eval(n, st->e3, r->vals, &e)) {
 				if (++iters > MAX_LOOP)
-					return run_fail(r, st->line, "loop runs more than %llu "
-								     "iterations",
-							(unsigned long long)MAX_LOOP);
-				if (++r->d->steps > r->max_steps)
+					return kd_run_fail(r, st->line, "loop runs more than %llu "
+								        "iterations",
+							   (unsigned long long)MAX_LOOP);
+				if (!r->count && ++r->d->steps > r->max_steps)
 					return too_much(r, st->line);
+				if (track && trip) {
+					r->loop_lo[r->depth - 1] =
+						(double)(iters - 1 < trip ? iters - 1 : trip) / (double)trip;
+					if (count_progress(r) < 0)
+						return -1;
+				}
 				if (run_list(r, st->l1, st->n1) < 0)
 					return -1;
 			}
+			if (track)
+				r->depth--;
 			break;
 		}
 		}
 		if (e)
-			return run_fail(r, st->line, "%s", kx_strerror(e));
+			return kd_run_fail(r, st->line, "%s", kx_strerror(e));
 	}
 	return 0;
 }
 
-int kd_load(trace_reader *rr, rd_kernel **out)
+/* ---------------------------------------------------------------- counting loops */
+
+/*
+ * A loop whose body is loads and stores only, with subscripts affine in
+ * its variable, a constant step and a bound it is compared with, runs by
+ * lines: each reference's address is a + s * t at iteration t, so the
+ * iterations that stay on the same lines are found by division; the first
+ * of them is counted access by access and the others at once
+ * (rd_count_repeat).
+ */
+/* Iterations from t on whose address a + s * t stays on its line of
+ * `line` bytes (at least 1). */
+static uint64_t same_line(uint64_t addr, int64_t s, uint32_t line)
 {
-	kdesc *d = (kdesc *)rr;
-	*out = NULL;
-	const kd_launch *L = &d->launches[d->next - 1];
+	uint64_t off = addr % line;
+	if (s > 0)
+		return (line - off + (uint64_t)s - 1) / (uint64_t)s;
+	return off / (uint64_t)(0 - (uint64_t)s) + 1;
+}
+
+int kd_count_loop(run *r, const kd_stmt *st)
+{
+	kdesc *d = r->d;
+	const kx_node *n = d->prog.n;
+	int slot = st->slot;
+	/* the kind of loop: a body of accesses affine in the variable */
+	int nacc = 0;
+	for (int i = 0; i < st->n1; i++) {
+		const kd_stmt *b = &d->stmts[d->lists[st->l1 + i]];
+		if (b->kind != ST_LOAD && b->kind != ST_STORE)
+			return 1;
+		if (b->kind == ST_STORE && r->skip_stores)
+			continue;
+		for (int j = 0; j < b->n1; j++) {
+			const kd_ref *R = &d->refs[b->l1 + j];
+			for (int k = 0; k < R->nidx; k++)
+				if (!kx_affine(n, R->idx[k], slot))
+					return 1;
+		}
+		nacc += b->n1;
+	}
+	int bound, op = kx_cmp_var(n, st->e2, slot, &bound);
+	if (!op || !kx_affine(n, st->e3, slot) || nacc > RD_COUNT_MAX_REPEAT)
+		return 1;
+	int e = 0;
+	int64_t v0 = kx_eval(n, st->e1, r->vals, &e);
+	int64_t E = kx_eval(n, bound, r->vals, &e);
+	r->vals[slot] = v0;
+	int64_t c = kx_eval(n, st->e3, r->vals, &e) - v0;
+	r->vals[slot] = v0 + 1;
+	int64_t c1 = kx_eval(n, st->e3, r->vals, &e) - (v0 + 1);
+	r->vals[slot] = v0;
+	if (e || c != c1 || c == 0 || c > (1 << 20) || c < -(1 << 20) || E > INT64_MAX / 2 ||
+	    E < INT64_MIN / 2 || v0 > INT64_MAX / 2 || v0 < INT64_MIN / 2)
+		return 1; /* a step that is not "v + constant", or huge values */
+	/* the trip count */
+	uint64_t trips;
+	if (c > 0 && (op == KX_CMP_LT || op == KX_CMP_LE || op == KX_CMP_NE)) {
+		int64_t end = op == KX_CMP_LE ? E + 1 : E;
+		if (op == KX_CMP_NE && (E < v0 || (E - v0) % c))
+			return 1; /* never equal: runs until the iteration limit */
+		trips = end > v0 ? (uint64_t)((end - v0 + c - 1) / c) : 0;
+	} else if (c < 0 && (op == KX_CMP_GT || op == KX_CMP_GE || op == KX_CMP_NE)) {
+		int64_t end = op == KX_CMP_GE ? E - 1 : E;
+		if (op == KX_CMP_NE && (E > v0 || (v0 - E) % -c))
+			return 1;
+		trips = v0 > end ? (uint64_t)((v0 - end + (-c) - 1) / (-c)) : 0;
+	} else {
+		return 1; /* a comparison that ends at once or never: as usual */
+	}
+	if (trips > MAX_LOOP)
+		return kd_run_fail(r, st->line, "loop runs more than %llu iterations",
+				   (unsigned long long)MAX_LOOP);
+	if (!trips)
+		return 0;
+	/* each access's address at the first iteration and its stride; every
+	 * index checked at the first and the last iteration (an affine index
+	 * is monotone in between) */
+	uint64_t a[RD_COUNT_MAX_REPEAT], addr[RD_COUNT_MAX_REPEAT];
+	int64_t s[RD_COUNT_MAX_REPEAT];
+	uint32_t ref[RD_COUNT_MAX_REPEAT];
+	int p = 0;
+	int64_t last = v0 + (int64_t)(trips - 1) * c;
+	for (int i = 0; i < st->n1; i++) {
+		const kd_stmt *b = &d->stmts[d->lists[st->l1 + i]];
+		if (b->kind == ST_STORE && r->skip_stores)
+			continue;
+		for (int j = 0; j < b->n1; j++, p++) {
+			const kd_ref *R = &d->refs[b->l1 + j];
+			uint64_t x1, xl;
+			r->vals[slot] = v0 + c;
+			int two = trips > 1;
+			if (two && kd_ref_addr(r, b, R, &x1) < 0)
+				return -1;
+			r->vals[slot] = last;
+			if (kd_ref_addr(r, b, R, &xl) < 0)
+				return -1;
+			r->vals[slot] = v0;
+			if (kd_ref_addr(r, b, R, &a[p]) < 0)
+				return -1;
+			s[p] = two ? (int64_t)(x1 - a[p]) : 0;
+			ref[p] = (uint32_t)(b->l1 + j);
+		}
+	}
+	for (uint64_t t = 0; t < trips;) {
+		uint64_t m = trips - t;
+		for (int q = 0; q < nacc; q++) {
+			addr[q] = a[q] + (uint64_t)s[q] * t;
+			if (s[q]) {
+				uint64_t k = same_line(addr[q], s[q], r->line);
+				if (k < m)
+					m = k;
+			}
+		}
+		for (int q = 0; q < nacc; q++)
+			if (rd_count_access(r->count, addr[q], ref[q]) < 0)
+				goto oom;
+		if (m > 1) {
+			if (rd_count_repeat(r->count, addr, ref, nacc, m - 1) < 0)
+				goto oom;
+			for (int q = 0; q < nacc; q++)
+				r->fast[ref[q]] += m - 1;
+		}
+		t += m;
+	}
+	r->vals[slot] = v0 + (int64_t)trips * c; /* as the loop leaves it */
+	return 0;
+oom:
+	d->oom = 1;
+	kd_fail(d, 0, "out of memory");
+	r->failed = 1;
+	return -1;
+}
+
+/* ---------------------------------------------------------------- launches */
+
+int kd_run_launch(run *r, const kd_launch *L)
+{
+	kdesc *d = r->d;
 	const kd_kernel *K = &d->kernels[L->kernel];
+	r->k = K;
 	int64_t *vals = malloc((size_t)d->nslots * sizeof *vals);
 	if (!vals)
-		return kd_oom(d), TRACE_ENOMEM;
+		return kd_oom(d);
 	memcpy(vals, d->init, (size_t)d->nslots * sizeof *vals);
 	for (int i = 0; i < d->nlv; i++)
 		vals[d->lv_slot[i]] = L->lv[i];
@@ -190,18 +380,17 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 	}
 	if (e || bad) {
 		free(vals);
-		kd_fail(d, K->line, "%s: grid (%lld,%lld,%lld) and block (%lld,%lld,%lld) must be "
-				    "positive, block sizes at most 65535%s%s",
-			L->name, (long long)g[0], (long long)g[1], (long long)g[2], (long long)bd[0],
-			(long long)bd[1], (long long)bd[2], e ? ": " : "", e ? kx_strerror(e) : "");
-		return TRACE_EINPUT;
+		return kd_fail(d, K->line, "%s: grid (%lld,%lld,%lld) and block (%lld,%lld,%lld) must "
+					   "be positive, block sizes at most 65535%s%s",
+			       L->name, (long long)g[0], (long long)g[1], (long long)g[2],
+			       (long long)bd[0], (long long)bd[1], (long long)bd[2], e ? ": " : "",
+			       e ? kx_strerror(e) : "");
 	}
 	uint64_t bs = (uint64_t)bd[0] * bd[1] * bd[2];
 	if (bs > (1u << 20)) {
 		free(vals);
-		kd_fail(d, K->line, "kernel %s: a block of %llu threads is more than %u", L->name,
-			(unsigned long long)bs, 1u << 20);
-		return TRACE_EINPUT;
+		return kd_fail(d, K->line, "kernel %s: a block of %llu threads is more than %u",
+			       L->name, (unsigned long long)bs, 1u << 20);
 	}
 	uint64_t nblocks = (uint64_t)g[0] * g[1] * g[2];
 	if (K->max_threads) {
@@ -213,31 +402,29 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 	}
 	if (nblocks * bs - 1 > RD_MAX_THREAD_ID) {
 		free(vals);
-		kd_fail(d, K->line, "kernel %s: %llu threads exceed the %u the model takes (set "
-				    "max_threads)", L->name, (unsigned long long)(nblocks * bs),
-			RD_MAX_THREAD_ID + 1);
-		return TRACE_EINPUT;
+		return kd_fail(d, K->line, "kernel %s: %llu threads exceed the %u the model takes (set "
+					   "max_threads)",
+			       L->name, (unsigned long long)(nblocks * bs), RD_MAX_THREAD_ID + 1);
 	}
 	vals[S_GX] = g[0], vals[S_GY] = g[1], vals[S_GZ] = g[2];
 	vals[S_DX] = bd[0], vals[S_DY] = bd[1], vals[S_DZ] = bd[2];
 	vals[S_WARP] = 32;
-	run r = {.d = d,
-		 .k = K,
-		 .vals = vals,
-		 .loads_left = trace_max_loads(),
-		 .max_steps = limit_from_env("RDSCOPE_MAX_STEPS", KD_MAX_STEPS, UINT64_MAX)};
-	r.b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1], (uint32_t)bd[2]);
-	r.site = malloc((size_t)(d->nrefs ? d->nrefs : 1) * sizeof *r.site);
-	if (!r.b || !r.site) {
-		rd_kernel_builder_free(r.b);
-		free(r.site);
+	r->vals = vals;
+	r->site = malloc((size_t)(d->nrefs ? d->nrefs : 1) * sizeof *r->site);
+	if (!r->count)
+		r->b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1],
+					     (uint32_t)bd[2]);
+	if ((!r->count && !r->b) || !r->site) {
+		rd_kernel_builder_free(r->b);
+		r->b = NULL;
+		free(r->site);
 		free(vals);
-		kd_oom(d);
-		return TRACE_ENOMEM;
+		return kd_oom(d);
 	}
 	for (int i = 0; i < d->nrefs; i++)
-		r.site[i] = -1;
-	for (uint64_t b = 0; b < nblocks && !r.failed; b++) {
+		r->site[i] = -1;
+	double base = r->base, span = r->span;
+	for (uint64_t b = 0; b < nblocks && !r->failed; b++) {
 		if (K->order == ORDER_CUDA) {
 			vals[S_BX] = (int64_t)(b % (uint64_t)g[0]);
 			vals[S_BY] = (int64_t)(b / (uint64_t)g[0] % (uint64_t)g[1]);
@@ -247,19 +434,36 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 			vals[S_BY] = (int64_t)(b / (uint64_t)g[2] % (uint64_t)g[1]);
 			vals[S_BX] = (int64_t)(b / ((uint64_t)g[2] * (uint64_t)g[1]));
 		}
-		for (uint64_t t = 0; t < bs && !r.failed; t++) {
+		for (uint64_t t = 0; t < bs && !r->failed; t++) {
 			vals[S_TX] = (int64_t)(t % (uint64_t)bd[0]);
 			vals[S_TY] = (int64_t)(t / (uint64_t)bd[0] % (uint64_t)bd[1]);
 			vals[S_TZ] = (int64_t)(t / ((uint64_t)bd[0] * (uint64_t)bd[1]));
 			for (int s = K->nlocal0; s < K->nlocal1; s++)
 				vals[s] = 0;
-			r.tid = (uint32_t)(b * bs + t);
-			run_list(&r, K->body, K->nbody);
+			r->tid = (uint32_t)(b * bs + t);
+			/* this thread's share of the launch's */
+			r->span = span / (double)(nblocks * bs);
+			r->base = base + r->span * (double)(b * bs + t);
+			run_list(r, K->body, K->nbody);
 		}
 	}
+	r->base = base;
+	r->span = span;
 	free(vals);
-	free(r.site);
-	if (r.failed) {
+	r->vals = NULL;
+	free(r->site);
+	r->site = NULL;
+	return r->failed ? -1 : 0;
+}
+
+int kd_load(trace_reader *rr, rd_kernel **out)
+{
+	kdesc *d = (kdesc *)rr;
+	*out = NULL;
+	run r = {.d = d,
+		 .loads_left = trace_max_loads(),
+		 .max_steps = limit_from_env("RDSCOPE_MAX_STEPS", KD_MAX_STEPS, UINT64_MAX)};
+	if (kd_run_launch(&r, &d->launches[d->next - 1]) < 0) {
 		rd_kernel_builder_free(r.b);
 		return d->oom ? TRACE_ENOMEM : TRACE_EINPUT;
 	}
@@ -270,4 +474,3 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 	}
 	return TRACE_OK;
 }
-

@@ -466,8 +466,8 @@ static int is_file(const char *path)
 }
 
 /* The reader of a file or directory; NULL with err. */
-static trace_reader *open_reader(const char *path, const char *variant, int fmt, char *err,
-				 size_t errlen, int *oom)
+static trace_reader *open_reader(const char *path, const char *variant, const input_opts *o,
+				 int fmt, char *err, size_t errlen, int *oom)
 {
 	*oom = 0;
 	if (strcmp(path, "-") != 0 && is_dir(path)) {
@@ -508,6 +508,12 @@ static trace_reader *open_reader(const char *path, const char *variant, int fmt,
 		textin_close(t);
 		return NULL;
 	}
+	if (o->ndefines && f != F_KDESC) {
+		say(err, errlen, "%s: -D %s sets a parameter of a kernel description, and this is "
+				 "not one", path, o->defines[0]);
+		textin_close(t);
+		return NULL;
+	}
 	trace_reader *r = NULL;
 	char name[256];
 	switch (f) {
@@ -532,7 +538,8 @@ static trace_reader *open_reader(const char *path, const char *variant, int fmt,
 	case F_RDT:
 		return trace_rdt_reader(t, err, errlen, oom);
 	case F_KDESC:
-		return kdesc_reader(t, textin_shown(t), variant, err, errlen, oom);
+		return kdesc_reader(t, textin_shown(t), variant, o->defines, o->ndefines, err, errlen,
+				    oom);
 	}
 	if (!r) {
 		textin_close(t);
@@ -571,6 +578,13 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 		errno = 0;
 		unsigned long v = strtoul(in->sel, NULL, 10);
 		in->sel_index = errno || v > 1ul << 30 ? 1l << 30 : (long)v;
+	}
+	if (o->ndefines && (!strncmp(spec, RP_PREFIX, strlen(RP_PREFIX)) ||
+			    !strncmp(spec, INPUT_BUILTIN_PREFIX, strlen(INPUT_BUILTIN_PREFIX)))) {
+		say(err, errlen, "%s: -D %s sets a parameter of a kernel description, and this is "
+				 "not one", spec, o->defines[0]);
+		input_close(in);
+		return INPUT_EINPUT;
 	}
 	if (!strncmp(spec, RP_PREFIX, strlen(RP_PREFIX))) { /* a profile's synthetic trace */
 		char note[512];
@@ -628,7 +642,7 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 		return INPUT_ENOMEM;
 	}
 	int oom;
-	in->r = open_reader(path, variant, fmt, in->err, sizeof in->err, &oom);
+	in->r = open_reader(path, variant, o, fmt, in->err, sizeof in->err, &oom);
 	if (!in->r) {
 		say(err, errlen, "%s", in->err);
 		input_close(in);
@@ -845,4 +859,9 @@ void input_names_free(char **names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+trace_reader *input_reader(input *in)
+{
+	return in->r;
 }

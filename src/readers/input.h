@@ -36,6 +36,8 @@ typedef struct input_opts {
 	const char *kernel; /* NULL: every kernel; a NAME, a NAME without its
 			       "[...]" launch suffix, or a 0-based INDEX */
 	uint32_t line;      /* rp: inputs: bytes per generated index (l1.line); 0: 128 */
+	const char *const *defines; /* -D NAME=VALUE over a description's params */
+	size_t ndefines;
 } input_opts;
 
 /* The format names --input-format takes, "|"-separated. */
@@ -56,6 +58,11 @@ int input_open(const char *spec, const input_opts *o, input **in, char *err, siz
  */
 int input_next(input *in, rd_kernel **k, char *err, size_t errlen);
 void input_close(input *in);
+
+/* The reader of a file input (its kernels not read yet), for a command
+ * that runs it its own way (count: kdesc_count); NULL for rp: and builtin:
+ * inputs. Its errors land in its err. */
+struct trace_reader *input_reader(input *in);
 
 /*
  * Load the one kernel INPUT names. An input with several kernels needs a

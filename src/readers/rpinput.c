@@ -181,40 +181,6 @@ static int opt(const char *s, const char *name, unsigned long long max, unsigned
 	return 1;
 }
 
-int rp_kernel(const double *p, uint32_t maxrd, uint64_t length, uint64_t seed, uint64_t threads,
-	      uint32_t line, rd_kernel **out, uint64_t *cold, uint64_t *forced)
-{
-	rd_rpgen *g = rd_rpgen_new(p, maxrd, length, seed);
-	uint32_t bx = threads < 1024 ? (uint32_t)threads : 1024;
-	rd_kernel_builder *b = rd_kernel_builder_new("rp", bx, 1, 1);
-	int rc = INPUT_ENOMEM;
-	*cold = 0;
-	if (g && b) {
-		rd_kernel_builder_reserve(b, length);
-		uint64_t i = 0;
-		for (; i < length; i++) {
-			uint64_t idx;
-			int64_t rd;
-			int used;
-			if (rd_rpgen_next(g, NULL, &used, &idx, &rd) < 0 ||
-			    rd_kernel_builder_add(b, (uint32_t)(i % threads), 0, idx * line,
-						  line < 4 ? line : 4) < 0)
-				break;
-			*cold += rd < 0;
-		}
-		if (i == length)
-			rc = INPUT_OK;
-	}
-	*forced = g ? rd_rpgen_forced(g) : 0;
-	rd_rpgen_free(g);
-	if (rc != INPUT_OK) {
-		rd_kernel_builder_free(b);
-		return rc;
-	}
-	*out = rd_kernel_builder_finish(b);
-	return *out ? INPUT_OK : INPUT_ENOMEM;
-}
-
 int rp_load(const char *spec, uint32_t line, rd_kernel **out, char *err, size_t errlen, char *note,
 	    size_t notelen)
 {
@@ -252,19 +218,17 @@ int rp_load(const char *spec, uint32_t line, rd_kernel **out, char *err, size_t 
 		snprintf(err, errlen, "%s:%s", path, why);
 		return INPUT_EINPUT;
 	}
-	uint64_t cold = 0, forced = 0;
-	rd_kernel *k;
-	rc = rp_kernel(p, maxrd, length, seed, threads, line, &k, &cold, &forced);
-	if (rc == INPUT_OK && note && forced)
+	uint64_t cold, forced;
+	*out = rd_rp_kernel(p, maxrd, length, seed, threads, line, &cold, &forced);
+	if (*out && note && forced)
 		snprintf(note, notelen, "%s: %llu cold fills forced beyond the profile's cold share %.4f "
 					"(realised %.4f: length x cold share is below the largest distance "
 					"drawn + 1)", spec, (unsigned long long)forced, p[0],
 			 (double)cold / (double)length);
 	free(p);
-	if (rc != INPUT_OK) {
+	if (!*out) {
 		snprintf(err, errlen, "%s: out of memory", spec);
-		return rc;
+		return INPUT_ENOMEM;
 	}
-	*out = k;
 	return INPUT_OK;
 }

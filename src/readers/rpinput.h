@@ -27,13 +27,6 @@
 int rp_load(const char *spec, uint32_t line, rd_kernel **out, char *err, size_t errlen, char *note,
 	    size_t notelen);
 
-/* Algorithm 2's kernel of length indexes over the profile p[0..maxrd+1]
- * (seeded), dealt round-robin to threads, index x at address x * line;
- * the realised cold accesses and the fills forced beyond the cold share
- * into *cold and *forced. INPUT_OK, or INPUT_ENOMEM. */
-int rp_kernel(const double *p, uint32_t maxrd, uint64_t length, uint64_t seed, uint64_t threads,
-	      uint32_t line, rd_kernel **out, uint64_t *cold, uint64_t *forced);
-
 /* The profile of PATH's text (for the fuzz harness): p[0..*maxrd+1], as
  * rd_rp_mixture gives it (malloc'd); 0, or -1 with "LINE: why" in err. */
 int rp_parse(const char *text, size_t len, double **p, uint32_t *maxrd, char *err, size_t errlen);

@@ -48,8 +48,8 @@ ok = ok and fa == r['misses'] and r['misses'] > 0
 sys.exit(not ok)"
 result "profile: one per core; their fully associative misses at 128 lines are the run's" $?
 
-# text and CSV carry the same counts
-rds profile -s l1.line=32 sample:paper/s003-table1
+# text and CSV carry the same counts (the text at the default 128-byte line)
+rds profile sample:paper/s003-table1
 [ $rc -eq 0 ] && grep -q '^  -1 *4   0.400000$' "$T/out" && grep -q '^  3 *1   0.100000$' "$T/out" &&
 	grep -q '^max_rd 3, peaks 2$' "$T/out"
 result "profile: text" $?
@@ -77,7 +77,7 @@ result "profile: only the line size of the cache counts (fermi with 128 sets is 
 # --estimate on Table 1 with 2 sets of 2 ways (4 lines, mod): the
 # binomial estimate 0.5 (notes §D.2), the fully associative rate 0.6, and
 # the detailed model's 0.6 (set 0: a c a a c a a, 5 hits; set 1: b b d, 1)
-rds profile --estimate -f json -s l1.line=32 -s l1.size=128 -s l1.ways=2 -s l1.hash=mod \
+rds profile --estimate -f json -s l1.size=512 -s l1.ways=2 -s l1.hash=mod \
 	sample:paper/s003-table1
 [ $rc -eq 0 ] && py '
 e = d["estimates"]
@@ -86,7 +86,7 @@ ok = ok and abs(e[0]["binomial_hit_rate"] - 0.5) < 1e-12 and abs(e[0]["fa_hit_ra
 ok = ok and abs(e[0]["detailed_hit_rate"] - 0.6) < 1e-12
 sys.exit(not ok)'
 result "profile --estimate: Table 1 at 2 x 2 ways: binomial 0.5, fully associative 0.6, detailed 0.6" $?
-rds profile --estimate -s l1.line=32 -s l1.size=128 -s l1.ways=2 -s l1.hash=mod sample:paper/s003-table1
+rds profile --estimate -s l1.size=512 -s l1.ways=2 -s l1.hash=mod sample:paper/s003-table1
 [ $rc -eq 0 ] && grep -q '^  binomial (SDCM-style) hit rate  0.500000  (|error| 0.100000)$' "$T/out"
 result "profile --estimate: text" $?
 rds profile --estimate -f csv sample:paper/s003-table1

@@ -369,3 +369,80 @@ vals=$(cut -d, -f1 "$T/ui_sw.txt" | sort -n | tr '\n' ',' | sed 's/,$//')
 cols l1.ways requests misses-latency <"$T/sw2.csv" | sort >"$T/sweep_sw.txt"
 [ "$(wc -l <"$T/ui_sw.txt")" -ge 3 ] && cmp -s "$T/ui_sw.txt" "$T/sweep_sw.txt"
 result "curves: the timing sweep of l1.ways ($vals) equals rdscope sweep" $?
+
+# ---------------------------------------------------------------- profile
+# The reuse profile view (R): its chart, heat map and estimates; the
+# estimates equal `rdscope profile --estimate` on the same geometry; back
+# on the panes, the breakdown shows the estimate beside the exact rate; a
+# line size edit measures the profile again.
+cat >"$T/rprof.keys" <<KEYS
+R
+dump-screen $T/rprof.txt
+esc
+dump-screen $T/rprof_back.txt
+down
+down
+right
+R
+dump-screen $T/rprof_line.txt
+KEYS
+screen rprof 24 80 -- samples/reference/stencil_n64_b16x8.trc.gz && golden rprof
+result "profile: the reuse profile view matches its golden" $?
+"$RDSCOPE" profile --estimate -f json samples/reference/stencil_n64_b16x8.trc.gz >"$T/rprof.json" &&
+	python3 -c "
+import json, sys
+e = json.load(open('$T/rprof.json'))['estimates'][0]
+print('%.2f %.2f' % ((1 - e['binomial_hit_rate']) * 100, (1 - e['fa_hit_rate']) * 100))" >"$T/rprof_est.txt"
+read -r bin fa <"$T/rprof_est.txt"
+grep -q "binomial $bin%  fully assoc. $fa%" "$T/rprof.txt" &&
+	grep -q "miss rate [0-9.]*% est. $bin%" "$T/rprof_back.txt"
+result "profile: the view's estimates ($bin%, $fa%) are rdscope profile --estimate's, the breakdown shows it" $?
+"$RDSCOPE" profile --estimate -f json -s l1.line=256 -s l1.hash=mod samples/reference/stencil_n64_b16x8.trc.gz \
+	>"$T/rprof2.json" && req=$(python3 -c "
+import json; print(json.load(open('$T/rprof2.json'))['profiles'][0]['requests'])") &&
+	grep -q "l1.line *256 B" "$T/rprof_line.txt" && grep -q " $req requests" "$T/rprof_line.txt"
+result "profile: a line size edit measures the profile again ($req requests at 256 B)" $?
+
+# ---------------------------------------------------------------- generator
+# The profile generator (G): the mixture's rows beside the breakdown; a
+# peak moved twice (40 -> 45 -> 50 lines) generates the trace again, and
+# the explorer's counts are `rdscope run rp:FILE` of the mixture its status
+# line names; Esc keeps the generated trace; a peak added and the cold
+# share stepped show in the name.
+cat >"$T/gen.keys" <<KEYS
+G
+down
+down
+down
+down
+right
+right
+dump-screen $T/gen.txt
+esc
+dump-screen $T/gen_back.txt
+G
+A
+up
+up
+up
+up
+up
+up
+right
+dump-screen $T/gen_two.txt
+KEYS
+screen gen 24 80 -- samples/reference/stencil_n64_b16x8.trc.gz && golden gen
+result "generator: the generator's pane matches its golden" $?
+printf 'maxrd 64\ncold 0.05\npeak 50 1 2\n' >"$T/mix50.txt"
+"$RDSCOPE" run -f json "rp:$T/mix50.txt" | python3 -c "
+import json, sys
+c = json.load(sys.stdin)['runs'][0]['counts']
+print(c['hits'], c['compulsory'], c['associativity'])" >"$T/mix50.counts"
+read -r hits comp assoc <"$T/mix50.counts"
+grep -q "generated: maxrd 64; cold 0.05; peak 50 1 2 " "$T/gen.txt" &&
+	grep -q "hits *$hits " "$T/gen.txt" && grep -q "compulsory *$comp " "$T/gen.txt" &&
+	grep -q "assoc *$assoc " "$T/gen.txt" && grep -q "Parameters" "$T/gen_back.txt" &&
+	grep -q "generated: maxrd 64; cold 0.05; peak 50 1 2 " "$T/gen_back.txt"
+result "generator: the explorer's counts are rdscope run rp:FILE's ($hits hits, $comp compulsory, $assoc assoc)" $?
+grep -q "generated: maxrd 64; cold 0.06; peak 50 1 2; peak 57 1 2 " "$T/gen_two.txt"
+result "generator: a peak added, the cold share stepped" $?

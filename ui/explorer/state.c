@@ -13,6 +13,7 @@
 
 #include "lessons.h"
 #include "params.h"
+#include "rprof.h"
 
 /* ---------------------------------------------------------------- basics */
 
@@ -162,6 +163,16 @@ int explorer_toggle_view(explorer *x, int v)
 	return R_ALL;
 }
 
+void explorer_want_profile(explorer *x)
+{
+	rd_config k;
+	rprof_key(&x->cfg, &k);
+	if ((x->prof && rd_config_equal(&x->prof->cfg, &k)) || x->asked[JOB_PROFILE] == x->gen)
+		return;
+	x->asked[JOB_PROFILE] = x->gen;
+	worker_submit_job(x->w, JOB_PROFILE, x->gen, &k, NULL);
+}
+
 /* ---------------------------------------------------------------- pin */
 
 /* Pin the current final result as the baseline. */
@@ -201,7 +212,7 @@ int explorer_pin(explorer *x)
 /* A view's result: only for the configuration on screen. */
 static int view_result(explorer *x, snap *s)
 {
-	if (!rd_config_equal(&s->cfg, &x->cfg))
+	if (!s->any_cfg && !rd_config_equal(&s->cfg, &x->cfg))
 		return R_NONE;
 	int flags = R_NONE;
 	for (const view_ops *const *v = x->views; *v; v++)

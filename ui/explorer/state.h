@@ -6,7 +6,7 @@
  * teardown). Owned and touched by the UI thread only; no curses.
  *
  * Everything in ui/explorer/ and ui/views/ may call this file; it calls
- * only what lies below (worker, snap, params, lessons) and reaches the
+ * only what lies below (worker, snap, params, lessons, rprof) and reaches the
  * views through their ops table (explorer.views), never by name.
  */
 #ifndef UI_EXPLORER_STATE_H
@@ -15,6 +15,7 @@
 #include "bgcall.h"
 #include "explorer.h"
 #include "layout.h"
+#include "mix.h"
 #include "rdscope.h"
 #include "views/view.h"
 #include "worker.h"
@@ -111,6 +112,14 @@ typedef struct explorer {
 	uint64_t step_goal;
 	int step_grid;         /* the step-through shows the whole cache (else the table) */
 	int grid_scroll;       /* sets scrolled from the accessed one's place */
+	/* The profile generator (views/gen.c): its mixture, made at the first
+	 * G; the row selected; the generated input's name (input points to
+	 * it while the kernel on screen is the generator's). */
+	mix mix;
+	int mix_init, mix_sel;
+	char mix_name[600];
+	snap *prof;            /* JOB_PROFILE result, or NULL (views/profile.c; the
+				  breakdown's estimate line) */
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
 	snap *sites;           /* JOB_SITES result, or NULL (views/sources.c) */
 	int site_sel;          /* the selected site, in the sorted list (views/sources.c) */
@@ -171,6 +180,16 @@ void explorer_request(explorer *x);
 
 /* Show view v, or the panes when it is shown already. Reaction flags. */
 int explorer_toggle_view(explorer *x, int v);
+
+/* Inputs of at least this many loads get their reuse profile measured
+ * after the breakdown without asking (views/breakdown.c): the breakdown
+ * pane then estimates every later geometry edit at once. */
+#define EXPLORER_PROFILE_AUTO_LOADS 2000000u
+
+/* Ask the model thread for the reuse profile of the configuration on
+ * screen (rprof.h), unless the one held is its or it is asked for in this
+ * generation already. */
+void explorer_want_profile(explorer *x);
 
 /* Results and progress from the model thread. Reaction flags. */
 int explorer_take_results(explorer *x);

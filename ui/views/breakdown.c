@@ -19,6 +19,7 @@
 #include "info.h"
 #include "level.h"
 #include "params.h"
+#include "rprof.h"
 #include "theme.h"
 #include "view.h"
 
@@ -285,6 +286,21 @@ static void metrics_line(const explorer *x, int w, char *buf, size_t len)
 	level_metrics_line(&m, l1b, w, buf, len);
 }
 
+/* The L1's miss rate of the geometry on screen estimated from the reuse
+ * profile held (views/profile.c measures it; binomial, SDCM-style) as
+ * " est. 12.34%", or "" while there is none. */
+static void estimate_note(const explorer *x, const pane *p, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (p->level == 2 || !x->prof || x->prof->status != RD_OK || !x->prof->prof)
+		return;
+	rd_config k;
+	rprof_key(&x->cfg, &k);
+	double bin, fa;
+	if (rd_config_equal(&x->prof->cfg, &k) && rprof_estimate(x->prof->prof, &x->cfg, &bin, &fa) == 0)
+		snprintf(buf, len, " est. %.2f%%", (1 - bin) * 100);
+}
+
 static void draw_bars(explorer *x, const pane *p)
 {
 	rect r = p->bars;
@@ -295,10 +311,15 @@ static void draw_bars(explorer *x, const pane *p)
 	pane_title(x, p, t0, title, sizeof title);
 	draw_frame(&r, title, p->both && p->focused);
 	int iw = r.w - 2, cx = r.x + 1, y0 = r.y + 1;
-	char line[512];
+	char line[512], est[48];
+	estimate_note(x, p, est, sizeof est);
 	if (!s) {
 		snprintf(line, sizeof line, "modelling... %3.0f%%", x->progress * 100);
 		draw_put(y0 + 3, cx + 1, iw - 1, E_PENDING, line);
+		if (*est) {
+			snprintf(line, sizeof line, "miss rate%s from the reuse profile (binomial)", est);
+			draw_put(y0 + 5, cx + 1, iw - 1, E_VALUE, line);
+		}
 		return;
 	}
 	if (s->status != RD_OK) {
@@ -384,11 +405,11 @@ static void draw_bars(explorer *x, const pane *p)
 	}
 	/* The miss rates: without latency misses (the hardware's view) and with. */
 	y = y0 + nrows + 2;
-	char rate[64], all[64];
+	char rate[96], all[64];
 	if (s->partial)
-		snprintf(rate, sizeof rate, "miss rate (pending)");
+		snprintf(rate, sizeof rate, "miss rate (pending)%s", est);
 	else
-		snprintf(rate, sizeof rate, "miss rate %.2f%%", R->miss_rate * 100);
+		snprintf(rate, sizeof rate, "miss rate %.2f%%%s", R->miss_rate * 100, est);
 	snprintf(all, sizeof all, "%.2f%%", R->miss_rate_all * 100);
 	const char *dl = theme_g()->delta;
 	if (B) {
@@ -780,9 +801,13 @@ static int key(explorer *x, enum key_id id)
 	}
 }
 
-/* The L1B run of the configuration on screen, when asked for (B). */
+/* The L1B run of the configuration on screen, when asked for (B); the
+ * reuse profile of a long input. */
 static void request(explorer *x)
 {
+	/* a long input's geometry edits are estimated at once (estimate_note) */
+	if (x->k->nloads >= EXPLORER_PROFILE_AUTO_LOADS)
+		explorer_want_profile(x);
 	if (!x->l1b_on || !with_l2(x) || x->asked[JOB_L1B] == x->gen)
 		return;
 	if (x->l1b && rd_config_equal(&x->l1b->cfg, &x->cfg))

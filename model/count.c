@@ -1,0 +1,337 @@
+/*
+ * Exact miss counts of fully associative LRU caches on one access stream
+ * (seed 004, HayStack's question; see rdscope.h, "counting"). Each level
+ * is its own LRU list over dense line ids (every level sees the whole
+ * stream: HayStack's inclusive global stack), so an access costs O(levels)
+ * whatever the cache sizes; the line last accessed is a hit everywhere
+ * and changes nothing (one comparison); and a loop iteration repeated on
+ * the same lines is counted in O(n^2) of its n accesses, however often it
+ * repeats (rd_count_repeat). Memory: a few words per distinct line and
+ * level, never per access.
+ */
+#include "rdscope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL UINT32_MAX
+
+typedef struct level {
+	uint64_t cap;      /* lines */
+	uint64_t n;        /* lines held */
+	uint32_t head, tail;
+	uint32_t *prev, *next;
+} level;
+
+struct rd_count {
+	uint32_t line_shift;   /* log2 of the line size, or 32 when not a power of two */
+	uint32_t line;
+	int nlevels;
+	level lv[RD_COUNT_MAX_LEVELS];
+	uint32_t nrefs;
+	rd_count_ref *refs;
+	uint8_t *reuse;        /* [nrefs * nrefs]: row r, column p: p's access last touched
+				* the line before an access of r */
+	/* lines: a hash map line -> dense id */
+	uint64_t *keys;        /* line + 1 (0: empty) */
+	uint32_t *vals;
+	uint64_t hcap;         /* power of two */
+	uint32_t nids, capids;
+	uint16_t *in;          /* [id]: bit k set when level k holds the line */
+	uint32_t *last_ref;    /* [id]: the reference that touched it last */
+	uint32_t mru;          /* the line id accessed last, NIL before any */
+	/* the ids of recent lines, direct-mapped by line (key line + 1, 0:
+	 * empty): most accesses find their id without the hash map */
+	uint64_t near_key[256];
+	uint32_t near_id[256];
+	int oom;
+};
+
+rd_count *rd_count_new(uint32_t line, const uint64_t *lines, int nlevels, uint32_t nrefs)
+{
+	if (!line || nlevels < 1 || nlevels > RD_COUNT_MAX_LEVELS || !nrefs ||
+	    nrefs > RD_COUNT_MAX_REFS)
+		return NULL;
+	for (int k = 0; k < nlevels; k++)
+		if (!lines[k])
+			return NULL;
+	rd_count *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->line = line;
+	c->line_shift = 32;
+	if (!(line & (line - 1))) {
+		c->line_shift = 0;
+		while ((1u << c->line_shift) < line)
+			c->line_shift++;
+	}
+	c->nlevels = nlevels;
+	for (int k = 0; k < nlevels; k++) {
+		c->lv[k].cap = lines[k];
+		c->lv[k].head = c->lv[k].tail = NIL;
+	}
+	c->nrefs = nrefs;
+	c->refs = calloc(nrefs, sizeof *c->refs);
+	c->reuse = calloc((size_t)nrefs * nrefs, 1);
+	c->hcap = 1024;
+	c->keys = calloc(c->hcap, sizeof *c->keys);
+	c->vals = malloc(c->hcap * sizeof *c->vals);
+	c->mru = NIL;
+	if (!c->refs || !c->reuse || !c->keys || !c->vals) {
+		rd_count_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void rd_count_free(rd_count *c)
+{
+	if (!c)
+		return;
+	for (int k = 0; k < c->nlevels; k++) {
+		free(c->lv[k].prev);
+		free(c->lv[k].next);
+	}
+	free(c->refs);
+	free(c->reuse);
+	free(c->keys);
+	free(c->vals);
+	free(c->in);
+	free(c->last_ref);
+	free(c);
+}
+
+static uint64_t hash(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x9e3779b97f4a7c15ull;
+	return x ^ (x >> 29);
+}
+
+static int grow_map(rd_count *c)
+{
+	uint64_t ncap = c->hcap * 2;
+	uint64_t *k = calloc(ncap, sizeof *k);
+	uint32_t *v = malloc(ncap * sizeof *v);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -1;
+	}
+	for (uint64_t i = 0; i < c->hcap; i++) {
+		if (!c->keys[i])
+			continue;
+		uint64_t h = hash(c->keys[i]) & (ncap - 1);
+		while (k[h])
+			h = (h + 1) & (ncap - 1);
+		k[h] = c->keys[i];
+		v[h] = c->vals[i];
+	}
+	free(c->keys);
+	free(c->vals);
+	c->keys = k;
+	c->vals = v;
+	c->hcap = ncap;
+	return 0;
+}
+
+static int grow_ids(rd_count *c)
+{
+	uint32_t n = c->capids ? c->capids * 2 : 1024;
+	if (n <= c->capids) /* 2^32 lines */
+		return -1;
+	uint16_t *in = realloc(c->in, (size_t)n * sizeof *in);
+	if (in)
+		c->in = in;
+	uint32_t *lr = realloc(c->last_ref, (size_t)n * sizeof *lr);
+	if (lr)
+		c->last_ref = lr;
+	if (!in || !lr)
+		return -1;
+	for (int k = 0; k < c->nlevels; k++) {
+		uint32_t *p = realloc(c->lv[k].prev, (size_t)n * sizeof *p);
+		if (p)
+			c->lv[k].prev = p;
+		uint32_t *q = realloc(c->lv[k].next, (size_t)n * sizeof *q);
+		if (q)
+			c->lv[k].next = q;
+		if (!p || !q)
+			return -1;
+	}
+	c->capids = n;
+	return 0;
+}
+
+/* The line's id; *fresh when it is new. NIL when out of memory. */
+static uint32_t line_id(rd_count *c, uint64_t line, int *fresh)
+{
+	uint64_t key = line + 1, h;
+	unsigned slot = (unsigned)(line & 255);
+	*fresh = 0;
+	if (c->near_key[slot] == key)
+		return c->near_id[slot];
+	h = hash(key) & (c->hcap - 1);
+	while (c->keys[h]) {
+		if (c->keys[h] == key) {
+			c->near_key[slot] = key;
+			return c->near_id[slot] = c->vals[h];
+		}
+		h = (h + 1) & (c->hcap - 1);
+	}
+	if (c->nids == c->capids && grow_ids(c) < 0)
+		return NIL;
+	if ((uint64_t)(c->nids + 1) * 2 > c->hcap) {
+		if (grow_map(c) < 0)
+			return NIL;
+		h = hash(key) & (c->hcap - 1);
+		while (c->keys[h])
+			h = (h + 1) & (c->hcap - 1);
+	}
+	uint32_t id = c->nids++;
+	c->keys[h] = key;
+	c->vals[h] = id;
+	c->in[id] = 0;
+	*fresh = 1;
+	c->near_key[slot] = key;
+	return c->near_id[slot] = id;
+}
+
+static void unlink_id(level *L, uint32_t id)
+{
+	uint32_t p = L->prev[id], n = L->next[id];
+	if (p != NIL)
+		L->next[p] = n;
+	else
+		L->head = n;
+	if (n != NIL)
+		L->prev[n] = p;
+	else
+		L->tail = p;
+}
+
+static void push_front(level *L, uint32_t id)
+{
+	L->prev[id] = NIL;
+	L->next[id] = L->head;
+	if (L->head != NIL)
+		L->prev[L->head] = id;
+	else
+		L->tail = id;
+	L->head = id;
+}
+
+static uint64_t line_of(const rd_count *c, uint64_t addr)
+{
+	return c->line_shift < 32 ? addr >> c->line_shift : addr / c->line;
+}
+
+int rd_count_access(rd_count *c, uint64_t addr, uint32_t ref)
+{
+	if (c->oom || ref >= c->nrefs)
+		return -1;
+	rd_count_ref *R = &c->refs[ref];
+	int fresh;
+	uint32_t id = line_id(c, line_of(c, addr), &fresh);
+	if (id == NIL) {
+		c->oom = 1;
+		return -1;
+	}
+	R->accesses++;
+	if (id == c->mru) { /* the top of every stack: a hit everywhere */
+		c->reuse[(size_t)ref * c->nrefs + c->last_ref[id]] = 1;
+		c->last_ref[id] = ref;
+		return 0;
+	}
+	if (fresh)
+		R->compulsory++;
+	else
+		c->reuse[(size_t)ref * c->nrefs + c->last_ref[id]] = 1;
+	for (int k = 0; k < c->nlevels; k++) {
+		level *L = &c->lv[k];
+		if (c->in[id] & (1u << k)) {
+			unlink_id(L, id);
+		} else {
+			if (!fresh)
+				R->capacity[k]++;
+			if (L->n == L->cap) { /* evict the least recently used */
+				uint32_t v = L->tail;
+				unlink_id(L, v);
+				c->in[v] &= (uint16_t)~(1u << k);
+			} else {
+				L->n++;
+			}
+			c->in[id] |= (uint16_t)(1u << k);
+		}
+		push_front(L, id);
+	}
+	c->last_ref[id] = ref;
+	c->mru = id;
+	return 0;
+}
+
+int rd_count_repeat(rd_count *c, const uint64_t *addr, const uint32_t *ref, int n, uint64_t times)
+{
+	if (c->oom || n < 1 || n > RD_COUNT_MAX_REPEAT)
+		return -1;
+	if (!times)
+		return 0;
+	uint64_t ln[RD_COUNT_MAX_REPEAT];
+	for (int p = 0; p < n; p++) {
+		if (ref[p] >= c->nrefs)
+			return -1;
+		ln[p] = line_of(c, addr[p]);
+	}
+	/* In every repetition after the first, access p's previous access to
+	 * its line is the one before it in the same iteration, else the last
+	 * one of the iteration before: its stack distance is the number of
+	 * distinct lines accessed in between (cyclically), the same each time.
+	 * The stacks after each repetition are the ones after the first. */
+	/* first[p]: the first access of the iteration on p's line */
+	int first[RD_COUNT_MAX_REPEAT];
+	for (int p = 0; p < n; p++) {
+		first[p] = p;
+		for (int q = 0; q < p; q++)
+			if (ln[q] == ln[p]) {
+				first[p] = first[q];
+				break;
+			}
+	}
+	for (int p = 0; p < n; p++) {
+		/* back from p, cyclically, to the previous access of its line,
+		 * counting the distinct lines met (each by its first access) */
+		uint64_t met[(RD_COUNT_MAX_REPEAT + 63) / 64] = {0};
+		int q = p, nseen = 0;
+		for (int s = 1; s <= n; s++) {
+			q = (p - s + n) % n;
+			if (first[q] == first[p])
+				break;
+			int f = first[q];
+			if (!(met[f >> 6] >> (f & 63) & 1)) {
+				met[f >> 6] |= 1ull << (f & 63);
+				nseen++;
+			}
+		}
+		rd_count_ref *R = &c->refs[ref[p]];
+		R->accesses += times;
+		for (int k = 0; k < c->nlevels; k++)
+			if ((uint64_t)nseen >= c->lv[k].cap)
+				R->capacity[k] += times;
+		c->reuse[(size_t)ref[p] * c->nrefs + ref[q]] = 1;
+	}
+	return 0;
+}
+
+const rd_count_ref *rd_count_refs(const rd_count *c)
+{
+	return c->refs;
+}
+
+int rd_count_reused(const rd_count *c, uint32_t r, uint32_t prev)
+{
+	return r < c->nrefs && prev < c->nrefs && c->reuse[(size_t)r * c->nrefs + prev];
+}
+
+uint64_t rd_count_lines(const rd_count *c)
+{
+	return c->nids;
+}

@@ -1,0 +1,239 @@
+#!/bin/sh
+# rdscope count (seed 004, HayStack): exact compulsory and capacity misses
+# of fully associative LRU caches, streamed from a kernel description.
+# The notes' exact numbers (seeds-003-004 §D.3 gemm at D = 1024, §D.4 the
+# test-suite kernels per reference, §D.5 small gemms, the Figure 2
+# program); agreement with rdscope's own trace-driven model (one fully
+# associative set, warp size 1, no latency, unlimited MSHRs, stores
+# allocating, the trace made serial by convert --one-thread) on every
+# haystack sample and every shipped description's small variant; errors.
+. "$(dirname "$0")/common.inc"
+
+# csv_refs: "accesses/compulsory/capacity_l1" per reference of $T/out
+csv_refs() { sed 1d "$T/out" | awk -F, '{ printf "%s%s/%s/%s", (NR > 1 ? " " : ""), $(NF-4), $(NF-3), $(NF-2) }'; }
+
+# kernel ARGS... -- WANT: count -f csv with ARGS, per-reference triples
+check() {
+	name=$1
+	shift
+	args=
+	while [ "$1" != "--" ]; do args="$args $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	rds count -f csv $args
+	got=$(csv_refs)
+	[ $rc -eq 0 ] && [ "$got" = "$*" ] || echo "# $name: got '$got' (exit $rc: $(head -c 300 "$T/err"))"
+	[ $rc -eq 0 ] && [ "$got" = "$*" ]
+}
+
+L16="-s l1.line=16 --levels 1K"
+check toy -s l1.line=16 --levels 256 sample:haystack/toy -- 128/1/19 128/11/14 64/20/7
+result "count: §D.4 toy N = 128 per reference" $?
+check toy -s l1.line=16 --levels 256 -D N=177 sample:haystack/toy -- 177/1/32 177/16/22 88/28/11
+result "count: §D.4 toy N = 177 per reference" $?
+check blink $L16 sample:haystack/blink -- 2048/128/384 2048/0/512
+result "count: §D.4 blink 32 x 16" $?
+check blink $L16 -D N1=33 -D N2=11 sample:haystack/blink -- 1452/99/297 1452/0/396
+result "count: §D.4 blink 33 x 11 (padded rows)" $?
+check copy $L16 sample:haystack/copy -- 4096/1024/0 4096/1024/3072 4096/0/4096 4096/1024/0
+result "count: §D.4 copy 32, 16, 8" $?
+check copy $L16 -D N1=11 -D N2=22 -D N3=33 sample:haystack/copy -- \
+	7986/2178/0 7986/2178/5808 7986/0/7986 7986/2178/0
+result "count: §D.4 copy 11, 22, 33" $?
+check mult $L16 sample:haystack/multiplication -- \
+	512/128/0 512/0/0 12288/0/0 12288/192/0 12288/96/2976 12288/0/0
+result "count: §D.4 multiplication 32, 16, 24" $?
+check mult $L16 -D N1=33 -D N2=11 -D N3=22 sample:haystack/multiplication -- \
+	363/99/0 363/0/0 7986/0/0 7986/198/0 7986/66/2112 7986/0/0
+result "count: §D.4 multiplication 33, 11, 22" $?
+check stencil $L16 sample:haystack/stencil -- \
+	1800/1/1 1800/0/0 1800/7/7 1800/240/240 1800/8/8 1800/240/240 \
+	1800/0/2 1800/0/0 1800/0/14 1800/8/472 1800/8/8 1800/0/480
+result "count: §D.4 stencil 2, 32 per reference" $?
+check stencil $L16 -D N2=33 sample:haystack/stencil -- \
+	1922/1/1 1922/0/0 1922/38/38 1922/248/248 1922/8/8 1922/248/248 \
+	1922/0/2 1922/0/0 1922/31/45 1922/8/488 1922/8/8 1922/0/496
+result "count: §D.4 stencil 2, 33 per reference" $?
+check cholesky $L16 sample:haystack/cholesky -- \
+	4960/105/0 4960/0/0 4960/0/1033 4960/0/0 496/31/0 496/0/77 496/0/0 \
+	496/7/0 496/0/0 496/0/0 496/0/0 32/1/0 32/0/0
+result "count: §D.4 cholesky 32 per reference" $?
+check cholesky $L16 -D N=33 sample:haystack/cholesky -- \
+	5456/112/0 5456/0/0 5456/0/1169 5456/0/0 528/32/0 528/0/85 528/0/0 \
+	528/8/0 528/0/0 528/0/0 528/0/0 33/1/0 33/0/0
+result "count: §D.4 cholesky 33 per reference" $?
+check figure2 -s l1.line=16 --levels 32 sample:haystack/figure2 -- 4/4/0 4/0/2
+result "count: the Figure 2 program: 4 compulsory, then 2 capacity misses" $?
+
+# §D.5 and §D.3: gemm, 64-byte lines (count's default), 32 KiB and 512 KiB
+gemm() { # D compulsory cap1 cap2 accesses
+	rds count -f json -D D="$1" sample:haystack/gemm
+	[ $rc -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open('$T/out'))
+ok = d['format'] == 'rdscope-count' and d['line'] == 64 and d['params'] == {'D': $1}
+ok = ok and [l['bytes'] for l in d['levels']] == [32768, 524288]
+ok = ok and (d['compulsory'], d['capacity'], d['accesses']) == ($2, [$3, $4], $5)
+ok = ok and sum(r['accesses'] for r in d['references']) == $5
+sys.exit(not ok)"
+}
+gemm 64 768 0 0 1056768
+result "count: §D.5 gemm D = 64" $?
+gemm 128 3072 130048 0 8421376
+result "count: §D.5 gemm D = 128" $?
+gemm 256 12288 1044480 0 67239936
+result "count: §D.5 gemm D = 256" $?
+gemm 1024 196608 67043328 67043328 4297064448 && python3 -c "
+import json, sys
+d = json.load(open('$T/out'))
+r = {(x['reference'], x['kind'], x['line']): x for x in d['references']}
+b = [x for x in d['references'] if x['reference'] == 'B[k][j]'][0]
+ok = b['capacity'] == [67043328, 67043328] and b['compulsory'] == 65536
+ok = ok and sum(x['compulsory'] for x in d['references'] if x['array'] == 'A') == 65536
+ok = ok and sum(x['compulsory'] for x in d['references'] if x['array'] == 'C') == 65536
+ok = ok and all(x['capacity'] == [0, 0] for x in d['references'] if x['array'] != 'B')
+ok = ok and sum(1 for x in d['references'] if x['accesses'] == 1073741824) == 4
+sys.exit(not ok)"
+result "count: §D.3 gemm D = 1024: HayStack's README numbers, per reference" $?
+
+# The text report: totals, a row per reference with its reuse lines.
+rds count -D D=128 sample:haystack/gemm
+[ $rc -eq 0 ] && grep -q '^accesses    8421376$' "$T/out" &&
+	grep -q '^capacity L1 (32 KiB, 512 lines)  130048 (1.5443%)$' "$T/out" &&
+	grep -Eq '^ +[0-9]+  B\[k\]\[j\] +2097152 +24\.9027% .*  [0-9]+$' "$T/out" &&
+	grep -Eq '^ +[0-9]+  C\[i\]\[j\] .* [0-9]+,[0-9]+$' "$T/out"
+result "count: the text report's totals and per-reference rows with reuse lines" $?
+
+# Agreement with the trace-driven model, per load reference (compulsory,
+# capacity) and for the stores, on one fully associative set.
+FA="-s l1.hash=mod -s latency.miss=0 -s latency.stddev=0 -s l1.mshrs=0 -s l1.mshr_per_warp=0
+    -s gpu.warp_size=1 -s l1.stores=allocate"
+agree() { # INPUT LINE SIZE
+	"$RDSCOPE" count -q -f json -s l1.line="$2" --levels "$3" "$1" >"$T/c.json" 2>"$T/c.err" &&
+		"$RDSCOPE" convert -q --one-thread "$1" "$T/one.rdt" 2>"$T/v.err" &&
+		# shellcheck disable=SC2086
+		"$RDSCOPE" run -q -f json --by site $FA -s l1.line="$2" -s l1.size="$3" \
+			-s l1.ways=$(($3 / $2)) "$T/one.rdt" >"$T/r.json" 2>"$T/r.err" &&
+		python3 -c "
+import json, sys
+c = json.load(open('$T/c.json'))
+runs = json.load(open('$T/r.json'))['runs']
+model, store_miss, want_stores = {}, 0, 0
+for r in runs:
+    k = r['counts']
+    store_miss += k['store_requests'] - k['store_hits']
+    want_stores += k['stores']
+    for s in r['sites']:
+        key = (s['line'], s['reference'])
+        m = model.setdefault(key, [0, 0, 0])
+        m[0] += s['counts']['requests']; m[1] += s['counts']['compulsory']; m[2] += s['counts']['capacity']
+mine, st, nst = {}, 0, 0
+for x in c['references']:
+    if x['kind'] == 'store':
+        st += x['compulsory'] + x['capacity'][0]; nst += x['accesses']; continue
+    m = mine.setdefault((x['line'], x['reference']), [0, 0, 0])
+    m[0] += x['accesses']; m[1] += x['compulsory']; m[2] += x['capacity'][0]
+ok = mine == model and st == store_miss and nst == want_stores
+if not ok: print('# $1:', sorted(mine.items())[:4], sorted(model.items())[:4], st, store_miss, nst, want_stores)
+sys.exit(not ok)"
+}
+ok=0
+n=0
+for f in samples/haystack/*.kdesc; do
+	s=sample:haystack/$(basename "$f" .kdesc)
+	agree "$s" 16 1024 || { ok=1; echo "# $s disagrees"; }
+	n=$((n + 1))
+done
+for f in samples/polybench/*.kdesc samples/kernels/*.kdesc; do
+	grep -q 'small *=' "$f" || continue
+	s=sample:$(basename "$(dirname "$f")")/$(basename "$f" .kdesc):small
+	agree "$s" 64 4096 || { ok=1; echo "# $s disagrees"; }
+	n=$((n + 1))
+done
+result "count: $n descriptions agree with the trace-driven model per load reference and for the stores" $ok
+
+# --stores skip leaves the stores out
+rds count -f json --stores skip -D D=16 sample:haystack/gemm
+[ $rc -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open('$T/out'))
+sys.exit(not (d['stores'] == 'skip' and all(x['kind'] == 'load' for x in d['references'])
+              and d['accesses'] == 16 * 16 + 3 * 16 ** 3))"
+result "count --stores skip: loads only" $?
+
+# Errors: exit 2 with the reason; -o untouched
+echo keep >"$T/keep"
+rds count -o "$T/keep" -D X=3 sample:haystack/gemm
+[ $rc -eq 2 ] && grep -q 'D X=3.*params' "$T/err" && [ "$(cat "$T/keep")" = keep ]
+result "count: an unknown -D parameter is refused (exit 2), -o untouched" $?
+rds count --levels 100 sample:haystack/gemm
+[ $rc -eq 2 ] && grep -q 'whole number of 64-byte lines' "$T/err"
+result "count: a level that is no whole number of lines is refused" $?
+rds count samples/paper/table1.trc
+[ $rc -eq 2 ] && grep -q 'not a kernel description' "$T/err"
+result "count: a trace is refused (exit 2)" $?
+rds count -D D=16 sample:haystack/gemm sample:haystack/toy
+[ $rc -eq 2 ]
+result "count: one description at a time" $?
+rds run -D D=8 samples/paper/table1.trc
+[ $rc -eq 2 ] && grep -q 'not one' "$T/err"
+result "run -D on a trace is refused" $?
+rds run -f json -D D=8 sample:haystack/gemm
+[ $rc -eq 0 ] && python3 -c "
+import json, sys
+sys.exit(json.load(open('$T/out'))['runs'][0]['counts']['accesses'] != 8 * 8 + 3 * 8 ** 3)"
+result "run -D sets a description's parameter" $?
+
+# ---------------------------------------------------------------- --from-c
+# C scops become descriptions whose counts are HayStack's (gemm at D = 256
+# and 1024 as the sample gives; the test kernels of §D.4 at sizes with
+# whole lines per row, where the samples' padding changes nothing).
+fromc() { # C-FILE OUT -D...
+	f=$1 o=$2
+	shift 2
+	"$RDSCOPE" kdesc --from-c "$f" "$@" -o "$o" 2>"$T/fc.err"
+}
+fromc tests/c/gemm.c "$T/gemm.kdesc" &&
+	rds count -f csv -D D=256 "$T/gemm.kdesc" && sed 1d "$T/out" | cut -d, -f3,5- >"$T/fc.csv" &&
+	rds count -f csv -D D=256 sample:haystack/gemm && sed 1d "$T/out" | cut -d, -f3,5- >"$T/s.csv" &&
+	sed 's/,[0-9 ]*,[0-9]*$//' "$T/fc.csv" >"$T/fc2.csv" && sed 's/,[0-9 ]*,[0-9]*$//' "$T/s.csv" >"$T/s2.csv" &&
+	cmp -s "$T/fc2.csv" "$T/s2.csv" && [ "$(wc -l <"$T/fc2.csv")" -eq 6 ]
+result "kdesc --from-c: HayStack's gemm example counts as the sample does (D = 256)" $?
+rds count -f json "$T/gemm.kdesc"
+[ $rc -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open('$T/out'))
+sys.exit((d['params'], d['compulsory'], d['capacity'], d['accesses']) != ({'D': 1024}, 196608, [67043328, 67043328], 4297064448))"
+result "kdesc --from-c: gemm at its #define'd D = 1024 gives HayStack's README numbers" $?
+fromc tests/c/toy.c "$T/toy.kdesc" -D N=128 && check toy -s l1.line=16 --levels 256 "$T/toy.kdesc" -- \
+	128/1/19 128/11/14 64/20/7
+result "kdesc --from-c: the toy kernel (int N; -D N=128) per reference" $?
+fromc tests/c/stencil.c "$T/stencil.kdesc" -D N1=2 -D N2=32 && check stencil $L16 "$T/stencil.kdesc" -- \
+	1800/1/1 1800/0/0 1800/7/7 1800/240/240 1800/8/8 1800/240/240 \
+	1800/0/2 1800/0/0 1800/0/14 1800/8/472 1800/8/8 1800/0/480
+result "kdesc --from-c: the stencil kernel per reference" $?
+fromc tests/c/cholesky.c "$T/chol.kdesc" -D n=32 && check cholesky $L16 "$T/chol.kdesc" -- \
+	4960/105/0 4960/0/0 4960/0/1033 4960/0/0 496/31/0 496/0/77 496/0/0 \
+	496/7/0 496/0/0 496/0/0 496/0/0 32/1/0 32/0/0
+result "kdesc --from-c: PolyBench's cholesky (function parameters, sqrtf) per reference" $?
+
+# refused with FILE:LINE, exit 2, nothing written
+bad_c() { # NAME TEXT WANT
+	printf '%b' "$2" >"$T/bad.c"
+	echo keep >"$T/keep"
+	rds kdesc --from-c "$T/bad.c" -o "$T/keep"
+	[ $rc -eq 2 ] && grep -q "bad.c:[0-9]*: .*$3" "$T/err" && [ "$(cat "$T/keep")" = keep ] ||
+		echo "# $1: exit $rc: $(cat "$T/err")"
+	[ $rc -eq 2 ] && grep -q "bad.c:[0-9]*: .*$3" "$T/err" && [ "$(cat "$T/keep")" = keep ]
+}
+ok=0
+bad_c while 'float A[8];\n#pragma scop\nwhile (1) A[0] = 1;\n#pragma endscop\n' "'while' is not in the class" || ok=1
+bad_c indirect 'float A[8]; int B[8];\n#pragma scop\nfor (int i = 0; i < 8; i++)\n  A[B[i]] = 0;\n#pragma endscop\n' 'data-dependent' || ok=1
+bad_c noval 'int N; float A[N];\n#pragma scop\nfor (int i = 0; i < N; i++) A[i] = 0;\n#pragma endscop\n' 'add -D N=VALUE' || ok=1
+bad_c noscop 'float A[8];\nint main() { A[0] = 1; }\n' 'no #pragma scop' || ok=1
+bad_c unended 'float A[8];\n#pragma scop\nA[0] = 1;\n' 'without #pragma endscop' || ok=1
+bad_c pointer 'float *p; float A[8];\n#pragma scop\nfor (int i = 0; i < 8; i++) A[*p] = 0;\n#pragma endscop\n' 'pointers' || ok=1
+bad_c call 'float A[8];\n#pragma scop\nfor (int i = 0; i < 8; i++) A[f(i)] = 0;\n#pragma endscop\n' 'only min, max and abs' || ok=1
+bad_c macro '#define SQ(x) ((x)*(x))\nfloat A[8];\n#pragma scop\nA[0] = 1;\n#pragma endscop\n' 'run the file through cpp' || ok=1
+bad_c loopvar 'float A[8];\n#pragma scop\nfor (int i = 0; i < 8; i++) i = 2;\n#pragma endscop\n' 'loop variable assigned' || ok=1
+result "kdesc --from-c: constructs outside the class are refused with FILE:LINE, exit 2, -o untouched" $ok

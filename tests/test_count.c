@@ -1,0 +1,231 @@
+/*
+ * Counting misses of fully associative LRU caches (seed 004, HayStack's
+ * question; model/count.c): the notes' exact examples (seeds-003-004
+ * §D.3 item 10, the Figure 2 program; §D.4's toy kernel per reference),
+ * and properties: every level equals a direct LRU simulation of its size
+ * on random streams, and a repeated iteration counts as its explicit
+ * expansion does.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdscope.h"
+
+/* Figure 2: S0 M[i] = i for i in 0..3; S1 sum += M[3 - j] for j in 0..3;
+ * an element a line, a cache of 2 lines: S0's four accesses compulsory,
+ * S1's at j = 2 and 3 capacity misses (SD = j + 1). */
+static void test_figure2(void **state)
+{
+	(void)state;
+	uint64_t lines[] = {2};
+	rd_count *c = rd_count_new(4, lines, 1, 2);
+	assert_non_null(c);
+	for (uint64_t i = 0; i < 4; i++)
+		assert_int_equal(rd_count_access(c, i * 4, 0), 0);
+	for (uint64_t j = 0; j < 4; j++)
+		assert_int_equal(rd_count_access(c, (3 - j) * 4, 1), 0);
+	const rd_count_ref *r = rd_count_refs(c);
+	assert_int_equal(r[0].accesses, 4);
+	assert_int_equal(r[0].compulsory, 4);
+	assert_int_equal(r[0].capacity[0], 0);
+	assert_int_equal(r[1].accesses, 4);
+	assert_int_equal(r[1].compulsory, 0);
+	assert_int_equal(r[1].capacity[0], 2);
+	assert_true(rd_count_reused(c, 1, 0));
+	assert_false(rd_count_reused(c, 0, 1));
+	assert_int_equal(rd_count_lines(c), 4);
+	rd_count_free(c);
+}
+
+/* §D.4 toy: one i-loop of S0 A[i]; S1 A[N-1-i]; S2 if (i < N/2) A[2i];
+ * floats, 16-byte lines, a 256-byte cache (16 lines). */
+static void toy(uint64_t n, const uint64_t want[3][3])
+{
+	uint64_t lines[] = {16};
+	rd_count *c = rd_count_new(16, lines, 1, 3);
+	assert_non_null(c);
+	for (uint64_t i = 0; i < n; i++) {
+		assert_int_equal(rd_count_access(c, 4 * i, 0), 0);
+		assert_int_equal(rd_count_access(c, 4 * (n - 1 - i), 1), 0);
+		if (i < n / 2)
+			assert_int_equal(rd_count_access(c, 4 * (2 * i), 2), 0);
+	}
+	const rd_count_ref *r = rd_count_refs(c);
+	for (int s = 0; s < 3; s++) {
+		assert_int_equal(r[s].accesses, want[s][0]);
+		assert_int_equal(r[s].compulsory, want[s][1]);
+		assert_int_equal(r[s].capacity[0], want[s][2]);
+	}
+	rd_count_free(c);
+}
+
+static void test_toy(void **state)
+{
+	(void)state;
+	static const uint64_t n128[3][3] = {{128, 1, 19}, {128, 11, 14}, {64, 20, 7}};
+	static const uint64_t n177[3][3] = {{177, 1, 32}, {177, 16, 22}, {88, 28, 11}};
+	toy(128, n128);
+	toy(177, n177);
+}
+
+/* A direct LRU simulation of one size: an array, most recent first. */
+typedef struct lru {
+	uint64_t *v;
+	size_t n, cap;
+} lru;
+
+static int lru_access(lru *l, uint64_t line)
+{
+	size_t i = 0;
+	while (i < l->n && l->v[i] != line)
+		i++;
+	int hit = i < l->n;
+	if (!hit) {
+		if (l->n < l->cap)
+			l->n++;
+		i = l->n - 1;
+	}
+	memmove(l->v + 1, l->v, i * sizeof *l->v);
+	l->v[0] = line;
+	return hit;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Random streams of 4 references over up to 200 lines (64-byte lines,
+ * unaligned addresses): each level's misses are a direct simulation's. */
+static void test_levels_match_direct_lru(void **state)
+{
+	(void)state;
+	uint64_t seed = 12345;
+	for (int trial = 0; trial < 40; trial++) {
+		uint64_t lines[] = {1, 3, 8, 17, 64};
+		rd_count *c = rd_count_new(64, lines, 5, 4);
+		lru L[5];
+		uint64_t miss[5][4] = {{0}}, seen[4000 / 64 * 4 + 256] = {0}, comp[4] = {0};
+		for (int k = 0; k < 5; k++) {
+			L[k].cap = lines[k];
+			L[k].n = 0;
+			L[k].v = calloc(lines[k], sizeof *L[k].v);
+		}
+		uint64_t span = 64 * (1 + rnd(&seed) % 200);
+		for (int i = 0; i < 3000; i++) {
+			uint64_t a = rnd(&seed) % span;
+			if (i && rnd(&seed) % 3 == 0)
+				a = a % 256; /* some locality */
+			uint32_t r = (uint32_t)(rnd(&seed) % 4);
+			assert_int_equal(rd_count_access(c, a, r), 0);
+			uint64_t line = a / 64;
+			int first = !seen[line];
+			seen[line] = 1;
+			comp[r] += (uint64_t)first;
+			for (int k = 0; k < 5; k++)
+				if (!lru_access(&L[k], line) && !first)
+					miss[k][r]++;
+		}
+		const rd_count_ref *R = rd_count_refs(c);
+		for (int r = 0; r < 4; r++) {
+			assert_int_equal(R[r].compulsory, comp[r]);
+			for (int k = 0; k < 5; k++)
+				assert_int_equal(R[r].capacity[k], miss[k][r]);
+		}
+		for (int k = 0; k < 5; k++)
+			free(L[k].v);
+		rd_count_free(c);
+	}
+}
+
+/* An iteration of n accesses (lines repeated within it) given once and
+ * repeated t times counts as the iteration given t + 1 times, with the
+ * same reuse sets; then the streams go on alike. */
+static void test_repeat_is_expansion(void **state)
+{
+	(void)state;
+	uint64_t seed = 99;
+	for (int trial = 0; trial < 200; trial++) {
+		uint64_t lines[] = {1, 2, 3, 5, 9};
+		rd_count *a = rd_count_new(16, lines, 5, 6), *b = rd_count_new(16, lines, 5, 6);
+		uint64_t addr[12];
+		uint32_t ref[12];
+		for (int pre = 0; pre < 30; pre++) {
+			uint64_t x = 16 * (rnd(&seed) % 20);
+			uint32_t r = (uint32_t)(rnd(&seed) % 6);
+			rd_count_access(a, x, r);
+			rd_count_access(b, x, r);
+		}
+		int n = 1 + (int)(rnd(&seed) % 12);
+		for (int p = 0; p < n; p++) {
+			addr[p] = 16 * (rnd(&seed) % 7) + rnd(&seed) % 16;
+			ref[p] = (uint32_t)(rnd(&seed) % 6);
+		}
+		uint64_t t = rnd(&seed) % 5;
+		for (int p = 0; p < n; p++) {
+			rd_count_access(a, addr[p], ref[p]);
+			rd_count_access(b, addr[p], ref[p]);
+		}
+		assert_int_equal(rd_count_repeat(a, addr, ref, n, t), 0);
+		for (uint64_t i = 0; i < t; i++)
+			for (int p = 0; p < n; p++)
+				rd_count_access(b, addr[p], ref[p]);
+		for (int post = 0; post < 30; post++) {
+			uint64_t x = 16 * (rnd(&seed) % 20);
+			uint32_t r = (uint32_t)(rnd(&seed) % 6);
+			rd_count_access(a, x, r);
+			rd_count_access(b, x, r);
+		}
+		const rd_count_ref *ra = rd_count_refs(a), *rb = rd_count_refs(b);
+		for (int r = 0; r < 6; r++) {
+			assert_int_equal(ra[r].accesses, rb[r].accesses);
+			assert_int_equal(ra[r].compulsory, rb[r].compulsory);
+			for (int k = 0; k < 5; k++)
+				assert_int_equal(ra[r].capacity[k], rb[r].capacity[k]);
+			for (uint32_t q = 0; q < 6; q++)
+				assert_int_equal(rd_count_reused(a, (uint32_t)r, q),
+						 rd_count_reused(b, (uint32_t)r, q));
+		}
+		rd_count_free(a);
+		rd_count_free(b);
+	}
+}
+
+static void test_bad_arguments(void **state)
+{
+	(void)state;
+	uint64_t lines[] = {4, 0};
+	assert_null(rd_count_new(0, lines, 1, 1));
+	assert_null(rd_count_new(64, lines, 2, 1)); /* a level of 0 lines */
+	assert_null(rd_count_new(64, lines, 0, 1));
+	assert_null(rd_count_new(64, lines, 1, 0));
+	rd_count *c = rd_count_new(64, lines, 1, 2);
+	assert_non_null(c);
+	assert_int_equal(rd_count_access(c, 0, 2), -1);
+	uint64_t a = 0;
+	uint32_t r = 0;
+	assert_int_equal(rd_count_repeat(c, &a, &r, 0, 3), -1);
+	assert_int_equal(rd_count_repeat(c, &a, &r, RD_COUNT_MAX_REPEAT + 1, 3), -1);
+	rd_count_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_figure2),
+		cmocka_unit_test(test_toy),
+		cmocka_unit_test(test_levels_match_direct_lru),
+		cmocka_unit_test(test_repeat_is_expansion),
+		cmocka_unit_test(test_bad_arguments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
