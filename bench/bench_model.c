@@ -358,6 +358,33 @@ static int bench_estimate(void)
 	}
 	printf("| binomial estimate of a 4,097-bin profile, 1 to 1024 ways (the slowest) | %.1f us "
 	       "(median of 9 x 100)%s |\n", worst * 1e6, sink < 0 ? " " : "");
+	/* The learned estimate of the same profile: its features and one
+	 * forward pass, for the shipped shape and MLCRP's (the time does not
+	 * depend on the weights' values). */
+	static const uint32_t shapes[][5] = {{RD_LEARN_NFEAT, 64, 32, RD_LEARN_NOUT},
+					     {RD_LEARN_NFEAT, 1024, 128, 32, RD_LEARN_NOUT}};
+	static const uint32_t nshape[] = {4, 5};
+	static const char *const names[] = {"19-64-32-2 (shipped)", "19-1024-128-32-2 (MLCRP's)"};
+	for (int s = 0; s < 2; s++) {
+		rd_mlp *m = rd_mlp_new(shapes[s], nshape[s], 1);
+		if (!m)
+			return 1;
+		double t[9];
+		for (int i = 0; i < 9; i++) {
+			double t0 = now();
+			for (int r = 0; r < 100; r++) {
+				double f[RD_LEARN_NFEAT], y[RD_LEARN_NOUT];
+				rd_learn_features(h, LEN, 1000 + (uint64_t)r, 32, 4, 128, f);
+				rd_mlp_predict(m, f, y);
+				sink += y[0];
+			}
+			t[i] = (now() - t0) / 100;
+		}
+		qsort(t, 9, sizeof *t, cmp_double);
+		printf("| learned estimate of a 4,097-bin profile (features + MLP %s) | %.1f us "
+		       "(median of 9 x 100)%s |\n", names[s], t[4] * 1e6, sink < 0 ? " " : "");
+		rd_mlp_free(m);
+	}
 	return 0;
 }
 

@@ -759,6 +759,69 @@ const rd_count_ref *rd_count_refs(const rd_count *c);
 int rd_count_reused(const rd_count *c, uint32_t r, uint32_t prev);
 uint64_t rd_count_lines(const rd_count *c);
 
+/*
+ * The learned estimator (seed 003 §IV, MLCRP; model/learn.c).
+ *
+ * rd_rp_random: Algorithm 1 with its draws (a seeded stream of seed):
+ * npeaks positions uniform on 0..maxrd, ratios and the cold ratio uniform
+ * on [0, 1) normalised together, widths sigma uniform on (0, 2] per peak;
+ * the profile into p[0..maxrd+1] (rd_rp_mixture), the draws into pos,
+ * ratio, sigma [npeaks] and *cold.
+ *
+ * rd_learn_features: the estimator's input, fixed: the cold share, the
+ * profile's shares in RD_LEARN_BUCKETS log2 buckets (0; 1; 2-3; ...;
+ * 2048-4095; 4096 and more), log2 of sets, ways and line / 16, and the
+ * peaks of rd_profile_peaks / 16 (RD_LEARN_NFEAT values into x).
+ * rd_learn_feature_name: their names, as the weights file records them.
+ *
+ * rd_mlp: a multi-layer perceptron, ReLU hidden layers and sigmoid
+ * outputs (widths: RD_LEARN_NFEAT inputs, up to RD_MLP_MAX_LAYERS - 1
+ * hidden layers of at most RD_MLP_MAX_WIDTH, outputs), initialised from
+ * seed; rd_mlp_predict is reentrant (no allocation). rd_mlp_train fits it
+ * by Adam (batches of o->batch, rate o->lr, o->epochs passes in an order
+ * shuffled from o->seed) to the mean squared error over the outputs of x
+ * [n][inputs] against y [n][outputs], with the validation set vx, vy [nv]
+ * measured after each epoch (o->epoch may stop it: RD_ECANCELED);
+ * RD_OK or RD_ENOMEM. rd_mlp_mse: the mean squared error per output.
+ *
+ * rd_mlp_format: the weights as text (malloc'd; NULL out of memory):
+ * "rdscope-mlcrp 1", comment's lines as '#' comments, the features'
+ * names, the outputs (miss_rate merge_rate), the widths, then per layer
+ * one row per unit: its bias and weights (%.17g: exact both ways).
+ * rd_mlp_parse reads it back: 0, -1 with "LINE: why" in err (other
+ * features, versions and shapes refused), -2 out of memory.
+ */
+#define RD_LEARN_BUCKETS 14
+#define RD_LEARN_NFEAT (RD_LEARN_BUCKETS + 5)
+#define RD_LEARN_NOUT 2
+#define RD_MLP_MAX_LAYERS 6
+#define RD_MLP_MAX_WIDTH 1024
+#define RD_MLP_MAGIC "rdscope-mlcrp"
+#define RD_MLP_VERSION 1
+void rd_rp_random(uint64_t seed, uint64_t stream, uint32_t npeaks, uint32_t maxrd, double *p,
+		  double *pos, double *ratio, double *sigma, double *cold);
+void rd_learn_features(const uint64_t *hist, uint32_t len, uint64_t cold, uint32_t sets,
+		       uint32_t ways, uint32_t line, double *x);
+const char *rd_learn_feature_name(uint32_t i);
+typedef struct rd_mlp rd_mlp;
+typedef struct rd_mlp_fit {
+	uint32_t epochs, batch; /* batch 0: 256 */
+	double lr;              /* 0: 0.001 */
+	uint64_t seed;
+	int (*epoch)(void *ctx, uint32_t epoch, double train_mse, double val_mse);
+	void *ctx;
+} rd_mlp_fit;
+rd_mlp *rd_mlp_new(const uint32_t *sizes, uint32_t n, uint64_t seed);
+void rd_mlp_free(rd_mlp *m);
+uint32_t rd_mlp_layers(const rd_mlp *m, uint32_t *sizes);
+size_t rd_mlp_params(const rd_mlp *m);
+void rd_mlp_predict(const rd_mlp *m, const double *x, double *y);
+double rd_mlp_mse(const rd_mlp *m, const double *x, const double *y, size_t n);
+int rd_mlp_train(rd_mlp *m, const double *x, const double *y, size_t n, const double *vx,
+		 const double *vy, size_t nv, const rd_mlp_fit *o, double *train_mse, double *val_mse);
+char *rd_mlp_format(const rd_mlp *m, const char *comment);
+int rd_mlp_parse(const char *text, size_t len, rd_mlp **out, char *err, size_t errlen);
+
 /* Agreement of estimates yhat with references y (seed 003 §V): mean
  * absolute error, R^2 = 1 - SS_res / SS_tot, and Spearman's rho (the
  * Pearson correlation of the ranks, ties by average rank); NAN where

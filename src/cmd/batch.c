@@ -314,6 +314,36 @@ int batch_input_end(input *in, int st, const char *err)
 	return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
+int batch_each_kernel(const cli *c, const char *spec, batch_kernel_fn *fn, void *ctx)
+{
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	input *in;
+	int st = input_open(spec, &opts, &in, err, sizeof err);
+	while (st == INPUT_OK) {
+		rd_kernel *k;
+		st = input_next(in, &k, err, sizeof err);
+		if (st != INPUT_OK)
+			break;
+		if (memcheck_model(spec, k, err, sizeof err) < 0) {
+			msg_error("%s", err);
+			rd_kernel_free(k);
+			input_close(in);
+			return EXIT_RUNTIME;
+		}
+		rd_model *m = rd_model_new(k);
+		int rc = m ? fn(ctx, spec, k, m) : RD_ENOMEM;
+		rd_model_free(m);
+		rd_kernel_free(k);
+		if (rc != RD_OK) {
+			msg_error("%s: %s", spec, rd_strerror(rc));
+			input_close(in);
+			return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+	}
+	return batch_input_end(in, st, err); /* (in NULL when input_open failed) */
+}
+
 int batch_output_begin(const cli *c, outfile *out)
 {
 	char err[1024];

@@ -36,6 +36,15 @@ int batch_output_begin(const cli *c, outfile *out);
  * flushed, a file's temporary removed). The exit status. */
 int batch_output_end(outfile *out, int rc);
 
+/*
+ * Each kernel of INPUT spec (c's --kernel and --input-format), checked
+ * against the memory limit and given a model over it: fn returns RD_OK or
+ * a model status, said as "spec: why" (RD_EINVAL exit 2, else 1). EXIT_OK,
+ * or the exit status after saying why.
+ */
+typedef int batch_kernel_fn(void *ctx, const char *spec, const rd_kernel *k, rd_model *m);
+int batch_each_kernel(const cli *c, const char *spec, batch_kernel_fn *fn, void *ctx);
+
 struct timespec;
 /* Wall-clock seconds since t0 (CLOCK_MONOTONIC), for the timing fields. */
 double batch_seconds_since(const struct timespec *t0);

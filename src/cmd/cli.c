@@ -139,6 +139,7 @@ int cli_parse(cli *c, int argc, char **argv)
 	memset(c, 0, sizeof *c);
 	rd_config_default(&c->config);
 	c->format = OUTPUT_TEXT;
+	c->train_seed = 1;
 	c->inputs = calloc((size_t)argc + 1, sizeof *c->inputs);
 	c->sets = calloc((size_t)argc + 1, sizeof *c->sets);
 	c->vary = calloc((size_t)argc + 1, sizeof *c->vary);

@@ -30,6 +30,8 @@ enum cli_command {
 	CLI_SAMPLES,
 	CLI_PROFILE, /* reuse profiles (profile_cmd.c) */
 	CLI_COMPARE, /* two result files' miss rates (compare_cmd.c) */
+	CLI_TRAIN,    /* fit the learned estimator (train_cmd.c) */
+	CLI_ESTIMATE, /* miss rates estimated from profiles (estimate_cmd.c) */
 	CLI_COUNT,   /* a description's exact misses without a trace (count_cmd.c) */
 	CLI_KDESC,   /* a description from C (trace_cmd.c) */
 	CLI_ARRAYS,  /* the arrays of each kernel and their accesses (arrays_cmd.c) */
@@ -74,6 +76,15 @@ typedef struct cli {
 	const char *kernel;        /* --kernel NAME|INDEX, NULL: every kernel */
 	unsigned long interval;    /* profile --interval N: per N requests too, 0: whole only */
 	int estimate;              /* profile --estimate: the estimates beside the detailed model */
+	/* train */
+	unsigned samples;          /* --samples N per cell, 0: the default (50) */
+	unsigned long long train_seed; /* --seed S (default 1) */
+	int quick;                 /* --quick: a tiny grid (tests) */
+	unsigned epochs;           /* --epochs N, 0: the default */
+	const char *layers;        /* --layers W,W,...: hidden widths */
+	/* estimate */
+	const char *model_file;    /* --model FILE, NULL: the shipped one */
+	unsigned methods;          /* --method: bits of enum estimate_method, 0: all */
 	const char **defines;      /* -D NAME=VALUE over a description's params, in order */
 	int ndefines;
 	const char *levels;        /* count --levels SIZE,...; NULL: 32K,512K */

@@ -2,7 +2,7 @@
  * The commands' checks on the command line (see cli_batch.h).
  */
 #include "cli_batch.h"
-#include "profile_cmd.h"
+#include "rprofile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -135,7 +135,7 @@ static int build_config(cli *c)
 	 * take the sets of the configured cache is no reason to refuse) */
 	rd_config chk = c->config;
 	if (c->cmd == CLI_PROFILE || c->cmd == CLI_COUNT) /* count: only l1.line */
-		profile_config(&c->config, &chk);
+		rd_config_profile(&c->config, &chk);
 	if (rd_config_check(&chk, err, sizeof err) < 0) {
 		explain_problem(c, &base, err, sizeof err);
 		msg_error("%s", err);
@@ -162,6 +162,20 @@ int cli_batch_finish(cli *c)
 		if (c->estimate && c->format == OUTPUT_CSV)
 			return cli_usage_error("%s: text or JSON output (the CSV has a row per "
 					       "distance)", "--estimate", NULL);
+		break;
+	case CLI_ESTIMATE:
+		if (c->ninputs == 0)
+			return cli_usage_error("%s: no INPUT given", name, NULL);
+		if (c->format == OUTPUT_JSON && (c->methods == 0 || (c->methods & (c->methods - 1))))
+			return cli_usage_error("%s: JSON has one miss rate per run (for compare): give "
+					       "--method binomial, fa or learned", "-f json", NULL);
+		break;
+	case CLI_TRAIN:
+		if (c->format != OUTPUT_TEXT)
+			return cli_usage_error("%s: train writes a weights file (text)", "-f", NULL);
+		if (c->ninputs)
+			return cli_usage_error("train: unexpected argument '%s' (it generates its own "
+					       "profiles)", c->inputs[0], NULL);
 		break;
 	case CLI_KDESC:
 		if (!c->from_c || c->ninputs)

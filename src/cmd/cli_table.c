@@ -114,6 +114,64 @@ static const char *set_interval(cli *c, const cli_option *o, const char *v)
 	return NULL;
 }
 
+/* A whole decimal number from 1 to max into *out (unsigned or unsigned
+ * long long, by size). */
+static int whole(const char *v, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
+	if (*v < '0' || *v > '9' || errno || *end || n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static const char *set_samples(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	unsigned long long n;
+	if (whole(v, 100000, &n) < 0 || !n)
+		return "--samples: expected profiles per cell of the grid from 1 to 100000, got '%s'";
+	c->samples = (unsigned)n;
+	return NULL;
+}
+
+static const char *set_epochs(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	unsigned long long n;
+	if (whole(v, 100000, &n) < 0 || !n)
+		return "--epochs: expected passes over the data from 1 to 100000, got '%s'";
+	c->epochs = (unsigned)n;
+	return NULL;
+}
+
+static const char *set_train_seed(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	if (whole(v, ~0ull, &c->train_seed) < 0)
+		return "--seed: expected a number from 0 to 2^64 - 1, got '%s'";
+	return NULL;
+}
+
+static const char *set_method(cli *c, const cli_option *o, const char *v)
+{
+	(void)o;
+	static const char *const names[] = {"binomial", "fa", "learned"};
+	if (!strcmp(v, "all")) {
+		c->methods = 7;
+		return NULL;
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		if (!strcmp(v, names[i])) {
+			c->methods = 1u << i;
+			return NULL;
+		}
+	}
+	return "--method: expected binomial, fa, learned or all, got '%s'";
+}
+
 static const char *set_stores(cli *c, const cli_option *o, const char *v)
 {
 	(void)o;
@@ -153,7 +211,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "preset", .letter = 'p', .arg = "NAME|FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_COUNT),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT),
 		.set = set_str, .field = offsetof(cli, preset),
 		.help = "start from a preset (see 'rdscope presets')",
 		.man = "Start from a preset instead of the defaults: a name from the search path\n"
@@ -172,7 +230,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "set", .letter = 's', .arg = "KEY=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_COUNT),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT),
 		.set = set_list, .field = offsetof(cli, sets), .count = offsetof(cli, nsets),
 		.help = "set a key of the model (repeatable, after -p)",
 		.man = "Set a key of the model (see\n"
@@ -203,8 +261,9 @@ const cli_option cli_options[] = {
 	{
 		.name = "output", .letter = 'o', .arg = "FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
-			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_COUNT) |
-			    CLI_CMD(CLI_KDESC) | CLI_CMD(CLI_ARRAYS),
+			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_TRAIN) |
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_KDESC) |
+			    CLI_CMD(CLI_ARRAYS),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -632,6 +691,84 @@ const cli_option cli_options[] = {
 		       "Arrays closer than the gap merge; a strided walk with larger holes splits.",
 	},
 	{
+		.name = "samples", .arg = "N",
+		.commands = CLI_CMD(CLI_TRAIN),
+		.set = set_samples,
+		.help = "train: profiles per cell of the grid (default 50)",
+		.man = "Generate\n"
+		       ".I N\n"
+		       "profiles for each cell of the training grid (peaks x MaxRD); the\n"
+		       "default is MLCRP's 50 (5 with\n"
+		       ".BR \\-\\-quick ).",
+	},
+	{
+		.name = "seed", .arg = "S",
+		.commands = CLI_CMD(CLI_TRAIN),
+		.set = set_train_seed,
+		.help = "train: seed of the profiles, traces and fit (default 1)",
+		.man = "Seed of everything random in training: the profiles' peaks, ratios,\n"
+		       "widths and cold shares, the traces generated from them, the initial\n"
+		       "weights and the order of the batches (default 1).\n"
+		       "The same seed and options give the same weights file.",
+	},
+	{
+		.name = "quick",
+		.commands = CLI_CMD(CLI_TRAIN),
+		.set = set_flag, .field = offsetof(cli, quick),
+		.help = "train: a tiny grid in seconds (tests)",
+		.man = "Train on a tiny grid (2 and 3 peaks, MaxRD 16 and 128, 5 profiles a\n"
+		       "cell of 2,000 accesses, 6 geometries, 40 epochs): seconds, for tests,\n"
+		       "not for estimates.",
+	},
+	{
+		.name = "epochs", .arg = "N",
+		.commands = CLI_CMD(CLI_TRAIN),
+		.set = set_epochs,
+		.help = "train: passes over the training data (default 60)",
+		.man = "Fit for\n"
+		       ".I N\n"
+		       "passes over the training data (default 60; 40 with\n"
+		       ".BR \\-\\-quick ).",
+	},
+	{
+		.name = "layers", .arg = "W,...",
+		.commands = CLI_CMD(CLI_TRAIN),
+		.set = set_str, .field = offsetof(cli, layers),
+		.help = "train: hidden layer widths (default 64,32; MLCRP's 1024,128,32)",
+		.man = "The widths of the hidden layers, up to 5 of at most 1024 units (default\n"
+		       ".BR 64,32 ;\n"
+		       "MLCRP's is\n"
+		       ".BR 1024,128,32 ).",
+	},
+	{
+		.name = "model", .arg = "FILE",
+		.commands = CLI_CMD(CLI_ESTIMATE),
+		.set = set_str, .field = offsetof(cli, model_file),
+		.help = "estimate: the learned estimator's weights (default: the shipped one)",
+		.man = "Take the learned estimator's weights from\n"
+		       ".I FILE\n"
+		       "(written by\n"
+		       ".BR \"rdscope train\" )\n"
+		       "instead of the shipped\n"
+		       ".IR samples/models/mlcrp.txt .\n"
+		       "A file fitted on other features than this rdscope computes is refused.",
+	},
+	{
+		.name = "method", .arg = "NAME",
+		.commands = CLI_CMD(CLI_ESTIMATE),
+		.set = set_method,
+		.help = "estimate: binomial, fa, learned or all (default)",
+		.man = "Which estimate:\n"
+		       ".B binomial\n"
+		       "(the SDCM-style set-associative estimate),\n"
+		       ".B fa\n"
+		       "(the fully associative LRU cache of the same lines, Mattson),\n"
+		       ".B learned\n"
+		       "(the learned estimator, with the MSHR merge rate) or\n"
+		       ".B all\n"
+		       "(the default; text and CSV only: JSON has one miss rate per run).",
+	},
+	{
 		.name = "l1b",
 		.commands = CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
 		.set = set_flag, .field = offsetof(cli, l1b),
@@ -663,9 +800,9 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "vary", .arg = "KEY=V,...",
-		.commands = CLI_CMD(CLI_SWEEP),
+		.commands = CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_ESTIMATE),
 		.set = set_list, .field = offsetof(cli, vary), .count = offsetof(cli, nvary),
-		.help = "sweep: values of a key (NUMx: times the base value)",
+		.help = "sweep, estimate: values of a key (NUMx: times the base value)",
 		.man = "The values of one key to sweep; repeat for more keys.\n"
 		       "A value\n"
 		       ".IB X x\n"
@@ -682,12 +819,13 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "jobs", .letter = 'j', .arg = "N",
-		.commands = CLI_CMD(CLI_SWEEP),
+		.commands = CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_TRAIN),
 		.set = set_str, .field = offsetof(cli, jobs_arg),
-		.help = "sweep: worker threads (default: online CPUs)",
+		.help = "sweep, train: worker threads (default: online CPUs)",
 		.man = "Model\n"
 		       ".I N\n"
-		       "points at a time on worker threads (default: the number of online CPUs).\n"
+		       "points (sweep) or training profiles (train) at a time on worker threads\n"
+		       "(default: the number of online CPUs).\n"
 		       "The output does not depend on\n"
 		       ".IR N .",
 	},
@@ -857,6 +995,14 @@ const cli_cmd cli_cmds[] = {
 	{.name = "arrays", .cmd = CLI_ARRAYS,
 	 .usage = "arrays [--arrays FILE] [--gap BYTES] [-f FMT] [-o FILE] INPUT...",
 	 .help = "list each kernel's arrays with their accesses, loads and stores"},
+	{.name = "estimate", .cmd = CLI_ESTIMATE,
+	 .usage = "estimate [-p PRESET] [-s KEY=VALUE]... [--vary KEY=V1,V2,...]...\n"
+		  "             [--method NAME] [--model FILE] [-f FMT] [-o FILE] INPUT...",
+	 .help = "miss rates estimated from each INPUT's reuse profile"},
+	{.name = "train", .cmd = CLI_TRAIN,
+	 .usage = "train [-o FILE] [--samples N] [--seed S] [--epochs N] [--layers W,...]\n"
+		  "             [-j N] [--quick]",
+	 .help = "fit the learned estimator on generated profiles; write its weights"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,

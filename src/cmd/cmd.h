@@ -2,7 +2,9 @@
  * src/cmd: the commands. The command line (cli.h), batch runs (batch.h),
  * sweeps and their shards (sweep.h, sweep_run.h), merge (merge.h), the
  * preset, trace, profile, compare and count commands (preset_cmd.h,
- * trace_cmd.h, profile_cmd.h, compare_cmd.h, count_cmd.h) and the progress
+ * trace_cmd.h, profile_cmd.h, compare_cmd.h, count_cmd.h; the profiles
+ * they measure, rprofile.h; the estimates and the learned estimator's
+ * training, estimate_cmd.h, train_cmd.h) and the progress
  * line of long runs (progress.h); main.c starts the right one, or the
  * explorer.
  *
@@ -22,7 +24,10 @@
 #include "trace_cmd.h"
 #include "progress.h"
 #include "profile_cmd.h"
+#include "rprofile.h"
 #include "compare_cmd.h"
+#include "estimate_cmd.h"
+#include "train_cmd.h"
 #include "count_cmd.h"
 #include "arrays_cmd.h"
 

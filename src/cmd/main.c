@@ -21,6 +21,8 @@
 #include "preset_cmd.h"
 #include "profile_cmd.h"
 #include "compare_cmd.h"
+#include "estimate_cmd.h"
+#include "train_cmd.h"
 #include "count_cmd.h"
 #include "arrays_cmd.h"
 #include "rdscope.h"
@@ -354,6 +356,12 @@ int main(int argc, char **argv)
 			break;
 		case CLI_COMPARE:
 			rc = compare_run(&c);
+			break;
+		case CLI_ESTIMATE:
+			rc = estimate_run(&c);
+			break;
+		case CLI_TRAIN:
+			rc = train_run(&c);
 			break;
 		case CLI_COUNT:
 			rc = count_run(&c);

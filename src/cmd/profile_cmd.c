@@ -10,6 +10,7 @@
  */
 #include "profile_cmd.h"
 #include "batch.h"
+#include "estimate_cmd.h"
 #include "samefile.h"
 
 #include <stdio.h>
@@ -17,107 +18,17 @@
 #include <string.h>
 
 #include "progress.h"
+#include "rprofile.h"
 #include "readers/readers.h"
 #include "util/util.h"
 #include "writers/writers.h"
 
-void profile_config(const rd_config *c, rd_config *out)
-{
-	rd_config_profile(c, out);
-}
-
-/* One profile: counts per distance (cold apart). */
-typedef struct prof {
-	uint32_t core;
-	long long interval; /* -1: the whole stream */
-	uint64_t requests, cold;
-	uint64_t *hist;
-	uint32_t len, cap;
-} prof;
-
-typedef struct pctx {
-	const cli *c;
-	progress prog;
-	prof *v;             /* the whole stream's per core, then the intervals' */
-	size_t n, cap;
-	int failed;
-	/* the current core's whole-stream profile and interval */
-	long long cur_core;
-	size_t whole, inter;
-} pctx;
-
-static int on_progress(void *ctx, double f)
-{
-	progress_update(&((pctx *)ctx)->prog, f);
-	return ((pctx *)ctx)->failed;
-}
-
-static prof *prof_new(pctx *x, uint32_t core, long long interval)
-{
-	if (x->n == x->cap) {
-		size_t nc = x->cap ? x->cap * 2 : 16;
-		prof *v = realloc(x->v, nc * sizeof *v);
-		if (!v)
-			return NULL;
-		x->v = v;
-		x->cap = nc;
-	}
-	prof *p = &x->v[x->n++];
-	memset(p, 0, sizeof *p);
-	p->core = core;
-	p->interval = interval;
-	return p;
-}
-
-static int prof_add(prof *p, int64_t d)
-{
-	p->requests++;
-	if (d < 0) {
-		p->cold++;
-		return 0;
-	}
-	return rd_hist_add(&p->hist, &p->len, &p->cap, (uint64_t)d);
-}
-
-/* Each load request of the latency-free run, in each core's issue order
- * (cores one after the other). */
-static void on_event(void *ctx, const rd_event *ev)
-{
-	pctx *x = ctx;
-	if (x->failed || ev->store || ev->level != 1 ||
-	    (ev->outcome != RD_OUT_HIT && ev->outcome != RD_OUT_MISS))
-		return;
-	if ((long long)ev->core != x->cur_core) {
-		prof *w = prof_new(x, ev->core, -1);
-		if (!w) {
-			x->failed = 1;
-			return;
-		}
-		x->cur_core = ev->core;
-		x->whole = x->n - 1;
-		x->inter = (size_t)-1;
-	}
-	prof *w = &x->v[x->whole];
-	if (x->c->interval && w->requests % x->c->interval == 0) {
-		prof *p = prof_new(x, ev->core, (long long)(w->requests / x->c->interval));
-		if (!p) {
-			x->failed = 1;
-			return;
-		}
-		x->inter = x->n - 1;
-		w = &x->v[x->whole]; /* (the array moved) */
-	}
-	if (prof_add(w, ev->distance) < 0 ||
-	    (x->c->interval && prof_add(&x->v[x->inter], ev->distance) < 0))
-		x->failed = 1;
-}
-
-static uint32_t max_rd(const prof *p)
+static uint32_t max_rd(const rp_counts *p)
 {
 	return p->len ? p->len - 1 : 0;
 }
 
-static void write_text(FILE *f, const char *spec, const char *kernel, const prof *p)
+static void write_text(FILE *f, const char *spec, const char *kernel, const rp_counts *p)
 {
 	fprintf(f, "input:    %s\nkernel:   %s\ncore:     %u", spec, kernel, p->core);
 	if (p->interval >= 0)
@@ -135,7 +46,7 @@ static void write_text(FILE *f, const char *spec, const char *kernel, const prof
 	fprintf(f, "max_rd %u, peaks %u\n\n", max_rd(p), rd_profile_peaks(p->hist, p->len));
 }
 
-static void write_csv(FILE *f, const char *spec, const char *kernel, const prof *p)
+static void write_csv(FILE *f, const char *spec, const char *kernel, const rp_counts *p)
 {
 	for (int64_t d = -1; d < (int64_t)p->len; d++) {
 		uint64_t n = d < 0 ? p->cold : p->hist[d];
@@ -152,7 +63,7 @@ static void write_csv(FILE *f, const char *spec, const char *kernel, const prof 
 	}
 }
 
-static void write_json(FILE *f, const char *spec, const char *kernel, const prof *p, int first)
+static void write_json(FILE *f, const char *spec, const char *kernel, const rp_counts *p, int first)
 {
 	fputs(first ? "\n" : ",\n", f);
 	fputs("{\"input\":", f);
@@ -194,25 +105,17 @@ typedef struct estimate {
 	double binomial, fa, detailed;
 } estimate;
 
-static int estimate_kernel(const cli *c, rd_model *m, const pctx *x, estimate *e)
+static int estimate_kernel(const cli *c, rd_model *m, const rp_counts *pv, size_t n, estimate *e)
 {
 	const rd_config *cc = &c->config;
 	e->sets = rd_config_sets(cc);
 	e->ways = cc->l1_ways;
 	e->lines = (uint64_t)e->sets * e->ways;
-	double b = 0, fa = 0;
-	for (size_t i = 0; i < x->n; i++) {
-		const prof *p = &x->v[i];
-		if (p->interval >= 0)
-			continue;
-		e->requests += p->requests;
-		b += rd_profile_estimate(p->hist, p->len, p->cold, e->ways, e->lines) *
-		     (double)p->requests;
-		fa += (double)(p->requests -
-			       rd_profile_fa_misses(p->hist, p->len, p->cold, e->lines));
-	}
-	e->binomial = e->requests ? b / (double)e->requests : 0;
-	e->fa = e->requests ? fa / (double)e->requests : 0;
+	estimate_values v;
+	estimate_profiles(pv, n, e->sets, e->ways, cc->l1_line, NULL, &v);
+	e->requests = v.requests;
+	e->binomial = 1.0 - v.binomial;
+	e->fa = 1.0 - v.fa;
 	/* the detailed model: the configured cache, the latency-free order */
 	rd_config d;
 	rd_config_latency_free(cc, &d);
@@ -255,87 +158,69 @@ typedef struct estimates {
 	size_t n, cap;
 } estimates;
 
-/* Profile every kernel of one INPUT into f. */
-static int profile_input(const cli *c, const rd_config *cfg, const char *spec, FILE *f,
-			 int *first, estimates *es)
+/* What profiling one kernel needs. */
+typedef struct pinput {
+	const cli *c;
+	const rd_config *cfg;
+	FILE *f;
+	int first;
+	estimates es;
+} pinput;
+
+/* Profile one kernel into x->f. */
+static int profile_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
 {
-	char err[1024];
-	input_opts opts = cli_input_opts(c);
-	input *in;
-	int st = input_open(spec, &opts, &in, err, sizeof err);
-	while (st == INPUT_OK) {
-		rd_kernel *k;
-		st = input_next(in, &k, err, sizeof err);
-		if (st != INPUT_OK)
-			break;
-		if (memcheck_model(spec, k, err, sizeof err) < 0) {
-			msg_error("%s", err);
-			rd_kernel_free(k);
-			input_close(in);
-			return EXIT_RUNTIME;
-		}
-		pctx x = {.c = c, .cur_core = -1};
-		progress_init(&x.prog, !c->quiet, k->name);
-		rd_callbacks cb = {.progress = on_progress, .event = on_event, .ctx = &x};
-		rd_model *m = rd_model_new(k);
-		rd_result r;
-		int rc = m ? rd_model_run(m, cfg, 1 << RD_CASE_FULL, &cb, &r) : RD_ENOMEM;
-		progress_done(&x.prog);
-		if (rc == RD_OK)
-			rd_result_free(&r);
-		if (rc == RD_OK && x.failed)
-			rc = RD_ENOMEM;
-		if (rc == RD_OK && c->estimate) {
-			estimate e = {0};
-			rc = estimate_kernel(c, m, &x, &e);
-			if (rc == RD_OK && es->n == es->cap) {
-				size_t nc = es->cap ? es->cap * 2 : 8;
-				estimate *v = realloc(es->v, nc * sizeof *v);
-				if (v) {
-					es->v = v;
-					es->cap = nc;
-				}
+	pinput *x = ctx;
+	const cli *c = x->c;
+	estimates *es = &x->es;
+	FILE *f = x->f;
+	progress prog;
+	progress_init(&prog, !c->quiet, k->name);
+	rp_counts *pv = NULL;
+	size_t pn = 0;
+	int rc = rprofile_measure(m, x->cfg, c->interval, &prog, &pv, &pn);
+	progress_done(&prog);
+	if (rc == RD_OK && c->estimate) {
+		estimate e = {0};
+		rc = estimate_kernel(c, m, pv, pn, &e);
+		if (rc == RD_OK && es->n == es->cap) {
+			size_t nc = es->cap ? es->cap * 2 : 8;
+			estimate *v = realloc(es->v, nc * sizeof *v);
+			if (v) {
+				es->v = v;
+				es->cap = nc;
 			}
-			if (rc == RD_OK && es->n < es->cap) {
-				e.input = strdup(spec);
-				e.kernel = strdup(k->name);
-				if (!e.input || !e.kernel) {
-					free(e.input);
-					free(e.kernel);
-					rc = RD_ENOMEM;
-				} else {
-					es->v[es->n++] = e;
-				}
-			} else if (rc == RD_OK) {
+		}
+		if (rc == RD_OK && es->n < es->cap) {
+			e.input = strdup(spec);
+			e.kernel = strdup(k->name);
+			if (!e.input || !e.kernel) {
+				free(e.input);
+				free(e.kernel);
 				rc = RD_ENOMEM;
+			} else {
+				es->v[es->n++] = e;
 			}
-		}
-		if (rc == RD_OK) {
-			for (size_t i = 0; i < x.n; i++) {
-				const prof *p = &x.v[i];
-				if (c->format == OUTPUT_JSON)
-					write_json(f, spec, k->name, p, *first);
-				else if (c->format == OUTPUT_CSV)
-					write_csv(f, spec, k->name, p);
-				else
-					write_text(f, spec, k->name, p);
-				*first = 0;
-			}
-			if (c->estimate && c->format != OUTPUT_JSON)
-				estimate_text(f, &es->v[es->n - 1]);
-		}
-		for (size_t i = 0; i < x.n; i++)
-			free(x.v[i].hist);
-		free(x.v);
-		rd_model_free(m);
-		rd_kernel_free(k);
-		if (rc != RD_OK) {
-			msg_error("%s: %s", spec, rd_strerror(rc));
-			input_close(in);
-			return rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		} else if (rc == RD_OK) {
+			rc = RD_ENOMEM;
 		}
 	}
-	return batch_input_end(in, st, err);
+	if (rc == RD_OK) {
+		for (size_t i = 0; i < pn; i++) {
+			const rp_counts *p = &pv[i];
+			if (c->format == OUTPUT_JSON)
+				write_json(f, spec, k->name, p, x->first);
+			else if (c->format == OUTPUT_CSV)
+				write_csv(f, spec, k->name, p);
+			else
+				write_text(f, spec, k->name, p);
+			x->first = 0;
+		}
+		if (c->estimate && c->format != OUTPUT_JSON)
+			estimate_text(f, &es->v[es->n - 1]);
+	}
+	rp_counts_free(pv, pn);
+	return rc;
 }
 
 int profile_run(const cli *c)
@@ -344,7 +229,7 @@ int profile_run(const cli *c)
 		return EXIT_USAGE;
 	char err[1024];
 	outfile out;
-	if (batch_output_begin(c, &out))
+	if (batch_output_begin(c, &out) != EXIT_OK)
 		return EXIT_RUNTIME;
 	input_opts opts = cli_input_opts(c);
 	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
@@ -353,7 +238,7 @@ int profile_run(const cli *c)
 		return rc;
 	}
 	rd_config cfg;
-	profile_config(&c->config, &cfg);
+	rd_config_profile(&c->config, &cfg);
 	if (rd_config_check(&cfg, err, sizeof err) < 0) {
 		msg_error("profile: %s", err);
 		outfile_abort(&out);
@@ -363,10 +248,10 @@ int profile_run(const cli *c)
 		fputs("{\"format\":\"rdscope-profile\",\"version\":1,\"profiles\":[", out.f);
 	else if (c->format == OUTPUT_CSV)
 		fputs("input,kernel,core,interval,requests,rd,count,fraction\n", out.f);
-	int first = 1;
-	estimates es = {0};
+	pinput x = {.c = c, .cfg = &cfg, .f = out.f, .first = 1};
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
-		rc = profile_input(c, &cfg, c->inputs[i], out.f, &first, &es);
+		rc = batch_each_kernel(c, c->inputs[i], profile_kernel, &x);
+	estimates es = x.es;
 	if (c->format == OUTPUT_JSON) {
 		fputs("\n]", out.f);
 		if (c->estimate) {

@@ -146,6 +146,20 @@ int samples_find(const char *name, char *buf, size_t len, char *err, size_t errl
 	return -1;
 }
 
+int samples_data_file(const char *rel, char *buf, size_t len)
+{
+	char **dirs = dirs_list();
+	for (char **d = dirs; d && *d; d++) {
+		int dir, n = snprintf(buf, len, "%s/%s", *d, rel);
+		if (n > 0 && (size_t)n < len && exists(buf, &dir) && !dir) {
+			dirs_free(dirs);
+			return 0;
+		}
+	}
+	dirs_free(dirs);
+	return -1;
+}
+
 /* ---------------------------------------------------------------- listing */
 
 typedef struct entry {

@@ -27,6 +27,10 @@
  */
 int samples_find(const char *name, char *buf, size_t len, char *err, size_t errlen);
 
+/* A data file shipped among the samples (rel: "models/mlcrp.txt"), the
+ * first of the search path's directories that has it: 0 with its path in
+ * buf, or -1. */
+int samples_data_file(const char *rel, char *buf, size_t len);
 /* Print the list of samples for `rdscope samples`. 0, or -1 when out of
  * memory. */
 int samples_list(FILE *f);

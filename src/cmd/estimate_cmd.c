@@ -1,0 +1,247 @@
+/*
+ * rdscope estimate (see estimate_cmd.h). Outputs are committed only when
+ * every input succeeded.
+ */
+#include "estimate_cmd.h"
+#include "batch.h"
+#include "cli_batch.h"
+#include "samefile.h"
+#include "sweep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "rprofile.h"
+#include "readers/readers.h"
+#include "util/util.h"
+#include "writers/writers.h"
+
+/* Weights files rdscope reads at most (MLCRP's 1024-128-32 is ~4 MB). */
+#define MODEL_MAX_BYTES (64u << 20)
+
+int estimate_load_model(const char *path, rd_mlp **m)
+{
+	char err[1024], why[512];
+	char *text;
+	size_t n;
+	int oom;
+	if (read_text_file(path, MODEL_MAX_BYTES, &text, &n, err, sizeof err, &oom, NULL, NULL) < 0) {
+		msg_error("%s", err);
+		return oom ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	int rc = rd_mlp_parse(text, n, m, why, sizeof why);
+	free(text);
+	if (rc < 0) {
+		msg_error("%s:%s%s", path, rc == -2 ? " " : "", why);
+		return rc == -2 ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+void estimate_profiles(const rp_counts *v, size_t n, uint32_t sets, uint32_t ways, uint32_t line,
+		       const rd_mlp *m, estimate_values *e)
+{
+	memset(e, 0, sizeof *e);
+	uint64_t lines = (uint64_t)sets * ways;
+	double b = 0, fa = 0, lm = 0, lmerge = 0;
+	for (size_t i = 0; i < n; i++) {
+		const rp_counts *p = &v[i];
+		if (p->interval >= 0)
+			continue;
+		double r = (double)p->requests;
+		e->requests += p->requests;
+		b += (1.0 - rd_profile_estimate(p->hist, p->len, p->cold, ways, lines)) * r;
+		fa += (double)rd_profile_fa_misses(p->hist, p->len, p->cold, lines);
+		if (m) {
+			double x[RD_LEARN_NFEAT], y[RD_LEARN_NOUT];
+			rd_learn_features(p->hist, p->len, p->cold, sets, ways, line, x);
+			rd_mlp_predict(m, x, y);
+			lm += y[0] * r;
+			lmerge += y[1] * y[0] * r; /* merges over misses: weighted by misses */
+		}
+	}
+	if (e->requests) {
+		double r = (double)e->requests;
+		e->binomial = b / r;
+		e->fa = fa / r;
+		e->learned = lm / r;
+		e->merge = lm > 0 ? lmerge / lm : 0;
+	}
+}
+
+static const char *const method_names[] = {"binomial", "fa", "learned"};
+
+typedef struct ectx {
+	const cli *c;
+	FILE *f;
+	const rd_mlp *m;
+	unsigned methods;
+	int first;
+	const sweep_plan *plan; /* --vary's points, or NULL: one */
+	const rd_config *one;
+} ectx;
+
+static void write_one(ectx *x, const char *spec, const char *kernel, const rd_config *cfg,
+		      const char *label, const estimate_values *e)
+{
+	FILE *f = x->f;
+	uint32_t sets = rd_config_sets(cfg);
+	double v[3] = {e->binomial, e->fa, e->learned};
+	if (x->c->format == OUTPUT_TEXT) {
+		fputs("input:    ", f);
+		fputs_safe(spec, f);
+		fputs("\nkernel:   ", f);
+		fputs_safe(kernel, f);
+		fprintf(f, "\ncache:    %u B, %u set%s x %u ways, %u B lines", cfg->l1_size, sets,
+			sets == 1 ? "" : "s", cfg->l1_ways, cfg->l1_line);
+		if (label) {
+			fputs(" (", f);
+			fputs_safe(label, f);
+			putc(')', f);
+		}
+		fprintf(f, "\nrequests: %llu\n", (unsigned long long)e->requests);
+		if (x->methods & EST_BINOMIAL)
+			fprintf(f, "  binomial (SDCM-style) miss rate  %.6f\n", e->binomial);
+		if (x->methods & EST_FA)
+			fprintf(f, "  fully associative miss rate      %.6f\n", e->fa);
+		if (x->methods & EST_LEARNED)
+			fprintf(f, "  learned miss rate                %.6f  (MSHR merge rate %.6f)\n",
+				e->learned, e->merge);
+		putc('\n', f);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!(x->methods & (1u << i)))
+			continue;
+		if (x->c->format == OUTPUT_CSV) {
+			output_csv_field(f, spec);
+			putc(',', f);
+			output_csv_field(f, kernel);
+			putc(',', f);
+			output_csv_field(f, label ? label : "");
+			fprintf(f, ",%u,%u,%u,%u,%llu,%s,%.17g,", cfg->l1_size, cfg->l1_line,
+				cfg->l1_ways, sets, (unsigned long long)e->requests, method_names[i], v[i]);
+			if (i == 2)
+				fprintf(f, "%.17g", e->merge);
+			putc('\n', f);
+			continue;
+		}
+		fputs(x->first ? "\n{\"input\":" : ",\n{\"input\":", f);
+		x->first = 0;
+		output_json_quote(f, spec);
+		fputs(",\"kernel\":", f);
+		output_json_quote(f, kernel);
+		fputs(",\"config\":", f);
+		output_json_config(f, cfg);
+		fprintf(f, ",\"method\":\"%s\",\"requests\":%llu,\"miss_rate\":%.17g", method_names[i],
+			(unsigned long long)e->requests, v[i]);
+		if (i == 2)
+			fprintf(f, ",\"merge_rate\":%.17g", e->merge);
+		putc('}', f);
+	}
+}
+
+/* Estimate every point of x->plan (or x->one) for one kernel. */
+static int estimate_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
+{
+	ectx *x = ctx;
+	const sweep_plan *plan = x->plan;
+	int rc = RD_OK;
+	rp_counts *pv = NULL;
+	size_t pn = 0;
+	rd_config have; /* the profile configuration pv was measured under */
+	int measured = 0;
+	unsigned long npoints = plan ? plan->npoints : 1;
+	for (unsigned long i = 0; i < npoints && rc == RD_OK; i++) {
+		if (plan && plan->skip[i])
+			continue;
+		const rd_config *cfg = plan ? &plan->configs[i] : x->one;
+		rd_config pc;
+		rd_config_profile(cfg, &pc);
+		if (!measured || !rd_config_equal(&pc, &have)) {
+			rp_counts_free(pv, pn);
+			pv = NULL;
+			pn = 0;
+			progress prog;
+			progress_init(&prog, !x->c->quiet, k->name);
+			rc = rprofile_measure(m, &pc, 0, &prog, &pv, &pn);
+			progress_done(&prog);
+			if (rc != RD_OK)
+				break;
+			have = pc;
+			measured = 1;
+		}
+		estimate_values e;
+		estimate_profiles(pv, pn, rd_config_sets(cfg), cfg->l1_ways, cfg->l1_line,
+				  x->methods & EST_LEARNED ? x->m : NULL, &e);
+		write_one(x, spec, k->name, cfg, plan ? plan->labels[i] : NULL, &e);
+	}
+	rp_counts_free(pv, pn);
+	return rc;
+}
+
+int estimate_run(const cli *c)
+{
+	if (samefile_check(c))
+		return EXIT_USAGE;
+	unsigned methods = c->methods ? c->methods : EST_ALL;
+	rd_mlp *mlp = NULL;
+	int rc = EXIT_OK;
+	if (methods & EST_LEARNED) {
+		char path[4096];
+		const char *mp = c->model_file;
+		if (!mp && samples_data_file(ESTIMATE_MODEL_FILE, path, sizeof path) == 0)
+			mp = path;
+		if (!mp) {
+			msg_error("estimate: no learned estimator (samples/%s not found; give --model "
+				  "FILE, or --method binomial|fa)", ESTIMATE_MODEL_FILE);
+			return EXIT_USAGE;
+		}
+		if ((rc = estimate_load_model(mp, &mlp)) != EXIT_OK)
+			return rc;
+	}
+	char err[16384];
+	sweep_plan plan;
+	int have_plan = 0;
+	if (c->nvary) {
+		if (sweep_plan_build(&plan, &c->config, c->vary, c->nvary, err, sizeof err) < 0) {
+			cli_print_errors(err);
+			rd_mlp_free(mlp);
+			return EXIT_USAGE;
+		}
+		have_plan = 1;
+		for (unsigned long p = 0; p < plan.npoints; p++)
+			if (plan.skip[p])
+				msg_error("warning: --vary: point %lu (%s) skipped: %s", p, plan.labels[p],
+					  plan.skip[p]);
+	}
+	outfile out;
+	if (batch_output_begin(c, &out) != EXIT_OK) {
+		if (have_plan)
+			sweep_plan_free(&plan);
+		rd_mlp_free(mlp);
+		return EXIT_RUNTIME;
+	}
+	input_opts opts = cli_input_opts(c);
+	rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
+	ectx x = {.c = c, .f = out.f, .m = mlp, .methods = methods, .first = 1,
+		  .plan = have_plan ? &plan : NULL, .one = &c->config};
+	if (rc == EXIT_OK) {
+		if (c->format == OUTPUT_JSON)
+			fprintf(out.f, "{\"format\":\"rdscope-results\",\"version\":1,\"estimate\":\"%s\",\"runs\":[",
+				method_names[methods == EST_FA ? 1 : methods == EST_LEARNED ? 2 : 0]);
+		else if (c->format == OUTPUT_CSV)
+			fputs("input,kernel,point,l1.size,l1.line,l1.ways,l1.sets,requests,method,"
+			      "miss_rate,merge_rate\n", out.f);
+		for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
+			rc = batch_each_kernel(c, c->inputs[i], estimate_kernel, &x);
+		if (c->format == OUTPUT_JSON)
+			fputs("\n]}\n", out.f);
+	}
+	if (have_plan)
+		sweep_plan_free(&plan);
+	rd_mlp_free(mlp);
+	return batch_output_end(&out, rc);
+}
