@@ -108,6 +108,9 @@ typedef struct explorer_opts {
 	 * reason in err. stop(ctx) is asked now and then: nonzero ends the
 	 * count (-1). Off the UI thread; may take long. NULL: no counting.
 	 */
+	/* The learned estimator (seed 003; the shipped weights, read before
+	 * the explorer starts), for the profile view's estimates; NULL: none. */
+	const rd_mlp *learned;
 	int (*count)(const char *input, const char *const *defines, size_t ndefines, uint32_t line,
 		     const uint64_t *bytes, int nlevels, int (*stop)(void *ctx), void *ctx,
 		     explorer_count *out, char *err, size_t len);

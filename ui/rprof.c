@@ -121,3 +121,16 @@ int rprof_estimate(const rprof *p, const rd_config *c, double *binomial, double 
 			    (double)p->requests;
 	return 0;
 }
+
+int rprof_learned(const rprof *p, const rd_config *c, const rd_mlp *m, double *miss, double *merge)
+{
+	uint32_t sets = rd_config_sets(c);
+	if (!p->requests || !sets || !m)
+		return -1;
+	double x[RD_LEARN_NFEAT], y[RD_LEARN_NOUT];
+	rd_learn_features(p->hist, p->len, p->cold, sets, c->l1_ways, c->l1_line, x);
+	rd_mlp_predict(m, x, y);
+	*miss = y[0];
+	*merge = y[1];
+	return 0;
+}

@@ -71,4 +71,10 @@ uint32_t rprof_peaks(const rprof *p);
  * lines. 0 and both set, or -1 when the profile is empty. */
 int rprof_estimate(const rprof *p, const rd_config *c, double *binomial, double *fa);
 
+/* The learned estimator's miss rate and MSHR merge rate of c's geometry
+ * from the profile (the cores' summed: an approximation where they
+ * differ), or -1 when the profile is empty or there is no whole number of
+ * sets. */
+int rprof_learned(const rprof *p, const rd_config *c, const rd_mlp *m, double *miss, double *merge);
+
 #endif

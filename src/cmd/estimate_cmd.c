@@ -21,23 +21,39 @@
 /* Weights files rdscope reads at most (MLCRP's 1024-128-32 is ~4 MB). */
 #define MODEL_MAX_BYTES (64u << 20)
 
-int estimate_load_model(const char *path, rd_mlp **m)
+/* Read and parse a weights file: EXIT_OK with *m, else the exit status
+ * with "PATH:LINE: why" in err. */
+static int load_model(const char *path, rd_mlp **m, char *err, size_t errlen)
 {
-	char err[1024], why[512];
+	char why[512];
 	char *text;
 	size_t n;
 	int oom;
-	if (read_text_file(path, MODEL_MAX_BYTES, &text, &n, err, sizeof err, &oom, NULL, NULL) < 0) {
-		msg_error("%s", err);
+	*m = NULL;
+	if (read_text_file(path, MODEL_MAX_BYTES, &text, &n, err, errlen, &oom, NULL, NULL) < 0)
 		return oom ? EXIT_RUNTIME : EXIT_USAGE;
-	}
 	int rc = rd_mlp_parse(text, n, m, why, sizeof why);
 	free(text);
 	if (rc < 0) {
-		msg_error("%s:%s%s", path, rc == -2 ? " " : "", why);
+		snprintf(err, errlen, "%s:%s%s", path, rc == -2 ? " " : "", why);
 		return rc == -2 ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+int estimate_load_model(const char *path, rd_mlp **m)
+{
+	char err[1024];
+	int rc = load_model(path, m, err, sizeof err);
+	if (rc != EXIT_OK)
+		msg_error("%s", err);
+	return rc;
+}
+
+int estimate_load_quiet(const char *path, rd_mlp **m)
+{
+	char err[1024];
+	return load_model(path, m, err, sizeof err) == EXIT_OK ? 0 : -1;
 }
 
 void estimate_profiles(const rp_counts *v, size_t n, uint32_t sets, uint32_t ways, uint32_t line,

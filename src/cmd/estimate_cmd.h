@@ -37,5 +37,7 @@ void estimate_profiles(const rp_counts *v, size_t n, uint32_t sets, uint32_t way
 /* Read a weights file: 0 with *m, or an exit status with "PATH:LINE: why"
  * printed. */
 int estimate_load_model(const char *path, rd_mlp **m);
+/* The same, saying nothing: 0 with *m, else -1 (*m NULL). */
+int estimate_load_quiet(const char *path, rd_mlp **m);
 
 #endif

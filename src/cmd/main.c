@@ -304,7 +304,16 @@ static int explorer_from_cli(cli *c)
 		.count = explorer_count_run,
 		.terminal = sigbus_terminal,
 	};
-	return explorer_run(&o);
+	/* the learned estimator for the profile view, if it is installed
+	 * (a missing or broken weights file only leaves it out) */
+	char path[4096];
+	rd_mlp *mlp = NULL;
+	if (samples_data_file(ESTIMATE_MODEL_FILE, path, sizeof path) == 0)
+		estimate_load_quiet(path, &mlp);
+	o.learned = mlp;
+	int rc = explorer_run(&o);
+	rd_mlp_free(mlp);
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -166,7 +166,8 @@ static void next(cc *c)
 		while (w < e && (*w == ' ' || *w == '\t'))
 			w++;
 		c->t.kind = T_PUNCT;
-		if (!strncmp(w, "pragma", 6)) {
+		/* (the text need not end in a NUL: every comparison is bounded) */
+		if (e - w >= 6 && !strncmp(w, "pragma", 6)) {
 			const char *x = w + 6;
 			while (x < e && (*x == ' ' || *x == '\t'))
 				x++;
@@ -174,7 +175,7 @@ static void next(cc *c)
 				c->t.kind = T_PRAGMA_END;
 			else if (e - x >= 4 && !strncmp(x, "scop", 4))
 				c->t.kind = T_PRAGMA_SCOP;
-		} else if (!strncmp(w, "define", 6)) {
+		} else if (e - w >= 6 && !strncmp(w, "define", 6)) {
 			c->t.kind = T_DEFINE;
 		}
 		c->p = e;

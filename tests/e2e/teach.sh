@@ -397,6 +397,10 @@ read -r bin fa <"$T/rprof_est.txt"
 grep -q "binomial $bin%  fully assoc. $fa%" "$T/rprof.txt" &&
 	grep -q "miss rate [0-9.]*% est. $bin%" "$T/rprof_back.txt"
 result "profile: the view's estimates ($bin%, $fa%) are rdscope profile --estimate's, the breakdown shows it" $?
+learned=$("$RDSCOPE" estimate -f json --method learned samples/reference/stencil_n64_b16x8.trc.gz |
+	python3 -c "import json, sys; print('%.2f%%' % (100 * json.load(sys.stdin)['runs'][0]['miss_rate']))")
+grep -q "learned $learned" "$T/rprof.txt"
+result "profile: the view's learned estimate ($learned) is rdscope estimate --method learned's" $?
 "$RDSCOPE" profile --estimate -f json -s l1.line=256 -s l1.hash=mod samples/reference/stencil_n64_b16x8.trc.gz \
 	>"$T/rprof2.json" && req=$(python3 -c "
 import json; print(json.load(open('$T/rprof2.json'))['profiles'][0]['requests'])") &&

@@ -138,7 +138,7 @@ static void draw(explorer *x, const rect *r, int flags)
 	if (y < yend)
 		put_fit(y++, x0, iw, E_DERIVED, 3, t);
 	/* the estimates, at the bottom */
-	int ey = yend - 3;
+	int ey = yend - (x->opts->learned ? 4 : 3);
 	int hh = ey - y - 1;
 	if (hh >= 2) {
 		snprintf(t[0], sizeof t[0], " over time: %d intervals of %llu requests of each core",
@@ -165,6 +165,14 @@ static void draw(explorer *x, const rect *r, int flags)
 		snprintf(t[1], sizeof t[1], "  n/a");
 	}
 	put_fit(ey++, x0, iw, E_VALUE, 2, t);
+	double lm, lmerge;
+	if (x->opts->learned && ey < yend - 1 &&
+	    rprof_learned(p, &x->cfg, x->opts->learned, &lm, &lmerge) == 0) {
+		snprintf(t[0], sizeof t[0], "   learned (MLCRP) %.2f%%, merge rate %.2f%%", lm * 100,
+			 lmerge * 100);
+		snprintf(t[1], sizeof t[1], "  learned %.2f%%", lm * 100);
+		put_fit(ey++, x0, iw, E_VALUE, 2, t);
+	}
 	const snap *s = x->cur;
 	if (s && s->status == RD_OK && !s->partial) {
 		snprintf(t[0], sizeof t[0], "   exact: the model %.2f%% (with latency misses %.2f%%)",
