@@ -361,70 +361,33 @@ int rd_mlp_train(rd_mlp *m, const double *x, const double *y, size_t n, const do
 
 /* ---------------------------------------------------------------- text */
 
-/* A growing string. */
-typedef struct sbuf {
-	char *s;
-	size_t n, cap;
-	int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-	if (b->oom)
-		return;
-	for (;;) {
-		va_list ap;
-		va_start(ap, fmt);
-		int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-		va_end(ap);
-		if (k < 0) {
-			b->oom = 1;
-			return;
-		}
-		if (b->s && b->n + (size_t)k < b->cap) {
-			b->n += (size_t)k;
-			return;
-		}
-		size_t nc = b->cap ? b->cap * 2 : 4096;
-		while (nc < b->n + (size_t)k + 1)
-			nc *= 2;
-		char *s = realloc(b->s, nc);
-		if (!s) {
-			b->oom = 1;
-			return;
-		}
-		b->s = s;
-		b->cap = nc;
-	}
-}
 
 char *rd_mlp_format(const rd_mlp *m, const char *comment)
 {
-	sbuf b = {0};
-	sb_add(&b, "%s %d\n", RD_MLP_MAGIC, RD_MLP_VERSION);
+	rd_buf b = {0};
+	rd_buf_printf(&b, "%s %d\n", RD_MLP_MAGIC, RD_MLP_VERSION);
 	for (const char *c = comment; c && *c;) { /* each line a comment */
 		size_t k = strcspn(c, "\n");
-		sb_add(&b, "# %.*s\n", (int)k, c);
+		rd_buf_printf(&b, "# %.*s\n", (int)k, c);
 		c += k + (c[k] == '\n');
 	}
-	sb_add(&b, "features %d", RD_LEARN_NFEAT);
+	rd_buf_printf(&b, "features %d", RD_LEARN_NFEAT);
 	for (uint32_t i = 0; i < RD_LEARN_NFEAT; i++)
-		sb_add(&b, " %s", feature_names[i]);
-	sb_add(&b, "\noutputs %d miss_rate merge_rate\nlayers %u", RD_LEARN_NOUT, m->nl + 1);
+		rd_buf_printf(&b, " %s", feature_names[i]);
+	rd_buf_printf(&b, "\noutputs %d miss_rate merge_rate\nlayers %u", RD_LEARN_NOUT, m->nl + 1);
 	for (uint32_t l = 0; l <= m->nl; l++)
-		sb_add(&b, " %u", m->size[l]);
-	sb_add(&b, "\n");
+		rd_buf_printf(&b, " %u", m->size[l]);
+	rd_buf_printf(&b, "\n");
 	for (uint32_t l = 0; l < m->nl; l++) {
-		sb_add(&b, "layer %u\n", l + 1);
+		rd_buf_printf(&b, "layer %u\n", l + 1);
 		for (uint32_t o = 0; o < m->size[l + 1]; o++) {
 			const double *row = m->w[l] + (size_t)o * (m->size[l] + 1);
 			for (uint32_t i = 0; i <= m->size[l]; i++)
-				sb_add(&b, "%s%.17g", i ? " " : "", row[i]);
-			sb_add(&b, "\n");
+				rd_buf_printf(&b, "%s%.17g", i ? " " : "", row[i]);
+			rd_buf_printf(&b, "\n");
 		}
 	}
-	sb_add(&b, "end\n");
+	rd_buf_printf(&b, "end\n");
 	if (b.oom) {
 		free(b.s);
 		return NULL;

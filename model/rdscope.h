@@ -822,6 +822,16 @@ int rd_mlp_train(rd_mlp *m, const double *x, const double *y, size_t n, const do
 char *rd_mlp_format(const rd_mlp *m, const char *comment);
 int rd_mlp_parse(const char *text, size_t len, rd_mlp **out, char *err, size_t errlen);
 
+/* A growing string, NUL-terminated, appended to by printf formats: start
+ * from {0}; free s. oom set (and the text left as it was) when memory ran
+ * out. */
+typedef struct rd_buf {
+	char *s;
+	size_t n, cap;
+	int oom;
+} rd_buf;
+void rd_buf_printf(rd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Agreement of estimates yhat with references y (seed 003 §V): mean
  * absolute error, R^2 = 1 - SS_res / SS_tot, and Spearman's rho (the
  * Pearson correlation of the ranks, ties by average rank); NAN where
