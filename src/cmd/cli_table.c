@@ -983,18 +983,6 @@ const cli_cmd cli_cmds[] = {
 	 .usage = "profile [-p PRESET] [-s KEY=VALUE]... [--interval N] [--estimate]\n"
 		  "             [-f FMT] [-o FILE] INPUT...",
 	 .help = "print the reuse profile of each core's L1 request stream"},
-	{.name = "count", .cmd = CLI_COUNT,
-	 .usage = "count [-D NAME=VALUE]... [--levels SIZE,...] [-s l1.line=BYTES]\n"
-		  "             [--stores allocate|skip] [-f FMT] [-o FILE] KDESC[:VARIANT]",
-	 .help = "exact fully associative misses of a kernel description, without a trace"},
-	{.name = "kdesc", .cmd = CLI_KDESC,
-	 .usage = "kdesc --from-c FILE.c [-D NAME=VALUE]... [-o FILE]",
-	 .help = "a kernel description from a C file's #pragma scop region"},
-	{.name = "compare", .cmd = CLI_COMPARE, .usage = "compare [-f FMT] [-o FILE] A.json B.json",
-	 .help = "MAE, R^2 and Spearman's rho of two result files' miss rates"},
-	{.name = "arrays", .cmd = CLI_ARRAYS,
-	 .usage = "arrays [--arrays FILE] [--gap BYTES] [-f FMT] [-o FILE] INPUT...",
-	 .help = "list each kernel's arrays with their accesses, loads and stores"},
 	{.name = "estimate", .cmd = CLI_ESTIMATE,
 	 .usage = "estimate [-p PRESET] [-s KEY=VALUE]... [--vary KEY=V1,V2,...]...\n"
 		  "             [--method NAME] [--model FILE] [-f FMT] [-o FILE] INPUT...",
@@ -1003,6 +991,18 @@ const cli_cmd cli_cmds[] = {
 	 .usage = "train [-o FILE] [--samples N] [--seed S] [--epochs N] [--layers W,...]\n"
 		  "             [-j N] [--quick]",
 	 .help = "fit the learned estimator on generated profiles; write its weights"},
+	{.name = "compare", .cmd = CLI_COMPARE, .usage = "compare [-f FMT] [-o FILE] A.json B.json",
+	 .help = "MAE, R^2 and Spearman's rho of two result files' miss rates"},
+	{.name = "count", .cmd = CLI_COUNT,
+	 .usage = "count [-D NAME=VALUE]... [--levels SIZE,...] [-s l1.line=BYTES]\n"
+		  "             [--stores allocate|skip] [-f FMT] [-o FILE] KDESC[:VARIANT]",
+	 .help = "exact fully associative misses of a kernel description, without a trace"},
+	{.name = "kdesc", .cmd = CLI_KDESC,
+	 .usage = "kdesc --from-c FILE.c [-D NAME=VALUE]... [-o FILE]",
+	 .help = "a kernel description from a C file's #pragma scop region"},
+	{.name = "arrays", .cmd = CLI_ARRAYS,
+	 .usage = "arrays [--arrays FILE] [--gap BYTES] [-f FMT] [-o FILE] INPUT...",
+	 .help = "list each kernel's arrays with their accesses, loads and stores"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,
