@@ -5,7 +5,9 @@
  *
  *   schedule  <- gpu.warp_size, gpu.cores, gpu.max_threads,
  *                gpu.max_active_*, gpu.block_mapping (+ seed if random)
- *   coalesce  <- schedule, l1.line
+ *   coalesce  <- schedule, l1.line, the arrays outside global memory
+ *   spaces    <- schedule, mem.*, tex.*, const.*, smem.*, l1.line (each run
+ *                with placements; one pass over the loads)
  *   set index <- coalesce, l1.hash, sets, model (the Fermi variants)
  *   simulate  <- per case: everything else; a case whose parameters and
  *                stages are unchanged since its last run is reused
@@ -31,6 +33,7 @@ struct rd_model {
 	rd_sched sched;
 	int have_coal;
 	uint32_t coal_line;
+	uint8_t *coal_skip;  /* [narrays] the coalesced arrays left out, or NULL */
 	rd_coal coal;
 	int have_sets;
 	rd_config sets_key;
@@ -110,6 +113,7 @@ void rd_model_free(rd_model *m)
 		sched_free(&m->sched);
 	if (m->have_coal)
 		coal_free(&m->coal);
+	free(m->coal_skip);
 	for (int i = 0; i < RD_NCASES; i++)
 		for (int j = 0; j < MEMO_WAYS; j++)
 			counts_free(&m->memo[i][j].counts);
@@ -222,7 +226,19 @@ static int sets_compact(rd_model *m, uint32_t sets)
 	return 0;
 }
 
-static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *cb)
+/* Is skip (narrays entries, or NULL) the coalesce stage's? */
+static int skip_same(const rd_model *m, const uint8_t *skip)
+{
+	uint32_t n = m->k->arrays ? m->k->arrays->n : 0;
+	if (!skip || !m->coal_skip)
+		return !skip && !m->coal_skip;
+	return memcmp(skip, m->coal_skip, n) == 0;
+}
+
+/* skip: per array of the kernel, nonzero when its accesses are not the
+ * L1's (a memory space other than global), or NULL for none. */
+static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
+			  const rd_callbacks *cb)
 {
 	int rc;
 	if (!m->have_sched || !sched_same(&m->sched_key, c)) {
@@ -238,15 +254,25 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 		m->sched_key = *c;
 	}
 	int lanes = c->model == RD_PROFILE_REF2013;
-	if (!m->have_coal || m->coal_line != c->l1_line || (lanes && !m->coal.load_line)) {
+	if (!m->have_coal || m->coal_line != c->l1_line || (lanes && !m->coal.load_line) ||
+	    !skip_same(m, skip)) {
 		if (m->have_coal)
 			coal_free(&m->coal);
 		m->have_coal = m->have_sets = 0;
+		free(m->coal_skip);
+		m->coal_skip = NULL;
 		if (stage_cancelled(cb))
 			return RD_ECANCELED;
-		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line, lanes,
-				     c->stores != RD_STORES_IGNORE, cb)))
+		coal_skip cs = {m->k->arrays, skip};
+		if ((rc = coal_build_skip(&m->coal, m->k, &m->sched, c->l1_line, lanes,
+					  c->stores != RD_STORES_IGNORE, skip ? &cs : NULL, cb)))
 			return rc;
+		if (skip) {
+			size_t n = m->k->arrays->n;
+			if (!(m->coal_skip = malloc(n ? n : 1)))
+				return RD_ENOMEM;
+			memcpy(m->coal_skip, skip, n);
+		}
 		m->have_coal = 1;
 		m->gen_coal++;
 		m->coal_line = c->l1_line;
@@ -664,7 +690,37 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		if (!m->nsites)
 			m->nsites = rd_kernel_nsites(m->k);
 	}
-	int rc = stages_prepare(m, c, cb);
+	/* Memory spaces: each array's, and which leave the L1 */
+	uint8_t *space_of = NULL, *skip = NULL;
+	if (rd_config_has_spaces(c)) {
+		uint32_t na = m->k->arrays ? m->k->arrays->n : 0;
+		space_of = malloc(na ? na : 1);
+		skip = calloc(na ? na : 1, 1);
+		if (!space_of || !skip) {
+			free(space_of);
+			free(skip);
+			return RD_ENOMEM;
+		}
+		int any = 0;
+		if (rd_spaces_resolve(c, m->k, space_of, err, sizeof err) < 0) {
+			free(space_of);
+			free(skip);
+			return RD_EINVAL;
+		}
+		for (uint32_t i = 0; i < na; i++)
+			any |= skip[i] = space_of[i] != RD_SPACE_GLOBAL;
+		if (!any) {
+			free(skip);
+			skip = NULL;
+		}
+	}
+	int rc = stages_prepare(m, c, skip, cb);
+	free(skip);
+	if (rc == RD_OK && space_of) {
+		rc = spaces_run(m->k, &m->sched, c, space_of, r->spaces, cb);
+		r->has_spaces = rc == RD_OK;
+	}
+	free(space_of);
 	if (rc)
 		return rc;
 	sim_counts cc[RD_NCASES];
@@ -742,6 +798,12 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		if (r->requests) {
 			r->miss_rate_all = (double)r->misses / (double)r->requests;
 			r->miss_rate = (double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
+		}
+		if (r->has_spaces) { /* global's requests are the L1's */
+			rd_space_stats *g = &r->spaces[RD_SPACE_GLOBAL];
+			g->requests = r->requests;
+			g->misses = r->misses;
+			g->hits = r->hits;
 		}
 		if (r->has_dram) { /* Eq. 5 over the last cache level's read misses */
 			rd_dram *d = &r->dram;

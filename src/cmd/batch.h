@@ -32,6 +32,11 @@ int batch_input_end(input *in, int st, const char *err);
 int batch_output_end(outfile *out, int rc);
 
 struct timespec;
+/* Memory spaces: when cfg places arrays (mem.*), give k its arrays
+ * (--arrays, else its own, else found by --gap) and check the placements,
+ * saying why one is refused. An exit status. */
+int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_config *cfg);
+
 /* Wall-clock seconds since t0 (CLOCK_MONOTONIC), for the timing fields. */
 double batch_seconds_since(const struct timespec *t0);
 

@@ -590,7 +590,7 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "arrays", .arg = "FILE",
-		.commands = CLI_CMD(CLI_ARRAYS),
+		.commands = CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
 		.set = set_str, .field = offsetof(cli, arrays),
 		.help = "arrays: name a trace's arrays (CSV name,base,bytes,elem[,width])",
 		.man = "Name the arrays of a trace (seed 002's unit of placement) from a CSV\n"
@@ -616,7 +616,7 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "gap", .arg = "BYTES",
-		.commands = CLI_CMD(CLI_ARRAYS),
+		.commands = CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
 		.set = set_gap,
 		.help = "arrays: untouched bytes that separate two found arrays (default 65536)",
 		.man = "Without\n"
