@@ -87,7 +87,9 @@ static void axis_parse(problems *pr, sweep_axis *axis, const rd_config *base, co
 	}
 	snprintf(axis->key, sizeof axis->key, "%.*s", (int)(eq - spec), spec);
 	const rd_key *k = rd_key_find(axis->key);
-	if (!k) {
+	/* mem.NAME (a placement) is no row of the key table: rd_config_set
+	 * checks its name and values */
+	if (!k && strncmp(axis->key, "mem.", 4) != 0) {
 		const char *hint = suggest_key(axis->key);
 		if (hint)
 			problem(pr, "--vary %s: unknown key; did you mean '%s'?", axis->key, hint);
@@ -106,7 +108,7 @@ static void axis_parse(problems *pr, sweep_axis *axis, const rd_config *base, co
 		memcpy(raw, p, n);
 		raw[n] = '\0';
 		const char *value = raw;
-		if (resolve_relative(pr, base, k, raw, resolved, sizeof resolved)) {
+		if (k && resolve_relative(pr, base, k, raw, resolved, sizeof resolved)) {
 			if (!resolved[0])
 				return;
 			value = resolved;
