@@ -719,6 +719,20 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	if (rc == RD_OK && space_of) {
 		rc = spaces_run(m->k, &m->sched, c, space_of, r->spaces, cb);
 		r->has_spaces = rc == RD_OK;
+		/* Eq. 3: against every array global (one more pass) */
+		uint32_t na = m->k->arrays ? m->k->arrays->n : 0;
+		rd_space_stats base[RD_NSPACES];
+		memset(space_of, RD_SPACE_GLOBAL, na);
+		if (rc == RD_OK)
+			rc = spaces_run(m->k, &m->sched, c, space_of, base, cb);
+		for (int sp = 0; rc == RD_OK && sp < RD_NSPACES; sp++) {
+			r->delta_address += (int64_t)r->spaces[sp].address_instructions -
+					    (int64_t)base[sp].address_instructions;
+			r->delta_replays += (int64_t)r->spaces[sp].replays - (int64_t)base[sp].replays;
+		}
+		r->issued_delta = r->delta_address + r->delta_replays;
+		for (uint32_t w = 0; w < m->sched.nwarps; w++)
+			r->warps += m->sched.warp_nt[w] != 0;
 	}
 	free(space_of);
 	if (rc)

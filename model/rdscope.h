@@ -708,6 +708,13 @@ typedef struct rd_result {
 	 * indexed by enum rd_space */
 	int has_spaces;
 	rd_space_stats spaces[RD_NSPACES];
+	/* Eq. 3 (seed 002 §B3.2) against the sample placement every array
+	 * global [ours: the sample]: the change in addressing instructions and
+	 * in replays (rules 1-4) summed over the kernel's warp instructions,
+	 * their sum (the change in issued instructions), and the warps with
+	 * loads (issued_delta / warps is the change per warp) */
+	int64_t delta_address, delta_replays, issued_delta;
+	uint64_t warps;
 } rd_result;
 
 void rd_result_free(rd_result *r);

@@ -89,6 +89,37 @@ static void test_figure2_counts(void **state)
 	rd_kernel_free(k);
 }
 
+/* Eq. 3: the change in issued instructions against every array global.
+ * A in constant memory: 32 distinct addresses (31 replays) and two
+ * misses (A's 128 bytes are two 64-byte lines: two more) instead of one
+ * coalesced line (no replay); 1 addressing instruction instead of 2. */
+static void test_eq3(void **state)
+{
+	(void)state;
+	rd_kernel *k = vadd(0, NULL, 0);
+	rd_config c;
+	rd_config_default(&c);
+	set(&c, "mem.A", "constant");
+	rd_result r;
+	run(k, &c, &r);
+	assert_int_equal(r.delta_address, -1);
+	assert_int_equal(r.delta_replays, 33);
+	assert_int_equal(r.issued_delta, 32);
+	assert_int_equal(r.warps, 1);
+	rd_result_free(&r);
+	set(&c, "mem.A", "global");
+	run(k, &c, &r);
+	assert_int_equal(r.issued_delta, 0);
+	assert_int_equal(r.delta_address, 0);
+	rd_result_free(&r);
+	set(&c, "mem.A", "shared"); /* stride 1: no conflict; 1 addressing instead of 2 */
+	run(k, &c, &r);
+	assert_int_equal(r.delta_address, -1);
+	assert_int_equal(r.delta_replays, 0);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
 /* Rule 4 on crafted warps: 32 lanes of 4-byte words, 32 banks of 4 bytes. */
 static void test_shared_replays(void **state)
 {
@@ -322,6 +353,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figure2_counts),
+		cmocka_unit_test(test_eq3),
 		cmocka_unit_test(test_shared_replays),
 		cmocka_unit_test(test_shared_in_model),
 		cmocka_unit_test(test_constant_serialisation),

@@ -612,7 +612,15 @@ const cli_option cli_options[] = {
 		       ".IR FILE : LINE\n"
 		       "and the reason (exit 2). It replaces a kernel description's own arrays.\n"
 		       "Without it, a trace's arrays are found by\n"
-		       ".BR \\-\\-gap .",
+		       ".BR \\-\\-gap .\n"
+		       "In\n"
+		       ".B run\n"
+		       "and\n"
+		       ".BR sweep ,\n"
+		       "the arrays that\n"
+		       ".BI mem. NAME\n"
+		       "keys place (see\n"
+		       ".BR \"Memory spaces\" ).",
 	},
 	{
 		.name = "gap", .arg = "BYTES",

@@ -54,6 +54,7 @@ static void csv_spaces_header(FILE *f)
 		for (int i = 0; i < OUTPUT_NSPACE_FIELDS; i++)
 			fprintf(f, ",%s_%s", rd_space_name((enum rd_space)sp),
 				output_space_fields[i].name);
+	fputs(",eq3_address_instructions,eq3_replays,eq3_issued,eq3_warps", f);
 }
 
 static void csv_spaces_row(FILE *f, const rd_config *c, const rd_result *r)
@@ -74,6 +75,12 @@ static void csv_spaces_row(FILE *f, const rd_config *c, const rd_result *r)
 				fprintf(f, "%llu",
 					(unsigned long long)output_space_value(&r->spaces[sp], i));
 		}
+	if (r && r->has_spaces)
+		fprintf(f, ",%lld,%lld,%lld,%llu", (long long)r->delta_address,
+			(long long)r->delta_replays, (long long)r->issued_delta,
+			(unsigned long long)r->warps);
+	else
+		fputs(",,,,", f);
 }
 
 int output_csv_has_column(const char *key)

@@ -59,7 +59,8 @@ void output_json_config(FILE *f, const rd_config *c)
 	putc('}', f);
 }
 
-/* ,"spaces":{"global":{...},...}: memory spaces (seed 002) */
+/* ,"spaces":{"global":{...},...},"eq3":{...}: memory spaces (seed 002)
+ * and Eq. 3's change in issued instructions */
 static void json_spaces(FILE *f, const rd_result *r)
 {
 	fputs(",\"spaces\":{", f);
@@ -70,7 +71,11 @@ static void json_spaces(FILE *f, const rd_result *r)
 				(unsigned long long)output_space_value(&r->spaces[sp], i));
 		putc('}', f);
 	}
-	putc('}', f);
+	fprintf(f, "},\"eq3\":{\"address_instructions\":%lld,\"replays\":%lld,\"issued\":%lld,"
+		   "\"warps\":%llu,\"issued_per_warp\":%.6f}",
+		(long long)r->delta_address, (long long)r->delta_replays, (long long)r->issued_delta,
+		(unsigned long long)r->warps,
+		r->warps ? (double)r->issued_delta / (double)r->warps : 0.0);
 }
 
 static void json_begin(output *o)

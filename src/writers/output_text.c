@@ -257,6 +257,11 @@ static void text_spaces(FILE *f, const rd_config *c, const rd_result *r)
 				(unsigned long long)output_space_value(&r->spaces[sp], i));
 		putc('\n', f);
 	}
+	fprintf(f, "  Eq. 3: issued instructions %+lld against every array global (addressing "
+		   "%+lld, replays %+lld), %+.2f per warp over %llu warps\n",
+		(long long)r->issued_delta, (long long)r->delta_address, (long long)r->delta_replays,
+		r->warps ? (double)r->issued_delta / (double)r->warps : 0.0,
+		(unsigned long long)r->warps);
 }
 
 /* RDGC's six metrics on one line ("-": not computed). */

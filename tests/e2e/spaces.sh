@@ -47,6 +47,15 @@ assert by["shared"]["spaces"]["shared"]["misses"] == 0
 assert by["shared"]["spaces"]["shared"]["requests"] == by["shared"]["spaces"]["shared"]["instructions"]
 c = by["constant"]["spaces"]["constant"]
 assert c["replays"] == c["requests"] - c["instructions"] + c["misses"], c
+# Eq. 3: none against itself; else the sums of the differences
+assert g["eq3"]["issued"] == 0 and g["eq3"]["address_instructions"] == 0, g["eq3"]
+for name, r in by.items():
+    e = r["eq3"]
+    da = sum(s["address_instructions"] for s in r["spaces"].values()) - \
+        sum(s["address_instructions"] for s in sp.values())
+    dr = sum(s["replays"] for s in r["spaces"].values()) - sum(s["replays"] for s in sp.values())
+    assert e["address_instructions"] == da and e["replays"] == dr, (name, e, da, dr)
+    assert e["issued"] == da + dr and e["warps"] == 32, (name, e)
 PY
 result "sweep mem.a0: four placements, a0 leaves the L1 for its space" $?
 
