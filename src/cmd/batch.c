@@ -39,6 +39,21 @@ double batch_seconds_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+int batch_read_arrays(const char *path, rd_arrays **out)
+{
+	char err[1024];
+	int rc = arrays_read(path, out, err, sizeof err);
+	if (rc == -2) {
+		msg_error("%s: out of memory", path);
+		return EXIT_RUNTIME;
+	}
+	if (rc < 0) {
+		msg_error("%s", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_config *cfg)
 {
 	if (!rd_config_has_spaces(cfg))
@@ -46,15 +61,9 @@ int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_
 	char err[1024];
 	if (c->arrays) { /* --arrays replaces whatever the kernel had */
 		rd_arrays *as = NULL;
-		int rc = arrays_read(c->arrays, &as, err, sizeof err);
-		if (rc == -2) {
-			msg_error("%s: out of memory", c->arrays);
-			return EXIT_RUNTIME;
-		}
-		if (rc < 0) {
-			msg_error("%s", err);
-			return EXIT_USAGE;
-		}
+		int rc = batch_read_arrays(c->arrays, &as);
+		if (rc != EXIT_OK)
+			return rc;
 		rd_kernel_set_arrays(k, as);
 	} else if (!k->arrays) {
 		rd_arrays *as = rd_arrays_detect(k, c->gap ? c->gap : RD_ARRAYS_GAP_DEFAULT);

@@ -32,6 +32,9 @@ int batch_input_end(input *in, int st, const char *err);
 int batch_output_end(outfile *out, int rc);
 
 struct timespec;
+/* Read an --arrays CSV into *out, saying why not: an exit status. */
+int batch_read_arrays(const char *path, rd_arrays **out);
+
 /* Memory spaces: when cfg places arrays (mem.*), give k its arrays
  * (--arrays, else its own, else found by --gap) and check the placements,
  * saying why one is refused. An exit status. */
