@@ -149,3 +149,16 @@ printf 'format = "rdscope-preset";\nversion = 1;\nmem = { a0 = 3; };\n' >"$T/bad
 rds run -q -p "$T/bad.cfg" $MM
 [ $rc -eq 2 ] && grep -q 'bad.cfg:3: mem.a0: expected a string' "$T/err"
 result "preset: a mem value that is not a string refused with FILE:LINE" $?
+
+# ---------------------------------------------------------------- bounds
+# 16 placements at most, also when two mem.* axes add them together.
+S=""
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do S="$S -s mem.x$i=global"; done
+# shellcheck disable=SC2086
+rds sweep -q $S --vary mem.y=global --vary mem.z=global $MM
+[ $rc -eq 2 ] && grep -q 'point 0: mem.z: at most 16 mem.\* placements' "$T/err"
+result "sweep: mem.* axes past 16 placements refused" $?
+# shellcheck disable=SC2086
+rds run -q $S -s mem.y=global -s mem.z=global $MM
+[ $rc -eq 2 ] && grep -q 'mem.z: at most 16' "$T/err"
+result "run: a 17th placement refused" $?
