@@ -1065,8 +1065,8 @@ int rd_config_check(const rd_config *c, char *err, size_t errlen)
 		if (check_row(c, i, err, errlen) < 0)
 			return -1;
 	if (rd_config_has_spaces(c) && c->model == RD_PROFILE_REF2013)
-		FAIL("mem.%s: the reference-2013 profile models the L1 only (global memory)",
-		     c->mem[0].name);
+		FAIL("mem.%s: placed in %s memory, and the reference-2013 profile models the L1 "
+		     "(global memory) only", c->mem[0].name, rd_space_name(c->mem[0].space));
 	return 0;
 }
 
