@@ -170,11 +170,17 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 void coal_free(rd_coal *co);
 
 /* ---- memory spaces (spaces.c) ------------------------------------------ */
+struct sim_counts;
 /* The spaces stage: per space of rd_space_stats (global's requests, hits
  * and misses are the L1's, filled by the caller). space_of as
- * rd_spaces_resolve gives it. RD_OK, RD_ENOMEM or RD_ECANCELED. */
+ * rd_spaces_resolve gives it. miss_out (or NULL): each texture and
+ * constant miss appended as an l2s record (L1 line address) at its core's
+ * warp-instruction ordinal, each core's in order; core_instr (or NULL,
+ * else s->ncores entries): each core's warp instructions (the ordinals'
+ * end). RD_OK, RD_ENOMEM or RD_ECANCELED. */
 int spaces_run(const rd_kernel *k, const rd_sched *s, const rd_config *c,
-	       const uint8_t *space_of, rd_space_stats *out, const rd_callbacks *cb);
+	       const uint8_t *space_of, rd_space_stats *out, struct sim_counts *miss_out,
+	       uint64_t *core_instr, const rd_callbacks *cb);
 /* texture2d's tile of one texture line: tw elements wide, th rows high
  * (th the largest power of two with th * th <= elements per line) [ours]. */
 void spaces_tile_shape(uint32_t line, uint32_t elem, uint32_t *tw, uint32_t *th);

@@ -217,8 +217,25 @@ uint32_t spaces_shared_replays(const uint64_t *addr, uint32_t n, uint32_t banks,
 }
 
 /* One warp instruction's lanes of one space (addr[0..n)). */
+/* Where texture and constant misses go on to the L2 (or DRAM): one
+ * request per miss at L1-line granularity, at the core's warp-instruction
+ * ordinal (the caller rescales it to steps). NULL: nowhere. */
+typedef struct offchip {
+	sim_counts *out;
+	uint32_t l1_shift;
+	uint64_t ord;
+	int failed;
+} offchip;
+
+static void offchip_miss(offchip *o, uint64_t addr, uint32_t core)
+{
+	if (o && o->out && l2s_add(o->out, o->ord, addr >> o->l1_shift, core, 0) < 0)
+		o->failed = 1;
+}
+
 static void space_instr(rd_space_stats *st, int sp, const rd_config *c, uint32_t core,
-			uint64_t *addr, uint32_t n, uint64_t *scratch, lru *tex, lru *cst)
+			uint64_t *addr, uint32_t n, uint64_t *scratch, lru *tex, lru *cst,
+			offchip *oc)
 {
 	st->instructions++;
 	st->address_instructions += rd_space_addr_instr[sp];
@@ -239,6 +256,8 @@ static void space_instr(rd_space_stats *st, int sp, const rd_config *c, uint32_t
 			int h = lru_access(tex, core, scratch[i] << tex->shift);
 			st->hits += (uint64_t)h;
 			st->misses += (uint64_t)!h;
+			if (!h)
+				offchip_miss(oc, scratch[i] << tex->shift, core);
 		}
 		st->requests += d;
 		return;
@@ -253,6 +272,8 @@ static void space_instr(rd_space_stats *st, int sp, const rd_config *c, uint32_t
 			st->hits += (uint64_t)h;
 			st->misses += (uint64_t)!h;
 			st->replays += (uint64_t)!h;
+			if (!h)
+				offchip_miss(oc, scratch[i], core);
 		}
 		return;
 	}
@@ -266,8 +287,10 @@ static void space_instr(rd_space_stats *st, int sp, const rd_config *c, uint32_t
 }
 
 int spaces_run(const rd_kernel *k, const rd_sched *s, const rd_config *c,
-	       const uint8_t *space_of, rd_space_stats *out, const rd_callbacks *cb)
+	       const uint8_t *space_of, rd_space_stats *out, struct sim_counts *miss_out,
+	       uint64_t *core_instr, const rd_callbacks *cb)
 {
+	offchip oc = {.out = miss_out, .l1_shift = log2u(c->l1_line)};
 	memset(out, 0, RD_NSPACES * sizeof *out);
 	uint32_t ws = s->warp_size ? s->warp_size : 1, cores = s->ncores ? s->ncores : 1;
 	uint32_t wave = s->active_blocks ? s->active_blocks : 1, wpb = s->warps_per_block;
@@ -285,6 +308,7 @@ int spaces_run(const rd_kernel *k, const rd_sched *s, const rd_config *c,
 	/* Each core's blocks in dispatch order, a wave of active_blocks at a
 	 * time; a wave's warps take turns instruction by instruction [ours]. */
 	for (uint32_t core = 0; core < s->ncores; core++) {
+		oc.ord = 0;
 		for (uint32_t b0 = s->core_first[core]; b0 < s->core_first[core + 1]; b0 += wave) {
 			uint32_t b1 = b0 + wave < s->core_first[core + 1] ? b0 + wave : s->core_first[core + 1];
 			uint32_t nw = 0;
@@ -322,9 +346,14 @@ int spaces_run(const rd_kernel *k, const rd_sched *s, const rd_config *c,
 						if (n[sp])
 							space_instr(&out[sp], sp, c, core,
 								    &lane[(size_t)sp * ws], n[sp],
-								    scratch, &tex, &cst);
+								    scratch, &tex, &cst, &oc);
+					oc.ord++;
 				}
 		}
+		if (core_instr)
+			core_instr[core] = oc.ord;
+		if (oc.failed)
+			goto out;
 	}
 	rc = RD_OK;
 out:

@@ -349,6 +349,70 @@ static void test_routing(void **state)
 	rd_kernel_free(k);
 }
 
+/* Texture and constant misses continue into the L2 (and DRAM): one
+ * request per miss at L1-line granularity. A in texture: its four 32-byte
+ * lines miss, four requests of one 128-byte line, beside B's L1 miss. */
+static void test_offchip(void **state)
+{
+	(void)state;
+	rd_kernel *k = vadd(0, NULL, 0);
+	rd_config c;
+	rd_config_default(&c);
+	set(&c, "l2.size", "65536");
+	rd_result base, tex, dram;
+	run(k, &c, &base);
+	assert_int_equal(base.l2.requests, 2); /* A's and B's lines from the L1s */
+	set(&c, "mem.A", "texture");
+	run(k, &c, &tex);
+	assert_int_equal(tex.spaces[RD_SPACE_TEXTURE].misses, 4);
+	assert_int_equal(tex.l2.requests, 1 + 4);
+	set(&c, "l2.size", "0");
+	set(&c, "dram.enable", "1");
+	run(k, &c, &dram);
+	assert_int_equal(dram.dram.requests, 1 + 4);
+	/* shared memory has no L2 traffic */
+	rd_result sh;
+	set(&c, "mem.A", "shared");
+	run(k, &c, &sh);
+	assert_int_equal(sh.dram.requests, 1);
+	rd_result_free(&base);
+	rd_result_free(&tex);
+	rd_result_free(&dram);
+	rd_result_free(&sh);
+	rd_kernel_free(k);
+}
+
+/* One kept model, runs in turn with and without placements: each as a
+ * fresh model gives it (the L2's and DRAM's kept inputs are not reused
+ * across the merged stream). */
+static void test_offchip_kept(void **state)
+{
+	(void)state;
+	rd_kernel *k = vadd(0, NULL, 0);
+	rd_model *m = rd_model_new(k);
+	assert_non_null(m);
+	static const char *const seq[] = {"-", "texture", "-", "constant", "texture", "-"};
+	for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+		rd_config c;
+		rd_config_default(&c);
+		set(&c, "l2.size", "65536");
+		set(&c, "dram.enable", "1");
+		if (seq[i][0] != '-')
+			set(&c, "mem.A", seq[i]);
+		rd_result kept, fresh;
+		assert_int_equal(rd_model_run(m, &c, 1 << RD_CASE_FULL, NULL, &kept), RD_OK);
+		run(k, &c, &fresh);
+		assert_int_equal(kept.l2.requests, fresh.l2.requests);
+		assert_int_equal(kept.l2.misses, fresh.l2.misses);
+		assert_int_equal(kept.dram.requests, fresh.dram.requests);
+		assert_int_equal(kept.requests, fresh.requests);
+		rd_result_free(&kept);
+		rd_result_free(&fresh);
+	}
+	rd_model_free(m);
+	rd_kernel_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +425,8 @@ int main(void)
 		cmocka_unit_test(test_mem_keys),
 		cmocka_unit_test(test_tex2d_tiles),
 		cmocka_unit_test(test_routing),
+		cmocka_unit_test(test_offchip),
+		cmocka_unit_test(test_offchip_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
