@@ -112,97 +112,87 @@ static void reuse_lines(const rd_count *c, const kdesc_ref_info *info, int nrefs
 		snprintf(buf, len, "-");
 }
 
-typedef struct totals {
-	uint64_t accesses, compulsory, capacity[RD_COUNT_MAX_LEVELS], fast;
-} totals;
-
-static void write_text(FILE *f, const cli *c, trace_reader *r, const rd_count *cnt,
-		       const kdesc_ref_info *info, const uint64_t *fast, const totals *t,
-		       uint32_t line, const uint64_t *lv, int nlv, double secs)
+static void write_text(FILE *f, const cli *c, const counted *k, uint32_t line, const uint64_t *lv,
+		       int nlv)
 {
-	int nrefs = kdesc_nrefs(r);
 	fprintf(f, "input:      %s", c->inputs[0]);
 	int64_t v;
 	const char *name;
-	for (int i = 0; (name = kdesc_param(r, i, &v)); i++)
+	for (int i = 0; (name = kdesc_param(k->r, i, &v)); i++)
 		fprintf(f, "%s%s = %lld", i ? ", " : " (", name, (long long)v);
-	fprintf(f, "%s\n", kdesc_param(r, 0, &v) ? ")" : "");
+	fprintf(f, "%s\n", kdesc_param(k->r, 0, &v) ? ")" : "");
 	fprintf(f, "cache:      fully associative LRU, %u-byte lines, each level on the whole "
 		   "stream%s\n", line, c->skip_stores ? "; stores skipped" : "");
-	fprintf(f, "accesses    %llu\n", (unsigned long long)t->accesses);
-	fprintf(f, "compulsory  %llu (%.4f%%)\n", (unsigned long long)t->compulsory,
-		pct(t->compulsory, t->accesses));
-	for (int k = 0; k < nlv; k++) {
+	fprintf(f, "accesses    %llu\n", (unsigned long long)k->accesses);
+	fprintf(f, "compulsory  %llu (%.4f%%)\n", (unsigned long long)k->compulsory,
+		pct(k->compulsory, k->accesses));
+	for (int j = 0; j < nlv; j++) {
 		char sz[32];
-		size_name(lv[k], sz, sizeof sz);
-		fprintf(f, "capacity L%d (%s, %llu lines)  %llu (%.4f%%)\n", k + 1, sz,
-			(unsigned long long)(lv[k] / line), (unsigned long long)t->capacity[k],
-			pct(t->capacity[k], t->accesses));
+		size_name(lv[j], sz, sizeof sz);
+		fprintf(f, "capacity L%d (%s, %llu lines)  %llu (%.4f%%)\n", j + 1, sz,
+			(unsigned long long)(lv[j] / line), (unsigned long long)k->capacity[j],
+			pct(k->capacity[j], k->accesses));
 	}
-	fprintf(f, "lines       %llu distinct\n", (unsigned long long)rd_count_lines(cnt));
+	fprintf(f, "lines       %llu distinct\n", (unsigned long long)rd_count_lines(k->cnt));
 	if (!c->no_timing)
 		fprintf(f, "time        %.3f s (%.0f%% of the accesses counted by loop repeats)\n",
-			secs, pct(t->fast, t->accesses));
+			k->seconds, pct(k->repeated, k->accesses));
 	fputs("\nper reference (shares of all accesses):\n", f);
 	fprintf(f, "%5s  %-16s %12s %9s %9s", "line", "reference", "accesses", "share", "compuls.");
-	for (int k = 0; k < nlv; k++)
-		fprintf(f, "   capacity L%d", k + 1);
+	for (int j = 0; j < nlv; j++)
+		fprintf(f, "   capacity L%d", j + 1);
 	fputs("  reuse\n", f);
-	const rd_count_ref *R = rd_count_refs(cnt);
-	for (int i = 0; i < nrefs; i++) {
-		if (info[i].store && c->skip_stores)
+	const rd_count_ref *R = rd_count_refs(k->cnt);
+	for (int i = 0; i < k->nrefs; i++) {
+		if (k->info[i].store && c->skip_stores)
 			continue;
 		char ref[160], reuse[256];
-		snprintf(ref, sizeof ref, "%s%s", info[i].store ? "wr " : "", info[i].text);
-		reuse_lines(cnt, info, nrefs, i, ",", reuse, sizeof reuse);
-		fprintf(f, "%5u  %-16s %12llu %8.4f%% %8.4f%%", info[i].line, ref,
-			(unsigned long long)R[i].accesses, pct(R[i].accesses, t->accesses),
-			pct(R[i].compulsory, t->accesses));
-		for (int k = 0; k < nlv; k++)
-			fprintf(f, "     %8.4f%%", pct(R[i].capacity[k], t->accesses));
+		snprintf(ref, sizeof ref, "%s%s", k->info[i].store ? "wr " : "", k->info[i].text);
+		reuse_lines(k->cnt, k->info, k->nrefs, i, ",", reuse, sizeof reuse);
+		fprintf(f, "%5u  %-16s %12llu %8.4f%% %8.4f%%", k->info[i].line, ref,
+			(unsigned long long)R[i].accesses, pct(R[i].accesses, k->accesses),
+			pct(R[i].compulsory, k->accesses));
+		for (int j = 0; j < nlv; j++)
+			fprintf(f, "     %8.4f%%", pct(R[i].capacity[j], k->accesses));
 		fprintf(f, "  %s\n", reuse);
 	}
-	(void)fast;
 }
 
-static void write_csv(FILE *f, const cli *c, trace_reader *r, const rd_count *cnt,
-		      const kdesc_ref_info *info, const uint64_t *fast, int nlv)
+static void write_csv(FILE *f, const cli *c, const counted *k, int nlv)
 {
 	fputs("input,line,reference,array,kind,accesses,compulsory", f);
-	for (int k = 0; k < nlv; k++)
-		fprintf(f, ",capacity_l%d", k + 1);
+	for (int j = 0; j < nlv; j++)
+		fprintf(f, ",capacity_l%d", j + 1);
 	fputs(",reuse,repeated\n", f);
-	int nrefs = kdesc_nrefs(r);
-	const rd_count_ref *R = rd_count_refs(cnt);
-	for (int i = 0; i < nrefs; i++) {
-		if (info[i].store && c->skip_stores)
+	const rd_count_ref *R = rd_count_refs(k->cnt);
+	for (int i = 0; i < k->nrefs; i++) {
+		if (k->info[i].store && c->skip_stores)
 			continue;
 		char reuse[256];
-		reuse_lines(cnt, info, nrefs, i, " ", reuse, sizeof reuse);
+		reuse_lines(k->cnt, k->info, k->nrefs, i, " ", reuse, sizeof reuse);
 		output_csv_field(f, c->inputs[0]);
-		fprintf(f, ",%u,", info[i].line);
-		output_csv_field(f, info[i].text);
+		fprintf(f, ",%u,", k->info[i].line);
+		output_csv_field(f, k->info[i].text);
 		putc(',', f);
-		output_csv_field(f, info[i].array);
-		fprintf(f, ",%s,%llu,%llu", info[i].store ? "store" : "load",
+		output_csv_field(f, k->info[i].array);
+		fprintf(f, ",%s,%llu,%llu", k->info[i].store ? "store" : "load",
 			(unsigned long long)R[i].accesses, (unsigned long long)R[i].compulsory);
-		for (int k = 0; k < nlv; k++)
-			fprintf(f, ",%llu", (unsigned long long)R[i].capacity[k]);
+		for (int j = 0; j < nlv; j++)
+			fprintf(f, ",%llu", (unsigned long long)R[i].capacity[j]);
 		fprintf(f, ",%s,%llu\n", strcmp(reuse, "-") ? reuse : "",
-			(unsigned long long)fast[i]);
+			(unsigned long long)k->fast[i]);
 	}
 }
 
-static void write_json(FILE *f, const cli *c, trace_reader *r, const rd_count *cnt,
-		       const kdesc_ref_info *info, const uint64_t *fast, const totals *t,
-		       uint32_t line, const uint64_t *lv, int nlv, double secs)
+static void write_json(FILE *f, const cli *c, const counted *k, uint32_t line, const uint64_t *lv,
+		       int nlv)
 {
 	fputs("{\"format\":\"rdscope-count\",\"version\":1,\"input\":", f);
 	output_json_quote(f, c->inputs[0]);
 	fputs(",\"params\":{", f);
 	int64_t v;
 	const char *name;
-	for (int i = 0; (name = kdesc_param(r, i, &v)); i++) {
+	for (int i = 0; (name = kdesc_param(k->r, i, &v)); i++) {
 		if (i)
 			putc(',', f);
 		output_json_quote(f, name);
@@ -210,37 +200,37 @@ static void write_json(FILE *f, const cli *c, trace_reader *r, const rd_count *c
 	}
 	fprintf(f, "},\"line\":%u,\"stores\":\"%s\",\"levels\":[", line,
 		c->skip_stores ? "skip" : "allocate");
-	for (int k = 0; k < nlv; k++)
-		fprintf(f, "%s{\"bytes\":%llu,\"lines\":%llu}", k ? "," : "",
-			(unsigned long long)lv[k], (unsigned long long)(lv[k] / line));
+	for (int j = 0; j < nlv; j++)
+		fprintf(f, "%s{\"bytes\":%llu,\"lines\":%llu}", j ? "," : "",
+			(unsigned long long)lv[j], (unsigned long long)(lv[j] / line));
 	fprintf(f, "],\"accesses\":%llu,\"compulsory\":%llu,\"capacity\":[",
-		(unsigned long long)t->accesses, (unsigned long long)t->compulsory);
-	for (int k = 0; k < nlv; k++)
-		fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)t->capacity[k]);
-	fprintf(f, "],\"distinct_lines\":%llu,\"repeated\":%llu", (unsigned long long)rd_count_lines(cnt),
-		(unsigned long long)t->fast);
+		(unsigned long long)k->accesses, (unsigned long long)k->compulsory);
+	for (int j = 0; j < nlv; j++)
+		fprintf(f, "%s%llu", j ? "," : "", (unsigned long long)k->capacity[j]);
+	fprintf(f, "],\"distinct_lines\":%llu,\"repeated\":%llu", (unsigned long long)rd_count_lines(k->cnt),
+		(unsigned long long)k->repeated);
 	if (!c->no_timing)
-		fprintf(f, ",\"seconds\":%.6f", secs);
+		fprintf(f, ",\"seconds\":%.6f", k->seconds);
 	fputs(",\"references\":[", f);
-	int nrefs = kdesc_nrefs(r), first = 1;
-	const rd_count_ref *R = rd_count_refs(cnt);
-	for (int i = 0; i < nrefs; i++) {
-		if (info[i].store && c->skip_stores)
+	int first = 1;
+	const rd_count_ref *R = rd_count_refs(k->cnt);
+	for (int i = 0; i < k->nrefs; i++) {
+		if (k->info[i].store && c->skip_stores)
 			continue;
-		fprintf(f, "%s\n{\"line\":%u,\"reference\":", first ? "" : ",", info[i].line);
+		fprintf(f, "%s\n{\"line\":%u,\"reference\":", first ? "" : ",", k->info[i].line);
 		first = 0;
-		output_json_quote(f, info[i].text);
+		output_json_quote(f, k->info[i].text);
 		fputs(",\"array\":", f);
-		output_json_quote(f, info[i].array);
+		output_json_quote(f, k->info[i].array);
 		fprintf(f, ",\"kind\":\"%s\",\"accesses\":%llu,\"compulsory\":%llu,\"capacity\":[",
-			info[i].store ? "store" : "load", (unsigned long long)R[i].accesses,
+			k->info[i].store ? "store" : "load", (unsigned long long)R[i].accesses,
 			(unsigned long long)R[i].compulsory);
-		for (int k = 0; k < nlv; k++)
-			fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)R[i].capacity[k]);
+		for (int j = 0; j < nlv; j++)
+			fprintf(f, "%s%llu", j ? "," : "", (unsigned long long)R[i].capacity[j]);
 		char reuse[256];
-		reuse_lines(cnt, info, nrefs, i, ",", reuse, sizeof reuse);
+		reuse_lines(k->cnt, k->info, k->nrefs, i, ",", reuse, sizeof reuse);
 		fprintf(f, "],\"reuse\":[%s],\"repeated\":%llu}", strcmp(reuse, "-") ? reuse : "",
-			(unsigned long long)fast[i]);
+			(unsigned long long)k->fast[i]);
 	}
 	fputs("\n]}\n", f);
 }
@@ -348,14 +338,12 @@ int count_run(const cli *c)
 		msg_error("%s", err);
 		return batch_output_end(&out, rc);
 	}
-	totals t = {k.accesses, k.compulsory, {0}, k.repeated};
-	memcpy(t.capacity, k.capacity, sizeof t.capacity);
 	if (c->format == OUTPUT_JSON)
-		write_json(out.f, c, k.r, k.cnt, k.info, k.fast, &t, line, lv, nlv, k.seconds);
+		write_json(out.f, c, &k, line, lv, nlv);
 	else if (c->format == OUTPUT_CSV)
-		write_csv(out.f, c, k.r, k.cnt, k.info, k.fast, nlv);
+		write_csv(out.f, c, &k, nlv);
 	else
-		write_text(out.f, c, k.r, k.cnt, k.info, k.fast, &t, line, lv, nlv, k.seconds);
+		write_text(out.f, c, &k, line, lv, nlv);
 	counted_free(&k);
 	return batch_output_end(&out, EXIT_OK);
 }
