@@ -63,6 +63,15 @@ static int coal_cancelled(uint32_t w, const rd_callbacks *cb)
 	return (w & 4095) == 4095 && cb && cb->progress && cb->progress(cb->ctx, 0.0);
 }
 
+/* Is addr in an array outside global memory (not the L1's)? */
+static int skipped(const coal_skip *skip, uint64_t addr)
+{
+	if (!skip)
+		return 0;
+	int64_t ai = rd_arrays_find(skip->arrays, addr);
+	return ai >= 0 && skip->skip[ai];
+}
+
 /* Lanes taking part in one pass of one warp instruction (coal_stores). */
 typedef struct pass_lanes {
 	uint32_t n;
@@ -76,12 +85,15 @@ typedef struct pass_lanes {
  * with stores. -1: no memory. */
 static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_lanes *pl,
 		     const uint64_t *addr, const uint16_t *bytes, uint32_t shift, uint32_t ws,
-		     uint32_t t0, int store, uint64_t *nr, uint32_t *lead_lane, uint64_t *lead_req)
+		     uint32_t t0, int store, uint64_t *nr, uint32_t *lead_lane, uint64_t *lead_req,
+		     const coal_skip *skip)
 {
 	uint32_t nlead = 0;
 	for (uint32_t x = 0; x < pl->n; x++) {
 		uint32_t i = pl->lane[x];
 		uint64_t a = pl->acc[x];
+		if (skipped(skip, addr[a]))
+			continue;
 		uint64_t line = addr[a] >> shift;
 		uint32_t g = group_len(ws, bytes[a]);
 		uint32_t start = g * (i / g);
@@ -111,7 +123,7 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
  * k-th access; its load requests, then its store requests. */
 static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t shift,
 		       linemap *map, uint64_t *line_cap, uint32_t *lead_lane, uint64_t *lead_req,
-		       const rd_callbacks *cb)
+		       const coal_skip *skip, const rd_callbacks *cb)
 {
 	uint32_t ws = s->warp_size ? s->warp_size : 1;
 	uint64_t *cur = malloc((size_t)ws * 3 * sizeof *cur); /* per lane (below) */
@@ -158,10 +170,12 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 				}
 			}
 			if (coal_pass(co, map, line_cap, &ld, k->addr, k->bytes, shift, ws, t0, 0, &nr,
-				      lead_lane, lead_req) < 0 ||
+				      lead_lane, lead_req, skip) < 0 ||
 			    coal_pass(co, map, line_cap, &st, k->store_addr, k->store_bytes, shift, ws, t0,
-				      1, &nr, lead_lane, lead_req) < 0)
+				      1, &nr, lead_lane, lead_req, skip) < 0)
 				goto out;
+			if (nr == co->instr_req_first[ni])
+				continue; /* every lane outside global memory */
 			co->instr_req_first[++ni] = nr;
 		}
 	}
@@ -178,6 +192,12 @@ out:
 
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 	       int lanes, int stores, const rd_callbacks *cb)
+{
+	return coal_build_skip(co, k, s, line_size, lanes, stores, NULL, cb);
+}
+
+int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb)
 {
 	memset(co, 0, sizeof *co);
 	uint32_t shift = log2u64(line_size);
@@ -207,7 +227,8 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	    !lead_req || linemap_init(&map, 1 << 14) < 0)
 		goto out;
 	if (stores) {
-		if ((rc = coal_stores(co, k, s, shift, &map, &line_cap, lead_lane, lead_req, cb)))
+		if ((rc = coal_stores(co, k, s, shift, &map, &line_cap, lead_lane, lead_req, skip,
+				      cb)))
 			goto out;
 		goto shrink;
 	}
@@ -237,6 +258,8 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 				uint64_t a = k->thread_first[t0 + i] + kk;
 				if (a >= k->thread_first[t0 + i + 1])
 					continue; /* this thread has no k-th load */
+				if (skipped(skip, k->addr[a]))
+					continue;
 				uint64_t line = k->addr[a] >> shift;
 				uint32_t g = group_len(s->warp_size, k->bytes[a]);
 				uint32_t start = g * (i / g);
@@ -273,6 +296,8 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 				lead_lane[nlead] = i;
 				lead_req[nlead++] = nr++;
 			}
+			if (nr == co->instr_req_first[ni])
+				continue; /* every lane outside global memory */
 			co->instr_req_first[++ni] = nr;
 		}
 	}

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 static const char *const hash_names[] = {"mod", "xor", "fermi", "smod", "prime"};
@@ -39,6 +40,8 @@ enum {
 	K_DRAM_ENABLE, K_DRAM_ROW_MASK, K_DRAM_COL_MASK, K_DRAM_BANK_MASK, K_DRAM_CHANNEL_MASK,
 	K_DRAM_ROW_HIT, K_DRAM_ROW_MISS, K_DRAM_ROW_CONFLICT, K_DRAM_NS_PER_STEP,
 	K_DRAM_ROW_TIMEOUT, K_DRAM_CACHE_HIT,
+	K_TEX_SIZE, K_TEX_LINE, K_TEX_WAYS, K_CONST_SIZE, K_CONST_LINE, K_CONST_WAYS,
+	K_SMEM_SIZE, K_SMEM_BANKS, K_SMEM_BANK_WIDTH,
 	K_COUNT
 };
 
@@ -579,6 +582,82 @@ const rd_key rd_keys[] = {
 		       "the latency of a hit in the last cache level (seed 002 uses the L2's for\n"
 		       "every cache and gives no value: enter your own).",
 	},
+	/* Memory spaces (seed 002): used only by arrays a mem.NAME key places
+	 * outside global memory. The caches' geometry is ours (Fermi's and
+	 * Kepler's texture and constant caches are 12 KB and 8 KB per SM;
+	 * their lines and ways are not published); shared memory is Fermi's
+	 * and Kepler's 48 KB per block in 32 banks of 4 bytes. */
+	[K_TEX_SIZE] = {
+		.name = "tex.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(tex_size),
+		.def = "12288", .min = 1, .flags = RD_KEY_SPACES,
+		.help = "texture cache size per core (arrays in texture memory)",
+		.doc = "Size of each core's texture cache, which the arrays placed in\n"
+		       ".B texture\n"
+		       "or\n"
+		       ".B texture2d\n"
+		       "memory (\\fBmem.\\fINAME\\fR) read through: LRU, set-associative, indexed by\n"
+		       "line address modulo its sets. Must be a whole number of\n"
+		       ".BR tex.line \" \\(mu \" tex.ways .\n"
+		       "Default 12 KB (Fermi's) [ours: lines and ways are not published].",
+	},
+	[K_TEX_LINE] = {
+		.name = "tex.line", .type = RD_KEY_UINT, .unit = "bytes", FIELD(tex_line),
+		.def = "32", .min = 1, .flags = RD_KEY_POW2 | RD_KEY_SPACES,
+		.help = "texture cache line size",
+	},
+	[K_TEX_WAYS] = {
+		.name = "tex.ways", .type = RD_KEY_UINT, .unit = "", FIELD(tex_ways),
+		.def = "4", .min = 1, .flags = RD_KEY_SPACES,
+		.help = "texture cache associativity",
+	},
+	[K_CONST_SIZE] = {
+		.name = "const.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(const_size),
+		.def = "8192", .min = 1, .flags = RD_KEY_SPACES,
+		.help = "constant cache size per core (arrays in constant memory)",
+		.doc = "Size of each core's constant cache (LRU, set-associative), which arrays\n"
+		       "placed in\n"
+		       ".B constant\n"
+		       "memory read through. A warp instruction reading one address is one\n"
+		       "request (broadcast); reading n distinct addresses it is n requests, n\\(mi1\n"
+		       "replays (seed 002's rule 3), and each miss one replay more (rule 2).\n"
+		       "Must be a whole number of\n"
+		       ".BR const.line \" \\(mu \" const.ways .\n"
+		       "Default 8 KB [ours].",
+	},
+	[K_CONST_LINE] = {
+		.name = "const.line", .type = RD_KEY_UINT, .unit = "bytes", FIELD(const_line),
+		.def = "64", .min = 1, .flags = RD_KEY_POW2 | RD_KEY_SPACES,
+		.help = "constant cache line size",
+	},
+	[K_CONST_WAYS] = {
+		.name = "const.ways", .type = RD_KEY_UINT, .unit = "", FIELD(const_ways),
+		.def = "4", .min = 1, .flags = RD_KEY_SPACES,
+		.help = "constant cache associativity",
+	},
+	[K_SMEM_SIZE] = {
+		.name = "smem.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(smem_size),
+		.def = "49152", .min = 1, .flags = RD_KEY_SPACES,
+		.help = "shared memory per block: the largest array it takes",
+		.doc = "Shared memory per block: an array larger than this cannot be placed in\n"
+		       ".B shared\n"
+		       "memory (default 48 KB, Fermi's and Kepler's).",
+	},
+	[K_SMEM_BANKS] = {
+		.name = "smem.banks", .type = RD_KEY_UINT, .unit = "", FIELD(smem_banks),
+		.def = "32", .min = 1, .max = 1024, .flags = RD_KEY_SPACES,
+		.help = "shared memory banks",
+		.doc = "Shared-memory banks. A warp instruction's replays are the most distinct\n"
+		       "words it reads in one bank minus one (seed 002's rule 4; the count is\n"
+		       "ours): a word is the address divided by\n"
+		       ".BR smem.bank_width ,\n"
+		       "its bank the word modulo the banks; lanes reading one word share it\n"
+		       "(broadcast).",
+	},
+	[K_SMEM_BANK_WIDTH] = {
+		.name = "smem.bank_width", .type = RD_KEY_UINT, .unit = "bytes",
+		FIELD(smem_bank_width), .def = "4", .min = 1, .flags = RD_KEY_POW2 | RD_KEY_SPACES,
+		.help = "bytes per shared-memory bank word",
+	},
 	[K_COUNT] = {.name = NULL},
 };
 
@@ -938,6 +1017,20 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 			     NAME(i), NAME(K_DRAM_BANK_MASK));
 		return 0;
 	}
+	case K_TEX_WAYS:
+	case K_CONST_WAYS: {
+		if (check_range(c, &rd_keys[i], err, errlen) < 0)
+			return -1;
+		int tex = i == K_TEX_WAYS;
+		uint64_t sz = tex ? c->tex_size : c->const_size, ln = tex ? c->tex_line : c->const_line,
+			 w = tex ? c->tex_ways : c->const_ways;
+		if (ln && w && sz % (ln * w))
+			FAIL("%s: %s (%llu) is not a whole number of %s x %s (%llu)",
+			     NAME(i), NAME(tex ? K_TEX_SIZE : K_CONST_SIZE), (unsigned long long)sz,
+			     NAME(tex ? K_TEX_LINE : K_CONST_LINE), NAME(i),
+			     (unsigned long long)(ln * w));
+		return 0;
+	}
 	case K_DRAM_NS_PER_STEP:
 		if (!(c->dram_ns_per_step > 0) || !isfinite(c->dram_ns_per_step))
 			FAIL("%s: must be a finite number > 0 (got %g)", NAME(i), c->dram_ns_per_step);
@@ -971,6 +1064,9 @@ int rd_config_check(const rd_config *c, char *err, size_t errlen)
 	for (int i = 0; i < K_COUNT; i++)
 		if (check_row(c, i, err, errlen) < 0)
 			return -1;
+	if (rd_config_has_spaces(c) && c->model == RD_PROFILE_REF2013)
+		FAIL("mem.%s: placed in %s memory, and the reference-2013 profile models the L1 "
+		     "(global memory) only", c->mem[0].name, rd_space_name(c->mem[0].space));
 	return 0;
 }
 
@@ -1118,8 +1214,51 @@ static void profile_switch(rd_config *c, enum rd_profile from, enum rd_profile t
 	}
 }
 
+/* An array name as --arrays takes it: a letter or _, then letters,
+ * digits, _ or ., at most RD_MEM_NAME_MAX - 1 bytes. */
+static int mem_name_ok(const char *n)
+{
+	size_t len = strlen(n);
+	if (!len || len >= RD_MEM_NAME_MAX || !(isalpha((unsigned char)n[0]) || n[0] == '_'))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if (!isalnum((unsigned char)n[i]) && n[i] != '_' && n[i] != '.')
+			return 0;
+	return 1;
+}
+
+/* mem.NAME=SPACE: the placement list, kept sorted by name (so equal
+ * settings compare equal whatever their order). */
+static int set_mem(rd_config *c, const char *key, const char *value, char *err, size_t errlen)
+{
+	const char *name = key + 4;
+	if (!mem_name_ok(name) || strcmp(name, "global") == 0)
+		FAIL("%s: not an array name (a letter or _, then letters, digits, _ or .; at "
+		     "most %d characters; not global)", key, RD_MEM_NAME_MAX - 1);
+	int sp = rd_space_parse(value);
+	if (sp < 0)
+		FAIL("%s: must be global|texture|texture2d|constant|shared (got \"%s\")", key, value);
+	uint32_t i = 0;
+	while (i < c->mem_n && strcmp(c->mem[i].name, name) < 0)
+		i++;
+	if (i < c->mem_n && strcmp(c->mem[i].name, name) == 0) {
+		c->mem[i].space = (enum rd_space)sp;
+		return 0;
+	}
+	if (c->mem_n >= RD_MEM_MAX)
+		FAIL("%s: at most %d mem.* placements in one configuration", key, RD_MEM_MAX);
+	memmove(&c->mem[i + 1], &c->mem[i], (c->mem_n - i) * sizeof c->mem[0]);
+	memset(&c->mem[i], 0, sizeof c->mem[i]);
+	memcpy(c->mem[i].name, name, strlen(name) + 1);
+	c->mem[i].space = (enum rd_space)sp;
+	c->mem_n++;
+	return 0;
+}
+
 int rd_config_set(rd_config *c, const char *key, const char *value, char *err, size_t errlen)
 {
+	if (strncmp(key, "mem.", 4) == 0)
+		return set_mem(c, key, value, err, errlen);
 	const rd_key *k = rd_key_find(key);
 	if (!k)
 		FAIL("%s: unknown key", key);
@@ -1132,8 +1271,14 @@ int rd_config_set(rd_config *c, const char *key, const char *value, char *err, s
 
 int rd_config_get(const rd_config *c, const char *key, char *buf, size_t len)
 {
-	const rd_key *k = rd_key_find(key);
 	int n = -1;
+	if (strncmp(key, "mem.", 4) == 0) {
+		if (!mem_name_ok(key + 4))
+			return -1;
+		n = snprintf(buf, len, "%s", rd_space_name(rd_config_space(c, key + 4)));
+		return n < 0 || (size_t)n >= len ? -1 : 0;
+	}
+	const rd_key *k = rd_key_find(key);
 	if (!k)
 		return -1;
 	switch (k->type) {
@@ -1182,5 +1327,12 @@ int rd_config_equal(const rd_config *a, const rd_config *b)
 			break;
 		}
 	}
+	/* the placements, both sorted by name; mem.A=global is a setting of
+	 * its own (its run reports the spaces), so the lists must match */
+	if (a->mem_n != b->mem_n)
+		return 0;
+	for (uint32_t i = 0; i < a->mem_n; i++)
+		if (a->mem[i].space != b->mem[i].space || strcmp(a->mem[i].name, b->mem[i].name))
+			return 0;
 	return 1;
 }

@@ -157,7 +157,40 @@ typedef struct rd_coal {
  * warps whether to stop; RD_ECANCELED then. */
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 	       int lanes, int stores, const rd_callbacks *cb);
+/* Memory spaces: the arrays (by rd_arrays_find index) whose accesses are
+ * not the L1's; skip[i] nonzero for array i. */
+typedef struct coal_skip {
+	const rd_arrays *arrays;
+	const uint8_t *skip;
+} coal_skip;
+/* coal_build leaving out the lanes in skipped arrays (NULL: none), and a
+ * warp instruction none of whose lanes is left. */
+int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb);
 void coal_free(rd_coal *co);
+
+/* ---- memory spaces (spaces.c) ------------------------------------------ */
+struct sim_counts;
+/* The spaces stage: per space of rd_space_stats (global's requests, hits
+ * and misses are the L1's, filled by the caller). space_of as
+ * rd_spaces_resolve gives it. miss_out (or NULL): each texture and
+ * constant miss appended as an l2s record (L1 line address) at its core's
+ * warp-instruction ordinal, each core's in order; core_instr (or NULL,
+ * else s->ncores entries): each core's warp instructions (the ordinals'
+ * end). RD_OK, RD_ENOMEM or RD_ECANCELED. */
+int spaces_run(const rd_kernel *k, const rd_sched *s, const rd_config *c,
+	       const uint8_t *space_of, rd_space_stats *out, struct sim_counts *miss_out,
+	       uint64_t *core_instr, const rd_callbacks *cb);
+/* texture2d's tile of one texture line: tw elements wide, th rows high
+ * (th the largest power of two with th * th <= elements per line) [ours]. */
+void spaces_tile_shape(uint32_t line, uint32_t elem, uint32_t *tw, uint32_t *th);
+/* An address of 2D array a as the texture cache sees it: the array laid
+ * out tile after tile (row-major tiles, row-major within a tile). */
+uint64_t spaces_tex2d_addr(const rd_array *a, uint32_t line, uint64_t addr);
+/* Rule 4: the most distinct words (addr / width) in one bank (word mod
+ * banks) minus one; scratch holds n values. */
+uint32_t spaces_shared_replays(const uint64_t *addr, uint32_t n, uint32_t banks, uint32_t width,
+			       uint64_t *scratch);
 
 /* ---- stage 3 helper: per-set LRU stacks (Bennett-Kruskal + Fenwick) --- */
 /* Everything the hot loop needs of a line, in one 16-byte record: one

@@ -5,7 +5,9 @@
  *
  *   schedule  <- gpu.warp_size, gpu.cores, gpu.max_threads,
  *                gpu.max_active_*, gpu.block_mapping (+ seed if random)
- *   coalesce  <- schedule, l1.line
+ *   coalesce  <- schedule, l1.line, the arrays outside global memory
+ *   spaces    <- schedule, mem.*, tex.*, const.*, smem.*, l1.line (each run
+ *                with placements; one pass over the loads)
  *   set index <- coalesce, l1.hash, sets, model (the Fermi variants)
  *   simulate  <- per case: everything else; a case whose parameters and
  *                stages are unchanged since its last run is reused
@@ -31,6 +33,7 @@ struct rd_model {
 	rd_sched sched;
 	int have_coal;
 	uint32_t coal_line;
+	uint8_t *coal_skip;  /* [narrays] the coalesced arrays left out, or NULL */
 	rd_coal coal;
 	int have_sets;
 	rd_config sets_key;
@@ -110,6 +113,7 @@ void rd_model_free(rd_model *m)
 		sched_free(&m->sched);
 	if (m->have_coal)
 		coal_free(&m->coal);
+	free(m->coal_skip);
 	for (int i = 0; i < RD_NCASES; i++)
 		for (int j = 0; j < MEMO_WAYS; j++)
 			counts_free(&m->memo[i][j].counts);
@@ -222,7 +226,19 @@ static int sets_compact(rd_model *m, uint32_t sets)
 	return 0;
 }
 
-static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *cb)
+/* Is skip (narrays entries, or NULL) the coalesce stage's? */
+static int skip_same(const rd_model *m, const uint8_t *skip)
+{
+	uint32_t n = m->k->arrays ? m->k->arrays->n : 0;
+	if (!skip || !m->coal_skip)
+		return !skip && !m->coal_skip;
+	return memcmp(skip, m->coal_skip, n) == 0;
+}
+
+/* skip: per array of the kernel, nonzero when its accesses are not the
+ * L1's (a memory space other than global), or NULL for none. */
+static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
+			  const rd_callbacks *cb)
 {
 	int rc;
 	if (!m->have_sched || !sched_same(&m->sched_key, c)) {
@@ -238,15 +254,25 @@ static int stages_prepare(rd_model *m, const rd_config *c, const rd_callbacks *c
 		m->sched_key = *c;
 	}
 	int lanes = c->model == RD_PROFILE_REF2013;
-	if (!m->have_coal || m->coal_line != c->l1_line || (lanes && !m->coal.load_line)) {
+	if (!m->have_coal || m->coal_line != c->l1_line || (lanes && !m->coal.load_line) ||
+	    !skip_same(m, skip)) {
 		if (m->have_coal)
 			coal_free(&m->coal);
 		m->have_coal = m->have_sets = 0;
+		free(m->coal_skip);
+		m->coal_skip = NULL;
 		if (stage_cancelled(cb))
 			return RD_ECANCELED;
-		if ((rc = coal_build(&m->coal, m->k, &m->sched, c->l1_line, lanes,
-				     c->stores != RD_STORES_IGNORE, cb)))
+		coal_skip cs = {m->k->arrays, skip};
+		if ((rc = coal_build_skip(&m->coal, m->k, &m->sched, c->l1_line, lanes,
+					  c->stores != RD_STORES_IGNORE, skip ? &cs : NULL, cb)))
 			return rc;
+		if (skip) {
+			size_t n = m->k->arrays->n;
+			if (!(m->coal_skip = malloc(n ? n : 1)))
+				return RD_ENOMEM;
+			memcpy(m->coal_skip, skip, n);
+		}
 		m->have_coal = 1;
 		m->gen_coal++;
 		m->coal_line = c->l1_line;
@@ -617,6 +643,51 @@ static int dram_stage(rd_model *m, const rd_config *c, const sim_counts *c0,
 	return RD_OK;
 }
 
+/* Order of merged records: by core, then step, then where they were. */
+typedef struct { l2req r; uint64_t i; } l2ord;
+static int cmp_l2ord(const void *a, const void *b)
+{
+	const l2ord *x = a, *y = b;
+	if (x->r.core != y->r.core)
+		return x->r.core < y->r.core ? -1 : 1;
+	if (x->r.t != y->r.t)
+		return x->r.t < y->r.t ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Case 0's stream leaving the L1s with the texture and constant misses
+ * (offc, at each core's warp-instruction ordinal) put in: an ordinal o of
+ * core k becomes step o * (case 0's steps) / (k's warp instructions) [ours:
+ * the spaces stage has no time of its own], each core's records in step
+ * order, the L1's first at a tie. NULL: out of memory.
+ */
+static l2req *offchip_merge(const sim_counts *c0, const sim_counts *offc,
+			    const uint64_t *core_instr, uint32_t ncores)
+{
+	uint64_t n = c0->nl2s + offc->nl2s;
+	l2ord *o = malloc((n ? n : 1) * sizeof *o);
+	l2req *out = malloc((n ? n : 1) * sizeof *out);
+	if (!o || !out) {
+		free(o);
+		free(out);
+		return NULL;
+	}
+	for (uint64_t i = 0; i < c0->nl2s; i++)
+		o[i] = (l2ord){c0->l2s[i], i};
+	for (uint64_t j = 0; j < offc->nl2s; j++) {
+		l2req q = offc->l2s[j];
+		uint64_t total = q.core < ncores && core_instr[q.core] ? core_instr[q.core] : 1;
+		q.t = (uint64_t)((double)q.t * (double)c0->time / (double)total);
+		o[c0->nl2s + j] = (l2ord){q, c0->nl2s + j};
+	}
+	qsort(o, n, sizeof *o, cmp_l2ord);
+	for (uint64_t i = 0; i < n; i++)
+		out[i] = o[i].r;
+	free(o);
+	return out;
+}
+
 /* The cases other than 0, taken in turn by every thread that is free. */
 typedef struct case_pool {
 	rd_model *m;
@@ -664,9 +735,65 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		if (!m->nsites)
 			m->nsites = rd_kernel_nsites(m->k);
 	}
-	int rc = stages_prepare(m, c, cb);
-	if (rc)
+	/* Memory spaces: each array's, and which leave the L1 */
+	uint8_t *space_of = NULL, *skip = NULL;
+	if (rd_config_has_spaces(c)) {
+		uint32_t na = m->k->arrays ? m->k->arrays->n : 0;
+		space_of = malloc(na ? na : 1);
+		skip = calloc(na ? na : 1, 1);
+		if (!space_of || !skip) {
+			free(space_of);
+			free(skip);
+			return RD_ENOMEM;
+		}
+		int any = 0;
+		if (rd_spaces_resolve(c, m->k, space_of, err, sizeof err) < 0) {
+			free(space_of);
+			free(skip);
+			return RD_EINVAL;
+		}
+		for (uint32_t i = 0; i < na; i++)
+			any |= skip[i] = space_of[i] != RD_SPACE_GLOBAL;
+		if (!any) {
+			free(skip);
+			skip = NULL;
+		}
+	}
+	int rc = stages_prepare(m, c, skip, cb);
+	free(skip);
+	/* texture and constant misses, on to the L2 or DRAM */
+	sim_counts offc;
+	memset(&offc, 0, sizeof offc);
+	uint64_t *core_instr = NULL;
+	int offchip = space_of && (c->l2_size || c->dram_enable);
+	if (rc == RD_OK && offchip &&
+	    !(core_instr = calloc(m->sched.ncores ? m->sched.ncores : 1, sizeof *core_instr)))
+		rc = RD_ENOMEM;
+	if (rc == RD_OK && space_of) {
+		rc = spaces_run(m->k, &m->sched, c, space_of, r->spaces, offchip ? &offc : NULL,
+				core_instr, cb);
+		r->has_spaces = rc == RD_OK;
+		/* Eq. 3: against every array global (one more pass) */
+		uint32_t na = m->k->arrays ? m->k->arrays->n : 0;
+		rd_space_stats base[RD_NSPACES];
+		memset(space_of, RD_SPACE_GLOBAL, na);
+		if (rc == RD_OK)
+			rc = spaces_run(m->k, &m->sched, c, space_of, base, NULL, NULL, cb);
+		for (int sp = 0; rc == RD_OK && sp < RD_NSPACES; sp++) {
+			r->delta_address += (int64_t)r->spaces[sp].address_instructions -
+					    (int64_t)base[sp].address_instructions;
+			r->delta_replays += (int64_t)r->spaces[sp].replays - (int64_t)base[sp].replays;
+		}
+		r->issued_delta = r->delta_address + r->delta_replays;
+		for (uint32_t w = 0; w < m->sched.nwarps; w++)
+			r->warps += m->sched.warp_nt[w] != 0;
+	}
+	free(space_of);
+	if (rc) {
+		counts_free(&offc);
+		free(core_instr);
 		return rc;
+	}
 	sim_counts cc[RD_NCASES];
 	memset(cc, 0, sizeof cc);
 	int ncases = 0;
@@ -703,10 +830,26 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 			rc = pl.rc[i];
 	if (rc == RD_OK && atomic_load(&sh.cancel))
 		rc = RD_ECANCELED;
+	const sim_counts *c0 = m->case0_src ? m->case0_src : &cc[0];
+	sim_counts merged;
+	l2req *mv = NULL;
+	if (rc == RD_OK && offc.nl2s) {
+		if (!(mv = offchip_merge(c0, &offc, core_instr, m->sched.ncores)))
+			rc = RD_ENOMEM;
+		merged = *c0; /* shallow: only l2s is its own */
+		merged.l2s = mv;
+		merged.nl2s = merged.l2s_cap = c0->nl2s + offc.nl2s;
+		c0 = &merged;
+		/* a stream of its own: the kept L2 and DRAM inputs do not match */
+		m->case0_serial = ++m->serial;
+	}
+	counts_free(&offc);
+	free(core_instr);
 	if (rc == RD_OK && c->l2_size)
-		rc = l2_stage(m, c, m->case0_src ? m->case0_src : &cc[0], cb, &r->l2);
+		rc = l2_stage(m, c, c0, cb, &r->l2);
 	if (rc == RD_OK && c->dram_enable)
-		rc = dram_stage(m, c, m->case0_src ? m->case0_src : &cc[0], cb, &r->dram);
+		rc = dram_stage(m, c, c0, cb, &r->dram);
+	free(mv);
 	if (rc == RD_OK) {
 		r->has_l2 = c->l2_size > 0;
 		r->has_dram = c->dram_enable;
@@ -742,6 +885,12 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		if (r->requests) {
 			r->miss_rate_all = (double)r->misses / (double)r->requests;
 			r->miss_rate = (double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
+		}
+		if (r->has_spaces) { /* global's requests are the L1's */
+			rd_space_stats *g = &r->spaces[RD_SPACE_GLOBAL];
+			g->requests = r->requests;
+			g->misses = r->misses;
+			g->hits = r->hits;
 		}
 		if (r->has_dram) { /* Eq. 5 over the last cache level's read misses */
 			rd_dram *d = &r->dram;

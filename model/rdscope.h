@@ -85,6 +85,23 @@ enum rd_classes {
 				    * -l1-dccc) */
 };
 
+/* Memory spaces per array (seed 002): mem.NAME=SPACE keys. */
+enum rd_space {
+	RD_SPACE_GLOBAL = 0,
+	RD_SPACE_TEXTURE,
+	RD_SPACE_TEXTURE2D,
+	RD_SPACE_CONSTANT,
+	RD_SPACE_SHARED,
+	RD_NSPACES
+};
+#define RD_MEM_MAX 16      /* placements a configuration holds */
+#define RD_MEM_NAME_MAX 64 /* an array name's bytes, NUL included */
+/* One mem.NAME=SPACE setting (a configuration keeps them sorted by name). */
+typedef struct rd_placement {
+	char name[RD_MEM_NAME_MAX];
+	enum rd_space space;
+} rd_placement;
+
 typedef struct rd_config {
 	enum rd_profile model;
 	uint32_t l1_size;          /* bytes */
@@ -144,6 +161,15 @@ typedef struct rd_config {
 	uint64_t dram_row_mask, dram_col_mask, dram_bank_mask, dram_channel_mask;
 	double dram_row_hit, dram_row_miss, dram_row_conflict;
 	double dram_ns_per_step, dram_row_timeout, dram_cache_hit;
+	/* Memory spaces (seed 002): the texture cache and the constant cache
+	 * (per core, LRU, set-associative), shared memory (bytes per block,
+	 * banks of bank_width bytes), and the placements: mem[0 .. mem_n),
+	 * sorted by name, each name once. Arrays not named are global. */
+	uint32_t tex_size, tex_line, tex_ways;
+	uint32_t const_size, const_line, const_ways;
+	uint32_t smem_size, smem_banks, smem_bank_width;
+	uint32_t mem_n;
+	rd_placement mem[RD_MEM_MAX];
 } rd_config;
 
 /* The paper's Fermi 16 KB configuration. */
@@ -198,6 +224,8 @@ int rd_config_hash_fallback(const rd_config *c);
 enum rd_key_type { RD_KEY_UINT, RD_KEY_DOUBLE, RD_KEY_BOOL, RD_KEY_ENUM };
 
 #define RD_KEY_POW2 1u /* flags: the value must be a power of two */
+#define RD_KEY_SPACES 2u /* flags: a memory-space key (the CSV writes it only
+			  * with the spaces' columns) */
 
 typedef struct rd_key {
 	const char *name;        /* "l1.ways" */
@@ -262,6 +290,47 @@ uint32_t rd_hash_prime(uint32_t sets);
 
 /* Set index of a line address under the configuration's hash and sets. */
 uint32_t rd_set_index(const rd_config *c, uint32_t sets, uint64_t line_addr);
+
+/* ---------------------------------------------------------------- spaces */
+
+/* "global", "texture", "texture2d", "constant", "shared"; NULL past the end. */
+const char *rd_space_name(enum rd_space s);
+/* The space named s, or -1. */
+int rd_space_parse(const char *s);
+/* The space c places array name in (RD_SPACE_GLOBAL if not named). */
+enum rd_space rd_config_space(const rd_config *c, const char *name);
+/* Is any array placed outside global memory? */
+int rd_config_has_spaces(const rd_config *c);
+
+/* The largest array constant memory takes (bytes). */
+#define RD_CONST_BYTES 65536u
+/* Address-calculation instructions per warp instruction by space (seed
+ * 002 Fig. 2 for a 1-D float element: global 2, texture 0, constant 1,
+ * shared 1; texture2d 0 [ours]; the same for every element type [ours]). */
+extern const uint32_t rd_space_addr_instr[RD_NSPACES];
+
+/* Per space of a run: warp instructions, requests (lines for global and
+ * texture, distinct addresses for constant, one per instruction for
+ * shared), hits and misses of the space's cache (shared memory: every
+ * request a hit), replays (rules 1-4 of seed 002 §B3.2) and the
+ * addressing instructions (instructions * rd_space_addr_instr). */
+typedef struct rd_space_stats {
+	uint64_t instructions, requests, hits, misses, replays, address_instructions;
+} rd_space_stats;
+
+struct rd_kernel;
+/*
+ * Resolve c's placements against k's arrays: space_of[i] (k->arrays->n
+ * entries) the space of array i. Refuses, with "mem.NAME: why" in err and
+ * -1: a name the kernel has no array of; a stored array in texture or
+ * constant memory; texture2d for a 1-D array; an array larger than
+ * constant memory (64 KiB) or than smem.size. 0 when every placement is
+ * allowed (also without placements, space_of all global).
+ */
+int rd_spaces_resolve(const rd_config *c, const struct rd_kernel *k, uint8_t *space_of,
+		      char *err, size_t errlen);
+/* rd_spaces_resolve without the result (NULL space_of is fine there too). */
+int rd_spaces_check(const rd_config *c, const struct rd_kernel *k, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- DRAM */
 
@@ -635,6 +704,17 @@ typedef struct rd_result {
 	/* DRAM (dram.enable), or has_dram 0 */
 	int has_dram;
 	rd_dram dram;
+	/* Memory spaces (a configuration with placements), or has_spaces 0:
+	 * indexed by enum rd_space */
+	int has_spaces;
+	rd_space_stats spaces[RD_NSPACES];
+	/* Eq. 3 (seed 002 §B3.2) against the sample placement every array
+	 * global [ours: the sample]: the change in addressing instructions and
+	 * in replays (rules 1-4) summed over the kernel's warp instructions,
+	 * their sum (the change in issued instructions), and the warps with
+	 * loads (issued_delta / warps is the change per warp) */
+	int64_t delta_address, delta_replays, issued_delta;
+	uint64_t warps;
 } rd_result;
 
 void rd_result_free(rd_result *r);

@@ -60,6 +60,15 @@ static void test_keys_defaults(void **state)
 	want.dram_channel_mask = 0x1800;
 	want.dram_bank_mask = 0x1e000;
 	want.dram_row_mask = 0xfffffffe0000ull;
+	want.tex_size = 12288; /* memory spaces (seed 002) */
+	want.tex_line = 32;
+	want.tex_ways = 4;
+	want.const_size = 8192;
+	want.const_line = 64;
+	want.const_ways = 4;
+	want.smem_size = 49152;
+	want.smem_banks = 32;
+	want.smem_bank_width = 4;
 	want.dram_row_hit = 352;
 	want.dram_row_miss = 742;
 	want.dram_row_conflict = 1008;
@@ -75,7 +84,7 @@ static void test_keys_defaults(void **state)
 static void test_keys_rows(void **state)
 {
 	(void)state;
-	assert_int_equal(rd_key_count(), 56);
+	assert_int_equal(rd_key_count(), 65);
 	for (size_t i = 0; i < rd_key_count(); i++) {
 		const rd_key *k = &rd_keys[i];
 		assert_non_null(k->name);

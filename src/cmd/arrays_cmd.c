@@ -159,18 +159,11 @@ int arrays_run(const cli *c)
 {
 	if (samefile_check(c))
 		return EXIT_USAGE;
-	char err[1024];
 	rd_arrays *file = NULL;
 	if (c->arrays) {
-		int rc = arrays_read(c->arrays, &file, err, sizeof err);
-		if (rc == -2) {
-			msg_error("%s: out of memory", c->arrays);
-			return EXIT_RUNTIME;
-		}
-		if (rc < 0) {
-			msg_error("%s", err);
-			return EXIT_USAGE;
-		}
+		int rc = batch_read_arrays(c->arrays, &file);
+		if (rc != EXIT_OK)
+			return rc;
 	}
 	input_opts opts = cli_input_opts(c);
 	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);

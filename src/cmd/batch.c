@@ -39,6 +39,47 @@ double batch_seconds_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+int batch_read_arrays(const char *path, rd_arrays **out)
+{
+	char err[1024];
+	int rc = arrays_read(path, out, err, sizeof err);
+	if (rc == -2) {
+		msg_error("%s: out of memory", path);
+		return EXIT_RUNTIME;
+	}
+	if (rc < 0) {
+		msg_error("%s", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_config *cfg)
+{
+	if (!rd_config_has_spaces(cfg))
+		return EXIT_OK;
+	char err[1024];
+	if (c->arrays) { /* --arrays replaces whatever the kernel had */
+		rd_arrays *as = NULL;
+		int rc = batch_read_arrays(c->arrays, &as);
+		if (rc != EXIT_OK)
+			return rc;
+		rd_kernel_set_arrays(k, as);
+	} else if (!k->arrays) {
+		rd_arrays *as = rd_arrays_detect(k, c->gap ? c->gap : RD_ARRAYS_GAP_DEFAULT);
+		if (!as) {
+			msg_error("%s: out of memory", spec);
+			return EXIT_RUNTIME;
+		}
+		rd_kernel_set_arrays(k, as);
+	}
+	if (rd_spaces_check(cfg, k, err, sizeof err) < 0) {
+		msg_error("%s: %s", spec, err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 /* Model one kernel of INPUT spec and write its result (run index). Frees
  * k. Returns an exit status. */
 static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double load_s, output *out,
@@ -51,6 +92,11 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 		msg_error("%s", err);
 		rd_kernel_free(k);
 		return EXIT_RUNTIME;
+	}
+	int sp = batch_spaces_prepare(c, spec, k, &c->config);
+	if (sp != EXIT_OK) {
+		rd_kernel_free(k);
+		return sp;
 	}
 	rd_model *m = rd_model_new(k);
 	if (!m) {

@@ -46,6 +46,14 @@ typedef int batch_kernel_fn(void *ctx, const char *spec, const rd_kernel *k, rd_
 int batch_each_kernel(const cli *c, const char *spec, batch_kernel_fn *fn, void *ctx);
 
 struct timespec;
+/* Read an --arrays CSV into *out, saying why not: an exit status. */
+int batch_read_arrays(const char *path, rd_arrays **out);
+
+/* Memory spaces: when cfg places arrays (mem.*), give k its arrays
+ * (--arrays, else its own, else found by --gap) and check the placements,
+ * saying why one is refused. An exit status. */
+int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_config *cfg);
+
 /* Wall-clock seconds since t0 (CLOCK_MONOTONIC), for the timing fields. */
 double batch_seconds_since(const struct timespec *t0);
 

@@ -649,7 +649,7 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "arrays", .arg = "FILE",
-		.commands = CLI_CMD(CLI_ARRAYS),
+		.commands = CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
 		.set = set_str, .field = offsetof(cli, arrays),
 		.help = "arrays: name a trace's arrays (CSV name,base,bytes,elem[,width])",
 		.man = "Name the arrays of a trace (seed 002's unit of placement) from a CSV\n"
@@ -671,11 +671,19 @@ const cli_option cli_options[] = {
 		       ".IR FILE : LINE\n"
 		       "and the reason (exit 2). It replaces a kernel description's own arrays.\n"
 		       "Without it, a trace's arrays are found by\n"
-		       ".BR \\-\\-gap .",
+		       ".BR \\-\\-gap .\n"
+		       "In\n"
+		       ".B run\n"
+		       "and\n"
+		       ".BR sweep ,\n"
+		       "the arrays that\n"
+		       ".BI mem. NAME\n"
+		       "keys place (see\n"
+		       ".BR \"Memory spaces\" ).",
 	},
 	{
 		.name = "gap", .arg = "BYTES",
-		.commands = CLI_CMD(CLI_ARRAYS),
+		.commands = CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
 		.set = set_gap,
 		.help = "arrays: untouched bytes that separate two found arrays (default 65536)",
 		.man = "Without\n"

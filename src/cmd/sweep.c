@@ -87,7 +87,9 @@ static void axis_parse(problems *pr, sweep_axis *axis, const rd_config *base, co
 	}
 	snprintf(axis->key, sizeof axis->key, "%.*s", (int)(eq - spec), spec);
 	const rd_key *k = rd_key_find(axis->key);
-	if (!k) {
+	/* mem.NAME (a placement) is no row of the key table: rd_config_set
+	 * checks its name and values */
+	if (!k && strncmp(axis->key, "mem.", 4) != 0) {
 		const char *hint = suggest_key(axis->key);
 		if (hint)
 			problem(pr, "--vary %s: unknown key; did you mean '%s'?", axis->key, hint);
@@ -106,7 +108,7 @@ static void axis_parse(problems *pr, sweep_axis *axis, const rd_config *base, co
 		memcpy(raw, p, n);
 		raw[n] = '\0';
 		const char *value = raw;
-		if (resolve_relative(pr, base, k, raw, resolved, sizeof resolved)) {
+		if (k && resolve_relative(pr, base, k, raw, resolved, sizeof resolved)) {
 			if (!resolved[0])
 				return;
 			value = resolved;
@@ -146,8 +148,12 @@ static int point_build(const sweep_plan *p, const rd_config *base, unsigned long
 	for (int a = 0; a < p->naxes; a++) {
 		char err[256];
 		const char *v = p->axes[a].values[idx[a]];
-		/* Values were checked one by one: this cannot fail. */
-		rd_config_set(cfg, p->axes[a].key, v, err, sizeof err);
+		/* Values were checked one by one: only the placements' bound
+		 * (mem.* axes adding more than RD_MEM_MAX together) can fail. */
+		if (rd_config_set(cfg, p->axes[a].key, v, err, sizeof err) < 0) {
+			snprintf(label, len, "%s", err);
+			return -2;
+		}
 		int n = snprintf(label + used, len - used, "%s%s=%s", a ? " " : "", p->axes[a].key, v);
 		if (n < 0 || (size_t)n >= len - used)
 			return -1;
@@ -200,8 +206,12 @@ int sweep_plan_build(sweep_plan *p, const rd_config *base, const char *const *va
 	int invalid = 0;
 	for (unsigned long i = 0; i < p->npoints; i++) {
 		char label[1024], msg[512];
-		if (point_build(p, base, i, &p->configs[i], label, sizeof label) < 0 ||
-		    !(p->labels[i] = strdup(label))) {
+		int built = point_build(p, base, i, &p->configs[i], label, sizeof label);
+		if (built == -2) {
+			problem(&pr, "--vary: point %lu: %s", i, label);
+			goto fail;
+		}
+		if (built < 0 || !(p->labels[i] = strdup(label))) {
 			problem(&pr, "--vary: point %lu: label too long or out of memory", i);
 			goto fail;
 		}

@@ -255,6 +255,15 @@ static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned
 		if (!plan->skip[points[q]] &&
 		    batch_note_counted_stores(c->inputs[i], k, plan->configs[points[q]].stores))
 			break;
+	for (size_t q = 0; q < n; q++) {
+		int sp = plan->skip[points[q]] ? EXIT_OK
+					       : batch_spaces_prepare(c, c->inputs[i], k,
+								      &plan->configs[points[q]]);
+		if (sp != EXIT_OK) {
+			rd_kernel_free(k);
+			return sp;
+		}
+	}
 	int rc = sweep_input(c, plan, k, c->inputs[i], load_s, points, n, run0, jobs, o);
 	rd_kernel_free(k);
 	return rc;

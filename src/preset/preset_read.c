@@ -164,6 +164,27 @@ static void apply_key(preset_ctx *x, const config_setting_t *s, const char *key,
 	x->origin_line[i] = line;
 }
 
+/* mem = { NAME = "SPACE"; ... }: the placements (names vary per kernel,
+ * so they are not rows of the key table). */
+static void apply_mem(preset_ctx *x, const config_setting_t *g, rd_config *cfg)
+{
+	const char *file = x->shown[x->depth - 1];
+	for (int i = 0; i < config_setting_length(g); i++) {
+		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+		unsigned line = config_setting_source_line(s);
+		char key[256], err[512];
+		snprintf(key, sizeof key, "mem.%s", config_setting_name(s));
+		if (config_setting_type(s) != CONFIG_TYPE_STRING) {
+			preset_error(x, file, line,
+				     "%s: expected a string (global|texture|texture2d|constant|shared), "
+				     "got %s", key, cfgtype_name(config_setting_type(s)));
+			continue;
+		}
+		if (rd_config_set(cfg, key, config_setting_get_string(s), err, sizeof err) < 0)
+			preset_error(x, file, line, "%s", err);
+	}
+}
+
 static void apply_group(preset_ctx *x, const config_setting_t *g, rd_config *cfg)
 {
 	const char *group = config_setting_name(g);
@@ -331,7 +352,9 @@ static int preset_read(preset_ctx *x, const char *path, rd_config *cfg, const ch
 		const char *file = x->shown[x->depth - 1]; /* the file being applied */
 		if (is_meta(name))
 			continue;
-		if (is_group_name(name)) {
+		if (strcmp(name, "mem") == 0 && config_setting_type(s) == CONFIG_TYPE_GROUP) {
+			apply_mem(x, s, cfg);
+		} else if (is_group_name(name)) {
 			if (config_setting_type(s) == CONFIG_TYPE_GROUP)
 				apply_group(x, s, cfg);
 			else

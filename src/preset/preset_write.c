@@ -120,6 +120,13 @@ void preset_write(FILE *f, const rd_config *cfg, const char *name, const char *d
 				write_key(f, cfg, m, "\t", m->name + glen + 1);
 		fputs("};\n", f);
 	}
+	if (cfg->mem_n) { /* the placements: memory space per array */
+		fputs("\nmem = {\n", f);
+		for (uint32_t i = 0; i < cfg->mem_n; i++)
+			fprintf(f, "\t%s = \"%s\";\n", cfg->mem[i].name,
+				rd_space_name(cfg->mem[i].space));
+		fputs("};\n", f);
+	}
 }
 
 int preset_save(const char *path, const rd_config *cfg, const char *name,

@@ -7,6 +7,7 @@
 #include "output_fmt.h"
 #include "util/util.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* RFC 4180: quote a field only when it holds a separator, quote or newline. */
@@ -56,6 +57,22 @@ const char *output_config_value(const rd_config *c, const char *key, char *buf, 
 	if (rd_config_get(c, key, buf, len) < 0)
 		buf[0] = '\0';
 	return buf;
+}
+
+const output_space_field output_space_fields[OUTPUT_NSPACE_FIELDS] = {
+	{"instructions", offsetof(rd_space_stats, instructions)},
+	{"requests", offsetof(rd_space_stats, requests)},
+	{"hits", offsetof(rd_space_stats, hits)},
+	{"misses", offsetof(rd_space_stats, misses)},
+	{"replays", offsetof(rd_space_stats, replays)},
+	{"address_instructions", offsetof(rd_space_stats, address_instructions)},
+};
+
+uint64_t output_space_value(const rd_space_stats *s, int f)
+{
+	uint64_t v;
+	memcpy(&v, (const char *)s + output_space_fields[f].off, sizeof v);
+	return v;
 }
 
 double output_percent(uint64_t part, uint64_t whole)

@@ -42,6 +42,7 @@ void output_begin(output *o, FILE *f, enum output_format fmt)
 	o->nextra = 0;
 	o->sweep_id = NULL;
 	o->by = OUTPUT_BY_NONE;
+	o->spaces = 0;
 }
 
 void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *json_header,
@@ -57,6 +58,8 @@ void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *
 
 void output_write_run(output *o, const output_run *run)
 {
+	if (!o->started && run->config)
+		o->spaces = rd_config_has_spaces(run->config);
 	output_start(o);
 	o->ops->run(o, run);
 	o->nruns++;

@@ -62,6 +62,7 @@ typedef struct output {
 	int nextra;
 	const char *sweep_id; /* CSV: the last column, the same in every shard */
 	enum output_by by;    /* --by: CSV has a row per site (set after begin) */
+	int spaces;           /* the first run places arrays (mem.*): CSV's spaces columns */
 } output;
 
 void output_begin(output *o, FILE *f, enum output_format fmt);

@@ -17,7 +17,8 @@
  */
 #define CSV_SETS "l1.sets"
 
-/* Column i's key, or NULL past the last. */
+/* Column i's key, or NULL past the last. The memory-space keys are not
+ * among them (see csv_spaces_header). */
 static const char *csv_config_key(size_t i)
 {
 	size_t n = rd_key_count();
@@ -27,7 +28,59 @@ static const char *csv_config_key(size_t i)
 		return CSV_SETS;
 	if (i > at)
 		i--;
-	return i < n ? rd_keys[i].name : NULL;
+	for (size_t j = 0; j < n; j++) {
+		if (rd_keys[j].flags & RD_KEY_SPACES)
+			continue;
+		if (i-- == 0)
+			return rd_keys[j].name;
+	}
+	return NULL;
+}
+
+/*
+ * The memory spaces' columns, after the others (only when the output's
+ * first run places arrays, so that every result without mem.* keeps its
+ * columns): the spaces' keys, "mem" (the placements, NAME=SPACE joined by
+ * ';'), and SPACE_FIELD per space (global_requests, ...; empty for a run
+ * without placements).
+ */
+static void csv_spaces_header(FILE *f)
+{
+	for (const rd_key *k = rd_keys; k->name; k++)
+		if (k->flags & RD_KEY_SPACES)
+			fprintf(f, ",%s", k->name);
+	fputs(",mem", f);
+	for (int sp = 0; sp < RD_NSPACES; sp++)
+		for (int i = 0; i < OUTPUT_NSPACE_FIELDS; i++)
+			fprintf(f, ",%s_%s", rd_space_name((enum rd_space)sp),
+				output_space_fields[i].name);
+	fputs(",eq3_address_instructions,eq3_replays,eq3_issued,eq3_warps", f);
+}
+
+static void csv_spaces_row(FILE *f, const rd_config *c, const rd_result *r)
+{
+	char buf[64];
+	for (const rd_key *k = rd_keys; k->name; k++)
+		if (k->flags & RD_KEY_SPACES) {
+			putc(',', f);
+			output_csv_field(f, output_config_value(c, k->name, buf, sizeof buf));
+		}
+	putc(',', f);
+	for (uint32_t i = 0; i < c->mem_n; i++) /* names and spaces need no quoting */
+		fprintf(f, "%s%s=%s", i ? ";" : "", c->mem[i].name, rd_space_name(c->mem[i].space));
+	for (int sp = 0; sp < RD_NSPACES; sp++)
+		for (int i = 0; i < OUTPUT_NSPACE_FIELDS; i++) {
+			putc(',', f);
+			if (r && r->has_spaces)
+				fprintf(f, "%llu",
+					(unsigned long long)output_space_value(&r->spaces[sp], i));
+		}
+	if (r && r->has_spaces)
+		fprintf(f, ",%lld,%lld,%lld,%llu", (long long)r->delta_address,
+			(long long)r->delta_replays, (long long)r->issued_delta,
+			(unsigned long long)r->warps);
+	else
+		fputs(",,,,", f);
 }
 
 int output_csv_has_column(const char *key)
@@ -191,6 +244,8 @@ static void csv_header(output *o)
 	      f);
 	for (size_t i = 0; i < NCOLS; i++)
 		fprintf(f, ",%s", csv_cols[i].name);
+	if (o->spaces)
+		csv_spaces_header(f);
 	for (int i = 0; i < o->nextra; i++)
 		fprintf(f, ",%s", o->extra_keys[i]);
 	if (o->sweep_id)
@@ -282,6 +337,8 @@ tail:
 			putc(',', f);
 			csv_col_value(f, &csv_cols[i], of, &m);
 		}
+		if (o->spaces)
+			csv_spaces_row(f, run->config, of);
 	}
 	for (int i = 0; i < o->nextra; i++) {
 		putc(',', f);

@@ -26,4 +26,15 @@ const char *output_config_value(const rd_config *c, const char *key, char *buf, 
 /* part / whole as a percentage; 0 when whole is 0, never NaN. */
 double output_percent(uint64_t part, uint64_t whole);
 
+/* The per-space counts of rd_space_stats, as JSON's runs[i].spaces.SPACE
+ * members and the CSV's SPACE_NAME columns name them, in that order. */
+typedef struct output_space_field {
+	const char *name;
+	size_t off; /* a uint64_t of rd_space_stats */
+} output_space_field;
+#define OUTPUT_NSPACE_FIELDS 6
+extern const output_space_field output_space_fields[OUTPUT_NSPACE_FIELDS];
+/* Field f of stats s. */
+uint64_t output_space_value(const rd_space_stats *s, int f);
+
 #endif

@@ -49,7 +49,33 @@ void output_json_config(FILE *f, const rd_config *c)
 	}
 	if (!rd_key_find("l1.sets"))
 		fprintf(f, ",\"l1.sets\":%u", rd_config_sets(c));
+	for (uint32_t i = 0; i < c->mem_n; i++) { /* the placements, as -s takes them */
+		snprintf(buf, sizeof buf, "mem.%s", c->mem[i].name);
+		putc(',', f);
+		output_json_quote(f, buf);
+		putc(':', f);
+		output_json_quote(f, rd_space_name(c->mem[i].space));
+	}
 	putc('}', f);
+}
+
+/* ,"spaces":{"global":{...},...},"eq3":{...}: memory spaces (seed 002)
+ * and Eq. 3's change in issued instructions */
+static void json_spaces(FILE *f, const rd_result *r)
+{
+	fputs(",\"spaces\":{", f);
+	for (int sp = 0; sp < RD_NSPACES; sp++) {
+		fprintf(f, "%s\"%s\":{", sp ? "," : "", rd_space_name((enum rd_space)sp));
+		for (int i = 0; i < OUTPUT_NSPACE_FIELDS; i++)
+			fprintf(f, "%s\"%s\":%llu", i ? "," : "", output_space_fields[i].name,
+				(unsigned long long)output_space_value(&r->spaces[sp], i));
+		putc('}', f);
+	}
+	fprintf(f, "},\"eq3\":{\"address_instructions\":%lld,\"replays\":%lld,\"issued\":%lld,"
+		   "\"warps\":%llu,\"issued_per_warp\":%.6f}",
+		(long long)r->delta_address, (long long)r->delta_replays, (long long)r->issued_delta,
+		(unsigned long long)r->warps,
+		r->warps ? (double)r->issued_delta / (double)r->warps : 0.0);
 }
 
 static void json_begin(output *o)
@@ -260,6 +286,8 @@ static void json_run(output *o, const output_run *run)
 		json_l2(f, &r->l2);
 	if (r->has_dram)
 		json_dram(f, &r->dram);
+	if (r->has_spaces)
+		json_spaces(f, r);
 	json_metrics(f, r, run->l1b);
 	sites_json(f, run);
 	if (!run->no_timing) {

@@ -238,6 +238,32 @@ static void text_dram(FILE *f, const rd_config *c, const rd_dram *d)
 		d->latency, d->miss_ratio, c->dram_cache_hit);
 }
 
+/* Memory spaces (seed 002): the placements, then a row per space. */
+static void text_spaces(FILE *f, const rd_config *c, const rd_result *r)
+{
+	fputs("spaces:", f);
+	for (uint32_t i = 0; i < c->mem_n; i++)
+		fprintf(f, " %s=%s", c->mem[i].name, rd_space_name(c->mem[i].space));
+	fputs(" (other arrays global)\n", f);
+	fprintf(f, "  %-10s", "space");
+	for (int i = 0; i < OUTPUT_NSPACE_FIELDS; i++)
+		fprintf(f, " %*s", i == OUTPUT_NSPACE_FIELDS - 1 ? 20 : 12,
+			output_space_fields[i].name);
+	putc('\n', f);
+	for (int sp = 0; sp < RD_NSPACES; sp++) {
+		fprintf(f, "  %-10s", rd_space_name((enum rd_space)sp));
+		for (int i = 0; i < OUTPUT_NSPACE_FIELDS; i++)
+			fprintf(f, " %*llu", i == OUTPUT_NSPACE_FIELDS - 1 ? 20 : 12,
+				(unsigned long long)output_space_value(&r->spaces[sp], i));
+		putc('\n', f);
+	}
+	fprintf(f, "  Eq. 3: issued instructions %+lld against every array global (addressing "
+		   "%+lld, replays %+lld), %+.2f per warp over %llu warps\n",
+		(long long)r->issued_delta, (long long)r->delta_address, (long long)r->delta_replays,
+		r->warps ? (double)r->issued_delta / (double)r->warps : 0.0,
+		(unsigned long long)r->warps);
+}
+
 /* RDGC's six metrics on one line ("-": not computed). */
 static void text_metrics(FILE *f, const rd_result *r, const rd_result *l1b)
 {
@@ -333,6 +359,8 @@ static void text_run(output *o, const output_run *run)
 		text_l2(f, c, &r->l2);
 	if (r->has_dram)
 		text_dram(f, c, &r->dram);
+	if (r->has_spaces)
+		text_spaces(f, c, r);
 	if (r->has_l2 || c->model == RD_PROFILE_RDGC)
 		text_metrics(f, r, run->l1b);
 	sites_text(f, run);

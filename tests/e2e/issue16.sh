@@ -64,8 +64,9 @@ cp presets/toy-table2.cfg "$T/prefix/share/rdscope/presets/"
 result "presets: found beside a moved install's binary (PREFIX/share/rdscope/presets)" $?
 
 # The CSV has a column for every key of the model, with the value the JSON
-# gives (it lacked latency.clip, gpu.divergence, seed, gpu.max_*).
-S="-s latency.clip=0 -s gpu.divergence=0 -s seed=7 -s gpu.max_threads=2 -s gpu.max_active_threads=64 -s gpu.max_active_blocks=3 -s l1.hash=smod:2"
+# gives (it lacked latency.clip, gpu.divergence, seed, gpu.max_*). The
+# memory spaces' keys have theirs when a run places arrays (mem.*).
+S="-s mem.a0=global -s latency.clip=0 -s gpu.divergence=0 -s seed=7 -s gpu.max_threads=2 -s gpu.max_active_threads=64 -s gpu.max_active_blocks=3 -s l1.hash=smod:2"
 # shellcheck disable=SC2086
 "$RDSCOPE" run -q --no-timing -f csv $S sample:paper/table2 >"$T/r.csv" 2>"$T/err" &&
 	"$RDSCOPE" run -q --no-timing -f json $S sample:paper/table2 >"$T/r.json" 2>>"$T/err" &&

@@ -98,9 +98,9 @@ result "arrays --arrays: a missing file refused" $?
 rds arrays --gap 0 $MM
 [ $rc -eq 2 ] && grep -q -- "--gap: expected a number of bytes of at least 1" "$T/err"
 result "arrays --gap 0 refused" $?
-rds run --arrays "$T/ab-in.csv" $MM
-[ $rc -eq 2 ]
-result "--arrays is not (yet) an option of run" $?
+rds run --arrays "$T/none.csv" -s mem.A=texture $MM
+[ $rc -eq 2 ] && grep -q "none.csv" "$T/err"
+result "run --arrays: a missing file refused" $?
 
 # ---------------------------------------------------------------- DRAM
 # dram.enable=1: runs[0].dram; its counts add up; what reaches it is what
