@@ -177,6 +177,7 @@ static void loop(explorer *x, script *sc, const signals *sg)
 	while (!(flags & R_QUIT) && !done && !sc->failed) {
 		if (got_signal)
 			break;
+		explorer_flush(x); /* the model thread starts while this draws */
 		if (got_stop) {
 			got_stop = 0;
 			explorer_suspend(&sg->stop);
@@ -216,6 +217,7 @@ static void loop(explorer *x, script *sc, const signals *sg)
 		/* The keyboard, the model thread, a preset being opened or
 		 * exported (bgcall.h: never on this thread, which stays free
 		 * for q and signals). */
+		explorer_flush(x); /* e.g. a script step's edit */
 		struct pollfd pf[3] = {{STDIN_FILENO, POLLIN, 0},
 				       {worker_fd(x->w), POLLIN, 0},
 				       {x->busy ? bgcall_fd(x->busy) : -1, POLLIN, 0}};

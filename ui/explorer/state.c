@@ -124,13 +124,25 @@ int explorer_set_config(explorer *x, const rd_config *nc, int push_undo)
 	if (m) {
 		x->cur = snap_ref(m);
 		x->last_seconds = m->seconds;
-		worker_submit(x->w, x->gen, NULL, 0); /* stop what runs */
-	} else {
-		worker_submit(x->w, x->gen, nc, 1);
 	}
+	/* The model thread hears of it in explorer_flush, once the keys in
+	 * hand are read: a burst of a hundred steps asks for one run, not a
+	 * hundred started and cancelled. */
+	x->submit_pending = 1;
+	return R_ALL | R_RERUN;
+}
+
+void explorer_flush(explorer *x)
+{
+	if (!x->submit_pending)
+		return;
+	x->submit_pending = 0;
+	if (x->cur)
+		worker_submit(x->w, x->gen, NULL, 0); /* from the memo: stop what runs */
+	else
+		worker_submit(x->w, x->gen, &x->cfg, 1);
 	explorer_request(x);   /* the view's own run, after the breakdown */
 	explorer_speculate(x); /* and, after all that, the next step's */
-	return R_ALL | R_RERUN;
 }
 
 int explorer_apply_edit(explorer *x, const rd_config *nc, int hash_user, const char *note)
@@ -319,6 +331,7 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 	x->hash_user = -1;
 	x->nundo = 0;
 	x->pin_pending = 0;
+	x->submit_pending = 0; /* submitted below */
 	x->progress = 0;
 	x->gen++;
 	worker_submit(x->w, x->gen, &x->cfg, 1);

@@ -64,6 +64,7 @@ typedef struct explorer {
 	snap *cur;             /* result of cfg (gen), partial or final; or NULL */
 	snap *base;            /* pinned baseline, or NULL */
 	int pin_pending;       /* pin the current run's result when it is final */
+	int submit_pending;    /* cfg changed; explorer_flush tells the model thread */
 	snap *memo[MEMO_N];    /* recent final results, most recent first */
 	double progress;       /* of the run for gen, while one is going */
 	double last_seconds;   /* model time of the last final result */
@@ -165,6 +166,9 @@ void explorer_message(explorer *x, int err, const char *fmt, ...)
 /* Make nc the configuration on screen, from the memo at once or by a run
  * (push_undo: remember the old one). Reaction flags. */
 int explorer_set_config(explorer *x, const rd_config *nc, int push_undo);
+/* Tell the model thread of the last explorer_set_config (the loop calls
+ * it before it waits, so a burst of edits asks for one run). */
+void explorer_flush(explorer *x);
 
 /* An edit of the parameters pane: nc with undo; hash_user and note as
  * param_step_auto gives them (a hash switched by the edit is said on the
