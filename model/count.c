@@ -45,6 +45,7 @@ struct rd_count {
 	uint64_t near_key[256];
 	uint32_t near_id[256];
 	int oom;
+	uint64_t extra_lines;  /* distinct lines added by rd_count_extrapolate */
 };
 
 rd_count *rd_count_new(uint32_t line, const uint64_t *lines, int nlevels, uint32_t nrefs)
@@ -333,5 +334,53 @@ int rd_count_reused(const rd_count *c, uint32_t r, uint32_t prev)
 
 uint64_t rd_count_lines(const rd_count *c)
 {
-	return c->nids;
+	return c->nids + c->extra_lines;
+}
+
+int rd_count_reset(rd_count *c)
+{
+	uint64_t lines[RD_COUNT_MAX_LEVELS];
+	for (int k = 0; k < c->nlevels; k++)
+		lines[k] = c->lv[k].cap;
+	rd_count *n = rd_count_new(c->line, lines, c->nlevels, c->nrefs);
+	if (!n)
+		return -1;
+	rd_count old = *c;
+	*c = *n;
+	*n = old;
+	rd_count_free(n); /* the old contents */
+	return 0;
+}
+
+/* a += t * d, or -1 past 2^64 */
+static int add_times(uint64_t *a, uint64_t d, uint64_t t)
+{
+	if (d && t > (UINT64_MAX - *a) / d)
+		return -1;
+	*a += d * t;
+	return 0;
+}
+
+int rd_count_extrapolate(rd_count *c, const rd_count_ref *delta, uint64_t times)
+{
+	/* checked first: nothing changes on failure */
+	for (uint32_t i = 0; i < c->nrefs; i++) {
+		uint64_t x = c->refs[i].accesses, y = c->refs[i].compulsory;
+		if (add_times(&x, delta[i].accesses, times) < 0 ||
+		    add_times(&y, delta[i].compulsory, times) < 0)
+			return -1;
+		for (int k = 0; k < c->nlevels; k++) {
+			uint64_t z = c->refs[i].capacity[k];
+			if (add_times(&z, delta[i].capacity[k], times) < 0)
+				return -1;
+		}
+	}
+	for (uint32_t i = 0; i < c->nrefs; i++) {
+		add_times(&c->refs[i].accesses, delta[i].accesses, times);
+		add_times(&c->refs[i].compulsory, delta[i].compulsory, times);
+		add_times(&c->extra_lines, delta[i].compulsory, times);
+		for (int k = 0; k < c->nlevels; k++)
+			add_times(&c->refs[i].capacity[k], delta[i].capacity[k], times);
+	}
+	return 0;
 }

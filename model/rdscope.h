@@ -840,6 +840,14 @@ int rd_count_repeat(rd_count *c, const uint64_t *addr, const uint32_t *ref, int 
 const rd_count_ref *rd_count_refs(const rd_count *c);
 int rd_count_reused(const rd_count *c, uint32_t r, uint32_t prev);
 uint64_t rd_count_lines(const rd_count *c);
+/* Empty c again (its sizes and references kept): 0, or -1 out of memory
+ * (c unchanged). */
+int rd_count_reset(rd_count *c);
+/* Add times * delta[r] to every reference r's counts (and times * its
+ * compulsory misses to the distinct lines): a loop's later periods whose
+ * counts are proven equal to one period's (src/kdesc's flat path). The
+ * stacks and reuse sets do not change. -1 past 2^64 (c unchanged). */
+int rd_count_extrapolate(rd_count *c, const rd_count_ref *delta, uint64_t times);
 
 /*
  * The learned estimator (seed 003 §IV, MLCRP; model/learn.c).

@@ -218,6 +218,43 @@ static void test_bad_arguments(void **state)
 	rd_count_free(c);
 }
 
+/* rd_count_extrapolate adds times x delta per reference and to the
+ * distinct lines, and refuses a sum past 2^64 leaving everything as it
+ * was; rd_count_reset empties the counter. */
+static void test_extrapolate_reset(void **state)
+{
+	(void)state;
+	uint64_t lines[2] = {2, 4};
+	rd_count *c = rd_count_new(64, lines, 2, 2);
+	assert_non_null(c);
+	for (uint64_t a = 0; a < 8; a++)
+		assert_int_equal(rd_count_access(c, a * 64, (uint32_t)(a % 2)), 0);
+	rd_count_ref before[2];
+	memcpy(before, rd_count_refs(c), sizeof before);
+	rd_count_ref d[2];
+	memset(d, 0, sizeof d);
+	d[0].accesses = 5, d[0].compulsory = 2, d[0].capacity[0] = 1, d[0].capacity[1] = 3;
+	d[1].accesses = 7, d[1].compulsory = 1;
+	assert_int_equal(rd_count_extrapolate(c, d, 10), 0);
+	const rd_count_ref *R = rd_count_refs(c);
+	assert_int_equal(R[0].accesses, before[0].accesses + 50);
+	assert_int_equal(R[0].compulsory, before[0].compulsory + 20);
+	assert_int_equal(R[0].capacity[0], before[0].capacity[0] + 10);
+	assert_int_equal(R[0].capacity[1], before[0].capacity[1] + 30);
+	assert_int_equal(R[1].accesses, before[1].accesses + 70);
+	assert_int_equal(rd_count_lines(c), 8 + 30);
+	d[1].accesses = UINT64_MAX / 3;
+	assert_int_equal(rd_count_extrapolate(c, d, 4), -1);
+	assert_int_equal(rd_count_refs(c)[0].accesses, before[0].accesses + 50); /* unchanged */
+	assert_int_equal(rd_count_lines(c), 38);
+	assert_int_equal(rd_count_reset(c), 0);
+	assert_int_equal(rd_count_lines(c), 0);
+	assert_int_equal(rd_count_refs(c)[0].accesses, 0);
+	assert_int_equal(rd_count_access(c, 0, 0), 0);
+	assert_int_equal(rd_count_refs(c)[0].compulsory, 1);
+	rd_count_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_levels_match_direct_lru),
 		cmocka_unit_test(test_repeat_is_expansion),
 		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_extrapolate_reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,7 @@ typedef struct cli {
 	int ndefines;
 	const char *levels;        /* count --levels SIZE,...; NULL: 32K,512K */
 	int skip_stores;           /* count --stores skip */
+	int stream;                /* count --stream: every access counted (no flat path) */
 	const char *from_c;        /* kdesc --from-c FILE.c */
 	int one_thread;            /* convert --one-thread: every access thread 0's, in order */
 	const char *arrays;        /* --arrays FILE: a trace's arrays (CSV), NULL: found by gaps */

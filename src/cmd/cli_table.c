@@ -605,6 +605,16 @@ const cli_option cli_options[] = {
 		       "(the default, HayStack's) every store is an access that allocates its line.",
 	},
 	{
+		.name = "stream",
+		.commands = CLI_CMD(CLI_COUNT),
+		.set = set_flag, .field = offsetof(cli, stream),
+		.help = "count: count every access (not the flat path)",
+		.man = "Count every access, one by one (with loop repeats), even where the flat\n"
+		       "path applies: the two give the same numbers, which is how the tests\n"
+		       "check the flat path (see\n"
+		       ".BR count ).",
+	},
+	{
 		.name = "from-c", .arg = "FILE.c",
 		.commands = CLI_CMD(CLI_KDESC),
 		.set = set_str, .field = offsetof(cli, from_c),

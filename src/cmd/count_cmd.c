@@ -134,6 +134,15 @@ static void write_text(FILE *f, const cli *c, const counted *k, uint32_t line, c
 			pct(k->capacity[j], k->accesses));
 	}
 	fprintf(f, "lines       %llu distinct\n", (unsigned long long)rd_count_lines(k->cnt));
+	if (k->flat.used)
+		fprintf(f, "path        flat: loop %s (line %u), %llu of %llu iterations counted "
+			   "access by access (periods of %llu), the rest proven equal to the "
+			   "second period: %.4f%% of the accesses\n",
+			k->flat.var, k->flat.line, (unsigned long long)k->flat.streamed,
+			(unsigned long long)k->flat.iterations, (unsigned long long)k->flat.period,
+			pct(k->flat_total, k->accesses));
+	else
+		fprintf(f, "path        streamed, every access counted: %s\n", k->flat.why);
 	if (!c->no_timing)
 		fprintf(f, "time        %.3f s (%.0f%% of the accesses counted by loop repeats)\n",
 			k->seconds, pct(k->repeated, k->accesses));
@@ -163,7 +172,7 @@ static void write_csv(FILE *f, const cli *c, const counted *k, int nlv)
 	fputs("input,line,reference,array,kind,accesses,compulsory", f);
 	for (int j = 0; j < nlv; j++)
 		fprintf(f, ",capacity_l%d", j + 1);
-	fputs(",reuse,repeated\n", f);
+	fputs(",reuse,repeated,flat\n", f);
 	const rd_count_ref *R = rd_count_refs(k->cnt);
 	for (int i = 0; i < k->nrefs; i++) {
 		if (k->info[i].store && c->skip_stores)
@@ -179,8 +188,8 @@ static void write_csv(FILE *f, const cli *c, const counted *k, int nlv)
 			(unsigned long long)R[i].accesses, (unsigned long long)R[i].compulsory);
 		for (int j = 0; j < nlv; j++)
 			fprintf(f, ",%llu", (unsigned long long)R[i].capacity[j]);
-		fprintf(f, ",%s,%llu\n", strcmp(reuse, "-") ? reuse : "",
-			(unsigned long long)k->fast[i]);
+		fprintf(f, ",%s,%llu,%llu\n", strcmp(reuse, "-") ? reuse : "",
+			(unsigned long long)k->fast[i], (unsigned long long)k->flat_acc[i]);
 	}
 }
 
@@ -209,6 +218,20 @@ static void write_json(FILE *f, const cli *c, const counted *k, uint32_t line, c
 		fprintf(f, "%s%llu", j ? "," : "", (unsigned long long)k->capacity[j]);
 	fprintf(f, "],\"distinct_lines\":%llu,\"repeated\":%llu", (unsigned long long)rd_count_lines(k->cnt),
 		(unsigned long long)k->repeated);
+	fprintf(f, ",\"path\":{\"flat\":%s", k->flat.used ? "true" : "false");
+	if (k->flat.used) {
+		fputs(",\"loop\":", f);
+		output_json_quote(f, k->flat.var);
+		fprintf(f, ",\"line\":%u,\"iterations\":%llu,\"streamed\":%llu,\"period\":%llu,"
+			   "\"added\":%llu}",
+			k->flat.line, (unsigned long long)k->flat.iterations,
+			(unsigned long long)k->flat.streamed, (unsigned long long)k->flat.period,
+			(unsigned long long)k->flat_total);
+	} else {
+		fputs(",\"why\":", f);
+		output_json_quote(f, k->flat.why);
+		putc('}', f);
+	}
 	if (!c->no_timing)
 		fprintf(f, ",\"seconds\":%.6f", k->seconds);
 	fputs(",\"references\":[", f);
@@ -229,8 +252,9 @@ static void write_json(FILE *f, const cli *c, const counted *k, uint32_t line, c
 			fprintf(f, "%s%llu", j ? "," : "", (unsigned long long)R[i].capacity[j]);
 		char reuse[256];
 		reuse_lines(k->cnt, k->info, k->nrefs, i, ",", reuse, sizeof reuse);
-		fprintf(f, "],\"reuse\":[%s],\"repeated\":%llu}", strcmp(reuse, "-") ? reuse : "",
-			(unsigned long long)k->fast[i]);
+		fprintf(f, "],\"reuse\":[%s],\"repeated\":%llu,\"flat\":%llu}",
+			strcmp(reuse, "-") ? reuse : "", (unsigned long long)k->fast[i],
+			(unsigned long long)k->flat_acc[i]);
 	}
 	fputs("\n]}\n", f);
 }
@@ -247,9 +271,10 @@ static int line_given(const cli *c)
 }
 
 int count_kdesc(const char *spec, const input_opts *opts, uint32_t line, const uint64_t *bytes,
-		int nlv, int skip_stores, int (*progress)(void *ctx, double f), void *ctx,
+		int nlv, int flags, int (*progress)(void *ctx, double f), void *ctx,
 		counted *out, char *err, size_t errlen)
 {
+	int skip_stores = flags & COUNT_SKIP_STORES;
 	memset(out, 0, sizeof *out);
 	int st = input_open(spec, opts, &out->in, err, errlen);
 	trace_reader *r = st == INPUT_OK ? input_reader(out->in) : NULL;
@@ -277,14 +302,17 @@ int count_kdesc(const char *spec, const input_opts *opts, uint32_t line, const u
 	out->cnt = rd_count_new(line, lines, nlv, (uint32_t)(out->nrefs ? out->nrefs : 1));
 	out->info = calloc((size_t)(out->nrefs ? out->nrefs : 1), sizeof *out->info);
 	out->fast = calloc((size_t)(out->nrefs ? out->nrefs : 1), sizeof *out->fast);
-	if (!out->cnt || !out->info || !out->fast) {
+	out->flat_acc = calloc((size_t)(out->nrefs ? out->nrefs : 1), sizeof *out->flat_acc);
+	out->flat.off = (flags & COUNT_STREAM) != 0;
+	out->flat.acc = out->flat_acc;
+	if (!out->cnt || !out->info || !out->fast || !out->flat_acc) {
 		snprintf(err, errlen, "out of memory");
 		counted_free(out);
 		return EXIT_RUNTIME;
 	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (out->nrefs && kdesc_count(r, out->cnt, line, skip_stores, progress, ctx, out->fast) < 0) {
+	if (out->nrefs && kdesc_count(r, out->cnt, line, skip_stores, progress, ctx, out->fast, &out->flat) < 0) {
 		snprintf(err, errlen, "%s", r->err);
 		int rc = r->oom ? EXIT_RUNTIME : EXIT_USAGE;
 		counted_free(out);
@@ -300,7 +328,10 @@ int count_kdesc(const char *spec, const input_opts *opts, uint32_t line, const u
 		for (int k = 0; k < nlv; k++)
 			out->capacity[k] += R[i].capacity[k];
 		out->repeated += out->fast[i];
+		out->flat_total += out->flat_acc[i];
 	}
+	if (!out->nrefs)
+		snprintf(out->flat.why, sizeof out->flat.why, "no references");
 	return EXIT_OK;
 }
 
@@ -309,6 +340,7 @@ void counted_free(counted *c)
 	rd_count_free(c->cnt);
 	free(c->info);
 	free(c->fast);
+	free(c->flat_acc);
 	if (c->in)
 		input_close(c->in);
 	memset(c, 0, sizeof *c);
@@ -331,8 +363,9 @@ int count_run(const cli *c)
 	cctx x;
 	progress_init(&x.prog, !c->quiet, c->inputs[0]);
 	counted k;
-	int rc = count_kdesc(c->inputs[0], &opts, line, lv, nlv, c->skip_stores, on_progress, &x, &k,
-			     err, sizeof err);
+	int rc = count_kdesc(c->inputs[0], &opts, line, lv, nlv,
+			     (c->skip_stores ? COUNT_SKIP_STORES : 0) | (c->stream ? COUNT_STREAM : 0),
+			     on_progress, &x, &k, err, sizeof err);
 	progress_done(&x.prog);
 	if (rc != EXIT_OK) {
 		msg_error("%s", err);

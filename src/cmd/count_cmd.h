@@ -23,15 +23,22 @@ typedef struct counted {
 	kdesc_ref_info *info;
 	uint64_t *fast;
 	uint64_t accesses, compulsory, capacity[RD_COUNT_MAX_LEVELS], repeated;
+	kdesc_flat_info flat;  /* the flat path: taken, or why not */
+	uint64_t *flat_acc;    /* [nrefs] accesses the flat path added */
+	uint64_t flat_total;
 	double seconds;
 } counted;
 
+/* count_kdesc's flags */
+enum { COUNT_SKIP_STORES = 1, COUNT_STREAM = 2 };
+
 /* Count spec (a description, opts its -D) with nlv levels of bytes[]
- * (whole lines of `line` bytes): EXIT_OK with *out (counted_free it), or
+ * (whole lines of `line` bytes; flags COUNT_*): EXIT_OK with *out
+ * (counted_free it), or
  * an exit status with the reason in err. progress (may be NULL) hears the
  * fraction done and stops the count by returning nonzero. */
 int count_kdesc(const char *spec, const input_opts *opts, uint32_t line, const uint64_t *bytes,
-		int nlv, int skip_stores, int (*progress)(void *ctx, double f), void *ctx,
+		int nlv, int flags, int (*progress)(void *ctx, double f), void *ctx,
 		counted *out, char *err, size_t errlen);
 void counted_free(counted *c);
 

@@ -93,8 +93,32 @@ void kdesc_ref(const trace_reader *r, int i, kdesc_ref_info *out);
 /* Its parameters, in order, with their values (after :VARIANT and -D):
  * the name of parameter i, or NULL past the last. */
 const char *kdesc_param(const trace_reader *r, int i, int64_t *value);
+/*
+ * The flat path (kdesc_flat.c): a one-thread program whose body is one
+ * loop `for v` with a plain trip count, no assignments, loop bounds and
+ * conditions free of v, and subscripts affine in v with fixed coefficients
+ * (each array moving by one stride per iteration) is counted period by
+ * period (a period: the iterations after which every array has moved by
+ * whole lines) for its first three periods after the remainder; the later
+ * ones are proven to count as the second does (every reuse in the second
+ * period is of a line touched since the first began; every first touch's
+ * translates are untouched before) and added at once. Exact, or not
+ * taken, with the reason. Time grows with one period, not with the loop.
+ */
+typedef struct kdesc_flat_info {
+	int off;              /* in: 1 counts every access (count --stream) */
+	uint64_t *acc;        /* in: [nrefs] accesses added by the path, or NULL */
+	int used;             /* out: the flat path counted */
+	char why[256];        /* out, when not used: why not */
+	char var[64];         /* out, when used: the loop's variable and line */
+	unsigned line;
+	uint64_t iterations;  /* its trip count */
+	uint64_t streamed;    /* iterations counted access by access */
+	uint64_t period;      /* iterations per period */
+} kdesc_flat_info;
 int kdesc_count(trace_reader *r, rd_count *c, uint32_t line, int skip_stores,
-		int (*progress)(void *ctx, double f), void *ctx, uint64_t *fast);
+		int (*progress)(void *ctx, double f), void *ctx, uint64_t *fast,
+		kdesc_flat_info *flat);
 
 /*
  * rdscope kdesc --from-c: a kernel description (malloc'ed text in *out)

@@ -51,12 +51,22 @@ void kdesc_ref(const trace_reader *rr, int i, kdesc_ref_info *out)
 }
 
 int kdesc_count(trace_reader *rr, rd_count *c, uint32_t line, int skip_stores,
-		int (*progress)(void *ctx, double f), void *ctx, uint64_t *fast)
+		int (*progress)(void *ctx, double f), void *ctx, uint64_t *fast,
+		kdesc_flat_info *flat)
 {
 	kdesc *d = (kdesc *)rr;
 	memset(fast, 0, (size_t)(d->nrefs ? d->nrefs : 1) * sizeof *fast);
+	if (flat) {
+		flat->used = 0;
+		snprintf(flat->why, sizeof flat->why, "%s",
+			 flat->off ? "--stream" : "the program is not one thread of one launch");
+		if (flat->acc)
+			memset(flat->acc, 0, (size_t)(d->nrefs ? d->nrefs : 1) * sizeof *flat->acc);
+	}
 	run r = {.d = d, .count = c, .line = line, .skip_stores = skip_stores, .fast = fast,
-		 .progress = progress, .pctx = ctx, .max_steps = UINT64_MAX};
+		 .progress = progress, .pctx = ctx, .max_steps = UINT64_MAX,
+		 .flat = d->nlaunches == 1 && flat && !flat->off ? flat : NULL,
+		 .flat_body = kd_flat_body};
 	for (size_t i = 0; i < d->nlaunches; i++) {
 		r.base = (double)i / (double)d->nlaunches;
 		r.span = 1.0 / (double)d->nlaunches;

@@ -498,6 +498,57 @@ int kx_affine(const kx_node *n, int i, int slot)
 	}
 }
 
+static int uses_range(const kx_node *n, int i, int lo, int hi)
+{
+	for (int s = lo; s < hi; s++)
+		if (kx_uses(n, i, s))
+			return 1;
+	return 0;
+}
+
+int kx_affine_fixed(const kx_node *n, int i, int slot, int lo, int hi)
+{
+	const kx_node *x = &n[i];
+	if (!kx_uses(n, i, slot))
+		return 1;
+	switch (x->op) {
+	case OP_VAR: return 1;
+	case OP_NEG: return kx_affine_fixed(n, x->a, slot, lo, hi);
+	case OP_ADD:
+	case OP_SUB:
+		return kx_affine_fixed(n, x->a, slot, lo, hi) &&
+		       kx_affine_fixed(n, x->b, slot, lo, hi);
+	case OP_MUL: /* one factor free of slot and of every local */
+		return (!kx_uses(n, x->a, slot) && !uses_range(n, x->a, lo, hi) &&
+			kx_affine_fixed(n, x->b, slot, lo, hi)) ||
+		       (!kx_uses(n, x->b, slot) && !uses_range(n, x->b, lo, hi) &&
+			kx_affine_fixed(n, x->a, slot, lo, hi));
+	default: return 0;
+	}
+}
+
+int64_t kx_coef(const kx_node *n, int i, int slot, const int64_t *vals, int *e)
+{
+	const kx_node *x = &n[i];
+	if (!kx_uses(n, i, slot))
+		return 0;
+	switch (x->op) {
+	case OP_VAR: return 1;
+	case OP_NEG: return -kx_coef(n, x->a, slot, vals, e);
+	case OP_ADD: return kx_coef(n, x->a, slot, vals, e) + kx_coef(n, x->b, slot, vals, e);
+	case OP_SUB: return kx_coef(n, x->a, slot, vals, e) - kx_coef(n, x->b, slot, vals, e);
+	case OP_MUL: {
+		int f = !kx_uses(n, x->a, slot);
+		int64_t k = kx_eval(n, f ? x->a : x->b, vals, e);
+		int64_t c = kx_coef(n, f ? x->b : x->a, slot, vals, e);
+		if (k && (c > INT32_MAX || c < -INT32_MAX || k > INT32_MAX || k < -INT32_MAX))
+			*e = 1; /* [ours] out of range: not flat */
+		return k * c;
+	}
+	default: *e = 1; return 0;
+	}
+}
+
 int kx_cmp_var(const kx_node *n, int i, int slot, int *bound)
 {
 	const kx_node *x = &n[i];

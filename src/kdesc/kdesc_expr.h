@@ -98,5 +98,11 @@ enum { KX_CMP_LT = 1, KX_CMP_LE, KX_CMP_GT, KX_CMP_GE, KX_CMP_NE };
 int kx_uses(const kx_node *n, int i, int slot);
 int kx_affine(const kx_node *n, int i, int slot);
 int kx_cmp_var(const kx_node *n, int i, int slot, int *bound);
+/* kx_affine with the coefficient also free of slots lo..hi-1 (a kernel's
+ * locals): c0 + c1 * slot with c1 fixed for the whole run. */
+int kx_affine_fixed(const kx_node *n, int i, int slot, int lo, int hi);
+/* The coefficient c1 of such an expression at vals (its free factors
+ * evaluated); *e set when it cannot be had. */
+int64_t kx_coef(const kx_node *n, int i, int slot, const int64_t *vals, int *e);
 
 #endif

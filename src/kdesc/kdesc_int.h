@@ -166,7 +166,27 @@ typedef struct run {
 	int depth;               /* loops entered */
 	double loop_lo[2], loop_w[2]; /* the two outermost loops' current fractions */
 	int stopped;
+	/* counting's flat path (kdesc_flat.c) */
+	struct kd_watch *watch;  /* each counted access's line is shown to it (see), or NULL */
+	void (*see)(struct kd_watch *w, uint64_t line);
+	/* the one-thread body by the flat path (kd_flat_body; a pointer, as
+	 * kdesc_flat.c calls this file's functions): 0, 1 not taken, -1 */
+	int (*flat_body)(struct run *r, const struct kd_kernel *K);
+	int dry;                 /* addresses computed and checked, nothing counted */
+	int flat_off;            /* --stream: every access counted */
+	kdesc_flat_info *flat;   /* what the path did, or NULL */
 } run;
+
+/* The trip count of a plain counting loop (v = v0; v OP bound; v += c,
+ * bound and c free of v): 0 with *v0, *c, *trips; 1 not such a loop; -1
+ * more than MAX_LOOP iterations (kd_run_fail said it). */
+int kd_loop_trips(run *r, const kd_stmt *st, int64_t *v0, int64_t *c, uint64_t *trips);
+/* Count launch K's one-thread body by the flat path (kdesc_flat.c): 0
+ * counted; 1 not taken (r->flat->why says why; the counter is as it was
+ * before); -1 failed (message set). */
+int kd_flat_body(run *r, const kd_kernel *K);
+/* Run statements list (start, count) of the current thread: 0 or -1. */
+int kd_run_list(run *r, int start, int count);
 
 /* A failure while running: "kernel K, block (..) thread (..): why" at the
  * statement's line; sets r->failed; returns -1. */

@@ -98,7 +98,11 @@ static int run_access(run *r, const kd_stmt *st)
 		uint64_t addr;
 		if (kd_ref_addr(r, st, ref, &addr) < 0)
 			return -1;
+		if (r->count && r->dry)
+			continue; /* the flat path's bounds check */
 		if (r->count) {
+			if (r->watch)
+				r->see(r->watch, addr / r->line);
 			if (rd_count_access(r->count, addr, (uint32_t)(st->l1 + i)) < 0) {
 				r->d->oom = 1;
 				kd_fail(r->d, 0, "out of memory");
@@ -146,6 +150,13 @@ static int count_progress(run *r)
 		return -1;
 	}
 	return 0;
+}
+
+static int run_list(run *r, int start, int count);
+
+int kd_run_list(run *r, int start, int count)
+{
+	return run_list(r, start, count);
 }
 
 static int run_list(run *r, int start, int count)
@@ -244,29 +255,12 @@ static uint64_t same_line(uint64_t addr, int64_t s, uint32_t line)
 	return off / (uint64_t)(0 - (uint64_t)s) + 1;
 }
 
-int kd_count_loop(run *r, const kd_stmt *st)
+int kd_loop_trips(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uint64_t *tripsp)
 {
-	kdesc *d = r->d;
-	const kx_node *n = d->prog.n;
+	const kx_node *n = r->d->prog.n;
 	int slot = st->slot;
-	/* the kind of loop: a body of accesses affine in the variable */
-	int nacc = 0;
-	for (int i = 0; i < st->n1; i++) {
-		const kd_stmt *b = &d->stmts[d->lists[st->l1 + i]];
-		if (b->kind != ST_LOAD && b->kind != ST_STORE)
-			return 1;
-		if (b->kind == ST_STORE && r->skip_stores)
-			continue;
-		for (int j = 0; j < b->n1; j++) {
-			const kd_ref *R = &d->refs[b->l1 + j];
-			for (int k = 0; k < R->nidx; k++)
-				if (!kx_affine(n, R->idx[k], slot))
-					return 1;
-		}
-		nacc += b->n1;
-	}
 	int bound, op = kx_cmp_var(n, st->e2, slot, &bound);
-	if (!op || !kx_affine(n, st->e3, slot) || nacc > RD_COUNT_MAX_REPEAT)
+	if (!op || !kx_affine(n, st->e3, slot))
 		return 1;
 	int e = 0;
 	int64_t v0 = kx_eval(n, st->e1, r->vals, &e);
@@ -297,6 +291,40 @@ int kd_count_loop(run *r, const kd_stmt *st)
 	if (trips > MAX_LOOP)
 		return kd_run_fail(r, st->line, "loop runs more than %llu iterations",
 				   (unsigned long long)MAX_LOOP);
+	*v0p = v0;
+	*cp = c;
+	*tripsp = trips;
+	return 0;
+}
+
+int kd_count_loop(run *r, const kd_stmt *st)
+{
+	kdesc *d = r->d;
+	const kx_node *n = d->prog.n;
+	int slot = st->slot;
+	/* the kind of loop: a body of accesses affine in the variable */
+	int nacc = 0;
+	for (int i = 0; i < st->n1; i++) {
+		const kd_stmt *b = &d->stmts[d->lists[st->l1 + i]];
+		if (b->kind != ST_LOAD && b->kind != ST_STORE)
+			return 1;
+		if (b->kind == ST_STORE && r->skip_stores)
+			continue;
+		for (int j = 0; j < b->n1; j++) {
+			const kd_ref *R = &d->refs[b->l1 + j];
+			for (int k = 0; k < R->nidx; k++)
+				if (!kx_affine(n, R->idx[k], slot))
+					return 1;
+		}
+		nacc += b->n1;
+	}
+	if (nacc > RD_COUNT_MAX_REPEAT)
+		return 1;
+	int64_t v0, c;
+	uint64_t trips;
+	int lt = kd_loop_trips(r, st, &v0, &c, &trips);
+	if (lt)
+		return lt;
 	if (!trips)
 		return 0;
 	/* each access's address at the first iteration and its stride; every
@@ -328,6 +356,10 @@ int kd_count_loop(run *r, const kd_stmt *st)
 			ref[p] = (uint32_t)(b->l1 + j);
 		}
 	}
+	if (r->dry) { /* every index checked at the first and the last iteration */
+		r->vals[slot] = v0 + (int64_t)trips * c;
+		return 0;
+	}
 	for (uint64_t t = 0; t < trips;) {
 		uint64_t m = trips - t;
 		for (int q = 0; q < nacc; q++) {
@@ -338,9 +370,12 @@ int kd_count_loop(run *r, const kd_stmt *st)
 					m = k;
 			}
 		}
-		for (int q = 0; q < nacc; q++)
+		for (int q = 0; q < nacc; q++) {
+			if (r->watch)
+				r->see(r->watch, addr[q] / r->line);
 			if (rd_count_access(r->count, addr[q], ref[q]) < 0)
 				goto oom;
+		}
 		if (m > 1) {
 			if (rd_count_repeat(r->count, addr, ref, nacc, m - 1) < 0)
 				goto oom;
@@ -444,6 +479,11 @@ int kd_run_launch(run *r, const kd_launch *L)
 			/* this thread's share of the launch's */
 			r->span = span / (double)(nblocks * bs);
 			r->base = base + r->span * (double)(b * bs + t);
+			if (r->count && r->flat && r->flat_body && nblocks * bs == 1) {
+				int f = r->flat_body(r, K);
+				if (f <= 0)
+					continue; /* counted, or failed (r->failed) */
+			}
 			run_list(r, K->body, K->nbody);
 		}
 	}

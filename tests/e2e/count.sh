@@ -10,7 +10,7 @@
 . "$(dirname "$0")/common.inc"
 
 # csv_refs: "accesses/compulsory/capacity_l1" per reference of $T/out
-csv_refs() { sed 1d "$T/out" | awk -F, '{ printf "%s%s/%s/%s", (NR > 1 ? " " : ""), $(NF-4), $(NF-3), $(NF-2) }'; }
+csv_refs() { sed 1d "$T/out" | awk -F, '{ printf "%s%s/%s/%s", (NR > 1 ? " " : ""), $(NF-5), $(NF-4), $(NF-3) }'; }
 
 # kernel ARGS... -- WANT: count -f csv with ARGS, per-reference triples
 check() {
@@ -196,7 +196,7 @@ fromc() { # C-FILE OUT -D...
 fromc tests/fuzz/corpus/cscop/gemm.c "$T/gemm.kdesc" &&
 	rds count -f csv -D D=256 "$T/gemm.kdesc" && sed 1d "$T/out" | cut -d, -f3,5- >"$T/fc.csv" &&
 	rds count -f csv -D D=256 sample:haystack/gemm && sed 1d "$T/out" | cut -d, -f3,5- >"$T/s.csv" &&
-	sed 's/,[0-9 ]*,[0-9]*$//' "$T/fc.csv" >"$T/fc2.csv" && sed 's/,[0-9 ]*,[0-9]*$//' "$T/s.csv" >"$T/s2.csv" &&
+	sed 's/,[0-9 ]*,[0-9]*,[0-9]*$//' "$T/fc.csv" >"$T/fc2.csv" && sed 's/,[0-9 ]*,[0-9]*,[0-9]*$//' "$T/s.csv" >"$T/s2.csv" &&
 	cmp -s "$T/fc2.csv" "$T/s2.csv" && [ "$(wc -l <"$T/fc2.csv")" -eq 6 ]
 result "kdesc --from-c: HayStack's gemm example counts as the sample does (D = 256)" $?
 rds count -f json "$T/gemm.kdesc"
@@ -237,3 +237,85 @@ bad_c call 'float A[8];\n#pragma scop\nfor (int i = 0; i < 8; i++) A[f(i)] = 0;\
 bad_c macro '#define SQ(x) ((x)*(x))\nfloat A[8];\n#pragma scop\nA[0] = 1;\n#pragma endscop\n' 'run the file through cpp' || ok=1
 bad_c loopvar 'float A[8];\n#pragma scop\nfor (int i = 0; i < 8; i++) i = 2;\n#pragma endscop\n' 'loop variable assigned' || ok=1
 result "kdesc --from-c: constructs outside the class are refused with FILE:LINE, exit 2, -o untouched" $ok
+
+# ---------------------------------------------------------------- the flat path
+# Counted period by period where the program allows it, the rest proven
+# equal and added: the same numbers as counting every access (--stream),
+# reference by reference; which path and why said in text and JSON.
+norm() { # the JSON of $T/out without timings and path bookkeeping
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+p = d.pop("path"); d.pop("seconds", None); d.pop("repeated")
+for r in d["references"]:
+    r.pop("repeated"); r.pop("flat")
+print(json.dumps(d, sort_keys=True))
+print("flat" if p["flat"] else "streamed: " + p["why"], file=sys.stderr)' "$T/out" 2>"$T/path"
+}
+same() { # ARGS...: count -f json ARGS with and without --stream agree; the path in $T/path
+	rds count -f json --stream "$@" && a=$(norm) && [ "$(cat "$T/path")" = "streamed: --stream" ] &&
+		rds count -f json "$@" && b=$(norm) && [ "$a" = "$b" ]
+}
+ok=0
+for D in 64 128 256; do
+	same -D D=$D sample:haystack/gemm && grep -qx flat "$T/path" || { ok=1; echo "# gemm D=$D"; }
+done
+for D in 64 256; do
+	same -D D=$D -s l1.line=128 --levels 4K,64K,1M sample:haystack/gemm && grep -qx flat "$T/path" ||
+		{ ok=1; echo "# gemm D=$D 128-byte lines"; }
+done
+same sample:haystack/multiplication && grep -qx flat "$T/path" || { ok=1; echo "# multiplication"; }
+same --stores skip -D D=96 sample:haystack/gemm && grep -qx flat "$T/path" || { ok=1; echo "# skip"; }
+result "count: the flat path equals --stream per reference (gemm D = 64-256, lines 64/128, 3 levels, stores skipped; multiplication)" $ok
+
+# a period of several iterations after a remainder: 4-byte and 8-byte
+# elements moving by 1 and 3 elements, 64- and 48-byte lines
+cat >"$T/period.kdesc" <<'K'
+format = "rdscope-kernel";
+version = 1;
+params = { N = 173; M = 9; };
+arrays = {
+  a = { elem = 4; dims = ["N + 8"]; };
+  b = { elem = 8; dims = ["3 * N"]; };
+  c = { elem = 4; dims = ["M"]; };
+};
+kernels = (
+  { name = "period"; grid = [1]; block = [1];
+    body = (
+      { for = "i = 0; i < N; i++"; do = (
+          "load a[i], a[i + 8], b[3 * i]",
+          { for = "j = 0; j < M; j++"; do = ( "load c[j]", "store a[i + 1]" ); }
+      ); }
+    ); }
+);
+K
+ok=0
+for args in "--levels 128,1K" "-s l1.line=32 --levels 96,480" "-s l1.line=128 --levels 256" "-D N=200 --levels 64"; do
+	# shellcheck disable=SC2086
+	same $args "$T/period.kdesc" && grep -qx flat "$T/path" || { ok=1; echo "# period $args: $(cat "$T/path")"; }
+done
+rds count "$T/period.kdesc"
+grep -q '^path        flat: loop i (line 12), [0-9]* of 173 iterations counted access by access (periods of 16)' "$T/out"
+[ $? -eq 0 ] && [ $ok -eq 0 ]
+result "count: the flat path with periods of 16 after a remainder (32- and 128-byte lines too) equals --stream" $?
+
+# outside the class: streamed, with the reason; the numbers as ever
+ok=0
+same -D N=128 -s l1.line=16 --levels 256 sample:haystack/toy &&
+	grep -q "A moves by two different strides" "$T/path" || { ok=1; echo "# toy: $(cat "$T/path")"; }
+same -s l1.line=16 --levels 1K sample:haystack/cholesky &&
+	grep -q "an inner loop's bounds read the loop's variable" "$T/path" || { ok=1; echo "# cholesky"; }
+sed 's/"load a\[i\], a\[i + 8\], b\[3 \* i\]"/"load a[i], a[i + 8], b[i * i % 7]"/' "$T/period.kdesc" >"$T/sq.kdesc"
+same "$T/sq.kdesc" && grep -q "b: a subscript not affine" "$T/path" || { ok=1; echo "# square: $(cat "$T/path")"; }
+sed 's/{ for = "j = 0; j < M; j++"/{ for = "j = 0; j < i % 5; j++"/' "$T/period.kdesc" >"$T/tri.kdesc"
+same "$T/tri.kdesc" && grep -q "bounds read the loop's variable" "$T/path" || { ok=1; echo "# tri: $(cat "$T/path")"; }
+sed 's/"load a\[i\], a\[i + 8\], b\[3 \* i\]",/"k = i + 1", "load a[k], a[i + 8], b[3 * i]",/' "$T/period.kdesc" >"$T/let.kdesc"
+same "$T/let.kdesc" && grep -q "an assignment in the loop" "$T/path" || { ok=1; echo "# let: $(cat "$T/path")"; }
+same -D N=4 "$T/period.kdesc" && grep -q "fewer than 5 periods" "$T/path" || { ok=1; echo "# short: $(cat "$T/path")"; }
+same sample:kernels/matmul:small && grep -q "not one thread of one launch" "$T/path" || { ok=1; echo "# matmul"; }
+result "count: outside the flat class streamed with the reason (two strides, triangular, non-affine, assignment, short, threads)" $ok
+
+# an out-of-bounds index in the last iteration is found without running it
+sed 's/a = { elem = 4; dims = \["N + 8"\]; };/a = { elem = 4; dims = ["N + 7"]; };/' "$T/period.kdesc" >"$T/oob.kdesc"
+rds count "$T/oob.kdesc"
+[ $rc -eq 2 ] && grep -q 'index outside 0..179' "$T/err"
+result "count: the flat path still refuses an index out of bounds in the last iteration (exit 2)" $?
