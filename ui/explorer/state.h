@@ -126,6 +126,14 @@ typedef struct explorer {
 	char count_def[EXPLORER_COUNT_PARAMS][48];
 	int ncount_def, count_psel;
 	char count_asked[1024];
+	/* The placement view (views/placement.c): the selected array, and
+	 * the accesses of each of place_k's arrays (counted once per kernel:
+	 * they do not depend on the configuration; place_n arrays, or
+	 * place_k NULL before the first count). */
+	int place_sel;
+	const rd_kernel *place_k;
+	uint32_t place_n;
+	rd_array_counts place_counts;
 	snap *prof;            /* JOB_PROFILE result, or NULL (views/profile.c; the
 				  breakdown's estimate line) */
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
