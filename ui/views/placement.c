@@ -202,9 +202,11 @@ static void draw(explorer *x, const rect *r, int flags)
 		fmt_delta(D(c->misses, o->misses), d[3], sizeof d[3]);
 		fmt_delta(D(c->replays, o->replays), d[4], sizeof d[4]);
 		fmt_delta(D(c->address_instructions, o->address_instructions), d[5], sizeof d[5]);
-		if (!kc || !kb)
-			snprintf(d[0], sizeof d[0], "-"), snprintf(d[4], sizeof d[4], "-"),
-				snprintf(d[5], sizeof d[5], "-");
+		if (!kc || !kb) { /* unknown without spaces on either side */
+			snprintf(d[0], sizeof d[0], "-");
+			snprintf(d[4], sizeof d[4], "-");
+			snprintf(d[5], sizeof d[5], "-");
+		}
 		snprintf(line, sizeof line, "   %-9s %10s %9s %9s %9s %8s %10s", "vs pinned",
 			 d[0], d[1], d[2], d[3], d[4], d[5]);
 		int64_t cost = D(c->misses, o->misses) + (kc && kb ? D(c->replays, o->replays) : 0);
