@@ -425,7 +425,9 @@ int64_t rd_arrays_named(const rd_arrays *as, const char *name);
 rd_arrays *rd_arrays_detect(const struct rd_kernel *k, uint64_t gap);
 
 /* Accesses per array: loads[i] and stores[i] for array i < as->n, and
- * those outside every array at index as->n (global). */
+ * those outside every array at index as->n (global; also stores without
+ * addresses, a version-2 .rdt's, which rd_arrays_detect and
+ * rd_spaces_resolve leave out). */
 typedef struct rd_array_counts {
 	uint64_t *loads, *stores; /* [as->n + 1] */
 } rd_array_counts;
