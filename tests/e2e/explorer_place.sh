@@ -6,7 +6,7 @@
 # panel on screen are `rdscope run -s mem.NAME=SPACE`'s; a move no space
 # allows (a stored array to texture, constant or a too small shared
 # memory) is refused with the reason; against a pinned baseline the
-# changes show; undo returns.
+# changes show; undo returns; a trace's arrays are found by gaps.
 #     RDSCOPE_UPDATE_GOLDEN=1 sh tests/e2e/explorer_place.sh   (then review the diff)
 NAME=explorer_place
 . "$(dirname "$0")/screen.inc"
@@ -138,12 +138,29 @@ body place_undo | grep -q '^ *table  *global  *texture' &&
 	grep -q "L1 miss breakdown" "$T/place_back.txt"
 result "placement: undo returns to every array global; M again: back to the panes" $?
 
-# A kernel without arrays (a trace): the view says so; Right refuses.
+# A trace's arrays are found by gaps when it is opened, as rdscope
+# arrays finds them; Right moves a0 to texture with rdscope run's numbers.
+MM=samples/reference/matmul_n64_t8.trc.gz
+"$RDSCOPE" arrays "$MM" >"$T/arrays_mm.txt" 2>&1
+"$RDSCOPE" run -q --no-timing -s mem.a0=texture "$MM" >"$T/run_mm.txt" 2>&1
 {
 	echo M
 	echo right
-	echo "dump-screen $T/place_none.txt"
-} >"$T/none.keys"
-screen none 30 100 NO_COLOR=1 -- --no-timing --script "$T/none.keys" builtin:fig3 &&
-	grep -q 'this kernel names no arrays' "$T/place_none.txt"
-result "placement: a kernel without arrays says so" $?
+	echo wait
+	echo "dump-screen $T/place_trace.txt"
+} >"$T/trace.keys"
+ok=1
+screen trace 30 100 NO_COLOR=1 -- --no-timing --script "$T/trace.keys" $MM && ok=0
+for a in a0 a1 a2; do
+	want=$(awk -v a="$a" '$1 == a { print $7, $8 }' "$T/arrays_mm.txt")
+	got=$(body place_trace | awk -v a="$a" '($1 == a || ($1 == ">" && $2 == a)) { print $(NF-1), $NF }')
+	[ -n "$want" ] && [ "$want" = "$got" ] || { echo "# $a: arrays $want, screen $got"; ok=1; }
+done
+for sp in global texture; do
+	w=$(run_space run_mm.txt $sp)
+	g=$(screen_space place_trace $sp)
+	[ -n "$w" ] && [ "$w" = "$g" ] || { echo "# $sp: run '$w', screen '$g'"; ok=1; }
+done
+body place_trace | grep -q '^ *> a0  *texture' || ok=1
+[ $ok -eq 0 ]
+result "placement: a trace's arrays found by gaps; a0 to texture as rdscope run -s mem.a0=texture" $?

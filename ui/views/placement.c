@@ -1,7 +1,8 @@
 /*
  * The placement view (seed 002, data placement; issue 20 item 6): the
- * kernel's arrays, one row each, with the memory space the configuration
- * puts it in (mem.NAME, global when not named), the baseline's space
+ * kernel's arrays (a description's, or a trace's found by gaps when it
+ * was opened: explorer_switch), one row each, with the memory space the
+ * configuration puts it in (mem.NAME, global when not named), the baseline's space
  * when one is pinned, and its loads and stores (counted once per kernel:
  * they do not depend on the configuration); Left/Right moves the selected
  * array to the previous or next space it is allowed in (each candidate
@@ -112,12 +113,13 @@ static void draw(explorer *x, const rect *r, int flags)
 	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
 	char line[512];
 	if (!as) {
-		draw_put(y + 1, x0 + 1, iw - 1, E_PENDING,
-			 "this kernel names no arrays: a kernel description names its own (arrays = "
-			 "{...}); rdscope arrays INPUT lists them");
+		int big = x->k && x->k->nloads + x->k->nstores > EXPLORER_ARRAYS_AUTO;
+		draw_put(y + 1, x0 + 1, iw - 1, E_PENDING, "this kernel names no arrays");
 		draw_put(y + 2, x0 + 1, iw - 1, E_DERIVED,
-			 "(a trace's arrays, --arrays FILE or found by gaps, are rdscope run's and "
-			 "placements' for now)");
+			 big ? "(a trace of more than 2 M accesses: the explorer does not look for its "
+			       "arrays; rdscope arrays and run -s mem.NAME=SPACE do)"
+			     : "(a kernel description names its own, arrays = {...}; rdscope arrays "
+			       "INPUT lists them)");
 		return;
 	}
 	/* the arrays */
