@@ -41,7 +41,7 @@ enum {
 	K_DRAM_ROW_HIT, K_DRAM_ROW_MISS, K_DRAM_ROW_CONFLICT, K_DRAM_NS_PER_STEP,
 	K_DRAM_ROW_TIMEOUT, K_DRAM_CACHE_HIT,
 	K_TEX_SIZE, K_TEX_LINE, K_TEX_WAYS, K_CONST_SIZE, K_CONST_LINE, K_CONST_WAYS,
-	K_SMEM_SIZE, K_SMEM_BANKS, K_SMEM_BANK_WIDTH,
+	K_SMEM_SIZE, K_SMEM_BANKS, K_SMEM_BANK_WIDTH, K_SMEM_LATENCY,
 	K_COUNT
 };
 
@@ -657,6 +657,16 @@ const rd_key rd_keys[] = {
 		.name = "smem.bank_width", .type = RD_KEY_UINT, .unit = "bytes",
 		FIELD(smem_bank_width), .def = "4", .min = 1, .flags = RD_KEY_POW2 | RD_KEY_SPACES,
 		.help = "bytes per shared-memory bank word",
+	},
+	[K_SMEM_LATENCY] = {
+		.name = "smem.latency", .type = RD_KEY_DOUBLE, .unit = "ns", FIELD(smem_latency),
+		.def = "0", .flags = RD_KEY_SPACES,
+		.help = "AMAT's shared-memory latency (Eq. 5's shmem_lat)",
+		.doc = "Eq. 5's\n"
+		       ".IR shmem_lat ,\n"
+		       "weighted by the share of requests that are shared-memory requests (seed\n"
+		       "002 gives no value: enter your own, in the units of\n"
+		       ".BR dram.cache_hit ).",
 	},
 	[K_COUNT] = {.name = NULL},
 };

@@ -895,8 +895,19 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		if (r->has_dram) { /* Eq. 5 over the last cache level's read misses */
 			rd_dram *d = &r->dram;
 			d->miss_ratio = r->has_l2 ? r->l2.miss_rate : r->miss_rate_all;
+			/* shmem_ratio: shared-memory requests among all the
+			 * spaces' requests (0 without placements) */
+			if (r->has_spaces) {
+				uint64_t all = 0;
+				for (int i = 0; i < RD_NSPACES; i++)
+					all += r->spaces[i].requests;
+				d->shmem_ratio = all ? (double)r->spaces[RD_SPACE_SHARED].requests /
+							       (double)all
+						     : 0;
+			}
 			d->amat = d->saturated ? NAN
-					       : rd_amat(d->latency, d->miss_ratio, c->dram_cache_hit, 0, 0);
+					       : rd_amat(d->latency, d->miss_ratio, c->dram_cache_hit,
+							 c->smem_latency, d->shmem_ratio);
 		}
 		r->hist = cc[0].hist;
 		r->hist_len = cc[0].hist_len;

@@ -168,6 +168,7 @@ typedef struct rd_config {
 	uint32_t tex_size, tex_line, tex_ways;
 	uint32_t const_size, const_line, const_ways;
 	uint32_t smem_size, smem_banks, smem_bank_width;
+	double smem_latency; /* Eq. 5's shmem_lat (ns) */
 	uint32_t mem_n;
 	rd_placement mem[RD_MEM_MAX];
 } rd_config;
@@ -653,6 +654,7 @@ typedef struct rd_dram {
 	 * service); Eq. 5's AMAT */
 	double queue_delay, latency, amat;
 	double miss_ratio;         /* Eq. 5's: the last cache level's misses / reads */
+	double shmem_ratio;        /* Eq. 5's: shared-memory requests / all spaces' requests */
 } rd_dram;
 
 typedef struct rd_result {

@@ -62,12 +62,19 @@ static void test_cli_table_rows(void **state)
 		assert_non_null(o->help);
 		assert_non_null(o->man);
 		assert_true(o->set || o->alone);
+		/* a name (or letter) twice only for commands apart: each
+		 * command finds its own (cli_option_find) */
 		for (const cli_option *p = cli_options; p < o; p++) {
-			assert_string_not_equal(p->name, o->name);
+			if (!strcmp(p->name, o->name))
+				assert_int_equal(p->commands & o->commands, 0);
 			assert_false(o->letter && p->letter == o->letter);
 		}
 	}
 	assert_true(n <= 8 * sizeof(unsigned long long)); /* cli.given has a bit each */
+	/* --by is run's (site|array|none) and placements' (mem|inst) */
+	assert_string_equal(cli_option_find("--by", CLI_RUN)->arg, "site|array|none");
+	assert_string_equal(cli_option_find("--by", CLI_PLACEMENTS)->arg, "mem|inst");
+	assert_string_equal(cli_option_find("--by", CLI_COUNT)->arg, "site|array|none");
 	for (size_t i = 0; i < cli_ncmds; i++) {
 		assert_ptr_equal(cli_cmd_of(cli_cmds[i].cmd), &cli_cmds[i]);
 		if (cli_cmds[i].name)

@@ -80,7 +80,7 @@ static int parse_words(cli *c, int argc, char **argv, int first)
 			snprintf(opt, sizeof opt, "%.*s", (int)n, a);
 			attached = eq ? eq + 1 : NULL;
 		}
-		const cli_option *o = cli_option_find(opt);
+		const cli_option *o = cli_option_find(opt, c->cmd);
 		if (!o)
 			return unknown_option(a, opt);
 		const char *v = NULL;

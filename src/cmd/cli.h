@@ -35,6 +35,7 @@ enum cli_command {
 	CLI_COUNT,   /* a description's exact misses without a trace (count_cmd.c) */
 	CLI_KDESC,   /* a description from C (trace_cmd.c) */
 	CLI_ARRAYS,  /* the arrays of each kernel and their accesses (arrays_cmd.c) */
+	CLI_PLACEMENTS, /* memory-space placements ranked (placements_cmd.c) */
 };
 
 typedef struct cli {
@@ -93,6 +94,10 @@ typedef struct cli {
 	int one_thread;            /* convert --one-thread: every access thread 0's, in order */
 	const char *arrays;        /* --arrays FILE: a trace's arrays (CSV), NULL: found by gaps */
 	unsigned long long gap;    /* --gap BYTES: the detection's gap (0: the default) */
+	/* placements */
+	const char *only;          /* --only A,B: the arrays to place, NULL: every array */
+	int rank_inst;             /* --by inst: rank by issued instructions (mem: Tmem) */
+	const char *sample_times;  /* --sample FILE: the sample placement's measured times */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 

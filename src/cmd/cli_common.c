@@ -107,7 +107,7 @@ void cli_help_command(FILE *f, enum cli_command cmd)
 			fputs("\nOptions:\n", f);
 		help_option(f, o);
 	}
-	if (cli_option_find("-s") && (cli_option_find("-s")->commands & CLI_CMD(cmd)))
+	if (cli_option_find("-s", cmd) && (cli_option_find("-s", cmd)->commands & CLI_CMD(cmd)))
 		fputs("\nKEY is a key of the model: 'rdscope keys' lists them with their defaults.\n", f);
 	fputs("\n'rdscope --help' shows every command; man rdscope has the details.\n", f);
 }

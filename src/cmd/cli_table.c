@@ -86,6 +86,12 @@ static const char *set_plot_hist(cli *c, const cli_option *o, const char *v)
 static const char *set_by(cli *c, const cli_option *o, const char *v)
 {
 	(void)o;
+	if (c->cmd == CLI_PLACEMENTS) {
+		if (strcmp(v, "mem") && strcmp(v, "inst"))
+			return "--by: expected mem or inst, got '%s'";
+		c->rank_inst = !strcmp(v, "inst");
+		return NULL;
+	}
 	return output_by_parse(v, &c->by) < 0 ? "--by: expected site, array or none, got '%s'"
 					      : NULL;
 }
@@ -211,7 +217,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "preset", .letter = 'p', .arg = "NAME|FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS),
 		.set = set_str, .field = offsetof(cli, preset),
 		.help = "start from a preset (see 'rdscope presets')",
 		.man = "Start from a preset instead of the defaults: a name from the search path\n"
@@ -230,7 +236,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "set", .letter = 's', .arg = "KEY=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS),
 		.set = set_list, .field = offsetof(cli, sets), .count = offsetof(cli, nsets),
 		.help = "set a key of the model (repeatable, after -p)",
 		.man = "Set a key of the model (see\n"
@@ -263,7 +269,7 @@ const cli_option cli_options[] = {
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
 			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_TRAIN) |
 			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_KDESC) |
-			    CLI_CMD(CLI_ARRAYS),
+			    CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_PLACEMENTS),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -555,7 +561,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "define", .letter = 'D', .arg = "NAME=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COUNT) |
-			    CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_KDESC),
+			    CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_KDESC) | CLI_CMD(CLI_PLACEMENTS),
 		.set = set_list, .field = offsetof(cli, defines), .count = offsetof(cli, ndefines),
 		.help = "set a kernel description's parameter (repeatable; after :VARIANT)",
 		.man = "Set parameter\n"
@@ -649,7 +655,7 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "arrays", .arg = "FILE",
-		.commands = CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
+		.commands = CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PLACEMENTS),
 		.set = set_str, .field = offsetof(cli, arrays),
 		.help = "arrays: name a trace's arrays (CSV name,base,bytes,elem[,width])",
 		.man = "Name the arrays of a trace (seed 002's unit of placement) from a CSV\n"
@@ -683,7 +689,7 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "gap", .arg = "BYTES",
-		.commands = CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP),
+		.commands = CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PLACEMENTS),
 		.set = set_gap,
 		.help = "arrays: untouched bytes that separate two found arrays (default 65536)",
 		.man = "Without\n"
@@ -697,7 +703,56 @@ const cli_option cli_options[] = {
 		       ".BR a0 \", \" a1 \", ...\"\n"
 		       "in address order, their element the most common access size.\n"
 		       "Arrays closer than the gap merge; a strided walk with larger holes splits.",
+	},	{
+		/* placements' --by (cli_option_find picks it for that command) */
+		.name = "by", .arg = "mem|inst",
+		.commands = CLI_CMD(CLI_PLACEMENTS),
+		.set = set_by,
+		.help = "placements: rank by memory time (mem, default) or by instructions (inst)",
+		.man = "How\n"
+		       ".B placements\n"
+		       "ranks the placements:\n"
+		       ".B mem\n"
+		       "(the default) by the relative memory time\n"
+		       ".IR Tmem ,\n"
+		       ".B inst\n"
+		       "by the change in issued instructions per warp (addressing and replays,\n"
+		       "Eq. 3); ties by the other.",
 	},
+	{
+		.name = "only", .arg = "A,B,...",
+		.commands = CLI_CMD(CLI_PLACEMENTS),
+		.set = set_str, .field = offsetof(cli, only),
+		.help = "placements: place only these arrays (the others keep their space)",
+		.man = "Enumerate the placements of these arrays only (comma-separated names);\n"
+		       "the other arrays keep the space the configuration gives them. Without it\n"
+		       "every array with an access is placed. A name the kernel has no array of is\n"
+		       "refused (exit 2).",
+	},
+	{
+		.name = "sample", .arg = "FILE",
+		.commands = CLI_CMD(CLI_PLACEMENTS),
+		.set = set_str, .field = offsetof(cli, sample_times),
+		.help = "placements: the sample placement's measured times (predict kernel times)",
+		.man = "The configuration's own placement (the sample) measured on the GPU, one\n"
+		       ".IB name \" = \" value\n"
+		       "per line:\n"
+		       ".BR tcomp ,\n"
+		       ".BR tmem ,\n"
+		       ".B toverlap\n"
+		       "(one unit of time for the three),\n"
+		       ".B inst_per_warp\n"
+		       "(issued instructions per warp) and\n"
+		       ".BR warps_per_sm ,\n"
+		       "and optionally\n"
+		       ".B wserial\n"
+		       "(Eq. 2's serialisation, default 0);\n"
+		       ".B #\n"
+		       "starts a comment. With it each placement also gets a predicted kernel time\n"
+		       "by seed 002's Eqs. 1, 2, 4 and 12, marked approximate: see\n"
+		       ".BR \"Data placement\" .",
+	},
+
 	{
 		.name = "samples", .arg = "N",
 		.commands = CLI_CMD(CLI_TRAIN),
@@ -955,16 +1010,21 @@ const cli_option cli_options[] = {
 	{.name = NULL},
 };
 
-const cli_option *cli_option_find(const char *opt)
+const cli_option *cli_option_find(const char *opt, enum cli_command cmd)
 {
+	const cli_option *first = NULL;
 	for (const cli_option *o = cli_options; o->name; o++) {
 		if (!o->set)
 			continue;
 		if (opt[0] == '-' && opt[1] == '-' ? !strcmp(opt + 2, o->name)
-						     : o->letter && opt[1] == o->letter && !opt[2])
-			return o;
+						     : o->letter && opt[1] == o->letter && !opt[2]) {
+			if (o->commands & CLI_CMD(cmd))
+				return o; /* a name two commands use differently: cmd's */
+			if (!first)
+				first = o;
+		}
 	}
-	return NULL;
+	return first;
 }
 
 void cli_option_name(const cli_option *o, char *buf, size_t len)
@@ -1011,6 +1071,11 @@ const cli_cmd cli_cmds[] = {
 	{.name = "arrays", .cmd = CLI_ARRAYS,
 	 .usage = "arrays [--arrays FILE] [--gap BYTES] [-f FMT] [-o FILE] INPUT...",
 	 .help = "list each kernel's arrays with their accesses, loads and stores"},
+	{.name = "placements", .cmd = CLI_PLACEMENTS,
+	 .usage = "placements [-p PRESET] [-s KEY=VALUE]... [--arrays FILE] [--gap BYTES]\n"
+		  "             [--only A,B,...] [--by mem|inst] [--sample FILE] [-f FMT] [-o FILE]\n"
+		  "             INPUT",
+	 .help = "rank the allowed memory-space placements of a kernel's arrays"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,

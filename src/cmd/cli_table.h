@@ -40,7 +40,7 @@ extern const cli_option cli_options[]; /* NULL-name terminated */
 
 /* The option whose "-x" or "--name" (no "=value") opt is, among the ones
  * taken after the first word; NULL if none. */
-const cli_option *cli_option_find(const char *opt);
+const cli_option *cli_option_find(const char *opt, enum cli_command cmd);
 
 /* How messages name an option: "-p" where it has a short form, else "--vary". */
 void cli_option_name(const cli_option *o, char *buf, size_t len);

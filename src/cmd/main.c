@@ -25,6 +25,7 @@
 #include "train_cmd.h"
 #include "count_cmd.h"
 #include "arrays_cmd.h"
+#include "placements_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -380,6 +381,9 @@ int main(int argc, char **argv)
 			break;
 		case CLI_ARRAYS:
 			rc = arrays_run(&c);
+			break;
+		case CLI_PLACEMENTS:
+			rc = placements_run(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

@@ -30,5 +30,6 @@
 #include "json.h"
 #include "rpinput.h"
 #include "arrays.h"
+#include "sampletimes.h"
 
 #endif

@@ -166,6 +166,7 @@ static const csv_col csv_cols[] = {
 	{"dram_queue_delay", COL_D_NS, offsetof(rd_dram, queue_delay)},
 	{"dram_latency", COL_D_NS, offsetof(rd_dram, latency)},
 	{"dram_miss_ratio", COL_D_NS, offsetof(rd_dram, miss_ratio)},
+	{"dram_shmem_ratio", COL_D_NS, offsetof(rd_dram, shmem_ratio)},
 	{"dram_amat", COL_D_NS, offsetof(rd_dram, amat)},
 };
 #undef L2C

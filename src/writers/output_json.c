@@ -214,6 +214,7 @@ static void json_dram(FILE *f, const rd_dram *d)
 		{"queue_delay", offsetof(rd_dram, queue_delay)},
 		{"latency", offsetof(rd_dram, latency)},
 		{"miss_ratio", offsetof(rd_dram, miss_ratio)},
+		{"shmem_ratio", offsetof(rd_dram, shmem_ratio)},
 		{"amat", offsetof(rd_dram, amat)},
 	};
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {

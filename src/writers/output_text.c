@@ -234,8 +234,11 @@ static void text_dram(FILE *f, const rd_config *c, const rd_dram *d)
 	}
 	fprintf(f, "  queueing delay %.1f ns (Kingman G/G/1), DRAM latency %.1f ns (Eq. 7)\n",
 		d->queue_delay, d->latency);
-	fprintf(f, "  AMAT %.1f ns = %.1f ns x miss ratio %.4f + hit %.1f ns (Eq. 5)\n", d->amat,
-		d->latency, d->miss_ratio, c->dram_cache_hit);
+	fprintf(f, "  AMAT %.1f ns = %.1f ns x miss ratio %.4f + hit %.1f ns", d->amat, d->latency,
+		d->miss_ratio, c->dram_cache_hit);
+	if (d->shmem_ratio > 0)
+		fprintf(f, " + shared %.1f ns x %.4f", c->smem_latency, d->shmem_ratio);
+	fputs(" (Eq. 5)\n", f);
 }
 
 /* Memory spaces (seed 002): the placements, then a row per space. */
