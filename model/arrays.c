@@ -111,15 +111,18 @@ static int span_cmp(const void *x, const void *y)
 rd_arrays *rd_arrays_detect(const rd_kernel *k, uint64_t gap)
 {
 	rd_arrays *as = rd_arrays_new();
-	uint64_t n = k->nloads + k->nstores;
+	/* a version-2 .rdt counted its stores without their addresses */
+	uint64_t ns = k->store_addr ? k->nstores : 0;
+	uint64_t n = k->nloads + ns;
 	span *v = malloc((n ? n : 1) * sizeof *v);
 	uint64_t *count = calloc(65536, sizeof *count); /* per access size, reused */
 	if (!as || !v || !count)
 		goto fail;
 	for (uint64_t i = 0; i < k->nloads; i++)
 		v[i] = (span){k->addr[i], k->bytes[i] ? k->bytes[i] : 1};
-	for (uint64_t i = 0; i < k->nstores; i++)
-		v[k->nloads + i] = (span){k->store_addr[i], k->store_bytes[i] ? k->store_bytes[i] : 1};
+	for (uint64_t i = 0; i < ns; i++)
+		v[k->nloads + i] = (span){k->store_addr[i],
+					  k->store_bytes && k->store_bytes[i] ? k->store_bytes[i] : 1};
 	qsort(v, n, sizeof *v, span_cmp);
 	for (uint64_t i = 0; i < n;) {
 		uint64_t base = v[i].a, end = v[i].a + v[i].bytes, j = i;
@@ -175,7 +178,9 @@ int rd_arrays_count(const rd_arrays *as, const rd_kernel *k, rd_array_counts *ou
 		int64_t a = rd_arrays_find(as, k->addr[i]);
 		out->loads[a < 0 ? n : (uint32_t)a]++;
 	}
-	for (uint64_t i = 0; i < k->nstores; i++) {
+	if (!k->store_addr) /* stores without addresses (a version-2 .rdt): outside */
+		out->stores[n] = k->nstores;
+	for (uint64_t i = 0; k->store_addr && i < k->nstores; i++) {
 		int64_t a = rd_arrays_find(as, k->store_addr[i]);
 		out->stores[a < 0 ? n : (uint32_t)a]++;
 	}

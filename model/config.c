@@ -1265,6 +1265,18 @@ static int set_mem(rd_config *c, const char *key, const char *value, char *err, 
 	return 0;
 }
 
+int rd_config_unset_mem(rd_config *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->mem_n; i++)
+		if (strcmp(c->mem[i].name, name) == 0) {
+			memmove(&c->mem[i], &c->mem[i + 1], (c->mem_n - i - 1) * sizeof c->mem[0]);
+			c->mem_n--;
+			memset(&c->mem[c->mem_n], 0, sizeof c->mem[0]);
+			return 1;
+		}
+	return 0;
+}
+
 int rd_config_set(rd_config *c, const char *key, const char *value, char *err, size_t errlen)
 {
 	if (strncmp(key, "mem.", 4) == 0)

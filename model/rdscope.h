@@ -300,6 +300,11 @@ const char *rd_space_name(enum rd_space s);
 int rd_space_parse(const char *s);
 /* The space c places array name in (RD_SPACE_GLOBAL if not named). */
 enum rd_space rd_config_space(const rd_config *c, const char *name);
+/* Drop array name's mem.NAME placement (back to global memory, and no
+ * longer a configuration with placements when it was the last): 1, or 0
+ * when c has none for name. (mem.NAME=global through rd_config_set is a
+ * setting of its own: its run reports the spaces.) */
+int rd_config_unset_mem(rd_config *c, const char *name);
 /* Is any array placed outside global memory? */
 int rd_config_has_spaces(const rd_config *c);
 
@@ -421,7 +426,9 @@ int64_t rd_arrays_named(const rd_arrays *as, const char *name);
 rd_arrays *rd_arrays_detect(const struct rd_kernel *k, uint64_t gap);
 
 /* Accesses per array: loads[i] and stores[i] for array i < as->n, and
- * those outside every array at index as->n (global). */
+ * those outside every array at index as->n (global; also stores without
+ * addresses, a version-2 .rdt's, which rd_arrays_detect and
+ * rd_spaces_resolve leave out). */
 typedef struct rd_array_counts {
 	uint64_t *loads, *stores; /* [as->n + 1] */
 } rd_array_counts;

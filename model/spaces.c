@@ -73,7 +73,8 @@ int rd_spaces_resolve(const rd_config *c, const rd_kernel *k, uint8_t *space_of,
 		if (p->space == RD_SPACE_TEXTURE || p->space == RD_SPACE_TEXTURE2D ||
 		    p->space == RD_SPACE_CONSTANT) {
 			uint64_t stores = 0;
-			for (uint64_t s = 0; s < k->nstores; s++)
+			/* (a version-2 .rdt's stores have no addresses: none known) */
+			for (uint64_t s = 0; k->store_addr && s < k->nstores; s++)
 				stores += rd_arrays_find(as, k->store_addr[s]) == ai;
 			if (stores)
 				FAIL("mem.%s: %s is stored to (%llu stores) and %s memory is read-only",

@@ -122,6 +122,43 @@ static void test_detect_gaps(void **state)
 	rd_kernel_free(k);
 }
 
+/* A version-2 .rdt counted its stores without their addresses (nstores
+ * set, store_addr NULL): the arrays are found from the loads, the stores
+ * counted outside every array, and no placement refused for them (this
+ * crashed rdscope arrays and the explorer's start on such a file). */
+static void test_stores_without_addresses(void **state)
+{
+	(void)state;
+	static const uint64_t ld[] = {0x1000, 0x1004, 0x40000};
+	static const uint16_t lb[] = {4, 4, 4};
+	static const uint64_t st[] = {0x1000, 0x1008};
+	rd_kernel *k = mixed(ld, lb, 3, st, 2);
+	/* as the reader of an old .rdt leaves them */
+	uint32_t *tid = k->store_tid, *pos = k->store_pos;
+	uint64_t *addr = k->store_addr;
+	uint16_t *bytes = k->store_bytes;
+	k->store_tid = NULL, k->store_pos = NULL, k->store_addr = NULL, k->store_bytes = NULL;
+	rd_arrays *as = rd_arrays_detect(k, 0x10000);
+	assert_non_null(as);
+	assert_int_equal(as->n, 2);
+	assert_int_equal(as->a[0].bytes, 8);
+	rd_array_counts n;
+	assert_int_equal(rd_arrays_count(as, k, &n), 0);
+	assert_int_equal(n.loads[0], 2);
+	assert_int_equal(n.stores[0], 0);
+	assert_int_equal(n.stores[2], 2);
+	rd_array_counts_free(&n);
+	rd_kernel_set_arrays(k, as);
+	rd_config c;
+	rd_config_default(&c);
+	char err[256];
+	assert_int_equal(rd_config_set(&c, "mem.a0", "texture", err, sizeof err), 0);
+	assert_int_equal(rd_spaces_check(&c, k, err, sizeof err), 0);
+	k->store_tid = tid, k->store_pos = pos, k->store_addr = addr, k->store_bytes = bytes;
+	assert_int_equal(rd_spaces_check(&c, k, err, sizeof err), -1); /* with them: refused */
+	rd_kernel_free(k);
+}
+
 static rd_arrays *parse_ok(const char *text)
 {
 	rd_arrays *as;
@@ -274,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_map_add_find),  cmocka_unit_test(test_detect_gaps),
 		cmocka_unit_test(test_csv_accepts),   cmocka_unit_test(test_csv_refusals),
 		cmocka_unit_test(test_csv_file),      cmocka_unit_test(test_kdesc_arrays),
+		cmocka_unit_test(test_stores_without_addresses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

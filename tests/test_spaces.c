@@ -294,6 +294,31 @@ static void test_mem_keys(void **state)
 	assert_non_null(strstr(e, "mem.A"));
 }
 
+/* rd_config_unset_mem: the setting goes, the others stay sorted; the last
+ * one gone, the configuration equals one that never had placements. */
+static void test_mem_unset(void **state)
+{
+	(void)state;
+	rd_config a, b;
+	rd_config_default(&a);
+	rd_config_default(&b);
+	set(&a, "mem.C", "shared");
+	set(&a, "mem.A", "texture");
+	set(&a, "mem.B", "constant");
+	assert_int_equal(rd_config_unset_mem(&a, "B"), 1);
+	assert_int_equal(a.mem_n, 2);
+	assert_string_equal(a.mem[0].name, "A");
+	assert_string_equal(a.mem[1].name, "C");
+	assert_int_equal(rd_config_space(&a, "B"), RD_SPACE_GLOBAL);
+	assert_int_equal(rd_config_space(&a, "C"), RD_SPACE_SHARED);
+	assert_int_equal(rd_config_unset_mem(&a, "B"), 0);
+	assert_int_equal(rd_config_unset_mem(&a, "A"), 1);
+	assert_int_equal(rd_config_unset_mem(&a, "C"), 1);
+	assert_false(rd_config_has_spaces(&a));
+	assert_true(rd_config_equal(&a, &b));
+	assert_int_equal(memcmp(&a.mem, &b.mem, sizeof a.mem), 0);
+}
+
 /* texture2d: a line holds a tw x th tile; a column of th rows shares it. */
 static void test_tex2d_tiles(void **state)
 {
@@ -423,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_constant_serialisation),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_mem_keys),
+		cmocka_unit_test(test_mem_unset),
 		cmocka_unit_test(test_tex2d_tiles),
 		cmocka_unit_test(test_routing),
 		cmocka_unit_test(test_offchip),

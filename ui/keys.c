@@ -19,8 +19,8 @@ const ui_key ui_keys[K_NKEYS] = {
 const char *keys_scope_title(enum key_scope s)
 {
 	static const char *const t[] = {"Everywhere",	     "Parameters pane", "Histogram pane",
-					"Step-through view", "Profile generator", "Prompts",
-					"Help screen"};
+					"Step-through view", "Profile generator",
+					"Placement view",    "Prompts",		"Help screen"};
 	return (unsigned)s < KS_NSCOPE ? t[s] : "?";
 }
 
@@ -42,7 +42,7 @@ const ui_key *keys_lookup(enum key_scope scope, int code)
 		return NULL;
 	const ui_key *k = find(scope, code);
 	if (!k && (scope == KS_PARAMS || scope == KS_HIST || scope == KS_STEP ||
-		   scope == KS_GEN))
+		   scope == KS_GEN || scope == KS_PLACE))
 		k = find(KS_GLOBAL, code);
 	return k;
 }

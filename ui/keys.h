@@ -12,8 +12,8 @@
 /* Where a key applies: everywhere, or only while a pane has the focus, the
  * step-through view is shown, a prompt is open or the help is shown. Lookup tries the focused pane's
  * scope first, then GLOBAL; prompts and help have only their own keys. */
-enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_GEN, KS_PROMPT, KS_HELP,
-		 KS_NSCOPE };
+enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_GEN, KS_PLACE, KS_PROMPT,
+		 KS_HELP, KS_NSCOPE };
 
 /* Key codes are curses codes (keys.c includes curses.h); KC_* name the
  * ones keys.h users need without curses. */
@@ -83,6 +83,13 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_GEN, KS_PROMPT, 
 	  "program, the miss rate of fully associative LRU caches of every size from 1 KiB to " \
 	  "16 MiB as a curve, and its references at the configured size, counted without a " \
 	  "trace as rdscope count does (H again or Esc: back)", 'H') \
+	X(PLACE, KS_GLOBAL, "M", \
+	  "data placement (seed 002): the kernel's arrays with their memory space and " \
+	  "accesses; Left/Right moves the selected array to the previous or next space it is " \
+	  "allowed in (a refused one is skipped, and said why when none is left); per space " \
+	  "its requests, hits, misses, replays and addressing instructions, Eq. 3's change in " \
+	  "issued instructions, the L2 and the DRAM panel; with a pinned baseline (c), the " \
+	  "changes against it (M again or Esc: back)", 'M') \
 	X(COUNT_LESS, KS_GLOBAL, "<", "count view: halve the selected parameter (the problem " \
 	  "size) and count again", '<') \
 	X(COUNT_MORE, KS_GLOBAL, ">", "count view: double the selected parameter and count again", \
@@ -148,6 +155,14 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_GEN, KS_PROMPT, 
 	X(GEN_ADD, KS_GEN, "A Insert", "add a peak after the selected one (at most 8)", 'A', \
 	  KEY_IC) \
 	X(GEN_DEL, KS_GEN, "x Delete", "remove the selected peak (one stays)", 'x', KEY_DC) \
+	X(PLACE_UP, KS_PLACE, "Up k", "the previous array", KEY_UP, 'k') \
+	X(PLACE_DOWN, KS_PLACE, "Down j", "the next array", KEY_DOWN, 'j') \
+	X(PLACE_PREV, KS_PLACE, "Left - h", \
+	  "move the array to the previous space it is allowed in (global, texture, texture2d, " \
+	  "constant, shared), as mem.NAME=SPACE; to global: the mem.NAME setting goes; u " \
+	  "undoes", KEY_LEFT, '-', 'h') \
+	X(PLACE_NEXT, KS_PLACE, "Right + = l", "move the array to the next space it is allowed in", \
+	  KEY_RIGHT, '+', '=', 'l') \
 	X(ACCEPT, KS_PROMPT, "Enter", "accept the typed text", '\n', '\r', KEY_ENTER) \
 	X(CANCEL, KS_PROMPT, "Esc Ctrl-G", \
 	  "cancel the prompt; while a preset is being opened or exported (the status " \

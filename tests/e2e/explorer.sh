@@ -283,7 +283,7 @@ result "explorer: help screen, scrolled, closed by another key" $?
 # ("Down, j, PageDown, Spacescroll the help on"); it gets a line of its own.
 {
 	echo "?"
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+	for i in $(seq 1 60); do
 		echo down
 	done
 	echo "dump-screen $T/help_end.txt"

@@ -252,9 +252,13 @@ static void draw_status(explorer *x)
 
 /* ---------------------------------------------------------------- help */
 
+/* Lines the help and the info screens hold (the keys' list is about 230
+ * at 80 columns; more would be cut off silently). */
+#define HELP_LINES 400
+
 typedef struct help_lines {
-	char text[160][160];
-	enum ui_elem key_elem[160];
+	char text[HELP_LINES][160];
+	enum ui_elem key_elem[HELP_LINES];
 	int n, width;
 } help_lines;
 
@@ -266,7 +270,7 @@ static void help_add(void *ctx, const char *key, const char *text)
 	if (tw < 20)
 		tw = 20;
 	if (!key) {
-		if (h->n < 160) {
+		if (h->n < HELP_LINES) {
 			snprintf(h->text[h->n], sizeof h->text[0], "%s", text);
 			h->key_elem[h->n++] = E_FOCUS;
 		}
@@ -276,7 +280,7 @@ static void help_add(void *ctx, const char *key, const char *text)
 	 * it never runs into the text ("PageDown, Spacescroll"). */
 	int first = 1;
 	if ((int)strlen(key) > kw - 3) {
-		if (h->n < 160) {
+		if (h->n < HELP_LINES) {
 			snprintf(h->text[h->n], sizeof h->text[0], "  %s", key);
 			h->key_elem[h->n++] = E_KEY;
 		}
@@ -284,7 +288,7 @@ static void help_add(void *ctx, const char *key, const char *text)
 	}
 	/* Wrap the text at blanks into lines of tw columns. */
 	const char *p = text;
-	while (*p && h->n < 160) {
+	while (*p && h->n < HELP_LINES) {
 		int n = (int)strlen(p);
 		if (n > tw) {
 			n = tw;
@@ -308,7 +312,7 @@ static void info_add(void *ctx, const char *heading, const char *text)
 {
 	help_lines *h = ctx;
 	if (heading) {
-		if (h->n && h->n < 160) { /* a blank line before */
+		if (h->n && h->n < HELP_LINES) { /* a blank line before */
 			h->text[h->n][0] = '\0';
 			h->key_elem[h->n++] = E_NORMAL;
 		}
@@ -321,7 +325,7 @@ static void info_add(void *ctx, const char *heading, const char *text)
 	if (tw < 20)
 		tw = 20;
 	const char *p = text;
-	while (*p && h->n < 160) {
+	while (*p && h->n < HELP_LINES) {
 		int n = (int)draw_prefix_bytes(p, tw);
 		if (p[n]) { /* cut at the last blank that fits */
 			int b = n;

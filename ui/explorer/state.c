@@ -316,6 +316,17 @@ void explorer_free(explorer *x)
 int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_config *c)
 {
 	char err[512];
+	/* A trace names no arrays: find them by gaps as rdscope arrays and
+	 * run do (the placement view's), now, before the model thread shares
+	 * the kernel; only up to EXPLORER_ARRAYS_AUTO accesses (the time and
+	 * memory it takes before the first result). */
+	if (!k->arrays && k->nloads + k->nstores <= EXPLORER_ARRAYS_AUTO) {
+		rd_arrays *as = rd_arrays_detect(k, RD_ARRAYS_GAP_DEFAULT);
+		if (as && as->n)
+			rd_kernel_set_arrays(k, as);
+		else
+			rd_arrays_free(as);
+	}
 	worker *w = worker_start(k, err, sizeof err);
 	if (!w) {
 		rd_kernel_free(k);

@@ -126,6 +126,14 @@ typedef struct explorer {
 	char count_def[EXPLORER_COUNT_PARAMS][48];
 	int ncount_def, count_psel;
 	char count_asked[1024];
+	/* The placement view (views/placement.c): the selected array, and
+	 * the accesses of each of place_k's arrays (counted once per kernel:
+	 * they do not depend on the configuration; place_n arrays, or
+	 * place_k NULL before the first count). */
+	int place_sel;
+	const rd_kernel *place_k;
+	uint32_t place_n;
+	rd_array_counts place_counts;
 	snap *prof;            /* JOB_PROFILE result, or NULL (views/profile.c; the
 				  breakdown's estimate line) */
 	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
@@ -196,6 +204,12 @@ int explorer_toggle_view(explorer *x, int v);
  * after the breakdown without asking (views/breakdown.c): the breakdown
  * pane then estimates every later geometry edit at once. */
 #define EXPLORER_PROFILE_AUTO_LOADS 2000000u
+
+/* Kernels without arrays of their own (traces) of at most this many
+ * accesses (loads and stores) get them found by gaps when opened
+ * (explorer_switch; rd_arrays_detect: about 0.1 s and 75 MB for 1.6 M
+ * accesses), for the placement view. */
+#define EXPLORER_ARRAYS_AUTO 2000000u
 
 /* Keep c (malloc'ed, with its refs) as the count view's result, freeing
  * the one before; NULL: forget it. */

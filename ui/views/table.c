@@ -8,7 +8,7 @@
 const view_ops *const view_table[] = {
 	[V_PANES] = &view_breakdown, [V_STEP] = &view_step,   [V_HEAT] = &view_heat,
 	[V_CURVES] = &view_curves,   [V_SOURCES] = &view_sources, [V_PROFILE] = &view_profile, [V_GEN] = &view_gen,
-	[V_COUNT] = &view_count,
+	[V_COUNT] = &view_count,     [V_PLACE] = &view_place,
 	[V_TEACH] = &view_teach,
 	[V_TEACH + 1] = NULL,
 };

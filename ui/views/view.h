@@ -24,7 +24,7 @@ struct explorer;
  * teaching view (the heat map and the curves beside the parameters pane,
  * the step-through on its own). Modules after V_NVIEWS have keys but no
  * screen of their own. */
-enum view { V_PANES = 0, V_STEP, V_HEAT, V_CURVES, V_SOURCES, V_PROFILE, V_GEN, V_COUNT, V_NVIEWS, V_TEACH = V_NVIEWS };
+enum view { V_PANES = 0, V_STEP, V_HEAT, V_CURVES, V_SOURCES, V_PROFILE, V_GEN, V_COUNT, V_PLACE, V_NVIEWS, V_TEACH = V_NVIEWS };
 
 typedef struct view_ops {
 	const char *name;
@@ -63,6 +63,6 @@ extern const view_ops *const view_table[];
 
 /* The views' ops (one file each). */
 extern const view_ops view_breakdown, view_step, view_heat, view_curves, view_sources, view_profile,
-	view_gen, view_count, view_teach;
+	view_gen, view_count, view_place, view_teach;
 
 #endif
