@@ -45,6 +45,7 @@ typedef struct explorer_count {
 	char pname[EXPLORER_COUNT_PARAMS][32];
 	long long pval[EXPLORER_COUNT_PARAMS];
 	double seconds;
+	char path[160];  /* "flat path (loop i)" or "streamed: why" (rdscope count's) */
 } explorer_count;
 
 typedef struct explorer_opts {

@@ -147,6 +147,10 @@ static int explorer_count_run(const char *input, const char *const *defines, siz
 	memcpy(out->capacity, k.capacity, (size_t)nlevels * sizeof *k.capacity);
 	out->lines = rd_count_lines(k.cnt);
 	out->seconds = k.seconds;
+	if (k.flat.used)
+		snprintf(out->path, sizeof out->path, "flat path (loop %s)", k.flat.var);
+	else
+		snprintf(out->path, sizeof out->path, "streamed: %.140s", k.flat.why);
 	int64_t v;
 	const char *name;
 	for (int i = 0; i < EXPLORER_COUNT_PARAMS && (name = kdesc_param(k.r, i, &v)); i++) {

@@ -156,6 +156,8 @@ static void draw(explorer *x, const rect *r, int flags)
 	snprintf(line, sizeof line, " %s accesses, %s lines of %u bytes%s%s", acc, lines, c->line,
 		 secs, x->busy ? " (counting again...)" : "");
 	draw_put(y++, x0, iw, E_VALUE, line);
+	snprintf(line, sizeof line, " %s", c->path);
+	draw_put(y++, x0, iw, E_DERIVED, line);
 	draw_put(y++, x0, iw, E_LABEL, " miss rate of a fully associative LRU cache of each size:");
 	int h = CHART_H;
 	if (y + h + 1 < yend) {
