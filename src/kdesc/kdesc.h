@@ -95,8 +95,9 @@ void kdesc_ref(const trace_reader *r, int i, kdesc_ref_info *out);
 const char *kdesc_param(const trace_reader *r, int i, int64_t *value);
 /*
  * The flat path (kdesc_flat.c): a one-thread program whose body is one
- * loop `for v` with a plain trip count, no assignments, loop bounds and
- * conditions free of v, and subscripts affine in v with fixed coefficients
+ * loop `for v` with a plain trip count, no assignments, conditions free
+ * of v, inner loop bounds free of v or shifted with it (tiles), and
+ * subscripts affine in these with fixed coefficients
  * (each array moving by one stride per iteration) is counted period by
  * period (a period: the iterations after which every array has moved by
  * whole lines) for its first three periods after the remainder; the later

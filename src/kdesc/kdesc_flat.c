@@ -3,8 +3,11 @@
  * periods are counted without running them.
  *
  * The program is one thread's body, one loop `for v` of N iterations.
- * Nothing inside assigns, no bound or condition reads v, and every
- * subscript is affine in v with a coefficient fixed for the run, one per
+ * Nothing inside assigns, no condition reads v, an inner loop's bounds
+ * are free of v or both move with it by the same a v (a tile's loop: its
+ * variable then moves by a v too, the trip count does not), and every
+ * subscript is affine in the moving variables with coefficients fixed for
+ * the run, adding up to one movement per
  * array: iteration i + 1 makes iteration i's accesses in the same order,
  * each array's addresses moved by its own D bytes. After g iterations (the
  * period) every array has moved by whole lines: the line map T (line + g D
@@ -156,6 +159,11 @@ typedef struct shape {
 	int skip_stores;
 	int64_t coef[MAX_ARRAYS_FLAT]; /* bytes per unit of v, per array */
 	uint8_t seen[MAX_ARRAYS_FLAT];
+	/* [slot] how far a variable moves per unit of v: 1 for v, a for an
+	 * inner loop `for (s = a v + b; s < a v + c; s += k)` (a tiled loop's),
+	 * 0 for the others */
+	int64_t *shift;
+	int nslots;
 	char why[256];
 } shape;
 
@@ -164,6 +172,37 @@ static int not_flat(shape *sh, unsigned line, const char *fmt, const char *a)
 	char w[200];
 	snprintf(w, sizeof w, fmt, a);
 	snprintf(sh->why, sizeof sh->why, "line %u: %s", line, w);
+	return 0;
+}
+
+/* Does expression i read v or a variable that moves with it? */
+static int moves(const kx_node *n, const shape *sh, int i)
+{
+	for (int t = 0; t < sh->nslots; t++)
+		if (sh->shift[t] && kx_uses(n, i, t))
+			return 1;
+	return 0;
+}
+
+/* How far expression i moves per unit of v: 0 with *c, or -1 when it is
+ * not affine with fixed coefficients in the variables that move. */
+static int movement(const kx_node *n, const shape *sh, const int64_t *vals, int i, int64_t *c)
+{
+	*c = 0;
+	for (int t = 0; t < sh->nslots; t++) {
+		if (!sh->shift[t] || !kx_uses(n, i, t))
+			continue;
+		if (!kx_affine_fixed(n, i, t, sh->lo, sh->hi))
+			return -1;
+		int e = 0;
+		int64_t k = kx_coef(n, i, t, vals, &e);
+		if (e || k > INT32_MAX || k < -INT32_MAX || sh->shift[t] > INT32_MAX ||
+		    sh->shift[t] < -INT32_MAX)
+			return -1;
+		*c += k * sh->shift[t];
+		if (*c > INT32_MAX || *c < -INT32_MAX)
+			return -1;
+	}
 	return 0;
 }
 
@@ -177,22 +216,35 @@ static int body_ok(const kdesc *d, shape *sh, const int64_t *vals, int start, in
 		case ST_LET:
 			return not_flat(sh, st->line, "an assignment in the loop%s", "");
 		case ST_IF:
-			if (kx_uses(n, st->e1, sh->slot))
-				return not_flat(sh, st->line, "a condition reads the loop's variable%s",
+			if (moves(n, sh, st->e1))
+				return not_flat(sh, st->line,
+						"a condition reads the loop's variable (or one that "
+						"moves with it)%s",
 						"");
 			if (!body_ok(d, sh, vals, st->l1, st->n1) ||
 			    !body_ok(d, sh, vals, st->l2, st->n2))
 				return 0;
 			break;
-		case ST_FOR:
-			if (kx_uses(n, st->e1, sh->slot) || kx_uses(n, st->e2, sh->slot) ||
-			    kx_uses(n, st->e3, sh->slot))
-				return not_flat(sh, st->line, "an inner loop's bounds read the loop's "
-							      "variable%s",
-						"");
-			if (!body_ok(d, sh, vals, st->l1, st->n1))
+		case ST_FOR: {
+			int64_t a = 0;
+			if (moves(n, sh, st->e1) || moves(n, sh, st->e2) || moves(n, sh, st->e3)) {
+				/* a loop moving with v: same trips, its variable moved */
+				int bound, op = kx_cmp_var(n, st->e2, st->slot, &bound);
+				int64_t b;
+				if (moves(n, sh, st->e3) || !op || movement(n, sh, vals, st->e1, &a) < 0 ||
+				    movement(n, sh, vals, bound, &b) < 0 || a != b)
+					return not_flat(sh, st->line,
+							"an inner loop's bounds read the loop's "
+							"variable other than as a shift of both%s",
+							"");
+			}
+			sh->shift[st->slot] = a;
+			int ok = body_ok(d, sh, vals, st->l1, st->n1);
+			sh->shift[st->slot] = 0;
+			if (!ok)
 				return 0;
 			break;
+		}
 		case ST_LOAD:
 		case ST_STORE:
 			if (st->kind == ST_STORE && sh->skip_stores)
@@ -205,9 +257,9 @@ static int body_ok(const kdesc *d, shape *sh, const int64_t *vals, int start, in
 								      "takes%s",
 							"");
 				int64_t c = 0;
-				int e = 0;
 				for (int k = 0; k < R->nidx; k++) {
-					if (!kx_affine_fixed(n, R->idx[k], sh->slot, sh->lo, sh->hi))
+					int64_t m;
+					if (movement(n, sh, vals, R->idx[k], &m) < 0)
 						return not_flat(sh, st->line,
 								"%s: a subscript not affine in the "
 								"loop's variable with a fixed "
@@ -217,11 +269,12 @@ static int body_ok(const kdesc *d, shape *sh, const int64_t *vals, int start, in
 					if (R->nidx > 1)
 						for (int l = k + 1; l < R->nidx; l++)
 							stride *= A->dim[l];
-					c += kx_coef(n, R->idx[k], sh->slot, vals, &e) * stride;
+					c += m * stride;
+					if (c > INT32_MAX || c < -INT32_MAX)
+						return not_flat(sh, st->line,
+								"%s: a coefficient out of range",
+								A->name);
 				}
-				if (e || c > INT32_MAX || c < -INT32_MAX)
-					return not_flat(sh, st->line, "%s: a coefficient out of range",
-							A->name);
 				c *= (int64_t)A->elem;
 				if (sh->seen[R->array] && sh->coef[R->array] != c)
 					return not_flat(sh, st->line,
@@ -266,6 +319,13 @@ static void diff(rd_count_ref *out, const rd_count_ref *a, const rd_count_ref *b
 		for (int k = 0; k < RD_COUNT_MAX_LEVELS; k++)
 			out[i].capacity[k] = a[i].capacity[k] - b[i].capacity[k];
 	}
+}
+
+static void free_shape(shape *sh)
+{
+	if (sh)
+		free(sh->shift);
+	free(sh);
 }
 
 /* The name of a loop variable's slot. */
@@ -314,12 +374,18 @@ int kd_flat_body(run *r, const kd_kernel *K)
 	if (!sh)
 		return kd_oom(d);
 	sh->slot = st->slot;
+	sh->nslots = d->nslots;
+	if (!(sh->shift = calloc((size_t)d->nslots, sizeof *sh->shift))) {
+		free(sh);
+		return kd_oom(d);
+	}
+	sh->shift[st->slot] = 1;
 	sh->lo = K->nlocal0;
 	sh->hi = K->nlocal1;
 	sh->skip_stores = r->skip_stores;
 	if (!body_ok(d, sh, r->vals, st->l1, st->n1)) {
 		snprintf(fi->why, sizeof fi->why, "%s", sh->why);
-		free(sh);
+		free_shape(sh);
 		return 1;
 	}
 	/* the period: every array moved by whole lines */
@@ -344,7 +410,7 @@ int kd_flat_body(run *r, const kd_kernel *K)
 				snprintf(fi->why, sizeof fi->why,
 					 "arrays %s and %s share a line and move differently", A->name,
 					 B->name);
-				free(sh);
+				free_shape(sh);
 				return 1;
 			}
 		}
@@ -353,7 +419,7 @@ int kd_flat_body(run *r, const kd_kernel *K)
 		snprintf(fi->why, sizeof fi->why,
 			 "line %u: %llu iteration%s: fewer than 5 periods of %llu", st->line,
 			 (unsigned long long)N, N == 1 ? "" : "s", (unsigned long long)g);
-		free(sh);
+		free_shape(sh);
 		return 1;
 	}
 	/* run: the remainder, periods 0, 1 and 2, the check, the rest added */
@@ -501,7 +567,7 @@ out:
 	free(s2);
 	free(d1);
 	free(d2);
-	free(sh);
+	free_shape(sh);
 	if (rc < 0)
 		r->failed = 1;
 	return rc;

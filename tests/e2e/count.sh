@@ -319,3 +319,13 @@ sed 's/a = { elem = 4; dims = \["N + 8"\]; };/a = { elem = 4; dims = ["N + 7"]; 
 rds count "$T/oob.kdesc"
 [ $rc -eq 2 ] && grep -q 'index outside 0..179' "$T/err"
 result "count: the flat path still refuses an index out of bounds in the last iteration (exit 2)" $?
+
+# a tiled gemm (inner loops bounded by the tile the outer loop walks)
+# takes the flat path, its inner variables moving with the tile
+fromc tests/fuzz/corpus/cscop/gemm-tiled.c "$T/gt.kdesc"
+ok=0
+for args in "" "-D T=8 -s l1.line=32" "-D D=192 -D T=32 --levels 2K,16K"; do
+	# shellcheck disable=SC2086
+	same $args "$T/gt.kdesc" && grep -qx flat "$T/path" || { ok=1; echo "# tiled $args: $(cat "$T/path")"; }
+done
+result "count: a tiled gemm from C takes the flat path and equals --stream" $ok
