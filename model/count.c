@@ -337,6 +337,15 @@ uint64_t rd_count_lines(const rd_count *c)
 	return c->nids + c->extra_lines;
 }
 
+int rd_count_seen(const rd_count *c, uint64_t line)
+{
+	uint64_t key = line + 1;
+	for (uint64_t h = hash(key) & (c->hcap - 1); c->keys[h]; h = (h + 1) & (c->hcap - 1))
+		if (c->keys[h] == key)
+			return 1;
+	return 0;
+}
+
 int rd_count_reset(rd_count *c)
 {
 	uint64_t lines[RD_COUNT_MAX_LEVELS];

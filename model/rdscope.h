@@ -847,6 +847,8 @@ int rd_count_repeat(rd_count *c, const uint64_t *addr, const uint32_t *ref, int 
 const rd_count_ref *rd_count_refs(const rd_count *c);
 int rd_count_reused(const rd_count *c, uint32_t r, uint32_t prev);
 uint64_t rd_count_lines(const rd_count *c);
+/* Has line (an address divided by the line size) been accessed? */
+int rd_count_seen(const rd_count *c, uint64_t line);
 /* Empty c again (its sizes and references kept): 0, or -1 out of memory
  * (c unchanged). */
 int rd_count_reset(rd_count *c);

@@ -94,8 +94,8 @@ void kdesc_ref(const trace_reader *r, int i, kdesc_ref_info *out);
  * the name of parameter i, or NULL past the last. */
 const char *kdesc_param(const trace_reader *r, int i, int64_t *value);
 /*
- * The flat path (kdesc_flat.c): a one-thread program whose body is one
- * loop `for v` with a plain trip count, no assignments, conditions free
+ * The flat path (kdesc_flat.c): a one-thread program whose body ends
+ * with a loop (what comes before counted access by access) `for v` with a plain trip count, no assignments, conditions free
  * of v, inner loop bounds free of v or shifted with it (tiles), and
  * subscripts affine in these with fixed coefficients
  * (each array moving by one stride per iteration) is counted period by

@@ -2,7 +2,9 @@
  * Counting's flat path (see kdesc.h, kdesc_flat_info): a loop whose later
  * periods are counted without running them.
  *
- * The program is one thread's body, one loop `for v` of N iterations.
+ * The program is one thread's body ending with a loop `for v` of N
+ * iterations (the statements before it are counted access by access and
+ * count, for the argument below, as touches before the loop).
  * Nothing inside assigns, no condition reads v, an inner loop's bounds
  * are free of v or both move with it by the same a v (a tile's loop: its
  * variable then moves by a v too, the trip count does not), and every
@@ -25,8 +27,10 @@
  *    (1 <= k <= periods - 2) is a line of the prefix or of period 1, so
  *    each translate is a first touch too (a touch of it in periods 1..k
  *    would be a translate of one in period 1);
- *  - an access in period 1 of a line last touched before period 0 (in the
- *    remainder) breaks the first point: checked, and the path not taken.
+ *  - an access in period 1 of a line last touched before period 0 (before
+ *    the loop or in the remainder) breaks the first point: checked, and
+ *    the path not taken; the lines touched before are the counter's own
+ *    (rd_count_seen).
  * By induction every period j >= 2 counts as period 1, reference by
  * reference and level by level. Period 2 is counted as well and compared
  * with period 1 (a check of this file, not of the argument), and the last
@@ -113,36 +117,28 @@ enum { PH_REM, PH_P0, PH_P1, PH_P2 };
 
 struct kd_watch {
 	int phase;
-	lset rem;    /* lines of the remainder (before period 0) */
-	lset prefix; /* lines of the remainder and period 0 */
+	const rd_count *cnt; /* the counter: the lines touched before, at each access */
 	lset win;    /* lines touched since period 0 began */
-	lset p1;     /* lines of period 1 */
 	lset first;  /* first touches in period 1 */
 	int oom;
-	int stale;   /* a line of the remainder touched again in period 1 */
-	uint64_t stale_line;
+	int stale;   /* a line touched before period 0 (only) touched again in period 1 */
 };
 
 static void kd_watch_see(struct kd_watch *w, uint64_t x)
 {
 	int rc = 0;
 	switch (w->phase) {
-	case PH_REM:
-		rc = lset_add(&w->rem, x) < 0 || lset_add(&w->prefix, x) < 0;
-		break;
 	case PH_P0:
-		rc = lset_add(&w->prefix, x) < 0 || lset_add(&w->win, x) < 0;
+		rc = lset_add(&w->win, x) < 0;
 		break;
 	case PH_P1:
 		if (!lset_has(&w->win, x)) {
-			if (lset_has(&w->rem, x) && !w->stale) {
-				w->stale = 1;
-				w->stale_line = x;
-			} else if (lset_add(&w->first, x) < 0) {
-				rc = 1;
-			}
+			if (rd_count_seen(w->cnt, x)) /* seen (just before this access): */
+				w->stale = 1;         /* before period 0, not since */
+			else
+				rc = lset_add(&w->first, x) < 0;
 		}
-		rc |= lset_add(&w->win, x) < 0 || lset_add(&w->p1, x) < 0;
+		rc |= lset_add(&w->win, x) < 0;
 		break;
 	default:
 		break;
@@ -350,15 +346,67 @@ static int array_of_line(const kdesc *d, uint64_t x, uint32_t line)
 	return -1;
 }
 
-int kd_flat_body(run *r, const kd_kernel *K)
+/* After period 1: the conditions of the argument (see the top). "" when
+ * they hold, else why not in why. */
+static void check_period1(const kdesc *d, const shape *sh, const struct kd_watch *w,
+			  const rd_count *cnt, const kd_stmt *st, int64_t c, uint64_t g, uint64_t q,
+			  uint64_t line, char *why, size_t len)
+{
+	why[0] = '\0';
+	if (w->stale) {
+		snprintf(why, len,
+			 "line %u: the second period touches a line last touched before the first",
+			 st->line);
+		return;
+	}
+	/* the lines any array holds: translates beyond them are no lines */
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (int a = 0; a < d->narrays && a < MAX_ARRAYS_FLAT; a++) {
+		const kd_array *A = &d->arrays[a];
+		uint64_t bytes = (uint64_t)A->total * A->elem;
+		if (!bytes)
+			continue;
+		if (A->base / line < lo)
+			lo = A->base / line;
+		if ((A->base + bytes - 1) / line > hi)
+			hi = (A->base + bytes - 1) / line;
+	}
+	for (size_t i = 0; i < w->first.cap; i++) {
+		if (!w->first.k[i])
+			continue;
+		uint64_t x = w->first.k[i] - 1;
+		int a = array_of_line(d, x, (uint32_t)line);
+		int64_t step = a < 0 ? 0 : (int64_t)((int64_t)g * sh->coef[a] * c) / (int64_t)line;
+		if (step == 0) {
+			snprintf(why, len,
+				 "line %u: %s does not move with %s but is first touched in the second "
+				 "period",
+				 st->line, a < 0 ? "an array" : d->arrays[a].name, slot_name(d, st->slot));
+			return;
+		}
+		/* no translate may be a line touched already (before the loop,
+		 * in its remainder or in periods 0 and 1) */
+		for (uint64_t k = 1; k + 2 <= q; k++) {
+			int64_t y = (int64_t)x + (int64_t)k * step;
+			if (y < 0 || (uint64_t)y < lo || (uint64_t)y > hi)
+				break;
+			if (rd_count_seen(cnt, (uint64_t)y)) {
+				snprintf(why, len,
+					 "line %u: a line first touched in the second period is "
+					 "touched again %llu periods on",
+					 st->line, (unsigned long long)k);
+				return;
+			}
+		}
+	}
+}
+
+/* The body's last statement, loop st, by the flat path (the statements
+ * before it counted already): as kd_flat_body. */
+static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
 {
 	kdesc *d = r->d;
 	kdesc_flat_info *fi = r->flat;
-	if (K->nbody != 1 || d->stmts[d->lists[K->body]].kind != ST_FOR) {
-		snprintf(fi->why, sizeof fi->why, "the body is not one loop");
-		return 1;
-	}
-	const kd_stmt *st = &d->stmts[d->lists[K->body]];
 	int64_t v0, c;
 	uint64_t N;
 	int lt = kd_loop_trips(r, st, &v0, &c, &N);
@@ -427,12 +475,14 @@ int kd_flat_body(run *r, const kd_kernel *K)
 	rd_count_ref *s0 = NULL, *s1 = NULL, *s2 = NULL, *d1 = NULL, *d2 = NULL;
 	int nr = d->nrefs;
 	int rc = 1;
+	char check_why[256] = "";
 	int (*progress)(void *, double) = r->progress;
 	r->progress = NULL; /* a few iterations: no progress to show */
 	if (!w || !(d1 = malloc((size_t)nr * sizeof *d1)) || !(d2 = malloc((size_t)nr * sizeof *d2))) {
 		rc = kd_oom(d);
 		goto out;
 	}
+	w->cnt = r->count;
 	r->watch = w;
 	r->see = kd_watch_see;
 	uint64_t streamed = rem + 3 * g;
@@ -448,6 +498,8 @@ int kd_flat_body(run *r, const kd_kernel *K)
 			w->phase = PH_P2;
 			if (!(s1 = snap(r->count, nr)))
 				rc = kd_oom(d);
+			check_period1(d, sh, w, r->count, st, c, g, q, line, check_why,
+				      sizeof check_why);
 		}
 		if (rc != 1)
 			break;
@@ -462,45 +514,9 @@ int kd_flat_body(run *r, const kd_kernel *K)
 		rc = kd_oom(d);
 	if (rc != 1)
 		goto out;
-	/* the checks */
-	int ok = 1;
-	if (w->stale) {
-		snprintf(fi->why, sizeof fi->why,
-			 "line %u: the second period touches a line last touched before the first",
-			 st->line);
-		ok = 0;
-	}
-	for (size_t i = 0; ok && i < w->first.cap; i++) {
-		if (!w->first.k[i])
-			continue;
-		uint64_t x = w->first.k[i] - 1;
-		int a = array_of_line(d, x, (uint32_t)line);
-		int64_t step = a < 0 ? 0 : (int64_t)((int64_t)g * sh->coef[a] * c) / (int64_t)line;
-		if (step == 0) {
-			snprintf(fi->why, sizeof fi->why,
-				 "line %u: %s does not move with %s but is first touched in the second "
-				 "period",
-				 st->line, a < 0 ? "an array" : d->arrays[a].name, slot_name(d, st->slot));
-			ok = 0;
-			break;
-		}
-		/* its translates until past the lines the prefix and period 1 hold */
-		uint64_t lo = w->prefix.lo < w->p1.lo ? w->prefix.lo : w->p1.lo;
-		uint64_t hi = w->prefix.hi > w->p1.hi ? w->prefix.hi : w->p1.hi;
-		for (uint64_t k = 1; k + 2 <= q; k++) {
-			int64_t y = (int64_t)x + (int64_t)k * step;
-			if (y < 0 || (uint64_t)y < lo || (uint64_t)y > hi)
-				break;
-			if (lset_has(&w->prefix, (uint64_t)y) || lset_has(&w->p1, (uint64_t)y)) {
-				snprintf(fi->why, sizeof fi->why,
-					 "line %u: a line first touched in the second period is "
-					 "touched again %llu periods on",
-					 st->line, (unsigned long long)k);
-				ok = 0;
-				break;
-			}
-		}
-	}
+	int ok = !check_why[0];
+	if (!ok)
+		snprintf(fi->why, sizeof fi->why, "%s", check_why);
 	if (ok) { /* this file's check: periods 1 and 2 count alike */
 		diff(d1, s1, s0, nr);
 		diff(d2, s2, s1, nr);
@@ -555,10 +571,7 @@ out:
 	r->progress = progress;
 	r->watch = NULL;
 	if (w) {
-		lset_free(&w->rem);
-		lset_free(&w->prefix);
 		lset_free(&w->win);
-		lset_free(&w->p1);
 		lset_free(&w->first);
 	}
 	free(w);
@@ -570,5 +583,26 @@ out:
 	free_shape(sh);
 	if (rc < 0)
 		r->failed = 1;
+	return rc;
+}
+
+int kd_flat_body(run *r, const kd_kernel *K)
+{
+	kdesc *d = r->d;
+	int nb = K->nbody;
+	const kd_stmt *st = nb ? &d->stmts[d->lists[K->body + nb - 1]] : NULL;
+	if (!st || st->kind != ST_FOR) {
+		snprintf(r->flat->why, sizeof r->flat->why, "the body does not end with a loop");
+		return 1;
+	}
+	/* what comes before the loop, counted access by access */
+	if (nb > 1 && kd_run_list(r, K->body, nb - 1) < 0)
+		return -1;
+	int rc = flat_loop(r, K, st);
+	if (rc == 1 && nb > 1) { /* not taken: the caller counts the body again */
+		if (rd_count_reset(r->count) < 0)
+			return kd_oom(d);
+		memset(r->fast, 0, (size_t)(d->nrefs ? d->nrefs : 1) * sizeof *r->fast);
+	}
 	return rc;
 }

@@ -329,3 +329,29 @@ for args in "" "-D T=8 -s l1.line=32" "-D D=192 -D T=32 --levels 2K,16K"; do
 	same $args "$T/gt.kdesc" && grep -qx flat "$T/path" || { ok=1; echo "# tiled $args: $(cat "$T/path")"; }
 done
 result "count: a tiled gemm from C takes the flat path and equals --stream" $ok
+
+# statements before the loop are counted access by access, the last loop
+# by the flat path (a line they touched and the loop touches again only
+# after its first period sends it back to streaming)
+cat >"$T/pre.kdesc" <<'K'
+format = "rdscope-kernel";
+version = 1;
+params = { N = 300; M = 7; };
+arrays = {
+  a = { elem = 4; dims = ["N"]; };
+  c = { elem = 4; dims = ["M", "16"]; };
+};
+kernels = (
+  { name = "pre"; grid = [1]; block = [1];
+    body = (
+      "s = 2",
+      { for = "j = 0; j < M; j++"; do = ( "load c[j][0]" ); },
+      { for = "i = 0; i < N; i++"; do = ( "load a[i], c[2][1]", "store a[i]" ); }
+    ); }
+);
+K
+ok=0
+same "$T/pre.kdesc" && grep -qx flat "$T/path" || { ok=1; echo "# pre: $(cat "$T/path")"; }
+sed 's/"load c\[j\]\[0\]"/"load c[j][0], a[N - 1 - j]"/' "$T/pre.kdesc" >"$T/pre2.kdesc"
+same "$T/pre2.kdesc" && grep -q "touched again .* periods on" "$T/path" || { ok=1; echo "# pre2: $(cat "$T/path")"; }
+result "count: the flat path after other statements; a later reuse of their lines streams" $ok
