@@ -36,6 +36,7 @@ enum cli_command {
 	CLI_KDESC,   /* a description from C (trace_cmd.c) */
 	CLI_ARRAYS,  /* the arrays of each kernel and their accesses (arrays_cmd.c) */
 	CLI_PLACEMENTS, /* memory-space placements ranked (placements_cmd.c) */
+	CLI_VALIDATE, /* the model against measured hit rates (validate_cmd.c) */
 };
 
 typedef struct cli {
@@ -99,6 +100,7 @@ typedef struct cli {
 	const char *only;          /* --only A,B: the arrays to place, NULL: every array */
 	int rank_inst;             /* --by inst: rank by issued instructions (mem: Tmem) */
 	const char *sample_times;  /* --sample FILE: the sample placement's measured times */
+	const char *measured;      /* validate --measured FILE: measured hit rates */
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 

@@ -198,6 +198,12 @@ int cli_batch_finish(cli *c)
 			return cli_usage_error("%s: two result files (A.json B.json) expected", name,
 					       NULL);
 		return 0; /* no model configuration involved */
+	case CLI_VALIDATE:
+		if (!c->measured)
+			return cli_usage_error("%s: --measured FILE expected", name, NULL);
+		if (c->ninputs == 0)
+			return cli_usage_error("%s: no INPUT given", name, NULL);
+		break;
 	case CLI_PLACEMENTS:
 		if (c->ninputs != 1)
 			return cli_usage_error("%s: one INPUT expected", name, NULL);

@@ -217,7 +217,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "preset", .letter = 'p', .arg = "NAME|FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE),
 		.set = set_str, .field = offsetof(cli, preset),
 		.help = "start from a preset (see 'rdscope presets')",
 		.man = "Start from a preset instead of the defaults: a name from the search path\n"
@@ -236,7 +236,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "set", .letter = 's', .arg = "KEY=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE),
 		.set = set_list, .field = offsetof(cli, sets), .count = offsetof(cli, nsets),
 		.help = "set a key of the model (repeatable, after -p)",
 		.man = "Set a key of the model (see\n"
@@ -269,7 +269,7 @@ const cli_option cli_options[] = {
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
 			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_TRAIN) |
 			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_KDESC) |
-			    CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_PLACEMENTS),
+			    CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -561,7 +561,7 @@ const cli_option cli_options[] = {
 	{
 		.name = "define", .letter = 'D', .arg = "NAME=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COUNT) |
-			    CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_KDESC) | CLI_CMD(CLI_PLACEMENTS),
+			    CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_KDESC) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE),
 		.set = set_list, .field = offsetof(cli, defines), .count = offsetof(cli, ndefines),
 		.help = "set a kernel description's parameter (repeatable; after :VARIANT)",
 		.man = "Set parameter\n"
@@ -603,6 +603,22 @@ const cli_option cli_options[] = {
 		       "the description's stores are left out of the stream; with\n"
 		       ".B allocate\n"
 		       "(the default, HayStack's) every store is an access that allocates its line.",
+	},
+	{
+		.name = "measured", .arg = "FILE",
+		.commands = CLI_CMD(CLI_VALIDATE),
+		.set = set_str, .field = offsetof(cli, measured),
+		.help = "validate: measured hit rates (CSV kernel,l1_hit_rate[,l2_hit_rate])",
+		.man = "The measured hit rates to compare with: a CSV file, one kernel a line,\n"
+		       ".BR kernel , l1_hit_rate [, l2_hit_rate ]\n"
+		       "(rates from 0 to 1, or 0% to 100%; kernels matched by name; a first line\n"
+		       "starting with\n"
+		       ".B kernel,\n"
+		       "is a header;\n"
+		       ".B #\n"
+		       "comments). A bad line is refused with\n"
+		       ".IR FILE : LINE\n"
+		       "(exit 2). Nsight Compute's and nvprof's CSV exports are not read yet.",
 	},
 	{
 		.name = "stream",
@@ -1086,6 +1102,10 @@ const cli_cmd cli_cmds[] = {
 		  "             [--only A,B,...] [--by mem|inst] [--sample FILE] [-f FMT] [-o FILE]\n"
 		  "             INPUT",
 	 .help = "rank the allowed memory-space placements of a kernel's arrays"},
+	{.name = "validate", .cmd = CLI_VALIDATE,
+	 .usage = "validate --measured FILE [-p PRESET] [-s KEY=VALUE]... [-f FMT] [-o FILE]\n"
+		  "             INPUT...",
+	 .help = "the model's hit rates beside measured ones: errors, MAE, R^2, rho"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,

@@ -26,6 +26,7 @@
 #include "count_cmd.h"
 #include "arrays_cmd.h"
 #include "placements_cmd.h"
+#include "validate_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -388,6 +389,9 @@ int main(int argc, char **argv)
 			break;
 		case CLI_PLACEMENTS:
 			rc = placements_run(&c);
+			break;
+		case CLI_VALIDATE:
+			rc = validate_run(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;

@@ -31,5 +31,6 @@
 #include "rpinput.h"
 #include "arrays.h"
 #include "sampletimes.h"
+#include "measured.h"
 
 #endif

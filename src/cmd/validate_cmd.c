@@ -1,0 +1,265 @@
+/*
+ * rdscope validate (see validate_cmd.h): each kernel of each INPUT
+ * modelled and set beside its measured hit rates; outputs committed only
+ * when everything succeeded.
+ */
+#include "validate_cmd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/readers.h"
+#include "util/util.h"
+#include "writers/writers.h"
+#include "batch.h"
+#include "samefile.h"
+
+/* One modelled kernel. */
+typedef struct vrow {
+	const char *input;
+	char *kernel;
+	double l1, l2;             /* the model's hit rates (l2 NAN: no L2) */
+	const measured_row *m;     /* its measurement, or NULL */
+} vrow;
+
+typedef struct vctx {
+	const cli *c;
+	const measured_set *ms;
+	vrow *rows;
+	size_t n, cap;
+} vctx;
+
+static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
+{
+	vctx *v = ctx;
+	rd_result r;
+	memset(&r, 0, sizeof r);
+	rd_callbacks none = {0};
+	int rc = rd_model_run(m, &v->c->config, 1 << RD_CASE_FULL, &none, &r);
+	if (rc != RD_OK) {
+		rd_result_free(&r);
+		return rc;
+	}
+	if (v->n == v->cap) {
+		size_t nc = v->cap ? 2 * v->cap : 16;
+		vrow *nr = realloc(v->rows, nc * sizeof *nr);
+		if (!nr) {
+			rd_result_free(&r);
+			return RD_ENOMEM;
+		}
+		v->rows = nr;
+		v->cap = nc;
+	}
+	vrow *w = &v->rows[v->n];
+	/* the hardware view: latency misses are not misses (the paper's) */
+	w->input = spec;
+	w->l1 = r.requests ? 1.0 - r.miss_rate : NAN;
+	w->l2 = r.has_l2 && r.l2.requests ? 1.0 - r.l2.miss_rate : NAN;
+	w->kernel = strdup(k->name ? k->name : "");
+	w->m = w->kernel ? measured_find(v->ms, w->kernel) : NULL;
+	rd_result_free(&r);
+	if (!w->kernel)
+		return RD_ENOMEM;
+	v->n++;
+	return RD_OK;
+}
+
+/* The statistics of one level over the matched kernels (l2: the L2). */
+static int level_stats(const vctx *v, int l2, rd_stats *st)
+{
+	double *y = malloc((v->n ? v->n : 1) * sizeof *y);
+	double *yh = malloc((v->n ? v->n : 1) * sizeof *yh);
+	size_t n = 0;
+	int rc = -1;
+	if (y && yh) {
+		for (size_t i = 0; i < v->n; i++) {
+			const vrow *w = &v->rows[i];
+			double meas = !w->m ? NAN : l2 ? w->m->l2 : w->m->l1;
+			double mod = l2 ? w->l2 : w->l1;
+			if (isnan(meas) || isnan(mod))
+				continue;
+			y[n] = meas;
+			yh[n++] = mod;
+		}
+		memset(st, 0, sizeof *st);
+		rc = n ? rd_compare_stats(y, yh, n, st) : 0;
+		st->n = n;
+	}
+	free(y);
+	free(yh);
+	return rc;
+}
+
+static void pct_cell(FILE *f, double x)
+{
+	if (isnan(x))
+		fprintf(f, " %9s", "-");
+	else
+		fprintf(f, " %8.2f%%", 100 * x);
+}
+
+static void stats_text(FILE *f, const char *name, const rd_stats *st)
+{
+	if (!st->n) {
+		fprintf(f, "%s: no kernel with both a measurement and a modelled rate\n", name);
+		return;
+	}
+	fprintf(f, "%s: %zu kernel%s, mean absolute error %.2f points", name, st->n,
+		st->n == 1 ? "" : "s", 100 * st->mae);
+	if (isfinite(st->r2))
+		fprintf(f, ", R^2 %.4f", st->r2);
+	if (isfinite(st->spearman))
+		fprintf(f, ", Spearman rho %.4f", st->spearman);
+	fputc('\n', f);
+}
+
+static void json_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, "%.17g", x);
+	else
+		fputs("null", f);
+}
+
+static void stats_json(FILE *f, const rd_stats *st)
+{
+	fprintf(f, "{\"n\":%zu,\"mae\":", st->n);
+	json_num(f, st->n ? st->mae : NAN);
+	fputs(",\"r2\":", f);
+	json_num(f, st->n ? st->r2 : NAN);
+	fputs(",\"spearman\":", f);
+	json_num(f, st->n ? st->spearman : NAN);
+	putc('}', f);
+}
+
+static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
+		      const rd_stats *s2)
+{
+	if (c->format == OUTPUT_JSON) {
+		fputs("{\"format\":\"rdscope-validate\",\"version\":1,\"measured\":", f);
+		output_json_quote(f, c->measured);
+		fputs(",\"kernels\":[", f);
+		for (size_t i = 0; i < v->n; i++) {
+			const vrow *w = &v->rows[i];
+			fputs(i ? ",\n{\"input\":" : "\n{\"input\":", f);
+			output_json_quote(f, w->input);
+			fputs(",\"kernel\":", f);
+			output_json_quote(f, w->kernel);
+			for (int l = 0; l < 2; l++) {
+				double mod = l ? w->l2 : w->l1;
+				double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
+				fprintf(f, ",\"%s\":{\"model\":", l ? "l2" : "l1");
+				json_num(f, mod);
+				fputs(",\"measured\":", f);
+				json_num(f, meas);
+				fputs(",\"error\":", f);
+				json_num(f, fabs(mod - meas));
+				putc('}', f);
+			}
+			putc('}', f);
+		}
+		fputs("\n],\"l1\":", f);
+		stats_json(f, s1);
+		fputs(",\"l2\":", f);
+		stats_json(f, s2);
+		fputs("}\n", f);
+		return;
+	}
+	if (c->format == OUTPUT_CSV) {
+		fputs("input,kernel,model_l1,measured_l1,error_l1,model_l2,measured_l2,error_l2\n", f);
+		for (size_t i = 0; i < v->n; i++) {
+			const vrow *w = &v->rows[i];
+			output_csv_field(f, w->input);
+			putc(',', f);
+			output_csv_field(f, w->kernel);
+			for (int l = 0; l < 2; l++) {
+				double mod = l ? w->l2 : w->l1;
+				double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
+				double x[3] = {mod, meas, fabs(mod - meas)};
+				for (int j = 0; j < 3; j++)
+					isnan(x[j]) ? fputs(",", f) : fprintf(f, ",%.17g", x[j]);
+			}
+			putc('\n', f);
+		}
+		return;
+	}
+	fputs("measured: ", f);
+	fputs_safe(c->measured, f);
+	fputs("\nhit rates, the hardware view (latency misses are not misses, as the paper "
+	      "counts them)\n\n",
+	      f);
+	fprintf(f, "%-36s %9s %9s %9s %9s %9s %9s\n", "kernel", "model L1", "measured", "error",
+		"model L2", "measured", "error");
+	for (size_t i = 0; i < v->n; i++) {
+		const vrow *w = &v->rows[i];
+		char name[40];
+		snprintf(name, sizeof name, "%.36s", w->kernel);
+		fputs_safe(name, f);
+		for (size_t q = strlen(name); q < 36; q++)
+			putc(' ', f);
+		for (int l = 0; l < 2; l++) {
+			double mod = l ? w->l2 : w->l1;
+			double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
+			pct_cell(f, mod);
+			pct_cell(f, meas);
+			if (isnan(mod) || isnan(meas))
+				fprintf(f, " %9s", "-");
+			else
+				fprintf(f, " %8.2f ", 100 * fabs(mod - meas));
+		}
+		fputs(w->m ? "\n" : "  (no measurement)\n", f);
+	}
+	putc('\n', f);
+	stats_text(f, "L1", s1);
+	if (s2->n)
+		stats_text(f, "L2", s2);
+	putc('\n', f);
+}
+
+int validate_run(const cli *c)
+{
+	if (samefile_check(c))
+		return EXIT_USAGE;
+	measured_set ms;
+	char err[1024];
+	int r = measured_read(c->measured, &ms, err, sizeof err);
+	if (r < 0) {
+		msg_error("%s", r == -2 ? "out of memory" : err);
+		return r == -2 ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	input_opts opts = cli_input_opts(c);
+	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
+	vctx v = {.c = c, .ms = &ms};
+	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
+		rc = batch_each_kernel(c, c->inputs[i], one_kernel, &v);
+	rd_stats s1 = {0}, s2 = {0};
+	if (rc == EXIT_OK && (level_stats(&v, 0, &s1) < 0 || level_stats(&v, 1, &s2) < 0)) {
+		msg_error("out of memory");
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == EXIT_OK) {
+		/* measurements no kernel matched: said, not fatal */
+		for (size_t i = 0; i < ms.n; i++) {
+			int used = 0;
+			for (size_t j = 0; j < v.n && !used; j++)
+				used = v.rows[j].m == &ms.rows[i];
+			if (!used)
+				msg_error("%s:%u: no kernel named '%s' among the inputs", c->measured,
+					 ms.rows[i].line, ms.rows[i].kernel);
+		}
+	}
+	outfile out;
+	if (rc == EXIT_OK && batch_output_begin(c, &out))
+		rc = EXIT_RUNTIME;
+	else if (rc == EXIT_OK) {
+		write_out(out.f, c, &v, &s1, &s2);
+		rc = batch_output_end(&out, EXIT_OK);
+	}
+	for (size_t i = 0; i < v.n; i++)
+		free(v.rows[i].kernel);
+	free(v.rows);
+	measured_free(&ms);
+	return rc;
+}
