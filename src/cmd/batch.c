@@ -54,11 +54,8 @@ int batch_read_arrays(const char *path, rd_arrays **out)
 	return EXIT_OK;
 }
 
-int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_config *cfg)
+int batch_arrays_attach(const cli *c, const char *spec, rd_kernel *k)
 {
-	if (!rd_config_has_spaces(cfg))
-		return EXIT_OK;
-	char err[1024];
 	if (c->arrays) { /* --arrays replaces whatever the kernel had */
 		rd_arrays *as = NULL;
 		int rc = batch_read_arrays(c->arrays, &as);
@@ -73,6 +70,17 @@ int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_
 		}
 		rd_kernel_set_arrays(k, as);
 	}
+	return EXIT_OK;
+}
+
+int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_config *cfg)
+{
+	if (!rd_config_has_spaces(cfg))
+		return EXIT_OK;
+	char err[1024];
+	int rc = batch_arrays_attach(c, spec, k);
+	if (rc != EXIT_OK)
+		return rc;
 	if (rd_spaces_check(cfg, k, err, sizeof err) < 0) {
 		msg_error("%s: %s", spec, err);
 		return EXIT_USAGE;

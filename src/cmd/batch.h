@@ -52,6 +52,9 @@ int batch_read_arrays(const char *path, rd_arrays **out);
 /* Memory spaces: when cfg places arrays (mem.*), give k its arrays
  * (--arrays, else its own, else found by --gap) and check the placements,
  * saying why one is refused. An exit status. */
+/* k's arrays: --arrays FILE's, else its own, else found by --gap. An
+ * exit status (said). */
+int batch_arrays_attach(const cli *c, const char *spec, rd_kernel *k);
 int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_config *cfg);
 
 /* Wall-clock seconds since t0 (CLOCK_MONOTONIC), for the timing fields. */

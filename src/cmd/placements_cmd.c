@@ -642,22 +642,10 @@ static int placements_kernel(const cli *c, const char *spec, rd_kernel *k, const
 		return EXIT_RUNTIME;
 	}
 	/* the arrays: --arrays, the description's, or found by gaps */
-	if (c->arrays) {
-		rd_arrays *as = NULL;
-		int rc = batch_read_arrays(c->arrays, &as);
-		if (rc != EXIT_OK) {
-			rd_kernel_free(k);
-			return rc;
-		}
-		rd_kernel_set_arrays(k, as);
-	} else if (!k->arrays) {
-		rd_arrays *as = rd_arrays_detect(k, c->gap ? c->gap : RD_ARRAYS_GAP_DEFAULT);
-		if (!as) {
-			msg_error("%s: out of memory", spec);
-			rd_kernel_free(k);
-			return EXIT_RUNTIME;
-		}
-		rd_kernel_set_arrays(k, as);
+	int arc = batch_arrays_attach(c, spec, k);
+	if (arc != EXIT_OK) {
+		rd_kernel_free(k);
+		return arc;
 	}
 	plan p = {.spec = spec, .k = k, .cfg = c->config};
 	if (!p.cfg.dram_enable) { /* the AMAT needs DRAM */
