@@ -142,10 +142,12 @@ static void write_text(FILE *f, const cli *c, const counted *k, uint32_t line, c
 			(unsigned long long)k->flat.iterations, (unsigned long long)k->flat.period,
 			pct(k->flat_total, k->accesses));
 	else
-		fprintf(f, "path        streamed, every access counted: %s\n", k->flat.why);
+		fprintf(f, "path        streamed, every access generated (not the flat path: %s)\n",
+			k->flat.why);
 	if (!c->no_timing)
-		fprintf(f, "time        %.3f s (%.0f%% of the accesses counted by loop repeats)\n",
-			k->seconds, pct(k->repeated, k->accesses));
+		fprintf(f, "time        %.3f s (of the accesses generated, %.0f%% counted by loop "
+			   "repeats)\n",
+			k->seconds, pct(k->repeated, k->accesses - k->flat_total));
 	fputs("\nper reference (shares of all accesses):\n", f);
 	fprintf(f, "%5s  %-16s %12s %9s %9s", "line", "reference", "accesses", "share", "compuls.");
 	for (int j = 0; j < nlv; j++)

@@ -113,8 +113,11 @@ static void row_from(row *w, const rd_config *c, const rd_result *r)
 	if (d->saturated) /* no finite queueing delay: the service alone [ours] */
 		lat = d->service_time;
 	w->dram_latency = d->requests ? lat : 0;
-	w->amat = rd_amat(w->dram_latency, w->miss_ratio, c->dram_cache_hit, c->smem_latency,
-			  d->shmem_ratio);
+	/* Eq. 5 with its hit latency charged to the cache requests only [ours:
+	 * as printed it charges shared-memory requests both latencies, so an
+	 * all-shared placement would rank below ones that reach DRAM] */
+	w->amat = rd_amat(w->dram_latency, w->miss_ratio,
+			  c->dram_cache_hit * (1.0 - d->shmem_ratio), c->smem_latency, d->shmem_ratio);
 	w->tmem = w->tx_per_sm * w->amat;
 }
 
@@ -288,9 +291,8 @@ static void plan_compare(plan *p, const sample_times *st)
 		/* Eq. 2 with the sample's EffInstThroughput and Wserial */
 		double eff = (st->tcomp - st->wserial) / (st->inst_per_warp * st->warps_per_sm);
 		double inst = st->inst_per_warp + w->inst_delta;
-		if (inst < 0)
-			inst = 0;
-		w->p_tcomp = inst * st->warps_per_sm * eff + st->wserial;
+		/* fewer than none: the sample's count and the model's disagree */
+		w->p_tcomp = inst < 0 ? NAN : inst * st->warps_per_sm * eff + st->wserial;
 		/* Eq. 4 scaled by the model's Tmem against the sample's */
 			w->p_tmem = s->tmem > 0 ? st->tmem * w->tmem / s->tmem : st->tmem;
 		/* Eq. 12 with the sample's Toverlap ratio (Eq. 11's
@@ -375,6 +377,21 @@ static void write_text(FILE *f, const plan *p, const cli *c, const sample_times 
 		fputs("note:    dram.cache_hit is 0, so cache hits cost nothing in the AMAT: set it "
 		      "(and smem.latency) to your GPU's latencies in ns\n",
 		      f);
+	size_t nsat = 0, nnan = 0;
+	for (size_t r = 0; r < p->nrows; r++) {
+		nsat += p->rows[r].dram.saturated != 0;
+		nnan += st && isnan(p->rows[r].p_t);
+	}
+	if (nsat == p->nrows)
+		fputs("note:    DRAM is saturated in every placement (requests arrive faster than "
+		      "dram.ns_per_step lets the banks serve them): Tmem ranks by the row service "
+		      "time alone, without queueing\n",
+		      f);
+	if (nnan)
+		fprintf(f, "note:    %zu placement%s remove%s more instructions per warp than the "
+			   "sample's inst_per_warp (%g): no time predicted for %s (-)\n",
+			nnan, nnan == 1 ? "" : "s", nnan == 1 ? "s" : "", st->inst_per_warp,
+			nnan == 1 ? "it" : "them");
 	if (p->dram_on)
 		fputs("note:    dram.enable was off: turned on (with the configuration's dram.* "
 		      "keys) for the AMAT\n",
@@ -408,7 +425,10 @@ static void write_text(FILE *f, const plan *p, const cli *c, const sample_times 
 			fprintf(f, " %+7.1f%%", d);
 		fprintf(f, " %+9.2f", w->inst_delta);
 		if (st) {
-			fprintf(f, " %12.4g", w->p_t);
+			if (isnan(w->p_t))
+				fprintf(f, " %12s", "-");
+			else
+				fprintf(f, " %12.4g", w->p_t);
 			double e = pct(w->p_t, p->sample->p_t);
 			if (isnan(e))
 				fprintf(f, " %8s", "-");
@@ -451,9 +471,8 @@ static void write_text(FILE *f, const plan *p, const cli *c, const sample_times 
 			fprintf(f, "saturated (%llu bank%s at utilisation >= 1)\n",
 				(unsigned long long)d->saturated, d->saturated == 1 ? "" : "s");
 		else
-			fprintf(f, "queue %.1f ns, latency %.1f ns, AMAT %.1f ns\n", d->queue_delay,
-				d->latency, d->amat);
-		if (st)
+			fprintf(f, "queue %.1f ns, latency %.1f ns\n", d->queue_delay, d->latency);
+		if (st && !isnan(w->p_t))
 			fprintf(f, "        predicted Tcomp %.4g + Tmem %.4g - Toverlap %.4g = T %.4g "
 				   "(approximate)\n",
 				w->p_tcomp, w->p_tmem, w->p_toverlap, w->p_t);

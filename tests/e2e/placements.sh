@@ -203,3 +203,34 @@ rds placements -q $K80 sample:placement/rowsum2d
 grep -q '^refused: a to constant: ' "$T/out" && grep -q '^\*  3  a=global ' "$T/out" &&
 	grep -q '^        DRAM      requests ' "$T/out" && grep -q '^        texture2d requests ' "$T/out"
 result "placements: text has the refusals, the ranked table and the breakdowns" $?
+
+# Eq. 5's hit latency is charged to cache requests only: an all-shared
+# placement's AMAT is smem.latency's share, below DRAM-backed ones
+# shellcheck disable=SC2086
+rds placements -q -f json $K80 sample:placement/broadcast
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["kernels"][0]
+r = [x for x in p["placements"] if x["placement"] == {"in": "shared", "c": "shared"}][0]
+assert abs(r["amat"] - 50.0) < 1e-9, r["amat"]
+assert r["rank"] == 1, r["rank"]
+' "$T/out"
+result "placements: an all-shared placement's AMAT is smem.latency alone; it ranks first" $?
+
+# a sample whose instructions per warp are fewer than a placement removes:
+# no time predicted for it (null, -), said
+printf 'tcomp = 2.0\ntmem = 3.0\ntoverlap = 1.0\ninst_per_warp = 100\nwarps_per_sm = 64\n' >"$T/few.txt"
+# shellcheck disable=SC2086
+rds placements -q -f json --sample "$T/few.txt" $K80 sample:placement/rowsum2d
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["kernels"][0]
+for r in p["placements"]:
+    if r["sample"]:
+        assert abs(r["predicted"]["t"] - 4.0) < 1e-12
+    else:
+        assert r["inst_delta_per_warp"] < -100 and r["predicted"]["t"] is None, r
+' "$T/out" &&
+	rds placements -q --sample "$T/few.txt" $K80 sample:placement/rowsum2d &&
+	grep -q "^note:    2 placements remove more instructions per warp than the sample" "$T/out"
+result "placements --sample: no time predicted where a placement removes more instructions than the sample has" $?
