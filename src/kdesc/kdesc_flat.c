@@ -252,6 +252,10 @@ static int body_ok(const kdesc *d, shape *sh, const int64_t *vals, int start, in
 					return not_flat(sh, st->line, "more arrays than the path "
 								      "takes%s",
 							"");
+				if (!A->ndims || !A->total)
+					return not_flat(sh, st->line,
+							"%s has no dimensions (its lines are not known)",
+							A->name);
 				int64_t c = 0;
 				for (int k = 0; k < R->nidx; k++) {
 					int64_t m;
@@ -436,6 +440,16 @@ static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
 		free_shape(sh);
 		return 1;
 	}
+	/* strides the period's arithmetic takes without overflow */
+	for (int a = 0; a < d->narrays && a < MAX_ARRAYS_FLAT; a++)
+		if (sh->seen[a] &&
+		    (sh->coef[a] > ((int64_t)1 << 40) / (c < 0 ? -c : c) ||
+		     sh->coef[a] < -(((int64_t)1 << 40) / (c < 0 ? -c : c)))) {
+			snprintf(fi->why, sizeof fi->why, "line %u: %s moves too far per iteration",
+				 st->line, d->arrays[a].name);
+			free_shape(sh);
+			return 1;
+		}
 	/* the period: every array moved by whole lines */
 	uint64_t line = r->line, g = 1;
 	for (int a = 0; a < d->narrays && a < MAX_ARRAYS_FLAT; a++) {

@@ -311,6 +311,8 @@ same "$T/tri.kdesc" && grep -q "bounds read the loop's variable" "$T/path" || { 
 sed 's/"load a\[i\], a\[i + 8\], b\[3 \* i\]",/"k = i + 1", "load a[k], a[i + 8], b[3 * i]",/' "$T/period.kdesc" >"$T/let.kdesc"
 same "$T/let.kdesc" && grep -q "an assignment in the loop" "$T/path" || { ok=1; echo "# let: $(cat "$T/path")"; }
 same -D N=4 "$T/period.kdesc" && grep -q "fewer than 5 periods" "$T/path" || { ok=1; echo "# short: $(cat "$T/path")"; }
+printf 'format = "rdscope-kernel";\nversion = 1;\narrays = { a = { elem = 4; }; };\nkernels = ( { name = "k"; grid = [1]; block = [1];\n  body = ( { for = "i = 0; i < 100; i++"; do = ( "load a[i * 16]" ); } ); } );\n' >"$T/nodim.kdesc"
+same "$T/nodim.kdesc" && grep -q "a has no dimensions" "$T/path" || { ok=1; echo "# nodim: $(cat "$T/path")"; }
 same sample:kernels/matmul:small && grep -q "not one thread of one launch" "$T/path" || { ok=1; echo "# matmul"; }
 result "count: outside the flat class streamed with the reason (two strides, triangular, non-affine, assignment, short, threads)" $ok
 
