@@ -50,6 +50,24 @@ static int overlap(const rect *a, const rect *b)
 	       b->y < a->y + a->h;
 }
 
+/* Counts shortened for the screen: k, M, then G and T past 10^10 (gemm at
+ * D = 4096 has 2.7 x 10^11 accesses: "275G", not "274911M"). */
+static void test_fmt_count(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t v;
+		const char *want;
+	} t[] = {{9999, "9999"}, {12345, "12.3k"}, {123456, "123k"}, {1234567, "1.2M"},
+		 {123456789, "123M"}, {9999999999ull, "10000M"}, {274911461376ull, "275G"},
+		 {12345678901234ull, "12T"}};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char b[32];
+		draw_fmt_count(t[i].v, b, sizeof b);
+		assert_string_equal(b, t[i].want);
+	}
+}
+
 static void test_layout_sizes(void **state)
 {
 	(void)state;
@@ -1473,6 +1491,7 @@ static void test_mix(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fmt_count),
 		cmocka_unit_test(test_layout_sizes),
 		cmocka_unit_test(test_layout_monotonic),
 		cmocka_unit_test(test_keys_no_clash),

@@ -139,8 +139,12 @@ void draw_fmt_count(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%.0fk", (double)v / 1e3);
 	else if (v < 100000000)
 		snprintf(buf, len, "%.2gM", (double)v / 1e6);
-	else
+	else if (v < 10000000000ull)
 		snprintf(buf, len, "%.0fM", (double)v / 1e6);
+	else if (v < 10000000000000ull)
+		snprintf(buf, len, "%.0fG", (double)v / 1e9);
+	else
+		snprintf(buf, len, "%.0fT", (double)v / 1e12);
 }
 
 double draw_pct(uint64_t n, uint64_t of)

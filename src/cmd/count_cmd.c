@@ -353,6 +353,15 @@ int count_run(const cli *c)
 	if (samefile_check(c))
 		return EXIT_USAGE;
 	uint32_t line = line_given(c) ? c->config.l1_line : COUNT_LINE;
+	/* count's caches are --levels, fully associative: of the model's keys
+	 * only the line size counts; a -s of another key is said */
+	for (int i = 0; i < c->nsets; i++)
+		if (strncmp(c->sets[i], "l1.line=", 8))
+			msg_error("note: count uses only l1.line of the model's keys (its caches are "
+				  "--levels, fully associative LRU): -s %.64s has no effect",
+				  c->sets[i]);
+	if (c->preset)
+		msg_error("note: count takes only l1.line (%u bytes) from the preset", line);
 	uint64_t lv[RD_COUNT_MAX_LEVELS];
 	int nlv;
 	if (parse_levels(c->levels ? c->levels : "32K,512K", line, lv, &nlv) < 0)

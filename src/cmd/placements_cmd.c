@@ -588,8 +588,8 @@ static void csv_num(FILE *f, double v)
 
 static void write_csv_header(FILE *f, int st)
 {
-	fputs("input,kernel,rank,sample,placement,transactions_per_sm,amat,tmem,tmem_vs_sample,"
-	      "inst_delta_per_warp",
+	fputs("input,kernel,rank,sample,placement,transactions_per_sm,miss_ratio,dram_latency,amat,"
+	      "tmem,tmem_vs_sample,inst_delta_per_warp",
 	      f);
 	for (int s = 0; s < RD_NSPACES; s++) {
 		const char *n = rd_space_name((enum rd_space)s);
@@ -597,7 +597,7 @@ static void write_csv_header(FILE *f, int st)
 			n, n, n);
 	}
 	fputs(",l2_requests,l2_misses,dram_requests,dram_row_hits,dram_row_misses,"
-	      "dram_row_conflicts,dram_saturated,dram_queue_delay,dram_latency",
+	      "dram_row_conflicts,dram_saturated,dram_queue_delay,dram_run_latency",
 	      f);
 	if (st)
 		fputs(",predicted_tcomp,predicted_tmem,predicted_toverlap,predicted_t", f);
@@ -616,6 +616,8 @@ static void write_csv(FILE *f, const plan *p, const sample_times *st)
 		fprintf(f, ",%zu,%d,", r + 1, w->sample);
 		output_csv_field(f, pl);
 		csv_num(f, w->tx_per_sm);
+		csv_num(f, w->miss_ratio);
+		csv_num(f, w->dram_latency);
 		csv_num(f, w->amat);
 		csv_num(f, w->tmem);
 		csv_num(f, pct(w->tmem, p->sample->tmem) / 100.0);

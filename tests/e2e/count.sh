@@ -357,3 +357,16 @@ same "$T/pre.kdesc" && grep -qx flat "$T/path" || { ok=1; echo "# pre: $(cat "$T
 sed 's/"load c\[j\]\[0\]"/"load c[j][0], a[N - 1 - j]"/' "$T/pre.kdesc" >"$T/pre2.kdesc"
 same "$T/pre2.kdesc" && grep -q "touched again .* periods on" "$T/path" || { ok=1; echo "# pre2: $(cat "$T/path")"; }
 result "count: the flat path after other statements; a later reuse of their lines streams" $ok
+
+# count's caches are --levels: another -s key, or a preset's keys beyond
+# l1.line, are said to have no effect (the counts are unchanged)
+rds count -q -f json -D D=16 sample:haystack/gemm
+cp "$T/out" "$T/plain.json"
+rds count -q -f json -s l1.size=32768 -D D=16 sample:haystack/gemm
+[ $rc -eq 0 ] && grep -q 'note: count uses only l1.line .*-s l1.size=32768 has no effect' "$T/err" &&
+	python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+for d in (a, b): d.pop("seconds", None)
+sys.exit(a != b)' "$T/out" "$T/plain.json"
+result "count: -s of a key count does not use is said, the counts unchanged" $?

@@ -136,7 +136,7 @@ rds placements -q -o "$T/five.out" "$T/five.kdesc"
 result "placements: past 256 placements refused (exit 2, says --only), no output file" $?
 rds placements -q -f csv --only a,b "$T/five.kdesc"
 [ $rc -eq 0 ] && [ "$(sed 1d "$T/out" | wc -l)" -eq 16 ] &&
-	head -n 1 "$T/out" | grep -q '^input,kernel,rank,sample,placement,transactions_per_sm,amat,tmem'
+	head -n 1 "$T/out" | grep -q '^input,kernel,rank,sample,placement,transactions_per_sm,miss_ratio,dram_latency,amat,tmem'
 result "placements: --only a,b gives its 16 placements (CSV)" $?
 rds placements -q --only a,zz "$T/five.kdesc"
 [ $rc -eq 2 ] && grep -q "no array 'zz'" "$T/err"
