@@ -303,7 +303,6 @@ static void plan_compare(plan *p, const sample_times *st)
 }
 
 static int by_rank;
-static const row *rank_sample;
 
 static int cmp_key(double a, double b)
 {
@@ -326,7 +325,6 @@ static int cmp_rows(const void *pa, const void *pb)
 static void plan_rank(plan *p, int inst)
 {
 	by_rank = inst;
-	rank_sample = NULL;
 	qsort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
 	for (size_t r = 0; r < p->nrows; r++)
 		if (p->rows[r].sample)
@@ -342,6 +340,26 @@ static void placement_text(const plan *p, const row *w, char *buf, size_t len)
 	for (uint32_t i = 0; i < p->n && o < len; i++)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", i ? " " : "", p->name[i],
 				      rd_space_name((enum rd_space)w->space[i]));
+}
+
+/* A row's rank (* for the sample) and placement, padded to pad columns. */
+static void row_label(FILE *f, const plan *p, const row *w, size_t rank, size_t pad)
+{
+	char pl[1024];
+	placement_text(p, w, pl, sizeof pl);
+	fprintf(f, "%c%3zu  ", w->sample ? '*' : ' ', rank);
+	fputs_safe(pl, f);
+	for (size_t q = strlen(pl); q < pad; q++)
+		fputc(' ', f);
+}
+
+/* " +12.3%", or " -" where the change is undefined, in 9 columns. */
+static void delta_cell(FILE *f, double d)
+{
+	if (isnan(d))
+		fprintf(f, " %8s", "-");
+	else
+		fprintf(f, " %+7.1f%%", d);
 }
 
 static double pct(double a, double b)
@@ -410,30 +428,17 @@ static void write_text(FILE *f, const plan *p, const cli *c, const sample_times 
 	fputc('\n', f);
 	for (size_t r = 0; r < p->nrows; r++) {
 		const row *w = &p->rows[r];
-		char pl[1024];
-		placement_text(p, w, pl, sizeof pl);
-		fprintf(f, "%c%3zu  ", w->sample ? '*' : ' ', r + 1);
-		fputs_safe(pl, f);
-		for (size_t q = strlen(pl); q < 40; q++)
-			fputc(' ', f);
+		row_label(f, p, w, r + 1, 40);
 		fprintf(f, " %10.1f %9.1f%c %13.1f", w->tx_per_sm, w->amat,
 			w->dram.saturated ? '!' : ' ', w->tmem);
-		double d = pct(w->tmem, p->sample->tmem);
-		if (isnan(d))
-			fprintf(f, " %8s", "-");
-		else
-			fprintf(f, " %+7.1f%%", d);
+		delta_cell(f, pct(w->tmem, p->sample->tmem));
 		fprintf(f, " %+9.2f", w->inst_delta);
 		if (st) {
 			if (isnan(w->p_t))
 				fprintf(f, " %12s", "-");
 			else
 				fprintf(f, " %12.4g", w->p_t);
-			double e = pct(w->p_t, p->sample->p_t);
-			if (isnan(e))
-				fprintf(f, " %8s", "-");
-			else
-				fprintf(f, " %+7.1f%%", e);
+			delta_cell(f, pct(w->p_t, p->sample->p_t));
 		}
 		fputc('\n', f);
 	}
@@ -442,10 +447,7 @@ static void write_text(FILE *f, const plan *p, const cli *c, const sample_times 
 	      f);
 	for (size_t r = 0; r < p->nrows; r++) {
 		const row *w = &p->rows[r];
-		char pl[1024];
-		placement_text(p, w, pl, sizeof pl);
-		fprintf(f, "%c%3zu  ", w->sample ? '*' : ' ', r + 1);
-		fputs_safe(pl, f);
+		row_label(f, p, w, r + 1, 0);
 		fputc('\n', f);
 		for (int s = 0; s < RD_NSPACES; s++) {
 			const rd_space_stats *x = &w->sp[s];
@@ -483,10 +485,7 @@ static void write_text(FILE *f, const plan *p, const cli *c, const sample_times 
 static void json_num(FILE *f, const char *name, double v)
 {
 	fprintf(f, ",\"%s\":", name);
-	if (isnan(v) || isinf(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.17g", v);
+	output_json_double(f, v);
 }
 
 static void write_json(FILE *f, const plan *p, const cli *c, const sample_times *st, int first)

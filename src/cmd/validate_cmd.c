@@ -115,22 +115,14 @@ static void stats_text(FILE *f, const char *name, const rd_stats *st)
 	fputc('\n', f);
 }
 
-static void json_num(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.17g", x);
-	else
-		fputs("null", f);
-}
-
 static void stats_json(FILE *f, const rd_stats *st)
 {
 	fprintf(f, "{\"n\":%zu,\"mae\":", st->n);
-	json_num(f, st->n ? st->mae : NAN);
+	output_json_double(f, st->n ? st->mae : NAN);
 	fputs(",\"r2\":", f);
-	json_num(f, st->n ? st->r2 : NAN);
+	output_json_double(f, st->n ? st->r2 : NAN);
 	fputs(",\"spearman\":", f);
-	json_num(f, st->n ? st->spearman : NAN);
+	output_json_double(f, st->n ? st->spearman : NAN);
 	putc('}', f);
 }
 
@@ -151,11 +143,11 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 				double mod = l ? w->l2 : w->l1;
 				double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
 				fprintf(f, ",\"%s\":{\"model\":", l ? "l2" : "l1");
-				json_num(f, mod);
+				output_json_double(f, mod);
 				fputs(",\"measured\":", f);
-				json_num(f, meas);
+				output_json_double(f, meas);
 				fputs(",\"error\":", f);
-				json_num(f, fabs(mod - meas));
+				output_json_double(f, fabs(mod - meas));
 				putc('}', f);
 			}
 			putc('}', f);

@@ -50,7 +50,6 @@
 typedef struct lset {
 	uint64_t *k; /* line + 1, 0 empty */
 	size_t n, cap;
-	uint64_t lo, hi; /* the smallest and largest line held */
 } lset;
 
 static uint64_t mix(uint64_t x)
@@ -96,10 +95,7 @@ static int lset_add(lset *s, uint64_t x)
 			return 0;
 		if (!s->k[i]) {
 			s->k[i] = x + 1;
-			if (!s->n++ || x < s->lo)
-				s->lo = x;
-			if (s->n == 1 || x > s->hi)
-				s->hi = x;
+			s->n++;
 			return 1;
 		}
 	}

@@ -74,6 +74,9 @@ void output_begin_sweep(output *o, FILE *f, enum output_format fmt, const char *
 void output_csv_field(FILE *f, const char *s);
 /* Is key one of the CSV's fixed configuration columns? */
 int output_csv_has_column(const char *key);
+/* A number as JSON (%.17g); a non-finite one (a kernel without loads, an
+ * undefined statistic) has no JSON number: null. */
+void output_json_double(FILE *f, double v);
 /* A JSON string literal, escaped and valid UTF-8. */
 void output_json_quote(FILE *f, const char *s);
 /* Length of the JSON number at s (RFC 8259's grammar: no "inf", "nan",

@@ -20,6 +20,11 @@ static void json_double(FILE *f, double v, const char *fmt)
 		fputs("null", f);
 }
 
+void output_json_double(FILE *f, double v)
+{
+	json_double(f, v, "%.17g");
+}
+
 static void json_u64(FILE *f, const char *name, uint64_t v, int first)
 {
 	fprintf(f, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)v);
