@@ -21,6 +21,8 @@ static const char *const classes_names[] = {"difference", "per-access"};
 static const char *const repl_names[] = {"lru", "fifo", "lfu", "random"};
 static const char *const stores_names[] = {"ignore", "evict", "allocate"};
 static const char *const loads_names[] = {"cache", "bypass"};
+static const char *const alloc_names[] = {"fill", "miss"};
+static const char *const warp_limit_names[] = {"entries", "loads"};
 
 #define NNAMES(a) (int)(sizeof a / sizeof a[0])
 #define FIELD(f) .offset = offsetof(rd_config, f), .size = sizeof ((rd_config *)0)->f
@@ -32,6 +34,7 @@ enum {
 	K_LATENCY_HIT, K_LATENCY_MISS, K_LATENCY_STDDEV, K_LATENCY_CLIP, K_GPU_DIVERGENCE,
 	K_GPU_WARP_SIZE, K_GPU_CORES, K_GPU_MAX_THREADS, K_GPU_MAX_ACTIVE_THREADS,
 	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_CLASSES, K_L1_REPLACEMENT, K_L1_STORES, K_L1_LOADS,
+	K_L1_ALLOCATE, K_L1_WARP_LIMIT,
 	K_L1_BANKS, K_L1_PORTS, K_L1_MSHR_SETS, K_L1_MAX_MERGES, K_GPU_SCHEDULERS,
 	K_LATENCY_MODEL, K_LATENCY_K1, K_LATENCY_K2,
 	K_L2_SIZE, K_L2_LINE, K_L2_WAYS, K_L2_HASH, K_L2_REPLACEMENT, K_L2_STORES,
@@ -277,6 +280,39 @@ const rd_key rd_keys[] = {
 		       "this is RDGC's RWON (the L1 disabled); with\n"
 		       ".B l1.stores=allocate\n"
 		       "it is refused. The reference-2013 profile caches loads only.",
+	},
+	[K_L1_ALLOCATE] = {
+		.name = "l1.allocate", .type = RD_KEY_ENUM, .unit = "", FIELD(l1_allocate),
+		.def = "fill", NAMES(alloc_names), .choices = "fill|miss",
+		.help = "a miss takes its way when its data arrives, or when it issues (model=paper)",
+		.doc = "When a miss takes its way in the L1 (model=paper).\n"
+		       ".B fill\n"
+		       "(the paper's): when its data arrives; a line in flight holds no way.\n"
+		       ".B miss\n"
+		       "(allocate on miss, as GPGPU-Sim's L1 and Fermi-era L1s do): the victim is\n"
+		       "chosen and the way reserved when the miss issues, so an in-flight miss\n"
+		       "evicts at once; a reserved way is never a victim, and a miss whose set has\n"
+		       "every way reserved is refused (a reservation failure, counted with the MSHR\n"
+		       "refusals) and retried as a miss that found no free MSHR is. The fill then\n"
+		       "only ends the reservation: recency is the miss's. The reuse-distance\n"
+		       "histogram stays the fill-time LRU stack's.",
+	},
+	[K_L1_WARP_LIMIT] = {
+		.name = "l1.mshr_per_warp_counts", .type = RD_KEY_ENUM, .unit = "",
+		FIELD(l1_warp_limit), .def = "entries", NAMES(warp_limit_names),
+		.choices = "entries|loads",
+		.help = "what l1.mshr_per_warp limits: MSHR entries, or loads in flight (model=paper)",
+		.doc = "What\n"
+		       ".B l1.mshr_per_warp\n"
+		       "limits (model=paper). Seed 000 section 5.2 measured 6 with one line per\n"
+		       "load, which fits two readings, as the paper says.\n"
+		       ".B entries\n"
+		       "(the paper model's): the MSHR entries a warp holds.\n"
+		       ".B loads\n"
+		       "(the paper's alternative, \\(lqa limit on the number of outstanding\n"
+		       "incomplete instructions\\(rq): the warp's load instructions with a miss in\n"
+		       "flight; a load's own misses are never refused by it, however many lines it\n"
+		       "touches (at most 255 loads).",
 	},
 	[K_L1_BANKS] = {
 		.name = "l1.banks", .type = RD_KEY_UINT, .unit = "", FIELD(l1_banks),
@@ -770,6 +806,8 @@ void rd_config_latency_free(const rd_config *c, rd_config *d)
 	d->latency_stddev = 0;
 	d->loads = RD_LOADS_CACHE;
 	d->stores = RD_STORES_IGNORE;
+	d->l1_allocate = RD_ALLOC_FILL;
+	d->l1_warp_limit = RD_WARP_LIMIT_ENTRIES;
 	d->l2_size = 0;
 	d->l1_banks = d->l1_mshr_sets = 1;
 	d->l1_ports = d->l1_max_merges = 0;
@@ -1045,6 +1083,22 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 		if (!(c->dram_ns_per_step > 0) || !isfinite(c->dram_ns_per_step))
 			FAIL("%s: must be a finite number > 0 (got %g)", NAME(i), c->dram_ns_per_step);
 		return 0;
+	case K_L1_ALLOCATE:
+		if (c->l1_allocate == RD_ALLOC_MISS && c->model != RD_PROFILE_PAPER)
+			FAIL("%s: miss is modelled under model=paper only (got %s)", NAME(i),
+			     profile_names[c->model]);
+		if (c->l1_allocate == RD_ALLOC_MISS && c->stores == RD_STORES_EVICT)
+			FAIL("%s: miss with l1.stores=evict is not modelled (use ignore or allocate)",
+			     NAME(i));
+		return check_range(c, &rd_keys[i], err, errlen);
+	case K_L1_WARP_LIMIT:
+		if (c->l1_warp_limit == RD_WARP_LIMIT_LOADS && c->model != RD_PROFILE_PAPER)
+			FAIL("%s: loads is modelled under model=paper only (got %s)", NAME(i),
+			     profile_names[c->model]);
+		if (c->l1_warp_limit == RD_WARP_LIMIT_LOADS && c->l1_mshr_per_warp > 255)
+			FAIL("%s: loads counts at most 255 per warp (l1.mshr_per_warp is %u)", NAME(i),
+			     c->l1_mshr_per_warp);
+		return check_range(c, &rd_keys[i], err, errlen);
 	case K_L1_MSHR_PER_WARP:
 		if (c->model == RD_PROFILE_RDGC && c->l1_mshr_per_warp)
 			FAIL("%s: model=rdgc has no per-warp MSHR limit (got %u; set 0)", NAME(i),

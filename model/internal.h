@@ -341,7 +341,8 @@ typedef struct rd_policy {
 	 * together: a victim's scan reads one record a way */
 	struct rd_way {
 		uint32_t line;
-		uint64_t stamp;
+		uint32_t reserved; /* allocated on miss, its fill still to land */
+		uint64_t stamp;    /* POLICY_LRU: its last access */
 	} *way;
 	/* LFU in O(1) (a fully associative set has hundreds of ways): per set
 	 * a list of count buckets, ascending, each a list of its ways, least
@@ -363,7 +364,13 @@ typedef struct rd_policy {
 	uint64_t clock;           /* fills so far: the insertions' order */
 	rd_rng rng;               /* random: its own stream */
 	uint32_t evicted;         /* the line the last policy_fill replaced, or UINT32_MAX */
+	uint32_t *set_resv;       /* [nsets] ways reserved (policy_reservations), or NULL */
 } rd_policy;
+
+/* LRU kept in ways (not a kind of its own in enum rd_replacement: LRU
+ * alone is the stacks' window): for l1.allocate=miss, whose reserved ways
+ * a stack cannot keep. Its victim is the least recently accessed way. */
+#define POLICY_LRU 16
 
 int policy_init(rd_policy *p, int kind, uint32_t nsets, uint32_t ways, uint32_t nlines,
 		const uint32_t *set_of, uint64_t seed, uint64_t stream);
@@ -381,6 +388,24 @@ int policy_holes(rd_policy *p);
 /* Remove a line that is in the cache: its way is empty until the set's
  * next fill, which takes the lowest empty way before any victim. */
 void policy_evict(rd_policy *p, uint32_t line);
+/* Allocation on miss (l1.allocate=miss): 0, or -1 out of memory. */
+int policy_reservations(rd_policy *p);
+/* Is the line there with its data (not reserved)? */
+static inline int policy_ready(const rd_policy *p, uint32_t line)
+{
+	uint32_t w = p->line_way[line];
+	return w != UINT32_MAX && !p->way[w].reserved;
+}
+/* May a miss of the line take a way now (not every way of its set reserved)? */
+static inline int policy_can_reserve(const rd_policy *p, uint32_t line)
+{
+	return p->set_resv[p->set_of[line]] < p->ways;
+}
+/* The miss takes a way now (policy_can_reserve held): the victim among the
+ * unreserved ways is replaced (evicted says which) and the way reserved. */
+void policy_reserve(rd_policy *p, uint32_t line);
+/* The reserved line's fill lands: the way is an ordinary one again. */
+void policy_unreserve(rd_policy *p, uint32_t line);
 
 /* ---- stage 3-4: timed simulation of one case on one core ------------- */
 typedef struct sim_params {
@@ -412,6 +437,8 @@ typedef struct sim_params {
 	int repl;                  /* enum rd_replacement */
 	int stores;                /* enum rd_stores */
 	int bypass;                /* l1.loads=bypass */
+	int alloc_miss;            /* l1.allocate=miss */
+	int warp_loads;            /* l1.mshr_per_warp_counts=loads (with a per-warp cap) */
 	int case_id;               /* enum rd_case: the random policy's stream */
 	/* Per-site counts (rd_callbacks.by_site): nsites of them, the site of
 	 * a load from the kernel's sites or its per-thread load number. */

@@ -350,6 +350,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->repl = c->replacement;
 	p->stores = c->stores;
 	p->bypass = c->loads == RD_LOADS_BYPASS;
+	p->alloc_miss = c->l1_allocate == RD_ALLOC_MISS;
 	p->case_id = cs;
 	/* per-access labels: for the totals, or for the events' labels */
 	p->shadow = cs == RD_CASE_FULL && (c->classes == RD_CLASSES_PER_ACCESS || events);
@@ -416,6 +417,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 		p->max_merges = 0;
 		break;
 	}
+	p->warp_loads = c->l1_warp_limit == RD_WARP_LIMIT_LOADS && p->per_warp;
 }
 
 /* One case, all cores; counts into *out. */

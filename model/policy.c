@@ -75,6 +75,7 @@ void policy_free(rd_policy *p)
 	free(p->set_next);
 	free(p->set_free);
 	free(p->set_mixed);
+	free(p->set_resv);
 	memset(p, 0, sizeof *p);
 }
 
@@ -167,6 +168,8 @@ void policy_touch(rd_policy *p, uint32_t line)
 		return; /* evicted between its hit and the hit's effect */
 	if (p->kind == RD_REPL_LFU) /* (FIFO's order is its insertions', random has none) */
 		lfu_touch(p, p->set_of[line], w);
+	else if (p->kind == POLICY_LRU)
+		p->way[w].stamp = ++p->clock;
 }
 
 int policy_holes(rd_policy *p)
@@ -246,4 +249,71 @@ void policy_fill(rd_policy *p, uint32_t line)
 	p->line_way[line] = (uint32_t)w;
 	if (p->kind == RD_REPL_LFU)
 		lfu_insert(p, s, (uint32_t)w);
+}
+
+/* ---- allocation on miss (l1.allocate=miss) */
+
+int policy_reservations(rd_policy *p)
+{
+	p->set_resv = calloc(p->nsets, sizeof *p->set_resv);
+	return p->set_resv ? 0 : -1;
+}
+
+/* The way a miss of set s reserves: an empty one first (as victim()),
+ * else the policy's victim among the unreserved ways. FIFO and LRU scan
+ * for the oldest stamp (insertion, last access): reservations break
+ * FIFO's ring. Random draws among the unreserved ways (with none reserved,
+ * the draw victim() would make). */
+static size_t victim_unreserved(rd_policy *p, uint32_t s)
+{
+	size_t base = (size_t)s * p->ways;
+	if (p->set_used[s] < p->ways || (p->set_free && p->set_free[s]) ||
+	    (!p->set_resv[s] && p->kind != POLICY_LRU && p->kind != RD_REPL_FIFO))
+		return victim(p, s);
+	const struct rd_way *v = p->way + base;
+	if (p->kind == RD_REPL_RANDOM) {
+		uint32_t k = (uint32_t)(rng_next(&p->rng) % (p->ways - p->set_resv[s]));
+		for (uint32_t i = 0; i < p->ways; i++)
+			if (!v[i].reserved && k-- == 0)
+				return base + i;
+	}
+	if (p->kind == RD_REPL_LFU) {
+		for (uint32_t b = p->lfu_first[s]; b != UINT32_MAX; b = p->lfu_bucket[b].next)
+			for (uint32_t w = p->lfu_bucket[b].head; w != UINT32_MAX; w = p->lfu_next[w])
+				if (!p->way[w].reserved)
+					return w;
+	}
+	uint32_t best = UINT32_MAX;
+	for (uint32_t i = 0; i < p->ways; i++)
+		if (!v[i].reserved && (best == UINT32_MAX || v[i].stamp < v[best].stamp))
+			best = i;
+	return base + best; /* (policy_can_reserve held: one is unreserved) */
+}
+
+void policy_reserve(rd_policy *p, uint32_t line)
+{
+	p->evicted = UINT32_MAX;
+	uint32_t s = p->set_of[line];
+	size_t w = victim_unreserved(p, s);
+	if (p->way[w].line != UINT32_MAX) {
+		p->evicted = p->way[w].line;
+		p->line_way[p->way[w].line] = UINT32_MAX;
+		if (p->kind == RD_REPL_LFU)
+			lfu_unlink(p, s, (uint32_t)w);
+	}
+	p->clock++;
+	p->way[w] = (struct rd_way){.line = line, .reserved = 1, .stamp = p->clock};
+	p->line_way[line] = (uint32_t)w;
+	p->set_resv[s]++;
+	if (p->kind == RD_REPL_LFU)
+		lfu_insert(p, s, (uint32_t)w);
+}
+
+void policy_unreserve(rd_policy *p, uint32_t line)
+{
+	uint32_t w = p->line_way[line];
+	if (w == UINT32_MAX || !p->way[w].reserved)
+		return;
+	p->way[w].reserved = 0;
+	p->set_resv[p->set_of[line]]--;
 }

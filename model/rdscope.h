@@ -75,6 +75,25 @@ enum rd_stores { RD_STORES_IGNORE = 0, RD_STORES_EVICT, RD_STORES_ALLOCATE };
  * stores=evict RDGC's RWON; with stores=allocate refused). */
 enum rd_loads { RD_LOADS_CACHE = 0, RD_LOADS_BYPASS };
 
+/* When a load miss takes its way in the L1 (model=paper):
+ *  fill - when its data arrives (the paper's: the LRU stack is updated at
+ *         the fill, and a line in flight occupies no way);
+ *  miss - when the miss issues (GPGPU-Sim's and Fermi's "allocate on
+ *         miss"): the victim is chosen then and the way reserved until the
+ *         fill; a reserved way is never a victim, and a miss whose set has
+ *         every way reserved is refused (a reservation failure) and
+ *         retried like a miss that found no MSHR. */
+enum rd_allocate { RD_ALLOC_FILL = 0, RD_ALLOC_MISS };
+
+/* What l1.mshr_per_warp counts (model=paper; seed 000 §5.2 measured "6"
+ * with one line per load, which fits both readings):
+ *  entries - MSHR entries the warp holds (the paper model's reading);
+ *  loads   - the warp's load instructions with a miss in flight (§5.2's
+ *            alternative: "a limit on the number of outstanding
+ *            incomplete instructions"); an instruction's own misses are
+ *            never refused by it, however many lines it touches. */
+enum rd_warp_limit { RD_WARP_LIMIT_ENTRIES = 0, RD_WARP_LIMIT_LOADS };
+
 /* How misses that are neither compulsory nor latency nor MSHR misses are
  * split between capacity and associativity. */
 enum rd_classes {
@@ -127,6 +146,8 @@ typedef struct rd_config {
 	enum rd_replacement replacement;
 	enum rd_stores stores;
 	enum rd_loads loads;
+	enum rd_allocate l1_allocate;
+	enum rd_warp_limit l1_warp_limit; /* what l1_mshr_per_warp counts */
 	/* L1 parallelism (model=rdgc; the other profiles refuse other than
 	 * the defaults): banks (each its own sets and stack; sets per bank =
 	 * sets / banks; bank = line mod banks), requests a bank accepts per

@@ -66,7 +66,10 @@ typedef struct arrivals {
 typedef struct warp_st {
 	uint64_t req, req_end;     /* next request; end of the instruction's */
 	uint64_t instr, instr_end; /* current instruction; end of the warp's */
-	uint32_t held;             /* MSHR entries it holds */
+	uint32_t held;             /* MSHR entries it holds (under warp_loads: its loads in
+				    * flight, less one if the current one is among them) */
+	uint32_t nloads, cslot;    /* warp_loads: loads with misses in flight; the
+				    * current one's slot + 1, or 0 */
 	uint32_t refused;          /* its line's stamp + 1 when refused, or 0 */
 	uint32_t rline;            /* and that line */
 } warp_st;
@@ -127,6 +130,11 @@ typedef struct core_state {
 	uint64_t issued;     /* requests issued, for progress */
 	int events;          /* an event callback listens (case 0 only) */
 	uint32_t mshr_cap, warp_cap; /* l1.mshrs, l1.mshr_per_warp; 0 -> no cap */
+	int alloc_miss;      /* l1.allocate=miss: pol (POLICY_LRU for LRU) reserves ways */
+	/* l1.mshr_per_warp_counts=loads: per warp warp_cap slots, each the
+	 * entries in flight of one load; per line the slot of its entry */
+	uint32_t *wslot;
+	uint8_t *lslot;
 	uint64_t version;    /* bumped by anything that can unblock a warp */
 } core_state;
 
@@ -169,6 +177,43 @@ STEP_INLINE int effect_push(core_state *cs, uint64_t at, uint32_t line, uint8_t 
 	return 0;
 }
 
+/* l1.mshr_per_warp_counts=loads: held is what mshr_full compares with the
+ * cap: the loads in flight, less the current one's (never refused by it). */
+static inline void load_held(warp_st *ws)
+{
+	ws->held = ws->cslot ? ws->nloads - 1 : ws->nloads;
+}
+
+/* A new MSHR entry of warp w's current load, for line l. */
+static void load_slot_take(core_state *cs, uint32_t w, uint32_t l)
+{
+	warp_st *ws = &cs->warps[w];
+	uint32_t *slot = cs->wslot + (size_t)w * cs->warp_cap;
+	if (!ws->cslot) { /* (mshr_full said the warp has a free one) */
+		uint32_t i = 0;
+		while (slot[i])
+			i++;
+		ws->cslot = i + 1;
+		ws->nloads++;
+	}
+	slot[ws->cslot - 1]++;
+	cs->lslot[l] = (uint8_t)(ws->cslot - 1);
+	load_held(ws);
+}
+
+/* Line l's entry, of warp w, is done. */
+static void load_slot_done(core_state *cs, uint32_t w, uint32_t l)
+{
+	warp_st *ws = &cs->warps[w];
+	uint32_t i = cs->lslot[l];
+	if (--cs->wslot[(size_t)w * cs->warp_cap + i] == 0) {
+		ws->nloads--;
+		if (ws->cslot == i + 1)
+			ws->cslot = 0;
+		load_held(ws);
+	}
+}
+
 /* exact: the case keeps exact distances; we: stores evict (cs->wev). Both
  * constants in each copy of the event loop; the window is always kept. */
 STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const int we)
@@ -207,10 +252,10 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 	if (to_stack)
 		stack_update_as(&cs->st, e->line, exact, 1, we);
 	if (cs->pol.kind && to_pol) {
-		if (e->kind == EFF_FILL)
-			policy_fill(&cs->pol, e->line);
-		else
+		if (e->kind == EFF_HIT)
 			policy_touch(&cs->pol, e->line);
+		else if (!cs->alloc_miss) /* (allocated on miss: in its way already) */
+			policy_fill(&cs->pol, e->line);
 	}
 	if (cs->dirty) { /* (stores=allocate with an L2 only) */
 		uint32_t v = cs->pol.kind ? (to_pol && e->kind == EFF_FILL ? cs->pol.evicted : UINT32_MAX)
@@ -239,7 +284,12 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 	rd_line *ln = &cs->st.ln[e->line];
 	if (e->kind == EFF_FILL && --ln->pend == 0) {
 		cs->used--;
-		cs->warps[ln->owner].held--;
+		if (cs->alloc_miss)
+			policy_unreserve(&cs->pol, e->line);
+		if (cs->wslot)
+			load_slot_done(cs, ln->owner, e->line);
+		else
+			cs->warps[ln->owner].held--;
 	}
 }
 
@@ -282,7 +332,7 @@ static void block_dispatch(core_state *cs)
 			ws->instr_end = co->warp_instr_first[w + 1];
 			ws->req = co->instr_req_first[ws->instr];
 			ws->req_end = co->instr_req_first[ws->instr + 1];
-			ws->held = ws->refused = 0;
+			ws->held = ws->refused = ws->nloads = ws->cslot = 0;
 			fifo_push(cs, w);
 			live++;
 		}
@@ -511,7 +561,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		/* Hit or miss comes from the set's window in O(1), in every
 		 * case; the exact distance (case 0) only feeds the histogram
 		 * and the log, below. */
-		int hit = pol ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
+		int hit = pol ? policy_ready(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		/* A load's line whose fill is due now lands first (the data
 		 * arrives as it is asked for); a store's does not: it merges
 		 * into the fill in flight, as a load after it would, so the LRU
@@ -519,7 +569,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		 * policy (whether the fill is due depends on the policy's hit). */
 		if (!hit && ln->pend && !(ext && rq->store)) {
 			effects_land_line(cs, T, l, need_hist, ext && cs->wev);
-			hit = pol ? policy_has(&cs->pol, l) : stack_hit_inline(&cs->st, l);
+			hit = pol ? policy_ready(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		}
 		uint32_t lat;
 		uint64_t eff;
@@ -562,7 +612,9 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			out->bypass++;
 			if (cs->emit && l2s_add(counts, T, co->line_addr[l], cs->core, 0) < 0)
 				return -1;
-		} else if (mshr_full(cs, ws)) {
+		} else if (mshr_full(cs, ws) || (pol && cs->alloc_miss && !policy_can_reserve(&cs->pol, l))) {
+			/* no MSHR entry, or (allocating on miss) every way of
+			 * the set reserved: refused, retried later */
 			counts->cancels++;
 			cancelled = 1;
 			ws->refused = ln->stamp + 1;
@@ -578,7 +630,19 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			if (effect_push(cs, eff, l, EFF_FILL) < 0)
 				return -1;
 			cs->used++;
-			ws->held++;
+			if (cs->wslot)
+				load_slot_take(cs, w, l);
+			else
+				ws->held++;
+			if (pol && cs->alloc_miss) {
+				policy_reserve(&cs->pol, l);
+				uint32_t v = cs->pol.evicted;
+				if (cs->dirty && v != UINT32_MAX && cs->dirty[v]) {
+					cs->dirty[v] = 0;
+					if (l2s_add(counts, T, co->line_addr[v], cs->core, 1) < 0)
+						return -1;
+				}
+			}
 			/* requested before iff it has landed once (nothing in flight
 			 * here): the first request of a line is compulsory */
 			int first = ln->stamp == 0 && !(ext && cs->wev && (cs->wev[l] & WEV_SEEN));
@@ -659,6 +723,10 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		cs->version++;
 	if (!cancelled && ++ws->instr != ws->instr_end)
 		ws->req_end = co->instr_req_first[ws->instr + 1]; /* ws->req is its start */
+	if (!cancelled && cs->wslot && ws->cslot) { /* the next load is a new one */
+		ws->cslot = 0;
+		load_held(ws);
+	}
 	uint64_t back = T + (p->divergence && !cancelled ? maxlat : 0);
 	/* Whether it waits its latency or a queue length, it is time enough
 	 * to fetch the line records of its next requests (ws->req is the
@@ -705,6 +773,8 @@ static void core_free(core_state *cs)
 	policy_free(&cs->fa_pol);
 	halfnormal_free(&cs->latdist);
 	free(cs->land);
+	free(cs->wslot);
+	free(cs->lslot);
 	free(cs->wev);
 	free(cs->sskip);
 	free(cs->hpend);
@@ -746,10 +816,15 @@ static int core_init(core_state *cs)
 	 * fully associative cache, has no associativity misses under random
 	 * either (with more sets the two draw at different times) */
 	uint64_t stream = 0x7265706c0000ull + (uint64_t)cs->core * 16 + (uint64_t)p->case_id * 2;
-	if (p->repl != RD_REPL_LRU &&
-	    (policy_init(&cs->pol, p->repl, p->nsets, p->ways, nl, p->set_of, p->seed, stream) ||
-	     (p->shadow && policy_init(&cs->fa_pol, p->repl, 1, p->sets * p->ways, nl,
-				       p->shadow_set_of, p->seed, stream))))
+	/* allocation on miss keeps LRU in ways too (POLICY_LRU) */
+	int kind = p->repl == RD_REPL_LRU && p->alloc_miss ? POLICY_LRU : p->repl;
+	if (kind != RD_REPL_LRU &&
+	    policy_init(&cs->pol, kind, p->nsets, p->ways, nl, p->set_of, p->seed, stream))
+		return -1;
+	/* the per-access shadow allocates on fill: its LRU is a stack */
+	if (p->repl != RD_REPL_LRU && p->shadow &&
+	    policy_init(&cs->fa_pol, p->repl, 1, p->sets * p->ways, nl, p->shadow_set_of, p->seed,
+			stream))
 		return -1;
 	if (p->by_site && counts_sites(cs->out, p->nsites, p->need_hist) < 0)
 		return -1;
@@ -798,6 +873,15 @@ static int core_init(core_state *cs)
 	cs->mode = !plain ? 2 : cs->out->nsets ? 1 : 0;
 	cs->mshr_cap = p->mshrs ? p->mshrs : UINT32_MAX;
 	cs->warp_cap = p->per_warp ? p->per_warp : UINT32_MAX;
+	cs->alloc_miss = p->alloc_miss;
+	if (p->alloc_miss && policy_reservations(&cs->pol) < 0)
+		return -1;
+	if (p->warp_loads && p->per_warp) {
+		cs->wslot = calloc((size_t)(s->nwarps ? s->nwarps : 1) * p->per_warp, sizeof *cs->wslot);
+		cs->lslot = calloc(nl, 1);
+		if (!cs->wslot || !cs->lslot)
+			return -1;
+	}
 	rng_seed(&cs->rng, p->seed, cs->core);
 	return halfnormal_init(&cs->latdist, p->sigma);
 }

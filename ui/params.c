@@ -56,6 +56,10 @@ const param_field param_fields[] = {
 	{"latency.model", "latency.model", STEP_CHOICE},
 	{"latency.k1", "latency.k1", STEP_HALVES},
 	{"latency.k2", "latency.k2", STEP_HALVES},
+	/* The L1 mechanisms of issue 22 (model=paper). */
+	{NULL, "L1 mechanisms (paper)", STEP_HEADING},
+	{"l1.allocate", "l1.allocate", STEP_CHOICE},
+	{"l1.mshr_per_warp_counts", "mshr_per_warp_cnt", STEP_CHOICE},
 };
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
 
@@ -113,6 +117,11 @@ int param_applies(const rd_config *cfg, size_t i, char *why, size_t len)
 	if (key && (!strcmp(key, "latency.k1") || !strcmp(key, "latency.k2")) &&
 	    cfg->latency_model != RD_LATENCY_ADAPTIVE) {
 		snprintf(why, len, "(adaptive only)");
+		return 0;
+	}
+	if (key && (!strcmp(key, "l1.allocate") || !strcmp(key, "l1.mshr_per_warp_counts")) &&
+	    cfg->model != RD_PROFILE_PAPER) {
+		snprintf(why, len, "(model=paper)");
 		return 0;
 	}
 	/* the paper's own timing, which model=rdgc replaces */

@@ -1,0 +1,215 @@
+/*
+ * The L1 mechanisms of issue 22, each on a crafted kernel that isolates it
+ * (model=paper): l1.allocate=miss (a miss takes its way when it issues;
+ * reservation failures) and l1.mshr_per_warp_counts=loads (the per-warp
+ * limit counts loads in flight, not MSHR entries). The defaults (fill,
+ * entries) are the paper's, checked against Tables 1-5 elsewhere.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+static void set(rd_config *c, const char *k, const char *v)
+{
+	char err[256];
+	assert_int_equal(rd_config_set(c, k, v, err, sizeof err), 0);
+}
+
+/* Case 0 of kernel k under c: its result and event log. */
+static void run(const rd_kernel *k, const rd_config *c, tu_log *log, rd_result *r)
+{
+	char err[256];
+	assert_int_equal(rd_config_check(c, err, sizeof err), 0);
+	memset(r, 0, sizeof *r);
+	assert_int_equal(tu_run_log(k, c, log, r), RD_OK);
+}
+
+/* The first event of thread t with outcome o, or NULL. */
+static const rd_event *first_of(const tu_log *log, uint32_t t, enum rd_outcome o)
+{
+	for (int i = 0; i < log->n; i++)
+		if (log->ev[i].thread == t && log->ev[i].outcome == o)
+			return &log->ev[i];
+	return NULL;
+}
+
+/* Two sets of two 128-byte ways (mod hash), latency 10, divergence on.
+ * Warp 0 loads A, B, C (set 0); warp 1 loads D, E (set 1) and then A at
+ * step 21, after C's miss issued (step 20) and before its fill (30).
+ * Allocated on fill, A is still there: a hit. Allocated on miss, C's
+ * reservation at step 20 took A's way (B's was reserved): a miss. */
+static void test_allocate_miss_evicts_at_issue(void **state)
+{
+	(void)state;
+	const uint64_t t0[] = {0, 256, 512}, t1[] = {128, 384, 0};
+	const uint64_t *a[2] = {t0, t1};
+	const uint32_t n[2] = {3, 3};
+	rd_kernel *k = tu_kernel(2, 2, n, a, 4);
+	rd_config c;
+	tu_toy_config(&c, 128, 2);
+	c.l1_size = 512; /* two sets */
+	c.latency_miss = 10;
+	c.latency_clip = 1;
+	c.divergence = 1;
+	static tu_log log;
+	rd_result r;
+
+	run(k, &c, &log, &r);
+	const rd_event *e = log.ev + log.n - 1;
+	assert_int_equal(e->thread, 1);
+	assert_int_equal(e->time, 21);
+	assert_int_equal(e->outcome, RD_OUT_HIT);
+	assert_int_equal(r.misses, 5);
+	rd_result_free(&r);
+
+	set(&c, "l1.allocate", "miss");
+	run(k, &c, &log, &r);
+	e = log.ev + log.n - 1;
+	assert_int_equal(e->thread, 1);
+	assert_int_equal(e->time, 21);
+	assert_int_equal(e->outcome, RD_OUT_MISS);
+	assert_int_equal(r.misses, 6);
+	assert_int_equal(r.cancels, 0);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* One set of two ways, one warp of three threads loading three lines at
+ * once. On fill all three misses issue at step 0; on miss two reserve the
+ * set's ways and the third is refused until a fill ends a reservation. */
+static void test_allocate_miss_reservation_fails(void **state)
+{
+	(void)state;
+	const uint64_t t0[] = {0}, t1[] = {128}, t2[] = {256};
+	const uint64_t *a[3] = {t0, t1, t2};
+	const uint32_t n[3] = {1, 1, 1};
+	rd_kernel *k = tu_kernel(3, 3, n, a, 4);
+	rd_config c;
+	tu_toy_config(&c, 128, 2);
+	c.warp_size = 4;
+	c.latency_miss = 10;
+	static tu_log log;
+	rd_result r;
+
+	run(k, &c, &log, &r);
+	assert_int_equal(r.cancels, 0);
+	assert_null(first_of(&log, 2, RD_OUT_CANCEL));
+	assert_int_equal(first_of(&log, 2, RD_OUT_MISS)->time, 0);
+	rd_result_free(&r);
+
+	set(&c, "l1.allocate", "miss");
+	run(k, &c, &log, &r);
+	assert_true(r.cancels > 0);
+	const rd_event *x = first_of(&log, 2, RD_OUT_CANCEL);
+	assert_non_null(x);
+	assert_int_equal(x->time, 0);
+	/* the first fills land at 10: the refused miss issues then, or after */
+	assert_true(first_of(&log, 2, RD_OUT_MISS)->time >= 10);
+	assert_int_equal(r.misses, 3);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* One warp of two threads, three loads each, every load two new lines;
+ * l1.mshr_per_warp=2, divergence off (the warp issues on at once).
+ * Counting entries, the first load holds both: the second is refused at
+ * step 1. Counting loads, the first two loads issue and the third is
+ * refused at step 2. */
+static void test_warp_limit_counts_loads(void **state)
+{
+	(void)state;
+	const uint64_t t0[] = {0, 1024, 2048}, t1[] = {4096, 5120, 6144};
+	const uint64_t *a[2] = {t0, t1};
+	const uint32_t n[2] = {3, 3};
+	rd_kernel *k = tu_kernel(2, 2, n, a, 4);
+	rd_config c;
+	tu_toy_config(&c, 128, 64);
+	c.warp_size = 2;
+	c.latency_miss = 10;
+	c.l1_mshr_per_warp = 2;
+	static tu_log log;
+	rd_result r;
+
+	run(k, &c, &log, &r);
+	const rd_event *x = first_of(&log, 0, RD_OUT_CANCEL);
+	assert_non_null(x);
+	assert_int_equal(x->time, 1);
+	assert_int_equal(x->instr, 1);
+	rd_result_free(&r);
+
+	set(&c, "l1.mshr_per_warp_counts", "loads");
+	run(k, &c, &log, &r);
+	x = first_of(&log, 0, RD_OUT_CANCEL);
+	assert_non_null(x);
+	assert_int_equal(x->time, 2);
+	assert_int_equal(x->instr, 2);
+	/* the third load issues once the first one's two lines are in */
+	for (int i = 0; i < log.n; i++)
+		if (log.ev[i].instr == 2 && log.ev[i].outcome == RD_OUT_MISS)
+			assert_true(log.ev[i].time >= 10);
+	assert_int_equal(r.misses, 6);
+	rd_result_free(&r);
+
+	/* a single load of 32 lines is never refused by the per-warp limit */
+	rd_kernel_free(k);
+	uint64_t lines[32][1];
+	const uint64_t *b[32];
+	uint32_t m[32];
+	for (int t = 0; t < 32; t++) {
+		lines[t][0] = (uint64_t)t * 4096;
+		b[t] = lines[t];
+		m[t] = 1;
+	}
+	k = tu_kernel(32, 32, m, b, 4);
+	c.warp_size = 32;
+	c.l1_mshr_per_warp = 6;
+	run(k, &c, &log, &r);
+	assert_int_equal(r.cancels, 0);
+	rd_result_free(&r);
+	set(&c, "l1.mshr_per_warp_counts", "entries");
+	run(k, &c, &log, &r);
+	assert_true(r.cancels > 0);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* The keys are model=paper's: the other profiles refuse them. */
+static void test_mechanism_keys_checked(void **state)
+{
+	(void)state;
+	rd_config c;
+	char err[256];
+	rd_config_default(&c);
+	assert_int_equal(c.l1_allocate, RD_ALLOC_FILL);
+	assert_int_equal(c.l1_warp_limit, RD_WARP_LIMIT_ENTRIES);
+	set(&c, "l1.allocate", "miss");
+	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
+	set(&c, "l1.stores", "evict");
+	assert_int_not_equal(rd_config_check(&c, err, sizeof err), 0);
+	assert_non_null(strstr(err, "l1.allocate"));
+	set(&c, "l1.stores", "ignore");
+	set(&c, "model", "reference-2013");
+	assert_int_not_equal(rd_config_check(&c, err, sizeof err), 0);
+	assert_non_null(strstr(err, "l1.allocate"));
+	rd_config_default(&c);
+	set(&c, "l1.mshr_per_warp_counts", "loads");
+	set(&c, "l1.mshrs", "0");
+	set(&c, "l1.mshr_per_warp", "256");
+	assert_int_not_equal(rd_config_check(&c, err, sizeof err), 0);
+	assert_non_null(strstr(err, "255"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_allocate_miss_evicts_at_issue),
+		cmocka_unit_test(test_allocate_miss_reservation_fails),
+		cmocka_unit_test(test_warp_limit_counts_loads),
+		cmocka_unit_test(test_mechanism_keys_checked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
