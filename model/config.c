@@ -23,6 +23,7 @@ static const char *const stores_names[] = {"ignore", "evict", "allocate"};
 static const char *const loads_names[] = {"cache", "bypass"};
 static const char *const alloc_names[] = {"fill", "miss"};
 static const char *const warp_limit_names[] = {"entries", "loads"};
+static const char *const sched_names[] = {"rr", "gto"};
 
 #define NNAMES(a) (int)(sizeof a / sizeof a[0])
 #define FIELD(f) .offset = offsetof(rd_config, f), .size = sizeof ((rd_config *)0)->f
@@ -34,7 +35,7 @@ enum {
 	K_LATENCY_HIT, K_LATENCY_MISS, K_LATENCY_STDDEV, K_LATENCY_CLIP, K_GPU_DIVERGENCE,
 	K_GPU_WARP_SIZE, K_GPU_CORES, K_GPU_MAX_THREADS, K_GPU_MAX_ACTIVE_THREADS,
 	K_GPU_MAX_ACTIVE_BLOCKS, K_GPU_BLOCK_MAPPING, K_SEED, K_CLASSES, K_L1_REPLACEMENT, K_L1_STORES, K_L1_LOADS,
-	K_L1_ALLOCATE, K_L1_WARP_LIMIT,
+	K_L1_ALLOCATE, K_L1_WARP_LIMIT, K_GPU_SCHEDULER_POLICY,
 	K_L1_BANKS, K_L1_PORTS, K_L1_MSHR_SETS, K_L1_MAX_MERGES, K_GPU_SCHEDULERS,
 	K_LATENCY_MODEL, K_LATENCY_K1, K_LATENCY_K2,
 	K_L2_SIZE, K_L2_LINE, K_L2_WAYS, K_L2_HASH, K_L2_REPLACEMENT, K_L2_STORES,
@@ -313,6 +314,22 @@ const rd_key rd_keys[] = {
 		       "incomplete instructions\\(rq): the warp's load instructions with a miss in\n"
 		       "flight; a load's own misses are never refused by it, however many lines it\n"
 		       "touches (at most 255 loads).",
+	},
+	[K_GPU_SCHEDULER_POLICY] = {
+		.name = "gpu.scheduler_policy", .type = RD_KEY_ENUM, .unit = "",
+		FIELD(scheduler_policy), .def = "rr", NAMES(sched_names), .choices = "rr|gto",
+		.help = "which ready warp issues next: round-robin, or greedy then oldest (model=paper)",
+		.doc = "Which ready warp a core issues next (model=paper).\n"
+		       ".B rr\n"
+		       "(the paper's): round-robin, the front of the queue of ready warps.\n"
+		       ".B gto\n"
+		       "(greedy then oldest, GPGPU-Sim's\n"
+		       ".B \\-gpgpu_scheduler gto\n"
+		       "and the setting of its GTX 480 configuration): the warp issued last\n"
+		       "again while it is ready, else the oldest ready warp (the lowest warp id).\n"
+		       "A warp refused an MSHR is ready at once, so it retries until it issues\n"
+		       "and the other warps' loads wait behind it, as behind a load stalled in an\n"
+		       "in-order memory pipeline.",
 	},
 	[K_L1_BANKS] = {
 		.name = "l1.banks", .type = RD_KEY_UINT, .unit = "", FIELD(l1_banks),
@@ -808,6 +825,7 @@ void rd_config_latency_free(const rd_config *c, rd_config *d)
 	d->stores = RD_STORES_IGNORE;
 	d->l1_allocate = RD_ALLOC_FILL;
 	d->l1_warp_limit = RD_WARP_LIMIT_ENTRIES;
+	d->scheduler_policy = RD_SCHED_RR;
 	d->l2_size = 0;
 	d->l1_banks = d->l1_mshr_sets = 1;
 	d->l1_ports = d->l1_max_merges = 0;
@@ -1090,6 +1108,11 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 		if (c->l1_allocate == RD_ALLOC_MISS && c->stores == RD_STORES_EVICT)
 			FAIL("%s: miss with l1.stores=evict is not modelled (use ignore or allocate)",
 			     NAME(i));
+		return check_range(c, &rd_keys[i], err, errlen);
+	case K_GPU_SCHEDULER_POLICY:
+		if (c->scheduler_policy == RD_SCHED_GTO && c->model != RD_PROFILE_PAPER)
+			FAIL("%s: gto is modelled under model=paper only (got %s)", NAME(i),
+			     profile_names[c->model]);
 		return check_range(c, &rd_keys[i], err, errlen);
 	case K_L1_WARP_LIMIT:
 		if (c->l1_warp_limit == RD_WARP_LIMIT_LOADS && c->model != RD_PROFILE_PAPER)

@@ -439,6 +439,7 @@ typedef struct sim_params {
 	int bypass;                /* l1.loads=bypass */
 	int alloc_miss;            /* l1.allocate=miss */
 	int warp_loads;            /* l1.mshr_per_warp_counts=loads (with a per-warp cap) */
+	int gto;                   /* gpu.scheduler_policy=gto */
 	int case_id;               /* enum rd_case: the random policy's stream */
 	/* Per-site counts (rd_callbacks.by_site): nsites of them, the site of
 	 * a load from the kernel's sites or its per-thread load number. */

@@ -351,6 +351,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->stores = c->stores;
 	p->bypass = c->loads == RD_LOADS_BYPASS;
 	p->alloc_miss = c->l1_allocate == RD_ALLOC_MISS;
+	p->gto = c->scheduler_policy == RD_SCHED_GTO;
 	p->case_id = cs;
 	/* per-access labels: for the totals, or for the events' labels */
 	p->shadow = cs == RD_CASE_FULL && (c->classes == RD_CLASSES_PER_ACCESS || events);

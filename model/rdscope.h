@@ -94,6 +94,13 @@ enum rd_allocate { RD_ALLOC_FILL = 0, RD_ALLOC_MISS };
  *            never refused by it, however many lines it touches. */
 enum rd_warp_limit { RD_WARP_LIMIT_ENTRIES = 0, RD_WARP_LIMIT_LOADS };
 
+/* Which ready warp a core issues next (model=paper):
+ *  rr  - round-robin: the queue's front (the paper's, Tables 2-5);
+ *  gto - greedy then oldest (GPGPU-Sim's -gpgpu_scheduler gto, the setting
+ *        of its GTX 480 configuration): the warp issued last while it is
+ *        ready, else the oldest ready warp. */
+enum rd_sched_policy { RD_SCHED_RR = 0, RD_SCHED_GTO };
+
 /* How misses that are neither compulsory nor latency nor MSHR misses are
  * split between capacity and associativity. */
 enum rd_classes {
@@ -148,6 +155,7 @@ typedef struct rd_config {
 	enum rd_loads loads;
 	enum rd_allocate l1_allocate;
 	enum rd_warp_limit l1_warp_limit; /* what l1_mshr_per_warp counts */
+	enum rd_sched_policy scheduler_policy;
 	/* L1 parallelism (model=rdgc; the other profiles refuse other than
 	 * the defaults): banks (each its own sets and stack; sets per bank =
 	 * sets / banks; bank = line mod banks), requests a bank accepts per

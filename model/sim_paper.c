@@ -117,6 +117,13 @@ typedef struct core_state {
 	/* queues */
 	uint32_t *fifo;
 	uint64_t fhead, ftail, fmask; /* ring of fmask + 1 (a power of two) */
+	/* gpu.scheduler_policy=gto: the ready warps are fifo[0 .. ftail -
+	 * fhead) in no order (the counters as for the ring), gpos[w] the
+	 * place of warp w there (UINT32_MAX: not ready); greedy the warp
+	 * popped last */
+	int gto;
+	uint32_t *gpos;
+	uint32_t greedy;
 	/* Two timing wheels of wmask + 1 steps (more than any latency):
 	 * effects due, and warps waiting for their latency (at most one
 	 * enters per step, so each slot lists them in issue order). */
@@ -150,11 +157,46 @@ typedef struct core_state {
 STEP_INLINE void fifo_push(core_state *cs, uint32_t w)
 {
 	__builtin_prefetch(&cs->in->co->req[cs->warps[w].req]);
+	if (__builtin_expect(cs->gto, 0)) {
+		uint32_t n = (uint32_t)(cs->ftail++ - cs->fhead);
+		cs->fifo[n] = w;
+		cs->gpos[w] = n;
+		return;
+	}
 	cs->fifo[cs->ftail++ & cs->fmask] = w;
+}
+
+/*
+ * Greedy then oldest (GPGPU-Sim's -gpgpu_scheduler gto, its GTX 480
+ * configuration's): the warp popped last again while it is ready, else
+ * the oldest ready warp, the one with the lowest id (blocks start in id
+ * order). A warp refused an MSHR is ready at once, so it is popped again
+ * until it issues: other warps' loads wait behind it, as behind a load
+ * stalled in an in-order memory pipeline.
+ */
+static uint32_t gto_pop(core_state *cs)
+{
+	uint32_t n = (uint32_t)(cs->ftail - cs->fhead++), i;
+	if (cs->greedy != UINT32_MAX && cs->gpos[cs->greedy] != UINT32_MAX) {
+		i = cs->gpos[cs->greedy];
+	} else {
+		i = 0;
+		for (uint32_t j = 1; j < n; j++)
+			if (cs->fifo[j] < cs->fifo[i])
+				i = j;
+	}
+	uint32_t w = cs->fifo[i], last = cs->fifo[n - 1];
+	cs->fifo[i] = last;
+	cs->gpos[last] = i;
+	cs->gpos[w] = UINT32_MAX;
+	cs->greedy = w;
+	return w;
 }
 
 STEP_INLINE uint32_t fifo_pop(core_state *cs)
 {
+	if (__builtin_expect(cs->gto, 0))
+		return gto_pop(cs);
 	return cs->fifo[cs->fhead++ & cs->fmask];
 }
 
@@ -783,6 +825,7 @@ static void core_free(core_state *cs)
 	free(cs->warps);
 	free(cs->block_left);
 	free(cs->fifo);
+	free(cs->gpos);
 	for (uint64_t i = 0; cs->wheel && i <= cs->wmask; i++)
 		free(cs->wheel[i].v);
 	for (uint64_t i = 0; cs->back && i <= cs->wmask; i++)
@@ -848,6 +891,14 @@ static int core_init(core_state *cs)
 		fn <<= 1;
 	cs->fmask = fn - 1;
 	cs->fifo = malloc(fn * sizeof *cs->fifo);
+	cs->gto = p->gto;
+	cs->greedy = UINT32_MAX;
+	if (p->gto) {
+		cs->gpos = malloc((s->nwarps ? s->nwarps : 1) * sizeof *cs->gpos);
+		if (!cs->gpos)
+			return -1;
+		memset(cs->gpos, 0xff, (s->nwarps ? s->nwarps : 1) * sizeof *cs->gpos);
+	}
 	uint64_t maxlat = p->lat_miss + (uint64_t)(8.0 * p->sigma) + 2;
 	if (p->lat_hit > maxlat)
 		maxlat = p->lat_hit;
@@ -905,7 +956,8 @@ static uint64_t spin_skip(core_state *cs, uint64_t T)
 	if (end == UINT64_MAX || end <= T)
 		return T; /* nothing to skip to (cannot happen with refusals) */
 	uint64_t k = end - T, n = cs->ftail - cs->fhead;
-	for (uint64_t i = 0; i < k % n; i++) {
+	/* (greedy then oldest pops the same refused warp each step: no turn) */
+	for (uint64_t i = 0; !cs->gto && i < k % n; i++) {
 		uint32_t w = cs->fifo[cs->fhead++ & cs->fmask];
 		fifo_push(cs, w);
 	}
@@ -959,7 +1011,10 @@ STEP_INLINE int core_loop(core_state *cs, const int exact, const int we)
 		int st;
 		if (fast && still_refused(cs, &cs->warps[w])) {
 			out->cancels++;
-			cs->fifo[cs->ftail++ & cs->fmask] = w; /* its request is cached */
+			if (cs->gto) /* (its request is cached: no prefetch) */
+				fifo_push(cs, w);
+			else
+				cs->fifo[cs->ftail++ & cs->fmask] = w;
 			st = 1;
 		} else if ((st = warp_issue(cs, w, T, exact)) < 0) {
 			return RD_ENOMEM;

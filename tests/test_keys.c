@@ -84,7 +84,7 @@ static void test_keys_defaults(void **state)
 static void test_keys_rows(void **state)
 {
 	(void)state;
-	assert_int_equal(rd_key_count(), 68);
+	assert_int_equal(rd_key_count(), 69);
 	for (size_t i = 0; i < rd_key_count(); i++) {
 		const rd_key *k = &rd_keys[i];
 		assert_non_null(k->name);
@@ -254,7 +254,7 @@ static void test_keys_equal(void **state)
 	for (const rd_key *k = rd_keys; k->name; k++) {
 		static const char *const other[] = {"reference-2013", "0", "1", "2", "3", "mod", "random", "0.5",
 						    "per-access", "fifo", "evict", "bypass", "xor", "adaptive",
-						    "miss", "loads"};
+						    "miss", "loads", "gto"};
 		char was[64], now[64];
 		rd_config_get(&a, k->name, was, sizeof was);
 		int changed = 0;

@@ -1,9 +1,10 @@
 /*
  * The L1 mechanisms of issue 22, each on a crafted kernel that isolates it
  * (model=paper): l1.allocate=miss (a miss takes its way when it issues;
- * reservation failures) and l1.mshr_per_warp_counts=loads (the per-warp
- * limit counts loads in flight, not MSHR entries). The defaults (fill,
- * entries) are the paper's, checked against Tables 1-5 elsewhere.
+ * reservation failures), l1.mshr_per_warp_counts=loads (the per-warp
+ * limit counts loads in flight, not MSHR entries) and
+ * gpu.scheduler_policy=gto (greedy then oldest). The defaults (fill,
+ * entries, rr) are the paper's, checked against Tables 1-5 elsewhere.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -177,6 +178,87 @@ static void test_warp_limit_counts_loads(void **state)
 	rd_kernel_free(k);
 }
 
+/* Two one-thread warps of three loads each, divergence off: round-robin
+ * alternates them; greedy then oldest issues warp 0 while it is ready (it
+ * always is), then warp 1. */
+static void test_gto_greedy(void **state)
+{
+	(void)state;
+	const uint64_t t0[] = {0, 128, 256}, t1[] = {4096, 4224, 4352};
+	const uint64_t *a[2] = {t0, t1};
+	const uint32_t n[2] = {3, 3};
+	rd_kernel *k = tu_kernel(2, 2, n, a, 4);
+	rd_config c;
+	tu_toy_config(&c, 128, 64);
+	c.latency_miss = 10;
+	static tu_log log;
+	rd_result r;
+	run(k, &c, &log, &r);
+	assert_int_equal(first_of(&log, 1, RD_OUT_MISS)->time, 1);
+	rd_result_free(&r);
+	set(&c, "gpu.scheduler_policy", "gto");
+	run(k, &c, &log, &r);
+	assert_int_equal(log.n, 6);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(log.ev[i].thread, i < 3 ? 0 : 1);
+		assert_int_equal(log.ev[i].time, i);
+	}
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* Greedy then oldest with MSHR refusals: the event loop's fast-forward
+ * over refused steps (off while events are logged) changes no count.
+ * Two warps of a column copy (each thread its own line, 64 loads) with
+ * 8 MSHRs; and the oldest ready warp goes first when the greedy one waits. */
+static void test_gto_refusals_fast_forward(void **state)
+{
+	(void)state;
+	enum { T = 64, L = 64 };
+	static uint64_t addr[T][L];
+	const uint64_t *a[T];
+	uint32_t n[T];
+	for (int t = 0; t < T; t++) {
+		for (int j = 0; j < L; j++)
+			addr[t][j] = (uint64_t)t * 4096 + (uint64_t)j * 4;
+		a[t] = addr[t];
+		n[t] = L;
+	}
+	rd_kernel *k = tu_kernel(T, T, n, a, 4);
+	rd_config c;
+	rd_config_default(&c);
+	set(&c, "gpu.scheduler_policy", "gto");
+	set(&c, "latency.hit", "20");
+	set(&c, "l1.mshrs", "8");
+	static tu_log log;
+	rd_result r1, r2;
+	run(k, &c, &log, &r1);
+	memset(&r2, 0, sizeof r2);
+	rd_model *m = rd_model_new(k);
+	rd_callbacks none = {0};
+	assert_int_equal(rd_model_run(m, &c, 1, &none, &r2), RD_OK);
+	rd_model_free(m);
+	assert_true(r1.cancels > 0);
+	assert_int_equal(r1.misses, r2.misses);
+	assert_int_equal(r1.requests, r2.requests);
+	assert_int_equal(r1.cancels, r2.cancels);
+	assert_int_equal(r1.hits, r2.hits);
+	assert_true(r1.miss_rate == r2.miss_rate);
+	/* the first instruction: warp 0 (the oldest) takes the 8 MSHRs and is
+	 * refused on; warp 1 issues nothing until warp 0's load is whole */
+	const rd_event *w1 = NULL;
+	for (int i = 0; i < log.n && !w1; i++)
+		if (log.ev[i].warp == 1 && log.ev[i].outcome != RD_OUT_CANCEL)
+			w1 = &log.ev[i];
+	assert_non_null(w1);
+	for (int i = 0; i < log.n && &log.ev[i] != w1; i++)
+		if (log.ev[i].warp == 0 && log.ev[i].instr == 0)
+			assert_true(log.ev[i].time <= w1->time);
+	rd_result_free(&r1);
+	rd_result_free(&r2);
+	rd_kernel_free(k);
+}
+
 /* The keys are model=paper's: the other profiles refuse them. */
 static void test_mechanism_keys_checked(void **state)
 {
@@ -201,6 +283,12 @@ static void test_mechanism_keys_checked(void **state)
 	set(&c, "l1.mshr_per_warp", "256");
 	assert_int_not_equal(rd_config_check(&c, err, sizeof err), 0);
 	assert_non_null(strstr(err, "255"));
+	rd_config_default(&c);
+	set(&c, "gpu.scheduler_policy", "gto");
+	set(&c, "model", "rdgc");
+	set(&c, "l1.mshr_per_warp", "0");
+	assert_int_not_equal(rd_config_check(&c, err, sizeof err), 0);
+	assert_non_null(strstr(err, "gpu.scheduler_policy"));
 }
 
 int main(void)
@@ -209,6 +297,8 @@ int main(void)
 		cmocka_unit_test(test_allocate_miss_evicts_at_issue),
 		cmocka_unit_test(test_allocate_miss_reservation_fails),
 		cmocka_unit_test(test_warp_limit_counts_loads),
+		cmocka_unit_test(test_gto_greedy),
+		cmocka_unit_test(test_gto_refusals_fast_forward),
 		cmocka_unit_test(test_mechanism_keys_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

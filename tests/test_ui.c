@@ -467,7 +467,7 @@ static void test_params_fields(void **state)
 			derived++, assert_false(param_editable(i));
 	}
 	assert_int_equal(derived, 2); /* the L1's sets, the L2's sets per bank */
-	assert_int_equal(headings, 2);
+	assert_int_equal(headings, 3); /* the L2, RDGC's L1, the mechanisms */
 	/* Issue 18: every L2 key and the L1's parallelism keys have a row. */
 	static const char *const l2[] = {"l2.size", "l2.line", "l2.ways", "l2.hash",
 		"l2.replacement", "l2.stores", "l2.partitions", "l2.banks", "l2.ports",
@@ -552,13 +552,17 @@ static void test_params_l2(void **state)
 	assert_int_equal(c.model, RD_PROFILE_RDGC);
 	assert_true(c.latency_stddev == 0);
 	assert_non_null(strstr(note, "latency.stddev 10 -> 0"));
-	/* The pane's rows per level: the paper's 21 for the L1 (RDGC's after
-	 * them under model=rdgc), the L2's own for the L2, l2.size first. */
+	/* The pane's rows per level: the paper's 21 for the L1 (the
+	 * mechanisms after them under model=paper, RDGC's under model=rdgc),
+	 * the L2's own for the L2, l2.size first. */
 	size_t vis[64];
 	rd_config_default(&c);
 	size_t n = param_visible(&c, 1, vis, 64);
-	assert_int_equal(n, 21);
+	assert_int_equal(n, 21 + 1 + 3);
 	assert_int_equal(vis[20], field("l1.loads"));
+	assert_true(param_heading(vis[21]));
+	assert_int_equal(vis[22], field("l1.allocate"));
+	assert_int_equal(vis[24], field("gpu.scheduler_policy"));
 	c.model = RD_PROFILE_RDGC;
 	n = param_visible(&c, 1, vis, 64);
 	assert_int_equal(n, 21 + 1 + 9);

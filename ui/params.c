@@ -60,6 +60,7 @@ const param_field param_fields[] = {
 	{NULL, "L1 mechanisms (paper)", STEP_HEADING},
 	{"l1.allocate", "l1.allocate", STEP_CHOICE},
 	{"l1.mshr_per_warp_counts", "mshr_per_warp_cnt", STEP_CHOICE},
+	{"gpu.scheduler_policy", "gpu.sched_policy", STEP_CHOICE},
 };
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
 
@@ -119,7 +120,8 @@ int param_applies(const rd_config *cfg, size_t i, char *why, size_t len)
 		snprintf(why, len, "(adaptive only)");
 		return 0;
 	}
-	if (key && (!strcmp(key, "l1.allocate") || !strcmp(key, "l1.mshr_per_warp_counts")) &&
+	if (key && (!strcmp(key, "l1.allocate") || !strcmp(key, "l1.mshr_per_warp_counts") ||
+		    !strcmp(key, "gpu.scheduler_policy")) &&
 	    cfg->model != RD_PROFILE_PAPER) {
 		snprintf(why, len, "(model=paper)");
 		return 0;
@@ -143,13 +145,17 @@ int param_applies(const rd_config *cfg, size_t i, char *why, size_t len)
 size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max)
 {
 	size_t n = 0;
-	int rdgc_group = 0;
+	/* the L1's groups after the paper's rows: RDGC's (model=rdgc), then
+	 * the mechanisms (model=paper) */
+	enum rd_profile group = RD_PROFILE_PAPER;
+	int grouped = 0;
 	for (size_t i = 0; i < param_nfields && n < max; i++) {
-		if (param_heading(i) && !l2_row(i))
-			rdgc_group = 1;
+		if (param_heading(i) && !l2_row(i)) {
+			group = grouped++ ? RD_PROFILE_PAPER : RD_PROFILE_RDGC;
+		}
 		if (level == 2 ? !l2_row(i) : l2_row(i))
 			continue;
-		if (level != 2 && rdgc_group && cfg->model != RD_PROFILE_RDGC)
+		if (level != 2 && grouped && cfg->model != group)
 			continue;
 		out[n++] = i;
 	}
@@ -164,7 +170,9 @@ const char *param_help(size_t i)
 		return rd_key_find(param_fields[i].key)->help;
 	if (param_heading(i))
 		return l2_row(i) ? "the L2 every core's L1 misses go to (l2.size 0: none)"
-				 : "RDGC's banked, ported L1 (model=rdgc; other profiles keep the defaults)";
+		       : param_fields[i - 1].key && !strcmp(param_fields[i - 1].key, "latency.k2")
+			       ? "what real L1s and schedulers do beyond the paper's model (model=paper)"
+			       : "RDGC's banked, ported L1 (model=rdgc; other profiles keep the defaults)";
 	return l2_row(i) ? "derived: l2.size / (l2.line x l2.ways x l2.partitions x l2.banks)"
 			 : "derived: l1.size / (l1.line x l1.ways)";
 }
