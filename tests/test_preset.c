@@ -384,7 +384,8 @@ static void test_gpgpusim_strings(void **state)
 		{"4:32:192,L:L:m:N:X,A:32:8,8", GPGPUSIM_3X},
 		{"N:32:128:4,L:L:m:N:H,A:64:8,8", GPGPUSIM_4X},
 		{"N:16:64:2,L:L:m:N:L,A:8:8,8", GPGPUSIM_4X},
-		{"N:32:128:4,F:E:m:N:H,A:64:8,8", GPGPUSIM_4X}, /* FIFO, write-evict */
+		{"N:32:128:4,F:E:f:N:H,A:64:8,8", GPGPUSIM_4X}, /* FIFO, write-evict */
+		{"32:128:4,L:L:f:N:H,A:64:8,8", GPGPUSIM_3X},   /* allocate on fill */
 		{"32:128:4,L:B:m:W:H,A:64:8,8", GPGPUSIM_3X},   /* write-back, write-allocate */
 	};
 	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
@@ -411,7 +412,8 @@ static void test_gpgpusim_strings(void **state)
 	assert_non_null(strstr(ns.all, "write policy L"));
 	assert_non_null(strstr(ns.all, "without write-allocate"));
 	assert_int_equal(c.stores, RD_STORES_IGNORE);
-	assert_non_null(strstr(ns.all, "allocation policy m"));
+	assert_int_equal(c.l1_allocate, RD_ALLOC_MISS); /* m: allocate on miss */
+	assert_null(strstr(ns.all, "allocation policy"));
 	assert_non_null(strstr(ns.all, "MSHR merges (8 per entry)"));
 	assert_non_null(strstr(ns.all, "miss queue (8 entries)"));
 	/* Accel-Sim's V100 string: sector form, all fields noted. */

@@ -234,8 +234,17 @@ int gpgpusim_import(const char *str, rd_config *cfg, gpgpusim_note_fn note, void
 		c.loads = RD_LOADS_CACHE;
 		notef(note, ctx, "l1.loads=bypass dropped: the string caches stores, so it caches loads");
 	}
-	notef(note, ctx, "allocation policy %c (%s) is not modelled", ap,
-	      letter_meaning(allocation, ap));
+	/* Allocation: on miss or on fill (l1.allocate, model=paper), not
+	 * with write-evict; streaming is not modelled. */
+	c.l1_allocate = RD_ALLOC_FILL;
+	if (ap == 'm' && c.model == RD_PROFILE_PAPER && c.stores != RD_STORES_EVICT)
+		c.l1_allocate = RD_ALLOC_MISS;
+	else if (ap != 'f')
+		notef(note, ctx, "allocation policy %c (%s) is not modelled%s: l1.allocate=fill", ap,
+		      letter_meaning(allocation, ap),
+		      ap == 's'		       ? ""
+		      : c.stores == RD_STORES_EVICT ? " with write-evict"
+						 : " outside model=paper");
 	if (!have_sif)
 		notef(note, ctx, "no set-index letter (a pre-2014 string): linear (mod) assumed");
 	if (sif == 'P' || sif == 'C')
@@ -275,30 +284,34 @@ int gpgpusim_export(const rd_config *cfg, enum gpgpusim_form form, char *buf, si
 		notef(note, ctx, "l1.replacement=%s has no GPGPU-Sim letter: wrote L (LRU)",
 		      rd_replacement_name(cfg->replacement));
 	/* ignore: GPGPU-Sim's Fermi default (a store keeps the line it hits) */
-	const char *wp = cfg->stores == RD_STORES_EVICT	     ? "E:m:N"
-			 : cfg->stores == RD_STORES_ALLOCATE ? "B:m:W"
-							     : "L:m:N";
+	const char *wp = cfg->stores == RD_STORES_EVICT	     ? "E"
+			 : cfg->stores == RD_STORES_ALLOCATE ? "B"
+							     : "L";
+	char ap = cfg->l1_allocate == RD_ALLOC_MISS ? 'm' : 'f';
+	const char *wap = cfg->stores == RD_STORES_ALLOCATE ? "W" : "N";
 	/* model=rdgc's merge limit is the string's; elsewhere GPGPU-Sim's 8 */
 	unsigned merges = cfg->model == RD_PROFILE_RDGC && cfg->l1_max_merges ? cfg->l1_max_merges : 8;
-	int n = snprintf(buf, len, "%s%u:%u:%u,%c:%s:%c,A:%u:%u,8", form == GPGPUSIM_4X ? "N:" : "",
-			 rd_config_sets(cfg), cfg->l1_line, cfg->l1_ways, rp, wp, sif, cfg->l1_mshrs,
-			 merges);
+	int n = snprintf(buf, len, "%s%u:%u:%u,%c:%s:%c:%s:%c,A:%u:%u,8",
+			 form == GPGPUSIM_4X ? "N:" : "", rd_config_sets(cfg), cfg->l1_line,
+			 cfg->l1_ways, rp, wp, ap, wap, sif, cfg->l1_mshrs, merges);
 	if (cfg->stores == RD_STORES_IGNORE)
-		notef(note, ctx, "l1.stores=ignore has no GPGPU-Sim form: wrote L:m:N (local "
-				 "write-back/global write-through, no write-allocate: Fermi's default)");
+		notef(note, ctx, "l1.stores=ignore has no GPGPU-Sim form: wrote L:%c:N (local "
+				 "write-back/global write-through, no write-allocate: Fermi's default)",
+		      ap);
 	if (cfg->loads == RD_LOADS_BYPASS)
 		notef(note, ctx, "l1.loads=bypass is not in the cache string: set "
 				 "-gpgpu_gmem_skip_L1D 1");
 	notef(note, ctx, "policies rdscope does not model written as GPGPU-Sim's defaults: "
-			 "allocate on miss, %smiss queue 8",
+			 "%smiss queue 8",
 	      cfg->model == RD_PROFILE_RDGC ? "" : "8 merges per MSHR, ");
 	notef(note, ctx, "not in the cache string: l1.mshr_per_warp=%u, latency.hit=%u, "
 			 "latency.miss=%u, latency.stddev=%g, gpu.cores=%u",
 	      cfg->l1_mshr_per_warp, cfg->latency_hit, cfg->latency_miss, cfg->latency_stddev,
 	      cfg->cores);
 	notef(note, ctx, "set these with other GPGPU-Sim options: -gpgpu_shader_core_pipeline %u:%u "
-			 "-gpgpu_shader_cta %u",
-	      cfg->max_active_threads, cfg->warp_size, cfg->max_active_blocks);
+			 "-gpgpu_shader_cta %u -gpgpu_scheduler %s",
+	      cfg->max_active_threads, cfg->warp_size, cfg->max_active_blocks,
+	      cfg->scheduler_policy == RD_SCHED_GTO ? "gto" : "lrr");
 	if (cfg->model == RD_PROFILE_RDGC)
 		notef(note, ctx, "not in the cache string (model=rdgc): l1.banks=%u, l1.ports=%u, "
 				 "l1.mshr_sets=%u, gpu.schedulers=%u (-gpgpu_num_sched_per_core), "

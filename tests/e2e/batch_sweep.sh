@@ -93,7 +93,7 @@ rds preset --as gpgpusim -p "$T/g.cfg"
 result "preset --as gpgpusim: the string back" $?
 
 rds preset --as gpgpusim4 -p maxwell-gtx970
-[ $rc -eq 0 ] && [ "$(cat "$T/out")" = "N:4:32:192,L:E:m:N:X,A:32:8,8" ]
+[ $rc -eq 0 ] && [ "$(cat "$T/out")" = "N:4:32:192,L:E:f:N:X,A:32:8,8" ]
 result "preset --as gpgpusim4: GTX 970 (write-evict) as a GPGPU-Sim 4 string" $?
 
 rds preset --from-gpgpusim '32:128:4,L:L:m:N:Q,A:32:8,8'

@@ -70,12 +70,12 @@ screen ignore 30 100 NO_COLOR=1 -- --no-timing --script "$T/ignore.keys" "$K" &&
 result "stores: under l1.stores=ignore neither the write_evict row nor the stores line" $?
 
 # ---------------------------------------------------------------- parameters
-# Down to l1.loads (the last row), Right: bypass (a bypass row); up to
+# Down to l1.loads (the last of the paper's rows), Right: bypass (a bypass row); up to
 # l1.stores, Right: allocate is refused with bypass, so passed over (said
 # in the status line); under allocate, loads=bypass turns the stores evict.
 {
 	i=0
-	while [ $i -lt 20 ]; do echo down; i=$((i + 1)); done
+	while [ $i -lt 19 ]; do echo down; i=$((i + 1)); done
 	echo right
 	echo wait
 	echo "dump-screen $T/stores_bypass.txt"
@@ -109,7 +109,7 @@ dump-screen $T/alloc2.txt
 KEYS
 {
 	i=0
-	while [ $i -lt 19 ]; do echo down; i=$((i + 1)); done
+	while [ $i -lt 18 ]; do echo down; i=$((i + 1)); done
 	cat "$T/alloc.keys"
 } >"$T/alloc_all.keys"
 screen alloc 30 100 NO_COLOR=1 -- --no-timing -s l1.stores=allocate --script "$T/alloc_all.keys" "$K" &&
