@@ -235,7 +235,7 @@ static int range_values(cal_key *key, const char *spec, char **vals, size_t *len
 	const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 	int numeric = key->k && (key->k->type == RD_KEY_UINT || key->k->type == RD_KEY_DOUBLE);
 	if (!*spec) {
-		snprintf(err, errlen, "--range %s=: no values", key->name);
+		snprintf(err, errlen, "--range %.63s=: no values", key->name);
 		return -1;
 	}
 	if (!numeric || !c2 || strchr(c2 + 1, ':') || strchr(spec, ',')) {
@@ -261,14 +261,14 @@ static int range_values(cal_key *key, const char *spec, char **vals, size_t *len
 	if (!(v[2] > 0) || v[1] < v[0] || v[0] < 0)
 		goto bad;
 	if (key->k->type == RD_KEY_UINT && (!is_whole(v[0]) || !is_whole(v[2]))) {
-		snprintf(err, errlen, "--range %s=%s: %s takes whole numbers (LO and STEP whole)",
+		snprintf(err, errlen, "--range %.63s=%.200s: %.63s takes whole numbers (LO and STEP whole)",
 			 key->name, spec, key->name);
 		return -1;
 	}
 	double count = floor((v[1] - v[0]) / v[2] + 1e-9) + 1;
 	if (count > (double)CALIBRATE_MAX_POINTS) {
 		snprintf(err, errlen,
-			 "--range %s=%s: %.0f values, more than a grid may have (%lu); use a "
+			 "--range %.63s=%.200s: %.0f values, more than a grid may have (%lu); use a "
 			 "larger STEP",
 			 key->name, spec, count, CALIBRATE_MAX_POINTS);
 		return -1;
@@ -289,7 +289,7 @@ static int range_values(cal_key *key, const char *spec, char **vals, size_t *len
 	return 0;
 bad:
 	snprintf(err, errlen,
-		 "--range %s=%s: expected V1,V2,... or LO:HI:STEP (numbers, 0 <= LO <= HI, "
+		 "--range %.63s=%.200s: expected V1,V2,... or LO:HI:STEP (numbers, 0 <= LO <= HI, "
 		 "STEP > 0)",
 		 key->name, spec);
 	return -1;
@@ -342,8 +342,8 @@ static int default_values(cal_key *key, const rd_config *base, char **vals, size
 		}
 	} else {
 		snprintf(err, errlen,
-			 "--fit %s: no default grid for this key; give --range %s=V1,V2,... or "
-			 "--range %s=LO:HI:STEP",
+			 "--fit %.63s: no default grid for this key; give --range %.63s=V1,V2,... or "
+			 "--range %.63s=LO:HI:STEP",
 			 key->name, key->name, key->name);
 		return -1;
 	}
@@ -424,7 +424,7 @@ static int parse_keys(const cli *c, cal_key *keys, int *nkeys)
 		size_t len = 0;
 		int rc = key->range ? range_values(key, key->range, &vals, &len, err, sizeof err)
 				    : !key->k ? (snprintf(err, sizeof err,
-							  "--fit %s: a placement needs --range %s=SPACE,...",
+							  "--fit %.63s: a placement needs --range %.63s=SPACE,...",
 							  key->name, key->name),
 						 -1)
 					      : default_values(key, &c->config, &vals, &len, err,
