@@ -1152,7 +1152,7 @@ const cli_cmd cli_cmds[] = {
 	 .usage = "calibrate --measured FILE --fit KEY[,KEY...] [--range KEY=V1,V2,...|\n"
 		  "             KEY=LO:HI:STEP]... [-p PRESET] [-s KEY=VALUE]... [-j N]\n"
 		  "             [-o PRESET_OUT] [-f FMT] INPUT...",
-	 .help = "fit keys to measured L1 hit rates over a grid (with leave-one-out MAE)"},
+	 .help = "fit keys to measured L1 hit rates on a grid (and leave-one-out); -o: the preset"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,
