@@ -125,13 +125,14 @@ asan:
 # (breakdowns and the teaching views' jobs) and the screen tests (which
 # drive the real binary through edits, compare mode, export and the
 # teaching views, and the placement view reading the kernel beside the
-# model thread) against it.
+# model thread), and calibrate's worker threads against it.
 tsan:
 	$(Q)$(MAKE) --no-print-directory B=build-tsan CFLAGS="-O1 -g" \
 	  SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer" build-tsan/rdscope build-tsan/tests/test_ui \
 	  build-tsan/tests/test_teach
 	$(Q)TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" \
-	  E2E="tests/e2e/explorer.sh tests/e2e/explorer_place.sh tests/e2e/teach.sh tests/e2e/stress.sh" tests/run build-tsan
+	  E2E="tests/e2e/explorer.sh tests/e2e/explorer_place.sh tests/e2e/teach.sh tests/e2e/stress.sh \
+	  tests/e2e/calibrate.sh" tests/run build-tsan
 
 # Regenerate the sections of man/rdscope.1 made from tables: OPTIONS (the
 # option table, src/cmd/cli_table.c), KEYS (the explorer's, ui/keys.h) and

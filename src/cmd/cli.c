@@ -144,7 +144,9 @@ int cli_parse(cli *c, int argc, char **argv)
 	c->sets = calloc((size_t)argc + 1, sizeof *c->sets);
 	c->vary = calloc((size_t)argc + 1, sizeof *c->vary);
 	c->defines = calloc((size_t)argc + 1, sizeof *c->defines);
-	if (!c->inputs || !c->sets || !c->vary || !c->defines) {
+	c->fit = calloc((size_t)argc + 1, sizeof *c->fit);
+	c->ranges = calloc((size_t)argc + 1, sizeof *c->ranges);
+	if (!c->inputs || !c->sets || !c->vary || !c->defines || !c->fit || !c->ranges) {
 		msg_error("out of memory");
 		return EXIT_RUNTIME;
 	}
@@ -183,6 +185,8 @@ void cli_free(cli *c)
 	free(c->sets);
 	free(c->vary);
 	free(c->defines);
+	free(c->fit);
+	free(c->ranges);
 	c->inputs = NULL;
-	c->sets = c->vary = c->defines = NULL;
+	c->sets = c->vary = c->defines = c->fit = c->ranges = NULL;
 }

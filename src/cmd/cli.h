@@ -37,6 +37,7 @@ enum cli_command {
 	CLI_ARRAYS,  /* the arrays of each kernel and their accesses (arrays_cmd.c) */
 	CLI_PLACEMENTS, /* memory-space placements ranked (placements_cmd.c) */
 	CLI_VALIDATE, /* the model against measured hit rates (validate_cmd.c) */
+	CLI_CALIBRATE, /* keys fitted to measured hit rates (calibrate_cmd.c) */
 };
 
 typedef struct cli {
@@ -100,7 +101,11 @@ typedef struct cli {
 	const char *only;          /* --only A,B: the arrays to place, NULL: every array */
 	int rank_inst;             /* --by inst: rank by issued instructions (mem: Tmem) */
 	const char *sample_times;  /* --sample FILE: the sample placement's measured times */
-	const char *measured;      /* validate --measured FILE: measured hit rates */
+	const char *measured;      /* validate, calibrate --measured FILE: measured hit rates */
+	const char **fit;          /* calibrate --fit KEY[,KEY...], in order */
+	int nfit;
+	const char **ranges;       /* calibrate --range KEY=V1,V2,...|KEY=LO:HI:STEP */
+	int nranges;
 	unsigned long long given;  /* bit i: cli_options[i] was given */
 } cli;
 

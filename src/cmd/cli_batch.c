@@ -204,6 +204,18 @@ int cli_batch_finish(cli *c)
 		if (c->ninputs == 0)
 			return cli_usage_error("%s: no INPUT given", name, NULL);
 		break;
+	case CLI_CALIBRATE:
+		if (!c->measured)
+			return cli_usage_error("%s: --measured FILE expected", name, NULL);
+		if (c->nfit == 0)
+			return cli_usage_error("%s: --fit KEY[,KEY...] expected (the keys to fit)", name,
+					       NULL);
+		if (c->ninputs == 0)
+			return cli_usage_error("%s: no INPUT given", name, NULL);
+		if (c->output && !strcmp(c->output, "-"))
+			return cli_usage_error("%s -: the report is on standard output; -o takes the "
+					       "fitted preset's FILE", "-o", NULL);
+		break;
 	case CLI_PLACEMENTS:
 		if (c->ninputs != 1)
 			return cli_usage_error("%s: one INPUT expected", name, NULL);

@@ -217,7 +217,8 @@ const cli_option cli_options[] = {
 	{
 		.name = "preset", .letter = 'p', .arg = "NAME|FILE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE) |
+			    CLI_CMD(CLI_CALIBRATE),
 		.set = set_str, .field = offsetof(cli, preset),
 		.help = "start from a preset (see 'rdscope presets')",
 		.man = "Start from a preset instead of the defaults: a name from the search path\n"
@@ -236,7 +237,8 @@ const cli_option cli_options[] = {
 	{
 		.name = "set", .letter = 's', .arg = "KEY=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_PROFILE) |
-			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE),
+			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE) |
+			    CLI_CMD(CLI_CALIBRATE),
 		.set = set_list, .field = offsetof(cli, sets), .count = offsetof(cli, nsets),
 		.help = "set a key of the model (repeatable, after -p)",
 		.man = "Set a key of the model (see\n"
@@ -269,7 +271,8 @@ const cli_option cli_options[] = {
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PRESET) | CLI_CMD(CLI_MERGE) |
 			    CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COMPARE) | CLI_CMD(CLI_TRAIN) |
 			    CLI_CMD(CLI_ESTIMATE) | CLI_CMD(CLI_COUNT) | CLI_CMD(CLI_KDESC) |
-			    CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE),
+			    CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE) |
+			    CLI_CMD(CLI_CALIBRATE),
 		.set = set_str, .field = offsetof(cli, output),
 		.help = "write results to FILE (replaced only on success)",
 		.man = "Write the results to\n"
@@ -284,7 +287,12 @@ const cli_option cli_options[] = {
 		       "A device, a FIFO or a socket is opened and written through, never replaced;\n"
 		       ".IR /dev/stdout \" and \" \\-\n"
 		       "mean standard output; a directory is refused before any input is read.\n"
-		       "The same holds for every file rdscope writes.",
+		       "The same holds for every file rdscope writes.\n"
+		       "For\n"
+		       ".BR calibrate ,\n"
+		       ".I FILE\n"
+		       "receives the fitted configuration as a preset file (the report stays on\n"
+		       "standard output).",
 	},
 	{
 		.name = "log", .arg = "FILE",
@@ -561,7 +569,8 @@ const cli_option cli_options[] = {
 	{
 		.name = "define", .letter = 'D', .arg = "NAME=VALUE",
 		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_PROFILE) | CLI_CMD(CLI_COUNT) |
-			    CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_KDESC) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE),
+			    CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_KDESC) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE) |
+			    CLI_CMD(CLI_CALIBRATE),
 		.set = set_list, .field = offsetof(cli, defines), .count = offsetof(cli, ndefines),
 		.help = "set a kernel description's parameter (repeatable; after :VARIANT)",
 		.man = "Set parameter\n"
@@ -606,9 +615,9 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "measured", .arg = "FILE",
-		.commands = CLI_CMD(CLI_VALIDATE),
+		.commands = CLI_CMD(CLI_VALIDATE) | CLI_CMD(CLI_CALIBRATE),
 		.set = set_str, .field = offsetof(cli, measured),
-		.help = "validate: measured hit rates (CSV kernel,l1_hit_rate[,l2_hit_rate])",
+		.help = "validate, calibrate: measured hit rates (CSV kernel,l1_hit_rate[,l2_hit_rate])",
 		.man = "The measured hit rates to compare with: a CSV file, one kernel a line,\n"
 		       ".BR kernel , l1_hit_rate [, l2_hit_rate ]\n"
 		       "(rates from 0 to 1, or 0% to 100%; kernels matched by name; a first line\n"
@@ -619,6 +628,38 @@ const cli_option cli_options[] = {
 		       "comments). A bad line is refused with\n"
 		       ".IR FILE : LINE\n"
 		       "(exit 2). Nsight Compute's and nvprof's CSV exports are not read yet.",
+	},
+	{
+		.name = "fit", .arg = "KEY,...",
+		.commands = CLI_CMD(CLI_CALIBRATE),
+		.set = set_list, .field = offsetof(cli, fit), .count = offsetof(cli, nfit),
+		.help = "calibrate: the keys to fit (comma-separated or repeated)",
+		.man = "The keys of the model to fit (see\n"
+		       ".BR \"KEYS OF THE MODEL\" ),\n"
+		       "comma-separated or repeated. Each is searched over its\n"
+		       ".B \\-\\-range\n"
+		       "or, without one, a grid of its own: both values of a 0|1 key, every choice\n"
+		       "of a key with choices (a choice that takes\n"
+		       ".BI : N\n"
+		       "only at its current value), and a power-of-two key's value times\n"
+		       "1/4, 1/2, 1, 2 and 4 (within its bounds). Other number keys need a\n"
+		       ".BR \\-\\-range .",
+	},
+	{
+		.name = "range", .arg = "KEY=V,...|KEY=LO:HI:STEP",
+		.commands = CLI_CMD(CLI_CALIBRATE),
+		.set = set_list, .field = offsetof(cli, ranges), .count = offsetof(cli, nranges),
+		.help = "calibrate: the values of a --fit key (a list, or LO:HI:STEP)",
+		.man = "The values of one\n"
+		       ".B \\-\\-fit\n"
+		       "key: a list as\n"
+		       ".B \\-\\-vary\n"
+		       "takes it (with\n"
+		       ".IB X x\n"
+		       "values), or, for a number key,\n"
+		       ".IR LO : HI : STEP\n"
+		       "(LO, LO+STEP, ... up to HI). Repeat for more keys.\n"
+		       "The grid (every combination) is at most 10000 points.",
 	},
 	{
 		.name = "stream",
@@ -908,12 +949,13 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "jobs", .letter = 'j', .arg = "N",
-		.commands = CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_TRAIN),
+		.commands = CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_TRAIN) | CLI_CMD(CLI_CALIBRATE),
 		.set = set_str, .field = offsetof(cli, jobs_arg),
-		.help = "sweep, train: worker threads (default: online CPUs)",
+		.help = "sweep, train, calibrate: worker threads (default: online CPUs)",
 		.man = "Model\n"
 		       ".I N\n"
-		       "points (sweep) or training profiles (train) at a time on worker threads\n"
+		       "points (sweep, calibrate) or training profiles (train) at a time on worker\n"
+		       "threads\n"
 		       "(default: the number of online CPUs).\n"
 		       "The output does not depend on\n"
 		       ".IR N .",
@@ -1106,6 +1148,11 @@ const cli_cmd cli_cmds[] = {
 	 .usage = "validate --measured FILE [-p PRESET] [-s KEY=VALUE]... [-f FMT] [-o FILE]\n"
 		  "             INPUT...",
 	 .help = "the model's hit rates beside measured ones: errors, MAE, R^2, rho"},
+	{.name = "calibrate", .cmd = CLI_CALIBRATE,
+	 .usage = "calibrate --measured FILE --fit KEY[,KEY...] [--range KEY=V1,V2,...|\n"
+		  "             KEY=LO:HI:STEP]... [-p PRESET] [-s KEY=VALUE]... [-j N]\n"
+		  "             [-o PRESET_OUT] [-f FMT] INPUT...",
+	 .help = "fit keys to measured L1 hit rates on a grid (and leave-one-out); -o: the preset"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,

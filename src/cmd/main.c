@@ -27,6 +27,7 @@
 #include "arrays_cmd.h"
 #include "placements_cmd.h"
 #include "validate_cmd.h"
+#include "calibrate_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
 #include "sweep_run.h"
@@ -392,6 +393,9 @@ int main(int argc, char **argv)
 			break;
 		case CLI_VALIDATE:
 			rc = validate_run(&c);
+			break;
+		case CLI_CALIBRATE:
+			rc = calibrate_run(&c);
 			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;
