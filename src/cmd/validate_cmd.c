@@ -132,6 +132,8 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 	if (c->format == OUTPUT_JSON) {
 		fputs("{\"format\":\"rdscope-validate\",\"version\":1,\"measured\":", f);
 		output_json_quote(f, c->measured);
+		fputs(",\"measured_format\":", f);
+		output_json_quote(f, v->ms->format);
 		fputs(",\"kernels\":[", f);
 		for (size_t i = 0; i < v->n; i++) {
 			const vrow *w = &v->rows[i];
@@ -179,6 +181,7 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 	}
 	fputs("measured: ", f);
 	fputs_safe(c->measured, f);
+	fprintf(f, " (%s)", v->ms->format);
 	fputs("\nhit rates, the hardware view (latency misses are not misses, as the paper "
 	      "counts them)\n\n",
 	      f);
@@ -232,11 +235,14 @@ int validate_run(const cli *c)
 		rc = EXIT_RUNTIME;
 	}
 	if (rc == EXIT_OK) {
-		/* measurements no kernel matched: said, not fatal */
+		/* measured kernels no kernel matched (none of their launches):
+		 * said, not fatal */
 		for (size_t i = 0; i < ms.n; i++) {
 			int used = 0;
+			if (ms.rows[i].launch)
+				continue;
 			for (size_t j = 0; j < v.n && !used; j++)
-				used = v.rows[j].m == &ms.rows[i];
+				used = v.rows[j].m && !strcmp(v.rows[j].m->kernel, ms.rows[i].kernel);
 			if (!used)
 				msg_error("%s:%u: no kernel named '%s' among the inputs", c->measured,
 					 ms.rows[i].line, ms.rows[i].kernel);
