@@ -477,7 +477,7 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 			continue; /* the raw page's units */
 		if (nf < nneed) {
 			char why[96];
-			snprintf(why, sizeof why, "%d fields, the header has %d%%s", nf, nneed);
+			snprintf(why, sizeof why, "%d fields, expected at least %d (the columns read)%%s", nf, nneed);
 			rc = fail(err, errlen, shown, line, why, "");
 			goto done;
 		}
