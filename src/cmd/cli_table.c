@@ -446,9 +446,9 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "plot", .arg = "FILE.svg",
-		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_VALIDATE),
 		.set = set_str, .field = offsetof(cli, plot),
-		.help = "write an SVG of the miss breakdown and histograms",
+		.help = "write an SVG of the miss breakdown and histograms (validate: a scatter)",
 		.man = "Write an SVG picture for slides (size:\n"
 		       ".BR \\-\\-plot\\-size ).\n"
 		       "Left, one horizontal stacked bar per result: the hits and the misses of\n"
@@ -466,12 +466,22 @@ const cli_option cli_options[] = {
 		       "above them.\n"
 		       "Colours: the Okabe\\(enIto palette, as in the explorer (see\n"
 		       ".BR COLOURS ).\n"
+		       "With\n"
+		       ".BR validate ,\n"
+		       "a scatter plot instead: the model's hit rate (y) against the measured one\n"
+		       "(x), 0% to 100% on both axes, one marker per kernel and level with both\n"
+		       "rates (L1 a blue circle, L2 a vermillion square; one\n"
+		       ".B <g class=\"point l1\">\n"
+		       "or\n"
+		       ".B <g class=\"point l2\">\n"
+		       "each, labelled with the kernel), the diagonal model = measured dashed, and\n"
+		       "the mean absolute error of each level in the title.\n"
 		       "Written like\n"
 		       ".BR \\-o .",
 	},
 	{
 		.name = "plot-size", .arg = "WxH",
-		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_VALIDATE),
 		.set = set_plot_size,
 		.help = "--plot canvas in pixels (default 1920x1080)",
 		.man = "The size of the\n"
@@ -1104,7 +1114,7 @@ const cli_cmd cli_cmds[] = {
 	 .help = "rank the allowed memory-space placements of a kernel's arrays"},
 	{.name = "validate", .cmd = CLI_VALIDATE,
 	 .usage = "validate --measured FILE [-p PRESET] [-s KEY=VALUE]... [-f FMT] [-o FILE]\n"
-		  "             INPUT...",
+		  "             [--plot FILE.svg] [--plot-size WxH] INPUT...",
 	 .help = "the model's hit rates beside measured ones: errors, MAE, R^2, rho"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},

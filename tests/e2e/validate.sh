@@ -231,8 +231,57 @@ for case in \
 	echo "${case#*|}" | tr '|' '\n' >"$T/bad.csv"
 	echo keep >"$T/keep"
 	rds validate --measured "$T/bad.csv" -o "$T/keep" "$T/three.kdesc"
-	[ -n "${SHOW:-}" ] && cat "$T/err"
+	[ -z "${SHOW:-}" ] || cat "$T/err"
 	{ [ $rc -eq 2 ] && grep -q "bad.csv:$want: " "$T/err" && [ "$(cat "$T/keep")" = keep ]; } ||
 		{ ok=1; echo "# $(sed -n "${want}p" "$T/bad.csv"): exit $rc: $(cat "$T/err")"; }
 done
 result "validate: a bad row of each profiler format refused with FILE:LINE (exit 2, -o untouched)" $ok
+
+# --plot FILE.svg: the scatter of model against measured, a point per
+# kernel and level with both rates, the MAE in its title
+svg_ok() { # FILE: well-formed XML
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout "$1"
+	else
+		head -n 1 "$1" | grep -q '^<?xml' && [ "$(tail -n 1 "$1")" = "</svg>" ]
+	fi
+}
+# shellcheck disable=SC2086
+rds validate --measured samples/measured/fig3-gtx470-nvprof.csv --plot "$T/v.svg" $F
+[ $rc -eq 0 ] && [ -s "$T/v.svg" ] && svg_ok "$T/v.svg" &&
+	[ "$(grep -c '<g class="point l1">' "$T/v.svg")" -eq 6 ] &&
+	[ "$(grep -c '<g class="point l2">' "$T/v.svg")" -eq 0 ] &&
+	grep -q '<text class="heading"[^>]*>.*L1 MAE 30\.00 points (6 kernels)</text>' "$T/v.svg" &&
+	grep -q 'class="diagonal"' "$T/v.svg" && grep -q '>measured hit rate<' "$T/v.svg" &&
+	grep -q '>model hit rate<' "$T/v.svg" && grep -q '>fig3-colcopy-h128</text>' "$T/v.svg" &&
+	grep -q '^L1: 6 kernels, mean absolute error 30\.00 points' "$T/out"
+result "validate --plot: a well-formed SVG, one point per matched kernel, labels, the diagonal, the MAE" $?
+rds validate -s l2.size=262144 --measured "$T/l2.csv" --plot "$T/v2.svg" --plot-size 1280x720 \
+	builtin:colcopy:256:1024:4 builtin:colcopy:32:1024:4
+[ $rc -eq 0 ] && svg_ok "$T/v2.svg" && grep -q 'width="1280" height="720"' "$T/v2.svg" &&
+	[ "$(grep -c '<g class="point l1">' "$T/v2.svg")" -eq 1 ] &&
+	[ "$(grep -c '<g class="point l2">' "$T/v2.svg")" -eq 1 ] && grep -q '>L2 hit rate<' "$T/v2.svg"
+result "validate --plot: an L2 point (its own marker) beside the L1 point; --plot-size" $?
+
+# a bad --plot path fails before the work, like -o and run --plot (exit 1,
+# "the output could not be written"); a failed validate leaves no plot, a
+# previous one untouched, no temporary file
+ok=0
+echo keep >"$T/keep"
+rds validate --measured "$M" --plot "$T/nodir/v.svg" -o "$T/keep" builtin:colcopy:32:1024:4
+{ [ $rc -eq 1 ] && grep -q "nodir/v.svg: " "$T/err" && [ ! -e "$T/nodir" ] &&
+	[ "$(cat "$T/keep")" = keep ]; } || { ok=1; echo "# bad dir: exit $rc: $(cat "$T/err")"; }
+mkdir "$T/adir"
+rds validate --measured "$M" --plot "$T/adir" builtin:colcopy:32:1024:4
+{ [ $rc -eq 1 ] && [ -z "$(ls "$T/adir")" ]; } || { ok=1; echo "# a directory: exit $rc"; }
+rds run -q --plot "$T/nodir/v.svg" builtin:colcopy:32:1024:4
+[ $rc -eq 1 ] || { ok=1; echo "# run --plot: exit $rc"; }
+echo old >"$T/old.svg"
+rds validate --measured "$T/bad.csv" --plot "$T/old.svg" builtin:colcopy:32:1024:4
+{ [ $rc -eq 2 ] && [ "$(cat "$T/old.svg")" = old ]; } || { ok=1; echo "# bad measured: exit $rc"; }
+rds validate --measured "$M" --plot "$T/new.svg" builtin:colcopy:32:1024:4 "$T/no-such-input"
+{ [ $rc -eq 2 ] && [ ! -e "$T/new.svg" ]; } || { ok=1; echo "# bad input: exit $rc"; }
+[ -z "$(find "$T" -name '*.tmp.*')" ] || { ok=1; echo "# temporary files left: $(find "$T" -name '*.tmp.*')"; }
+rds validate --measured "$M" --plot - builtin:colcopy:32:1024:4
+[ $rc -eq 2 ] || { ok=1; echo "# --plot - onto the results: exit $rc"; }
+result "validate --plot: a bad path exits 1 before the work (as -o, run --plot), no partial or temporary file; a failed run keeps the old plot" $ok
