@@ -285,3 +285,11 @@ rds validate --measured "$M" --plot "$T/new.svg" builtin:colcopy:32:1024:4 "$T/n
 rds validate --measured "$M" --plot - builtin:colcopy:32:1024:4
 [ $rc -eq 2 ] || { ok=1; echo "# --plot - onto the results: exit $rc"; }
 result "validate --plot: a bad path exits 1 before the work (as -o, run --plot), no partial or temporary file; a failed run keeps the old plot" $ok
+
+# an output onto the measured file is refused (it would be overwritten)
+cp "$M" "$T/m.csv"
+rds validate --measured "$T/m.csv" --plot "$T/m.csv" builtin:colcopy:32:1024:4
+r1=$rc
+rds validate --measured "$T/m.csv" -o "$T/m.csv" builtin:colcopy:32:1024:4
+[ $r1 -eq 2 ] && [ $rc -eq 2 ] && grep -q "is the measured file --measured" "$T/err" && cmp -s "$M" "$T/m.csv"
+result "validate: -o or --plot onto the --measured file refused (exit 2), the file kept" $?
