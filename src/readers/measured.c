@@ -379,8 +379,7 @@ static int parse_plain(lines *L, char *buf, const char *shown, measured_set *out
 /* The columns of a profiler's header. */
 typedef struct cols {
 	int id, kernel, metric, value, unit, event, avg, total;
-	int raw_l1, raw_l2, raw_l1rank, raw_l2rank; /* ncu raw: the metric columns */
-	int need;                                   /* fields a row needs */
+	int raw_l1, raw_l2; /* ncu raw: the metric columns */
 } cols;
 
 /* The format of a header's fields, MF_PLAIN when none. */
@@ -401,9 +400,9 @@ static enum mformat detect(char **f, int nf, cols *c)
 			return MF_NCU;
 		if (c->metric < 0) {
 			for (int i = 0; ncu_l1[i] && c->raw_l1 < 0; i++)
-				c->raw_l1 = column(f, nf, ncu_l1[i]), c->raw_l1rank = i;
+				c->raw_l1 = column(f, nf, ncu_l1[i]);
 			for (int i = 0; ncu_l2[i] && c->raw_l2 < 0; i++)
-				c->raw_l2 = column(f, nf, ncu_l2[i]), c->raw_l2rank = i;
+				c->raw_l2 = column(f, nf, ncu_l2[i]);
 			return MF_NCU_RAW;
 		}
 		return MF_PLAIN;
@@ -670,24 +669,16 @@ int measured_parse(const char *text, size_t n, const char *shown, measured_set *
 	enum mformat fmt = MF_PLAIN;
 	cols c;
 	for (;;) {
-		lines at = L;
 		int got = next_line(&L, buf, PROF_MAX_LINE, shown, err, errlen);
-		if (got <= 0) {
-			L = at;
-			break;
-		}
+		if (got <= 0)
+			break; /* the plain reader says what is wrong */
 		char *s = trim(buf);
 		if (!*s || *s == '#')
 			continue;
-		if (!strncmp(s, "==", 2)) {
-			fmt = MF_NCU; /* only a profiler writes these; tell which below */
-			continue;
-		}
+		if (!strncmp(s, "==", 2))
+			continue; /* a profiler's ==PROF== or ==PID== line */
 		int nf = csv_split(s, f, PROF_MAX_FIELDS);
-		enum mformat d = nf > 0 ? detect(f, nf, &c) : MF_PLAIN;
-		if (d == MF_PLAIN)
-			L = at; /* the plain reader reads it again */
-		fmt = d;
+		fmt = nf > 0 ? detect(f, nf, &c) : MF_PLAIN;
 		break;
 	}
 	out->format = format_names[fmt];
