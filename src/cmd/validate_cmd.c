@@ -141,6 +141,15 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 			output_json_quote(f, w->input);
 			fputs(",\"kernel\":", f);
 			output_json_quote(f, w->kernel);
+			/* the measured row it matched: its name, launch and line */
+			fputs(",\"measured_as\":", f);
+			if (w->m) {
+				fputs("{\"kernel\":", f);
+				output_json_quote(f, w->m->kernel);
+				fprintf(f, ",\"launch\":%u,\"line\":%u}", w->m->launch, w->m->line);
+			} else {
+				fputs("null", f);
+			}
 			for (int l = 0; l < 2; l++) {
 				double mod = l ? w->l2 : w->l1;
 				double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;

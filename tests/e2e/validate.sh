@@ -293,3 +293,15 @@ r1=$rc
 rds validate --measured "$T/m.csv" -o "$T/m.csv" builtin:colcopy:32:1024:4
 [ $r1 -eq 2 ] && [ $rc -eq 2 ] && grep -q "is the measured file --measured" "$T/err" && cmp -s "$M" "$T/m.csv"
 result "validate: -o or --plot onto the --measured file refused (exit 2), the file kept" $?
+
+# JSON says which measured row each kernel matched
+rds validate -f json --measured "$T/launch.csv" "$T/three.kdesc"
+[ $rc -eq 0 ] && python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+k = {x["kernel"]: x for x in v["kernels"]}
+assert k["copy"]["measured_as"] == {"kernel": "copy", "launch": 0, "line": 2}, k["copy"]
+assert k["copy#2"]["measured_as"] == {"kernel": "copy", "launch": 2, "line": 5}, k["copy#2"]
+assert k["copy#3"]["measured_as"] is None
+' "$T/out"
+result "validate: JSON measured_as names the measured kernel, launch and line matched" $?
