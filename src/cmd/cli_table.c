@@ -454,9 +454,9 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "plot", .arg = "FILE.svg",
-		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_VALIDATE),
 		.set = set_str, .field = offsetof(cli, plot),
-		.help = "write an SVG of the miss breakdown and histograms",
+		.help = "write an SVG of the miss breakdown and histograms (validate: a scatter)",
 		.man = "Write an SVG picture for slides (size:\n"
 		       ".BR \\-\\-plot\\-size ).\n"
 		       "Left, one horizontal stacked bar per result: the hits and the misses of\n"
@@ -474,12 +474,22 @@ const cli_option cli_options[] = {
 		       "above them.\n"
 		       "Colours: the Okabe\\(enIto palette, as in the explorer (see\n"
 		       ".BR COLOURS ).\n"
+		       "With\n"
+		       ".BR validate ,\n"
+		       "a scatter plot instead: the model's hit rate (y) against the measured one\n"
+		       "(x), 0% to 100% on both axes, one marker per kernel and level with both\n"
+		       "rates (L1 a blue circle, L2 a vermillion square; one\n"
+		       ".B <g class=\"point l1\">\n"
+		       "or\n"
+		       ".B <g class=\"point l2\">\n"
+		       "each, labelled with the kernel), the diagonal model = measured dashed, and\n"
+		       "the mean absolute error of each level in the title.\n"
 		       "Written like\n"
 		       ".BR \\-o .",
 	},
 	{
 		.name = "plot-size", .arg = "WxH",
-		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP),
+		.commands = RUN_LIKE | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_VALIDATE),
 		.set = set_plot_size,
 		.help = "--plot canvas in pixels (default 1920x1080)",
 		.man = "The size of the\n"
@@ -617,17 +627,77 @@ const cli_option cli_options[] = {
 		.name = "measured", .arg = "FILE",
 		.commands = CLI_CMD(CLI_VALIDATE) | CLI_CMD(CLI_CALIBRATE),
 		.set = set_str, .field = offsetof(cli, measured),
-		.help = "validate, calibrate: measured hit rates (CSV kernel,l1_hit_rate[,l2_hit_rate])",
-		.man = "The measured hit rates to compare with: a CSV file, one kernel a line,\n"
+		.help = "validate, calibrate: measured hit rates (plain CSV, Nsight Compute or nvprof CSV)",
+		.man = "The measured hit rates to compare with, in one of five layouts told from\n"
+		       "the content (and named in the output's first line):\n"
+		       "a plain CSV, one kernel a line,\n"
 		       ".BR kernel , l1_hit_rate [, l2_hit_rate ]\n"
-		       "(rates from 0 to 1, or 0% to 100%; kernels matched by name; a first line\n"
-		       "starting with\n"
+		       "(rates from 0 to 1, or 0% to 100%; a first line starting with\n"
 		       ".B kernel,\n"
 		       "is a header;\n"
 		       ".B #\n"
-		       "comments). A bad line is refused with\n"
+		       "comments);\n"
+		       "Nsight Compute's CSV\n"
+		       ".RB ( \"ncu \\-\\-csv \\-\\-metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct\" :\n"
+		       "a row per launch and metric, columns\n"
+		       ".BR ID ,\n"
+		       ".BR \"Kernel Name\" ,\n"
+		       ".BR \"Metric Name\" ,\n"
+		       ".BR \"Metric Value\" )\n"
+		       "or its raw page\n"
+		       ".RB ( \"\\-\\-page raw\" :\n"
+		       "a column per metric, a row of units);\n"
+		       "nvprof's metrics CSV\n"
+		       ".RB ( \"nvprof \\-\\-csv \\-\\-metrics global_hit_rate,l2_l1_read_hit_rate\" ;\n"
+		       "the\n"
+		       ".B Avg\n"
+		       "column) or events CSV\n"
+		       ".RB ( \"\\-\\-events l1_global_load_hit,l1_global_load_miss\" ;\n"
+		       "L1 hit rate = hit / (hit + miss) of the\n"
+		       ".B Total\n"
+		       "column).\n"
+		       "The L1 metric is\n"
+		       ".B l1tex__t_sector_hit_rate.pct\n"
+		       "(else\n"
+		       ".BR l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct ,\n"
+		       "else the section's \"L1/TEX Hit Rate\"),\n"
+		       ".B global_hit_rate\n"
+		       "(else\n"
+		       ".BR l1_cache_global_hit_rate );\n"
+		       "the L2's\n"
+		       ".B lts__t_sector_hit_rate.pct\n"
+		       "(else \"L2 Hit Rate\"),\n"
+		       ".B l2_l1_read_hit_rate\n"
+		       "(else\n"
+		       ".BR l2_read_hit_rate ,\n"
+		       ".BR l2_hit_rate );\n"
+		       "profilers' values are percents (thousands separators taken,\n"
+		       ".B n/a\n"
+		       "is no value) and their\n"
+		       ".B ==PROF==\n"
+		       "and\n"
+		       ".B ==PID==\n"
+		       "lines comments.\n"
+		       "A kernel named\n"
+		       ".I NAME\n"
+		       "matches the first launch of the kernel named\n"
+		       ".IR NAME ,\n"
+		       "or whose signature's name before\n"
+		       ".B (\n"
+		       "is\n"
+		       ".I NAME\n"
+		       "(\"colcopy(float*, float*, int)\"; a leading \"void \" dropped);\n"
+		       ".IR NAME # N\n"
+		       "its launch\n"
+		       ".I N\n"
+		       "counted from 0 in ID order (nvprof gives one row per kernel: launch 0).\n"
+		       "Sectors: Nsight Compute counts 32-byte sectors, the model requests of\n"
+		       ".B l1.line\n"
+		       "bytes; the two compare only when every request fetches whole lines\n"
+		       "(see README, \"Checking the model against measurements\").\n"
+		       "A bad line is refused with\n"
 		       ".IR FILE : LINE\n"
-		       "(exit 2). Nsight Compute's and nvprof's CSV exports are not read yet.",
+		       "(exit 2).",
 	},
 	{
 		.name = "fit", .arg = "KEY,...",
@@ -1146,7 +1216,7 @@ const cli_cmd cli_cmds[] = {
 	 .help = "rank the allowed memory-space placements of a kernel's arrays"},
 	{.name = "validate", .cmd = CLI_VALIDATE,
 	 .usage = "validate --measured FILE [-p PRESET] [-s KEY=VALUE]... [-f FMT] [-o FILE]\n"
-		  "             INPUT...",
+		  "             [--plot FILE.svg] [--plot-size WxH] INPUT...",
 	 .help = "the model's hit rates beside measured ones: errors, MAE, R^2, rho"},
 	{.name = "calibrate", .cmd = CLI_CALIBRATE,
 	 .usage = "calibrate --measured FILE --fit KEY[,KEY...] [--range KEY=V1,V2,...|\n"

@@ -104,6 +104,12 @@ int samefile_check(const cli *c)
 				return EXIT_USAGE;
 			}
 		}
+		named mea = {"--measured", c->measured};
+		if (c->measured && existing(c->measured) && same(&out[i], &mea)) {
+			msg_error("%s %s is the measured file --measured %s (it would be overwritten)",
+				  out[i].what, out[i].path, c->measured);
+			return EXIT_USAGE;
+		}
 		named pre = {"-p", c->preset};
 		if (c->preset && existing(c->preset) && same(&out[i], &pre)) {
 			msg_error("%s %s is the preset -p %s (it would be overwritten)", out[i].what,

@@ -132,6 +132,8 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 	if (c->format == OUTPUT_JSON) {
 		fputs("{\"format\":\"rdscope-validate\",\"version\":1,\"measured\":", f);
 		output_json_quote(f, c->measured);
+		fputs(",\"measured_format\":", f);
+		output_json_quote(f, v->ms->format);
 		fputs(",\"kernels\":[", f);
 		for (size_t i = 0; i < v->n; i++) {
 			const vrow *w = &v->rows[i];
@@ -139,6 +141,15 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 			output_json_quote(f, w->input);
 			fputs(",\"kernel\":", f);
 			output_json_quote(f, w->kernel);
+			/* the measured row it matched: its name, launch and line */
+			fputs(",\"measured_as\":", f);
+			if (w->m) {
+				fputs("{\"kernel\":", f);
+				output_json_quote(f, w->m->kernel);
+				fprintf(f, ",\"launch\":%u,\"line\":%u}", w->m->launch, w->m->line);
+			} else {
+				fputs("null", f);
+			}
 			for (int l = 0; l < 2; l++) {
 				double mod = l ? w->l2 : w->l1;
 				double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
@@ -179,6 +190,7 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 	}
 	fputs("measured: ", f);
 	fputs_safe(c->measured, f);
+	fprintf(f, " (%s)", v->ms->format);
 	fputs("\nhit rates, the hardware view (latency misses are not misses, as the paper "
 	      "counts them)\n\n",
 	      f);
@@ -210,6 +222,35 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 	putc('\n', f);
 }
 
+/* --plot: the scatter of every kernel and level with both rates. */
+static void write_plot(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
+		       const rd_stats *s2)
+{
+	plot_scatter_point *pts = malloc((2 * v->n + 1) * sizeof *pts);
+	size_t n = 0;
+	for (size_t i = 0; pts && i < v->n; i++) {
+		const vrow *w = &v->rows[i];
+		for (int l = 0; l < 2 && w->m; l++) {
+			double mod = l ? w->l2 : w->l1, meas = l ? w->m->l2 : w->m->l1;
+			if (!isnan(mod) && !isnan(meas))
+				pts[n++] = (plot_scatter_point){w->kernel, meas, mod, l};
+		}
+	}
+	char title[256];
+	int k = snprintf(title, sizeof title, "Model against measured hit rates (%s)",
+			 v->ms->format);
+	for (int l = 0; l < 2; l++) {
+		const rd_stats *st = l ? s2 : s1;
+		if (st->n && k > 0 && (size_t)k < sizeof title)
+			k += snprintf(title + k, sizeof title - (size_t)k,
+				      "%s L%d MAE %.2f points (%zu kernel%s)",
+				      l && s1->n ? ";" : ":", l + 1, 100 * st->mae, st->n,
+				      st->n == 1 ? "" : "s");
+	}
+	plot_scatter_write(f, pts ? pts : NULL, pts ? n : 0, c->plot_w, c->plot_h, title);
+	free(pts);
+}
+
 int validate_run(const cli *c)
 {
 	if (samefile_check(c))
@@ -220,6 +261,13 @@ int validate_run(const cli *c)
 	if (r < 0) {
 		msg_error("%s", r == -2 ? "out of memory" : err);
 		return r == -2 ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	/* the picture's path is tried before the work (as run does) */
+	outfile svg = {0};
+	if (c->plot && (outfile_catch_signals(), outfile_open(&svg, c->plot, err, sizeof err) < 0)) {
+		msg_error("%s", err);
+		measured_free(&ms);
+		return EXIT_RUNTIME;
 	}
 	input_opts opts = cli_input_opts(c);
 	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
@@ -232,11 +280,14 @@ int validate_run(const cli *c)
 		rc = EXIT_RUNTIME;
 	}
 	if (rc == EXIT_OK) {
-		/* measurements no kernel matched: said, not fatal */
+		/* measured kernels no kernel matched (none of their launches):
+		 * said, not fatal */
 		for (size_t i = 0; i < ms.n; i++) {
 			int used = 0;
+			if (ms.rows[i].launch)
+				continue;
 			for (size_t j = 0; j < v.n && !used; j++)
-				used = v.rows[j].m == &ms.rows[i];
+				used = v.rows[j].m && !strcmp(v.rows[j].m->kernel, ms.rows[i].kernel);
 			if (!used)
 				msg_error("%s:%u: no kernel named '%s' among the inputs", c->measured,
 					 ms.rows[i].line, ms.rows[i].kernel);
@@ -247,8 +298,16 @@ int validate_run(const cli *c)
 		rc = EXIT_RUNTIME;
 	else if (rc == EXIT_OK) {
 		write_out(out.f, c, &v, &s1, &s2);
-		rc = batch_output_end(&out, EXIT_OK);
+		if (c->plot) {
+			write_plot(svg.f, c, &v, &s1, &s2);
+			if (outfile_commit(&svg, err, sizeof err) < 0) {
+				msg_error("cannot write the plot: %s", err);
+				rc = EXIT_RUNTIME;
+			}
+		}
+		rc = batch_output_end(&out, rc);
 	}
+	outfile_abort(&svg);
 	for (size_t i = 0; i < v.n; i++)
 		free(v.rows[i].kernel);
 	free(v.rows);

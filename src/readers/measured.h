@@ -1,16 +1,52 @@
 /*
  * Measured hit rates per kernel (rdscope validate --measured FILE; issue
- * 22): a plain CSV, one kernel a line, `kernel,l1_hit_rate[,l2_hit_rate]`.
+ * 22). The format is told from the content (the first line that is not
+ * blank, a '#' comment or a profiler's "==...==" line):
  *
- *  - kernel: the kernel's name as rdscope reads it (1 to 255 bytes, no
- *    comma, quote or control character; spaces around it ignored); each
- *    name once;
- *  - rates: decimal numbers from 0 to 1, or from 0 to 100 followed by %;
- *    l2_hit_rate may be empty or absent.
- * Blank lines and lines starting with '#' are skipped, CRLF taken; a first
- * line starting with `kernel,` is a header. At most MEASURED_MAX rows and
- * MEASURED_MAX_BYTES bytes. Every refusal says "FILE:LINE: why".
- * (Nsight Compute's and nvprof's CSV exports are not read yet.)
+ *  - plain CSV, one kernel a line, `kernel,l1_hit_rate[,l2_hit_rate]`:
+ *    kernel is the name as rdscope reads it (1 to 255 bytes, no comma,
+ *    quote or control character; spaces around it ignored), each name
+ *    once; rates are decimal numbers from 0 to 1, or 0 to 100 followed by
+ *    %; l2_hit_rate may be empty or absent. A first line starting with
+ *    `kernel,` is a header. Lines of at most 1023 bytes.
+ *  - Nsight Compute's CSV (`ncu --csv --metrics ...`): a header of quoted
+ *    fields with "ID", "Kernel Name", "Metric Name", "Metric Value" (and
+ *    "Metric Unit": "%" or empty), one row per launch per metric.
+ *    l1tex__t_sector_hit_rate.pct (else
+ *    l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct, else the
+ *    section's "L1/TEX Hit Rate") is the L1 hit rate,
+ *    lts__t_sector_hit_rate.pct (else "L2 Hit Rate") the L2's, in percent
+ *    (thousands separators "1,234.5" taken); other metrics are ignored.
+ *  - Nsight Compute's raw page (`ncu --csv --page raw`): the header has
+ *    "ID" and "Kernel Name" but no "Metric Name", one column per metric
+ *    (the same names), an optional second row of units (its ID empty),
+ *    then one row per launch.
+ *  - nvprof's metrics CSV (`nvprof --csv --metrics ...`): header "Device",
+ *    "Kernel", "Invocations", "Metric Name", "Metric Description", "Min",
+ *    "Max", "Avg"; global_hit_rate (else l1_cache_global_hit_rate) is the
+ *    L1 hit rate, l2_l1_read_hit_rate (else l2_read_hit_rate, else
+ *    l2_hit_rate) the L2's, the Avg column in percent (with or without %).
+ *  - nvprof's events CSV (`nvprof --csv --events ...`): header "Device",
+ *    "Kernel", "Invocations", "Event Name", "Min", "Max", "Avg", "Total";
+ *    the L1 hit rate is l1_global_load_hit / (l1_global_load_hit +
+ *    l1_global_load_miss) from the Total column.
+ *
+ * Profiler exports: lines starting with "==" (==PROF==, ==1234==) are
+ * comments; lines of at most 65535 bytes and 4096 fields; kernel names of
+ * 1 to 1023 bytes. Each launch (ncu: each ID) is a row; a kernel's
+ * launches are numbered from 0 in ID order (nvprof: one row per kernel,
+ * launch 0; a kernel twice, as from two devices, is refused). A launch
+ * without any of the metrics above is kept with no rate (so that the
+ * numbering follows the profiler's).
+ *
+ * Matching (measured_find): rdscope's kernel name NAME matches launch 0 of
+ * the kernel whose name is NAME, or, failing that, whose name before '('
+ * (a leading "void " dropped) is NAME (nvprof's and ncu's demangled
+ * signatures "colcopy(float*, float*, int)"); NAME#N (N decimal) matches
+ * launch N the same way, when no kernel is named NAME#N itself.
+ *
+ * At most MEASURED_MAX rows (launches) and MEASURED_MAX_BYTES bytes.
+ * Every refusal says "FILE:LINE: why".
  */
 #ifndef READERS_MEASURED_H
 #define READERS_MEASURED_H
@@ -21,14 +57,17 @@
 #define MEASURED_MAX_BYTES (16u << 20)
 
 typedef struct measured_row {
-	char *kernel;
-	double l1, l2; /* hit rates in [0, 1]; l2 NAN when not given */
-	unsigned line; /* in the file */
+	char *kernel;      /* the name as the file gives it */
+	char *base;        /* profilers: the name before '(' (NULL: none, or the same) */
+	unsigned launch;   /* the kernel's launch, from 0 (plain CSV: 0) */
+	double l1, l2;     /* hit rates in [0, 1]; NAN when not given (plain: l1 always) */
+	unsigned line;     /* in the file (ncu: the launch's first row) */
 } measured_row;
 
 typedef struct measured_set {
 	measured_row *rows;
 	size_t n;
+	const char *format; /* "plain CSV", "Nsight Compute CSV", ... (static) */
 } measured_set;
 
 /* Parse text[0..n) (shown names it): 0 with *out; -1 "SHOWN:LINE: why"
@@ -37,7 +76,7 @@ int measured_parse(const char *text, size_t n, const char *shown, measured_set *
 		   size_t errlen);
 /* The same from a file. */
 int measured_read(const char *path, measured_set *out, char *err, size_t errlen);
-/* The row of kernel name, or NULL. */
+/* The row rdscope's kernel name matches (see above), or NULL. */
 const measured_row *measured_find(const measured_set *s, const char *name);
 void measured_free(measured_set *s);
 

@@ -55,6 +55,24 @@ int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
 /* Write the SVG document; the caller checks ferror(f). */
 void plot_write(const plot *p, FILE *f);
 
+/*
+ * validate --plot FILE.svg: the model's hit rate (y) against the measured
+ * one (x), 0% to 100% on both axes, one marker per kernel and level (one
+ * <g class="point l1"> or <g class="point l2"> each: L1 a circle, L2 a
+ * square, labelled with the kernel, a <title> with both rates), the
+ * diagonal model = measured dashed, axis labels and the title given
+ * (the MAE). Canvas w x h (0: the default); the plot is square, the
+ * legend beside it. The caller checks ferror(f).
+ */
+typedef struct plot_scatter_point {
+	const char *label;      /* the kernel */
+	double measured, model; /* hit rates in [0, 1] */
+	int l2;                 /* 0: L1, 1: L2 */
+} plot_scatter_point;
+
+void plot_scatter_write(FILE *f, const plot_scatter_point *pts, size_t n, unsigned w, unsigned h,
+			const char *title);
+
 /* The palette: hits, each miss class (enum rd_class order), first touches
  * (the infinite-distance bin), as "#rrggbb". */
 extern const char plot_hit_colour[];

@@ -798,3 +798,122 @@ void plot_write(const plot *p, FILE *f)
 	}
 	fputs("</svg>\n", f);
 }
+
+/* -------------------------------------------------- validate's scatter */
+
+/* A label's box, to keep labels apart. */
+typedef struct lbox {
+	double x0, x1, y;
+} lbox;
+
+void plot_scatter_write(FILE *f, const plot_scatter_point *pts, size_t n, unsigned w, unsigned h,
+			const char *title)
+{
+	double W = w ? w : PLOT_DEFAULT_W, H = h ? h : PLOT_DEFAULT_H;
+	double big = H / 45;
+	double fs = big * 5 / 6 > 16 ? big * 5 / 6 : big < 16 ? big : 16;
+	double pad = big, head_y = pad + big;
+	double top = head_y + 2.5 * fs, left = pad + 5.5 * fs, bottom = 4 * fs;
+	double side = H - top - bottom - pad;
+	if (side > W - left - pad - 14 * fs)
+		side = W - left - pad - 14 * fs;
+	if (side < 10 * fs)
+		side = 10 * fs;
+	double x0 = left, y1 = top + side; /* the plot's left, its bottom */
+	int any_l2 = 0;
+	for (size_t i = 0; i < n; i++)
+		any_l2 |= pts[i].l2;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+		   "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" "
+		   "font-size=\"%.1f\" fill=\"%s\">\n",
+		W, H, W, H, fs, INK);
+	fprintf(f, "<title>rdscope %s: model against measured hit rates, %zu point%s</title>\n",
+		RD_VERSION, n, n == 1 ? "" : "s");
+	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", f);
+	text(f, "heading", pad, head_y, "start", big, 1, NULL, W - 2 * pad, title);
+	/* the grid, every 10%, labelled every 20% */
+	for (int t = 0; t <= 10; t++) {
+		double gx = x0 + side * t / 10, gy = y1 - side * t / 10;
+		line(f, "grid", gx, top, gx, y1, GRID, 1, NULL);
+		line(f, "grid", x0, gy, x0 + side, gy, GRID, 1, NULL);
+		if (t % 2)
+			continue;
+		char lab[8];
+		snprintf(lab, sizeof lab, "%d%%", 10 * t);
+		text(f, "tick", gx, y1 + 1.3 * fs, "middle", fs, 0, NULL, 0, lab);
+		text(f, "tick", x0 - 0.4 * fs, gy + 0.35 * fs, "end", fs, 0, NULL, 0, lab);
+	}
+	line(f, "axis", x0, y1, x0 + side, y1, INK, 1.5, NULL);
+	line(f, "axis", x0, top, x0, y1, INK, 1.5, NULL);
+	line(f, "diagonal", x0, y1, x0 + side, top, INK, 1.5, "8 6");
+	text(f, "axis-label", x0 + side / 2, y1 + 2.9 * fs, "middle", fs, 1, NULL, 0,
+	     "measured hit rate");
+	double ay = top + side / 2, ax = pad + fs;
+	fprintf(f, "<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" "
+		   "text-anchor=\"middle\" font-weight=\"bold\" transform=\"rotate(-90 %.1f %.1f)\">",
+		ax, ay, fs, ax, ay);
+	xml_text(f, "model hit rate");
+	fputs("</text>\n", f);
+	/* the legend, right of the plot and its points' labels */
+	double lfs = fs * 0.8, longest = 0;
+	for (size_t i = 0; i < n; i++)
+		if (text_w(pts[i].label, lfs) > longest)
+			longest = text_w(pts[i].label, lfs);
+	double lx = x0 + side + 2 * fs + longest, ly = top + fs, r = 0.4 * fs;
+	if (lx > W - pad - 10 * fs)
+		lx = W - pad - 10 * fs;
+	fprintf(f, "<circle class=\"swatch\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n",
+		lx + r, ly - r, r, plot_hit_colour);
+	text(f, NULL, lx + 1.4 * fs, ly, "start", fs, 0, NULL, 0, "L1 hit rate");
+	if (any_l2) {
+		ly += 1.5 * fs;
+		rect(f, "swatch", lx, ly - 2 * r, 2 * r, 2 * r, plot_class_colour[RD_CLASS_CAPACITY]);
+		fputc('\n', f);
+		text(f, NULL, lx + 1.4 * fs, ly, "start", fs, 0, NULL, 0, "L2 hit rate");
+	}
+	ly += 1.5 * fs;
+	line(f, NULL, lx, ly - r, lx + 2 * r + 0.4 * fs, ly - r, INK, 1.5, "8 6");
+	text(f, NULL, lx + 1.4 * fs + 0.4 * fs, ly, "start", fs, 0, NULL, 0, "model = measured");
+	/* the points; labels moved up past earlier ones they would cover */
+	lbox *placed = malloc((n ? n : 1) * sizeof *placed);
+	size_t np = 0;
+	for (size_t i = 0; i < n; i++) {
+		const plot_scatter_point *p = &pts[i];
+		double m = p->measured < 0 ? 0 : p->measured > 1 ? 1 : p->measured;
+		double y = p->model < 0 ? 0 : p->model > 1 ? 1 : p->model;
+		double px = x0 + side * m, py = y1 - side * y;
+		const char *fill = p->l2 ? plot_class_colour[RD_CLASS_CAPACITY] : plot_hit_colour;
+		fprintf(f, "<g class=\"point %s\">", p->l2 ? "l2" : "l1");
+		fprintf(f, "<title>");
+		char t[64];
+		xml_text(f, p->label);
+		snprintf(t, sizeof t, " %s: measured %.2f%%, model %.2f%%", p->l2 ? "L2" : "L1",
+			 100 * p->measured, 100 * p->model);
+		xml_text(f, t);
+		fputs("</title>", f);
+		if (p->l2)
+			rect(f, NULL, px - r, py - r, 2 * r, 2 * r, fill);
+		else
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>", px, py, r,
+				fill);
+		fputc('\n', f);
+		double tw = text_w(p->label, lfs), lx0 = px + r + 0.3 * lfs, ty = py + 0.35 * lfs;
+		if (placed) {
+			for (int moved = 1, guard = 0; moved && guard < (int)n + 1; guard++) {
+				moved = 0;
+				for (size_t j = 0; j < np; j++)
+					if (lx0 < placed[j].x1 && placed[j].x0 < lx0 + tw &&
+					    ty > placed[j].y - 1.1 * lfs && ty < placed[j].y + 1.1 * lfs) {
+						ty = placed[j].y - 1.1 * lfs;
+						moved = 1;
+					}
+			}
+			placed[np++] = (lbox){lx0, lx0 + tw, ty};
+		}
+		text(f, "point-label", lx0, ty, "start", lfs, 0, NULL, 0, p->label);
+		fputs("</g>\n", f);
+	}
+	free(placed);
+	fputs("</svg>\n", f);
+}

@@ -123,3 +123,199 @@ done
 rds validate builtin:colcopy:32:1024:4
 [ $rc -eq 2 ] && grep -q -- '--measured FILE expected' "$T/err" || ok=1
 result "validate: bad measurement files refused with FILE:LINE (exit 2, -o untouched); --measured required" $ok
+
+# The profilers' exports (issue 22 item 1): Nsight Compute's CSV (details
+# and raw pages) and nvprof's (metrics and events) holding the Figure 3
+# numbers give the plain sample's values and MAE, their format named
+NCU_HEAD='"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC"'
+{
+	echo "==PROF== Connected to process 4711 (/home/user/colcopy)"
+	echo "$NCU_HEAD"',"l1tex__t_sector_hit_rate.pct","lts__t_sector_hit_rate.pct","dram__bytes.sum"'
+	echo '"","","","","","","","","","","","%","%","byte"'
+	i=0
+	for hv in 32:96.87 64:96.23 128:67.29 256:57.95 512:32.80 1024:17.72; do
+		echo "\"$i\",\"4711\",\"colcopy\",\"h\",\"fig3-colcopy-h${hv%%:*}\",\"1\",\"7\",\"(32, 1, 1)\",\"(1, 1, 1)\",\"0\",\"2.0\",\"${hv#*:}\",\"n/a\",\"1,048,576\""
+		i=$((i + 1))
+	done
+} >"$T/raw.csv"
+{
+	echo "==4711== Profiling application: ./colcopy"
+	echo "==4711== Event result:"
+	echo '"Device","Kernel","Invocations","Event Name","Min","Max","Avg","Total"'
+	for hv in 32:9687 64:9623 128:6729 256:5795 512:3280 1024:1772; do
+		h=${hv%%:*} hit=${hv#*:}
+		echo "\"GeForce GTX 470 (0)\",\"fig3-colcopy-h$h(float*, float*, int)\",1,\"l1_global_load_hit\",$hit,$hit,$hit,$hit"
+		echo "\"GeForce GTX 470 (0)\",\"fig3-colcopy-h$h(float*, float*, int)\",1,\"l1_global_load_miss\",$((10000 - hit)),$((10000 - hit)),$((10000 - hit)),\"$((10000 - hit))\""
+	done
+} >"$T/events.csv"
+ok=0
+for mf in "samples/measured/fig3-gtx470-ncu.csv:Nsight Compute CSV" \
+	"$T/raw.csv:Nsight Compute raw CSV" \
+	"samples/measured/fig3-gtx470-nvprof.csv:nvprof metrics CSV" \
+	"$T/events.csv:nvprof events CSV"; do
+	m=${mf%%:*} fmt=${mf#*:}
+	# shellcheck disable=SC2086
+	rds validate -f json --measured "$m" $F
+	cp "$T/out" "$T/p.json"
+	[ $rc -eq 0 ] && [ ! -s "$T/err" ] && python3 - "$fmt" <<'PY' || { ok=1; echo "# $m: exit $rc: $(cat "$T/err")"; }
+import json, os, sys
+T = os.environ["T"]
+a, b = json.load(open(T + "/v.json")), json.load(open(T + "/p.json"))
+assert b["measured_format"] == sys.argv[1], b["measured_format"]
+assert a["measured_format"] == "plain CSV"
+assert len(b["kernels"]) == 6
+for x, y in zip(a["kernels"], b["kernels"]):
+    assert x["kernel"] == y["kernel"]
+    assert abs(x["l1"]["measured"] - y["l1"]["measured"]) < 1e-12, (x, y)
+    assert y["l2"]["measured"] is None
+assert b["l1"]["n"] == 6 and abs(a["l1"]["mae"] - b["l1"]["mae"]) < 1e-12, (a["l1"], b["l1"])
+PY
+	# shellcheck disable=SC2086
+	rds validate --measured "$m" $F
+	{ head -n 1 "$T/out" | grep -qF "($fmt)" &&
+		grep -q '^L1: 6 kernels, mean absolute error 30\.00 points' "$T/out"; } ||
+		{ ok=1; echo "# $m: $(head -n 1 "$T/out")"; }
+done
+result "validate: Nsight Compute's and nvprof's exports give the plain sample's rates and MAE, their format named" $ok
+
+# Nsight Compute's L2 metric beside the model's L2; a launch per ID: NAME
+# is launch 0, NAME#N launch N (from 0, in ID order)
+{
+	echo "$NCU_HEAD"',"Section Name","Metric Name","Metric Unit","Metric Value"'
+	row() { echo "\"$1\",\"9\",\"app\",\"h\",\"$2\",\"1\",\"7\",\"(256, 1, 1)\",\"(4, 1, 1)\",\"0\",\"8.6\",\"Command line profiler metrics\",\"$3\",\"%\",\"$4\""; }
+	row 0 copy l1tex__t_sector_hit_rate.pct 10
+	row 0 copy lts__t_sector_hit_rate.pct 40
+	row 1 other l1tex__t_sector_hit_rate.pct 20
+	row 3 copy lts__t_sector_hit_rate.pct 1,0.0
+	row 3 copy l1tex__t_sector_hit_rate.pct 30
+	row 2 copy l1tex__t_sector_hit_rate.pct 20
+} >"$T/launch.csv"
+cat >"$T/three.kdesc" <<'KD'
+format = "rdscope-kernel";
+version = 1;
+arrays = { A = { elem = 4; dims = [1024]; }; };
+kernels = (
+  { name = "copy"; grid = [4]; block = [256]; body = ( "load A[blockIdx.x * 256 + threadIdx.x]" ); },
+  { name = "copy#2"; grid = [4]; block = [256]; body = ( "load A[threadIdx.x]" ); },
+  { name = "copy#3"; grid = [4]; block = [256]; body = ( "load A[threadIdx.x]" ); }
+);
+KD
+rds validate -f json -s l2.size=262144 --measured "$T/launch.csv" "$T/three.kdesc"
+[ $rc -eq 0 ] && grep -q "launch.csv:4: no kernel named 'other'" "$T/err" && python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+k = {x["kernel"]: x for x in v["kernels"]}
+assert k["copy"]["l1"]["measured"] == 0.1 and k["copy"]["l2"]["measured"] == 0.4, k["copy"]
+assert k["copy#2"]["l1"]["measured"] == 0.3 and k["copy#2"]["l2"]["measured"] == 0.1, k["copy#2"]
+assert k["copy#2"]["l2"]["model"] is not None and v["l2"]["n"] == 2
+assert k["copy#3"]["l1"]["measured"] is None
+' "$T/out"
+result "validate: Nsight Compute's launches: NAME is the first, NAME#N the N-th from 0 in ID order; its L2 metric" $?
+
+# nvprof's signatures: the name before '(' matches, and the whole signature
+printf '"Device","Kernel","Invocations","Metric Name","Metric Description","Min","Max","Avg"\n"K20 (0)","void copy(float*, int)",3,"global_hit_rate","Global Hit Rate",10%%,20%%,15%%\n"K20 (0)","void copy(float*, int)",3,"l2_l1_read_hit_rate","L2 Hit Rate (L1 Reads)",50.5%%,50.5%%,50.500000%%\n' >"$T/nvp.csv"
+rds validate -f json -s l2.size=262144 --measured "$T/nvp.csv" "$T/three.kdesc"
+[ $rc -eq 0 ] && python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+k = {x["kernel"]: x for x in v["kernels"]}
+assert abs(k["copy"]["l1"]["measured"] - 0.15) < 1e-15 and abs(k["copy"]["l2"]["measured"] - 0.505) < 1e-15, k["copy"]
+assert k["copy#2"]["l1"]["measured"] is None
+' "$T/out"
+result "validate: nvprof's kernel signatures match by the name before '(' (Avg, the L2 metric)" $?
+
+# a bad row in each format: FILE:LINE, exit 2, -o untouched
+ok=0
+H_NCU="$NCU_HEAD"',"Section Name","Metric Name","Metric Unit","Metric Value"'
+C_NCU='"9","app","h","copy","1","7","(256, 1, 1)","(4, 1, 1)","0","8.6","S"'
+H_RAW="$NCU_HEAD"',"l1tex__t_sector_hit_rate.pct"'
+H_NVM='"Device","Kernel","Invocations","Metric Name","Metric Description","Min","Max","Avg"'
+H_NVE='"Device","Kernel","Invocations","Event Name","Min","Max","Avg","Total"'
+for case in \
+	"3|$H_NCU|\"0\",$C_NCU,\"l1tex__t_sector_hit_rate.pct\",\"%\",\"50\"|\"1\",$C_NCU,\"l1tex__t_sector_hit_rate.pct\",\"%\",\"150\"" \
+	"3|$H_NCU|\"0\",$C_NCU,\"l1tex__t_sector_hit_rate.pct\",\"%\",\"50\"|\"x\",$C_NCU,\"l1tex__t_sector_hit_rate.pct\",\"%\",\"5\"" \
+	"3|$H_NCU|\"0\",$C_NCU,\"l1tex__t_sector_hit_rate.pct\",\"%\",\"50\"|\"0\",$C_NCU,\"l1tex__t_sector_hit_rate.pct\",\"%\",\"5\"" \
+	"3|$H_RAW|\"0\",\"9\",\"app\",\"h\",\"copy\",\"1\",\"7\",\"(256, 1, 1)\",\"(4, 1, 1)\",\"0\",\"8.6\",\"50\"|\"1\",\"9\",\"app\",\"h\",\"copy\",\"1\"" \
+	"2|$H_RAW|\"0\",\"9\",\"app\",\"h\",\"copy\",\"1\",\"7\",\"(256, 1, 1)\",\"(4, 1, 1)\",\"0\",\"8.6\",\"5\"0\"" \
+	"3|$H_NVM|\"K20 (0)\",\"copy(int)\",1,\"global_hit_rate\",\"d\",1%,1%,1%|\"K20 (0)\",\"copy(int)\",1,\"l2_hit_rate\",\"d\",1%,1%,abc" \
+	"3|$H_NVM|\"K20 (0)\",\"copy(int)\",1,\"global_hit_rate\",\"d\",1%,1%,1%|\"K20 (1)\",\"copy(int)\",1,\"global_hit_rate\",\"d\",1%,1%,1%" \
+	"3|$H_NVE|\"K20 (0)\",\"copy(int)\",1,\"l1_global_load_hit\",1,1,1,1|\"K20 (0)\",\"copy(int)\",1,\"l1_global_load_miss\",1,1,1,-5" \
+	"2|$H_NVE|\"K20 (0)\",\"copy(int)\",1,\"l1_global_load_hit\",1,1,1,1"; do
+	want=${case%%|*}
+	echo "${case#*|}" | tr '|' '\n' >"$T/bad.csv"
+	echo keep >"$T/keep"
+	rds validate --measured "$T/bad.csv" -o "$T/keep" "$T/three.kdesc"
+	[ -z "${SHOW:-}" ] || cat "$T/err"
+	{ [ $rc -eq 2 ] && grep -q "bad.csv:$want: " "$T/err" && [ "$(cat "$T/keep")" = keep ]; } ||
+		{ ok=1; echo "# $(sed -n "${want}p" "$T/bad.csv"): exit $rc: $(cat "$T/err")"; }
+done
+result "validate: a bad row of each profiler format refused with FILE:LINE (exit 2, -o untouched)" $ok
+
+# --plot FILE.svg: the scatter of model against measured, a point per
+# kernel and level with both rates, the MAE in its title
+svg_ok() { # FILE: well-formed XML
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout "$1"
+	else
+		head -n 1 "$1" | grep -q '^<?xml' && [ "$(tail -n 1 "$1")" = "</svg>" ]
+	fi
+}
+# shellcheck disable=SC2086
+rds validate --measured samples/measured/fig3-gtx470-nvprof.csv --plot "$T/v.svg" $F
+[ $rc -eq 0 ] && [ -s "$T/v.svg" ] && svg_ok "$T/v.svg" &&
+	[ "$(grep -c '<g class="point l1">' "$T/v.svg")" -eq 6 ] &&
+	[ "$(grep -c '<g class="point l2">' "$T/v.svg")" -eq 0 ] &&
+	grep -q '<text class="heading"[^>]*>.*L1 MAE 30\.00 points (6 kernels)</text>' "$T/v.svg" &&
+	grep -q 'class="diagonal"' "$T/v.svg" && grep -q '>measured hit rate<' "$T/v.svg" &&
+	grep -q '>model hit rate<' "$T/v.svg" && grep -q '>fig3-colcopy-h128</text>' "$T/v.svg" &&
+	grep -q '^L1: 6 kernels, mean absolute error 30\.00 points' "$T/out"
+result "validate --plot: a well-formed SVG, one point per matched kernel, labels, the diagonal, the MAE" $?
+rds validate -s l2.size=262144 --measured "$T/l2.csv" --plot "$T/v2.svg" --plot-size 1280x720 \
+	builtin:colcopy:256:1024:4 builtin:colcopy:32:1024:4
+[ $rc -eq 0 ] && svg_ok "$T/v2.svg" && grep -q 'width="1280" height="720"' "$T/v2.svg" &&
+	[ "$(grep -c '<g class="point l1">' "$T/v2.svg")" -eq 1 ] &&
+	[ "$(grep -c '<g class="point l2">' "$T/v2.svg")" -eq 1 ] && grep -q '>L2 hit rate<' "$T/v2.svg"
+result "validate --plot: an L2 point (its own marker) beside the L1 point; --plot-size" $?
+
+# a bad --plot path fails before the work, like -o and run --plot (exit 1,
+# "the output could not be written"); a failed validate leaves no plot, a
+# previous one untouched, no temporary file
+ok=0
+echo keep >"$T/keep"
+rds validate --measured "$M" --plot "$T/nodir/v.svg" -o "$T/keep" builtin:colcopy:32:1024:4
+{ [ $rc -eq 1 ] && grep -q "nodir/v.svg: " "$T/err" && [ ! -e "$T/nodir" ] &&
+	[ "$(cat "$T/keep")" = keep ]; } || { ok=1; echo "# bad dir: exit $rc: $(cat "$T/err")"; }
+mkdir "$T/adir"
+rds validate --measured "$M" --plot "$T/adir" builtin:colcopy:32:1024:4
+{ [ $rc -eq 1 ] && [ -z "$(ls "$T/adir")" ]; } || { ok=1; echo "# a directory: exit $rc"; }
+rds run -q --plot "$T/nodir/v.svg" builtin:colcopy:32:1024:4
+[ $rc -eq 1 ] || { ok=1; echo "# run --plot: exit $rc"; }
+echo old >"$T/old.svg"
+rds validate --measured "$T/bad.csv" --plot "$T/old.svg" builtin:colcopy:32:1024:4
+{ [ $rc -eq 2 ] && [ "$(cat "$T/old.svg")" = old ]; } || { ok=1; echo "# bad measured: exit $rc"; }
+rds validate --measured "$M" --plot "$T/new.svg" builtin:colcopy:32:1024:4 "$T/no-such-input"
+{ [ $rc -eq 2 ] && [ ! -e "$T/new.svg" ]; } || { ok=1; echo "# bad input: exit $rc"; }
+[ -z "$(find "$T" -name '*.tmp.*')" ] || { ok=1; echo "# temporary files left: $(find "$T" -name '*.tmp.*')"; }
+rds validate --measured "$M" --plot - builtin:colcopy:32:1024:4
+[ $rc -eq 2 ] || { ok=1; echo "# --plot - onto the results: exit $rc"; }
+result "validate --plot: a bad path exits 1 before the work (as -o, run --plot), no partial or temporary file; a failed run keeps the old plot" $ok
+
+# an output onto the measured file is refused (it would be overwritten)
+cp "$M" "$T/m.csv"
+rds validate --measured "$T/m.csv" --plot "$T/m.csv" builtin:colcopy:32:1024:4
+r1=$rc
+rds validate --measured "$T/m.csv" -o "$T/m.csv" builtin:colcopy:32:1024:4
+[ $r1 -eq 2 ] && [ $rc -eq 2 ] && grep -q "is the measured file --measured" "$T/err" && cmp -s "$M" "$T/m.csv"
+result "validate: -o or --plot onto the --measured file refused (exit 2), the file kept" $?
+
+# JSON says which measured row each kernel matched
+rds validate -f json --measured "$T/launch.csv" "$T/three.kdesc"
+[ $rc -eq 0 ] && python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+k = {x["kernel"]: x for x in v["kernels"]}
+assert k["copy"]["measured_as"] == {"kernel": "copy", "launch": 0, "line": 2}, k["copy"]
+assert k["copy#2"]["measured_as"] == {"kernel": "copy", "launch": 2, "line": 5}, k["copy#2"]
+assert k["copy#3"]["measured_as"] is None
+' "$T/out"
+result "validate: JSON measured_as names the measured kernel, launch and line matched" $?
