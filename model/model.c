@@ -454,6 +454,35 @@ static struct case_memo *memo_victim(rd_model *m, int i)
 	return v;
 }
 
+/*
+ * Would case i compute exactly what the as-configured case computes? Its
+ * parameters equal case 0's once the ones that only choose what is
+ * recorded are set aside (events, the histogram's exact distances, the
+ * per-access labels, the stream to the L2); the random policy draws from
+ * a stream per case, so its cases differ. Then its counts are case 0's:
+ * the no-latency case when every latency is 0, the unlimited-MSHR case
+ * when the MSHRs are unlimited, both for a plain LRU cache. (The fully
+ * associative case reads other sets, so it is always run.)
+ */
+static int case_same_as_full(const rd_model *m, const rd_config *c, int i)
+{
+	if (i == RD_CASE_FULLY_ASSOC)
+		return 0;
+	sim_params a, b;
+	params_for_case(&a, c, m, RD_CASE_FULL, 0);
+	params_for_case(&b, c, m, i, 0);
+	sim_params *both[2] = {&a, &b};
+	for (int j = 0; j < 2; j++) {
+		sim_params *p = both[j];
+		p->record_events = p->need_hist = p->shadow = p->emit = 0;
+		p->shadow_set_of = p->shadow_cap = NULL;
+		if (c->replacement != RD_REPL_RANDOM)
+			p->case_id = 0;
+	}
+	/* (params_for_case cleared both whole: padding compares equal) */
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
 /* One case, all cores; counts into *out. Only the calling thread touches
  * memo[i] and memo_clock[i] (each case runs on one thread). */
 static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in, sim_counts *out)
@@ -799,9 +828,14 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	}
 	sim_counts cc[RD_NCASES];
 	memset(cc, 0, sizeof cc);
-	int ncases = 0;
+	/* cases provably the as-configured one are not run again: they take
+	 * case 0's counts (ref2013's arithmetic reads them all the same) */
+	int same = 0, ncases = 0;
+	for (int i = 1; i < RD_NCASES; i++)
+		if ((cases & (1 << i)) && case_same_as_full(m, c, i))
+			same |= 1 << i;
 	for (int i = 0; i < RD_NCASES; i++)
-		ncases += !!(cases & (1 << i));
+		ncases += !!(cases & ~same & (1 << i));
 	sim_shared sh = {.total = m->coal.nreq * (uint64_t)ncases, .cb = cb};
 	atomic_init(&sh.done, 0);
 	atomic_init(&sh.cancel, 0);
@@ -809,7 +843,7 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	pl.in = (sim_input){.k = m->k, .s = &m->sched, .co = &m->coal, .cb = cb, .sh = &sh};
 	atomic_init(&pl.next, 0);
 	for (int i = 1; i < RD_NCASES; i++)
-		if (cases & (1 << i))
+		if (cases & ~same & (1 << i))
 			pl.list[pl.n++] = i;
 	/* Cases 1-3 go to helper threads; the caller runs case 0 (the only
 	 * one that reports events) and then helps with what is left. */
@@ -833,6 +867,12 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 			rc = pl.rc[i];
 	if (rc == RD_OK && atomic_load(&sh.cancel))
 		rc = RD_ECANCELED;
+	sim_counts c0view = cc[0];
+	c0view.l2s = NULL; /* (the stream to the L2 is case 0's alone) */
+	c0view.nl2s = 0;
+	for (int i = 1; i < RD_NCASES && rc == RD_OK; i++)
+		if ((same & (1 << i)) && counts_merge(&cc[i], &c0view) < 0)
+			rc = RD_ENOMEM;
 	const sim_counts *c0 = m->case0_src ? m->case0_src : &cc[0];
 	sim_counts merged;
 	l2req *mv = NULL;
@@ -874,6 +914,7 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		r->cancels = cc[0].cancels;
 		r->time_steps = cc[0].time;
 		r->cases_run = cases;
+		r->cases_same = same;
 		if (c->model == RD_PROFILE_REF2013) {
 			classify_ref2013(r, cc, cases, c->l1_ways, rd_config_sets(c));
 		} else {

@@ -705,6 +705,9 @@ typedef struct rd_result {
 	uint64_t cls[RD_NCLASS];
 	uint64_t case_misses[RD_NCASES]; /* total misses of each case run */
 	int cases_run;             /* bit i set: case i was run */
+	int cases_same;            /* bit i set: case i is provably case 0 (its parameters
+				    * but what is recorded equal), given case 0's counts
+				    * instead of a run of its own */
 	uint64_t cancels;          /* MSHR-blocked issue attempts (case 0) */
 	uint64_t time_steps;       /* model time at the end of case 0 */
 	int partial;               /* 1: a snapshot of a run still going (see
