@@ -112,6 +112,9 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 		rd_kernel_free(k);
 		return EXIT_RUNTIME;
 	}
+	/* the breakdown's cases on the CPUs (-j; the model takes at most one
+	 * thread per case) */
+	rd_model_set_threads(m, (int)(c->jobs ? c->jobs : util_online_cpus()));
 	batch_ctx ctx = {.log = log};
 	progress_init(&ctx.prog, !c->quiet, k->name);
 	rd_callbacks cb = {

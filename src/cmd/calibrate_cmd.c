@@ -859,12 +859,6 @@ static void write_text(FILE *f, const cctx *x, const cfit *fit)
 	putc('\n', f);
 }
 
-static unsigned online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 4096 ? 4096 : (unsigned)n;
-}
-
 int calibrate_run(const cli *c)
 {
 	if (samefile_check(c))
@@ -901,7 +895,7 @@ int calibrate_run(const cli *c)
 		return r == -2 ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	cctx x = {.c = c, .ms = &ms, .plan = &plan, .npts = plan.npoints + 1,
-		  .jobs = c->jobs ? c->jobs : online_cpus()};
+		  .jobs = c->jobs ? c->jobs : util_online_cpus()};
 	input_opts opts = cli_input_opts(c);
 	rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
 	progress_init(&x.prog, !c->quiet, "calibrate");

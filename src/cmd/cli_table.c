@@ -1019,13 +1019,14 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "jobs", .letter = 'j', .arg = "N",
-		.commands = CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_TRAIN) | CLI_CMD(CLI_CALIBRATE),
+		.commands = CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_TRAIN) |
+			    CLI_CMD(CLI_CALIBRATE),
 		.set = set_str, .field = offsetof(cli, jobs_arg),
-		.help = "sweep, train, calibrate: worker threads (default: online CPUs)",
+		.help = "run, sweep, train, calibrate: worker threads (default: online CPUs)",
 		.man = "Model\n"
 		       ".I N\n"
 		       "points (sweep, calibrate) or training profiles (train) at a time on worker\n"
-		       "threads\n"
+		       "threads, or (run) the miss breakdown's cases of each input, at most four\n"
 		       "(default: the number of online CPUs).\n"
 		       "The output does not depend on\n"
 		       ".IR N .",
@@ -1178,7 +1179,7 @@ void cli_option_name(const cli_option *o, char *buf, size_t len)
 const cli_cmd cli_cmds[] = {
 	{.name = "run", .cmd = CLI_RUN,
 	 .usage = "run [-p PRESET] [-s KEY=VALUE]... [-f text|csv|json] [-o FILE]\n"
-		  "             [--log FILE] [--histogram FILE] [--plot FILE.svg] [-q] INPUT...",
+		  "             [--log FILE] [--histogram FILE] [--plot FILE.svg] [-j N] [-q] INPUT...",
 	 .help = "model each INPUT and print one result per input"},
 	{.name = "sweep", .cmd = CLI_SWEEP,
 	 .usage = "sweep [-p PRESET] [-s KEY=VALUE]... --vary KEY=V1,V2,...\n"

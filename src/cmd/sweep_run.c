@@ -321,12 +321,6 @@ static char *sweep_json_header(const cli *c, const sweep_plan *plan, char *id, s
 	return buf;
 }
 
-static unsigned online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 4096 ? 4096 : (unsigned)n;
-}
-
 int sweep_run(const cli *c)
 {
 	if (samefile_check(c))
@@ -349,7 +343,7 @@ int sweep_run(const cli *c)
 			}
 			plan.nskip++;
 		}
-	unsigned jobs = c->jobs ? c->jobs : online_cpus();
+	unsigned jobs = c->jobs ? c->jobs : util_online_cpus();
 	unsigned long shard_n = c->shard_n ? c->shard_n : 1;
 	/* Invalid points are skipped (their records say so): one warning
 	 * each, from the shard that has runs of it. */

@@ -276,8 +276,7 @@ int train_run(const cli *c)
 		rc = EXIT_RUNTIME;
 		goto done;
 	}
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned jobs = c->jobs ? c->jobs : (ncpu > 0 ? (unsigned)ncpu : 1);
+	unsigned jobs = c->jobs ? c->jobs : util_online_cpus();
 	if (jobs > p.nprof)
 		jobs = (unsigned)p.nprof;
 	progress_init(&j.prog, !c->quiet, "train: labelling");

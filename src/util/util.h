@@ -3,7 +3,7 @@
  * setting type names (cfgtype.h), "0x" hexadecimal numbers (hexnum.h),
  * "did you mean ...?" (suggest.h), the error message function and text
  * made safe for a terminal (msg.h), the data directories beside the
- * binary (exedir.h).
+ * binary (exedir.h), the online CPUs (cpus.h).
  *
  * The public header of the family: other folders include this one only.
  * May include: the model (rdscope.h), libc, libconfig. Nothing else of src/.
@@ -17,5 +17,6 @@
 #include "msg.h"
 #include "exedir.h"
 #include "readall.h"
+#include "cpus.h"
 
 #endif
