@@ -862,6 +862,11 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		pool_drain(&pl, &mine);
 	for (int t = 0; t < nth; t++)
 		pthread_join(th[t], NULL);
+	/* a helper's failure (out of memory) stopped the others: it is the
+	 * run's error, not the cancellation it caused */
+	for (int i = 1; i < RD_NCASES && (rc == RD_OK || rc == RD_ECANCELED); i++)
+		if (pl.rc[i] != RD_OK && pl.rc[i] != RD_ECANCELED)
+			rc = pl.rc[i];
 	for (int i = 1; i < RD_NCASES && rc == RD_OK; i++)
 		if (pl.rc[i] != RD_OK)
 			rc = pl.rc[i];

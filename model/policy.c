@@ -229,6 +229,22 @@ static size_t victim(rd_policy *p, uint32_t s)
 	return base + best;
 }
 
+/* Way w of set s takes the line (its old line, if any, is evicted). */
+static void way_take(rd_policy *p, uint32_t s, size_t w, uint32_t line, uint32_t reserved)
+{
+	if (p->way[w].line != UINT32_MAX) {
+		p->evicted = p->way[w].line;
+		p->line_way[p->way[w].line] = UINT32_MAX;
+		if (p->kind == RD_REPL_LFU)
+			lfu_unlink(p, s, (uint32_t)w);
+	}
+	p->clock++;
+	p->way[w] = (struct rd_way){.line = line, .reserved = reserved, .stamp = p->clock};
+	p->line_way[line] = (uint32_t)w;
+	if (p->kind == RD_REPL_LFU)
+		lfu_insert(p, s, (uint32_t)w);
+}
+
 void policy_fill(rd_policy *p, uint32_t line)
 {
 	p->evicted = UINT32_MAX;
@@ -237,18 +253,7 @@ void policy_fill(rd_policy *p, uint32_t line)
 		return;
 	}
 	uint32_t s = p->set_of[line];
-	size_t w = victim(p, s);
-	if (p->way[w].line != UINT32_MAX) {
-		p->evicted = p->way[w].line;
-		p->line_way[p->way[w].line] = UINT32_MAX;
-		if (p->kind == RD_REPL_LFU)
-			lfu_unlink(p, s, (uint32_t)w);
-	}
-	p->clock++;
-	p->way[w] = (struct rd_way){.line = line, .stamp = p->clock};
-	p->line_way[line] = (uint32_t)w;
-	if (p->kind == RD_REPL_LFU)
-		lfu_insert(p, s, (uint32_t)w);
+	way_take(p, s, victim(p, s), line, 0);
 }
 
 /* ---- allocation on miss (l1.allocate=miss) */
@@ -294,19 +299,8 @@ void policy_reserve(rd_policy *p, uint32_t line)
 {
 	p->evicted = UINT32_MAX;
 	uint32_t s = p->set_of[line];
-	size_t w = victim_unreserved(p, s);
-	if (p->way[w].line != UINT32_MAX) {
-		p->evicted = p->way[w].line;
-		p->line_way[p->way[w].line] = UINT32_MAX;
-		if (p->kind == RD_REPL_LFU)
-			lfu_unlink(p, s, (uint32_t)w);
-	}
-	p->clock++;
-	p->way[w] = (struct rd_way){.line = line, .reserved = 1, .stamp = p->clock};
-	p->line_way[line] = (uint32_t)w;
+	way_take(p, s, victim_unreserved(p, s), line, 1);
 	p->set_resv[s]++;
-	if (p->kind == RD_REPL_LFU)
-		lfu_insert(p, s, (uint32_t)w);
 }
 
 void policy_unreserve(rd_policy *p, uint32_t line)

@@ -635,15 +635,6 @@ static void json_values(FILE *f, const cctx *x, unsigned long p)
 	putc('}', f);
 }
 
-static void json_stats(FILE *f, const rd_stats *st)
-{
-	fprintf(f, "\"n\":%zu,\"mae\":", st->n);
-	output_json_double(f, st->n ? st->mae : NAN);
-	fputs(",\"r2\":", f);
-	output_json_double(f, st->n ? st->r2 : NAN);
-	fputs(",\"spearman\":", f);
-	output_json_double(f, st->n ? st->spearman : NAN);
-}
 
 static int write_json(FILE *f, const cctx *x, const cfit *fit)
 {
@@ -652,22 +643,12 @@ static int write_json(FILE *f, const cctx *x, const cfit *fit)
 	fputs("{\"format\":\"rdscope-calibrate\",\"version\":1,\"measured\":", f);
 	output_json_quote(f, x->c->measured);
 	fputs(",\"fit\":[", f);
-	for (int a = 0; a < plan->naxes; a++) {
-		fputs(a ? ",{\"key\":" : "{\"key\":", f);
-		output_json_quote(f, plan->axes[a].key);
-		fputs(",\"values\":[", f);
-		for (int v = 0; v < plan->axes[a].nvalues; v++) {
-			if (v)
-				putc(',', f);
-			output_json_quote(f, plan->axes[a].values[v]);
-		}
-		fputs("]}", f);
-	}
+	sweep_plan_json_axes(f, plan);
 	fprintf(f, "],\"points\":%lu,\"skipped\":%lu,\n\"baseline\":{\"values\":", plan->npoints,
 		plan->nskip);
 	json_values(f, x, base);
 	putc(',', f);
-	json_stats(f, &fit->sbase);
+	output_json_stats(f, &fit->sbase);
 	fputs("},\n\"best\":{\"point\":", f);
 	if (fit->best >= 0) {
 		fprintf(f, "%ld,\"values\":", fit->best);
@@ -676,7 +657,7 @@ static int write_json(FILE *f, const cctx *x, const cfit *fit)
 		fputs("null,\"values\":null", f);
 	}
 	putc(',', f);
-	json_stats(f, &fit->sbest);
+	output_json_stats(f, &fit->sbest);
 	fprintf(f, "},\n\"loo\":{\"n\":%zu,\"mae\":", fit->loo_n);
 	output_json_double(f, fit->loo_mae);
 	fputs("},\n\"kernels\":[", f);
@@ -713,7 +694,7 @@ static int write_json(FILE *f, const cctx *x, const cfit *fit)
 		fprintf(f, "%s{\"point\":%lu,\"values\":", p ? ",\n" : "\n", p);
 		json_values(f, x, p);
 		putc(',', f);
-		json_stats(f, &st);
+		output_json_stats(f, &st);
 		fputs(",\"skipped\":", f);
 		if (plan->skip[p])
 			output_json_quote(f, plan->skip[p]);

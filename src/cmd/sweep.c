@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "writers/writers.h"
 
 /* Collected problems, one per line; the count goes on past a full buffer. */
 typedef struct problems {
@@ -264,4 +265,19 @@ void sweep_plan_free(sweep_plan *p)
 	free(p->configs);
 	free(p->labels);
 	memset(p, 0, sizeof *p);
+}
+
+void sweep_plan_json_axes(FILE *f, const sweep_plan *p)
+{
+	for (int a = 0; a < p->naxes; a++) {
+		fputs(a ? ",{\"key\":" : "{\"key\":", f);
+		output_json_quote(f, p->axes[a].key);
+		fputs(",\"values\":[", f);
+		for (int v = 0; v < p->axes[a].nvalues; v++) {
+			if (v)
+				putc(',', f);
+			output_json_quote(f, p->axes[a].values[v]);
+		}
+		fputs("]}", f);
+	}
 }

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include <stdio.h>
+
 #include "rdscope.h"
 
 /* More points than this is surely a typo (and would not fit in memory). */
@@ -42,5 +44,8 @@ typedef struct sweep_plan {
 int sweep_plan_build(sweep_plan *p, const rd_config *base, const char *const *vary, int nvary,
 		     char *err, size_t errlen);
 void sweep_plan_free(sweep_plan *p);
+/* The plan's axes as JSON array members, {"key":K,"values":[...]},...
+ * (sweep's "vary", calibrate's "fit"). */
+void sweep_plan_json_axes(FILE *f, const sweep_plan *p);
 
 #endif

@@ -284,17 +284,7 @@ static char *sweep_json_header(const cli *c, const sweep_plan *plan, char *id, s
 	if (!f)
 		return NULL;
 	fputs("\"sweep\":{\"vary\":[", f);
-	for (int a = 0; a < plan->naxes; a++) {
-		fprintf(f, "%s{\"key\":", a ? "," : "");
-		output_json_quote(f, plan->axes[a].key);
-		fputs(",\"values\":[", f);
-		for (int v = 0; v < plan->axes[a].nvalues; v++) {
-			if (v)
-				putc(',', f);
-			output_json_quote(f, plan->axes[a].values[v]);
-		}
-		fputs("]}", f);
-	}
+	sweep_plan_json_axes(f, plan);
 	fputs("],\"inputs\":[", f);
 	for (int i = 0; i < c->ninputs; i++) {
 		if (i)

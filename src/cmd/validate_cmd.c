@@ -117,12 +117,8 @@ static void stats_text(FILE *f, const char *name, const rd_stats *st)
 
 static void stats_json(FILE *f, const rd_stats *st)
 {
-	fprintf(f, "{\"n\":%zu,\"mae\":", st->n);
-	output_json_double(f, st->n ? st->mae : NAN);
-	fputs(",\"r2\":", f);
-	output_json_double(f, st->n ? st->r2 : NAN);
-	fputs(",\"spearman\":", f);
-	output_json_double(f, st->n ? st->spearman : NAN);
+	putc('{', f);
+	output_json_stats(f, st);
 	putc('}', f);
 }
 

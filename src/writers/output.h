@@ -77,6 +77,9 @@ int output_csv_has_column(const char *key);
 /* A number as JSON (%.17g); a non-finite one (a kernel without loads, an
  * undefined statistic) has no JSON number: null. */
 void output_json_double(FILE *f, double v);
+/* The members of a comparison's statistics, "n","mae","r2","spearman"
+ * (null when no pair was compared), without the braces. */
+void output_json_stats(FILE *f, const rd_stats *st);
 /* A JSON string literal, escaped and valid UTF-8. */
 void output_json_quote(FILE *f, const char *s);
 /* Length of the JSON number at s (RFC 8259's grammar: no "inf", "nan",

@@ -25,6 +25,16 @@ void output_json_double(FILE *f, double v)
 	json_double(f, v, "%.17g");
 }
 
+void output_json_stats(FILE *f, const rd_stats *st)
+{
+	fprintf(f, "\"n\":%zu,\"mae\":", st->n);
+	output_json_double(f, st->n ? st->mae : NAN);
+	fputs(",\"r2\":", f);
+	output_json_double(f, st->n ? st->r2 : NAN);
+	fputs(",\"spearman\":", f);
+	output_json_double(f, st->n ? st->spearman : NAN);
+}
+
 static void json_u64(FILE *f, const char *name, uint64_t v, int first)
 {
 	fprintf(f, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)v);
