@@ -879,6 +879,15 @@ int calibrate_run(const cli *c)
 		  .jobs = c->jobs ? c->jobs : util_online_cpus()};
 	input_opts opts = cli_input_opts(c);
 	rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
+	/* a preset that cannot be written fails before the grid, not after */
+	if (rc == EXIT_OK && c->output) {
+		outfile probe = {0};
+		if (outfile_open(&probe, c->output, err, sizeof err) < 0) {
+			msg_error("%s", err);
+			rc = EXIT_RUNTIME;
+		}
+		outfile_abort(&probe);
+	}
 	progress_init(&x.prog, !c->quiet, "calibrate");
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++) {
 		x.input = i;

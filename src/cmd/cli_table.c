@@ -274,7 +274,7 @@ const cli_option cli_options[] = {
 			    CLI_CMD(CLI_ARRAYS) | CLI_CMD(CLI_PLACEMENTS) | CLI_CMD(CLI_VALIDATE) |
 			    CLI_CMD(CLI_CALIBRATE),
 		.set = set_str, .field = offsetof(cli, output),
-		.help = "write results to FILE (replaced only on success)",
+		.help = "write results to FILE (replaced only on success; calibrate: the fitted preset)",
 		.man = "Write the results to\n"
 		       ".I FILE\n"
 		       "instead of standard output.\n"

@@ -196,11 +196,16 @@ int gpgpusim_import(const char *str, rd_config *cfg, gpgpusim_note_fn note, void
 	char msg[256];
 	rd_config_set(&c, "l1.hash", hash, msg, sizeof msg);
 	c.l1_mshrs = entries;
+	int lowered = 0;
 	if (c.l1_mshr_per_warp > entries && entries) {
 		notef(note, ctx, "l1.mshr_per_warp lowered from %u to the string's %u MSHRs",
 		      c.l1_mshr_per_warp, entries);
 		c.l1_mshr_per_warp = entries;
+		lowered = 1;
 	}
+	if (!entries)
+		notef(note, ctx, "0 MSHR entries: rdscope's l1.mshrs=0 is unlimited (GPGPU-Sim "
+				 "would take no miss)");
 
 	/* Everything that does not carry over, one line each. */
 	if (type == 'S')
@@ -253,7 +258,9 @@ int gpgpusim_import(const char *str, rd_config *cfg, gpgpusim_note_fn note, void
 	if (mt != 'A')
 		notef(note, ctx, "MSHR type %c (%s) is modelled as %u associative MSHRs", mt,
 		      letter_meaning(mshr_type, mt), entries);
-	notef(note, ctx, "l1.mshr_per_warp is not in the string: kept at %u", c.l1_mshr_per_warp);
+	if (!lowered)
+		notef(note, ctx, "l1.mshr_per_warp is not in the string: kept at %u",
+		      c.l1_mshr_per_warp);
 	notef(note, ctx, "MSHR merges (%u per entry) are not modelled: merging is unlimited", merge);
 	if (have_mq)
 		notef(note, ctx, "miss queue (%u entries) is not modelled", mq);

@@ -89,14 +89,14 @@ static int rate(const char *s, double *out, const char **why)
 	memcpy(buf, s, l - (size_t)pct);
 	buf[l - (size_t)pct] = '\0';
 	if (!buf[0] || strspn(buf, "0123456789.eE+-") != strlen(buf)) {
-		*why = "expected a hit rate (0 to 1, or 0% to 100%), got '%s'";
+		*why = "expected a hit rate (0 to 1, or 0%% to 100%%), got '%s'";
 		return -1;
 	}
 	char *e;
 	errno = 0;
 	double x = strtod(buf, &e);
 	if (*e || errno || !isfinite(x) || x < 0 || x > (pct ? 100 : 1)) {
-		*why = "a hit rate must be from 0 to 1 (or 0% to 100%), got '%s'";
+		*why = "a hit rate must be from 0 to 1 (or 0%% to 100%%), got '%s'";
 		return -1;
 	}
 	*out = pct ? x / 100 : x;
@@ -579,7 +579,9 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 			continue;
 		if (fmt == MF_NCU && c->unit >= 0 && *f[c->unit] && strcmp(f[c->unit], "%") &&
 		    strcmp(f[c->unit], "pct")) {
-			rc = fail(err, errlen, shown, line, "%s: expected the unit %%, got another", m);
+			char why[160];
+			snprintf(why, sizeof why, "%.100s: expected the unit %%%%, got '%%s'", m);
+			rc = fail(err, errlen, shown, line, why, f[c->unit]);
 			goto done;
 		}
 		int *rank = r1 >= 0 ? &e->l1rank : &e->l2rank, mr = r1 >= 0 ? r1 : r2;
@@ -664,6 +666,11 @@ int measured_parse(const char *text, size_t n, const char *shown, measured_set *
 	int rc = -2;
 	if (!buf || !f)
 		goto done;
+	/* A UTF-8 byte order mark (spreadsheets write one) is no content. */
+	if (n >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+		text += 3;
+		n -= 3;
+	}
 	/* The first line that is not blank or a comment tells the format. */
 	lines L = {text, text + n, 0};
 	enum mformat fmt = MF_PLAIN;

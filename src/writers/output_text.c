@@ -339,8 +339,9 @@ static void text_run(output *o, const output_run *run)
 			(unsigned long long)r->reservation_fails,
 			(unsigned long long)r->cls[RD_CLASS_LATENCY], (unsigned long long)r->time_steps);
 	else if (r->cancels)
-		fprintf(f, "cancels: %llu issue attempts blocked on MSHRs\n",
-			(unsigned long long)r->cancels);
+		fprintf(f, "cancels: %llu issue attempts blocked on MSHRs%s\n",
+			(unsigned long long)r->cancels,
+			c->l1_allocate == RD_ALLOC_MISS ? " or on sets with every way reserved" : "");
 	if (c->stores != RD_STORES_IGNORE) {
 		fprintf(f, "stores:  %llu request%s coalesced from %llu store%s, %llu %s",
 			(unsigned long long)r->store_requests, r->store_requests == 1 ? "" : "s",

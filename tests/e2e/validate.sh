@@ -124,6 +124,19 @@ rds validate builtin:colcopy:32:1024:4
 [ $rc -eq 2 ] && grep -q -- '--measured FILE expected' "$T/err" || ok=1
 result "validate: bad measurement files refused with FILE:LINE (exit 2, -o untouched); --measured required" $ok
 
+# A rate out of range is quoted as written (the message's "%" once read
+# as a conversion and printed garbage); a UTF-8 byte order mark is no
+# content.
+printf 'kernel,l1_hit_rate\nfig3-colcopy-h32,150%%\n' >"$T/over.csv"
+rds validate --measured "$T/over.csv" builtin:colcopy:32:1024:4
+[ $rc -eq 2 ] && grep -qx "rdscope: $T/over.csv:2: a hit rate must be from 0 to 1 (or 0% to 100%), got '150%'" "$T/err"
+ok=$?
+printf '\357\273\277kernel,l1_hit_rate\r\nfig3-colcopy-h32,96%%\r\n' >"$T/bom.csv"
+rds validate --measured "$T/bom.csv" builtin:colcopy:32:1024:4
+[ $rc -eq 0 ] && grep -q '^measured: .*bom.csv (plain CSV)' "$T/out" &&
+	grep -q '^fig3-colcopy-h32  *96\.88%  *96\.00%  *0\.88' "$T/out" || ok=1
+result "validate: a bad rate quoted as written; a byte order mark and CRLF read" $ok
+
 # The profilers' exports (issue 22 item 1): Nsight Compute's CSV (details
 # and raw pages) and nvprof's (metrics and events) holding the Figure 3
 # numbers give the plain sample's values and MAE, their format named

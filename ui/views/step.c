@@ -826,9 +826,17 @@ static void draw(explorer *x, const rect *r, int flags)
 			 * line still there; the after row shows its way emptied). */
 			snprintf(line, sizeof line, "set %u before: ", se->ev.set);
 			draw_stack(x, i, 0, line, y++, x0, w);
-		} else {
+		} else if (l->cfg.model == RD_PROFILE_REF2013) {
 			draw_put(y++, x0, w, E_DERIVED,
 				 "stacks: the reference-2013 profile does not report them");
+		} else {
+			/* past the first chunk, only the replay has stacks (under
+			 * l1.allocate=miss, say, hits come from reserved ways the
+			 * LRU replay does not keep) */
+			snprintf(line, sizeof line, "stacks: not shown (the replay differs from the "
+						    "model at request %llu)",
+				 (unsigned long long)(l->first + l->replay_bad + 1));
+			draw_put(y++, x0, w, E_DERIVED, line);
 		}
 	}
 	if (y < yend && l->stacks) {
