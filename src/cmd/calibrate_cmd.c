@@ -894,6 +894,16 @@ int calibrate_run(const cli *c)
 		rc = batch_each_kernel(c, c->inputs[i], one_kernel, &x);
 	}
 	progress_done(&x.prog);
+	/* a measurement fitted twice (an input given twice) would weigh twice,
+	 * and leak into its own leave-one-out */
+	for (size_t i = 0; i < x.n && rc == EXIT_OK; i++)
+		for (size_t j = i + 1; j < x.n && rc == EXIT_OK; j++)
+			if (x.ks[i].m && x.ks[i].m == x.ks[j].m) {
+				msg_error("kernel '%s' of %s and of %s match the same measurement "
+					  "(%s:%u): give each kernel once", x.ks[j].name, x.ks[i].input,
+					  x.ks[j].input, c->measured, x.ks[i].m->line);
+				rc = EXIT_USAGE;
+			}
 	size_t matched = 0;
 	for (size_t i = 0; i < x.n; i++)
 		matched += x.ks[i].hit != NULL;

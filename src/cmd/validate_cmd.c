@@ -270,6 +270,16 @@ int validate_run(const cli *c)
 	vctx v = {.c = c, .ms = &ms};
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
 		rc = batch_each_kernel(c, c->inputs[i], one_kernel, &v);
+	/* a measurement compared twice (an input given twice) would weigh
+	 * twice in the statistics */
+	for (size_t i = 0; i < v.n && rc == EXIT_OK; i++)
+		for (size_t j = i + 1; j < v.n && rc == EXIT_OK; j++)
+			if (v.rows[i].m && v.rows[i].m == v.rows[j].m) {
+				msg_error("kernel '%s' of %s and of %s match the same measurement "
+					  "(%s:%u): give each kernel once", v.rows[j].kernel,
+					  v.rows[i].input, v.rows[j].input, c->measured, v.rows[i].m->line);
+				rc = EXIT_USAGE;
+			}
 	rd_stats s1 = {0}, s2 = {0};
 	if (rc == EXIT_OK && (level_stats(&v, 0, &s1) < 0 || level_stats(&v, 1, &s2) < 0)) {
 		msg_error("out of memory");
@@ -302,6 +312,12 @@ int validate_run(const cli *c)
 			}
 		}
 		rc = batch_output_end(&out, rc);
+	}
+	/* nothing compared: the measurements do not name these kernels */
+	if (rc == EXIT_OK && !s1.n && !s2.n) {
+		msg_error("validate: no kernel of the inputs has a measurement in %s (kernels are "
+			  "matched by name)", c->measured);
+		rc = EXIT_USAGE;
 	}
 	outfile_abort(&svg);
 	for (size_t i = 0; i < v.n; i++)

@@ -137,6 +137,17 @@ rds validate --measured "$T/bom.csv" builtin:colcopy:32:1024:4
 	grep -q '^fig3-colcopy-h32  *96\.88%  *96\.00%  *0\.88' "$T/out" || ok=1
 result "validate: a bad rate quoted as written; a byte order mark and CRLF read" $ok
 
+# An input given twice would weigh its measurement twice: refused; nothing
+# compared at all is exit 2 (the table still printed).
+rds validate --measured $M builtin:colcopy:32:1024:4 builtin:colcopy:32:1024:4
+[ $rc -eq 2 ] && grep -q "kernel 'fig3-colcopy-h32' .* match the same measurement ($M:3)" "$T/err"
+ok=$?
+rds validate --measured $M builtin:colcopy:4:8
+[ $rc -eq 2 ] && grep -q 'no kernel of the inputs has a measurement' "$T/err" || ok=1
+rds calibrate --measured $M --fit gpu.divergence builtin:colcopy:64:1024:4 builtin:colcopy:64:1024:4
+[ $rc -eq 2 ] && grep -q "kernel 'fig3-colcopy-h64' .* match the same measurement ($M:4)" "$T/err" || ok=1
+result "validate, calibrate: a kernel given twice is refused; validate with nothing compared exits 2" $ok
+
 # The profilers' exports (issue 22 item 1): Nsight Compute's CSV (details
 # and raw pages) and nvprof's (metrics and events) holding the Figure 3
 # numbers give the plain sample's values and MAE, their format named
