@@ -216,7 +216,9 @@ uint32_t rd_config_l2_interleave(const rd_config *c);
 void rd_config_l1b(rd_config *c);
 /* c under the paper profile in the latency-free order (seed 003's and the
  * curves'): no latency, unlimited MSHRs, loads cached, stores and the L2
- * left out, RDGC's own keys back at the paper's defaults. */
+ * left out, RDGC's own keys and the L1 mechanisms (l1.allocate,
+ * l1.mshr_per_warp_counts, gpu.scheduler_policy) back at the paper's
+ * defaults. */
 void rd_config_latency_free(const rd_config *c, rd_config *out);
 /* The configuration whose as-configured case measures c's reuse profile:
  * rd_config_latency_free with every line in one set (fully associative

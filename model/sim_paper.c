@@ -300,7 +300,11 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 			policy_fill(&cs->pol, e->line);
 	}
 	if (cs->dirty) { /* (stores=allocate with an L2 only) */
-		uint32_t v = cs->pol.kind ? (to_pol && e->kind == EFF_FILL ? cs->pol.evicted : UINT32_MAX)
+		/* (allocated on miss, the eviction and its write-back were at the
+		 * reservation: a fill evicts nothing) */
+		uint32_t v = cs->pol.kind ? (to_pol && e->kind == EFF_FILL && !cs->alloc_miss
+						     ? cs->pol.evicted
+						     : UINT32_MAX)
 					  : (to_stack ? cs->st.evicted : UINT32_MAX);
 		if (v != UINT32_MAX && cs->dirty[v]) {
 			cs->dirty[v] = 0;
