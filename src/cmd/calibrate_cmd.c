@@ -742,14 +742,6 @@ static int write_csv(FILE *f, const cctx *x, const cfit *fit)
 	return 0;
 }
 
-static void pct_cell(FILE *f, double x)
-{
-	if (isnan(x))
-		fprintf(f, " %9s", "-");
-	else
-		fprintf(f, " %8.2f%%", 100 * x);
-}
-
 static void err_cell(FILE *f, double x)
 {
 	if (isnan(x))
@@ -767,11 +759,7 @@ static void stats_line(FILE *f, const char *what, const rd_stats *st)
 	}
 	fprintf(f, "MAE %6.2f points over %zu kernel%s", 100 * st->mae, st->n,
 		st->n == 1 ? "" : "s");
-	if (isfinite(st->r2))
-		fprintf(f, ", R^2 %.4f", st->r2);
-	if (isfinite(st->spearman))
-		fprintf(f, ", Spearman rho %.4f", st->spearman);
-	fputc('\n', f);
+	output_text_stats_tail(f, st);
 }
 
 static void write_text(FILE *f, const cctx *x, const cfit *fit)
@@ -827,11 +815,11 @@ static void write_text(FILE *f, const cctx *x, const cfit *fit)
 		}
 		double b = fit->best >= 0 ? w->hit[fit->best] : NAN;
 		long lp = fit->loo[i];
-		pct_cell(f, w->m->l1);
-		pct_cell(f, w->hit[base]);
-		pct_cell(f, b);
+		output_text_rate_cell(f, w->m->l1);
+		output_text_rate_cell(f, w->hit[base]);
+		output_text_rate_cell(f, b);
 		err_cell(f, fabs(b - w->m->l1));
-		pct_cell(f, lp >= 0 ? w->hit[lp] : NAN);
+		output_text_rate_cell(f, lp >= 0 ? w->hit[lp] : NAN);
 		err_cell(f, lp >= 0 ? kerr(w, (unsigned long)lp) : NAN);
 		fputs("  ", f);
 		fputs_safe(lp >= 0 ? plan->labels[lp] : "-", f);

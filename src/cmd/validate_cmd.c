@@ -92,14 +92,6 @@ static int level_stats(const vctx *v, int l2, rd_stats *st)
 	return rc;
 }
 
-static void pct_cell(FILE *f, double x)
-{
-	if (isnan(x))
-		fprintf(f, " %9s", "-");
-	else
-		fprintf(f, " %8.2f%%", 100 * x);
-}
-
 static void stats_text(FILE *f, const char *name, const rd_stats *st)
 {
 	if (!st->n) {
@@ -108,11 +100,7 @@ static void stats_text(FILE *f, const char *name, const rd_stats *st)
 	}
 	fprintf(f, "%s: %zu kernel%s, mean absolute error %.2f points", name, st->n,
 		st->n == 1 ? "" : "s", 100 * st->mae);
-	if (isfinite(st->r2))
-		fprintf(f, ", R^2 %.4f", st->r2);
-	if (isfinite(st->spearman))
-		fprintf(f, ", Spearman rho %.4f", st->spearman);
-	fputc('\n', f);
+	output_text_stats_tail(f, st);
 }
 
 static void stats_json(FILE *f, const rd_stats *st)
@@ -202,8 +190,8 @@ static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 		for (int l = 0; l < 2; l++) {
 			double mod = l ? w->l2 : w->l1;
 			double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
-			pct_cell(f, mod);
-			pct_cell(f, meas);
+			output_text_rate_cell(f, mod);
+			output_text_rate_cell(f, meas);
 			if (isnan(mod) || isnan(meas))
 				fprintf(f, " %9s", "-");
 			else

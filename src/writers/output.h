@@ -80,6 +80,12 @@ void output_json_double(FILE *f, double v);
 /* The members of a comparison's statistics, "n","mae","r2","spearman"
  * (null when no pair was compared), without the braces. */
 void output_json_stats(FILE *f, const rd_stats *st);
+/* A hit rate as a text table's cell: " %8.2f%%", or "-" for NAN (validate's
+ * and calibrate's tables). */
+void output_text_rate_cell(FILE *f, double x);
+/* The end of a comparison's text line: ", R^2 …" and ", Spearman rho …"
+ * where defined, then the newline. */
+void output_text_stats_tail(FILE *f, const rd_stats *st);
 /* A JSON string literal, escaped and valid UTF-8. */
 void output_json_quote(FILE *f, const char *s);
 /* Length of the JSON number at s (RFC 8259's grammar: no "inf", "nan",

@@ -374,3 +374,20 @@ static void text_run(output *o, const output_run *run)
 }
 
 const struct output_ops output_text_ops = {NULL, text_run, NULL};
+
+void output_text_rate_cell(FILE *f, double x)
+{
+	if (isnan(x))
+		fprintf(f, " %9s", "-");
+	else
+		fprintf(f, " %8.2f%%", 100 * x);
+}
+
+void output_text_stats_tail(FILE *f, const rd_stats *st)
+{
+	if (isfinite(st->r2))
+		fprintf(f, ", R^2 %.4f", st->r2);
+	if (isfinite(st->spearman))
+		fprintf(f, ", Spearman rho %.4f", st->spearman);
+	fputc('\n', f);
+}
