@@ -1047,6 +1047,120 @@ STEP_INLINE int core_loop(core_state *cs, const int exact, const int we)
 	return RD_OK;
 }
 
+/* Does the plain loop (core_loop_plain) give this case's counts? Only
+ * with no latency at all, no MSHR cap, LRU, loads only, round-robin and
+ * nothing logged or sent on (issue 23: a plain LRU cache's fast path). */
+static int core_plain(const core_state *cs)
+{
+	const sim_params *p = cs->p;
+	return p->lat_hit == 0 && p->lat_miss == 0 && p->sigma == 0 && !cs->events &&
+	       !cs->by_site && !cs->pol.kind && !cs->ext && !cs->gto && !cs->alloc_miss &&
+	       !cs->wslot && !cs->emit && !cs->wev && !cs->dirty && !cs->stk &&
+	       cs->mshr_cap == UINT32_MAX && cs->warp_cap == UINT32_MAX;
+}
+
+/*
+ * The plain loop: no latency at all (hit, miss and spread 0), no MSHR cap,
+ * LRU, loads only, round-robin, nothing logged. Every effect of a step
+ * then lands at the end of that step in issue order, no warp ever waits
+ * and no miss is refused, so the event loop reduces to: pop a warp, look
+ * up its instruction's requests, land their effects, push it back. Counts,
+ * histogram and time are the event loop's (tests/test_mechanisms.c compares
+ * them). A line asked twice in one step (two coalescing groups) has its
+ * fill land before the second lookup, as effects_land_line does.
+ */
+STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shadow)
+{
+	const sim_input *in = cs->in;
+	const sim_params *p = cs->p;
+	const rd_coal *co = in->co;
+	sim_counts *out = cs->out;
+	rd_line *const lines = cs->st.ln;
+	const int per_set = out->nsets != 0;
+	uint64_t T = 0, next_report = SIM_CHUNK, reported = 0;
+	uint64_t next_partial = RD_PARTIAL_EVERY;
+	bucket *b = &cs->wheel[0]; /* the step's effects: (line, fill?, landed) */
+	while (cs->fhead != cs->ftail) {
+		uint32_t w = cs->fifo[cs->fhead++ & cs->fmask];
+		warp_st *ws = &cs->warps[w];
+		const uint64_t end = ws->req_end;
+		b->n = 0;
+		for (uint64_t r = ws->req; r < end; r++) {
+			uint32_t l = co->req[r].line;
+			if (r + 1 < end)
+				__builtin_prefetch(&lines[co->req[r + 1].line]);
+			rd_line *ln = &lines[l];
+			int hit = stack_hit_inline(&cs->st, l);
+			if (!hit && ln->pend) { /* missed earlier this step: landed */
+				for (uint32_t i = 0; i < b->n; i++)
+					if (!b->v[i].done && b->v[i].line == l && b->v[i].kind == EFF_FILL) {
+						b->v[i].done = 1;
+						ln->pend = 0;
+						stack_update_as(&cs->st, l, exact, 1, 0);
+						if (shadow)
+							stack_update_as(&cs->fa, l, 0, 1, 0);
+					}
+				hit = stack_hit_inline(&cs->st, l);
+			}
+			int fa_hit = shadow && stack_hit_inline(&cs->fa, l);
+			if (b->n == b->cap && bucket_grow(b) < 0)
+				return RD_ENOMEM;
+			b->v[b->n++] = (effect){l, hit ? EFF_HIT : EFF_FILL, 0};
+			if (hit) {
+				out->hits++;
+			} else {
+				out->misses++;
+				if (ln->stamp == 0)
+					out->compulsory++;
+				else if (fa_hit)
+					out->assoc_access++;
+				ln->pend = 1;
+			}
+			out->requests++;
+			if (per_set) {
+				out->set_requests[ln->set]++;
+				out->set_misses[ln->set] += !hit;
+			}
+			if (exact && hist_add(out, stack_distance_inline(&cs->st, l)) < 0)
+				return RD_ENOMEM;
+		}
+		cs->issued += end - ws->req;
+		for (uint32_t i = 0; i < b->n; i++) {
+			effect *e = &b->v[i];
+			if (e->done)
+				continue;
+			lines[e->line].pend = 0;
+			stack_update_as(&cs->st, e->line, exact, 1, 0);
+			if (shadow)
+				stack_update_as(&cs->fa, e->line, 0, 1, 0);
+		}
+		ws->req = end;
+		if (++ws->instr != ws->instr_end) {
+			ws->req_end = co->instr_req_first[ws->instr + 1];
+			cs->fifo[cs->ftail++ & cs->fmask] = w;
+		} else {
+			warp_retire(cs, w);
+		}
+		T++;
+		if (cs->issued >= next_report) {
+			next_report += SIM_CHUNK;
+			uint64_t delta = cs->issued - reported;
+			reported = cs->issued;
+			if (sim_progress(in, delta))
+				return RD_ECANCELED;
+			if (p->record_events && cs->issued >= next_partial) {
+				next_partial += RD_PARTIAL_EVERY;
+				out->time = T;
+				if (sim_partial(in, out) < 0)
+					return RD_ENOMEM;
+			}
+		}
+	}
+	if (T > out->time)
+		out->time = T;
+	return RD_OK;
+}
+
 HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out)
 {
 	core_state cs = {.in = in, .p = p, .out = out, .core = core};
@@ -1056,8 +1170,12 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 		uint32_t nb = in->s->core_first[core + 1] - in->s->core_first[core];
 		for (uint32_t i = 0; i < in->s->active_blocks && cs.next_block < nb; i++)
 			block_dispatch(&cs);
-		/* one copy per case kind: exact distances, stores that evict */
-		if (cs.wev)
+		/* one copy per case kind: exact distances, stores that evict;
+		 * the plain loop's per exact distances and shadow */
+		if (core_plain(&cs))
+			rc = cs.st.exact ? (cs.shadow ? core_loop_plain(&cs, 1, 1) : core_loop_plain(&cs, 1, 0))
+					 : (cs.shadow ? core_loop_plain(&cs, 0, 1) : core_loop_plain(&cs, 0, 0));
+		else if (cs.wev)
 			rc = cs.st.exact ? core_loop(&cs, 1, 1) : core_loop(&cs, 0, 1);
 		else
 			rc = cs.st.exact ? core_loop(&cs, 1, 0) : core_loop(&cs, 0, 0);
