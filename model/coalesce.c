@@ -226,6 +226,11 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	    (lanes && (!co->load_line || !co->load_on)) || (stores && !co->req_acc) || !lead_lane ||
 	    !lead_req || linemap_init(&map, 1 << 14) < 0)
 		goto out;
+	/* While every instruction so far has one request (a one-thread
+	 * stream, or no two lanes sharing nothing), instr_req_first is the
+	 * identity: it is not written (its pages stay untouched) and, if it
+	 * stays so, freed (NULL: coal_req_first). */
+	int ident = 0;
 	if (stores) {
 		if ((rc = coal_stores(co, k, s, shift, &map, &line_cap, lead_lane, lead_req, skip,
 				      cb)))
@@ -234,7 +239,7 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	}
 
 	uint64_t ni = 0, nr = 0;
-	co->instr_req_first[0] = 0;
+	ident = 1;
 	for (uint32_t w = 0; w < s->nwarps; w++) {
 		if (coal_cancelled(w, cb)) {
 			rc = RD_ECANCELED;
@@ -296,8 +301,17 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 				lead_lane[nlead] = i;
 				lead_req[nlead++] = nr++;
 			}
-			if (nr == co->instr_req_first[ni])
+			if (nr == (ident ? ni : co->instr_req_first[ni]))
 				continue; /* every lane outside global memory */
+			if (ident && nr == ni + 1) {
+				ni++;
+				continue;
+			}
+			if (ident) { /* the first instruction of more than one request */
+				for (uint64_t i = 0; i <= ni; i++)
+					co->instr_req_first[i] = i;
+				ident = 0;
+			}
 			co->instr_req_first[++ni] = nr;
 		}
 	}
@@ -314,9 +328,14 @@ shrink:;
 		if (ra)
 			co->req_acc = ra;
 	}
-	uint64_t *ir = realloc(co->instr_req_first, (co->ninstr + 1) * sizeof *ir);
-	if (ir)
-		co->instr_req_first = ir;
+	if (ident) {
+		free(co->instr_req_first);
+		co->instr_req_first = NULL;
+	} else {
+		uint64_t *ir = realloc(co->instr_req_first, (co->ninstr + 1) * sizeof *ir);
+		if (ir)
+			co->instr_req_first = ir;
+	}
 	rc = RD_OK;
 out:
 	linemap_free(&map);

@@ -139,7 +139,8 @@ typedef struct rd_coal {
 	uint32_t nlines;
 	uint64_t *line_addr;        /* [nlines] dense id -> line address */
 	uint64_t *warp_instr_first; /* [nwarps + 1] into instr_req_first */
-	uint64_t *instr_req_first;  /* [ninstr + 1] into req */
+	uint64_t *instr_req_first;  /* [ninstr + 1] into req; NULL when each
+				     * instruction has one request (coal_req_first) */
 	uint64_t ninstr, nreq;
 	rd_req *req;
 	/* Built with stores (l1.stores not ignore): per request, the leader's
@@ -152,6 +153,12 @@ typedef struct rd_coal {
 	uint32_t *load_line;        /* [nloads] dense line id */
 	uint8_t *load_on;           /* [nloads] 0: coalesced away */
 } rd_coal;
+
+/* The first request of warp instruction i (i = ninstr: nreq). */
+static inline uint64_t coal_req_first(const rd_coal *co, uint64_t i)
+{
+	return co->instr_req_first ? co->instr_req_first[i] : i;
+}
 
 /* cb (may be NULL): its progress callback is asked every few thousand
  * warps whether to stop; RD_ECANCELED then. */

@@ -167,8 +167,8 @@ static int caps_build(rd_model *m)
 		for (uint32_t i = s->core_first[core]; i < s->core_first[core + 1]; i++)
 			for (uint32_t j = 0; j < s->warps_per_block; j++) {
 				uint32_t w = s->core_blocks[i] * s->warps_per_block + j;
-				uint64_t r0 = co->instr_req_first[co->warp_instr_first[w]];
-				uint64_t r1 = co->instr_req_first[co->warp_instr_first[w + 1]];
+				uint64_t r0 = coal_req_first(co, co->warp_instr_first[w]);
+				uint64_t r1 = coal_req_first(co, co->warp_instr_first[w + 1]);
 				for (uint64_t r = r0; r < r1; r++)
 					cap[m->set_of[co->req[r].line]]++;
 				if (m->bank_of)

@@ -376,8 +376,8 @@ static void block_dispatch(core_state *cs)
 			warp_st *ws = &cs->warps[w];
 			ws->instr = co->warp_instr_first[w];
 			ws->instr_end = co->warp_instr_first[w + 1];
-			ws->req = co->instr_req_first[ws->instr];
-			ws->req_end = co->instr_req_first[ws->instr + 1];
+			ws->req = coal_req_first(co, ws->instr);
+			ws->req_end = coal_req_first(co, ws->instr + 1);
 			ws->held = ws->refused = ws->nloads = ws->cslot = 0;
 			fifo_push(cs, w);
 			live++;
@@ -768,7 +768,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 	if (!refused)
 		cs->version++;
 	if (!cancelled && ++ws->instr != ws->instr_end)
-		ws->req_end = co->instr_req_first[ws->instr + 1]; /* ws->req is its start */
+		ws->req_end = coal_req_first(co, ws->instr + 1); /* ws->req is its start */
 	if (!cancelled && cs->wslot && ws->cslot) { /* the next load is a new one */
 		ws->cslot = 0;
 		load_held(ws);
@@ -1136,7 +1136,7 @@ STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shado
 		}
 		ws->req = end;
 		if (++ws->instr != ws->instr_end) {
-			ws->req_end = co->instr_req_first[ws->instr + 1];
+			ws->req_end = coal_req_first(co, ws->instr + 1);
 			cs->fifo[cs->ftail++ & cs->fmask] = w;
 		} else {
 			warp_retire(cs, w);

@@ -246,7 +246,7 @@ static int group_add(rdgc_core *rc, uint32_t w, uint32_t wi, uint64_t j)
 	uint64_t i0 = co->warp_instr_first[w], i1 = co->warp_instr_first[w + 1];
 	if (j >= i1 - i0)
 		return 0;
-	uint64_t r0 = co->instr_req_first[i0 + j], r1 = co->instr_req_first[i0 + j + 1];
+	uint64_t r0 = coal_req_first(co, i0 + j), r1 = coal_req_first(co, i0 + j + 1);
 	for (uint64_t r = r0; r < r1; r++) {
 		if (rc->gn == rc->gcap) {
 			greq *ng = vec_grow(rc->g, &rc->gcap, sizeof *ng, 64);
