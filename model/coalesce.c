@@ -85,7 +85,7 @@ typedef struct pass_lanes {
  * with stores. -1: no memory. */
 static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_lanes *pl,
 		     const uint64_t *addr, const uint16_t *bytes, uint32_t shift, uint32_t ws,
-		     uint32_t t0, int store, uint64_t *nr, uint32_t *lead_lane, uint64_t *lead_req,
+		     int store, uint64_t *nr, uint32_t *lead_lane, uint64_t *lead_req,
 		     const coal_skip *skip)
 {
 	uint32_t nlead = 0;
@@ -110,7 +110,7 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 			co->req[lead_req[j]].nthr++;
 			continue;
 		}
-		co->req[*nr] = (rd_req){.line = (uint32_t)id, .thread = t0 + i, .nthr = 1,
+		co->req[*nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1,
 					.store = (uint32_t)store};
 		co->req_acc[*nr] = a;
 		lead_lane[nlead] = i;
@@ -169,9 +169,9 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 					ld.acc[ld.n++] = c[0]++;
 				}
 			}
-			if (coal_pass(co, map, line_cap, &ld, k->addr, k->bytes, shift, ws, t0, 0, &nr,
+			if (coal_pass(co, map, line_cap, &ld, k->addr, k->bytes, shift, ws, 0, &nr,
 				      lead_lane, lead_req, skip) < 0 ||
-			    coal_pass(co, map, line_cap, &st, k->store_addr, k->store_bytes, shift, ws, t0,
+			    coal_pass(co, map, line_cap, &st, k->store_addr, k->store_bytes, shift, ws,
 				      1, &nr, lead_lane, lead_req, skip) < 0)
 				goto out;
 			if (nr == co->instr_req_first[ni])
@@ -297,7 +297,7 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 				}
 				if (lanes)
 					co->load_on[a] = 1;
-				co->req[nr] = (rd_req){.line = (uint32_t)id, .thread = t0 + i, .nthr = 1};
+				co->req[nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1};
 				lead_lane[nlead] = i;
 				lead_req[nlead++] = nr++;
 			}

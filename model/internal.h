@@ -130,10 +130,15 @@ static inline uint32_t sched_warp_id(const rd_sched *s, uint32_t w)
 /* One request: a distinct line of one warp instruction's coalescing group. */
 typedef struct rd_req {
 	uint32_t line;       /* dense line id */
-	uint32_t thread;     /* leader thread (global id) */
-	uint32_t nthr : 31;  /* threads merged into this request */
-	uint32_t store : 1;  /* a store request (built with stores only) */
+	/* the leader's lane (its thread: coal_req_thread), the threads
+	 * merged into this request (warps are at most 1024 threads) and
+	 * whether it is a store request (built with stores only); 8 bytes a
+	 * request */
+	uint32_t lane : 11;
+	uint32_t nthr : 12;
+	uint32_t store : 1;
 } rd_req;
+_Static_assert(sizeof(rd_req) == 8, "a request is 8 bytes");
 
 typedef struct rd_coal {
 	uint32_t nlines;
@@ -153,6 +158,12 @@ typedef struct rd_coal {
 	uint32_t *load_line;        /* [nloads] dense line id */
 	uint8_t *load_on;           /* [nloads] 0: coalesced away */
 } rd_coal;
+
+/* The leader thread (global id) of request rq of warp w. */
+static inline uint32_t coal_req_thread(const rd_sched *s, uint32_t w, const rd_req *rq)
+{
+	return s->warp_t0[w] + rq->lane;
+}
 
 /* The first request of warp instruction i (i = ninstr: nreq). */
 static inline uint64_t coal_req_first(const rd_coal *co, uint64_t i)

@@ -410,7 +410,7 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint3
 	const rd_coal *co = cs->in->co;
 	const rd_req *rq = &co->req[r];
 	uint64_t instr = cs->warps[w].instr - co->warp_instr_first[w];
-	uint64_t addr = !co->req_acc ? k->addr[k->thread_first[rq->thread] + instr]
+	uint64_t addr = !co->req_acc ? k->addr[k->thread_first[coal_req_thread(s, w, rq)] + instr]
 		      : rq->store  ? k->store_addr[co->req_acc[r]]
 				   : k->addr[co->req_acc[r]];
 	rd_event ev = {
@@ -418,7 +418,7 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint3
 		.core = cs->core,
 		.block = sched_block_id(s, w / s->warps_per_block),
 		.warp = sched_warp_id(s, w),
-		.thread = rq->thread,
+		.thread = coal_req_thread(s, w, rq),
 		.nthreads = rq->nthr,
 		.instr = (uint32_t)instr,
 		.store = rq->store,
@@ -737,10 +737,11 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		if (by_site) {
 			const rd_kernel *k = cs->in->k;
 			uint64_t i = ws->instr - co->warp_instr_first[w];
-			uint64_t a = k->thread_first[rq->thread] + i;
+			uint64_t t0 = k->thread_first[coal_req_thread(cs->in->s, w, rq)];
+			uint64_t a = t0 + i;
 			if (ext && co->req_acc) { /* instructions count stores too */
 				a = co->req_acc[r];
-				i = a - k->thread_first[rq->thread];
+				i = a - t0;
 			}
 			uint32_t st = site_of(k, a, i);
 			site_counts *sc = &out->site[st];

@@ -61,7 +61,7 @@ static void emit_event(rdgc_core *rc, const greq *q, int outcome, uint32_t port)
 	const rd_sched *s = rc->in->s;
 	const rd_kernel *k = rc->in->k;
 	const sim_params *p = rc->p;
-	uint64_t addr = !co->req_acc ? k->addr[k->thread_first[rq->thread] + q->instr]
+	uint64_t addr = !co->req_acc ? k->addr[k->thread_first[coal_req_thread(s, q->warp, rq)] + q->instr]
 		      : rq->store  ? k->store_addr[co->req_acc[q->r]]
 				   : k->addr[co->req_acc[q->r]];
 	uint32_t set = rc->pc.st.ln[rq->line].set;
@@ -69,7 +69,7 @@ static void emit_event(rdgc_core *rc, const greq *q, int outcome, uint32_t port)
 	uint32_t spb = p->sets / banks ? p->sets / banks : 1;
 	rd_event ev = {
 		.time = rc->t, .core = rc->core, .block = sched_block_id(s, q->warp / s->warps_per_block),
-		.warp = sched_warp_id(s, q->warp), .thread = rq->thread, .nthreads = rq->nthr,
+		.warp = sched_warp_id(s, q->warp), .thread = coal_req_thread(s, q->warp, rq), .nthreads = rq->nthr,
 		.instr = q->instr, .store = rq->store, .addr = addr, .line = co->line_addr[rq->line],
 		.set = (p->set_ids ? p->set_ids[set] : set) % spb, .distance = rc->pc.d,
 		.outcome = outcome, .cls = rc->pc.cls, .latency = rc->pc.last_lat,
@@ -130,10 +130,11 @@ static int try_req(rdgc_core *rc, greq *q, uint32_t port)
 	}
 	if (!rq->store && p->by_site) { /* an accepted load: its site's counts */
 		const rd_kernel *k = rc->in->k;
-		uint64_t i = q->instr, a = k->thread_first[rq->thread] + i;
+		uint64_t t0 = k->thread_first[coal_req_thread(rc->in->s, q->warp, rq)];
+		uint64_t i = q->instr, a = t0 + i;
 		if (co->req_acc) { /* instructions count stores too */
 			a = co->req_acc[q->r];
-			i = a - k->thread_first[rq->thread];
+			i = a - t0;
 		}
 		uint32_t st = site_of(k, a, i);
 		site_counts *sc = &out->site[st];
