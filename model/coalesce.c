@@ -196,6 +196,36 @@ int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line
 	return coal_build_skip(co, k, s, line_size, lanes, stores, NULL, cb);
 }
 
+/* Coalescing reads the loads in thread order: tell the kernel's lender
+ * that those before thread t (from load `kept` on) are read, 4 MiB of
+ * addresses at a time or, at the end (last), all. Returns the new mark. */
+static uint64_t coal_drop(const rd_kernel *k, uint64_t kept, uint32_t t, int last)
+{
+	uint64_t done = k->thread_first[t];
+	if (done <= kept || (!last && done - kept < (1u << 19)))
+		return kept;
+	k->drop(k->release_ctx, k->addr + kept, (size_t)(done - kept) * sizeof *k->addr);
+	k->drop(k->release_ctx, k->bytes + kept, (size_t)(done - kept) * sizeof *k->bytes);
+	return done;
+}
+
+/* ... and within a warp of long threads (a one-thread stream), every
+ * COAL_DROP_RUN + 1 loads: each lane's loads before its kk-th. */
+#define COAL_DROP_RUN ((1u << 16) - 1)
+static void coal_drop_run(const rd_kernel *k, uint32_t t0, uint32_t nt, uint64_t kk)
+{
+	for (uint32_t i = 0; i < nt; i++) {
+		uint64_t a = k->thread_first[t0 + i], e = k->thread_first[t0 + i + 1];
+		uint64_t from = a + kk - (COAL_DROP_RUN + 1), to = a + kk;
+		if (to > e)
+			to = e;
+		if (from < to) {
+			k->drop(k->release_ctx, k->addr + from, (size_t)(to - from) * sizeof *k->addr);
+			k->drop(k->release_ctx, k->bytes + from, (size_t)(to - from) * sizeof *k->bytes);
+		}
+	}
+}
+
 int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb)
 {
@@ -240,11 +270,14 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 
 	uint64_t ni = 0, nr = 0;
 	ident = 1;
+	uint64_t kept = 0; /* loads below it were dropped (k->drop) */
 	for (uint32_t w = 0; w < s->nwarps; w++) {
 		if (coal_cancelled(w, cb)) {
 			rc = RD_ECANCELED;
 			goto out;
 		}
+		if (k->drop && w && s->warp_t0[w] <= k->nthreads)
+			kept = coal_drop(k, kept, s->warp_t0[w], 0);
 		co->warp_instr_first[w] = ni;
 		uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
 		uint64_t kmax = 0;
@@ -254,6 +287,8 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 				kmax = n;
 		}
 		for (uint64_t kk = 0; kk < kmax; kk++) {
+			if (k->drop && kk && !(kk & COAL_DROP_RUN))
+				coal_drop_run(k, t0, nt, kk);
 			uint32_t nlead = 0;
 			/* the previous lane's line, group and leader: neighbouring
 			 * lanes mostly share a line, and then share its leader */
@@ -318,6 +353,8 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	co->warp_instr_first[s->nwarps] = ni;
 	co->ninstr = ni;
 	co->nreq = nr;
+	if (k->drop)
+		coal_drop(k, kept, k->nthreads, 1);
 shrink:;
 	/* Shrink to what was used; failure to shrink is harmless. */
 	rd_req *rq = realloc(co->req, (co->nreq ? co->nreq : 1) * sizeof *rq);

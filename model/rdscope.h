@@ -501,6 +501,12 @@ typedef struct rd_kernel {
 	 * arrays lent by a reader (a mapped .rdt file). Never written to. */
 	void (*release)(void *release_ctx);
 	void *release_ctx;
+	/* With release, optional: a hint that the n bytes at p (of addr or
+	 * bytes) are not needed for a while. The lender may take their pages
+	 * back; they read the same when next used (a mapped file's pages are
+	 * read again). Coalescing drops what it has read, so that a mapped
+	 * trace and its requests are not both in memory. */
+	void (*drop)(void *release_ctx, const void *p, size_t n);
 	/* Source sites: site[i] indexes sites[] for load i; both NULL when
 	 * the reader knows none. sites[] is the kernel's own; site[] too,
 	 * unless release is set (then it is lent with the arrays above). */

@@ -74,6 +74,24 @@ static void map_unref(void *ctx)
 	}
 }
 
+/* An rd_kernel drop hook: the pages wholly inside [p, p + n) and inside
+ * the mapping are dropped (read from the file again when next touched;
+ * the mapping is private, read-only and never written, so nothing is
+ * lost). A range outside the mapping is left alone. */
+static void map_drop(void *ctx, const void *p, size_t n)
+{
+#ifdef MADV_DONTNEED
+	const rdt_map *m = ctx;
+	const uintptr_t page = 4096, base = (uintptr_t)m->p, end = base + m->len;
+	uintptr_t s = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + n) & ~(page - 1);
+	if (s < base || e > end || s >= e)
+		return;
+	madvise((void *)s, e - s, MADV_DONTNEED);
+#else
+	(void)ctx, (void)p, (void)n;
+#endif
+}
+
 typedef struct rdt_reader {
 	trace_reader base;
 	const char *shown;
@@ -355,6 +373,7 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 			k->addr = (uint64_t *)(uintptr_t)a;
 			k->bytes = (uint16_t *)(uintptr_t)b;
 			k->release = map_unref;
+			k->drop = map_drop;
 			k->release_ctx = r->map;
 			atomic_fetch_add(&r->map->refs, 1);
 		} else {
