@@ -338,17 +338,7 @@ static void test_plain_loop_is_event_loop(void **state)
 		rd_callbacks none = {0};
 		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &none, &r), RD_OK);
 		assert_int_equal(rd_model_run(m, &d, RD_ALL_CASES, &none, &e), RD_OK);
-		assert_int_equal(r.requests, e.requests);
-		assert_int_equal(r.hits, e.hits);
-		assert_int_equal(r.misses, e.misses);
-		for (int i = 0; i < RD_NCLASS; i++)
-			assert_int_equal(r.cls[i], e.cls[i]);
-		for (int i = 0; i < RD_NCASES; i++)
-			assert_int_equal(r.case_misses[i], e.case_misses[i]);
-		assert_int_equal(r.time_steps, e.time_steps);
-		assert_int_equal(r.hist_len, e.hist_len);
-		assert_int_equal(r.hist_inf, e.hist_inf);
-		assert_memory_equal(r.hist, e.hist, r.hist_len * sizeof *r.hist);
+		tu_assert_same_counts(&r, &e);
 		rd_result_free(&r);
 		rd_result_free(&e);
 		rd_model_free(m);
@@ -414,12 +404,7 @@ static void test_coalescing_drops_what_it_read(void **state)
 	for (uint64_t i = 0; i < k->nloads; i++)
 		assert_int_equal(d.seen[i], 1);
 	assert_true(d.before_end >= 4); /* the long thread, as it goes */
-	assert_int_equal(with.misses, without.misses);
-	assert_int_equal(with.hits, without.hits);
-	for (int i = 0; i < RD_NCASES; i++)
-		assert_int_equal(with.case_misses[i], without.case_misses[i]);
-	assert_int_equal(with.hist_len, without.hist_len);
-	assert_memory_equal(with.hist, without.hist, with.hist_len * sizeof *with.hist);
+	tu_assert_same_counts(&with, &without);
 	k->drop = NULL;
 	k->release_ctx = NULL;
 	rd_result_free(&with);

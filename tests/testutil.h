@@ -69,4 +69,21 @@ static inline int tu_run_log(const rd_kernel *k, const rd_config *c, tu_log *log
 	return rc;
 }
 
+/* Two results with the same counts: requests, hits, misses, classes,
+ * each case's misses, time and histogram. */
+static inline void tu_assert_same_counts(const rd_result *a, const rd_result *b)
+{
+	assert_int_equal(a->requests, b->requests);
+	assert_int_equal(a->hits, b->hits);
+	assert_int_equal(a->misses, b->misses);
+	for (int i = 0; i < RD_NCLASS; i++)
+		assert_int_equal(a->cls[i], b->cls[i]);
+	for (int i = 0; i < RD_NCASES; i++)
+		assert_int_equal(a->case_misses[i], b->case_misses[i]);
+	assert_int_equal(a->time_steps, b->time_steps);
+	assert_int_equal(a->hist_len, b->hist_len);
+	assert_int_equal(a->hist_inf, b->hist_inf);
+	assert_memory_equal(a->hist, b->hist, a->hist_len * sizeof *a->hist);
+}
+
 #endif
