@@ -11,6 +11,8 @@
  */
 #include "internal.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,7 +195,7 @@ out:
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 	       int lanes, int stores, const rd_callbacks *cb)
 {
-	return coal_build_skip(co, k, s, line_size, lanes, stores, NULL, cb);
+	return coal_build_skip(co, k, s, line_size, lanes, stores, NULL, cb, 1);
 }
 
 /* Coalescing reads the loads in thread order: tell the kernel's lender
@@ -226,59 +228,59 @@ static void coal_drop_run(const rd_kernel *k, uint32_t t0, uint32_t nt, uint64_t
 	}
 }
 
-int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
-		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb)
+/*
+ * One run of the load path's loop over warps [w0, w1): its requests at
+ * req[0 ..], its instructions' first requests at irf[0 ..] (relative to
+ * the run; left unwritten while ident: see coal_build_skip), its warps'
+ * first instructions at wif[w] (relative), its lines named by map into
+ * lc (line_addr, nlines; and lc's load_line, load_on with lanes).
+ */
+typedef struct coal_run {
+	const rd_kernel *k;
+	const rd_sched *s;
+	uint32_t shift;
+	int lanes;
+	const coal_skip *skip;
+	const rd_callbacks *cb; /* its progress is asked (NULL: not) */
+	atomic_int *stop;       /* raised by a run that stops; seen by the other */
+	uint32_t w0, w1;
+	rd_coal *lc;
+	linemap map;
+	uint64_t line_cap;
+	rd_req *req;
+	uint64_t *irf, *wif;
+	uint64_t ni, nr;
+	int ident;
+	uint32_t *lead_lane;
+	uint64_t *lead_req;
+	int rc;
+} coal_run;
+
+static int coal_warps(coal_run *r)
 {
-	memset(co, 0, sizeof *co);
-	uint32_t shift = log2u64(line_size);
-	stores = stores && k->nstores && k->store_tid;
-	uint64_t nloads = k->nloads + (stores ? k->nstores : 0);
-	if (!nloads)
-		nloads = 1;
-	uint64_t line_cap = 0;
-	linemap map = {0};
-	int rc = RD_ENOMEM;
-	uint32_t *lead_lane = NULL;
-	uint64_t *lead_req = NULL;
-
-	co->warp_instr_first = calloc((size_t)s->nwarps + 1, sizeof *co->warp_instr_first);
-	co->instr_req_first = malloc((nloads + 1) * sizeof *co->instr_req_first);
-	co->req = malloc(nloads * sizeof *co->req);
-	if (stores)
-		co->req_acc = malloc(nloads * sizeof *co->req_acc);
-	if (lanes) {
-		co->load_line = malloc(nloads * sizeof *co->load_line);
-		co->load_on = calloc(nloads, 1);
-	}
-	lead_lane = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_lane);
-	lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *lead_req);
-	if (!co->warp_instr_first || !co->instr_req_first || !co->req ||
-	    (lanes && (!co->load_line || !co->load_on)) || (stores && !co->req_acc) || !lead_lane ||
-	    !lead_req || linemap_init(&map, 1 << 14) < 0)
-		goto out;
-	/* While every instruction so far has one request (a one-thread
-	 * stream, or no two lanes sharing nothing), instr_req_first is the
-	 * identity: it is not written (its pages stay untouched) and, if it
-	 * stays so, freed (NULL: coal_req_first). */
-	int ident = 0;
-	if (stores) {
-		if ((rc = coal_stores(co, k, s, shift, &map, &line_cap, lead_lane, lead_req, skip,
-				      cb)))
-			goto out;
-		goto shrink;
-	}
-
+	const rd_kernel *k = r->k;
+	const rd_sched *s = r->s;
+	const uint32_t shift = r->shift;
+	const int lanes = r->lanes;
+	const coal_skip *skip = r->skip;
+	rd_coal *co = r->lc;
+	rd_req *const req = r->req;
+	uint64_t *const irf = r->irf;
+	uint32_t *const lead_lane = r->lead_lane;
+	uint64_t *const lead_req = r->lead_req;
 	uint64_t ni = 0, nr = 0;
-	ident = 1;
-	uint64_t kept = 0; /* loads below it were dropped (k->drop) */
-	for (uint32_t w = 0; w < s->nwarps; w++) {
-		if (coal_cancelled(w, cb)) {
-			rc = RD_ECANCELED;
-			goto out;
-		}
-		if (k->drop && w && s->warp_t0[w] <= k->nthreads)
+	int ident = 1;
+	/* loads below it were dropped (k->drop) */
+	uint64_t kept = k->thread_first[s->warp_t0[r->w0] < k->nthreads ? s->warp_t0[r->w0] : k->nthreads];
+	for (uint32_t w = r->w0; w < r->w1; w++) {
+		/* (every 4096 of its warps; the second half only sees the
+		 * first's stop: the progress callback is the caller's) */
+		if (coal_cancelled(w - r->w0, r->cb) ||
+		    (r->stop && atomic_load_explicit(r->stop, memory_order_relaxed)))
+			return RD_ECANCELED;
+		if (k->drop && w > r->w0 && s->warp_t0[w] <= k->nthreads)
 			kept = coal_drop(k, kept, s->warp_t0[w], 0);
-		co->warp_instr_first[w] = ni;
+		r->wif[w] = ni;
 		uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
 		uint64_t kmax = 0;
 		for (uint32_t i = 0; i < nt; i++) {
@@ -306,12 +308,12 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 				if (line == prev_line && start == prev_start) {
 					if (lanes)
 						co->load_line[a] = prev_id;
-					co->req[lead_req[prev_j]].nthr++;
+					req[lead_req[prev_j]].nthr++;
 					continue;
 				}
-				int64_t id = linemap_id(&map, line, co, &line_cap);
+				int64_t id = linemap_id(&r->map, line, co, &r->line_cap);
 				if (id < 0)
-					goto out;
+					return RD_ENOMEM;
 				if (lanes)
 					co->load_line[a] = (uint32_t)id;
 				prev_line = line;
@@ -323,20 +325,20 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 				while (j < nlead && lead_lane[j] < start)
 					j++;
 				for (; j < nlead; j++)
-					if (co->req[lead_req[j]].line == (uint32_t)id)
+					if (req[lead_req[j]].line == (uint32_t)id)
 						break;
 				prev_j = j;
 				if (j < nlead) {
-					co->req[lead_req[j]].nthr++;
+					req[lead_req[j]].nthr++;
 					continue;
 				}
 				if (lanes)
 					co->load_on[a] = 1;
-				co->req[nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1};
+				req[nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1};
 				lead_lane[nlead] = i;
 				lead_req[nlead++] = nr++;
 			}
-			if (nr == (ident ? ni : co->instr_req_first[ni]))
+			if (nr == (ident ? ni : irf[ni]))
 				continue; /* every lane outside global memory */
 			if (ident && nr == ni + 1) {
 				ni++;
@@ -344,17 +346,181 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 			}
 			if (ident) { /* the first instruction of more than one request */
 				for (uint64_t i = 0; i <= ni; i++)
-					co->instr_req_first[i] = i;
+					irf[i] = i;
 				ident = 0;
 			}
-			co->instr_req_first[++ni] = nr;
+			irf[++ni] = nr;
 		}
 	}
-	co->warp_instr_first[s->nwarps] = ni;
-	co->ninstr = ni;
-	co->nreq = nr;
 	if (k->drop)
-		coal_drop(k, kept, k->nthreads, 1);
+		coal_drop(k, kept, r->w1 < s->nwarps && s->warp_t0[r->w1] < k->nthreads ? s->warp_t0[r->w1] : k->nthreads, 1);
+	r->ni = ni;
+	r->nr = nr;
+	r->ident = ident;
+	return RD_OK;
+}
+
+static void *coal_worker(void *arg)
+{
+	coal_run *r = arg;
+	r->rc = coal_warps(r);
+	if (r->rc != RD_OK)
+		atomic_store(r->stop, 1);
+	return NULL;
+}
+
+/* Loads of warp w. */
+static uint64_t warp_loads(const rd_kernel *k, const rd_sched *s, uint32_t w)
+{
+	uint32_t t0 = s->warp_t0[w], t1 = t0 + s->warp_nt[w];
+	return k->thread_first[t1] - k->thread_first[t0];
+}
+
+/*
+ * The second half of the warps (by loads) on a thread of its own, into
+ * the tail of the arrays: requests from req + loadsA (a request has a
+ * load of its own, so the first half's fit before), instruction starts
+ * from instr_req_first + loadsA + 1, lines in a map and list of its own.
+ * Then its lines are named after the first half's, in the order it met
+ * them, its requests renamed and moved down, its offsets shifted: the
+ * result is the serial loop's, id for id (tests/test_mechanisms.c).
+ */
+static int coal_halves(rd_coal *co, coal_run *a, uint32_t w1, uint64_t loads_a)
+{
+	const rd_sched *s = a->s;
+	uint32_t ws = s->warp_size ? s->warp_size : 1;
+	atomic_int stop;
+	atomic_init(&stop, 0);
+	rd_coal bl = {0};
+	coal_run b = *a;
+	memset(&b.map, 0, sizeof b.map);
+	b.cb = NULL;
+	b.stop = a->stop = &stop;
+	b.w0 = w1;
+	a->w1 = w1;
+	b.lc = &bl;
+	b.line_cap = 0;
+	b.req = co->req + loads_a;
+	b.irf = co->instr_req_first + loads_a + 1;
+	b.lead_lane = malloc((size_t)ws * sizeof *b.lead_lane);
+	b.lead_req = malloc((size_t)ws * sizeof *b.lead_req);
+	b.rc = RD_ENOMEM;
+	int rc = RD_ENOMEM, started = 0;
+	pthread_t th;
+	if (!b.lead_lane || !b.lead_req || linemap_init(&b.map, 1 << 14) < 0)
+		goto out;
+	started = pthread_create(&th, NULL, coal_worker, &b) == 0;
+	rc = coal_warps(a);
+	if (rc != RD_OK)
+		atomic_store(&stop, 1);
+	if (started)
+		pthread_join(th, NULL);
+	else
+		coal_worker(&b); /* no thread: the second half after the first */
+	if (rc == RD_OK || (rc == RD_ECANCELED && b.rc == RD_ENOMEM))
+		rc = b.rc;
+	if (rc != RD_OK)
+		goto out;
+	/* the second half's lines, named in the order it met them */
+	for (uint32_t j = 0; j < bl.nlines; j++) {
+		int64_t id = linemap_id(&a->map, bl.line_addr[j], co, &a->line_cap);
+		if (id < 0) {
+			rc = RD_ENOMEM;
+			goto out;
+		}
+		bl.line_addr[j] = (uint64_t)id; /* (now the new id) */
+	}
+	for (uint64_t r = 0; r < b.nr; r++) { /* down: never past what it reads */
+		rd_req q = b.req[r];
+		q.line = (uint32_t)bl.line_addr[q.line];
+		co->req[a->nr + r] = q;
+	}
+	if (!(a->ident && b.ident)) {
+		if (a->ident)
+			for (uint64_t i = 0; i <= a->ni; i++)
+				co->instr_req_first[i] = i;
+		for (uint64_t i = 1; i <= b.ni; i++)
+			co->instr_req_first[a->ni + i] = a->nr + (b.ident ? i : b.irf[i]);
+		a->ident = 0;
+	}
+	for (uint32_t w = w1; w < s->nwarps; w++)
+		co->warp_instr_first[w] += a->ni;
+	a->ni += b.ni;
+	a->nr += b.nr;
+out:
+	linemap_free(&b.map);
+	free(bl.line_addr);
+	free(b.lead_lane);
+	free(b.lead_req);
+	return rc;
+}
+
+/* Coalescing of at least this many loads takes two threads (when given). */
+#define COAL_PAR_MIN (1u << 18)
+
+int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb,
+		    int threads)
+{
+	memset(co, 0, sizeof *co);
+	uint32_t shift = log2u64(line_size);
+	stores = stores && k->nstores && k->store_tid;
+	uint64_t nloads = k->nloads + (stores ? k->nstores : 0);
+	if (!nloads)
+		nloads = 1;
+	coal_run run = {.k = k, .s = s, .shift = shift, .lanes = lanes, .skip = skip, .cb = cb,
+			.w0 = 0, .w1 = s->nwarps, .lc = co};
+	int rc = RD_ENOMEM;
+
+	co->warp_instr_first = calloc((size_t)s->nwarps + 1, sizeof *co->warp_instr_first);
+	co->instr_req_first = malloc((nloads + 2) * sizeof *co->instr_req_first);
+	co->req = malloc(nloads * sizeof *co->req);
+	if (stores)
+		co->req_acc = malloc(nloads * sizeof *co->req_acc);
+	if (lanes) {
+		co->load_line = malloc(nloads * sizeof *co->load_line);
+		co->load_on = calloc(nloads, 1);
+	}
+	run.lead_lane = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *run.lead_lane);
+	run.lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *run.lead_req);
+	if (!co->warp_instr_first || !co->instr_req_first || !co->req ||
+	    (lanes && (!co->load_line || !co->load_on)) || (stores && !co->req_acc) ||
+	    !run.lead_lane || !run.lead_req || linemap_init(&run.map, 1 << 14) < 0)
+		goto out;
+	/* While every instruction so far has one request (a one-thread
+	 * stream, or no two lanes sharing nothing), instr_req_first is the
+	 * identity: it is not written (its pages stay untouched) and, if it
+	 * stays so, freed (NULL: coal_req_first). */
+	run.ident = 0;
+	if (stores) {
+		if ((rc = coal_stores(co, k, s, shift, &run.map, &run.line_cap, run.lead_lane,
+				      run.lead_req, skip, cb)))
+			goto out;
+		goto shrink;
+	}
+	run.req = co->req;
+	run.irf = co->instr_req_first;
+	run.wif = co->warp_instr_first;
+	/* Two threads for a large kernel of several warps (not for the
+	 * reference profile's per-lane replay, whose lanes it would split):
+	 * the halves split at the warp where the loads pass half. */
+	uint32_t w1 = 0;
+	uint64_t loads_a = 0;
+	if (threads > 1 && !lanes && s->nwarps > 1 && k->nloads >= COAL_PAR_MIN) {
+		while (w1 < s->nwarps && 2 * (loads_a + warp_loads(k, s, w1)) <= k->nloads)
+			loads_a += warp_loads(k, s, w1++);
+		if (w1 == 0)
+			loads_a += warp_loads(k, s, w1++);
+	}
+	if (w1 > 0 && w1 < s->nwarps)
+		rc = coal_halves(co, &run, w1, loads_a);
+	else
+		rc = coal_warps(&run);
+	if (rc != RD_OK)
+		goto out;
+	co->warp_instr_first[s->nwarps] = run.ni;
+	co->ninstr = run.ni;
+	co->nreq = run.nr;
 shrink:;
 	/* Shrink to what was used; failure to shrink is harmless. */
 	rd_req *rq = realloc(co->req, (co->nreq ? co->nreq : 1) * sizeof *rq);
@@ -365,7 +531,7 @@ shrink:;
 		if (ra)
 			co->req_acc = ra;
 	}
-	if (ident) {
+	if (run.ident) {
 		free(co->instr_req_first);
 		co->instr_req_first = NULL;
 	} else {
@@ -375,9 +541,9 @@ shrink:;
 	}
 	rc = RD_OK;
 out:
-	linemap_free(&map);
-	free(lead_lane);
-	free(lead_req);
+	linemap_free(&run.map);
+	free(run.lead_lane);
+	free(run.lead_req);
 	if (rc != RD_OK)
 		coal_free(co);
 	return rc;

@@ -182,9 +182,11 @@ typedef struct coal_skip {
 	const uint8_t *skip;
 } coal_skip;
 /* coal_build leaving out the lanes in skipped arrays (NULL: none), and a
- * warp instruction none of whose lanes is left. */
+ * warp instruction none of whose lanes is left; with threads > 1 a large
+ * kernel is coalesced in two halves at once (the same result). */
 int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
-		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb);
+		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb,
+		    int threads);
 void coal_free(rd_coal *co);
 
 /* ---- memory spaces (spaces.c) ------------------------------------------ */

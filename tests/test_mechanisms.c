@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "internal.h"
 #include "testutil.h"
 
 static void set(rd_config *c, const char *k, const char *v)
@@ -415,6 +416,79 @@ static void test_coalescing_drops_what_it_read(void **state)
 	rd_kernel_free(k);
 }
 
+/* A kernel of nthreads threads of n loads each, in blocks of 256: thread
+ * t's i-th load from f (seeded), of `bytes` bytes. */
+static rd_kernel *big_kernel(uint32_t nthreads, uint32_t n, uint32_t bytes, int round)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("big", 256, 1, 1);
+	uint64_t x = 0x9e3779b97f4a7c15ull + (uint64_t)round;
+	for (uint32_t t = 0; t < nthreads; t++)
+		for (uint32_t i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			uint64_t a = (x % 20000) * 64 + (t % 8) * 4;
+			if (round == 3 && t < nthreads / 2)
+				a = (uint64_t)i * 128 + (t / 32) * 4096; /* one line per warp instruction */
+			rd_kernel_builder_add(b, t, 0, a, bytes);
+		}
+	return rd_kernel_builder_finish(b);
+}
+
+static int stop_now(void *ctx, double f)
+{
+	(void)ctx, (void)f;
+	return 1;
+}
+
+/* Coalescing a large kernel in two halves at once (issue 23) gives the
+ * serial loop's result, id for id: lines named in the same order,
+ * requests, instruction and warp offsets, whether instr_req_first is the
+ * identity; with one request per instruction in either half or both, and
+ * with groups that ask a line twice. A cancel in the first half stops
+ * both. */
+static void test_coalescing_halves_are_serial(void **state)
+{
+	(void)state;
+	static const uint32_t bytes[] = {4, 16, 4, 4}, warp[] = {32, 32, 1, 32};
+	for (int round = 0; round < 4; round++) {
+		rd_kernel *k = big_kernel(4096, 80, bytes[round], round);
+		rd_config c;
+		rd_config_default(&c);
+		c.warp_size = warp[round];
+		rd_sched s;
+		assert_int_equal(sched_build(&s, k, &c), RD_OK);
+		rd_coal one, two;
+		assert_int_equal(coal_build_skip(&one, k, &s, 128, 0, 0, NULL, NULL, 1), RD_OK);
+		assert_int_equal(coal_build_skip(&two, k, &s, 128, 0, 0, NULL, NULL, 2), RD_OK);
+		assert_int_equal(one.nlines, two.nlines);
+		assert_memory_equal(one.line_addr, two.line_addr, one.nlines * sizeof *one.line_addr);
+		assert_int_equal(one.nreq, two.nreq);
+		assert_memory_equal(one.req, two.req, one.nreq * sizeof *one.req);
+		assert_int_equal(one.ninstr, two.ninstr);
+		assert_int_equal(!one.instr_req_first, !two.instr_req_first);
+		assert_int_equal(!one.instr_req_first, round == 2); /* warps of one thread */
+		for (uint64_t i = 0; i <= one.ninstr; i++)
+			assert_int_equal(coal_req_first(&one, i), coal_req_first(&two, i));
+		assert_memory_equal(one.warp_instr_first, two.warp_instr_first,
+				    ((size_t)s.nwarps + 1) * sizeof *one.warp_instr_first);
+		coal_free(&one);
+		coal_free(&two);
+		sched_free(&s);
+		rd_kernel_free(k);
+	}
+	/* 16384 warps of one thread: the first half asks at its 4096th */
+	rd_kernel *k = big_kernel(16384, 20, 4, 0);
+	rd_config c;
+	rd_config_default(&c);
+	c.warp_size = 1;
+	rd_sched s;
+	rd_coal co;
+	assert_int_equal(sched_build(&s, k, &c), RD_OK);
+	rd_callbacks stop = {.progress = stop_now};
+	assert_int_equal(coal_build_skip(&co, k, &s, 128, 0, 0, NULL, &stop, 2), RD_ECANCELED);
+	sched_free(&s);
+	rd_kernel_free(k);
+}
+
 /* The keys are model=paper's: the other profiles refuse them. */
 static void test_mechanism_keys_checked(void **state)
 {
@@ -458,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_same_cases_not_rerun),
 		cmocka_unit_test(test_plain_loop_is_event_loop),
 		cmocka_unit_test(test_coalescing_drops_what_it_read),
+		cmocka_unit_test(test_coalescing_halves_are_serial),
 		cmocka_unit_test(test_mechanism_keys_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
