@@ -505,11 +505,14 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	 * reference profile's per-lane replay, whose lanes it would split):
 	 * the halves split at the warp where the loads pass half. */
 	uint32_t w1 = 0;
-	uint64_t loads_a = 0;
+	uint64_t loads_a = 0, total = 0;
 	if (threads > 1 && !lanes && s->nwarps > 1 && k->nloads >= COAL_PAR_MIN) {
-		while (w1 < s->nwarps && 2 * (loads_a + warp_loads(k, s, w1)) <= k->nloads)
+		for (uint32_t w = 0; w < s->nwarps; w++) /* (the scheduled threads' only) */
+			total += warp_loads(k, s, w);
+		while (total >= COAL_PAR_MIN && w1 < s->nwarps &&
+		       2 * (loads_a + warp_loads(k, s, w1)) <= total)
 			loads_a += warp_loads(k, s, w1++);
-		if (w1 == 0)
+		if (w1 == 0 && total >= COAL_PAR_MIN)
 			loads_a += warp_loads(k, s, w1++);
 	}
 	if (w1 > 0 && w1 < s->nwarps)
