@@ -39,7 +39,7 @@ typedef struct ref_state {
 	uint32_t nout;         /* size of that set (the reference's M) */
 	rbucket *wheel;
 	uint64_t wmask, pending;
-	req *sortbuf;
+	uint64_t *sortbuf;     /* requests_process's order */
 	uint32_t sortcap;
 	uint32_t *fifo;
 	uint64_t fhead, ftail, fcap;
@@ -64,9 +64,18 @@ static int req_push(ref_state *rs, uint64_t at, uint32_t line, uint32_t set, uin
 /*
  * Land everything due at t, as the reference's per-set loop does: sets in
  * ascending order, within a set its hits before its misses (quirk: not
- * issue order), each list in insertion order. A counting pass keeps it
- * stable without a comparison sort.
+ * issue order), each list in insertion order. The order is sorted as
+ * 64-bit words, (set, miss) in the top 33 bits above the position (a
+ * step's requests are fewer than 2^31): the position makes every word
+ * distinct, so the sort is stable, and a word moves in one register (a
+ * step's requests are a few dozen: insertion sort; more: qsort).
  */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 static int requests_process(ref_state *rs, uint64_t t)
 {
 	rbucket *b = &rs->wheel[t & rs->wmask];
@@ -74,34 +83,40 @@ static int requests_process(ref_state *rs, uint64_t t)
 	if (!n)
 		return 0;
 	if (n > rs->sortcap) {
-		req *s = realloc(rs->sortbuf, n * sizeof *s);
-		if (!s)
+		uint64_t *o = realloc(rs->sortbuf, n * sizeof *o);
+		if (!o)
 			return -1;
-		rs->sortbuf = s;
+		rs->sortbuf = o;
 		rs->sortcap = n;
 	}
-	/* n is small (the requests due in one step): insertion sort, stable. */
-	req *s = rs->sortbuf;
+	uint64_t *o = rs->sortbuf;
 	for (uint32_t i = 0; i < n; i++) {
-		req r = b->v[i];
-		uint64_t key = (uint64_t)r.set << 1 | r.miss;
+		uint64_t w = (((uint64_t)b->v[i].set << 1 | b->v[i].miss) << 31) | i;
+		if (n > 64) {
+			o[i] = w;
+			continue;
+		}
 		uint32_t j = i;
-		while (j && ((uint64_t)s[j - 1].set << 1 | s[j - 1].miss) > key) {
-			s[j] = s[j - 1];
+		while (j && o[j - 1] > w) {
+			o[j] = o[j - 1];
 			j--;
 		}
-		s[j] = r;
+		o[j] = w;
 	}
+	if (n > 64)
+		qsort(o, n, sizeof *o, cmp_u64);
+	const req *v = b->v;
 	b->n = 0;
 	rs->pending -= n;
 	for (uint32_t i = 0; i < n; i++) {
-		if (s[i].miss && rs->outst[s[i].line]) {
+		const req *q = &v[o[i] & 0x7fffffff];
+		if (q->miss && rs->outst[q->line]) {
 			/* quirk: the first landing of a line empties its slot even
 			 * if a duplicate request for it is still in flight */
-			rs->outst[s[i].line] = 0;
+			rs->outst[q->line] = 0;
 			rs->nout--;
 		}
-		stack_update(&rs->st, s[i].line);
+		stack_update(&rs->st, q->line);
 	}
 	return 0;
 }
