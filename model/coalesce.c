@@ -214,11 +214,13 @@ static uint64_t coal_drop(const rd_kernel *k, uint64_t kept, uint32_t t, int las
 /* ... and within a warp of long threads (a one-thread stream), every
  * COAL_DROP_RUN + 1 loads: each lane's loads before its kk-th. */
 #define COAL_DROP_RUN ((1u << 16) - 1)
-static void coal_drop_run(const rd_kernel *k, uint32_t t0, uint32_t nt, uint64_t kk)
+static void coal_drop_run(const rd_kernel *k, uint32_t t0, uint32_t nt, uint64_t kk,
+			  uint64_t k0)
 {
+	uint64_t back = kk - k0 < COAL_DROP_RUN + 1 ? kk - k0 : COAL_DROP_RUN + 1;
 	for (uint32_t i = 0; i < nt; i++) {
 		uint64_t a = k->thread_first[t0 + i], e = k->thread_first[t0 + i + 1];
-		uint64_t from = a + kk - (COAL_DROP_RUN + 1), to = a + kk;
+		uint64_t from = a + kk - back, to = a + kk;
 		if (to > e)
 			to = e;
 		if (from < to) {
@@ -228,8 +230,34 @@ static void coal_drop_run(const rd_kernel *k, uint32_t t0, uint32_t nt, uint64_t
 	}
 }
 
+/* Instructions of the warp of threads [t0, t0 + nt): its longest thread's
+ * loads. */
+static uint64_t warp_kmax(const rd_kernel *k, uint32_t t0, uint32_t nt)
+{
+	uint64_t kmax = 0;
+	for (uint32_t i = 0; i < nt; i++) {
+		uint64_t n = k->thread_first[t0 + i + 1] - k->thread_first[t0 + i];
+		if (n > kmax)
+			kmax = n;
+	}
+	return kmax;
+}
+
+/* Loads of that warp's first kk instructions. */
+static uint64_t warp_loads_before(const rd_kernel *k, uint32_t t0, uint32_t nt, uint64_t kk)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < nt; i++) {
+		uint64_t m = k->thread_first[t0 + i + 1] - k->thread_first[t0 + i];
+		n += m < kk ? m : kk;
+	}
+	return n;
+}
+
 /*
- * One run of the load path's loop over warps [w0, w1): its requests at
+ * One run of the load path's loop over warps [w0, w1), from instruction
+ * kb of warp w0 and up to (not with) instruction ke of warp w1 - 1 (0 and
+ * UINT64_MAX: whole warps): its requests at
  * req[0 ..], its instructions' first requests at irf[0 ..] (relative to
  * the run; left unwritten while ident: see coal_build_skip), its warps'
  * first instructions at wif[w] (relative), its lines named by map into
@@ -244,6 +272,7 @@ typedef struct coal_run {
 	const rd_callbacks *cb; /* its progress is asked (NULL: not) */
 	atomic_int *stop;       /* raised by a run that stops; seen by the other */
 	uint32_t w0, w1;
+	uint64_t kb, ke;
 	rd_coal *lc;
 	linemap map;
 	uint64_t line_cap;
@@ -270,8 +299,10 @@ static int coal_warps(coal_run *r)
 	uint64_t *const lead_req = r->lead_req;
 	uint64_t ni = 0, nr = 0;
 	int ident = 1;
-	/* loads below it were dropped (k->drop) */
-	uint64_t kept = k->thread_first[s->warp_t0[r->w0] < k->nthreads ? s->warp_t0[r->w0] : k->nthreads];
+	/* loads below it were dropped (k->drop); a run that starts inside a
+	 * warp leaves the warp's first part to the other run */
+	uint32_t tk = r->kb ? s->warp_t0[r->w0] + s->warp_nt[r->w0] : s->warp_t0[r->w0];
+	uint64_t kept = k->thread_first[tk < k->nthreads ? tk : k->nthreads];
 	for (uint32_t w = r->w0; w < r->w1; w++) {
 		/* (every 4096 of its warps; the second half only sees the
 		 * first's stop: the progress callback is the caller's) */
@@ -280,17 +311,16 @@ static int coal_warps(coal_run *r)
 			return RD_ECANCELED;
 		if (k->drop && w > r->w0 && s->warp_t0[w] <= k->nthreads)
 			kept = coal_drop(k, kept, s->warp_t0[w], 0);
-		r->wif[w] = ni;
+		uint64_t k0 = w == r->w0 ? r->kb : 0;
+		if (!k0) /* (a warp started by the other run keeps its start) */
+			r->wif[w] = ni;
 		uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
-		uint64_t kmax = 0;
-		for (uint32_t i = 0; i < nt; i++) {
-			uint64_t n = k->thread_first[t0 + i + 1] - k->thread_first[t0 + i];
-			if (n > kmax)
-				kmax = n;
-		}
-		for (uint64_t kk = 0; kk < kmax; kk++) {
-			if (k->drop && kk && !(kk & COAL_DROP_RUN))
-				coal_drop_run(k, t0, nt, kk);
+		uint64_t kmax = warp_kmax(k, t0, nt);
+		if (w == r->w1 - 1 && r->ke < kmax)
+			kmax = r->ke;
+		for (uint64_t kk = k0; kk < kmax; kk++) {
+			if (k->drop && kk > k0 && !(kk & COAL_DROP_RUN))
+				coal_drop_run(k, t0, nt, kk, k0);
 			uint32_t nlead = 0;
 			/* the previous lane's line, group and leader: neighbouring
 			 * lanes mostly share a line, and then share its leader */
@@ -351,9 +381,15 @@ static int coal_warps(coal_run *r)
 			}
 			irf[++ni] = nr;
 		}
+		/* a warp shared with the other run: its own part's last loads */
+		if (k->drop && (k0 || kmax == r->ke) && kmax > k0)
+			coal_drop_run(k, t0, nt, kmax, k0);
 	}
-	if (k->drop)
-		coal_drop(k, kept, r->w1 < s->nwarps && s->warp_t0[r->w1] < k->nthreads ? s->warp_t0[r->w1] : k->nthreads, 1);
+	if (k->drop) { /* up to the warp it ends in, or its end */
+		uint32_t te = r->ke != UINT64_MAX ? s->warp_t0[r->w1 - 1]
+			    : r->w1 < s->nwarps ? s->warp_t0[r->w1] : k->nthreads;
+		coal_drop(k, kept, te < k->nthreads ? te : k->nthreads, 1);
+	}
 	r->ni = ni;
 	r->nr = nr;
 	r->ident = ident;
@@ -385,7 +421,7 @@ static uint64_t warp_loads(const rd_kernel *k, const rd_sched *s, uint32_t w)
  * them, its requests renamed and moved down, its offsets shifted: the
  * result is the serial loop's, id for id (tests/test_mechanisms.c).
  */
-static int coal_halves(rd_coal *co, coal_run *a, uint32_t w1, uint64_t loads_a)
+static int coal_halves(rd_coal *co, coal_run *a, uint32_t w1, uint64_t kmid, uint64_t loads_a)
 {
 	const rd_sched *s = a->s;
 	uint32_t ws = s->warp_size ? s->warp_size : 1;
@@ -396,8 +432,12 @@ static int coal_halves(rd_coal *co, coal_run *a, uint32_t w1, uint64_t loads_a)
 	memset(&b.map, 0, sizeof b.map);
 	b.cb = NULL;
 	b.stop = a->stop = &stop;
+	/* the first run ends at instruction kmid of warp w1 (or before it,
+	 * kmid 0), where the second starts */
 	b.w0 = w1;
-	a->w1 = w1;
+	b.kb = kmid;
+	a->w1 = kmid ? w1 + 1 : w1;
+	a->ke = kmid ? kmid : UINT64_MAX;
 	b.lc = &bl;
 	b.line_cap = 0;
 	b.req = co->req + loads_a;
@@ -443,7 +483,7 @@ static int coal_halves(rd_coal *co, coal_run *a, uint32_t w1, uint64_t loads_a)
 			co->instr_req_first[a->ni + i] = a->nr + (b.ident ? i : b.irf[i]);
 		a->ident = 0;
 	}
-	for (uint32_t w = w1; w < s->nwarps; w++)
+	for (uint32_t w = kmid ? w1 + 1 : w1; w < s->nwarps; w++)
 		co->warp_instr_first[w] += a->ni;
 	a->ni += b.ni;
 	a->nr += b.nr;
@@ -469,7 +509,7 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	if (!nloads)
 		nloads = 1;
 	coal_run run = {.k = k, .s = s, .shift = shift, .lanes = lanes, .skip = skip, .cb = cb,
-			.w0 = 0, .w1 = s->nwarps, .lc = co};
+			.w0 = 0, .w1 = s->nwarps, .kb = 0, .ke = UINT64_MAX, .lc = co};
 	int rc = RD_ENOMEM;
 
 	co->warp_instr_first = calloc((size_t)s->nwarps + 1, sizeof *co->warp_instr_first);
@@ -501,22 +541,38 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	run.req = co->req;
 	run.irf = co->instr_req_first;
 	run.wif = co->warp_instr_first;
-	/* Two threads for a large kernel of several warps (not for the
-	 * reference profile's per-lane replay, whose lanes it would split):
-	 * the halves split at the warp where the loads pass half. */
+	/* Two threads for a large kernel (not for the reference profile's
+	 * per-lane replay, whose lanes it would split): the halves split
+	 * where the loads pass half, between warps or, inside a warp (a
+	 * one-thread stream is one warp), between two of its instructions. */
 	uint32_t w1 = 0;
-	uint64_t loads_a = 0, total = 0;
-	if (threads > 1 && !lanes && s->nwarps > 1 && k->nloads >= COAL_PAR_MIN) {
+	uint64_t loads_a = 0, total = 0, kmid = 0;
+	if (threads > 1 && !lanes && s->nwarps && k->nloads >= COAL_PAR_MIN) {
 		for (uint32_t w = 0; w < s->nwarps; w++) /* (the scheduled threads' only) */
 			total += warp_loads(k, s, w);
 		while (total >= COAL_PAR_MIN && w1 < s->nwarps &&
 		       2 * (loads_a + warp_loads(k, s, w1)) <= total)
 			loads_a += warp_loads(k, s, w1++);
-		if (w1 == 0 && total >= COAL_PAR_MIN)
-			loads_a += warp_loads(k, s, w1++);
+		if (total >= COAL_PAR_MIN && w1 < s->nwarps) {
+			/* the first instruction of warp w1 at which half is read */
+			uint32_t t0 = s->warp_t0[w1], nt = s->warp_nt[w1];
+			uint64_t lo = 0, hi = warp_kmax(k, t0, nt);
+			while (lo < hi) {
+				uint64_t mid = lo + (hi - lo) / 2;
+				if (2 * (loads_a + warp_loads_before(k, t0, nt, mid)) < total)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			kmid = lo == warp_kmax(k, t0, nt) ? 0 : lo;
+			if (lo && !kmid)
+				loads_a += warp_loads(k, s, w1++);
+			else
+				loads_a += warp_loads_before(k, t0, nt, kmid);
+		}
 	}
-	if (w1 > 0 && w1 < s->nwarps)
-		rc = coal_halves(co, &run, w1, loads_a);
+	if ((w1 > 0 || kmid) && w1 < s->nwarps)
+		rc = coal_halves(co, &run, w1, kmid, loads_a);
 	else
 		rc = coal_warps(&run);
 	if (rc != RD_OK)

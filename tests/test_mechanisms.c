@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdatomic.h>
+
 #include "internal.h"
 #include "testutil.h"
 
@@ -423,7 +425,7 @@ static rd_kernel *big_kernel(uint32_t nthreads, uint32_t n, uint32_t bytes, int 
 	rd_kernel_builder *b = rd_kernel_builder_new("big", 256, 1, 1);
 	uint64_t x = 0x9e3779b97f4a7c15ull + (uint64_t)round;
 	for (uint32_t t = 0; t < nthreads; t++)
-		for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t i = 0; i < (round == 5 ? n - (t % 7) * 100 : n); i++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			uint64_t a = (x % 20000) * 64 + (t % 8) * 4;
 			if (round == 3 && t < nthreads / 2)
@@ -439,18 +441,39 @@ static int stop_now(void *ctx, double f)
 	return 1;
 }
 
+/* Every load's address dropped, from two threads. */
+typedef struct drop_seen {
+	const rd_kernel *k;
+	atomic_uchar *seen;
+} drop_seen;
+
+static void seen_drop(void *ctx, const void *p, size_t n)
+{
+	drop_seen *d = ctx;
+	const char *c = p, *a = (const char *)d->k->addr;
+	if (c < a || c >= a + d->k->nloads * sizeof *d->k->addr)
+		return; /* (bytes: checked by test_coalescing_drops_what_it_read) */
+	size_t i0 = (size_t)(c - a) / sizeof *d->k->addr;
+	for (size_t i = i0; i < i0 + n / sizeof *d->k->addr; i++)
+		atomic_store_explicit(&d->seen[i], 1, memory_order_relaxed);
+}
+
 /* Coalescing a large kernel in two halves at once (issue 23) gives the
  * serial loop's result, id for id: lines named in the same order,
  * requests, instruction and warp offsets, whether instr_req_first is the
- * identity; with one request per instruction in either half or both, and
- * with groups that ask a line twice. A cancel in the first half stops
- * both. */
+ * identity; with one request per instruction in either half or both,
+ * with groups that ask a line twice, and split inside a warp (a
+ * one-thread stream; threads of unequal lengths). Every load is handed
+ * back (rd_kernel.drop) by one half or the other. A cancel in the first
+ * half stops both. */
 static void test_coalescing_halves_are_serial(void **state)
 {
 	(void)state;
-	static const uint32_t bytes[] = {4, 16, 4, 4}, warp[] = {32, 32, 1, 32};
-	for (int round = 0; round < 4; round++) {
-		rd_kernel *k = big_kernel(4096, 80, bytes[round], round);
+	static const uint32_t bytes[] = {4, 16, 4, 4, 4, 16}, warp[] = {32, 32, 1, 32, 32, 32};
+	static const uint32_t threads[] = {4096, 4096, 4096, 4096, 1, 96};
+	static const uint32_t loads[] = {80, 80, 80, 80, 300000, 3000};
+	for (int round = 0; round < 6; round++) {
+		rd_kernel *k = big_kernel(threads[round], loads[round], bytes[round], round);
 		rd_config c;
 		rd_config_default(&c);
 		c.warp_size = warp[round];
@@ -458,14 +481,22 @@ static void test_coalescing_halves_are_serial(void **state)
 		assert_int_equal(sched_build(&s, k, &c), RD_OK);
 		rd_coal one, two;
 		assert_int_equal(coal_build_skip(&one, k, &s, 128, 0, 0, NULL, NULL, 1), RD_OK);
+		drop_seen d = {.k = k, .seen = calloc(k->nloads, sizeof *d.seen)};
+		k->drop = seen_drop;
+		k->release_ctx = &d;
 		assert_int_equal(coal_build_skip(&two, k, &s, 128, 0, 0, NULL, NULL, 2), RD_OK);
+		k->drop = NULL;
+		k->release_ctx = NULL;
+		for (uint64_t i = 0; i < k->nloads; i++)
+			assert_int_equal(atomic_load(&d.seen[i]), 1);
+		free(d.seen);
 		assert_int_equal(one.nlines, two.nlines);
 		assert_memory_equal(one.line_addr, two.line_addr, one.nlines * sizeof *one.line_addr);
 		assert_int_equal(one.nreq, two.nreq);
 		assert_memory_equal(one.req, two.req, one.nreq * sizeof *one.req);
 		assert_int_equal(one.ninstr, two.ninstr);
 		assert_int_equal(!one.instr_req_first, !two.instr_req_first);
-		assert_int_equal(!one.instr_req_first, round == 2); /* warps of one thread */
+		assert_int_equal(!one.instr_req_first, round == 2 || round == 4); /* one thread a warp */
 		for (uint64_t i = 0; i <= one.ninstr; i++)
 			assert_int_equal(coal_req_first(&one, i), coal_req_first(&two, i));
 		assert_memory_equal(one.warp_instr_first, two.warp_instr_first,
