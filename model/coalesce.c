@@ -316,7 +316,8 @@ static int coal_warps(coal_run *r)
 			r->wif[w] = ni;
 		uint32_t t0 = s->warp_t0[w], nt = s->warp_nt[w];
 		uint64_t kmax = warp_kmax(k, t0, nt);
-		if (w == r->w1 - 1 && r->ke < kmax)
+		int cut = w == r->w1 - 1 && r->ke < kmax; /* the other run goes on in it */
+		if (cut)
 			kmax = r->ke;
 		for (uint64_t kk = k0; kk < kmax; kk++) {
 			if (k->drop && kk > k0 && !(kk & COAL_DROP_RUN))
@@ -382,7 +383,7 @@ static int coal_warps(coal_run *r)
 			irf[++ni] = nr;
 		}
 		/* a warp shared with the other run: its own part's last loads */
-		if (k->drop && (k0 || kmax == r->ke) && kmax > k0)
+		if (k->drop && (k0 || cut) && kmax > k0)
 			coal_drop_run(k, t0, nt, kmax, k0);
 	}
 	if (k->drop) { /* up to the warp it ends in, or its end */
@@ -547,16 +548,19 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	 * one-thread stream is one warp), between two of its instructions. */
 	uint32_t w1 = 0;
 	uint64_t loads_a = 0, total = 0, kmid = 0;
-	if (threads > 1 && !lanes && s->nwarps && k->nloads >= COAL_PAR_MIN) {
+	if (threads > 1 && !lanes && s->nwarps && k->nloads >= COAL_PAR_MIN)
 		for (uint32_t w = 0; w < s->nwarps; w++) /* (the scheduled threads' only) */
 			total += warp_loads(k, s, w);
-		while (total >= COAL_PAR_MIN && w1 < s->nwarps &&
-		       2 * (loads_a + warp_loads(k, s, w1)) <= total)
-			loads_a += warp_loads(k, s, w1++);
-		if (total >= COAL_PAR_MIN && w1 < s->nwarps) {
+	if (total >= COAL_PAR_MIN) {
+		uint64_t lw;
+		while (w1 < s->nwarps && 2 * (loads_a + (lw = warp_loads(k, s, w1))) <= total) {
+			loads_a += lw;
+			w1++;
+		}
+		if (w1 < s->nwarps) {
 			/* the first instruction of warp w1 at which half is read */
 			uint32_t t0 = s->warp_t0[w1], nt = s->warp_nt[w1];
-			uint64_t lo = 0, hi = warp_kmax(k, t0, nt);
+			uint64_t kw = warp_kmax(k, t0, nt), lo = 0, hi = kw;
 			while (lo < hi) {
 				uint64_t mid = lo + (hi - lo) / 2;
 				if (2 * (loads_a + warp_loads_before(k, t0, nt, mid)) < total)
@@ -564,7 +568,7 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 				else
 					hi = mid;
 			}
-			kmid = lo == warp_kmax(k, t0, nt) ? 0 : lo;
+			kmid = lo == kw ? 0 : lo;
 			if (lo && !kmid)
 				loads_a += warp_loads(k, s, w1++);
 			else

@@ -972,17 +972,41 @@ static uint64_t spin_skip(core_state *cs, uint64_t T)
 	return end;
 }
 
+/* Progress every SIM_CHUNK requests issued, and (teaching views) a
+ * snapshot of the counts every RD_PARTIAL_EVERY: the marks of both loops. */
+typedef struct loop_marks {
+	uint64_t next_report, reported, next_partial;
+} loop_marks;
+
+#define LOOP_MARKS_START {SIM_CHUNK, 0, RD_PARTIAL_EVERY}
+
+/* Called once issued reaches next_report: RD_ECANCELED if the caller says
+ * stop, RD_ENOMEM if a snapshot found no memory, else RD_OK. */
+static int loop_report(core_state *cs, uint64_t T, loop_marks *mk)
+{
+	mk->next_report += SIM_CHUNK;
+	uint64_t delta = cs->issued - mk->reported;
+	mk->reported = cs->issued;
+	if (sim_progress(cs->in, delta))
+		return RD_ECANCELED;
+	if (cs->p->record_events && cs->issued >= mk->next_partial) {
+		mk->next_partial += RD_PARTIAL_EVERY;
+		cs->out->time = T;
+		if (sim_partial(cs->in, cs->out) < 0)
+			return RD_ENOMEM;
+	}
+	return RD_OK;
+}
+
 /* The event loop from step 0 until the core's warps are done. exact is a
  * constant in each copy (sim_paper_core makes one per value), so the stack
  * updates test no case flag. */
 STEP_INLINE int core_loop(core_state *cs, const int exact, const int we)
 {
-	const sim_input *in = cs->in;
-	const sim_params *p = cs->p;
 	sim_counts *out = cs->out;
-	uint64_t T = 0, next_report = SIM_CHUNK, reported = 0, spin = 0;
-	uint64_t next_partial = RD_PARTIAL_EVERY;
-	int fast = !cs->events;
+	uint64_t T = 0, spin = 0;
+	loop_marks mk = LOOP_MARKS_START;
+	int fast = !cs->events, rc;
 	while (cs->warps_alive) {
 		if (cs->back[T & cs->wmask].n)
 			warps_arrive(cs, T);
@@ -1027,21 +1051,8 @@ STEP_INLINE int core_loop(core_state *cs, const int exact, const int we)
 		effects_due(cs, T, exact, we);
 		spin = st == 1 && cs->version == v0 ? spin + 1 : 0;
 		T++;
-		if (cs->issued >= next_report) {
-			next_report += SIM_CHUNK;
-			uint64_t delta = cs->issued - reported;
-			reported = cs->issued;
-			if (sim_progress(in, delta)) {
-				return RD_ECANCELED;
-			}
-			if (p->record_events && cs->issued >= next_partial) {
-				next_partial += RD_PARTIAL_EVERY;
-				out->time = T;
-				if (sim_partial(in, out) < 0) {
-					return RD_ENOMEM;
-				}
-			}
-		}
+		if (cs->issued >= mk.next_report && (rc = loop_report(cs, T, &mk)) != RD_OK)
+			return rc;
 	}
 	if (T > out->time)
 		out->time = T;
@@ -1072,14 +1083,13 @@ static int core_plain(const core_state *cs)
  */
 STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shadow)
 {
-	const sim_input *in = cs->in;
-	const sim_params *p = cs->p;
-	const rd_coal *co = in->co;
+	const rd_coal *co = cs->in->co;
 	sim_counts *out = cs->out;
 	rd_line *const lines = cs->st.ln;
 	const int per_set = out->nsets != 0;
-	uint64_t T = 0, next_report = SIM_CHUNK, reported = 0;
-	uint64_t next_partial = RD_PARTIAL_EVERY;
+	uint64_t T = 0;
+	loop_marks mk = LOOP_MARKS_START;
+	int rc;
 	bucket *b = &cs->wheel[0]; /* the step's effects: (line, fill?, landed) */
 	while (cs->fhead != cs->ftail) {
 		uint32_t w = cs->fifo[cs->fhead++ & cs->fmask];
@@ -1143,19 +1153,8 @@ STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shado
 			warp_retire(cs, w);
 		}
 		T++;
-		if (cs->issued >= next_report) {
-			next_report += SIM_CHUNK;
-			uint64_t delta = cs->issued - reported;
-			reported = cs->issued;
-			if (sim_progress(in, delta))
-				return RD_ECANCELED;
-			if (p->record_events && cs->issued >= next_partial) {
-				next_partial += RD_PARTIAL_EVERY;
-				out->time = T;
-				if (sim_partial(in, out) < 0)
-					return RD_ENOMEM;
-			}
-		}
+		if (cs->issued >= mk.next_report && (rc = loop_report(cs, T, &mk)) != RD_OK)
+			return rc;
 	}
 	if (T > out->time)
 		out->time = T;
