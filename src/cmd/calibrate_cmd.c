@@ -48,6 +48,7 @@ typedef struct ckernel {
 typedef struct cctx {
 	const cli *c;
 	const measured_set *ms;
+	measured_match *match;  /* the inputs' kernels, in order, with the launches */
 	const sweep_plan *plan;
 	unsigned long npts; /* the plan's points and the baseline (the last) */
 	unsigned jobs;
@@ -190,7 +191,8 @@ static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model 
 	if (!(w->name = strdup(k->name ? k->name : "")))
 		return RD_ENOMEM;
 	x->n++;
-	w->m = measured_find(x->ms, w->name);
+	if (measured_match_next(x->match, w->name, &w->m) < 0)
+		return RD_ENOMEM;
 	if (!w->m || isnan(w->m->l1))
 		return RD_OK; /* nothing to fit it to: not modelled */
 	if (!(w->hit = malloc(x->npts * sizeof *w->hit)))
@@ -863,10 +865,15 @@ int calibrate_run(const cli *c)
 		sweep_plan_free(&plan);
 		return r == -2 ? EXIT_RUNTIME : EXIT_USAGE;
 	}
-	cctx x = {.c = c, .ms = &ms, .plan = &plan, .npts = plan.npoints + 1,
+	measured_match match;
+	cctx x = {.c = c, .ms = &ms, .match = &match, .plan = &plan, .npts = plan.npoints + 1,
 		  .jobs = c->jobs ? c->jobs : util_online_cpus()};
 	input_opts opts = cli_input_opts(c);
 	rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
+	if (measured_match_init(&match, &ms) < 0) {
+		msg_error("out of memory");
+		rc = EXIT_RUNTIME;
+	}
 	/* a preset that cannot be written fails before the grid, not after */
 	if (rc == EXIT_OK && c->output) {
 		outfile probe = {0};
@@ -896,14 +903,9 @@ int calibrate_run(const cli *c)
 	for (size_t i = 0; i < x.n; i++)
 		matched += x.ks[i].hit != NULL;
 	if (rc == EXIT_OK) {
-		for (size_t i = 0; i < ms.n; i++) {
-			int used = 0;
-			for (size_t j = 0; j < x.n && !used; j++)
-				used = x.ks[j].m == &ms.rows[i];
-			if (!used)
-				msg_error("%s:%u: no kernel named '%s' among the inputs", c->measured,
-					  ms.rows[i].line, ms.rows[i].kernel);
-		}
+		/* values clamped, the L1 metric used, launches and kernels
+		 * unmatched: said, not fatal */
+		measured_match_notes(&match, c->measured, "calibrate");
 		if (!matched) {
 			msg_error("calibrate: no kernel of the inputs has an L1 measurement in %s "
 				  "(kernels are matched by name)",
@@ -954,6 +956,7 @@ int calibrate_run(const cli *c)
 		free(x.ks[i].hit);
 	}
 	free(x.ks);
+	measured_match_free(&match);
 	measured_free(&ms);
 	sweep_plan_free(&plan);
 	return rc;

@@ -27,6 +27,7 @@ typedef struct vrow {
 typedef struct vctx {
 	const cli *c;
 	const measured_set *ms;
+	measured_match *match;  /* the inputs' kernels, in order, with the launches */
 	vrow *rows;
 	size_t n, cap;
 } vctx;
@@ -58,10 +59,12 @@ static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model 
 	w->l1 = r.requests ? 1.0 - r.miss_rate : NAN;
 	w->l2 = r.has_l2 && r.l2.requests ? 1.0 - r.l2.miss_rate : NAN;
 	w->kernel = strdup(k->name ? k->name : "");
-	w->m = w->kernel ? measured_find(v->ms, w->kernel) : NULL;
+	w->m = NULL;
 	rd_result_free(&r);
-	if (!w->kernel)
+	if (!w->kernel || measured_match_next(v->match, w->kernel, &w->m) < 0) {
+		free(w->kernel);
 		return RD_ENOMEM;
+	}
 	v->n++;
 	return RD_OK;
 }
@@ -255,7 +258,12 @@ int validate_run(const cli *c)
 	}
 	input_opts opts = cli_input_opts(c);
 	int rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
-	vctx v = {.c = c, .ms = &ms};
+	measured_match match;
+	if (measured_match_init(&match, &ms) < 0) {
+		msg_error("out of memory");
+		rc = EXIT_RUNTIME;
+	}
+	vctx v = {.c = c, .ms = &ms, .match = &match};
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
 		rc = batch_each_kernel(c, c->inputs[i], one_kernel, &v);
 	/* a measurement compared twice (an input given twice) would weigh
@@ -273,20 +281,10 @@ int validate_run(const cli *c)
 		msg_error("out of memory");
 		rc = EXIT_RUNTIME;
 	}
-	if (rc == EXIT_OK) {
-		/* measured kernels no kernel matched (none of their launches):
-		 * said, not fatal */
-		for (size_t i = 0; i < ms.n; i++) {
-			int used = 0;
-			if (ms.rows[i].launch)
-				continue;
-			for (size_t j = 0; j < v.n && !used; j++)
-				used = v.rows[j].m && !strcmp(v.rows[j].m->kernel, ms.rows[i].kernel);
-			if (!used)
-				msg_error("%s:%u: no kernel named '%s' among the inputs", c->measured,
-					 ms.rows[i].line, ms.rows[i].kernel);
-		}
-	}
+	/* values clamped, the L1 metric used, measured launches without a
+	 * kernel and kernels without a launch: said, not fatal */
+	if (rc == EXIT_OK)
+		measured_match_notes(&match, c->measured, "validate");
 	outfile out;
 	if (rc == EXIT_OK && batch_output_begin(c, &out))
 		rc = EXIT_RUNTIME;
@@ -311,6 +309,7 @@ int validate_run(const cli *c)
 	for (size_t i = 0; i < v.n; i++)
 		free(v.rows[i].kernel);
 	free(v.rows);
+	measured_match_free(&match);
 	measured_free(&ms);
 	return rc;
 }

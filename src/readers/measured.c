@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +14,15 @@
 #define PROF_MAX_FIELDS 4096
 #define PROF_MAX_NAME 1023
 
-enum mformat { MF_PLAIN, MF_NCU, MF_NCU_RAW, MF_NVPROF_METRICS, MF_NVPROF_EVENTS };
+enum mformat { MF_PLAIN, MF_NCU, MF_NCU_RAW, MF_NVPROF_METRICS, MF_NVPROF_EVENTS, MF_NCU_TEXT };
 static const char *const format_names[] = {"plain CSV", "Nsight Compute CSV",
 					   "Nsight Compute raw CSV", "nvprof metrics CSV",
-					   "nvprof events CSV"};
+					   "nvprof events CSV", "Nsight Compute text page"};
 
-/* The metrics read, best first. */
-static const char *const ncu_l1[] = {"l1tex__t_sector_hit_rate.pct",
-				     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
-				     "L1/TEX Hit Rate", NULL};
+/* The metrics read, best first: the L1's global loads (the model's
+ * quantity) before every L1 access (stores, local memory). */
+static const char *const ncu_l1[] = {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+				     "l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate", NULL};
 static const char *const ncu_l2[] = {"lts__t_sector_hit_rate.pct", "L2 Hit Rate", NULL};
 static const char *const nvp_l1[] = {"global_hit_rate", "l1_cache_global_hit_rate", NULL};
 static const char *const nvp_l2[] = {"l2_l1_read_hit_rate", "l2_read_hit_rate", "l2_hit_rate",
@@ -34,6 +35,36 @@ static int fail(char *err, size_t errlen, const char *shown, unsigned line, cons
 	snprintf(w, sizeof w, why, a);
 	snprintf(err, errlen, "%s:%u: %s", shown, line, w);
 	return -1;
+}
+
+/* A note kept in the set (the first MEASURED_MAX_NOTES): 0, or -2 out of
+ * memory. */
+static int note(measured_set *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int note(measured_set *s, const char *fmt, ...)
+{
+	if (s->nnotes >= MEASURED_MAX_NOTES + 1)
+		return 0;
+	if (!s->notes && !(s->notes = calloc(MEASURED_MAX_NOTES + 1, sizeof *s->notes)))
+		return -2;
+	char buf[1400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (!(s->notes[s->nnotes] = strdup(buf)))
+		return -2;
+	s->nnotes++;
+	return 0;
+}
+
+/* A value out of 0..100 % clamped: counted, the first ones named. */
+static int clamp_note(measured_set *s, const char *shown, unsigned line, const char *kernel,
+		      const char *id, const char *what, const char *as_written, double to)
+{
+	if (++s->clamped > MEASURED_MAX_NOTES - 2)
+		return 0; /* the total is said at the end */
+	return note(s, "%s:%u: kernel '%.200s'%s: %.120s is %s, out of 0 to 100 %%: taken as %g %%",
+		    shown, line, kernel, id, what, as_written, to);
 }
 
 static char *trim(char *s)
@@ -76,7 +107,8 @@ static int next_line(lines *L, char *buf, size_t max, const char *shown, char *e
 	return 1;
 }
 
-/* A rate: 0..1, or 0..100 with %. 0, or -1 with the reason in why. */
+/* A rate: 0..1, or a percent with % (out of 0..100: clamped). 0, 1
+ * clamped (to *out), or -1 with the reason in why. */
 static int rate(const char *s, double *out, const char **why)
 {
 	size_t l = strlen(s);
@@ -95,12 +127,19 @@ static int rate(const char *s, double *out, const char **why)
 	char *e;
 	errno = 0;
 	double x = strtod(buf, &e);
-	if (*e || errno || !isfinite(x) || x < 0 || x > (pct ? 100 : 1)) {
-		*why = "a hit rate must be from 0 to 1 (or 0%% to 100%%), got '%s'";
+	if (*e || errno || !isfinite(x)) {
+		*why = "expected a hit rate (0 to 1, or 0%% to 100%%), got '%s'";
 		return -1;
 	}
+	if (!pct && (x < 0 || x > 1)) {
+		*why = "a hit rate without %% must be from 0 to 1 (a percent is written 96.5%%), got '%s'";
+		return -1;
+	}
+	int clamped = pct && (x < 0 || x > 100);
+	if (clamped)
+		x = x < 0 ? 0 : 100;
 	*out = pct ? x / 100 : x;
-	return 0;
+	return clamped;
 }
 
 /* A profiler's number: thousands separators (1,234.5) and a trailing %
@@ -111,7 +150,7 @@ static int prof_number(const char *s, double *out)
 	size_t n = 0;
 	while (*s == ' ')
 		s++;
-	if (!*s || !strcmp(s, "n/a") || !strcmp(s, "N/A"))
+	if (!*s || !strcmp(s, "n/a") || !strcmp(s, "N/A") || !strcmp(s, "no data"))
 		return 0;
 	for (; *s; s++) {
 		if (*s == ',')
@@ -198,11 +237,21 @@ static int column(char **f, int nf, const char *name)
 	return -1;
 }
 
-/* Where name is in list, or -1. */
+/* Where name is in list, or -1; "LABEL (NAME)" (ncu's
+ * --print-metric-name label-name) by either. */
 static int metric_rank(const char *const *list, const char *name)
 {
 	for (int i = 0; list[i]; i++)
 		if (!strcmp(list[i], name))
+			return i;
+	size_t l = strlen(name);
+	const char *open = l && name[l - 1] == ')' ? strrchr(name, '(') : NULL;
+	if (!open || open == name || open[-1] != ' ')
+		return -1;
+	size_t il = (size_t)(name + l - 1 - (open + 1)), ll = (size_t)(open - 1 - name);
+	for (int i = 0; list[i]; i++)
+		if ((strlen(list[i]) == il && !memcmp(list[i], open + 1, il)) ||
+		    (strlen(list[i]) == ll && !memcmp(list[i], name, ll)))
 			return i;
 	return -1;
 }
@@ -213,7 +262,7 @@ typedef struct ent {
 	measured_row r;
 	unsigned long long id;  /* ncu's ID */
 	double hit, miss;       /* nvprof's events (NAN: not seen) */
-	int l1rank, l2rank;     /* which metric gave the rate (INT_MAX-ish: none) */
+	int l1rank, l2rank;     /* which metric gave the rate (1000: none) */
 } ent;
 
 typedef struct ents {
@@ -343,10 +392,19 @@ static int parse_plain(lines *L, char *buf, const char *shown, measured_set *out
 					    "a control character in the kernel name%s", "");
 		measured_row r = {.l2 = NAN, .line = line};
 		const char *why;
-		if (rate(trim(f[1]), &r.l1, &why) < 0)
+		int cl = rate(trim(f[1]), &r.l1, &why);
+		if (cl < 0)
 			return fail(err, errlen, shown, line, why, trim(f[1]));
-		if (nf == 3 && *trim(f[2]) && rate(trim(f[2]), &r.l2, &why) < 0)
-			return fail(err, errlen, shown, line, why, trim(f[2]));
+		if (cl &&
+		    clamp_note(out, shown, line, k, "", "the L1 hit rate", trim(f[1]), 100 * r.l1) < 0)
+			return -2;
+		if (nf == 3 && *trim(f[2])) {
+			if ((cl = rate(trim(f[2]), &r.l2, &why)) < 0)
+				return fail(err, errlen, shown, line, why, trim(f[2]));
+			if (cl && clamp_note(out, shown, line, k, "", "the L2 hit rate", trim(f[2]),
+					     100 * r.l2) < 0)
+				return -2;
+		}
 		for (size_t i = 0; i < out->n; i++)
 			if (!strcmp(out->rows[i].kernel, k))
 				return fail(err, errlen, shown, line, "kernel '%s' measured twice", k);
@@ -378,8 +436,9 @@ static int parse_plain(lines *L, char *buf, const char *shown, measured_set *out
 
 /* The columns of a profiler's header. */
 typedef struct cols {
-	int id, kernel, metric, value, unit, event, avg, total;
-	int raw_l1, raw_l2; /* ncu raw: the metric columns */
+	int id, kernel, metric, value, unit, event, avg, total, section;
+	int raw_l1, raw_l2;  /* ncu raw: the metric columns */
+	int raw_l1_rank;     /* ... and which of ncu_l1 the first is */
 } cols;
 
 /* The format of a header's fields, MF_PLAIN when none. */
@@ -394,13 +453,16 @@ static enum mformat detect(char **f, int nf, cols *c)
 	c->event = column(f, nf, "Event Name");
 	c->avg = column(f, nf, "Avg");
 	c->total = column(f, nf, "Total");
+	c->section = column(f, nf, "Section Name");
 	c->raw_l1 = c->raw_l2 = -1;
+	c->raw_l1_rank = 1000;
 	if (c->id >= 0 && c->kernel >= 0) {
 		if (c->metric >= 0 && c->value >= 0)
 			return MF_NCU;
 		if (c->metric < 0) {
 			for (int i = 0; ncu_l1[i] && c->raw_l1 < 0; i++)
-				c->raw_l1 = column(f, nf, ncu_l1[i]);
+				if ((c->raw_l1 = column(f, nf, ncu_l1[i])) >= 0)
+					c->raw_l1_rank = i;
 			for (int i = 0; ncu_l2[i] && c->raw_l2 < 0; i++)
 				c->raw_l2 = column(f, nf, ncu_l2[i]);
 			return MF_NCU_RAW;
@@ -426,16 +488,130 @@ static int max_of(const int *v, int n)
 	return m;
 }
 
-/* A percent from a field into *rate (0..1): 0, or -1 refused. */
+/* A percent from a field into *rate_out (0..1): 1 clamped into 0..100 %,
+ * 0 (*present says whether there was a value), -1 not a number. */
 static int pct_field(const char *s, double *rate_out, int *present)
 {
 	double x;
 	int r = prof_number(s, &x);
 	*present = r > 0;
-	if (r < 0 || (r > 0 && (x < 0 || x > 100)))
+	if (r <= 0)
+		return r;
+	int clamped = x < 0 || x > 100;
+	if (clamped)
+		x = x < 0 ? 0 : 100;
+	*rate_out = x / 100;
+	return clamped;
+}
+
+/* A profiler's hit rate (metric, of launch e at line) into *slot: 0, -1
+ * refused (err), -2 out of memory. */
+static int prof_rate(const char *vs, double *slot, int *present, const ent *e, const char *metric,
+		     const char *shown, unsigned line, measured_set *out, char *err, size_t errlen)
+{
+	int r = pct_field(vs, slot, present);
+	if (r < 0)
+		return fail(err, errlen, shown, line, "a hit rate must be a percent, got '%s'", vs);
+	if (r > 0) {
+		char id[40], as[96];
+		snprintf(id, sizeof id, " (ID %llu)", e->id);
+		snprintf(as, sizeof as, "%.60s %%", vs);
+		/* "kernel 'NAME' (ID 17): METRIC is 104.17 %, ..." */
+		if (clamp_note(out, shown, line, e->r.kernel, id, metric, as, 100 * *slot) < 0)
+			return -2;
+	}
+	return 0;
+}
+
+/* Distinct section names, for saying what a file without hit rates has. */
+static void add_section(char *secs, size_t cap, const char *name)
+{
+	if (!*name || strlen(name) > 80)
+		return;
+	for (const char *p = secs; (p = strstr(p, name)); p++)
+		if ((p == secs || p[-1] == '|') && (p[strlen(name)] == '|' || !p[strlen(name)]))
+			return;
+	size_t l = strlen(secs);
+	if (l + strlen(name) + 2 < cap)
+		snprintf(secs + l, cap - l, "%s%s", l ? "|" : "", name);
+}
+
+/* The kept launches numbered and moved into out: 0, -1 (err), -2 out of
+ * memory. secs: the sections seen (MF_NCU), '|'-separated. */
+static int ents_finish(ents *E, enum mformat fmt, const char *secs, const char *shown,
+		       measured_set *out, char *err, size_t errlen)
+{
+	int any = 0, ncu = fmt == MF_NCU || fmt == MF_NCU_RAW || fmt == MF_NCU_TEXT;
+	unsigned long by_rank[3] = {0, 0, 0}; /* launches whose L1 rate is ncu_l1[i] */
+	for (size_t i = 0; i < E->n; i++) {
+		ent *e = &E->e[i];
+		if (fmt == MF_NVPROF_EVENTS) {
+			if (isnan(e->hit) != isnan(e->miss))
+				return fail(err, errlen, shown, e->r.line,
+					    isnan(e->hit) ? "l1_global_load_miss without l1_global_load_hit%s"
+							  : "l1_global_load_hit without l1_global_load_miss%s",
+					    "");
+			if (!isnan(e->hit) && e->hit + e->miss > 0)
+				e->r.l1 = e->hit / (e->hit + e->miss);
+		}
+		if (ncu && !isnan(e->r.l1) && e->l1rank < 3)
+			by_rank[e->l1rank]++;
+		any |= !isnan(e->r.l1) || !isnan(e->r.l2);
+	}
+	if (!any) {
+		char tail[400] = "";
+		if (fmt == MF_NCU && secs && *secs) {
+			size_t t = (size_t)snprintf(tail, sizeof tail, "; its sections: ");
+			for (const char *p = secs; *p && t + 3 < sizeof tail; p++) {
+				if (*p == '|')
+					tail[t++] = ',', tail[t++] = ' ';
+				else
+					tail[t++] = *p;
+			}
+			tail[t] = '\0';
+		}
+		if (ncu)
+			snprintf(err, errlen,
+				 "%s: no measurement: none of its %zu launch%s has a hit rate (%s, "
+				 "%s, %s; the details page's \"L1/TEX Hit Rate\" and \"L2 Hit Rate\" are "
+				 "ncu's --section MemoryWorkloadAnalysis)%s",
+				 shown, E->n, E->n == 1 ? "" : "es", ncu_l1[0], ncu_l1[1], ncu_l2[0], tail);
+		else
+			snprintf(err, errlen, "%s: no measurement (%s without %s)", shown,
+				 format_names[fmt],
+				 fmt == MF_NVPROF_EVENTS ? "l1_global_load_hit and l1_global_load_miss"
+							 : "global_hit_rate or l2_l1_read_hit_rate");
 		return -1;
-	if (r > 0)
-		*rate_out = x / 100;
+	}
+	if (fmt == MF_NCU || fmt == MF_NCU_RAW)
+		qsort(E->e, E->n, sizeof *E->e, by_id); /* IDs are distinct */
+	/* launches numbered per kernel, and per base name */
+	for (size_t i = 0; i < E->n; i++) {
+		measured_row *r = &E->e[i].r;
+		const char *bi = r->base ? r->base : r->kernel;
+		for (size_t j = 0; j < i; j++) {
+			const measured_row *q = &E->e[j].r;
+			r->launch += !strcmp(q->kernel, r->kernel);
+			r->blaunch += !strcmp(q->base ? q->base : q->kernel, bi);
+		}
+		r->id = E->e[i].id;
+	}
+	for (int k = 1; k < 3; k++)
+		if (by_rank[k] &&
+		    note(out,
+			 "%s: the L1 hit rate of %lu launch%s is %s (every L1 access: stores and "
+			 "local memory too), not %s (global loads, what the model counts), which %s",
+			 shown, by_rank[k], by_rank[k] == 1 ? "" : "es", ncu_l1[k], ncu_l1[0],
+			 by_rank[0] ? "the other launches have" : "the file lacks") < 0)
+			return -2;
+	out->rows = malloc((E->n ? E->n : 1) * sizeof *out->rows);
+	if (!out->rows)
+		return -2;
+	for (size_t i = 0; i < E->n; i++)
+		out->rows[i] = E->e[i].r;
+	out->n = E->n;
+	free(E->e);
+	memset(E, 0, sizeof *E);
 	return 0;
 }
 
@@ -444,6 +620,7 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 {
 	ents E = {0};
 	char **f = malloc(PROF_MAX_FIELDS * sizeof *f);
+	char secs[320] = "";
 	int rc = -2, got, first_row = 1;
 	if (!f)
 		return -2;
@@ -452,7 +629,8 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 	int nneed = max_of(need, (int)(sizeof need / sizeof need[0])) + 1;
 	if (fmt == MF_NCU_RAW && c->raw_l1 < 0 && c->raw_l2 < 0) {
 		rc = fail(err, errlen, shown, L->line,
-			  "Nsight Compute raw CSV without a %s or lts__t_sector_hit_rate.pct column",
+			  "Nsight Compute raw CSV without a %s, l1tex__t_sector_hit_rate.pct or "
+			  "lts__t_sector_hit_rate.pct column",
 			  ncu_l1[0]);
 		goto done;
 	}
@@ -539,13 +717,16 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 			int present;
 			for (int l = 0; l < 2; l++) {
 				int col = l ? c->raw_l2 : c->raw_l1;
-				if (col >= 0 && pct_field(f[col], l ? &e->r.l2 : &e->r.l1, &present) < 0) {
-					rc = fail(err, errlen, shown, line,
-						  "a hit rate must be a percent from 0 to 100, got '%s'",
-						  f[col]);
+				if (col < 0)
+					continue;
+				if ((rc = prof_rate(f[col], l ? &e->r.l2 : &e->r.l1, &present, e,
+						    l ? ncu_l2[0] : ncu_l1[c->raw_l1_rank], shown, line,
+						    out, err, errlen)) < 0)
 					goto done;
-				}
+				if (!l && present)
+					e->l1rank = c->raw_l1_rank;
 			}
+			rc = -2;
 			continue;
 		}
 		if (fmt == MF_NVPROF_EVENTS) {
@@ -571,6 +752,8 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 			continue;
 		}
 		/* one metric a row: ncu's or nvprof's */
+		if (fmt == MF_NCU && c->section >= 0 && c->section < nf)
+			add_section(secs, sizeof secs, f[c->section]);
 		const char *m = f[c->metric];
 		const char *const *l1s = fmt == MF_NCU ? ncu_l1 : nvp_l1;
 		const char *const *l2s = fmt == MF_NCU ? ncu_l2 : nvp_l2;
@@ -579,9 +762,10 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 			continue;
 		if (fmt == MF_NCU && c->unit >= 0 && *f[c->unit] && strcmp(f[c->unit], "%") &&
 		    strcmp(f[c->unit], "pct")) {
-			char why[160];
-			snprintf(why, sizeof why, "%.100s: expected the unit %%%%, got '%%s'", m);
-			rc = fail(err, errlen, shown, line, why, f[c->unit]);
+			char why[200];
+			snprintf(why, sizeof why, "%.100s: expected the unit %%, got '%.40s'", m,
+				 f[c->unit]);
+			rc = fail(err, errlen, shown, line, "%s", why);
 			goto done;
 		}
 		int *rank = r1 >= 0 ? &e->l1rank : &e->l2rank, mr = r1 >= 0 ? r1 : r2;
@@ -595,11 +779,9 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 		double x = NAN;
 		int present;
 		const char *vs = f[fmt == MF_NCU ? c->value : c->avg];
-		if (pct_field(vs, &x, &present) < 0) {
-			rc = fail(err, errlen, shown, line,
-				  "a hit rate must be a percent from 0 to 100, got '%s'", vs);
+		if ((rc = prof_rate(vs, &x, &present, e, m, shown, line, out, err, errlen)) < 0)
 			goto done;
-		}
+		rc = -2;
 		if (mr < *rank) {
 			*rank = mr;
 			*(r1 >= 0 ? &e->r.l1 : &e->r.l2) = present ? x : NAN;
@@ -609,51 +791,249 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 		rc = -1;
 		goto done;
 	}
-	int any = 0;
-	for (size_t i = 0; i < E.n; i++) {
-		ent *e = &E.e[i];
-		if (fmt == MF_NVPROF_EVENTS) {
-			if (isnan(e->hit) != isnan(e->miss)) {
-				rc = fail(err, errlen, shown, e->r.line,
-					  isnan(e->hit) ? "l1_global_load_miss without l1_global_load_hit%s"
-							: "l1_global_load_hit without l1_global_load_miss%s",
-					  "");
-				goto done;
-			}
-			if (!isnan(e->hit) && e->hit + e->miss > 0)
-				e->r.l1 = e->hit / (e->hit + e->miss);
-		}
-		any |= !isnan(e->r.l1) || !isnan(e->r.l2);
-	}
-	if (!any) {
-		snprintf(err, errlen, "%s: no measurement (%s without %s)", shown, format_names[fmt],
-			 fmt == MF_NVPROF_EVENTS   ? "l1_global_load_hit and l1_global_load_miss"
-			 : fmt == MF_NVPROF_METRICS ? "global_hit_rate or l2_l1_read_hit_rate"
-						   : "l1tex__t_sector_hit_rate.pct or "
-						     "lts__t_sector_hit_rate.pct");
-		rc = -1;
-		goto done;
-	}
-	if (fmt == MF_NCU || fmt == MF_NCU_RAW)
-		qsort(E.e, E.n, sizeof *E.e, by_id); /* IDs are distinct */
-	/* launches numbered per kernel */
-	for (size_t i = 0; i < E.n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(E.e[j].r.kernel, E.e[i].r.kernel))
-				E.e[i].r.launch++;
-	out->rows = malloc(E.n * sizeof *out->rows);
-	if (!out->rows)
-		goto done;
-	for (size_t i = 0; i < E.n; i++)
-		out->rows[i] = E.e[i].r;
-	out->n = E.n;
-	free(E.e);
-	memset(&E, 0, sizeof E);
-	rc = 0;
+	rc = ents_finish(&E, fmt, secs, shown, out, err, errlen);
 done:
 	ents_free(&E);
 	free(f);
 	return rc;
+}
+
+/* ------------------------------------------------- ncu's text page */
+
+/* "[PID] PROCESS@HOST": the text page's process line. */
+static int is_proc_line(const char *s)
+{
+	if (s[0] != '[' || s[1] < '0' || s[1] > '9')
+		return 0;
+	s++;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return s[0] == ']' && s[1] == ' ' && s[2] && s[2] != ' ';
+}
+
+/* A launch line, "  NAME (GRID)x(BLOCK), Context C, Stream S, Device D,
+ * CC X.Y" (older ncu: "  NAME, DATE, Context C, Stream S"): 1 with the
+ * name cut in place, else 0. */
+static int text_kernel_line(char *s, char **name)
+{
+	s += strspn(s, " \t");
+	char *ctx = NULL;
+	for (char *p = s; (p = strstr(p, ", Context ")); p++)
+		ctx = p;
+	if (!ctx || ctx == s || ctx[10] < '0' || ctx[10] > '9' || !strstr(ctx, ", Stream "))
+		return 0;
+	*ctx = '\0';
+	char *x = NULL;
+	for (char *p = s; (p = strstr(p, ")x(")); p++)
+		x = p;
+	if (x && ctx[-1] == ')') {
+		char *g = x;
+		while (g > s && *g != '(')
+			g--;
+		if (*g == '(' && g > s && g[-1] == ' ')
+			g[-1] = '\0';
+	} else {
+		/* "NAME, 2020-Dec-03 10:08:28": the date dropped */
+		for (char *p = s; (p = strstr(p, ", ")); p++)
+			if (strspn(p + 2, "0123456789") == 4 && p[6] == '-') {
+				*p = '\0';
+				break;
+			}
+	}
+	*name = trim(s);
+	return **name != '\0';
+}
+
+/* A line of dashes framing a table ("---- ---- ----"): the start of each
+ * run in start[] (at most max), their number; 0 when not such a line. */
+static int dash_runs(const char *s, int *start, int max)
+{
+	const char *t = s + strspn(s, " \t");
+	if (*t != '-' || t[strspn(t, "- ")])
+		return 0;
+	int n = 0;
+	for (const char *p = t; *p;) {
+		if (*p == '-') {
+			if (n == max)
+				return 0;
+			start[n++] = (int)(p - s);
+			p += strspn(p, "-");
+		} else {
+			p++;
+		}
+	}
+	return n;
+}
+
+/* Column [from, to) of line s (length l) trimmed into out (cap bytes). */
+static char *cell(const char *s, size_t l, int from, int to, char *out, size_t cap)
+{
+	size_t a = (size_t)from < l ? (size_t)from : l, b = to < 0 || (size_t)to > l ? l : (size_t)to;
+	size_t n = b > a ? b - a : 0;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, s + a, n);
+	out[n] = '\0';
+	return trim(out);
+}
+
+/* A table row whose columns do not fall where the dashes are (a pasted
+ * page, its spaces changed): the value is the last word ("no data" two),
+ * a "%" before it the unit, the rest the name. */
+static void split_words(char *t, char **name, char **unit, char **value)
+{
+	t = trim(t);
+	char *v = strrchr(t, ' ');
+	size_t l = strlen(t);
+	if (l > 8 && !strcmp(t + l - 8, " no data"))
+		v = t + l - 8;
+	*unit = (char *)"";
+	if (!v) {
+		*name = t;
+		*value = (char *)"";
+		return;
+	}
+	*v = '\0';
+	*value = trim(v + 1);
+	char *u = strrchr(t, ' ');
+	if (u && !strcmp(trim(u + 1), "%")) {
+		*u = '\0';
+		*unit = (char *)"%";
+	}
+	*name = trim(t);
+}
+
+static int parse_text(lines *L, char *buf, const char *shown, measured_set *out, char *err,
+		      size_t errlen)
+{
+	ents E = {0};
+	int rc = -2, got, ncols = 0, start[16] = {0}, runs[16];
+	enum { T_NONE, T_TOP, T_HEADER, T_ROWS } st = T_NONE;
+	long cur = -1;
+	while ((got = next_line(L, buf, PROF_MAX_LINE, shown, err, errlen)) > 0) {
+		unsigned line = L->line;
+		size_t l = strlen(buf);
+		while (l && (buf[l - 1] == '\r' || buf[l - 1] == ' ' || buf[l - 1] == '\t'))
+			buf[--l] = '\0';
+		const char *t = buf + strspn(buf, " \t");
+		if (!*t || !strncmp(t, "==", 2))
+			continue;
+		int nd = dash_runs(buf, runs, 16);
+		if (nd) {
+			if (st == T_HEADER) {
+				st = T_ROWS;
+				ncols = nd;
+				memcpy(start, runs, sizeof start);
+			} else {
+				st = st == T_ROWS ? T_NONE : T_TOP;
+			}
+			continue;
+		}
+		if (st == T_TOP) {
+			st = T_HEADER; /* "Metric Name  Metric Unit  Metric Value" */
+			continue;
+		}
+		if (st == T_HEADER)
+			st = T_NONE; /* not a table after all */
+		if (st == T_ROWS) {
+			if (cur < 0)
+				continue; /* a table before any launch: not one of ncu's */
+			char nb[320], ub[64], vb[80], *name, *unit, *value;
+			name = cell(buf, l, start[0], ncols > 1 ? start[1] : -1, nb, sizeof nb);
+			unit = ncols > 2 ? cell(buf, l, start[1], start[ncols - 1], ub, sizeof ub)
+					 : (char *)"";
+			value = ncols > 1 ? cell(buf, l, start[ncols - 1], -1, vb, sizeof vb)
+					  : (char *)"";
+			int r1 = metric_rank(ncu_l1, name), r2 = metric_rank(ncu_l2, name);
+			if (r1 < 0 && r2 < 0) {
+				char wb[512];
+				snprintf(wb, sizeof wb, "%s", t);
+				split_words(wb, &name, &unit, &value);
+				r1 = metric_rank(ncu_l1, name), r2 = metric_rank(ncu_l2, name);
+				if (r1 < 0 && r2 < 0)
+					continue;
+				snprintf(nb, sizeof nb, "%s", name);
+				snprintf(ub, sizeof ub, "%s", unit);
+				snprintf(vb, sizeof vb, "%s", value);
+				name = nb, unit = ub, value = vb;
+			}
+			if (*unit && strcmp(unit, "%")) {
+				char why[200];
+				snprintf(why, sizeof why, "%.100s: expected the unit %%, got '%.40s'", name,
+					 unit);
+				rc = fail(err, errlen, shown, line, "%s", why);
+				goto done;
+			}
+			ent *e = &E.e[cur];
+			int *rank = r1 >= 0 ? &e->l1rank : &e->l2rank, mr = r1 >= 0 ? r1 : r2;
+			if (*rank == mr) {
+				char why[200];
+				snprintf(why, sizeof why, "%.100s twice for this launch", name);
+				rc = fail(err, errlen, shown, line, "%s", why);
+				goto done;
+			}
+			double x = NAN;
+			int present;
+			if ((rc = prof_rate(value, &x, &present, e, name, shown, line, out, err,
+					    errlen)) < 0)
+				goto done;
+			rc = -2;
+			if (mr < *rank) {
+				*rank = mr;
+				*(r1 >= 0 ? &e->r.l1 : &e->r.l2) = present ? x : NAN;
+			}
+			continue;
+		}
+		char *name;
+		if (!text_kernel_line(buf, &name))
+			continue; /* a process line, "Section: ...", a rule's text, the program's output */
+		const char *why = name_bad(name);
+		if (why) {
+			rc = fail(err, errlen, shown, line, why, "");
+			goto done;
+		}
+		cur = ents_add(&E, name, line);
+		if (cur == -1) {
+			rc = fail(err, errlen, shown, line, "more than 10000 kernel launches%s", "");
+			goto done;
+		}
+		if (cur == -2)
+			goto done;
+		E.e[cur].id = (unsigned long long)cur;
+	}
+	if (got < 0) {
+		rc = -1;
+		goto done;
+	}
+	if (!E.n) {
+		snprintf(err, errlen,
+			 "%s: no launch (Nsight Compute text page without a line \"NAME (GRID)x(BLOCK), "
+			 "Context C, Stream S, ...\")",
+			 shown);
+		rc = -1;
+		goto done;
+	}
+	rc = ents_finish(&E, MF_NCU_TEXT, NULL, shown, out, err, errlen);
+done:
+	ents_free(&E);
+	return rc;
+}
+
+/* Is the text, from L on, ncu's text page after other output (a process
+ * line followed by a launch line)? */
+static int text_page_ahead(lines L, char *buf)
+{
+	char err[8];
+	int proc = 0, got;
+	while ((got = next_line(&L, buf, PROF_MAX_LINE, "", err, sizeof err)) > 0) {
+		char *s = trim(buf), *name;
+		if (!*s || !strncmp(s, "==", 2))
+			continue;
+		if (proc && text_kernel_line(s, &name))
+			return 1;
+		proc = is_proc_line(s);
+	}
+	return 0;
 }
 
 int measured_parse(const char *text, size_t n, const char *shown, measured_set *out, char *err,
@@ -684,15 +1064,22 @@ int measured_parse(const char *text, size_t n, const char *shown, measured_set *
 			continue;
 		if (!strncmp(s, "==", 2))
 			continue; /* a profiler's ==PROF== or ==PID== line */
+		if (is_proc_line(s)) {
+			fmt = MF_NCU_TEXT;
+			break;
+		}
 		int nf = csv_split(s, f, PROF_MAX_FIELDS);
 		fmt = nf > 0 ? detect(f, nf, &c) : MF_PLAIN;
 		break;
 	}
+	if (fmt == MF_PLAIN && text_page_ahead((lines){text, text + n, 0}, buf))
+		fmt = MF_NCU_TEXT; /* after the program's own output */
 	out->format = format_names[fmt];
-	if (fmt == MF_PLAIN) {
-		/* from the top, so that its line limit and messages hold */
+	if (fmt == MF_PLAIN || fmt == MF_NCU_TEXT) {
+		/* from the top, so that line limits and messages hold */
 		L = (lines){text, text + n, 0};
-		rc = parse_plain(&L, buf, shown, out, err, errlen);
+		rc = fmt == MF_PLAIN ? parse_plain(&L, buf, shown, out, err, errlen)
+				     : parse_text(&L, buf, shown, out, err, errlen);
 	} else {
 		rc = parse_prof(&L, buf, fmt, &c, shown, out, err, errlen);
 	}
@@ -717,31 +1104,205 @@ int measured_read(const char *path, measured_set *out, char *err, size_t errlen)
 	return rc;
 }
 
-/* Is the row kernel (or its base name) name[0..len)? */
-static int named(const measured_row *r, const char *name, size_t len)
+/* ---------------------------------------------------------- matching */
+
+static int eqn(const char *a, const char *b, size_t len)
 {
-	return (strlen(r->kernel) == len && !memcmp(r->kernel, name, len)) ||
-	       (r->base && strlen(r->base) == len && !memcmp(r->base, name, len));
+	return a && strlen(a) == len && !memcmp(a, b, len);
+}
+
+/* Is any row named name[0..len), whole or before its '('? */
+static int has_name(const measured_set *s, const char *name, size_t len)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (eqn(s->rows[i].kernel, name, len) || eqn(s->rows[i].base, name, len))
+			return 1;
+	return 0;
+}
+
+/* Launch k of the kernel named key[0..len): among the rows so named
+ * whole, else among those so named before '(' (counted by blaunch). */
+static const measured_row *launch_of(const measured_set *s, const char *key, size_t len,
+				     unsigned long k)
+{
+	int whole = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (eqn(s->rows[i].kernel, key, len)) {
+			whole = 1;
+			if (s->rows[i].launch == k)
+				return &s->rows[i];
+		}
+	if (whole)
+		return NULL;
+	for (size_t i = 0; i < s->n; i++)
+		if (eqn(s->rows[i].base, key, len) && s->rows[i].blaunch == k)
+			return &s->rows[i];
+	return NULL;
+}
+
+/* "#K" at the end of name[0..*len): K, with *len cut before '#'; or -1. */
+static long hash_launch(const char *name, size_t *len)
+{
+	const char *h = NULL;
+	for (size_t i = *len; i-- > 0;)
+		if (name[i] == '#') {
+			h = name + i;
+			break;
+		}
+	size_t dl = h ? *len - (size_t)(h - name) - 1 : 0;
+	if (!h || !dl || dl > 9 || strspn(h + 1, "0123456789") < dl)
+		return -1;
+	*len = (size_t)(h - name);
+	return strtol(h + 1, NULL, 10);
+}
+
+/* A description's launch tag "[VAR=N,...]" at the end of name[0..len)
+ * dropped: the length left. */
+static size_t drop_tag(const char *name, size_t len)
+{
+	if (len < 3 || name[len - 1] != ']')
+		return len;
+	size_t i = len - 1;
+	while (i > 0 && name[i] != '[')
+		i--;
+	if (!i || name[i] != '[' || !memchr(name + i, '=', len - i))
+		return len;
+	return i;
 }
 
 const measured_row *measured_find(const measured_set *s, const char *name)
 {
-	/* a few kernels: scans are enough */
-	for (size_t i = 0; i < s->n; i++)
-		if (!s->rows[i].launch && !strcmp(s->rows[i].kernel, name))
-			return &s->rows[i];
-	for (size_t i = 0; i < s->n; i++)
-		if (!s->rows[i].launch && s->rows[i].base && !strcmp(s->rows[i].base, name))
-			return &s->rows[i];
-	const char *h = strrchr(name, '#');
-	if (!h || !h[1] || strlen(h + 1) > 9 || strspn(h + 1, "0123456789") != strlen(h + 1))
-		return NULL;
-	unsigned long want = strtoul(h + 1, NULL, 10);
-	size_t len = (size_t)(h - name);
-	for (size_t i = 0; i < s->n; i++)
-		if (s->rows[i].launch == want && named(&s->rows[i], name, len))
-			return &s->rows[i];
-	return NULL;
+	size_t len = strlen(name);
+	if (has_name(s, name, len))
+		return launch_of(s, name, len, 0);
+	long k = hash_launch(name, &len);
+	return k < 0 ? NULL : launch_of(s, name, len, (unsigned long)k);
+}
+
+int measured_match_init(measured_match *m, const measured_set *s)
+{
+	memset(m, 0, sizeof *m);
+	m->s = s;
+	m->used = calloc(s->n ? s->n : 1, 1);
+	return m->used ? 0 : -2;
+}
+
+int measured_match_next(measured_match *m, const char *name, const measured_row **row)
+{
+	const measured_set *s = m->s;
+	size_t len = strlen(name);
+	long k = -1;
+	*row = NULL;
+	if (!has_name(s, name, len)) {
+		size_t l2 = len;
+		k = hash_launch(name, &l2);
+		if (k >= 0)
+			len = l2;
+		len = drop_tag(name, len);
+	}
+	measured_key *key = NULL;
+	for (size_t i = m->nkeys; i-- > 0 && !key;)
+		if (eqn(m->keys[i].name, name, len))
+			key = &m->keys[i];
+	if (!key) {
+		if (m->nkeys == m->cap) {
+			size_t nc = m->cap ? 2 * m->cap : 16;
+			measured_key *nk = realloc(m->keys, nc * sizeof *nk);
+			if (!nk)
+				return -2;
+			m->keys = nk;
+			m->cap = nc;
+		}
+		key = &m->keys[m->nkeys];
+		memset(key, 0, sizeof *key);
+		if (!(key->name = malloc(len + 1)))
+			return -2;
+		memcpy(key->name, name, len);
+		key->name[len] = '\0';
+		m->nkeys++;
+	}
+	key->modelled++;
+	*row = launch_of(s, name, len, k >= 0 ? (unsigned long)k : key->turn++);
+	if (*row) {
+		key->matched++;
+		m->used[*row - s->rows] = 1;
+	}
+	return 0;
+}
+
+void measured_match_notes(const measured_match *m, const char *shown, const char *cmd)
+{
+	const measured_set *s = m->s;
+	for (size_t i = 0; i < s->nnotes; i++)
+		msg_error("%s", s->notes[i]);
+	if (s->clamped)
+		msg_error("%s: %lu value%s out of 0 to 100 %% clamped%s", shown, s->clamped,
+			  s->clamped == 1 ? "" : "s",
+			  s->clamped > MEASURED_MAX_NOTES - 2 ? " (the first ones named above)" : "");
+	/* measured launches no kernel matched: a line per kernel */
+	for (size_t i = 0; i < s->n; i++) {
+		const measured_row *r = &s->rows[i];
+		if (r->launch)
+			continue; /* its first launch speaks for it */
+		size_t total = 0, left = 0, first = 0;
+		char which[96] = "";
+		for (size_t j = i; j < s->n; j++) {
+			if (strcmp(s->rows[j].kernel, r->kernel))
+				continue;
+			total++;
+			if (m->used[j])
+				continue;
+			if (!left++)
+				first = j;
+			size_t l = strlen(which);
+			if (left <= 4)
+				snprintf(which + l, sizeof which - l, "%s%u", left > 1 ? ", " : "",
+					 s->rows[j].launch);
+			else if (left == 5)
+				snprintf(which + l, sizeof which - l, ", ...");
+		}
+		if (!left)
+			continue;
+		if (left == total)
+			msg_error("%s:%u: no kernel named '%s' among the inputs%s", shown, r->line,
+				  r->kernel, total > 1 ? " (any of its launches)" : "");
+		else
+			msg_error("%s:%u: %zu of the %zu measured launches of '%s' have no kernel "
+				  "among the inputs (launch%s %s, from 0): left out",
+				  shown, s->rows[first].line, left, total, r->kernel, left > 1 ? "es" : "",
+				  which);
+	}
+	/* kernels of the inputs no launch matched */
+	size_t none = 0;
+	char names[240] = "";
+	for (size_t i = 0; i < m->nkeys; i++) {
+		const measured_key *k = &m->keys[i];
+		if (k->matched == k->modelled)
+			continue;
+		if (k->matched) {
+			msg_error("%s: %u of the %u kernels (launches) named '%s' among the inputs have "
+				  "no measured launch in %s: left out",
+				  cmd, k->modelled - k->matched, k->modelled, k->name, shown);
+			continue;
+		}
+		size_t l = strlen(names);
+		if (none++ < 4)
+			snprintf(names + l, sizeof names - l, "%s'%.40s'", none > 1 ? ", " : "", k->name);
+		else if (none == 5)
+			snprintf(names + l, sizeof names - l, ", ...");
+	}
+	if (none)
+		msg_error("%s: %zu kernel name%s among the inputs %s no measurement in %s (%s)", cmd,
+			  none, none == 1 ? "" : "s", none == 1 ? "has" : "have", shown, names);
+}
+
+void measured_match_free(measured_match *m)
+{
+	for (size_t i = 0; i < m->nkeys; i++)
+		free(m->keys[i].name);
+	free(m->keys);
+	free(m->used);
+	memset(m, 0, sizeof *m);
 }
 
 void measured_free(measured_set *s)
@@ -751,6 +1312,9 @@ void measured_free(measured_set *s)
 		free(s->rows[i].base);
 	}
 	free(s->rows);
+	for (size_t i = 0; i < s->nnotes; i++)
+		free(s->notes[i]);
+	free(s->notes);
 	const char *fmt = s->format;
 	memset(s, 0, sizeof *s);
 	s->format = fmt;

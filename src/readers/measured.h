@@ -31,19 +31,47 @@
  *    the L1 hit rate is l1_global_load_hit / (l1_global_load_hit +
  *    l1_global_load_miss) from the Total column.
  *
- * Profiler exports: lines starting with "==" (==PROF==, ==1234==) are
- * comments; lines of at most 65535 bytes and 4096 fields; kernel names of
- * 1 to 1023 bytes. Each launch (ncu: each ID) is a row; a kernel's
- * launches are numbered from 0 in ID order (nvprof: one row per kernel,
- * launch 0; a kernel twice, as from two devices, is refused). A launch
- * without any of the metrics above is kept with no rate (so that the
- * numbering follows the profiler's).
+ *  - Nsight Compute's text page (`ncu` without --csv, as people paste
+ *    it): "[PID] PROCESS@HOST" lines, a launch per line
+ *    "  NAME (GRID)x(BLOCK), Context C, Stream S, ...", and per section a
+ *    table framed by dash lines ("Metric Name", "Metric Unit", "Metric
+ *    Value"), its columns where the dashes are; the same metric names.
+ *    Told from a first line "[PID] ..." or, after other output (the
+ *    program's), such a line followed by a launch line.
  *
- * Matching (measured_find): rdscope's kernel name NAME matches launch 0 of
- * the kernel whose name is NAME, or, failing that, whose name before '('
- * (a leading "void " dropped) is NAME (nvprof's and ncu's demangled
- * signatures "colcopy(float*, float*, int)"); NAME#N (N decimal) matches
- * launch N the same way, when no kernel is named NAME#N itself.
+ * Profiler exports: lines starting with "==" (==PROF==, ==WARNING==,
+ * ==1234==) are comments; lines of at most 65535 bytes and 4096 fields;
+ * kernel names of 1 to 1023 bytes. Each launch (ncu: each ID; the text
+ * page: each launch line) is a row; a kernel's launches are numbered from 0
+ * in ID order (nvprof: one row per kernel, launch 0; a kernel twice, as
+ * from two devices, is refused). A launch without any of the metrics
+ * above is kept with no rate (so that the numbering follows the
+ * profiler's). Nsight Compute's metric names may also be "LABEL (NAME)"
+ * (--print-metric-name label-name).
+ *
+ * Values out of range are data, not syntax: a profiler's percent below 0
+ * or above 100 (ncu combines counters of several replay passes: 104.17 %
+ * occurs) and the plain CSV's "N%" are clamped to 0 or 100 %, counted and
+ * named in notes[] (FILE:LINE, kernel, metric); "n/a", "no data" and an
+ * empty value are no value. The plain CSV's bare fraction above 1 stays
+ * an error (a percent written without its %?).
+ *
+ * The L1 rate of Nsight Compute is, best first:
+ * l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct (global loads,
+ * what the model counts), l1tex__t_sector_hit_rate.pct and "L1/TEX Hit
+ * Rate" (every L1 access: stores, local memory too; a note says which
+ * launches use them).
+ *
+ * Matching (measured_match_next), one modelled kernel after another in
+ * the inputs' order: NAME is matched with the measured kernel named NAME
+ * or, failing that, whose name before '(' (a leading "void " dropped) is
+ * NAME (nvprof's and ncu's demangled signatures "colcopy(float*, float*,
+ * int)"); a kernel description's launch tag "[t=0]" (a name ending in
+ * "[VAR=N,...]") is dropped first. The k-th modelled kernel of a name
+ * matches the k-th measured launch of that name (from 0, in ID order).
+ * NAME#K (K decimal), when no kernel is named NAME#K itself, selects launch
+ * K and takes no turn. measured_find is the one-kernel form: NAME is launch
+ * 0, NAME#K launch K.
  *
  * At most MEASURED_MAX rows (launches) and MEASURED_MAX_BYTES bytes.
  * Every refusal says "FILE:LINE: why".
@@ -60,6 +88,8 @@ typedef struct measured_row {
 	char *kernel;      /* the name as the file gives it */
 	char *base;        /* profilers: the name before '(' (NULL: none, or the same) */
 	unsigned launch;   /* the kernel's launch, from 0 (plain CSV: 0) */
+	unsigned blaunch;  /* the same among the rows of its base name (base NULL: launch) */
+	unsigned long long id; /* ncu's ID; the text page: its launch's place; else 0 */
 	double l1, l2;     /* hit rates in [0, 1]; NAN when not given (plain: l1 always) */
 	unsigned line;     /* in the file (ncu: the launch's first row) */
 } measured_row;
@@ -68,7 +98,26 @@ typedef struct measured_set {
 	measured_row *rows;
 	size_t n;
 	const char *format; /* "plain CSV", "Nsight Compute CSV", ... (static) */
+	char **notes;       /* what was read as it should not be: clamped values, the L1 metric */
+	size_t nnotes;
+	unsigned long clamped; /* values clamped to 0..100 % (the first MEASURED_MAX_NOTES named) */
 } measured_set;
+
+#define MEASURED_MAX_NOTES 20
+
+/* Matching the inputs' kernels, in order, with the measured launches. */
+typedef struct measured_key {
+	char *name;                  /* the name matched (launch tag dropped) */
+	unsigned turn;               /* the next launch by turn */
+	unsigned modelled, matched;  /* kernels of this name in the inputs, matched */
+} measured_key;
+
+typedef struct measured_match {
+	const measured_set *s;
+	measured_key *keys;
+	size_t nkeys, cap;
+	unsigned char *used;         /* per row: matched */
+} measured_match;
 
 /* Parse text[0..n) (shown names it): 0 with *out; -1 "SHOWN:LINE: why"
  * in err; -2 out of memory. */
@@ -76,8 +125,19 @@ int measured_parse(const char *text, size_t n, const char *shown, measured_set *
 		   size_t errlen);
 /* The same from a file. */
 int measured_read(const char *path, measured_set *out, char *err, size_t errlen);
-/* The row rdscope's kernel name matches (see above), or NULL. */
+/* The row rdscope's kernel name matches alone (see above), or NULL. */
 const measured_row *measured_find(const measured_set *s, const char *name);
+
+/* 0, or -2 out of memory. */
+int measured_match_init(measured_match *m, const measured_set *s);
+/* The next modelled kernel, named name: its row in *row (NULL: none);
+ * 0, or -2 out of memory. */
+int measured_match_next(measured_match *m, const char *name, const measured_row **row);
+/* The set's notes, then the measured launches no kernel matched and the
+ * kernels no launch matched, each said on standard error: shown names the
+ * file, cmd the command ("validate"). */
+void measured_match_notes(const measured_match *m, const char *shown, const char *cmd);
+void measured_match_free(measured_match *m);
 void measured_free(measured_set *s);
 
 #endif
