@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "samefile.h"
 #include "sweep.h"
+#include "validate_cmd.h"
 
 #define CAL_MAX_KEYS 64
 
@@ -49,6 +50,7 @@ typedef struct cctx {
 	const cli *c;
 	const measured_set *ms;
 	measured_match *match;  /* the inputs' kernels, in order, with the launches */
+	vsel sel;               /* the input's kernels --kernel leaves out */
 	const sweep_plan *plan;
 	unsigned long npts; /* the plan's points and the baseline (the last) */
 	unsigned jobs;
@@ -191,7 +193,7 @@ static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model 
 	if (!(w->name = strdup(k->name ? k->name : "")))
 		return RD_ENOMEM;
 	x->n++;
-	if (measured_match_next(x->match, w->name, &w->m) < 0)
+	if (vsel_match(&x->sel, x->match, w->name, &w->m) < 0)
 		return RD_ENOMEM;
 	if (!w->m || isnan(w->m->l1))
 		return RD_OK; /* nothing to fit it to: not modelled */
@@ -886,7 +888,10 @@ int calibrate_run(const cli *c)
 	progress_init(&x.prog, !c->quiet, "calibrate");
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++) {
 		x.input = i;
-		rc = batch_each_kernel(c, c->inputs[i], one_kernel, &x);
+		rc = vsel_begin(&x.sel, c, c->inputs[i]);
+		if (rc == EXIT_OK)
+			rc = batch_each_kernel(c, c->inputs[i], one_kernel, &x);
+		vsel_end(&x.sel);
 	}
 	progress_done(&x.prog);
 	/* a measurement fitted twice (an input given twice) would weigh twice,

@@ -16,6 +16,53 @@
 #include "batch.h"
 #include "samefile.h"
 
+int vsel_begin(vsel *s, const cli *c, const char *spec)
+{
+	memset(s, 0, sizeof *s);
+	s->index = -1;
+	if (!c->kernel)
+		return EXIT_OK;
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	int st = input_names(spec, &opts, &s->names, &s->n, err, sizeof err);
+	if (st != INPUT_OK) {
+		msg_error("%s", st == INPUT_ENOMEM ? "out of memory" : err);
+		s->names = NULL;
+		return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	const char *k = c->kernel;
+	if (*k && strspn(k, "0123456789") == strlen(k) && strlen(k) < 10)
+		s->index = strtol(k, NULL, 10);
+	return EXIT_OK;
+}
+
+int vsel_match(vsel *s, measured_match *m, const char *name, const measured_row **row)
+{
+	if (s->names) {
+		/* the kernels left out before this one take their turns */
+		size_t to = s->at;
+		if (s->index >= 0 && (size_t)s->index < s->n && !strcmp(s->names[s->index], name))
+			to = (size_t)s->index;
+		else
+			while (to < s->n && strcmp(s->names[to], name))
+				to++;
+		if (to < s->n) {
+			for (; s->at < to; s->at++)
+				if (measured_match_skip(m, s->names[s->at]) < 0)
+					return -2;
+			s->at = to + 1;
+		}
+	}
+	return measured_match_next(m, name, row);
+}
+
+void vsel_end(vsel *s)
+{
+	if (s->names)
+		input_names_free(s->names, s->n);
+	memset(s, 0, sizeof *s);
+}
+
 /* One modelled kernel. */
 typedef struct vrow {
 	const char *input;
@@ -28,6 +75,7 @@ typedef struct vctx {
 	const cli *c;
 	const measured_set *ms;
 	measured_match *match;  /* the inputs' kernels, in order, with the launches */
+	vsel sel;               /* the input's kernels --kernel leaves out */
 	vrow *rows;
 	size_t n, cap;
 } vctx;
@@ -61,7 +109,7 @@ static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model 
 	w->kernel = strdup(k->name ? k->name : "");
 	w->m = NULL;
 	rd_result_free(&r);
-	if (!w->kernel || measured_match_next(v->match, w->kernel, &w->m) < 0) {
+	if (!w->kernel || vsel_match(&v->sel, v->match, w->kernel, &w->m) < 0) {
 		free(w->kernel);
 		return RD_ENOMEM;
 	}
@@ -264,8 +312,12 @@ int validate_run(const cli *c)
 		rc = EXIT_RUNTIME;
 	}
 	vctx v = {.c = c, .ms = &ms, .match = &match};
-	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
-		rc = batch_each_kernel(c, c->inputs[i], one_kernel, &v);
+	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++) {
+		rc = vsel_begin(&v.sel, c, c->inputs[i]);
+		if (rc == EXIT_OK)
+			rc = batch_each_kernel(c, c->inputs[i], one_kernel, &v);
+		vsel_end(&v.sel);
+	}
 	/* a measurement compared twice (an input given twice) would weigh
 	 * twice in the statistics */
 	for (size_t i = 0; i < v.n && rc == EXIT_OK; i++)

@@ -10,7 +10,27 @@
 #define VALIDATE_CMD_H
 
 #include "cli.h"
+#include "readers/measured.h"
 
 int validate_run(const cli *c);
+
+/*
+ * Matching an input's kernels with the measured launches in order
+ * (measured_match_next) when --kernel keeps only some: the kernels it
+ * leaves out before each kept one take their names' turns, so that
+ * fdtd_step1_kernel[t=2] alone still matches the third launch. Shared
+ * with calibrate.
+ */
+typedef struct vsel {
+	char **names;  /* the input's kernels, all of them (NULL: no selection) */
+	size_t n, at;  /* ... and the next not yet passed */
+	long index;    /* --kernel INDEX, or -1 */
+} vsel;
+
+/* For INPUT spec: 0, or an exit status (said). */
+int vsel_begin(vsel *s, const cli *c, const char *spec);
+/* The kept kernel named name: its row in *row. 0, or -2 out of memory. */
+int vsel_match(vsel *s, measured_match *m, const char *name, const measured_row **row);
+void vsel_end(vsel *s);
 
 #endif

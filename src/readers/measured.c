@@ -1187,46 +1187,67 @@ int measured_match_init(measured_match *m, const measured_set *s)
 	return m->used ? 0 : -2;
 }
 
-int measured_match_next(measured_match *m, const char *name, const measured_row **row)
+/* The key of a modelled kernel's name (name[0..*len) after dropping
+ * "#K", with *k = K, and a launch tag), made when new: NULL out of
+ * memory. */
+static measured_key *match_key(measured_match *m, const char *name, long *k)
 {
 	const measured_set *s = m->s;
 	size_t len = strlen(name);
-	long k = -1;
-	*row = NULL;
+	*k = -1;
 	if (!has_name(s, name, len)) {
 		size_t l2 = len;
-		k = hash_launch(name, &l2);
-		if (k >= 0)
+		*k = hash_launch(name, &l2);
+		if (*k >= 0)
 			len = l2;
 		len = drop_tag(name, len);
 	}
-	measured_key *key = NULL;
-	for (size_t i = m->nkeys; i-- > 0 && !key;)
+	for (size_t i = m->nkeys; i-- > 0;)
 		if (eqn(m->keys[i].name, name, len))
-			key = &m->keys[i];
-	if (!key) {
-		if (m->nkeys == m->cap) {
-			size_t nc = m->cap ? 2 * m->cap : 16;
-			measured_key *nk = realloc(m->keys, nc * sizeof *nk);
-			if (!nk)
-				return -2;
-			m->keys = nk;
-			m->cap = nc;
-		}
-		key = &m->keys[m->nkeys];
-		memset(key, 0, sizeof *key);
-		if (!(key->name = malloc(len + 1)))
-			return -2;
-		memcpy(key->name, name, len);
-		key->name[len] = '\0';
-		m->nkeys++;
+			return &m->keys[i];
+	if (m->nkeys == m->cap) {
+		size_t nc = m->cap ? 2 * m->cap : 16;
+		measured_key *nk = realloc(m->keys, nc * sizeof *nk);
+		if (!nk)
+			return NULL;
+		m->keys = nk;
+		m->cap = nc;
 	}
+	measured_key *key = &m->keys[m->nkeys];
+	memset(key, 0, sizeof *key);
+	if (!(key->name = malloc(len + 1)))
+		return NULL;
+	memcpy(key->name, name, len);
+	key->name[len] = '\0';
+	m->nkeys++;
+	return key;
+}
+
+int measured_match_next(measured_match *m, const char *name, const measured_row **row)
+{
+	long k;
+	measured_key *key = match_key(m, name, &k);
+	*row = NULL;
+	if (!key)
+		return -2;
 	key->modelled++;
-	*row = launch_of(s, name, len, k >= 0 ? (unsigned long)k : key->turn++);
+	*row = launch_of(m->s, key->name, strlen(key->name),
+			 k >= 0 ? (unsigned long)k : key->turn++);
 	if (*row) {
 		key->matched++;
-		m->used[*row - s->rows] = 1;
+		m->used[*row - m->s->rows] = 1;
 	}
+	return 0;
+}
+
+int measured_match_skip(measured_match *m, const char *name)
+{
+	long k;
+	measured_key *key = match_key(m, name, &k);
+	if (!key)
+		return -2;
+	if (k < 0)
+		key->turn++;
 	return 0;
 }
 

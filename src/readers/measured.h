@@ -133,6 +133,9 @@ int measured_match_init(measured_match *m, const measured_set *s);
 /* The next modelled kernel, named name: its row in *row (NULL: none);
  * 0, or -2 out of memory. */
 int measured_match_next(measured_match *m, const char *name, const measured_row **row);
+/* A kernel of the inputs that a selection (--kernel) leaves out: it takes
+ * its name's turn but is not modelled. 0, or -2 out of memory. */
+int measured_match_skip(measured_match *m, const char *name);
 /* The set's notes, then the measured launches no kernel matched and the
  * kernels no launch matched, each said on standard error: shown names the
  * file, cmd the command ("validate"). */

@@ -364,3 +364,149 @@ assert k["copy#2"]["measured_as"] == {"kernel": "copy", "launch": 2, "line": 5},
 assert k["copy#3"]["measured_as"] is None
 ' "$T/out"
 result "validate: JSON measured_as names the measured kernel, launch and line matched" $?
+
+# ------------------------------------------------------------------------
+# Real Nsight Compute output (issue 36): samples/measured/h100/ holds ncu
+# 2025.3's files from an H100 as it wrote them. Each layout is read, its
+# launches matched, and its numbers are the ones read by hand from the
+# file (the value ncu printed, / 100). Model values are not checked here
+# (the tests above do that); the MAE is recomputed from the rows.
+HD=samples/measured/h100
+CC=$HD/colcopy.kdesc
+# check 'KERNEL=L1/L2' ... (percents, "-" none) on the JSON in $T/out:
+# those kernels' measured rates; the L1 MAE is the mean of the rows'
+# errors; prints the format and the number of kernels compared
+check() {
+	python3 - "$T/out" "$@" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+k = {x["kernel"]: x for x in v["kernels"]}
+for a in sys.argv[2:]:
+    name, rates = a.rsplit("=", 1)
+    want = [None if r == "-" else float(r) / 100 for r in rates.split("/")]
+    got = [k[name]["l1"]["measured"], k[name]["l2"]["measured"]]
+    for w, g in zip(want, got):
+        assert (w is None and g is None) or (g is not None and abs(w - g) < 1e-12), (name, want, got)
+e = [x["l1"]["error"] for x in v["kernels"] if x["l1"]["error"] is not None]
+assert v["l1"]["n"] == len(e) and abs(v["l1"]["mae"] - sum(e) / len(e)) < 1e-12, v["l1"]
+print(v["measured_format"], v["l1"]["n"])
+PY
+}
+
+# The metrics page, one row per metric: the loads' L1 metric (87.50, not
+# the all-traffic 88.09), and ID 17's L2 at 104.17 % clamped and named,
+# not a refusal
+rds validate -f json --measured $HD/fig3-copy-ncu.csv $CC
+[ $rc -eq 0 ] &&
+	grep -qx "rdscope: $HD/fig3-copy-ncu.csv:215: kernel 'cc100_h64(const float \*, float \*, int)' (ID 17): lts__t_sector_hit_rate.pct is 104.17 %, out of 0 to 100 %: taken as 100 %" "$T/err" &&
+	grep -qx "rdscope: $HD/fig3-copy-ncu.csv: 1 value out of 0 to 100 % clamped" "$T/err" &&
+	grep -q "rdscope: validate: 24 kernel names among the inputs have no measurement in $HD/fig3-copy-ncu.csv ('ls0_h32', " "$T/err" &&
+	[ "$(check cc0_h32=87.50/93.11 cc100_h64=86.07/100 cc25_h1024=2.27/95.51 cc100_h1024=0.00/95.32 ls0_h32=-/-)" = "Nsight Compute CSV 24" ]
+result "h100 metrics page: the loads' L1 metric, 104.17 % clamped with a note, 24 launches matched by name" $?
+rds validate -f json --measured $HD/fig3-loads-ncu.csv $CC
+[ $rc -eq 0 ] && [ "$(check ls0_h32=87.50/91.75 ls100_h256=1.30/89.62 cc0_h32=-/-)" = "Nsight Compute CSV 24" ]
+result "h100 metrics page (loads only): the values read by hand" $?
+
+# The details (sections) page: "L1/TEX Hit Rate" and "L2 Hit Rate" among
+# other sections' rows, ==WARNING== lines inside; the L1 is all traffic,
+# said
+rds validate -f json --measured $HD/fig3-h512-sections.csv $CC
+[ $rc -eq 0 ] &&
+	grep -qx "rdscope: $HD/fig3-h512-sections.csv: the L1 hit rate of 3 launches is L1/TEX Hit Rate (every L1 access: stores and local memory too), not l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct (global loads, what the model counts), which the file lacks" "$T/err" &&
+	[ "$(check cc0_h512=92.15/92.93 cc25_h512=91.87/92.94 cc100_h512=0.03/96.17)" = "Nsight Compute CSV 3" ]
+result "h100 sections page: L1/TEX Hit Rate and L2 Hit Rate, the all-traffic L1 said" $?
+# ... in base units with only the tables and launch statistics: no hit
+# rate in it, which the refusal says with the sections it has
+rds validate --measured $HD/gemm-sections-base-units.csv samples/polybench/gemm.kdesc
+[ $rc -eq 2 ] && grep -q "gemm-sections-base-units.csv: no measurement: none of its 1 launch has a hit rate (.*--section MemoryWorkloadAnalysis); its sections: MemoryWorkloadAnalysis_Tables, Launch Statistics\$" "$T/err"
+result "h100 sections page in base units: read; no hit rate in it, its sections named (exit 2)" $?
+
+# The raw page: a column per metric, a units row; the loads' metric
+# (91.91, not 95.51)
+rds validate -f json --measured $HD/gemm-raw.csv samples/polybench/gemm.kdesc
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] &&
+	[ "$(check gemm_kernel=91.91/99.54)" = "Nsight Compute raw CSV 1" ]
+result "h100 raw page: the loads' L1 metric and the L2, by hand" $?
+
+# The text page as ncu prints it, and as people paste it: CRLF, the
+# program's output before it, spaces collapsed (columns lost)
+rds validate -f json --measured $HD/gemm-sections.txt samples/polybench/gemm.kdesc
+[ $rc -eq 0 ] && [ "$(check gemm_kernel=95.74/99.11)" = "Nsight Compute text page 1" ] &&
+	grep -q "gemm-sections.txt: the L1 hit rate of 1 launch is L1/TEX Hit Rate" "$T/err"
+ok=$?
+sed 's/$/\r/' $HD/gemm-sections.txt >"$T/crlf.txt"
+{ echo "GEMM: 512 x 512"; echo "[GPU] took 0.1 s"; cat $HD/gemm-sections.txt; } >"$T/after.txt"
+tr -s ' ' <$HD/gemm-sections.txt >"$T/squeezed.txt"
+for f in crlf after squeezed; do
+	rds validate -f json --measured "$T/$f.txt" samples/polybench/gemm.kdesc
+	{ [ $rc -eq 0 ] && [ "$(check gemm_kernel=95.74/99.11)" = "Nsight Compute text page 1" ]; } ||
+		{ ok=1; echo "# $f: exit $rc: $(cat "$T/err")"; }
+done
+rds validate --measured $HD/gemm-sections.txt samples/polybench/gemm.kdesc
+grep -q '^measured: .*gemm-sections.txt (Nsight Compute text page)' "$T/out" &&
+	grep -q '^gemm_kernel  *[0-9.]*%  *95\.74%  ' "$T/out" || ok=1
+result "h100 text page: read as printed, with CRLF, after the program's output, spaces collapsed" $ok
+
+# Launches: FDTD-2D's 9 profiled launches (3 kernels x 3 steps) match the
+# description's first 3 steps, t=K with the K-th launch of each kernel in
+# ID order; the other 1491 launches are said, once per kernel, and left out
+rds validate -f json --measured $HD/fdtd-2d-ncu.csv samples/polybench/fdtd-2d.kdesc
+[ $rc -eq 0 ] &&
+	[ "$(check 'fdtd_step1_kernel[t=0]=29.19/36.68' 'fdtd_step2_kernel[t=0]=30.81/40.70' 'fdtd_step3_kernel[t=0]=35.76/32.48' \
+		'fdtd_step1_kernel[t=1]=29.19/36.69' 'fdtd_step2_kernel[t=1]=30.82/40.75' 'fdtd_step3_kernel[t=2]=35.76/32.51' \
+		'fdtd_step1_kernel[t=3]=-/-')" = "Nsight Compute CSV 9" ] &&
+	grep -qx "rdscope: validate: 497 of the 500 kernels (launches) named 'fdtd_step1_kernel' among the inputs have no measured launch in $HD/fdtd-2d-ncu.csv: left out" "$T/err" &&
+	[ "$(grep -c 'left out' "$T/err")" -eq 3 ] && python3 -c '
+import json, sys
+k = {x["kernel"]: x for x in json.load(open(sys.argv[1]))["kernels"]}
+for t in range(3):
+    for s in range(3):
+        m = k["fdtd_step%d_kernel[t=%d]" % (s + 1, t)]["measured_as"]
+        assert m["launch"] == t and m["line"] == 4 + 12 * (3 * t + s), m
+' "$T/out"
+ok=$?
+# the other way: the small variant launches 2 steps, so each kernel's
+# third measured launch has no kernel
+rds validate -f json --measured $HD/fdtd-2d-ncu.csv samples/polybench/fdtd-2d.kdesc:small
+[ $rc -eq 0 ] && [ "$(check 'fdtd_step1_kernel[t=0]=29.19/36.68' 'fdtd_step3_kernel[t=1]=35.76/32.48')" = "Nsight Compute CSV 6" ] &&
+	grep -qx "rdscope: $HD/fdtd-2d-ncu.csv:76: 1 of the 3 measured launches of 'fdtd_step1_kernel(int, int, float \*, float \*, float \*, float \*, int)' have no kernel among the inputs (launch 2, from 0): left out" "$T/err" || ok=1
+# --kernel keeps t=1 alone: it is still the second launch (the kernels
+# left out take their turns), by name or by index
+for sel in 'fdtd_step2_kernel[t=1]' 4; do
+	rds validate -f json --measured $HD/fdtd-2d-ncu.csv --kernel "$sel" samples/polybench/fdtd-2d.kdesc:small
+	{ [ $rc -eq 0 ] && [ "$(check 'fdtd_step2_kernel[t=1]=30.82/40.75')" = "Nsight Compute CSV 1" ]; } ||
+		{ ok=1; echo "# --kernel $sel: exit $rc: $(cat "$T/err")"; }
+done
+# NAME#K still selects launch K, and takes no turn: step3#2 is ID 8, the
+# step3 after it launch 0 (ID 2)
+printf 'format = "rdscope-kernel";\nversion = 1;\narrays = { A = { elem = 4; dims = [1024]; }; };\nkernels = (\n  { name = "fdtd_step3_kernel#2"; grid = [1]; block = [32]; body = ( "load A[threadIdx.x]" ); },\n  { name = "fdtd_step3_kernel"; grid = [1]; block = [32]; body = ( "load A[threadIdx.x]" ); }\n);\n' >"$T/k2.kdesc"
+rds validate -f json --measured $HD/fdtd-2d-ncu.csv "$T/k2.kdesc"
+[ $rc -eq 0 ] && [ "$(check 'fdtd_step3_kernel#2=35.76/32.51' 'fdtd_step3_kernel=35.76/32.48')" = "Nsight Compute CSV 2" ] || ok=1
+result "h100 FDTD-2D: 9 launches matched in order (t=K, K-th launch), the rest said and left out, both ways" $ok
+
+# 3DCONV: one kernel launched NI-2 times; the L2 differs per launch, so
+# the order shows
+rds validate -f json --measured $HD/3dconv-ncu.csv samples/polybench/3dconv.kdesc
+[ $rc -eq 0 ] && [ "$(check 'convolution3D_kernel[i=1]=62.81/65.94' 'convolution3D_kernel[i=2]=62.81/66.02' \
+	'convolution3D_kernel[i=8]=62.81/65.42' 'convolution3D_kernel[i=9]=62.81/65.90' 'convolution3D_kernel[i=10]=-/-')" = "Nsight Compute CSV 9" ] &&
+	grep -qx "rdscope: validate: 245 of the 254 kernels (launches) named 'convolution3D_kernel' among the inputs have no measured launch in $HD/3dconv-ncu.csv: left out" "$T/err"
+result "h100 3DCONV: 9 launches of one kernel matched in order" $?
+
+# calibrate reads the same files and matches the same launches: its
+# baseline MAE is validate's
+rds validate -f json -p hopper-h100 --measured $HD/fdtd-2d-ncu.csv samples/polybench/fdtd-2d.kdesc
+cp "$T/out" "$T/fv.json"
+rds calibrate -f json -p hopper-h100 --measured $HD/fdtd-2d-ncu.csv --fit gpu.divergence samples/polybench/fdtd-2d.kdesc
+[ $rc -eq 0 ] && grep -q "497 of the 500 kernels (launches) named 'fdtd_step3_kernel' among the inputs have no measured launch" "$T/err" &&
+	python3 - "$T/fv.json" "$T/out" <<'PY'
+import json, sys
+v, c = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+b = c["baseline"]
+assert v["l1"]["n"] == 9 and b["n"] == 9, (v["l1"], b)
+assert abs(b["mae"] - v["l1"]["mae"]) < 1e-12, (b, v["l1"])
+PY
+ok=$?
+rds calibrate --measured $HD/fig3-copy-ncu.csv --fit gpu.divergence $CC
+[ $rc -eq 0 ] && grep -q "fig3-copy-ncu.csv:215: .*104.17 %.*taken as 100 %" "$T/err" &&
+	grep -q '^baseline  .* over 24 kernels' "$T/out" || ok=1
+result "h100 calibrate: the same files and launch matching (baseline MAE = validate's)" $ok
