@@ -31,6 +31,7 @@
 
 struct textin {
 	const char *shown;
+	char *shown_copy; /* the name, owned: a caller's may not outlive the reader */
 	int fd;
 	enum textin_comp comp;
 	uint64_t plain_size;
@@ -300,7 +301,19 @@ textin *textin_open(const char *path, size_t maxline, char *err, size_t errlen, 
 		snprintf(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
-	t->shown = std ? "<stdin>" : path;
+	t->shown = "<stdin>";
+	if (!std) {
+		t->shown = t->shown_copy = strdup(path);
+		if (!t->shown_copy) {
+			free(t);
+			free(raw);
+			free(blk);
+			close(fd);
+			*oom = 1;
+			snprintf(err, errlen, "%s: out of memory", path);
+			return NULL;
+		}
+	}
 	t->fd = fd;
 	t->raw = raw;
 	t->blk = blk;
@@ -361,6 +374,7 @@ void textin_close(textin *t)
 	close(t->fd);
 	free(t->raw);
 	free(t->blk);
+	free(t->shown_copy);
 	free(t);
 }
 
