@@ -28,6 +28,8 @@ static const char *const sched_names[] = {"rr", "gto"};
 #define NNAMES(a) (int)(sizeof a / sizeof a[0])
 #define FIELD(f) .offset = offsetof(rd_config, f), .size = sizeof ((rd_config *)0)->f
 #define NAMES(a) .names = a, .nnames = NNAMES(a)
+#define ST(s) RD_STAGE_BIT(RD_STAGE_##s)
+#define PR(p) RD_PROFILE_BIT(RD_PROFILE_##p)
 
 /* The rows' indexes, in table order: the checks name keys by them. */
 enum {
@@ -57,6 +59,7 @@ enum {
 const rd_key rd_keys[] = {
 	[K_MODEL] = {
 		.name = "model", .type = RD_KEY_ENUM, .unit = "", FIELD(model),
+		.stages = ST(SCHED) | ST(COAL) | ST(SETS) | ST(L1) | ST(REPORT),
 		.def = "paper", NAMES(profile_names), .choices = "paper|reference-2013|rdgc",
 		.help = "model profile",
 		.doc = "Model profile: the paper as written (seed 000), the 2013 reference code with\n"
@@ -78,17 +81,20 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_SIZE] = {
 		.name = "l1.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l1_size),
+		.stages = ST(SETS) | ST(L1),
 		.def = "16384", .min = 1,
 		.help = "L1 cache size",
 	},
 	[K_L1_LINE] = {
 		.name = "l1.line", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l1_line),
+		.stages = ST(COAL) | ST(SETS) | ST(L1) | ST(L2) | ST(DRAM),
 		.def = "128", .min = 1, .flags = RD_KEY_POW2,
 		.help = "cache line size (power of two)",
 		.doc = "Cache line size, a power of two.",
 	},
 	[K_L1_WAYS] = {
 		.name = "l1.ways", .type = RD_KEY_UINT, .unit = "", FIELD(l1_ways),
+		.stages = ST(SETS) | ST(L1),
 		.def = "4", .min = 1,
 		.help = "associativity (ways per set)",
 		.doc = "Associativity (ways per set), at least 1.\n"
@@ -98,6 +104,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_HASH] = {
 		.name = "l1.hash", .type = RD_KEY_ENUM, .unit = "", FIELD(l1_hash),
+		.stages = ST(SETS),
 		.def = "fermi", NAMES(hash_names), .choices = "mod|xor|fermi|smod:N|prime",
 		.arg_choice = RD_HASH_SMOD, .arg_max = 63, .arg_offset = offsetof(rd_config, l1_hash_shift),
 		.arg_name = "shift",
@@ -109,24 +116,28 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_MSHRS] = {
 		.name = "l1.mshrs", .type = RD_KEY_UINT, .unit = "", FIELD(l1_mshrs),
+		.stages = ST(L1), .def_rdgc = "32",
 		.def = "64",
 		.help = "MSHR entries per core (0 = unlimited)",
 		.doc = "MSHR entries per core; 0 is unlimited.",
 	},
 	[K_L1_MSHR_PER_WARP] = {
 		.name = "l1.mshr_per_warp", .type = RD_KEY_UINT, .unit = "", FIELD(l1_mshr_per_warp),
+		.stages = ST(L1), .profiles = PR(PAPER), .def_rdgc = "0",
 		.def = "6",
 		.help = "MSHR entries one warp may hold (0 = unlimited)",
 		.doc = "MSHR entries one warp may hold; 0 is unlimited.",
 	},
 	[K_LATENCY_HIT] = {
 		.name = "latency.hit", .type = RD_KEY_UINT, .unit = "steps", FIELD(latency_hit),
+		.stages = ST(L1), .profiles = PR(PAPER) | PR(REF2013),
 		.def = "0", .max = RD_MAX_LATENCY,
 		.help = "hit latency",
 		.doc = "Hit latency in model time steps.",
 	},
 	[K_LATENCY_MISS] = {
 		.name = "latency.miss", .type = RD_KEY_UINT, .unit = "steps", FIELD(latency_miss),
+		.stages = ST(L1), .when = "latency.model=fixed",
 		.def = "100",
 		.help = "minimum miss latency (lambda_min)",
 		.doc = "Minimum miss latency (the paper's \\(*l\\dmin\\u); under\n"
@@ -137,6 +148,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_LATENCY_STDDEV] = {
 		.name = "latency.stddev", .type = RD_KEY_DOUBLE, .unit = "steps",
+		.stages = ST(L1), .profiles = PR(PAPER) | PR(REF2013), .def_rdgc = "0",
 		FIELD(latency_stddev), .def = "5",
 		.help = "sigma of the half-normal miss latency addition",
 		.doc = "Standard deviation \\(*s of the half-normal addition to the miss latency.\n"
@@ -146,6 +158,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_LATENCY_CLIP] = {
 		.name = "latency.clip", .type = RD_KEY_BOOL, .unit = "", FIELD(latency_clip),
+		.stages = ST(L1), .profiles = PR(PAPER),
 		.def = "1",
 		.help = "clip a request to an in-flight line to that line's arrival",
 		.doc = "Clip the effect time of a request for a line still in flight to that line's\n"
@@ -156,6 +169,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_GPU_DIVERGENCE] = {
 		.name = "gpu.divergence", .type = RD_KEY_BOOL, .unit = "", FIELD(divergence),
+		.stages = ST(L1), .profiles = PR(PAPER) | PR(REF2013),
 		.def = "1",
 		.help = "warp divergence: a warp waits its latency before it issues again",
 		.doc = "Warp divergence: after a request, a warp waits for its latency before it\n"
@@ -164,16 +178,19 @@ const rd_key rd_keys[] = {
 	},
 	[K_GPU_WARP_SIZE] = {
 		.name = "gpu.warp_size", .type = RD_KEY_UINT, .unit = "threads", FIELD(warp_size),
+		.stages = ST(SCHED) | ST(L1),
 		.def = "32", .min = 1, .max = 1024,
 		.help = "threads per warp",
 	},
 	[K_GPU_CORES] = {
 		.name = "gpu.cores", .type = RD_KEY_UINT, .unit = "", FIELD(cores),
+		.stages = ST(SCHED) | ST(L2),
 		.def = "1", .min = 1, .max = 4096,
 		.help = "cores (SMs) modelled",
 	},
 	[K_GPU_MAX_THREADS] = {
 		.name = "gpu.max_threads", .type = RD_KEY_UINT, .unit = "threads", FIELD(max_threads),
+		.stages = ST(SCHED),
 		.def = "0",
 		.help = "model only the first N threads (0 = all)",
 		.doc = "Model only the first\n"
@@ -183,18 +200,21 @@ const rd_key rd_keys[] = {
 	},
 	[K_GPU_MAX_ACTIVE_THREADS] = {
 		.name = "gpu.max_active_threads", .type = RD_KEY_UINT, .unit = "threads",
+		.stages = ST(SCHED) | ST(L1),
 		FIELD(max_active_threads), .def = "1536", .min = 1,
 		.help = "active threads per core",
 		.doc = "Threads active on a core at once.",
 	},
 	[K_GPU_MAX_ACTIVE_BLOCKS] = {
 		.name = "gpu.max_active_blocks", .type = RD_KEY_UINT, .unit = "blocks",
+		.stages = ST(SCHED) | ST(L1),
 		FIELD(max_active_blocks), .def = "8", .min = 1,
 		.help = "active blocks per core",
 		.doc = "Blocks active on a core at once.",
 	},
 	[K_GPU_BLOCK_MAPPING] = {
 		.name = "gpu.block_mapping", .type = RD_KEY_ENUM, .unit = "", FIELD(block_mapping),
+		.stages = ST(SCHED),
 		.def = "rr", NAMES(map_names), .choices = "rr|bpart4|bpart8|random",
 		.help = "block-to-core mapping",
 		.doc = "Block-to-core mapping: round-robin, round-robin groups of 4 or 8\n"
@@ -202,6 +222,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_SEED] = {
 		.name = "seed", .type = RD_KEY_UINT, .unit = "", FIELD(seed),
+		.stages = ST(SCHED) | ST(L1) | ST(L2),
 		.def = "1",
 		.help = "seed of the latency and mapping generators",
 		.doc = "Seed of the random latency and mapping generators; equal seeds give equal\n"
@@ -209,6 +230,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_CLASSES] = {
 		.name = "classes", .type = RD_KEY_ENUM, .unit = "", FIELD(classes),
+		.stages = ST(L1) | ST(REPORT), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "difference", NAMES(classes_names), .choices = "difference|per-access",
 		.help = "how capacity and associativity misses are told apart",
 		.doc = "How the misses that are not compulsory, latency or MSHR misses are split\n"
@@ -228,6 +250,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_REPLACEMENT] = {
 		.name = "l1.replacement", .type = RD_KEY_ENUM, .unit = "", FIELD(replacement),
+		.stages = ST(L1), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "lru", NAMES(repl_names), .choices = "lru|fifo|lfu|random",
 		.help = "replacement policy (reuse distances stay LRU's)",
 		.doc = "Replacement policy of the L1: least recently used, first in first out,\n"
@@ -242,6 +265,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_STORES] = {
 		.name = "l1.stores", .type = RD_KEY_ENUM, .unit = "", FIELD(stores),
+		.stages = ST(SCHED) | ST(COAL) | ST(L1), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "ignore", NAMES(stores_names), .choices = "ignore|evict|allocate",
 		.help = "what a store does at the L1",
 		.doc = "What a store does at the L1.\n"
@@ -265,6 +289,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_LOADS] = {
 		.name = "l1.loads", .type = RD_KEY_ENUM, .unit = "", FIELD(loads),
+		.stages = ST(L1), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "cache", NAMES(loads_names), .choices = "cache|bypass",
 		.help = "cache loads in the L1, or send them past it",
 		.doc = "Whether loads are cached in the L1\n"
@@ -284,6 +309,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_ALLOCATE] = {
 		.name = "l1.allocate", .type = RD_KEY_ENUM, .unit = "", FIELD(l1_allocate),
+		.stages = ST(L1), .profiles = PR(PAPER),
 		.def = "fill", NAMES(alloc_names), .choices = "fill|miss",
 		.help = "a miss takes its way when its data arrives, or when it issues (model=paper)",
 		.doc = "When a miss takes its way in the L1 (model=paper).\n"
@@ -300,6 +326,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_WARP_LIMIT] = {
 		.name = "l1.mshr_per_warp_counts", .type = RD_KEY_ENUM, .unit = "",
+		.stages = ST(L1), .profiles = PR(PAPER),
 		FIELD(l1_warp_limit), .def = "entries", NAMES(warp_limit_names),
 		.choices = "entries|loads",
 		.help = "what l1.mshr_per_warp limits: MSHR entries, or loads in flight (model=paper)",
@@ -317,6 +344,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_GPU_SCHEDULER_POLICY] = {
 		.name = "gpu.scheduler_policy", .type = RD_KEY_ENUM, .unit = "",
+		.stages = ST(L1), .profiles = PR(PAPER),
 		FIELD(scheduler_policy), .def = "rr", NAMES(sched_names), .choices = "rr|gto",
 		.help = "which ready warp issues next: round-robin, or greedy then oldest (model=paper)",
 		.doc = "Which ready warp a core issues next (model=paper).\n"
@@ -333,6 +361,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_BANKS] = {
 		.name = "l1.banks", .type = RD_KEY_UINT, .unit = "", FIELD(l1_banks),
+		.stages = ST(SETS) | ST(L1), .profiles = PR(RDGC),
 		.def = "1", .min = 1, .max = 1024,
 		.help = "L1 banks, each with its own sets and stack (model=rdgc)",
 		.doc = "Banks of each L1 (model=rdgc): line\n"
@@ -346,6 +375,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_PORTS] = {
 		.name = "l1.ports", .type = RD_KEY_UINT, .unit = "", FIELD(l1_ports),
+		.stages = ST(L1), .profiles = PR(RDGC), .def_rdgc = "2",
 		.def = "0",
 		.help = "requests an L1 bank accepts per step (0 = unlimited; model=rdgc)",
 		.doc = "Requests an L1 bank accepts per step (model=rdgc); 0 is unlimited.\n"
@@ -354,6 +384,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_MSHR_SETS] = {
 		.name = "l1.mshr_sets", .type = RD_KEY_UINT, .unit = "", FIELD(l1_mshr_sets),
+		.stages = ST(L1), .profiles = PR(RDGC),
 		.def = "1", .min = 1, .max = 1024,
 		.help = "MSHR sets of each L1, l1.mshrs entries each (model=rdgc)",
 		.doc = "MSHR sets of each L1 (model=rdgc), each of\n"
@@ -365,6 +396,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L1_MAX_MERGES] = {
 		.name = "l1.max_merges", .type = RD_KEY_UINT, .unit = "", FIELD(l1_max_merges),
+		.stages = ST(L1), .profiles = PR(RDGC), .def_rdgc = "8",
 		.def = "0",
 		.help = "misses one L1 MSHR entry merges (0 = unlimited; model=rdgc)",
 		.doc = "Misses one MSHR entry of the L1 merges besides its own (model=rdgc); 0 is\n"
@@ -373,6 +405,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_GPU_SCHEDULERS] = {
 		.name = "gpu.schedulers", .type = RD_KEY_UINT, .unit = "warps", FIELD(schedulers),
+		.stages = ST(L1), .profiles = PR(RDGC),
 		.def = "2", .min = 1, .max = 1024,
 		.help = "warps issued together per step per core (model=rdgc)",
 		.doc = "Warp schedulers per core (model=rdgc): the warps of a block issued together\n"
@@ -381,6 +414,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_LATENCY_MODEL] = {
 		.name = "latency.model", .type = RD_KEY_ENUM, .unit = "", FIELD(latency_model),
+		.stages = ST(L1), .profiles = PR(RDGC), .def_rdgc = "adaptive",
 		.def = "fixed", NAMES(latmodel_names), .choices = "fixed|adaptive",
 		.help = "model=rdgc's miss latency: fixed or adaptive",
 		.doc = "The L1 miss latency of model=rdgc:\n"
@@ -403,16 +437,19 @@ const rd_key rd_keys[] = {
 	},
 	[K_LATENCY_K1] = {
 		.name = "latency.k1", .type = RD_KEY_DOUBLE, .unit = "steps", FIELD(latency_k1),
+		.stages = ST(L1), .profiles = PR(RDGC), .when = "latency.model=adaptive",
 		.def = "2",
 		.help = "adaptive latency's K1 (seed 001's A2: 2)",
 	},
 	[K_LATENCY_K2] = {
 		.name = "latency.k2", .type = RD_KEY_DOUBLE, .unit = "steps", FIELD(latency_k2),
+		.stages = ST(L1), .profiles = PR(RDGC), .when = "latency.model=adaptive",
 		.def = "0.25",
 		.help = "adaptive latency's K2 (seed 001's A2: 0.25)",
 	},
 	[K_L2_SIZE] = {
 		.name = "l2.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l2_size),
+		.stages = ST(L1) | ST(L2), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "0",
 		.help = "L2 size shared by all cores (0 = no L2)",
 		.doc = "Size of the L2 shared by every core; 0 (the default) models no L2. The L2's\n"
@@ -429,6 +466,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_LINE] = {
 		.name = "l2.line", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l2_line),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "128", .min = 1, .flags = RD_KEY_POW2,
 		.help = "L2 line size (power of two)",
 		.doc = "L2 line size, a power of two. A larger L1 line becomes several L2 requests\n"
@@ -436,11 +474,13 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_WAYS] = {
 		.name = "l2.ways", .type = RD_KEY_UINT, .unit = "", FIELD(l2_ways),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "8", .min = 1,
 		.help = "L2 associativity",
 	},
 	[K_L2_HASH] = {
 		.name = "l2.hash", .type = RD_KEY_ENUM, .unit = "", FIELD(l2_hash),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "mod", NAMES(hash_names), .choices = "mod|xor|fermi|smod:N|prime",
 		.arg_choice = RD_HASH_SMOD, .arg_max = 63, .arg_offset = offsetof(rd_config, l2_hash_shift),
 		.arg_name = "shift",
@@ -452,11 +492,13 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_REPLACEMENT] = {
 		.name = "l2.replacement", .type = RD_KEY_ENUM, .unit = "", FIELD(l2_replacement),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "lru", NAMES(repl_names), .choices = "lru|fifo|lfu|random",
 		.help = "L2 replacement policy",
 	},
 	[K_L2_STORES] = {
 		.name = "l2.stores", .type = RD_KEY_ENUM, .unit = "", FIELD(l2_stores),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "allocate", NAMES(stores_names), .choices = "ignore|evict|allocate",
 		.help = "what a store does at the L2",
 		.doc = "What a store does at the L2, as\n"
@@ -467,6 +509,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_PARTITIONS] = {
 		.name = "l2.partitions", .type = RD_KEY_UINT, .unit = "", FIELD(l2_partitions),
+		.stages = ST(L1) | ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "1", .min = 1, .max = 1024,
 		.help = "L2 partitions",
 		.doc = "L2 partitions: the address's\n"
@@ -476,6 +519,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_BANKS] = {
 		.name = "l2.banks", .type = RD_KEY_UINT, .unit = "", FIELD(l2_banks),
+		.stages = ST(L1) | ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "1", .min = 1, .max = 1024,
 		.help = "L2 banks per partition",
 		.doc = "Banks per L2 partition: stripe\n"
@@ -488,11 +532,13 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_PORTS] = {
 		.name = "l2.ports", .type = RD_KEY_UINT, .unit = "", FIELD(l2_ports),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "0",
 		.help = "requests an L2 bank accepts per step (0 = unlimited)",
 	},
 	[K_L2_INTERLEAVE] = {
 		.name = "l2.interleave", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l2_interleave),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "0",
 		.help = "bytes per L2 partition stripe (0 = l2.line)",
 		.doc = "Bytes of each stripe the partitions and banks interleave by: a power of two,\n"
@@ -503,11 +549,13 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_MSHRS] = {
 		.name = "l2.mshrs", .type = RD_KEY_UINT, .unit = "", FIELD(l2_mshrs),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "0",
 		.help = "entries per L2 MSHR set (0 = unlimited)",
 	},
 	[K_L2_MSHR_SETS] = {
 		.name = "l2.mshr_sets", .type = RD_KEY_UINT, .unit = "", FIELD(l2_mshr_sets),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "1", .min = 1, .max = 1024,
 		.help = "L2 MSHR sets (partition p uses set p * sets / partitions)",
 		.doc = "L2 MSHR sets, each of\n"
@@ -522,11 +570,13 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_MAX_MERGES] = {
 		.name = "l2.max_merges", .type = RD_KEY_UINT, .unit = "", FIELD(l2_max_merges),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "0",
 		.help = "misses one L2 MSHR entry merges (0 = unlimited)",
 	},
 	[K_LATENCY_L2] = {
 		.name = "latency.l2", .type = RD_KEY_UINT, .unit = "steps", FIELD(latency_l2),
+		.stages = ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
 		.def = "1", .max = RD_MAX_LATENCY,
 		.help = "fixed latency of an L2 miss",
 		.doc = "Fixed latency of an L2 miss in steps (a miss issued in step\n"
@@ -542,6 +592,7 @@ const rd_key rd_keys[] = {
 	 * banks); the latencies are the K80's (seed 002 §B3.5). */
 	[K_DRAM_ENABLE] = {
 		.name = "dram.enable", .type = RD_KEY_BOOL, .unit = "", FIELD(dram_enable),
+		.stages = ST(L1) | ST(DRAM) | ST(REPORT), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "0",
 		.help = "model DRAM after the last cache level (seed 002)",
 		.doc = "1: model DRAM after the last cache level (seed 002): the L2's read misses\n"
@@ -559,6 +610,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_DRAM_ROW_MASK] = {
 		.name = "dram.row_mask", .type = RD_KEY_UINT, .unit = "bits", FIELD(dram_row_mask),
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		.def = "281474976579584",
 		.help = "address bits of the DRAM row (a mask; 0x hex taken)",
 		.doc = "The address bits (a mask, bit 0 the lowest; 0x hex taken, shown in\n"
@@ -568,6 +620,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_DRAM_COL_MASK] = {
 		.name = "dram.col_mask", .type = RD_KEY_UINT, .unit = "bits", FIELD(dram_col_mask),
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		.def = "2040",
 		.help = "address bits of the DRAM column (a mask)",
 		.doc = "The address bits that select the column within a row (default bits 3\\(en10):\n"
@@ -576,6 +629,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_DRAM_BANK_MASK] = {
 		.name = "dram.bank_mask", .type = RD_KEY_UINT, .unit = "bits", FIELD(dram_bank_mask),
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		.def = "122880",
 		.help = "address bits of the bank within a channel (a mask)",
 		.doc = "The address bits that select the bank within a channel (default bits\n"
@@ -585,6 +639,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_DRAM_CHANNEL_MASK] = {
 		.name = "dram.channel_mask", .type = RD_KEY_UINT, .unit = "bits",
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		FIELD(dram_channel_mask), .def = "6144",
 		.help = "address bits of the channel (a mask)",
 		.doc = "The address bits that select the channel (memory controller; default bits\n"
@@ -592,21 +647,25 @@ const rd_key rd_keys[] = {
 	},
 	[K_DRAM_ROW_HIT] = {
 		.name = "dram.row_hit", .type = RD_KEY_DOUBLE, .unit = "ns", FIELD(dram_row_hit),
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		.def = "352",
 		.help = "service time of a row-buffer hit (K80: 352)",
 	},
 	[K_DRAM_ROW_MISS] = {
 		.name = "dram.row_miss", .type = RD_KEY_DOUBLE, .unit = "ns", FIELD(dram_row_miss),
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		.def = "742",
 		.help = "service time of a row-buffer miss: no row open (K80: 742)",
 	},
 	[K_DRAM_ROW_CONFLICT] = {
 		.name = "dram.row_conflict", .type = RD_KEY_DOUBLE, .unit = "ns",
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		FIELD(dram_row_conflict), .def = "1008",
 		.help = "service time of a row conflict: another row open (K80: 1008)",
 	},
 	[K_DRAM_NS_PER_STEP] = {
 		.name = "dram.ns_per_step", .type = RD_KEY_DOUBLE, .unit = "ns",
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		FIELD(dram_ns_per_step), .def = "1",
 		.help = "nanoseconds per model step (arrival times)",
 		.doc = "Nanoseconds per model time step: converts the steps at which requests\n"
@@ -618,6 +677,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_DRAM_ROW_TIMEOUT] = {
 		.name = "dram.row_timeout", .type = RD_KEY_DOUBLE, .unit = "ns",
+		.stages = ST(DRAM), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		FIELD(dram_row_timeout), .def = "0",
 		.help = "close a row idle this long (0 = rows stay open)",
 		.doc = "A bank's open row is closed (precharged) when the bank has been idle for\n"
@@ -628,6 +688,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_DRAM_CACHE_HIT] = {
 		.name = "dram.cache_hit", .type = RD_KEY_DOUBLE, .unit = "ns",
+		.stages = ST(REPORT), .profiles = PR(PAPER) | PR(RDGC), .when = "dram.enable!=0",
 		FIELD(dram_cache_hit), .def = "0",
 		.help = "AMAT's hit latency (Eq. 5's hit_lat: the L2's)",
 		.doc = "Eq. 5's\n"
@@ -642,6 +703,7 @@ const rd_key rd_keys[] = {
 	 * and Kepler's 48 KB per block in 32 banks of 4 bytes. */
 	[K_TEX_SIZE] = {
 		.name = "tex.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(tex_size),
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "12288", .min = 1, .flags = RD_KEY_SPACES,
 		.help = "texture cache size per core (arrays in texture memory)",
 		.doc = "Size of each core's texture cache, which the arrays placed in\n"
@@ -655,16 +717,19 @@ const rd_key rd_keys[] = {
 	},
 	[K_TEX_LINE] = {
 		.name = "tex.line", .type = RD_KEY_UINT, .unit = "bytes", FIELD(tex_line),
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "32", .min = 1, .flags = RD_KEY_POW2 | RD_KEY_SPACES,
 		.help = "texture cache line size",
 	},
 	[K_TEX_WAYS] = {
 		.name = "tex.ways", .type = RD_KEY_UINT, .unit = "", FIELD(tex_ways),
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "4", .min = 1, .flags = RD_KEY_SPACES,
 		.help = "texture cache associativity",
 	},
 	[K_CONST_SIZE] = {
 		.name = "const.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(const_size),
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "8192", .min = 1, .flags = RD_KEY_SPACES,
 		.help = "constant cache size per core (arrays in constant memory)",
 		.doc = "Size of each core's constant cache (LRU, set-associative), which arrays\n"
@@ -679,16 +744,19 @@ const rd_key rd_keys[] = {
 	},
 	[K_CONST_LINE] = {
 		.name = "const.line", .type = RD_KEY_UINT, .unit = "bytes", FIELD(const_line),
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "64", .min = 1, .flags = RD_KEY_POW2 | RD_KEY_SPACES,
 		.help = "constant cache line size",
 	},
 	[K_CONST_WAYS] = {
 		.name = "const.ways", .type = RD_KEY_UINT, .unit = "", FIELD(const_ways),
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "4", .min = 1, .flags = RD_KEY_SPACES,
 		.help = "constant cache associativity",
 	},
 	[K_SMEM_SIZE] = {
 		.name = "smem.size", .type = RD_KEY_UINT, .unit = "bytes", FIELD(smem_size),
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "49152", .min = 1, .flags = RD_KEY_SPACES,
 		.help = "shared memory per block: the largest array it takes",
 		.doc = "Shared memory per block: an array larger than this cannot be placed in\n"
@@ -697,6 +765,7 @@ const rd_key rd_keys[] = {
 	},
 	[K_SMEM_BANKS] = {
 		.name = "smem.banks", .type = RD_KEY_UINT, .unit = "", FIELD(smem_banks),
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "32", .min = 1, .max = 1024, .flags = RD_KEY_SPACES,
 		.help = "shared memory banks",
 		.doc = "Shared-memory banks. A warp instruction's replays are the most distinct\n"
@@ -708,11 +777,13 @@ const rd_key rd_keys[] = {
 	},
 	[K_SMEM_BANK_WIDTH] = {
 		.name = "smem.bank_width", .type = RD_KEY_UINT, .unit = "bytes",
+		.stages = ST(SPACES), .profiles = PR(PAPER) | PR(RDGC),
 		FIELD(smem_bank_width), .def = "4", .min = 1, .flags = RD_KEY_POW2 | RD_KEY_SPACES,
 		.help = "bytes per shared-memory bank word",
 	},
 	[K_SMEM_LATENCY] = {
 		.name = "smem.latency", .type = RD_KEY_DOUBLE, .unit = "ns", FIELD(smem_latency),
+		.stages = ST(REPORT), .profiles = PR(PAPER) | PR(RDGC),
 		.def = "0", .flags = RD_KEY_SPACES,
 		.help = "AMAT's shared-memory latency (Eq. 5's shmem_lat)",
 		.doc = "Eq. 5's\n"
@@ -989,24 +1060,11 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 			     "use l1.stores=evict (RDGC's RWON) or ignore", NAME(i));
 		return check_range(c, &rd_keys[i], err, errlen);
 	case K_L1_BANKS:
-	case K_L1_PORTS:
 	case K_L1_MSHR_SETS:
-	case K_L1_MAX_MERGES:
-	case K_GPU_SCHEDULERS:
-	case K_LATENCY_MODEL:
-	case K_LATENCY_K1:
-	case K_LATENCY_K2:
 		if (check_range(c, &rd_keys[i], err, errlen) < 0)
 			return -1;
-		if (c->model != RD_PROFILE_RDGC) {
-			char now[32];
-			rd_config_get(c, NAME(i), now, sizeof now);
-			if (strcmp(now, rd_keys[i].def) != 0)
-				FAIL("%s: banks, ports, MSHR sets, merge limits, schedulers and the "
-				     "adaptive latency need model=rdgc (got %s under %s)", NAME(i), now,
-				     profile_names[c->model]);
+		if (c->model != RD_PROFILE_RDGC)
 			return 0;
-		}
 		if (i == K_L1_BANKS && (sets = rd_config_sets(c)) != 0 && sets % c->l1_banks)
 			FAIL("%s: %u sets do not split into %u banks", NAME(i), sets, c->l1_banks);
 		if (i == K_L1_MSHR_SETS && c->l1_mshr_sets > c->l1_banks)
@@ -1146,10 +1204,24 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 	}
 }
 
+/* A key only model=rdgc models (its row's profiles) keeps its default
+ * under the other profiles: a value there would be silently ignored. */
+static int check_rdgc_only(const rd_config *c, int i, char *err, size_t errlen)
+{
+	char now[32];
+	if (rd_keys[i].profiles != PR(RDGC) || c->model == RD_PROFILE_RDGC)
+		return 0;
+	rd_config_get(c, NAME(i), now, sizeof now);
+	if (strcmp(now, rd_keys[i].def) != 0)
+		FAIL("%s: values other than %s need model=rdgc (got %s under %s)", NAME(i),
+		     rd_keys[i].def, now, profile_names[c->model]);
+	return 0;
+}
+
 int rd_config_check(const rd_config *c, char *err, size_t errlen)
 {
 	for (int i = 0; i < K_COUNT; i++)
-		if (check_row(c, i, err, errlen) < 0)
+		if (check_row(c, i, err, errlen) < 0 || check_rdgc_only(c, i, err, errlen) < 0)
 			return -1;
 	if (rd_config_has_spaces(c) && c->model == RD_PROFILE_REF2013)
 		FAIL("mem.%s: placed in %s memory, and the reference-2013 profile models the L1 "
@@ -1264,17 +1336,6 @@ static int set_row(rd_config *c, const rd_key *k, const char *value, char *err, 
 	FAIL("%s: unknown key", k->name);
 }
 
-/* The keys whose default differs between the paper and RDGC (seed 001
- * §4.4.2), and RDGC's values: switching the profile moves each key still
- * at one profile's default to the other's. */
-static const struct {
-	int key;
-	const char *rdgc;
-} rdgc_defaults[] = {
-	{K_L1_PORTS, "2"},        {K_L1_MSHRS, "32"},          {K_L1_MAX_MERGES, "8"},
-	{K_L1_MSHR_PER_WARP, "0"}, {K_LATENCY_STDDEV, "0"},    {K_LATENCY_MODEL, "adaptive"},
-};
-
 static int value_is(const rd_config *c, int key, const char *v)
 {
 	char now[64], want[64];
@@ -1292,11 +1353,15 @@ static void profile_switch(rd_config *c, enum rd_profile from, enum rd_profile t
 	char err[8];
 	if ((from == RD_PROFILE_RDGC) == (to == RD_PROFILE_RDGC))
 		return;
-	for (size_t i = 0; i < sizeof rdgc_defaults / sizeof rdgc_defaults[0]; i++) {
-		const rd_key *k = &rd_keys[rdgc_defaults[i].key];
-		const char *a = to == RD_PROFILE_RDGC ? k->def : rdgc_defaults[i].rdgc;
-		const char *b = to == RD_PROFILE_RDGC ? rdgc_defaults[i].rdgc : k->def;
-		if (value_is(c, rdgc_defaults[i].key, a))
+	/* (the keys whose default differs between the paper and RDGC, seed
+	 * 001 section 4.4.2: their rows' def_rdgc) */
+	for (int i = 0; i < K_COUNT; i++) {
+		const rd_key *k = &rd_keys[i];
+		if (!k->def_rdgc)
+			continue;
+		const char *a = to == RD_PROFILE_RDGC ? k->def : k->def_rdgc;
+		const char *b = to == RD_PROFILE_RDGC ? k->def_rdgc : k->def;
+		if (value_is(c, i, a))
 			set_row(c, k, b, err, sizeof err);
 	}
 }
@@ -1402,30 +1467,31 @@ int rd_config_get(const rd_config *c, const char *key, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-int rd_config_equal(const rd_config *a, const rd_config *b)
+/* Does key k hold the same value in a and b (as its text would compare)? */
+static int key_same(const rd_config *a, const rd_config *b, const rd_key *k)
 {
-	for (const rd_key *k = rd_keys; k->name; k++) {
-		switch (k->type) {
-		case RD_KEY_ENUM:
-			if (int_value(a, k) != int_value(b, k) ||
-			    (k->arg_name && int_value(a, k) == k->arg_choice &&
-			     arg_value(a, k) != arg_value(b, k)))
-				return 0;
-			break;
-		case RD_KEY_DOUBLE:
-			if (*(const double *)field(a, k) != *(const double *)field(b, k))
-				return 0;
-			break;
-		case RD_KEY_BOOL:
-			if (!int_value(a, k) != !int_value(b, k))
-				return 0;
-			break;
-		case RD_KEY_UINT:
-			if (uint_value(a, k) != uint_value(b, k))
-				return 0;
-			break;
-		}
+	switch (k->type) {
+	case RD_KEY_ENUM:
+		return int_value(a, k) == int_value(b, k) &&
+		       !(k->arg_name && int_value(a, k) == k->arg_choice &&
+			 arg_value(a, k) != arg_value(b, k));
+	case RD_KEY_DOUBLE:
+		return *(const double *)field(a, k) == *(const double *)field(b, k);
+	case RD_KEY_BOOL:
+		return !int_value(a, k) == !int_value(b, k);
+	case RD_KEY_UINT:
+		return uint_value(a, k) == uint_value(b, k);
 	}
+	return 0;
+}
+
+int rd_config_same(const rd_config *a, const rd_config *b, unsigned stages)
+{
+	for (const rd_key *k = rd_keys; k->name; k++)
+		if ((k->stages & stages) && !key_same(a, b, k))
+			return 0;
+	if (!(stages & (ST(COAL) | ST(SPACES))))
+		return 1;
 	/* the placements, both sorted by name; mem.A=global is a setting of
 	 * its own (its run reports the spaces), so the lists must match */
 	if (a->mem_n != b->mem_n)
@@ -1434,4 +1500,60 @@ int rd_config_equal(const rd_config *a, const rd_config *b)
 		if (a->mem[i].space != b->mem[i].space || strcmp(a->mem[i].name, b->mem[i].name))
 			return 0;
 	return 1;
+}
+
+int rd_config_equal(const rd_config *a, const rd_config *b)
+{
+	return rd_config_same(a, b, RD_STAGES_ALL);
+}
+
+const char *rd_stage_name(enum rd_stage s)
+{
+	static const char *const n[RD_NSTAGES] = {"sched", "coal", "sets", "spaces",
+						   "l1",    "l2",   "dram", "report"};
+	return (unsigned)s < RD_NSTAGES ? n[s] : NULL;
+}
+
+/* The row's condition ("KEY=VALUE" or "KEY!=VALUE") on c: 1 if it holds
+ * (or there is none), else 0 with the reason in why. */
+static int when_holds(const rd_config *c, const rd_key *k, char *why, size_t len)
+{
+	char key[64], now[64];
+	if (!k->when)
+		return 1;
+	const char *eq = strchr(k->when, '=');
+	int negate = eq > k->when && eq[-1] == '!';
+	size_t n = (size_t)(eq - k->when) - (size_t)negate;
+	if (n >= sizeof key)
+		return 1;
+	memcpy(key, k->when, n);
+	key[n] = '\0';
+	if (rd_config_get(c, key, now, sizeof now) < 0)
+		return 1;
+	if ((strcmp(now, eq + 1) == 0) != negate)
+		return 1;
+	if (negate)
+		snprintf(why, len, "(%s %s: off)", key, now);
+	else
+		snprintf(why, len, "(%s only)", eq + 1);
+	return 0;
+}
+
+int rd_key_applies(const rd_config *c, const rd_key *k, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	unsigned p = k->profiles;
+	if (p && !(p & RD_PROFILE_BIT(c->model))) {
+		if (p == PR(RDGC))
+			snprintf(why, len, "(model=rdgc)");
+		else if (p == PR(PAPER))
+			snprintf(why, len, "(model=paper)");
+		else if (c->model == RD_PROFILE_RDGC)
+			snprintf(why, len, "(not rdgc's)");
+		else
+			snprintf(why, len, "(not ref-2013's)");
+		return 0;
+	}
+	return when_holds(c, k, why, len);
 }

@@ -28,11 +28,13 @@
 
 struct rd_model {
 	const rd_kernel *k;
+	uint64_t stage_runs[RD_NSTAGES]; /* rd_model_stage_runs (L1: case_runs) */
+	uint64_t case_runs[RD_NCASES];   /* each touched by its case's thread only */
 	int have_sched;
 	rd_config sched_key;
 	rd_sched sched;
 	int have_coal;
-	uint32_t coal_line;
+	rd_config coal_key;
 	uint8_t *coal_skip;  /* [narrays] the coalesced arrays left out, or NULL */
 	rd_coal coal;
 	int have_sets;
@@ -130,14 +132,49 @@ void rd_model_free(rd_model *m)
 	free(m);
 }
 
+/*
+ * What a stage reads of c: its keys are its rows' (rd_keys[].stages); a
+ * stage that reads only part of a key's value sees c with the rest set
+ * aside, so that an edit it cannot see keeps its result.
+ */
+static rd_config stage_view(const rd_config *c, enum rd_stage s)
+{
+	rd_config v = *c;
+	switch (s) {
+	case RD_STAGE_SCHED: /* the reference's order or not; the seed for random
+			      * mapping; whether stores are scheduled */
+	case RD_STAGE_COAL:
+		v.model = c->model == RD_PROFILE_REF2013 ? RD_PROFILE_REF2013 : RD_PROFILE_PAPER;
+		v.stores = c->stores == RD_STORES_IGNORE ? RD_STORES_IGNORE : RD_STORES_ALLOCATE;
+		if (c->block_mapping != RD_MAP_RANDOM)
+			v.seed = 0;
+		if (s == RD_STAGE_COAL) /* (a coalescing with lanes serves both) */
+			v.model = RD_PROFILE_PAPER;
+		break;
+	case RD_STAGE_SETS: /* banks split the sets under rdgc only */
+		if (c->model != RD_PROFILE_RDGC)
+			v.l1_banks = 1;
+		break;
+	case RD_STAGE_L2: /* the seed for random replacement */
+		if (c->l2_replacement != RD_REPL_RANDOM)
+			v.seed = 0;
+		break;
+	default:
+		break;
+	}
+	return v;
+}
+
+/* Do a and b give stage s the same result over the same input? */
+static int stage_same(const rd_config *a, const rd_config *b, enum rd_stage s)
+{
+	rd_config va = stage_view(a, s), vb = stage_view(b, s);
+	return rd_config_same(&va, &vb, RD_STAGE_BIT(s));
+}
+
 static int sched_same(const rd_config *a, const rd_config *b)
 {
-	return a->warp_size == b->warp_size && a->cores == b->cores &&
-	       a->max_threads == b->max_threads && a->max_active_threads == b->max_active_threads &&
-	       a->max_active_blocks == b->max_active_blocks && a->block_mapping == b->block_mapping &&
-	       (a->model == RD_PROFILE_REF2013) == (b->model == RD_PROFILE_REF2013) &&
-	       (a->block_mapping != RD_MAP_RANDOM || a->seed == b->seed) &&
-	       (a->stores == RD_STORES_IGNORE) == (b->stores == RD_STORES_IGNORE);
+	return stage_same(a, b, RD_STAGE_SCHED);
 }
 
 /* Ask the caller's progress callback whether to stop (between stages). */
@@ -252,10 +289,11 @@ static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
 		m->have_sched = 1;
 		m->gen_coal++;
 		m->sched_key = *c;
+		m->stage_runs[RD_STAGE_SCHED]++;
 	}
 	int lanes = c->model == RD_PROFILE_REF2013;
-	if (!m->have_coal || m->coal_line != c->l1_line || (lanes && !m->coal.load_line) ||
-	    !skip_same(m, skip)) {
+	if (!m->have_coal || !stage_same(&m->coal_key, c, RD_STAGE_COAL) ||
+	    (lanes && !m->coal.load_line) || !skip_same(m, skip)) {
 		if (m->have_coal)
 			coal_free(&m->coal);
 		m->have_coal = m->have_sets = 0;
@@ -276,7 +314,8 @@ static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
 		}
 		m->have_coal = 1;
 		m->gen_coal++;
-		m->coal_line = c->l1_line;
+		m->coal_key = *c;
+		m->stage_runs[RD_STAGE_COAL]++;
 		free(m->zeros);
 		m->zeros = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->zeros);
 		if (!m->zeros)
@@ -285,11 +324,8 @@ static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
 	if (stage_cancelled(cb))
 		return RD_ECANCELED;
 	uint32_t sets = rd_config_sets(c);
-	const rd_config *o = &m->sets_key;
 	uint32_t banks = c->model == RD_PROFILE_RDGC ? c->l1_banks : 1;
-	if (!m->have_sets || m->sets_n != sets || o->l1_hash != c->l1_hash ||
-	    o->l1_hash_shift != c->l1_hash_shift || o->model != c->model ||
-	    o->l1_line != c->l1_line || m->nbanks != banks) {
+	if (!m->have_sets || !stage_same(&m->sets_key, c, RD_STAGE_SETS)) {
 		free(m->set_of);
 		free(m->bank_of);
 		m->bank_of = NULL;
@@ -318,10 +354,20 @@ static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
 			return RD_ENOMEM;
 		m->have_sets = 1;
 		m->gen_sets++;
+		m->stage_runs[RD_STAGE_SETS]++;
 		m->sets_key = *c;
 		m->sets_n = sets;
 	}
 	return RD_OK;
+}
+
+void rd_model_stage_runs(const rd_model *m, uint64_t runs[RD_NSTAGES])
+{
+	for (int s = 0; s < RD_NSTAGES; s++)
+		runs[s] = m->stage_runs[s];
+	runs[RD_STAGE_L1] = 0;
+	for (int i = 0; i < RD_NCASES; i++)
+		runs[RD_STAGE_L1] += m->case_runs[i];
 }
 
 void rd_model_set_threads(rd_model *m, int n)
@@ -535,6 +581,7 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 	}
 	if (rc != RD_OK)
 		return rc;
+	m->case_runs[i]++;
 	struct case_memo *e = memo_find(m, i, &key, c->model); /* a rerun for events */
 	if (!e)
 		e = memo_victim(m, i);
@@ -579,22 +626,6 @@ static int level_copy(rd_level *to, const rd_level *from)
 	return 0;
 }
 
-/* Do a and b give the L2 stage the same input? Its keys, and what shapes
- * the stream (case 0's serial is compared apart). */
-static int l2_same(const rd_config *a, const rd_config *b)
-{
-	return a->l2_size == b->l2_size && a->l2_line == b->l2_line && a->l2_ways == b->l2_ways &&
-	       a->l2_hash == b->l2_hash &&
-	       (a->l2_hash != RD_HASH_SMOD || a->l2_hash_shift == b->l2_hash_shift) &&
-	       a->l2_replacement == b->l2_replacement && a->l2_stores == b->l2_stores &&
-	       a->l2_partitions == b->l2_partitions && a->l2_banks == b->l2_banks &&
-	       a->l2_ports == b->l2_ports && a->l2_interleave == b->l2_interleave &&
-	       a->l2_mshrs == b->l2_mshrs && a->l2_mshr_sets == b->l2_mshr_sets &&
-	       a->l2_max_merges == b->l2_max_merges && a->latency_l2 == b->latency_l2 &&
-	       a->l1_line == b->l1_line && a->cores == b->cores &&
-	       (a->l2_replacement != RD_REPL_RANDOM || a->seed == b->seed);
-}
-
 /* The L2 after every core's L1 (case 0's stream): kept while neither its
  * keys nor case 0's counts change, rerun for events. */
 static int l2_stage(rd_model *m, const rd_config *c, const sim_counts *c0, const rd_callbacks *cb,
@@ -604,7 +635,7 @@ static int l2_stage(rd_model *m, const rd_config *c, const sim_counts *c0, const
 	/* DRAM wants the stream this L2 run sends it */
 	int stream = c->dram_enable && !(m->dram_in_from == 2 && m->dram_in_src == m->l2_gen);
 	if (!events && !stream && m->have_l2 && m->l2_serial == m->case0_serial &&
-	    l2_same(&m->l2_key, c))
+	    stage_same(&m->l2_key, c, RD_STAGE_L2))
 		return level_copy(out, &m->l2) < 0 ? RD_ENOMEM : RD_OK;
 	sim_counts *ds = NULL;
 	m->l2_gen++;
@@ -617,6 +648,7 @@ static int l2_stage(rd_model *m, const rd_config *c, const sim_counts *c0, const
 	int rc = l2_run(c, c0, m->case0_serial, m->sched.ncores, cb, &m->l2cache, out, ds);
 	if (rc != RD_OK)
 		return rc;
+	m->stage_runs[RD_STAGE_L2]++;
 	if (ds) {
 		m->dram_in_from = 2;
 		m->dram_in_src = m->l2_gen;
@@ -628,17 +660,6 @@ static int l2_stage(rd_model *m, const rd_config *c, const sim_counts *c0, const
 	m->l2_key = *c;
 	m->l2_serial = m->case0_serial;
 	return RD_OK;
-}
-
-/* Does a and b give the DRAM stage the same result over the same input? */
-static int dram_same(const rd_config *a, const rd_config *b)
-{
-	return a->dram_row_mask == b->dram_row_mask && a->dram_col_mask == b->dram_col_mask &&
-	       a->dram_bank_mask == b->dram_bank_mask &&
-	       a->dram_channel_mask == b->dram_channel_mask && a->dram_row_hit == b->dram_row_hit &&
-	       a->dram_row_miss == b->dram_row_miss && a->dram_row_conflict == b->dram_row_conflict &&
-	       a->dram_ns_per_step == b->dram_ns_per_step &&
-	       a->dram_row_timeout == b->dram_row_timeout;
 }
 
 /* DRAM after the last cache level: its input is the L2's stream (made by
@@ -662,13 +683,14 @@ static int dram_stage(rd_model *m, const rd_config *c, const sim_counts *c0,
 		m->dram_in_line = c->l1_line;
 		m->dram_in_gen++;
 	}
-	if (m->have_dram && m->dram_key_gen == m->dram_in_gen && dram_same(&m->dram_key, c)) {
+	if (m->have_dram && m->dram_key_gen == m->dram_in_gen && stage_same(&m->dram_key, c, RD_STAGE_DRAM)) {
 		*out = m->dram;
 		return RD_OK;
 	}
 	int rc = dram_run(c, m->dram_in.l2s, m->dram_in.nl2s, m->dram_in_line, cb, out);
 	if (rc != RD_OK)
 		return rc;
+	m->stage_runs[RD_STAGE_DRAM]++;
 	m->dram = *out;
 	m->dram_key = *c;
 	m->dram_key_gen = m->dram_in_gen;
@@ -806,6 +828,7 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		rc = spaces_run(m->k, &m->sched, c, space_of, r->spaces, offchip ? &offc : NULL,
 				core_instr, cb);
 		r->has_spaces = rc == RD_OK;
+		m->stage_runs[RD_STAGE_SPACES]++;
 		/* Eq. 3: against every array global (one more pass) */
 		uint32_t na = m->k->arrays ? m->k->arrays->n : 0;
 		rd_space_stats base[RD_NSPACES];
@@ -907,6 +930,7 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		rc = dram_stage(m, c, c0, cb, &r->dram);
 	free(mv);
 	if (rc == RD_OK) {
+		m->stage_runs[RD_STAGE_REPORT]++;
 		r->has_l2 = c->l2_size > 0;
 		r->has_dram = c->dram_enable;
 		if (c->model == RD_PROFILE_RDGC)

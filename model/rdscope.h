@@ -259,6 +259,32 @@ enum rd_key_type { RD_KEY_UINT, RD_KEY_DOUBLE, RD_KEY_BOOL, RD_KEY_ENUM };
 #define RD_KEY_SPACES 2u /* flags: a memory-space key (the CSV writes it only
 			  * with the spaces' columns) */
 
+/*
+ * The model's pipeline stages in the order they run (bits of
+ * rd_key.stages, RD_STAGE_BIT(s)). Each stage keeps its result while the
+ * keys its rows name are the same (rd_config_same) and its input is; so an
+ * edit reruns from the first stage one of its keys names. The memory
+ * spaces' pass and the report (classification, AMAT) run every time.
+ */
+enum rd_stage {
+	RD_STAGE_SCHED,   /* blocks to cores, warps, the threads modelled */
+	RD_STAGE_COAL,    /* warp instructions to line requests */
+	RD_STAGE_SETS,    /* each line's set (and bank) */
+	RD_STAGE_SPACES,  /* texture, constant and shared memory */
+	RD_STAGE_L1,      /* the L1 cases (memoised by their parameters) */
+	RD_STAGE_L2,      /* the shared L2 over every core's misses */
+	RD_STAGE_DRAM,    /* row buffers and queueing */
+	RD_STAGE_REPORT,  /* classification, rates, the AMAT */
+	RD_NSTAGES
+};
+#define RD_STAGE_BIT(s) (1u << (s))
+#define RD_STAGES_ALL ((1u << RD_NSTAGES) - 1)
+/* "sched", "coal", ...: the stage's name. */
+const char *rd_stage_name(enum rd_stage s);
+
+/* Bits of rd_key.profiles: the profiles that model a key (0: all). */
+#define RD_PROFILE_BIT(p) (1u << (p))
+
 typedef struct rd_key {
 	const char *name;        /* "l1.ways" */
 	enum rd_key_type type;
@@ -284,6 +310,15 @@ typedef struct rd_key {
 	size_t arg_offset;
 	const char *arg_name;    /* "shift" */
 	const char *doc;         /* the man page's text (roff); NULL: help */
+	/* Where the key acts: the stages that read it (RD_STAGE_BIT; every
+	 * key names at least one), the profiles that model it (0: all; under
+	 * another the key is ignored or held at that profile's default, see
+	 * rd_config_check), a condition on another key ("latency.model=
+	 * adaptive", "l2.size!=0"; NULL: none) and RDGC's default where it
+	 * is not def (setting model=rdgc moves a key still at def to it). */
+	unsigned stages, profiles;
+	const char *when;
+	const char *def_rdgc;
 } rd_key;
 
 extern const rd_key rd_keys[];   /* constant table, NULL-name terminated */
@@ -307,6 +342,22 @@ int rd_config_get(const rd_config *c, const char *key, char *buf, size_t len);
  * under smod): 1 if equal, else 0.
  */
 int rd_config_equal(const rd_config *a, const rd_config *b);
+
+/*
+ * Do a and b give every key whose row names one of the stages in mask
+ * (RD_STAGE_BIT) the same value? Compared as rd_config_equal does; the
+ * placements (mem.*) count for the coalescing and spaces stages. 1 or 0.
+ */
+int rd_config_same(const rd_config *a, const rd_config *b, unsigned stages);
+
+/*
+ * Does c's model read key k? 0 when c's profile does not model it or its
+ * row's condition does not hold, with the reason in why (short, for a
+ * parameter pane: "(model=rdgc)", "(adaptive only)", "(l2.size 0: off)");
+ * 1 otherwise (why ""). A key that does not apply can change only as far
+ * as rd_config_check allows, and then changes no result.
+ */
+int rd_key_applies(const rd_config *c, const rd_key *k, char *why, size_t len);
 
 const char *rd_hash_name(enum rd_hash h);
 const char *rd_mapping_name(enum rd_mapping m);
@@ -1087,6 +1138,12 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases,
  * already parallel (sweeps).
  */
 void rd_model_set_threads(rd_model *m, int n);
+
+/*
+ * How many times each stage has computed its result in m (a kept result
+ * does not count; the L1's count is its cases'): what an edit reran.
+ */
+void rd_model_stage_runs(const rd_model *m, uint64_t runs[RD_NSTAGES]);
 
 const char *rd_strerror(int status);
 

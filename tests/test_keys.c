@@ -285,6 +285,286 @@ static void test_keys_equal(void **state)
 	assert_false(rd_config_equal(&a, &b));
 }
 
+/* Every row says where its key acts: at least one stage, profiles among
+ * the three, a condition on a key that exists with a value it takes, and
+ * RDGC's default one the key takes. */
+static void test_keys_facts(void **state)
+{
+	(void)state;
+	for (const rd_key *k = rd_keys; k->name; k++) {
+		if (!k->stages || (k->stages & ~RD_STAGES_ALL))
+			fail_msg("%s: stages 0x%x", k->name, k->stages);
+		assert_true((k->profiles & ~7u) == 0);
+		rd_config c;
+		rd_config_default(&c);
+		if (k->def_rdgc && rd_config_set(&c, k->name, k->def_rdgc, e, sizeof e) != 0)
+			fail_msg("%s: def_rdgc '%s' refused: %s", k->name, k->def_rdgc, e);
+		if (!k->when)
+			continue;
+		char key[64];
+		const char *eq = strchr(k->when, '=');
+		assert_non_null(eq);
+		size_t n = (size_t)(eq - k->when) - (eq[-1] == '!');
+		assert_true(n < sizeof key);
+		memcpy(key, k->when, n);
+		key[n] = '\0';
+		if (!rd_key_find(key) || rd_key_find(key) == k)
+			fail_msg("%s: condition '%s' names no other key", k->name, k->when);
+		if (rd_config_set(&c, key, eq + 1, e, sizeof e) != 0)
+			fail_msg("%s: condition '%s': %s", k->name, k->when, e);
+	}
+	/* model=rdgc moves the keys still at the paper's defaults to RDGC's,
+	 * and back */
+	rd_config c, d;
+	rd_config_default(&c);
+	assert_int_equal(rd_config_set(&c, "model", "rdgc", e, sizeof e), 0);
+	for (const rd_key *k = rd_keys; k->name; k++) {
+		char v[64];
+		rd_config_get(&c, k->name, v, sizeof v);
+		if (k->def_rdgc)
+			assert_string_equal(v, k->def_rdgc);
+	}
+	assert_int_equal(rd_config_set(&c, "model", "paper", e, sizeof e), 0);
+	rd_config_default(&d);
+	assert_true(rd_config_equal(&c, &d));
+	for (int s = 0; s < RD_NSTAGES; s++)
+		assert_non_null(rd_stage_name((enum rd_stage)s));
+	assert_null(rd_stage_name(RD_NSTAGES));
+}
+
+/* A small kernel with loads and stores over several blocks, so that every
+ * stage has work: 4 blocks of 32 threads; each warp reads 80 lines of its
+ * own twice (a core's two warps 160 lines, more than the L1 holds, so the
+ * second pass misses in the L1 and finds some in the L2) and writes a
+ * line every fourth load. */
+static rd_kernel *facts_kernel(void)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("facts", 32, 1, 1);
+	for (uint32_t t = 0; t < 128; t++)
+		for (uint32_t i = 0; i < 112; i++) {
+			uint64_t a = 0x10000 + (uint64_t)(i % 56) * 1024 + (uint64_t)(t / 32) * 128 +
+				     (uint64_t)(t % 32) * 4;
+			rd_kernel_builder_add(b, t, 0, a, 4);
+			if (i % 4 == 3)
+				rd_kernel_builder_add(b, t, 1, 0x100000 + (uint64_t)t * 4 + i * 512, 4);
+		}
+	return rd_kernel_builder_finish(b);
+}
+
+/* The bases a key is tried from: the paper's with an L2 and DRAM, RDGC's
+ * with the same (adaptive latency), the reference's, and the paper's with
+ * write-evict stores and blocks mapped at random. */
+static void facts_base(rd_config *c, int which)
+{
+	rd_config_default(c);
+	c->cores = 2;
+	c->stores = RD_STORES_ALLOCATE;
+	c->l1_hash = RD_HASH_XOR; /* (fermi takes 32 or 64 sets only) */
+	c->l2_hash = RD_HASH_XOR;
+	if (which == 2) {
+		c->stores = RD_STORES_IGNORE;
+		assert_int_equal(rd_config_set(c, "model", "reference-2013", e, sizeof e), 0);
+		return;
+	}
+	if (which == 1) {
+		assert_int_equal(rd_config_set(c, "model", "rdgc", e, sizeof e), 0);
+		c->l1_banks = 2;
+	}
+	c->l2_size = 32768; /* (16 sets a bank: the second pass hits in part) */
+	c->l2_partitions = 2;
+	c->dram_enable = 1;
+	if (which == 3) { /* write-evict, per-access classes, random mapping */
+		c->stores = RD_STORES_EVICT;
+		c->classes = RD_CLASSES_PER_ACCESS;
+		c->block_mapping = RD_MAP_RANDOM;
+	}
+	if (rd_config_check(c, e, sizeof e) != 0)
+		fail_msg("base %d: %s", which, e);
+}
+
+/* Other values of key k from c's that the whole configuration takes:
+ * up to max texts into out. */
+static int facts_others(const rd_config *c, const rd_key *k, char out[][64], int max)
+{
+	char now[64];
+	rd_config_get(c, k->name, now, sizeof now);
+	const char *cand[16];
+	char num[8][64];
+	int nc = 0;
+	if (k->type == RD_KEY_ENUM) {
+		for (int j = 0; j < k->nnames && nc < 16; j++)
+			cand[nc++] = k->names[j];
+		if (k->arg_name) { /* smod:N */
+			snprintf(num[0], sizeof num[0], "%s:3", k->names[k->arg_choice]);
+			cand[nc++] = num[0];
+		}
+	} else if (k->type == RD_KEY_BOOL) {
+		cand[nc++] = "0";
+		cand[nc++] = "1";
+	} else {
+		double v = strtod(now, NULL);
+		const double f[] = {2, 0.5, 0, 1, 4, 3};
+		for (int j = 0; j < 6; j++) {
+			double x = j == 2 ? 0 : j == 3 ? v + 1 : v * f[j];
+			if (j == 5)
+				x = v + 256;
+			if (k->type == RD_KEY_UINT)
+				snprintf(num[j], sizeof num[j], "%llu", (unsigned long long)x);
+			else
+				snprintf(num[j], sizeof num[j], "%g", x);
+			cand[nc++] = num[j];
+		}
+	}
+	int n = 0;
+	for (int j = 0; j < nc && n < max; j++) {
+		rd_config t = *c;
+		char got[64];
+		if (rd_config_set(&t, k->name, cand[j], e, sizeof e) != 0 ||
+		    rd_config_check(&t, e, sizeof e) != 0)
+			continue;
+		rd_config_get(&t, k->name, got, sizeof got);
+		if (!strcmp(got, now))
+			continue;
+		int dup = 0;
+		for (int i = 0; i < n; i++)
+			dup |= !strcmp(out[i], got);
+		if (!dup)
+			snprintf(out[n++], 64, "%s", got);
+	}
+	return n;
+}
+
+static void facts_same_result(const rd_result *a, const rd_result *b, const char *what)
+{
+	if (a->misses != b->misses || a->hits != b->hits || a->requests != b->requests ||
+	    memcmp(a->cls, b->cls, sizeof a->cls) || a->time_steps != b->time_steps ||
+	    a->store_hits != b->store_hits || a->has_l2 != b->has_l2 ||
+	    a->l2.misses != b->l2.misses || a->l2.hits != b->l2.hits ||
+	    a->l2.hist_len != b->l2.hist_len ||
+	    memcmp(a->l2.hist, b->l2.hist, a->l2.hist_len * sizeof *a->l2.hist) ||
+	    a->has_dram != b->has_dram || a->dram.row_hits != b->dram.row_hits ||
+	    a->dram.row_conflicts != b->dram.row_conflicts ||
+	    memcmp(&a->dram.service_time, &b->dram.service_time, sizeof(double)) ||
+	    memcmp(&a->dram.latency, &b->dram.latency, sizeof(double)) ||
+	    memcmp(&a->dram.amat, &b->dram.amat, sizeof(double)) ||
+	    memcmp(a->case_misses, b->case_misses, sizeof a->case_misses) ||
+	    a->hist_len != b->hist_len ||
+	    memcmp(a->hist, b->hist, a->hist_len * sizeof *a->hist))
+		fail_msg("%s: a kept stage gave another result than a cold run", what);
+}
+
+/* Changing any key reruns no stage before the first its row names, and
+ * gives what a cold run of the new configuration gives (a stage whose key
+ * is missing from its rows would return a stale result). */
+static void test_keys_stages(void **state)
+{
+	(void)state;
+	rd_kernel *k = facts_kernel();
+	assert_non_null(k);
+	int tried = 0;
+	for (const rd_key *key = rd_keys; key->name; key++) {
+		if (key->flags & RD_KEY_SPACES)
+			continue; /* no placements here: test_spaces */
+		int tried_before = tried;
+		for (int which = 0; which < 4; which++) {
+			rd_config base;
+			facts_base(&base, which);
+			if (!rd_key_applies(&base, key, e, sizeof e))
+				continue;
+			char alt[8][64];
+			int n = facts_others(&base, key, alt, 8);
+			rd_model *warm = rd_model_new(k);
+			rd_result r0;
+			assert_int_equal(rd_model_run(warm, &base, RD_ALL_CASES, NULL, &r0), RD_OK);
+			rd_result_free(&r0);
+			for (int j = 0; j < n; j++) {
+				rd_config c = base;
+				assert_int_equal(rd_config_set(&c, key->name, alt[j], e, sizeof e), 0);
+				uint64_t before[RD_NSTAGES], after[RD_NSTAGES];
+				rd_model_stage_runs(warm, before);
+				rd_result rw, rc;
+				assert_int_equal(rd_model_run(warm, &c, RD_ALL_CASES, NULL, &rw), RD_OK);
+				rd_model_stage_runs(warm, after);
+				rd_model *cold = rd_model_new(k);
+				assert_int_equal(rd_model_run(cold, &c, RD_ALL_CASES, NULL, &rc), RD_OK);
+				char what[1024];
+				snprintf(what, sizeof what, "%s=%s (base %d)", key->name, alt[j], which);
+				facts_same_result(&rw, &rc, what);
+				int first = __builtin_ctz(key->stages);
+				for (int s = 0; s < first; s++)
+					if (s != RD_STAGE_SPACES && after[s] != before[s])
+						fail_msg("%s reran %s, before its first stage %s", what,
+							 rd_stage_name(s), rd_stage_name(first));
+				rd_result_free(&rw);
+				rd_result_free(&rc);
+				rd_model_free(cold);
+				/* back to the base: a kept result serves it again */
+				assert_int_equal(rd_model_run(warm, &base, RD_ALL_CASES, NULL, &rw), RD_OK);
+				rd_result_free(&rw);
+				tried++;
+			}
+			rd_model_free(warm);
+		}
+		if (tried == tried_before)
+			fail_msg("%s: no other value tried from any base", key->name);
+	}
+	assert_true(tried > 100);
+	rd_kernel_free(k);
+}
+
+/* A key that does not apply (its profile does not model it, or its
+ * condition does not hold) can take another value only where
+ * rd_config_check refuses it or the result is the same: on random
+ * configurations of the three profiles. */
+static void test_keys_applies(void **state)
+{
+	(void)state;
+	rd_kernel *k = facts_kernel();
+	uint64_t seed = 12345;
+	int ignored = 0;
+	for (int round = 0; round < 24; round++) {
+		rd_config base;
+		facts_base(&base, round % 4);
+		/* a few random keys of the base changed first */
+		for (int j = 0; j < 4; j++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			const rd_key *key = &rd_keys[(seed >> 33) % rd_key_count()];
+			char alt[8][64];
+			int n = facts_others(&base, key, alt, 8);
+			if (n)
+				assert_int_equal(rd_config_set(&base, key->name, alt[(seed >> 40) % n], e,
+							       sizeof e), 0);
+		}
+		rd_result r0;
+		rd_model *m = rd_model_new(k);
+		assert_int_equal(rd_model_run(m, &base, RD_ALL_CASES, NULL, &r0), RD_OK);
+		for (const rd_key *key = rd_keys; key->name; key++) {
+			char why[64];
+			if (rd_key_applies(&base, key, why, sizeof why) || (key->flags & RD_KEY_SPACES))
+				continue;
+			assert_true(why[0] != '\0');
+			char alt[8][64];
+			int n = facts_others(&base, key, alt, 8);
+			for (int j = 0; j < n; j++) {
+				rd_config c = base;
+				rd_result r;
+				assert_int_equal(rd_config_set(&c, key->name, alt[j], e, sizeof e), 0);
+				assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &r), RD_OK);
+				char what[1024];
+				snprintf(what, sizeof what, "%s=%s %s (round %d)", key->name, alt[j], why,
+					 round);
+				facts_same_result(&r, &r0, what);
+				rd_result_free(&r);
+				ignored++;
+			}
+		}
+		rd_result_free(&r0);
+		rd_model_free(m);
+	}
+	assert_true(ignored > 50);
+	rd_kernel_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +573,9 @@ int main(void)
 		cmocka_unit_test(test_keys_set_get),
 		cmocka_unit_test(test_keys_check),
 		cmocka_unit_test(test_keys_equal),
+		cmocka_unit_test(test_keys_facts),
+		cmocka_unit_test(test_keys_stages),
+		cmocka_unit_test(test_keys_applies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

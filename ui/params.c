@@ -82,64 +82,18 @@ static int l2_row(size_t i)
 	return !strncmp(k, "l2", 2) || !strncmp(k, "L2", 2) || !strcmp(k, "latency.l2");
 }
 
-/* Keys model=rdgc alone takes other than at their defaults. */
-static int rdgc_only(const char *key)
-{
-	static const char *const k[] = {"l1.banks", "l1.ports", "l1.mshr_sets", "l1.max_merges",
-					"gpu.schedulers", "latency.model", "latency.k1",
-					"latency.k2"};
-	for (size_t j = 0; j < sizeof k / sizeof k[0]; j++)
-		if (!strcmp(key, k[j]))
-			return 1;
-	return 0;
-}
-
+/* Whether the row's key is modelled: its row in the model's key table
+ * says (rd_key_applies); a derived row follows the key it is made from. */
 int param_applies(const rd_config *cfg, size_t i, char *why, size_t len)
 {
 	why[0] = '\0';
 	if (i >= param_nfields || param_heading(i))
 		return 1;
 	const char *key = param_fields[i].key;
-	if (l2_row(i)) {
-		if (cfg->model == RD_PROFILE_REF2013) {
-			snprintf(why, len, "no L2 in ref-2013");
-			return 0;
-		}
-		if (!cfg->l2_size && (!key || strcmp(key, "l2.size"))) {
-			snprintf(why, len, "(l2.size 0: off)");
-			return 0;
-		}
-		return 1;
-	}
-	if (key && rdgc_only(key) && cfg->model != RD_PROFILE_RDGC) {
-		snprintf(why, len, "(model=rdgc)");
-		return 0;
-	}
-	if (key && (!strcmp(key, "latency.k1") || !strcmp(key, "latency.k2")) &&
-	    cfg->latency_model != RD_LATENCY_ADAPTIVE) {
-		snprintf(why, len, "(adaptive only)");
-		return 0;
-	}
-	if (key && (!strcmp(key, "l1.allocate") || !strcmp(key, "l1.mshr_per_warp_counts") ||
-		    !strcmp(key, "gpu.scheduler_policy")) &&
-	    cfg->model != RD_PROFILE_PAPER) {
-		snprintf(why, len, "(model=paper)");
-		return 0;
-	}
-	/* the paper's own timing, which model=rdgc replaces */
-	static const char *const paper_only[] = {"latency.hit", "latency.stddev", "latency.clip",
-						  "gpu.divergence", "l1.mshr_per_warp"};
-	for (size_t j = 0; key && cfg->model == RD_PROFILE_RDGC && j < 5; j++)
-		if (!strcmp(key, paper_only[j])) {
-			snprintf(why, len, "(not rdgc's)");
-			return 0;
-		}
-	if (key && !strcmp(key, "latency.miss") && cfg->model == RD_PROFILE_RDGC &&
-	    cfg->latency_model == RD_LATENCY_ADAPTIVE) {
-		snprintf(why, len, "(fixed only)");
-		return 0;
-	}
-	return 1;
+	if (!key)
+		key = l2_row(i) ? "l2.ways" : "l1.ways";
+	const rd_key *k = rd_key_find(key);
+	return !k || rd_key_applies(cfg, k, why, len);
 }
 
 size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max)

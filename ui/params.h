@@ -41,13 +41,12 @@ int param_editable(size_t i);
 int param_heading(size_t i);
 
 /*
- * Does field i matter under cfg? 0 for a row the configuration keeps at
- * its default because its profile refuses anything else (the L1's banks,
- * ports, MSHR sets, merges, schedulers and adaptive latency outside
- * model=rdgc; the L2's rows under reference-2013) or that has no effect
- * (the L2's rows while l2.size is 0). The pane shows them dimmed, with
- * why in words (why, "" when it matters), and still lets them be edited
- * (a value the profile refuses is refused with the model's message).
+ * Does field i matter under cfg? Its key's row in the model's table says
+ * (rd_key_applies: the profiles that model it, a condition on another
+ * key); a derived row follows its level's l1.ways or l2.ways. The pane
+ * shows a row that does not apply dimmed, with why in words (why, "" when
+ * it matters), and still lets it be edited (a value the profile refuses is
+ * refused with the model's message).
  */
 int param_applies(const rd_config *cfg, size_t i, char *why, size_t len);
 
