@@ -59,6 +59,20 @@ static void text_config(FILE *f, const rd_config *c)
 	if (c->loads != RD_LOADS_CACHE)
 		fprintf(f, ", loads %s", rd_loads_name(c->loads));
 	putc('\n', f);
+	/* Every key the model reads that is not at its profile's default,
+	 * from the key table (so a new key is listed as it is added). */
+	int any = 0;
+	for (const rd_key *k = rd_keys; k->name; k++) {
+		char now[64], why[64];
+		const char *def = c->model == RD_PROFILE_RDGC && k->def_rdgc ? k->def_rdgc : k->def;
+		if ((k->flags & RD_KEY_SPACES) || !rd_key_applies(c, k, why, sizeof why) ||
+		    !strcmp(output_config_value(c, k->name, now, sizeof now), def))
+			continue;
+		fprintf(f, "%s%s=%s", any ? ", " : "keys:    ", k->name, now);
+		any = 1;
+	}
+	if (any)
+		putc('\n', f);
 }
 
 static void text_count(FILE *f, const char *label, uint64_t n, uint64_t requests)
