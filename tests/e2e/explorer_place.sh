@@ -84,7 +84,8 @@ for a in idx table out; do
 	[ -n "$want" ] && [ "$want" = "$got" ] || { echo "# $a: arrays $want, screen $got"; ok=1; }
 done
 body place_open | grep -q '^ *> idx  *global' && grep -q 'Eq. 3: every array global' "$T/place_open.txt"
-[ $ok -eq 0 ] && [ $? -eq 0 ]
+listed=$?
+[ $ok -eq 0 ] && [ $listed -eq 0 ]
 result "placement: M lists the arrays with rdscope arrays's loads and stores, all global" $?
 
 # Right: table to texture; the numbers are rdscope run -s mem.table=texture's.

@@ -81,10 +81,17 @@ assert "65536" in p["refused"][0]["why"], p["refused"][0]["why"]
 PY
 result "placements: an oversize array is refused constant memory, with the reason" $?
 
-# A stored array cannot go to texture or constant: refused and said.
+# A stored array cannot go to texture or constant: refused and said, each
+# read-only space by name, and the array it refused is still ranked.
 # shellcheck disable=SC2086
-rds placements -q $K80 --only c,in sample:placement/broadcast
-grep -q '^refused: ' "$T/out" || true
+rds placements -q $K80 --only out,c sample:placement/broadcast
+miss=0
+for sp in texture texture2d constant; do
+	grep -q "^refused: out to $sp: out is stored to (2048 stores) and $sp memory is read-only" "$T/out" ||
+		{ echo "# out to $sp: not refused"; miss=1; }
+done
+[ $miss -eq 0 ] && grep -q '^ *1  .*out=global' "$T/out"
+result "placements: a stored array is refused each read-only space, with the reason" $?
 rds placements -q -p kepler-k80 sample:placement/tile
 grep -q '^arrays: .*x (131072 loads' "$T/out" && ! grep -q ' y=' "$T/out"
 result "placements: a store-only array is not placed (its stores keep the global path)" $?
