@@ -356,4 +356,12 @@ result "convert to standard output: exit 2" $?
 rds convert $S/tiny.kdesc
 [ $rc -eq 2 ] && grep -q "expected INPUT and OUT.rdt" "$T/err"
 result "convert without OUT: exit 2" $?
+
+# The README's CSV header is the binary's, column for column.
+readme=$(dirname "$0")/../../README.md
+want=$(awk '/^### CSV/ { on = 1 } on && /^`input,kernel,/ { gsub(/`/, ""); print; exit }' "$readme")
+"$RDSCOPE" run -q -f csv builtin:fig3 2>/dev/null | head -n 1 >"$T/hdr"
+[ -n "$want" ] && [ "$want" = "$(cat "$T/hdr")" ] ||
+	{ echo "# README: $want"; echo "# binary: $(cat "$T/hdr")"; false; }
+result "README's CSV header is the binary's" $?
 exit 0
