@@ -1,9 +1,11 @@
 /* Fuzz harness: validate --measured FILE (src/readers/measured.c), every
- * format (plain CSV, Nsight Compute's details and raw pages, nvprof's
- * metrics and events). A parsed file holds named kernels with hit rates in
- * [0, 1] or NAN (the plain CSV: an L1 rate always, each name once, launch
- * 0); each launch 0 is found by its name, each later launch N by
- * "NAME#N"; a refusal always names the file and line. */
+ * format (plain CSV, Nsight Compute's metrics, details, raw and text
+ * pages, nvprof's metrics and events). A parsed file holds named kernels
+ * with hit rates in [0, 1] or NAN (values out of range clamped: the plain
+ * CSV: an L1 rate always, each name once, launch 0); each launch 0 is
+ * found by its name, each later launch N by "NAME#N"; the rows' names
+ * given to the matcher in row order match the rows themselves (the k-th
+ * of a name its launch k); every note and refusal names the file. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +47,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				     (!q->base || strcmp(q->base, r->kernel))))
 					__builtin_trap();
 			}
+		}
+		for (size_t i = 0; i < s.nnotes; i++)
+			if (strncmp(s.notes[i], "fuzz.csv", 8))
+				__builtin_trap();
+		if (s.clamped && !s.nnotes)
+			__builtin_trap();
+		measured_match m;
+		if (measured_match_init(&m, &s) == 0) {
+			for (size_t i = 0; i < s.n; i++) {
+				const measured_row *q;
+				if (measured_match_next(&m, s.rows[i].kernel, &q) < 0)
+					break;
+				if (q != &s.rows[i])
+					__builtin_trap();
+			}
+			measured_match_free(&m);
 		}
 		measured_free(&s);
 	} else if (rc == -1 && strncmp(err, "fuzz.csv", 8) != 0) {
