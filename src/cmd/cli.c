@@ -88,7 +88,8 @@ static int parse_words(cli *c, int argc, char **argv, int first)
 			return cli_usage_error("option '%s' needs a value", opt, NULL);
 		if (!o->arg && attached)
 			return cli_usage_error("option '%s' takes no value", opt, NULL);
-		c->given |= 1ULL << (o - cli_options);
+		size_t bit = (size_t)(o - cli_options);
+		c->given[bit / 8] |= (unsigned char)(1u << bit % 8);
 		const char *problem = o->set(c, o, v);
 		if (problem)
 			return cli_usage_error(problem, v, NULL);

@@ -12,6 +12,9 @@
 #include "writers/writers.h"
 #include "rdscope.h"
 
+/* The most rows cli_options[] may have (cli.given is a bit set of them). */
+#define CLI_MAX_OPTIONS 256
+
 /* Exit statuses: the contract with scripts, see the man page. */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
@@ -106,7 +109,9 @@ typedef struct cli {
 	int nfit;
 	const char **ranges;       /* calibrate --range KEY=V1,V2,...|KEY=LO:HI:STEP */
 	int nranges;
-	unsigned long long given;  /* bit i: cli_options[i] was given */
+	/* bit i: cli_options[i] was given (a bit set, not one word: the
+	 * table may grow past 64; test_cli checks it fits) */
+	unsigned char given[CLI_MAX_OPTIONS / 8];
 } cli;
 
 /*

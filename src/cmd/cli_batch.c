@@ -17,7 +17,8 @@
 static const cli_option *foreign_option(const cli *c)
 {
 	for (const cli_option *o = cli_options; o->name; o++)
-		if ((c->given >> (o - cli_options) & 1) && !(o->commands & CLI_CMD(c->cmd)))
+		if ((c->given[(o - cli_options) / 8] >> (o - cli_options) % 8 & 1) &&
+		    !(o->commands & CLI_CMD(c->cmd)))
 			return o;
 	return NULL;
 }
