@@ -125,6 +125,11 @@ void cli_keys(FILE *f, const rd_config *config)
 			val, k->help);
 		if (k->type == RD_KEY_ENUM && k->choices)
 			fprintf(f, " (%s)", k->choices);
+		char why[64];
+		if (!rd_key_applies(config, k, why, sizeof why)) { /* "(model=rdgc)" */
+			size_t n = strlen(why);
+			fprintf(f, " [not read: %.*s]", n > 2 ? (int)n - 2 : 0, why + 1);
+		}
 		putc('\n', f);
 	}
 }

@@ -51,6 +51,10 @@ for k in model l1.size l1.line l1.ways l1.hash l1.mshrs latency.miss gpu.warp_si
 	grep -q "^$k " "$T/out" || ok=1
 done
 result "keys lists the key table" $ok
+grep -q '^l1.banks .*\[not read: model=rdgc\]$' "$T/out" &&
+	grep -q '^latency.miss .*steps' "$T/out" && ! grep -q '^latency.miss .*not read' "$T/out" &&
+	grep -q '^l2.ways .*\[not read: l2.size 0: off\]$' "$T/out"
+result "keys says which keys the default configuration does not read, and why" $?
 
 rds frobnicate
 [ $rc -eq 2 ] && grep -q "unknown command 'frobnicate'" "$T/err" && grep -q '^usage:' "$T/err"
