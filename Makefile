@@ -136,10 +136,12 @@ tsan:
 
 # Regenerate the sections of man/rdscope.1 made from tables: OPTIONS (the
 # option table, src/cmd/cli_table.c), KEYS (the explorer's, ui/keys.h) and
-# KEYS OF THE MODEL (model/config.c). tests/test_cli.c and tests/test_ui.c
+# KEYS OF THE MODEL (model/config.c); and rdscope-preset.5's KEYS OF THE
+# MODEL (the same table, as a preset file writes the keys). tests/test_cli.c and tests/test_ui.c
 # fail while they differ. man-keys is the older name.
 man-gen: $(B)/man/man_gen
 	$(Q)$(B)/man/man_gen man/rdscope.1
+	$(Q)$(B)/man/man_gen man/rdscope-preset.5
 
 man-keys: man-gen
 

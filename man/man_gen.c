@@ -1,8 +1,9 @@
 /*
  * man_gen: rewrite the generated sections of a man page from their tables
  * (OPTIONS: src/cmd/cli_table.c; KEYS: ui/keys.h; KEYS OF THE MODEL:
- * model/config.c), or with --check say whether they are up to date.
- * Usage: man_gen [--check] man/rdscope.1       (`make man-gen`)
+ * model/config.c, in rdscope.1 and, as a preset file writes them, in
+ * rdscope-preset.5), or with --check say whether they are up to date.
+ * Usage: man_gen [--check] man/PAGE             (`make man-gen`)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +25,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "man_gen: cannot read %s\n", path);
 		return 1;
 	}
-	char *keys = keys_man_update(page);
-	char *upd = keys ? cli_man_update(keys) : NULL;
-	free(keys);
+	/* rdscope-preset.5 has the keys as a file writes them; rdscope.1
+	 * the explorer's keys, the options and the keys as -s takes them */
+	char *upd;
+	if (strstr(page, ".TH RDSCOPE-PRESET ")) {
+		upd = cli_man_preset_update(page);
+	} else {
+		char *keys = keys_man_update(page);
+		upd = keys ? cli_man_update(keys) : NULL;
+		free(keys);
+	}
 	if (!upd) {
 		fprintf(stderr, "man_gen: %s lacks a section (KEYS, OPTIONS or KEYS OF THE MODEL)\n",
 			path);

@@ -84,6 +84,9 @@ const rd_key rd_keys[] = {
 		.stages = ST(SETS) | ST(L1),
 		.def = "16384", .min = 1,
 		.help = "L1 cache size",
+		.doc = "L1 cache size: at least one set\n"
+		       ".RB ( l1.line \" \\(mu \" l1.ways )\n"
+		       "and a whole number of sets.",
 	},
 	[K_L1_LINE] = {
 		.name = "l1.line", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l1_line),

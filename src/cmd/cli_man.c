@@ -148,6 +148,173 @@ char *cli_man_model_keys(void)
 	return written(write_model_keys);
 }
 
+/* The preset page's groups of keys, by the prefix before the dot (keys
+ * without one come first, under the section's own heading). */
+static const struct {
+	const char *prefix, *title;
+} preset_groups[] = {
+	{"", NULL},
+	{"l1", "the L1 data cache of one core"},
+	{"latency", "time in model steps (not clock cycles)"},
+	{"l2", "the L2 shared by every core"},
+	{"gpu", "the cores and how threads reach them"},
+	{"dram", "DRAM after the last cache level (seed 002)"},
+	{"tex", "the texture cache of one core (seed 002)"},
+	{"const", "the constant cache of one core (seed 002)"},
+	{"smem", "shared memory (seed 002)"},
+};
+
+static int in_group(const rd_key *k, const char *prefix)
+{
+	const char *dot = strchr(k->name, '.');
+	size_t n = dot ? (size_t)(dot - k->name) : 0;
+	return strlen(prefix) == n && !strncmp(k->name, prefix, n);
+}
+
+/* The key's type as the file writes it, its unit and range. */
+static void preset_type(FILE *f, const rd_key *k)
+{
+	switch (k->type) {
+	case RD_KEY_ENUM: {
+		fputs("String,", f);
+		for (int j = 0; j < k->nnames; j++) {
+			int last = j == k->nnames - 1;
+			fputs(last && j ? "\nor\n.BR " : k->nnames > 2 ? "\n.BR " : "\n.B ", f);
+			roff_name(f, k->names[j]);
+			if (k->arg_name && j == k->arg_choice)
+				fputs(":\\fIN\\fR", f);
+			fputs(last ? " ." : k->nnames > 2 ? " ," : "", f);
+		}
+		if (k->arg_name)
+			fprintf(f, "\n.I N\n(the %s) is 0 to %u.", k->arg_name, k->arg_max);
+		fputc('\n', f);
+		return;
+	}
+	case RD_KEY_BOOL:
+		fputs("Boolean\n.RB ( true\nor\n.BR false ;\nalso 1 or 0).\n", f);
+		return;
+	case RD_KEY_DOUBLE:
+		fputs("Number", f);
+		break;
+	case RD_KEY_UINT:
+		fputs("Integer", f);
+		break;
+	}
+	if (k->unit && *k->unit)
+		fprintf(f, ", %s", k->unit);
+	if (k->min && k->max)
+		fprintf(f, ", %llu to %llu", (unsigned long long)k->min, (unsigned long long)k->max);
+	else if (k->min)
+		fprintf(f, ", at least %llu", (unsigned long long)k->min);
+	else if (k->max)
+		fprintf(f, ", at most %llu", (unsigned long long)k->max);
+	if (k->flags & RD_KEY_POW2)
+		fputs(", a power of two", f);
+	if (k->type == RD_KEY_UINT && k->size == 8)
+		fputs(" (values from 2\\(ha63 on are written as a string)", f);
+	fputs(".\n", f);
+}
+
+/* Which profiles model the key and when it is read (its row's facts). */
+static void preset_applies(FILE *f, const rd_key *k)
+{
+	static const char *const names[] = {"paper", "reference\\-2013", "rdgc"};
+	if (k->profiles) {
+		int n = 0, i = 0;
+		for (int p = 0; p < 3; p++)
+			n += !!(k->profiles & RD_PROFILE_BIT(p));
+		fputs("Read under\n", f);
+		for (int p = 0; p < 3; p++)
+			if (k->profiles & RD_PROFILE_BIT(p))
+				fprintf(f, "%s.B model=%s\n", i++ == 0 ? "" : "and\n", names[p]);
+		fputs("only (another profile ignores it, or refuses all but its default).\n", f);
+	}
+	if (k->when) {
+		fputs("Read only while\n.BR ", f);
+		roff_name(f, k->when);
+		fputs(" .\n", f);
+	}
+	if (k->def_rdgc)
+		fprintf(f, "Under\n.B model=rdgc\nthe default is %s.\n", k->def_rdgc);
+}
+
+static void write_preset_keys(FILE *f)
+{
+	fputs(".SH KEYS OF THE MODEL\n"
+	      ".\\\" Generated from the key table in model/config.c: edit the table, then run\n"
+	      ".\\\" 'make man-gen'. A test fails when this section and the table differ.\n"
+	      "Each key's type is that of its value in the file: an integer, a number\n"
+	      "(integer or floating-point), a boolean or a string from a fixed set.\n"
+	      "A key in a group is written inside it\n"
+	      ".RB ( \"l1 = { ways = 8; };\" )\n"
+	      "or whole\n"
+	      ".RB ( \"l1.ways = 8;\" ).\n"
+	      "Ranges are checked as the file is read, the configuration as a whole\n"
+	      "after it (see\n"
+	      ".BR DIAGNOSTICS ).\n"
+	      "The defaults are the paper's NVIDIA GTX\\~470 (Fermi) with a 16\\~KB L1, the\n"
+	      ".B fermi\\-16k\n"
+	      "preset.\n",
+	      f);
+	for (size_t g = 0; g < sizeof preset_groups / sizeof preset_groups[0]; g++) {
+		if (preset_groups[g].title)
+			fprintf(f, ".SS \"%s: %s\"\n", preset_groups[g].prefix, preset_groups[g].title);
+		for (const rd_key *k = rd_keys; k->name; k++) {
+			if (!in_group(k, preset_groups[g].prefix))
+				continue;
+			fputs(".TP\n.B ", f);
+			roff_name(f, k->name);
+			fputc('\n', f);
+			preset_type(f, k);
+			if (k->doc)
+				fprintf(f, "%s\n", k->doc);
+			else
+				fprintf(f, "%c%s.\n", toupper((unsigned char)k->help[0]), k->help + 1);
+			preset_applies(f, k);
+			if (k->type == RD_KEY_ENUM)
+				fprintf(f, "Default\n.BR %s .\n", k->def);
+			else
+				fprintf(f, "Default %s.\n", k->def);
+		}
+	}
+	fputs(".TP\n"
+	      ".BI mem. NAME\n"
+	      "One of\n"
+	      ".BR global \", \" texture \", \" texture2d \", \" constant \", \" shared :\n"
+	      "the memory space of the kernel's array\n"
+	      ".I NAME\n"
+	      "(see\n"
+	      ".BR rdscope (1)).\n"
+	      "At most 16 per preset.\n",
+	      f);
+}
+
+char *cli_man_preset_keys(void)
+{
+	return written(write_preset_keys);
+}
+
+/* Every key's prefix has a group on the preset page: 1, or 0. */
+int cli_man_preset_groups_cover(void)
+{
+	for (const rd_key *k = rd_keys; k->name; k++) {
+		int found = 0;
+		for (size_t g = 0; g < sizeof preset_groups / sizeof preset_groups[0]; g++)
+			found |= in_group(k, preset_groups[g].prefix);
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+char *cli_man_preset_update(const char *page)
+{
+	char *keys = cli_man_preset_keys();
+	char *s = keys ? man_section_replace(page, "KEYS OF THE MODEL", keys) : NULL;
+	free(keys);
+	return s;
+}
+
 char *man_section_replace(const char *page, const char *title, const char *section)
 {
 	/* The ".SH TITLE" line, at the start of the page or of a line. */

@@ -21,6 +21,14 @@ char *man_section_replace(const char *page, const char *title, const char *secti
 /* page with both generated sections replaced (malloc'd), or NULL. */
 char *cli_man_update(const char *page);
 
+/* The preset page's KEYS OF THE MODEL (rdscope-preset.5: the keys as a
+ * file writes them, grouped by prefix, with their rows' ranges, profiles
+ * and conditions), and that page with it replaced (malloc'd, or NULL). */
+char *cli_man_preset_keys(void);
+char *cli_man_preset_update(const char *page);
+/* Does every key's prefix have a group of its own there? 1 or 0. */
+int cli_man_preset_groups_cover(void);
+
 /* A whole file as a string (malloc'd), or NULL. */
 char *man_read(const char *path);
 
