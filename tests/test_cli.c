@@ -223,6 +223,20 @@ static void test_cli_man_page(void **state)
 	assert_non_null(strstr(keys, "\nDefault\n.BR fermi .\n"));
 	free(opts);
 	free(keys);
+	/* SYNOPSIS: every command of the table, with its usage's options */
+	char *syn = cli_man_synopsis();
+	assert_non_null(strstr(syn, ".SH SYNOPSIS\n"));
+	for (size_t i = 0; i < cli_ncmds; i++) {
+		char want[64];
+		if (!cli_cmds[i].name || cli_cmds[i].cmd == CLI_HELP)
+			continue;
+		snprintf(want, sizeof want, "\\fBrdscope\\fR \\fB%s", cli_cmds[i].name);
+		if (!strstr(syn, want))
+			fail_msg("SYNOPSIS lacks %s", cli_cmds[i].name);
+	}
+	assert_non_null(strstr(syn, "[\\fB\\-\\-plot\\fR \\fIFILE\\fB.svg\\fR]"));
+	assert_non_null(strstr(syn, "\\fBrdscope\\fR \\fB\\-\\-help\\fR | \\fB\\-\\-version\\fR\n"));
+	free(syn);
 }
 
 /* rdscope-preset.5's KEYS OF THE MODEL is the key table's, as a preset

@@ -339,15 +339,116 @@ char *man_section_replace(const char *page, const char *title, const char *secti
 	return s;
 }
 
+/* A usage's text in roff: placeholders (words of capitals, digits and _)
+ * in italics, literals (commands, option names, choices, suffixes) in
+ * bold, the brackets, bars, ellipses and spaces in roman. */
+static void roff_usage(FILE *f, const char *u)
+{
+	char font = 'R';
+	while (*u) {
+		char want;
+		size_t n = 1;
+		if (!strncmp(u, "...", 3)) {
+			want = 'R';
+			n = 3;
+		} else if (strchr("[]| ", *u)) {
+			want = 'R';
+		} else if (isupper((unsigned char)*u)) {
+			want = 'I';
+			while (isupper((unsigned char)u[n]) || isdigit((unsigned char)u[n]) || u[n] == '_')
+				n++;
+		} else {
+			want = 'B';
+			while (u[n] && !strchr("[]| ", u[n]) && strncmp(u + n, "...", 3) &&
+			       !isupper((unsigned char)u[n]))
+				n++;
+		}
+		if (want != font)
+			fprintf(f, "\\f%c", want);
+		font = want;
+		if (n == 3 && !strncmp(u, "...", 3)) {
+			fputs("\\&...", f);
+			u += 3;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++, u++) {
+			if (*u == '-' || *u == '\\')
+				fputc('\\', f);
+			fputc(*u == '\\' ? 'e' : *u, f);
+		}
+	}
+	if (font != 'R')
+		fputs("\\fR", f);
+}
+
+/* A command's usage as SYNOPSIS lines: its continued lines joined, and a
+ * line starting "rdscope " another form of its own. */
+static void synopsis_lines(FILE *f, const char *u)
+{
+	while (*u) {
+		char line[1024];
+		size_t n = 0;
+		for (;;) {
+			const char *nl = strchr(u, '\n');
+			size_t len = nl ? (size_t)(nl - u) : strlen(u);
+			if (n + len + 2 >= sizeof line)
+				len = sizeof line - n - 2;
+			if (n)
+				line[n++] = ' ';
+			memcpy(line + n, u, len);
+			n += len;
+			u += len + (nl != NULL);
+			while (*u == ' ')
+				u++;
+			if (!nl || !strncmp(u, "rdscope ", 8))
+				break;
+		}
+		line[n] = '\0';
+		if (!strncmp(u, "rdscope ", 8))
+			u += 8;
+		fputs("\\fBrdscope\\fR ", f);
+		roff_usage(f, line);
+		fputs("\n.br\n", f);
+	}
+}
+
+static void write_synopsis(FILE *f)
+{
+	fputs(".SH SYNOPSIS\n"
+	      ".\\\" Generated from the command table in src/cmd/cli_table.c: edit the table,\n"
+	      ".\\\" then run 'make man-gen'. A test fails when this section and the table differ.\n"
+	      ".ad l\n.nh\n",
+	      f);
+	/* the no-command form first, then the commands in the table's order */
+	const cli_cmd *def = cli_cmd_of(CLI_DEFAULT);
+	if (def)
+		synopsis_lines(f, def->usage);
+	for (size_t i = 0; i < cli_ncmds; i++) {
+		const cli_cmd *c = &cli_cmds[i];
+		if (c->cmd == CLI_DEFAULT)
+			continue;
+		synopsis_lines(f, c->synopsis ? c->synopsis : c->usage);
+	}
+	fputs(".hy\n.ad b\n", f);
+}
+
+char *cli_man_synopsis(void)
+{
+	return written(write_synopsis);
+}
+
 char *cli_man_update(const char *page)
 {
-	char *options = cli_man_options(), *keys = cli_man_model_keys();
-	char *a = options && keys ? man_section_replace(page, "OPTIONS", options) : NULL;
+	char *options = cli_man_options(), *keys = cli_man_model_keys(), *syn = cli_man_synopsis();
+	char *a = options && keys && syn ? man_section_replace(page, "OPTIONS", options) : NULL;
 	char *b = a ? man_section_replace(a, "KEYS OF THE MODEL", keys) : NULL;
+	char *c = b ? man_section_replace(b, "SYNOPSIS", syn) : NULL;
 	free(options);
 	free(keys);
+	free(syn);
 	free(a);
-	return b;
+	free(b);
+	return c;
 }
 
 char *man_read(const char *path)

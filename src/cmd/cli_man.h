@@ -10,6 +10,8 @@
 /* The sections, from their ".SH" line on (malloc'd; NULL: out of memory). */
 char *cli_man_options(void);
 char *cli_man_model_keys(void);
+/* SYNOPSIS from the command table's usages (cli_cmds[]). */
+char *cli_man_synopsis(void);
 
 /*
  * page with the section titled title (the lines from ".SH TITLE" up to the
@@ -18,7 +20,8 @@ char *cli_man_model_keys(void);
  */
 char *man_section_replace(const char *page, const char *title, const char *section);
 
-/* page with both generated sections replaced (malloc'd), or NULL. */
+/* page with SYNOPSIS, OPTIONS and KEYS OF THE MODEL replaced (malloc'd),
+ * or NULL. */
 char *cli_man_update(const char *page);
 
 /* The preset page's KEYS OF THE MODEL (rdscope-preset.5: the keys as a
