@@ -10,7 +10,7 @@
 #define VALIDATE_CMD_H
 
 #include "cli.h"
-#include "readers/measured.h"
+#include "readers/readers.h"
 
 int validate_run(const cli *c);
 
