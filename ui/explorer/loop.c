@@ -279,6 +279,7 @@ int explorer_run(const explorer_opts *o)
 	x->opts = o;
 	x->views = view_table;
 	x->no_timing = o->no_timing;
+	x->calls = &prompt_calls;
 	x->teach = -1;
 	enum color_mode mode = COLOR_AUTO;
 	if (o->color && theme_parse_mode(o->color, &mode) != 0) {
@@ -303,6 +304,13 @@ int explorer_run(const explorer_opts *o)
 			return EXPLORER_EUSAGE;
 		}
 	}
+	if (explorer_views_start(x) < 0) {
+		explorer_views_end(x);
+		say("out of memory");
+		if (sc.f)
+			fclose(sc.f);
+		return EXPLORER_ERUNTIME;
+	}
 	int rc = explorer_start(x, o, sc.f != NULL);
 	signals sg;
 	SCREEN *scr = NULL;
@@ -318,6 +326,7 @@ int explorer_run(const explorer_opts *o)
 		signals_restore(&sg);
 	}
 	explorer_free(x);
+	explorer_views_end(x);
 	bgcall_drop(x->busy);
 	x->busy = NULL;
 	if (sc.f) {

@@ -14,7 +14,6 @@
 
 #include "keys.h"
 #include "params.h"
-#include "steplog.h"
 #include "typed.h"
 
 static int prompt_open(explorer *x, int kind, const char *label, const char *init)
@@ -249,7 +248,19 @@ static file_job *file_job_new(explorer *x, int kind)
 	return j;
 }
 
-int prompt_source(explorer *x)
+/* Hand the result of a call a view asked for (explorer.calls) to the
+ * views' took op: reaction flags (*res NULL when a view kept it). */
+static int took(explorer *x, int kind, void **res)
+{
+	for (const view_ops *const *v = x->views; *v; v++) {
+		int f = (*v)->took ? (*v)->took(x, kind, res) : -1;
+		if (f >= 0)
+			return f;
+	}
+	return R_NONE;
+}
+
+static int prompt_source(explorer *x)
 {
 	if (!x->opts->source_text) {
 		explorer_message(x, 1, "sources: this explorer cannot read descriptions");
@@ -265,17 +276,18 @@ int prompt_source(explorer *x)
 /* The description's text (P_SOURCE), for the sources view. */
 static int sourced(explorer *x, file_job *j)
 {
+	void *text = NULL;
 	if (j->rc < 0 || !j->src_text) {
-		x->site_text = 0;
+		took(x, P_SOURCE, &text);
 		explorer_message(x, 1, "sources: %s", j->err);
 		return R_STATUS;
 	}
 	if (strcmp(j->text, x->input) != 0) /* another input since */
 		return R_NONE;
-	free(x->source);
-	x->source = j->src_text;
-	j->src_text = NULL;
-	return R_BARS | R_HIST;
+	text = j->src_text;
+	int f = took(x, P_SOURCE, &text);
+	j->src_text = text; /* NULL: the view's now */
+	return f;
 }
 
 /* The configuration in one line, as the picture's caption. */
@@ -522,7 +534,9 @@ static int exported(explorer *x, file_job *j)
 /* The count view's result (P_COUNT). */
 static int count_done(explorer *x, file_job *j)
 {
+	void *res = NULL;
 	if (j->rc != 0) {
+		took(x, P_COUNT, &res);
 		explorer_message(x, 1, "count: %s", j->err);
 		return R_STATUS;
 	}
@@ -532,12 +546,17 @@ static int count_done(explorer *x, file_job *j)
 		return R_STATUS;
 	}
 	*c = j->cres;
-	j->cres.refs = NULL; /* now the explorer's */
-	explorer_set_count(x, c);
-	return R_BARS | R_HIST;
+	j->cres.refs = NULL; /* now c's */
+	res = c;
+	int f = took(x, P_COUNT, &res);
+	if (res) { /* no view kept it */
+		free(c->refs);
+		free(c);
+	}
+	return f;
 }
 
-int prompt_count(explorer *x, const char (*defs)[48], int ndefs, uint32_t line,
+static int prompt_count(explorer *x, const char (*defs)[48], int ndefs, uint32_t line,
 		 const uint64_t *bytes, int nlevels)
 {
 	if (!x->opts->count) {
@@ -585,7 +604,8 @@ int prompt_busy_cancel(explorer *x)
 		atomic_store(&j->stop, 1); /* its thread ends at the next check */
 		explorer_message(x, 1, "count: stopped");
 	} else if (j->kind == P_SOURCE) {
-		x->site_text = 0;
+		void *none = NULL;
+		took(x, P_SOURCE, &none);
 		explorer_message(x, 1, "sources: stopped waiting for %s", j->text);
 	} else
 		explorer_message(x, 1, "%s: stopped waiting; %s may still be written",
@@ -643,26 +663,16 @@ int prompt_goto(explorer *x)
 	return prompt_open(x, P_GOTO, "go to request (N, or tN for time step N): ", "");
 }
 
-/* A jump of the step-through (views/step.c follows x->step). */
-static int do_goto(explorer *x, const char *text)
+/* A prompt opened for a view (P_GOTO: the step-through's): its text goes
+ * to the views' answer op. */
+static int answer(explorer *x, int kind, const char *text)
 {
-	int is_time;
-	uint64_t v;
-	char err[256];
-	if (steplog_parse_goal(text, &is_time, &v, err, sizeof err) < 0) {
-		explorer_message(x, 1, "%s", err);
-		return R_STATUS;
+	for (const view_ops *const *v = x->views; *v; v++) {
+		int f = (*v)->answer ? (*v)->answer(x, kind, text) : -1;
+		if (f >= 0)
+			return f;
 	}
-	if (is_time) {
-		x->step_goal_pending = 1;
-		x->step_goal = v;
-	} else {
-		x->step_goal_pending = 0;
-		x->step = v;
-	}
-	x->grid_scroll = 0;
-	explorer_request(x);
-	return R_ALL;
+	return R_STATUS;
 }
 
 static int accept(explorer *x)
@@ -672,7 +682,7 @@ static int accept(explorer *x)
 	memcpy(text, x->pbuf, sizeof text);
 	x->prompt = P_NONE;
 	if (kind == P_GOTO)
-		return do_goto(x, text);
+		return answer(x, kind, text);
 	if (kind == P_INPUT || kind == P_TYPED)
 		return do_input(x, kind, text);
 	if (kind == P_EXPORT)
@@ -734,3 +744,5 @@ int prompt_key(explorer *x, int ch)
 	}
 	return R_STATUS;
 }
+
+const explorer_calls prompt_calls = {.source = prompt_source, .count = prompt_count};

@@ -21,8 +21,6 @@ int prompt_preset(explorer *x);
 int prompt_input(explorer *x);
 /* w: write the view on screen as an SVG for slides. */
 int prompt_svg(explorer *x);
-/* The sources view's description text, read off the UI thread. */
-int prompt_source(explorer *x);
 int prompt_typed(explorer *x);
 int prompt_goto(explorer *x);
 
@@ -33,11 +31,12 @@ int prompt_key(explorer *x, int ch);
  * in (the loop calls this when bgcall_fd is readable), or stop waiting
  * for it (Esc). Reaction flags. */
 int prompt_busy_done(explorer *x);
-/* The count view's count of the input on screen (explorer_opts.count)
- * with the -D settings defs, off the UI thread; its result goes to
- * explorer_set_count. */
-int prompt_count(explorer *x, const char (*defs)[48], int ndefs, uint32_t line,
-		 const uint64_t *bytes, int nlevels);
 int prompt_busy_cancel(explorer *x);
+
+/* What the views ask the explorer for off the UI thread (explorer.calls,
+ * handed over by the loop): the sources view's description text and the
+ * count view's count, each a background call whose result goes to the
+ * views' took op. A view never calls this file. */
+extern const explorer_calls prompt_calls;
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * The screen tests' script runner (see script.h). Calls the key actions,
- * the screen (for dump-screen), the state's x_ready, curves (for
- * dump-curves), keys and curses.
+ * the screen (for dump-screen), the state's x_ready, the curves view's
+ * csv op (for dump-curves), keys and curses.
  */
 #include "script.h"
 
@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "actions.h"
-#include "curves.h"
 #include "keys.h"
 #include "now.h"
 #include "screen.h"
@@ -89,15 +88,15 @@ int script_step(explorer *x, script *sc, int *wait, int *done)
 				return flags;
 			}
 			if (strcmp(act, "dump-curves") == 0) {
+				const view_ops *cv = x->views[V_CURVES];
 				FILE *f = fopen(arg, "w");
-				if (!f || !x->curves) {
+				if (!f || !cv->csv || cv->csv(x, f) < 0) {
 					script_fail(sc, 1, f ? "dump-curves: no curves (press g first)"
 							     : "dump-curves: cannot write the file");
 					if (f)
 						fclose(f);
 					return flags;
 				}
-				curves_write_csv(x->curves->curves, f);
 				if (fclose(f) != 0)
 					script_fail(sc, 1, "dump-curves: cannot write the file");
 			} else if (act[0] == 'd') {

@@ -176,21 +176,13 @@ int explorer_toggle_view(explorer *x, int v)
 	return R_ALL;
 }
 
-void explorer_set_count(explorer *x, explorer_count *c)
-{
-	if (x->count)
-		free(x->count->refs);
-	free(x->count);
-	x->count = c;
-}
-
 void explorer_want_profile(explorer *x)
 {
 	rd_config k;
 	rprof_key(&x->cfg, &k);
-	if ((x->prof && rd_config_equal(&x->prof->cfg, &k)) || x->asked[JOB_PROFILE] == x->gen)
+	if ((x->prof && rd_config_equal(&x->prof->cfg, &k)) || x->prof_asked == x->gen)
 		return;
-	x->asked[JOB_PROFILE] = x->gen;
+	x->prof_asked = x->gen;
 	worker_submit_job(x->w, JOB_PROFILE, x->gen, &k, NULL);
 }
 
@@ -292,6 +284,22 @@ int explorer_take_results(explorer *x)
 }
 
 /* ---------------------------------------------------------------- kernel */
+
+int explorer_views_start(explorer *x)
+{
+	for (int v = 0; v <= V_NVIEWS && x->views[v]; v++)
+		if (x->views[v]->priv_size && !(x->priv[v] = calloc(1, x->views[v]->priv_size)))
+			return -1;
+	return 0;
+}
+
+void explorer_views_end(explorer *x)
+{
+	for (int v = 0; v <= V_NVIEWS; v++) {
+		free(x->priv[v]);
+		x->priv[v] = NULL;
+	}
+}
 
 /* Everything that belongs to the kernel explored goes: its model thread
  * and every result of it (also the views', through their drop op). */

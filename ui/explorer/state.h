@@ -1,7 +1,8 @@
 /*
  * The explorer's state: the configuration on screen and its results, the
  * memo of recent results, the undo history, the pinned baseline, the
- * status-line message, and the view on screen; and the operations on it
+ * status-line message, the view on screen and each view's private state
+ * (held here, its struct known to the view's file alone); and the operations on it
  * (a new configuration, a new kernel, a result from the model thread, the
  * teardown). Owned and touched by the UI thread only; no curses.
  *
@@ -15,7 +16,6 @@
 #include "bgcall.h"
 #include "explorer.h"
 #include "layout.h"
-#include "mix.h"
 #include "rdscope.h"
 #include "views/view.h"
 #include "worker.h"
@@ -72,13 +72,8 @@ typedef struct explorer {
 	int focus;
 	size_t sel;            /* selected parameter field */
 	size_t params_top;     /* first field shown (the pane scrolls) */
-	size_t hist_first;     /* first histogram bin shown (views/breakdown.c) */
-	int hist_log;          /* counts on a log scale (views/breakdown.c) */
 	int level;             /* the focused level: 2 the shared L2, else the L1 (2 switches;
 				  views/breakdown.c, views/heat.c) */
-	size_t hist_first_l2;  /* first bin of the L2's histogram shown */
-	int l1b_on;            /* the metrics line's L1B pair is asked for (B) */
-	snap *l1b;             /* its JOB_L1B result of cfg, or NULL (views/breakdown.c) */
 	int help;              /* help screen shown: 1 the keys, 2 the info (i) */
 	int help_top;          /* first help line shown */
 
@@ -105,49 +100,40 @@ typedef struct explorer {
 				  the status line when wider than it) */
 
 	int view;              /* enum view (views/view.h) */
-	/* The teaching views' own state, kept by their files. */
-	snap *steps;           /* JOB_STEPS result of cfg, or NULL (views/step.c) */
-	uint64_t step;         /* the request shown, numbered from 0 in issue order (views/step.c) */
-	char steps_want[32];   /* the window of requests asked for (jobs.h) */
-	int step_goal_pending; /* a jump to time step_goal waits for its window */
-	uint64_t step_goal;
-	int step_grid;         /* the step-through shows the whole cache (else the table) */
-	int grid_scroll;       /* sets scrolled from the accessed one's place */
-	/* The profile generator (views/gen.c): its mixture, made at the first
-	 * G; the row selected; the generated input's name (input points to
-	 * it while the kernel on screen is the generator's). */
-	mix mix;
-	int mix_init, mix_sel;
-	char mix_name[600];
-	/* The count view (views/count.c): its result, the -D settings it asks
-	 * for (the problem size stepped), the parameter < and > step, and
-	 * what was asked last (not asked again after a failure). */
-	explorer_count *count;
-	char count_def[EXPLORER_COUNT_PARAMS][48];
-	int ncount_def, count_psel;
-	char count_asked[1024];
-	/* The placement view (views/placement.c): the selected array, and
-	 * the accesses of each of place_k's arrays (counted once per kernel:
-	 * they do not depend on the configuration; place_n arrays, or
-	 * place_k NULL before the first count). */
-	int place_sel;
-	const rd_kernel *place_k;
-	uint32_t place_n;
-	rd_array_counts place_counts;
-	snap *prof;            /* JOB_PROFILE result, or NULL (views/profile.c; the
-				  breakdown's estimate line) */
-	snap *curves;          /* JOB_CURVES result of cfg, or NULL (views/curves.c) */
-	snap *sites;           /* JOB_SITES result, or NULL (views/sources.c) */
-	int site_sel;          /* the selected site, in the sorted list (views/sources.c) */
-	int site_text;         /* the sources view shows the description's text */
-	char *source;          /* that text (opts->source_text), or NULL */
-	unsigned long asked[JOB_NKINDS]; /* generation each view's run was asked for */
-	char asked_key[32];    /* the parameter the curves were asked to sweep */
-	int teach;             /* class mode: the lesson on screen, or -1 (views/teach.c) */
+	/* Each view's private state (view_ops.priv_size), by enum view: the
+	 * view's file alone knows its struct (explorer_views_start). */
+	void *priv[V_NVIEWS + 1];
+	/* What the views ask of the explorer off the UI thread (prompt.c's
+	 * calls, handed over by the loop): a view never names the prompt. */
+	const struct explorer_calls *calls;
+	/* Shared by several views, so kept here: the reuse profile (the
+	 * profile view's, and the breakdown's estimate line), JOB_PROFILE's
+	 * result or NULL, and the generation it was asked for in
+	 * (explorer_want_profile); class mode's lesson on screen or -1
+	 * (views/teach.c goes through them, views/step.c heads the
+	 * step-through with its title, explorer_lesson sets it, another
+	 * input ends it). */
+	snap *prof;
+	unsigned long prof_asked;
+	int teach;
 
 	layout lay;
 	int utf8, color;
 } explorer;
+
+/* The calls the views ask the explorer for (explorer.calls), each run off
+ * the UI thread; each says on the status line why it could not start, and
+ * hands its result to the views' took op. Reaction flags. */
+typedef struct explorer_calls {
+	/* The description text of the input on screen (opts->source_text):
+	 * a malloc'ed char * for kind P_SOURCE. */
+	int (*source)(struct explorer *x);
+	/* The count of the input on screen (explorer_opts.count) with the -D
+	 * settings defs, line and cache sizes bytes: a malloc'ed
+	 * explorer_count * for kind P_COUNT. */
+	int (*count)(struct explorer *x, const char (*defs)[48], int ndefs, uint32_t line,
+		     const uint64_t *bytes, int nlevels);
+} explorer_calls;
 
 /* Is the final result of the current configuration on screen? */
 static inline int x_settled(const explorer *x)
@@ -211,10 +197,6 @@ int explorer_toggle_view(explorer *x, int v);
  * accesses), for the placement view. */
 #define EXPLORER_ARRAYS_AUTO 2000000u
 
-/* Keep c (malloc'ed, with its refs) as the count view's result, freeing
- * the one before; NULL: forget it. */
-void explorer_set_count(explorer *x, explorer_count *c);
-
 /* Ask the model thread for the reuse profile of the configuration on
  * screen (rprof.h), unless the one held is its or it is asked for in this
  * generation already. */
@@ -232,6 +214,11 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 /* Class mode's lesson i (lessons.h) in the step-through: its kernel and
  * configuration through explorer_switch. 0, or -1 with the message. */
 int explorer_lesson(explorer *x, int i);
+
+/* Each view's private state (view_ops.priv_size), zeroed: 0, or -1 when
+ * memory ran out. explorer_views_end frees it, after explorer_free. */
+int explorer_views_start(explorer *x);
+void explorer_views_end(explorer *x);
 
 /* The one teardown: stop the model thread and free the kernel and every
  * result the explorer and its views hold (explorer_switch's first step,

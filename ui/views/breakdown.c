@@ -23,6 +23,21 @@
 #include "theme.h"
 #include "view.h"
 
+/* The view's private state (view_ops.priv_size, explorer.priv). */
+typedef struct panes_priv {
+	size_t hist_first;     /* first histogram bin shown */
+	size_t hist_first_l2;  /* first bin of the L2's histogram shown */
+	int hist_log;          /* counts on a log scale */
+	int l1b_on;            /* the metrics line's L1B pair is asked for (B) */
+	snap *l1b;             /* its JOB_L1B result of cfg, or NULL */
+	unsigned long asked;   /* the generation l1b was asked for in */
+} panes_priv;
+
+static panes_priv *P(const explorer *x)
+{
+	return x->priv[V_PANES];
+}
+
 /* ---------------------------------------------------------------- panes */
 
 /* One level's breakdown and histogram as drawn: where, what, against what.
@@ -181,7 +196,7 @@ static void pane_make(explorer *x, int level, rect col, int both, pane *p)
 	p->s = x->cur;
 	p->both = both;
 	p->focused = !with_l2(x) || (x->level == 2) == (level == 2);
-	p->first = level == 2 ? &x->hist_first_l2 : &x->hist_first;
+	p->first = level == 2 ? &P(x)->hist_first_l2 : &P(x)->hist_first;
 	/* one metrics line: in the L2's pane, or the one level shown */
 	p->metrics = with_l2(x) && (level == 2 || !both);
 	const snap *s = x->cur;
@@ -273,10 +288,10 @@ static void metrics_line(const explorer *x, int w, char *buf, size_t len)
 	rd_metrics m;
 	int l1b = L1B_OFF;
 	const rd_result *lb = NULL;
-	if (x->l1b_on) {
+	if (P(x)->l1b_on) {
 		l1b = L1B_RUNNING;
-		if (x->l1b && x->l1b->status == RD_OK && rd_config_equal(&x->l1b->cfg, &s->cfg)) {
-			lb = &x->l1b->res;
+		if (P(x)->l1b && P(x)->l1b->status == RD_OK && rd_config_equal(&P(x)->l1b->cfg, &s->cfg)) {
+			lb = &P(x)->l1b->res;
 			l1b = L1B_DONE;
 		}
 	}
@@ -549,7 +564,7 @@ static void draw_hist(explorer *x, const pane *p)
 	 * stores', is not drawn): the title says so. */
 	snprintf(t0, sizeof t0, "%s%s distance%s%s%s", B ? theme_g()->delta : "",
 		 B ? " reuse" : "Reuse", pc->stores != RD_STORES_IGNORE ? " of loads" : "",
-		 log_bins ? ", log2 bins" : "", x->hist_log ? ", log y" : "");
+		 log_bins ? ", log2 bins" : "", P(x)->hist_log ? ", log y" : "");
 	if (with_l2(x) && B)
 		snprintf(title, sizeof title, "L%d %s", p->level, t0);
 	else
@@ -617,7 +632,7 @@ static void draw_hist(explorer *x, const pane *p)
 			px++;
 		}
 		enum ui_elem e = !lru ? E_VALUE : bins[i].miss ? E_CAPACITY : E_HIT;
-		double f = scale(fabs(val[i]), vmax, x->hist_log);
+		double f = scale(fabs(val[i]), vmax, P(x)->hist_log);
 		if (B) {
 			int worse = bins[i].miss ? val[i] > 0 : val[i] < 0;
 			if (val[i] != 0)
@@ -648,10 +663,10 @@ static void draw_hist(explorer *x, const pane *p)
 		if (B) {
 			if (inf_v[k] != 0)
 				dbar(yaxis, xb, 2, up, down,
-				     (inf_v[k] > 0 ? 1 : -1) * scale(fabs(inf_v[k]), vmax, x->hist_log),
+				     (inf_v[k] > 0 ? 1 : -1) * scale(fabs(inf_v[k]), vmax, P(x)->hist_log),
 				     inf_v[k] > 0 ? E_WORSE : E_BETTER);
 		} else {
-			vbar(yb, xb, 2, bh, scale(inf_v[k], vmax, x->hist_log), inf_e[k],
+			vbar(yb, xb, 2, bh, scale(inf_v[k], vmax, P(x)->hist_log), inf_e[k],
 			     inf_v[k] > 0);
 		}
 	}
@@ -765,11 +780,11 @@ static int key_level(explorer *x)
 /* B: the L1B pair on or off. */
 static int key_l1b(explorer *x)
 {
-	x->l1b_on = !x->l1b_on;
-	if (!x->l1b_on) {
-		snap_unref(x->l1b);
-		x->l1b = NULL;
-		x->asked[JOB_L1B] = 0;
+	P(x)->l1b_on = !P(x)->l1b_on;
+	if (!P(x)->l1b_on) {
+		snap_unref(P(x)->l1b);
+		P(x)->l1b = NULL;
+		P(x)->asked = 0;
 		explorer_message(x, 0, "L1B pair off");
 	} else {
 		explorer_message(x, 0, with_l2(x) ? "L1B pair: a second run with every L1 off"
@@ -780,10 +795,10 @@ static int key_l1b(explorer *x)
 
 static int key(explorer *x, enum key_id id)
 {
-	size_t *first = x->level == 2 && with_l2(x) ? &x->hist_first_l2 : &x->hist_first;
+	size_t *first = x->level == 2 && with_l2(x) ? &P(x)->hist_first_l2 : &P(x)->hist_first;
 	switch (id) {
 	case K_YSCALE:
-		x->hist_log = !x->hist_log;
+		P(x)->hist_log = !P(x)->hist_log;
 		return R_HIST;
 	case K_SCROLL_L:
 		if (*first > 0)
@@ -808,36 +823,36 @@ static void request(explorer *x)
 	/* a long input's geometry edits are estimated at once (estimate_note) */
 	if (x->k->nloads >= EXPLORER_PROFILE_AUTO_LOADS)
 		explorer_want_profile(x);
-	if (!x->l1b_on || !with_l2(x) || x->asked[JOB_L1B] == x->gen)
+	if (!P(x)->l1b_on || !with_l2(x) || P(x)->asked == x->gen)
 		return;
-	if (x->l1b && rd_config_equal(&x->l1b->cfg, &x->cfg))
+	if (P(x)->l1b && rd_config_equal(&P(x)->l1b->cfg, &x->cfg))
 		return;
 	worker_submit_job(x->w, JOB_L1B, x->gen, &x->cfg, NULL);
-	x->asked[JOB_L1B] = x->gen;
+	P(x)->asked = x->gen;
 }
 
 static int result(explorer *x, snap *s)
 {
 	if (s->kind != JOB_L1B)
 		return R_NONE;
-	snap_unref(x->l1b);
-	x->l1b = snap_ref(s);
+	snap_unref(P(x)->l1b);
+	P(x)->l1b = snap_ref(s);
 	return R_BARS | R_HIST;
 }
 
 static int ready(const explorer *x)
 {
-	return !x->l1b_on || !with_l2(x) ||
-	       (x->l1b && rd_config_equal(&x->l1b->cfg, &x->cfg));
+	return !P(x)->l1b_on || !with_l2(x) ||
+	       (P(x)->l1b && rd_config_equal(&P(x)->l1b->cfg, &x->cfg));
 }
 
 /* A new kernel's histogram starts at its first bin. */
 static void drop(explorer *x)
 {
-	x->hist_first = x->hist_first_l2 = 0;
-	snap_unref(x->l1b);
-	x->l1b = NULL;
-	x->asked[JOB_L1B] = 0;
+	P(x)->hist_first = P(x)->hist_first_l2 = 0;
+	snap_unref(P(x)->l1b);
+	P(x)->l1b = NULL;
+	P(x)->asked = 0;
 }
 
 /* The first screen says what it shows and which key explains it. */
@@ -849,6 +864,9 @@ static const char *hint(const explorer *x)
 
 const view_ops view_breakdown = {
 	.name = "breakdown",
+	.desc = "the panes: each level's misses by class as bars, and its reuse distances as a "
+		"histogram with the hit/miss cut-off, beside the parameters",
+	.priv_size = sizeof(panes_priv),
 	.draw = draw, .key = key, .request = request, .result = result, .ready = ready,
 	.drop = drop, .hint = hint,
 };

@@ -6,18 +6,34 @@
  * the references at the configured size, the ones with the most misses
  * first; and the problem size as a parameter: < and > halve and double
  * the selected parameter (P selects the next), counted again. Data: a
- * count run off the UI thread (prompt_count, explorer_opts.count), kept
- * in the state (explorer_set_count). May include and call the state
- * (explorer/state.h), prompt (to count), draw, theme.
+ * count run off the UI thread that the view asks the explorer for
+ * (explorer.calls->count, explorer_opts.count), its result handed back
+ * through the took op and kept in the view's private state. May include
+ * and call the state (explorer/state.h), draw, theme.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "draw.h"
-#include "explorer/prompt.h"
 #include "explorer/state.h"
 #include "view.h"
+
+/* The view's private state (view_ops.priv_size, explorer.priv). */
+typedef struct count_priv {
+	/* Its result (malloc'ed, with its refs), the -D settings it asks for
+	 * (the problem size stepped), the parameter < and > step, and what
+	 * was asked last (not asked again after a failure). */
+	explorer_count *count;
+	char count_def[EXPLORER_COUNT_PARAMS][48];
+	int ncount_def, count_psel;
+	char count_asked[1024];
+} count_priv;
+
+static count_priv *P(const explorer *x)
+{
+	return x->priv[V_COUNT];
+}
 
 #define CHART_H 8
 
@@ -48,25 +64,26 @@ static int sizes(const explorer *x, uint64_t *b)
 static void asked_key(const explorer *x, char *buf, size_t len)
 {
 	size_t o = (size_t)snprintf(buf, len, "%s|%u", x->input, x->cfg.l1_line);
-	for (int i = 0; i < x->ncount_def && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "|%s", x->count_def[i]);
+	for (int i = 0; i < P(x)->ncount_def && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "|%s", P(x)->count_def[i]);
 }
 
 static int fits(const explorer *x)
 {
-	return x->count && x->count->line == x->cfg.l1_line;
+	return P(x)->count && P(x)->count->line == x->cfg.l1_line;
 }
 
 static void request(explorer *x)
 {
-	char key[sizeof x->count_asked];
+	char key[sizeof P(x)->count_asked];
 	asked_key(x, key, sizeof key);
-	if (x->busy || !strcmp(key, x->count_asked))
+	if (x->busy || !strcmp(key, P(x)->count_asked))
 		return;
-	snprintf(x->count_asked, sizeof x->count_asked, "%s", key);
+	snprintf(P(x)->count_asked, sizeof P(x)->count_asked, "%s", key);
 	uint64_t b[EXPLORER_COUNT_LEVELS];
 	int n = sizes(x, b);
-	prompt_count(x, (const char (*)[48])x->count_def, x->ncount_def, x->cfg.l1_line, b, n);
+	x->calls->count(x, (const char (*)[48])P(x)->count_def, P(x)->ncount_def, x->cfg.l1_line, b,
+			n);
 }
 
 static void size_label(uint64_t b, char *buf, size_t len) /* len >= 24 */
@@ -127,17 +144,17 @@ static void draw(explorer *x, const rect *r, int flags)
 {
 	if (!(flags & (R_BARS | R_HIST)))
 		return;
-	const explorer_count *c = fits(x) ? x->count : NULL;
+	const explorer_count *c = fits(x) ? P(x)->count : NULL;
 	draw_frame(r, c ? "Exact counts (HayStack), one serial program" : "Exact counts (counting)", 0);
 	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
 	char line[512];
 	/* the parameters, the selected one marked */
-	const explorer_count *p = x->count;
+	const explorer_count *p = P(x)->count;
 	size_t o = (size_t)snprintf(line, sizeof line, " ");
 	for (int i = 0; p && i < p->nparams && o < sizeof line; i++)
 		o += (size_t)snprintf(line + o, sizeof line - o, "%s%s%s = %lld%s", i ? "  " : "",
-				      i == x->count_psel ? "[" : "", p->pname[i], p->pval[i],
-				      i == x->count_psel ? "]" : "");
+				      i == P(x)->count_psel ? "[" : "", p->pname[i], p->pval[i],
+				      i == P(x)->count_psel ? "]" : "");
 	if (p && p->nparams && o < sizeof line)
 		snprintf(line + o, sizeof line - o, "   < > halve, double; P next");
 	draw_put(y++, x0, iw, E_VALUE, p ? line : " (the parameters once counted)");
@@ -212,15 +229,15 @@ static void set_def(explorer *x, const char *name, long long v)
 {
 	size_t n = strlen(name);
 	int i = 0;
-	while (i < x->ncount_def && !(strncmp(x->count_def[i], name, n) == 0 && x->count_def[i][n] == '='))
+	while (i < P(x)->ncount_def && !(strncmp(P(x)->count_def[i], name, n) == 0 && P(x)->count_def[i][n] == '='))
 		i++;
 	if (i == EXPLORER_COUNT_PARAMS)
 		return;
 	char d[80];
 	snprintf(d, sizeof d, "%.30s=%lld", name, v);
-	snprintf(x->count_def[i], sizeof x->count_def[i], "%.47s", d);
-	if (i == x->ncount_def)
-		x->ncount_def++;
+	snprintf(P(x)->count_def[i], sizeof P(x)->count_def[i], "%.47s", d);
+	if (i == P(x)->ncount_def)
+		P(x)->ncount_def++;
 }
 
 static int key(explorer *x, enum key_id id)
@@ -231,42 +248,64 @@ static int key(explorer *x, enum key_id id)
 		return -1;
 	if (x->view != V_COUNT)
 		return -1;
-	const explorer_count *c = x->count;
+	const explorer_count *c = P(x)->count;
 	if (!c || !c->nparams) {
 		explorer_message(x, 1, "count: no parameters to step (yet)");
 		return R_STATUS;
 	}
-	if (x->count_psel >= c->nparams)
-		x->count_psel = 0;
+	if (P(x)->count_psel >= c->nparams)
+		P(x)->count_psel = 0;
 	if (id == K_COUNT_PARAM) {
-		x->count_psel = (x->count_psel + 1) % c->nparams;
+		P(x)->count_psel = (P(x)->count_psel + 1) % c->nparams;
 		return R_BARS | R_HIST;
 	}
-	long long v = c->pval[x->count_psel];
+	long long v = c->pval[P(x)->count_psel];
 	long long nv = id == K_COUNT_MORE ? (v > (1ll << 40) ? v : v * 2) : (v > 1 ? v / 2 : v);
 	if (nv == v) {
-		explorer_message(x, 0, "count: %s is at its limit", c->pname[x->count_psel]);
+		explorer_message(x, 0, "count: %s is at its limit", c->pname[P(x)->count_psel]);
 		return R_STATUS;
 	}
-	set_def(x, c->pname[x->count_psel], nv);
-	explorer_message(x, 0, "count: %s = %lld (Esc stops a long count)", c->pname[x->count_psel], nv);
+	set_def(x, c->pname[P(x)->count_psel], nv);
+	explorer_message(x, 0, "count: %s = %lld (Esc stops a long count)", c->pname[P(x)->count_psel], nv);
 	explorer_request(x);
 	return R_BARS | R_HIST | R_STATUS;
 }
 
 static int ready(const explorer *x)
 {
-	char k[sizeof x->count_asked];
+	char k[sizeof P(x)->count_asked];
 	asked_key(x, k, sizeof k);
-	return !x->busy && !strcmp(k, x->count_asked);
+	return !x->busy && !strcmp(k, P(x)->count_asked);
+}
+
+/* Keep c (malloc'ed, with its refs) as the result, freeing the one
+ * before; NULL: forget it. */
+static void set_count(explorer *x, explorer_count *c)
+{
+	if (P(x)->count)
+		free(P(x)->count->refs);
+	free(P(x)->count);
+	P(x)->count = c;
+}
+
+/* The count asked for (explorer.calls->count) is in. */
+static int took(explorer *x, int kind, void **res)
+{
+	if (kind != P_COUNT)
+		return -1;
+	if (!*res)
+		return R_NONE;
+	set_count(x, *res);
+	*res = NULL;
+	return R_BARS | R_HIST;
 }
 
 static void drop(explorer *x)
 {
-	explorer_set_count(x, NULL);
-	x->ncount_def = 0;
-	x->count_psel = 0;
-	x->count_asked[0] = '\0';
+	set_count(x, NULL);
+	P(x)->ncount_def = 0;
+	P(x)->count_psel = 0;
+	P(x)->count_asked[0] = '\0';
 }
 
 static const char *hint(const explorer *x)
@@ -277,5 +316,10 @@ static const char *hint(const explorer *x)
 
 const view_ops view_count = {
 	.name = "count", .params_focus = 1,
+	.desc = "exact counts (HayStack) of a kernel description run as one serial program: the "
+		"miss rate of fully associative LRU caches of every size as a curve, and its "
+		"references at the configured size",
+	.priv_size = sizeof(count_priv),
 	.draw = draw, .key = key, .request = request, .ready = ready, .drop = drop, .hint = hint,
+	.took = took,
 };

@@ -17,6 +17,18 @@
 #include "params.h"
 #include "view.h"
 
+/* The view's private state (view_ops.priv_size, explorer.priv). */
+typedef struct curves_priv {
+	snap *curves;          /* JOB_CURVES result of cfg, or NULL */
+	unsigned long asked;   /* the generation they were asked for in */
+	char asked_key[32];    /* the parameter they were asked to sweep */
+} curves_priv;
+
+static curves_priv *P(const explorer *x)
+{
+	return x->priv[V_CURVES];
+}
+
 /* The chart's rows: at least CHART_H, more when the pane has them. */
 #define CHART_H 7
 #define CHART_H_MAX 40
@@ -141,15 +153,15 @@ static const char *sweep_key(const explorer *x)
 
 static int curves_fit(const explorer *x)
 {
-	return x->curves && rd_config_equal(&x->curves->cfg, &x->cfg) &&
-	       strcmp(x->curves->key, sweep_key(x)) == 0;
+	return P(x)->curves && rd_config_equal(&P(x)->curves->cfg, &x->cfg) &&
+	       strcmp(P(x)->curves->key, sweep_key(x)) == 0;
 }
 
 static void draw(explorer *x, const rect *r, int flags)
 {
 	if (!(flags & (R_BARS | R_HIST)))
 		return; /* the panes it stands in for are not asked for */
-	const snap *s = x->curves;
+	const snap *s = P(x)->curves;
 	int running = !s || !s->curves || !s->curves->done ||
 		      !rd_config_equal(&s->cfg, &x->cfg);
 	draw_frame(r, running ? "Miss-rate curves (running)" : "Miss-rate curves", 0);
@@ -222,10 +234,10 @@ static int key(explorer *x, enum key_id id)
 static void request(explorer *x)
 {
 	if (!curves_fit(x) &&
-	    (x->asked[JOB_CURVES] != x->gen || strcmp(x->asked_key, sweep_key(x)) != 0)) {
-		x->asked[JOB_CURVES] = x->gen;
-		snprintf(x->asked_key, sizeof x->asked_key, "%s", sweep_key(x));
-		worker_submit_job(x->w, JOB_CURVES, x->gen, &x->cfg, x->asked_key);
+	    (P(x)->asked != x->gen || strcmp(P(x)->asked_key, sweep_key(x)) != 0)) {
+		P(x)->asked = x->gen;
+		snprintf(P(x)->asked_key, sizeof P(x)->asked_key, "%s", sweep_key(x));
+		worker_submit_job(x->w, JOB_CURVES, x->gen, &x->cfg, P(x)->asked_key);
 	}
 }
 
@@ -233,8 +245,8 @@ static int result(explorer *x, snap *s)
 {
 	if (s->kind != JOB_CURVES || strcmp(s->key, sweep_key(x)) != 0)
 		return R_NONE;
-	snap_unref(x->curves);
-	x->curves = snap_ref(s);
+	snap_unref(P(x)->curves);
+	P(x)->curves = snap_ref(s);
 	if (s->status != RD_OK)
 		explorer_message(x, 1, "curves: %s", rd_strerror(s->status));
 	return x->view == V_CURVES ? R_BARS | R_HIST : R_NONE;
@@ -242,16 +254,30 @@ static int result(explorer *x, snap *s)
 
 static int ready(const explorer *x)
 {
-	return curves_fit(x) && (x->curves->status != RD_OK || x->curves->curves->done);
+	return curves_fit(x) && (P(x)->curves->status != RD_OK || P(x)->curves->curves->done);
 }
 
 static void drop(explorer *x)
 {
-	snap_unref(x->curves);
-	x->curves = NULL;
+	snap_unref(P(x)->curves);
+	P(x)->curves = NULL;
+}
+
+/* The curves held as CSV (the script's dump-curves). */
+static int csv(const explorer *x, FILE *f)
+{
+	if (!P(x)->curves)
+		return -1;
+	curves_write_csv(P(x)->curves->curves, f);
+	return 0;
 }
 
 const view_ops view_curves = {
 	.name = "curves", .params_focus = 1,
+	.desc = "miss rate against cache size, one curve per associativity, latency-free; below, "
+		"the full model at neighbouring values of the selected parameter (the paper's "
+		"Figure 12)",
+	.priv_size = sizeof(curves_priv),
 	.draw = draw, .key = key, .request = request, .result = result, .ready = ready, .drop = drop,
+	.csv = csv,
 };

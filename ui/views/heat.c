@@ -326,5 +326,7 @@ static int key(explorer *x, enum key_id id)
 
 const view_ops view_heat = {
 	.name = "heat map", .params_focus = 1,
+	.desc = "per-set heat map of the requests and misses beside the parameters, to compare "
+		"hash functions",
 	.draw = draw, .key = key,
 };

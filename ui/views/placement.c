@@ -26,6 +26,22 @@
 #include "explorer/state.h"
 #include "view.h"
 
+/* The view's private state (view_ops.priv_size, explorer.priv). */
+typedef struct place_priv {
+	/* The selected array, and the accesses of each of place_k's arrays
+	 * (counted once per kernel: they do not depend on the configuration;
+	 * place_n arrays, or place_k NULL before the first count). */
+	int place_sel;
+	const rd_kernel *place_k;
+	uint32_t place_n;
+	rd_array_counts place_counts;
+} place_priv;
+
+static place_priv *P(const explorer *x)
+{
+	return x->priv[V_PLACE];
+}
+
 /* The kernel's arrays, or NULL when it names none. */
 static const rd_arrays *arrays_of(const explorer *x)
 {
@@ -36,14 +52,14 @@ static const rd_arrays *arrays_of(const explorer *x)
  * kernel goes: drop). */
 static void ensure_counts(explorer *x)
 {
-	if (x->place_k == x->k)
+	if (P(x)->place_k == x->k)
 		return;
-	rd_array_counts_free(&x->place_counts);
-	x->place_k = x->k;
-	x->place_n = 0;
+	rd_array_counts_free(&P(x)->place_counts);
+	P(x)->place_k = x->k;
+	P(x)->place_n = 0;
 	const rd_arrays *as = arrays_of(x);
-	if (as && rd_arrays_count(as, x->k, &x->place_counts) == 0)
-		x->place_n = as->n;
+	if (as && rd_arrays_count(as, x->k, &P(x)->place_counts) == 0)
+		P(x)->place_n = as->n;
 }
 
 /* A result's per-space numbers. A run without placements (every array
@@ -123,10 +139,10 @@ static void draw(explorer *x, const rect *r, int flags)
 		return;
 	}
 	/* the arrays */
-	if (x->place_sel >= (int)as->n)
-		x->place_sel = (int)as->n - 1;
-	if (x->place_sel < 0)
-		x->place_sel = 0;
+	if (P(x)->place_sel >= (int)as->n)
+		P(x)->place_sel = (int)as->n - 1;
+	if (P(x)->place_sel < 0)
+		P(x)->place_sel = 0;
 	snprintf(line, sizeof line, "  %-12s %-10s %-10s %4s %9s %10s %10s", "array", "space",
 		 b ? "pinned" : "", "elem", "bytes", "loads", "stores");
 	draw_put(y++, x0, iw, E_LABEL, line);
@@ -134,26 +150,26 @@ static void draw(explorer *x, const rect *r, int flags)
 	int room = yend - y - 12;
 	if (room < 3)
 		room = 3;
-	int top = x->place_sel >= room ? x->place_sel - room + 1 : 0;
+	int top = P(x)->place_sel >= room ? P(x)->place_sel - room + 1 : 0;
 	for (int i = top; i < (int)as->n && i < top + room && y < yend; i++) {
 		const rd_array *a = &as->a[i];
 		enum rd_space sp = rd_config_space(&x->cfg, a->name);
 		char ld[24] = "-", st[24] = "-";
-		if (x->place_n == as->n) {
-			snprintf(ld, sizeof ld, "%llu", (unsigned long long)x->place_counts.loads[i]);
-			snprintf(st, sizeof st, "%llu", (unsigned long long)x->place_counts.stores[i]);
+		if (P(x)->place_n == as->n) {
+			snprintf(ld, sizeof ld, "%llu", (unsigned long long)P(x)->place_counts.loads[i]);
+			snprintf(st, sizeof st, "%llu", (unsigned long long)P(x)->place_counts.stores[i]);
 		}
 		snprintf(line, sizeof line, "%s %-12.12s %-10s %-10s %4u %9llu %10s %10s",
-			 i == x->place_sel ? ">" : " ", a->name, rd_space_name(sp),
+			 i == P(x)->place_sel ? ">" : " ", a->name, rd_space_name(sp),
 			 b ? rd_space_name(rd_config_space(&b->cfg, a->name)) : "", a->elem,
 			 (unsigned long long)a->bytes, ld, st);
-		draw_put(y++, x0, iw, i == x->place_sel ? E_SELECTED : E_VALUE, line);
+		draw_put(y++, x0, iw, i == P(x)->place_sel ? E_SELECTED : E_VALUE, line);
 	}
-	if (x->place_n == as->n && (x->place_counts.loads[as->n] || x->place_counts.stores[as->n]) &&
+	if (P(x)->place_n == as->n && (P(x)->place_counts.loads[as->n] || P(x)->place_counts.stores[as->n]) &&
 	    y < yend) {
 		snprintf(line, sizeof line, "  (outside every array, global: %llu loads, %llu stores)",
-			 (unsigned long long)x->place_counts.loads[as->n],
-			 (unsigned long long)x->place_counts.stores[as->n]);
+			 (unsigned long long)P(x)->place_counts.loads[as->n],
+			 (unsigned long long)P(x)->place_counts.stores[as->n]);
 		draw_put(y++, x0, iw, E_DERIVED, line);
 	}
 	y++;
@@ -324,9 +340,9 @@ static int move(explorer *x, int dir)
 		explorer_message(x, 1, "placement: this kernel names no arrays");
 		return R_STATUS;
 	}
-	if (x->place_sel < 0 || x->place_sel >= (int)as->n)
-		x->place_sel = 0;
-	const char *name = as->a[x->place_sel].name;
+	if (P(x)->place_sel < 0 || P(x)->place_sel >= (int)as->n)
+		P(x)->place_sel = 0;
+	const char *name = as->a[P(x)->place_sel].name;
 	int from = (int)rd_config_space(&x->cfg, name);
 	char key[RD_MEM_NAME_MAX + 8], err[512], first[512] = "", all[1024] = "";
 	const char *refused[RD_NSPACES];
@@ -382,12 +398,12 @@ static int key(explorer *x, enum key_id id)
 	const rd_arrays *as = arrays_of(x);
 	switch (id) {
 	case K_PLACE_UP:
-		if (x->place_sel > 0)
-			x->place_sel--;
+		if (P(x)->place_sel > 0)
+			P(x)->place_sel--;
 		return R_BARS;
 	case K_PLACE_DOWN:
-		if (as && x->place_sel + 1 < (int)as->n)
-			x->place_sel++;
+		if (as && P(x)->place_sel + 1 < (int)as->n)
+			P(x)->place_sel++;
 		return R_BARS;
 	case K_PLACE_PREV:
 		return move(x, -1);
@@ -417,13 +433,18 @@ static const char *hint(const explorer *x)
 
 static void drop(explorer *x)
 {
-	rd_array_counts_free(&x->place_counts);
-	x->place_k = NULL;
-	x->place_n = 0;
-	x->place_sel = 0;
+	rd_array_counts_free(&P(x)->place_counts);
+	P(x)->place_k = NULL;
+	P(x)->place_n = 0;
+	P(x)->place_sel = 0;
 }
 
 const view_ops view_place = {
 	.name = "placement", .body = 1, .scope = KS_PLACE,
+	.desc = "the kernel's arrays with their memory space and accesses, each movable to "
+		"another space it is allowed in; per space its requests, hits, misses, replays "
+		"and addressing instructions, Eq. 3's change in issued instructions, the L2 and "
+		"DRAM",
+	.priv_size = sizeof(place_priv),
 	.draw = draw, .key = key, .status = status, .hint = hint, .drop = drop,
 };

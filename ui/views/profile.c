@@ -222,7 +222,7 @@ static void drop(explorer *x)
 {
 	snap_unref(x->prof);
 	x->prof = NULL;
-	x->asked[JOB_PROFILE] = 0;
+	x->prof_asked = 0;
 }
 
 static const char *hint(const explorer *x)
@@ -233,6 +233,9 @@ static const char *hint(const explorer *x)
 
 const view_ops view_profile = {
 	.name = "profile", .params_focus = 1,
+	.desc = "the reuse profile: each request's distance in a fully associative stack, "
+		"latency-free, in log2 buckets and per interval over time, with the binomial and "
+		"fully associative estimates of the geometry on screen beside the model's result",
 	.draw = draw, .key = key, .request = request, .result = result, .ready = ready,
 	.drop = drop, .hint = hint,
 };

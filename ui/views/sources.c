@@ -7,8 +7,9 @@
  * parameter can be judged load by load. Data: a JOB_SITES run of the
  * configuration on screen (the breakdown with rd_callbacks.by_site),
  * asked for while the view is on screen; the list re-sorts with every
- * result. May include and call the state (explorer/state.h), draw, info,
- * theme.
+ * result; T's description text is read off the UI thread by the explorer
+ * (explorer.calls->source) and handed back through the took op. May
+ * include and call the state (explorer/state.h), draw, info, theme.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,24 @@
 
 #include "draw.h"
 #include "fit.h"
-#include "explorer/prompt.h"
 #include "explorer/state.h"
 #include "info.h"
 #include "theme.h"
 #include "view.h"
+
+/* The view's private state (view_ops.priv_size, explorer.priv). */
+typedef struct sources_priv {
+	snap *sites;           /* JOB_SITES result, or NULL */
+	unsigned long asked;   /* the generation it was asked for in */
+	int site_sel;          /* the selected site, in the sorted list */
+	int site_text;         /* the view shows the description's text */
+	char *source;          /* that text (explorer.calls->source), or NULL */
+} sources_priv;
+
+static sources_priv *P(const explorer *x)
+{
+	return x->priv[V_SOURCES];
+}
 
 static const rd_result *sort_R; /* the UI thread's: what site_cmp compares */
 
@@ -166,22 +180,22 @@ static void draw_detail(const explorer *x, const rd_site_result *s, const char *
 static void draw_text(explorer *x, const rd_result *R, const uint32_t *idx, size_t n, int y,
 		      int yend, int x0, int w)
 {
-	if (!x->source) {
+	if (!P(x)->source) {
 		draw_put(y + 1, x0 + 1, w - 1, E_PENDING, "reading the description...");
 		return;
 	}
 	const rd_kernel *k = x->k;
-	uint32_t sel_line = k->site && idx[x->site_sel] < k->nsites
-				    ? k->sites[idx[x->site_sel]].line
+	uint32_t sel_line = k->site && idx[P(x)->site_sel] < k->nsites
+				    ? k->sites[idx[P(x)->site_sel]].line
 				    : 0;
 	uint32_t nlines = 1;
-	for (const char *p = x->source; *p; p++)
+	for (const char *p = P(x)->source; *p; p++)
 		nlines += *p == '\n';
 	int rows = yend - y;
 	uint32_t top = sel_line > (uint32_t)rows / 2 ? sel_line - (uint32_t)rows / 2 : 1;
 	if (top + (uint32_t)rows > nlines + 1)
 		top = nlines + 1 > (uint32_t)rows ? nlines + 1 - (uint32_t)rows : 1;
-	const char *p = x->source;
+	const char *p = P(x)->source;
 	for (uint32_t ln = 1; ln < top && *p; ln++) {
 		p = strchr(p, '\n');
 		p = p ? p + 1 : "";
@@ -234,7 +248,7 @@ static void draw(explorer *x, const rect *r, int flags)
 {
 	if (!(flags & (R_BARS | R_HIST)))
 		return;
-	const snap *s = x->sites;
+	const snap *s = P(x)->sites;
 	int ref = x->cfg.model == RD_PROFILE_REF2013;
 	int fresh = s && rd_config_equal(&s->cfg, &x->cfg);
 	draw_frame(r, fresh || ref ? "Sources: misses by load site" : "Sources (running)", 0);
@@ -266,13 +280,13 @@ static void draw(explorer *x, const rect *r, int flags)
 		draw_put(y + 2, x0 + 1, iw - 1, E_DERIVED, "no loads");
 		return;
 	}
-	if (x->site_sel >= (int)n)
-		x->site_sel = (int)n - 1;
-	if (x->site_sel < 0)
-		x->site_sel = 0;
-	if (x->site_text) {
+	if (P(x)->site_sel >= (int)n)
+		P(x)->site_sel = (int)n - 1;
+	if (P(x)->site_sel < 0)
+		P(x)->site_sel = 0;
+	if (P(x)->site_text) {
 		char label[160];
-		rd_kernel_site_label(x->k, idx[x->site_sel], label, sizeof label);
+		rd_kernel_site_label(x->k, idx[P(x)->site_sel], label, sizeof label);
 		char line[256];
 		snprintf(line, sizeof line, " the description, load lines annotated (T: the list); "
 					    "[ ] select: %s", label);
@@ -285,7 +299,7 @@ static void draw(explorer *x, const rect *r, int flags)
 	int rows = (yend - y) / 2 - 1;
 	if (rows < 3)
 		rows = 3;
-	int top = x->site_sel >= rows ? x->site_sel - rows + 1 : 0;
+	int top = P(x)->site_sel >= rows ? P(x)->site_sel - rows + 1 : 0;
 	char line[256], label[160];
 	snprintf(line, sizeof line, " %zu site%s, most misses first ([ ] select)", n,
 		 n == 1 ? "" : "s");
@@ -296,7 +310,7 @@ static void draw(explorer *x, const rect *r, int flags)
 	for (int i = top; i < (int)n && i < top + rows && y < yend; i++, y++) {
 		const rd_site_result *st = &R->sites[idx[i]];
 		rd_kernel_site_label(x->k, idx[i], label, sizeof label);
-		int sel = i == x->site_sel;
+		int sel = i == P(x)->site_sel;
 		int c = draw_put(y, x0, iw, sel ? E_FOCUS : E_NORMAL, sel ? theme_g()->sel : " ");
 		snprintf(line, sizeof line, "%-*.*s", lw, lw, label);
 		c += draw_put(y, x0 + c, iw - c, sel ? E_SELECTED : E_LABEL, line);
@@ -306,8 +320,8 @@ static void draw(explorer *x, const rect *r, int flags)
 	}
 	if (y < yend)
 		y++;
-	const rd_site_result *st = &R->sites[idx[x->site_sel]];
-	rd_kernel_site_label(x->k, idx[x->site_sel], label, sizeof label);
+	const rd_site_result *st = &R->sites[idx[P(x)->site_sel]];
+	rd_kernel_site_label(x->k, idx[P(x)->site_sel], label, sizeof label);
 	draw_detail(x, st, label, y, yend, x0, iw);
 	free(idx);
 }
@@ -320,25 +334,25 @@ static int key(explorer *x, enum key_id id)
 	case K_SITE_PREV:
 		if (x->view != V_SOURCES)
 			return -1;
-		if (x->site_sel > 0)
-			x->site_sel--;
+		if (P(x)->site_sel > 0)
+			P(x)->site_sel--;
 		return R_BARS | R_HIST;
 	case K_SITE_NEXT:
 		if (x->view != V_SOURCES)
 			return -1;
-		x->site_sel++; /* clamped when drawn */
+		P(x)->site_sel++; /* clamped when drawn */
 		return R_BARS | R_HIST;
 	case K_SITE_TEXT:
 		if (x->view != V_SOURCES)
 			return -1;
-		if (!x->site_text && !(x->k->site && x->k->nsites && x->k->sites[0].line)) {
+		if (!P(x)->site_text && !(x->k->site && x->k->nsites && x->k->sites[0].line)) {
 			explorer_message(x, 1, "sources: %s is no kernel description: no text to show",
 					 x->input);
 			return R_STATUS;
 		}
-		x->site_text = !x->site_text;
-		if (x->site_text && !x->source)
-			return prompt_source(x) | R_BARS | R_HIST;
+		P(x)->site_text = !P(x)->site_text;
+		if (P(x)->site_text && !P(x)->source)
+			return x->calls->source(x) | R_BARS | R_HIST;
 		return R_BARS | R_HIST;
 	default:
 		return -1;
@@ -347,15 +361,15 @@ static int key(explorer *x, enum key_id id)
 
 static int fits(const explorer *x)
 {
-	return x->sites && rd_config_equal(&x->sites->cfg, &x->cfg);
+	return P(x)->sites && rd_config_equal(&P(x)->sites->cfg, &x->cfg);
 }
 
 static void request(explorer *x)
 {
 	if (x->cfg.model == RD_PROFILE_REF2013)
 		return; /* no per-site breakdown (the 2013 code's totals) */
-	if (!fits(x) && x->asked[JOB_SITES] != x->gen) {
-		x->asked[JOB_SITES] = x->gen;
+	if (!fits(x) && P(x)->asked != x->gen) {
+		P(x)->asked = x->gen;
 		worker_submit_job(x->w, JOB_SITES, x->gen, &x->cfg, "");
 	}
 }
@@ -364,8 +378,8 @@ static int result(explorer *x, snap *s)
 {
 	if (s->kind != JOB_SITES)
 		return R_NONE;
-	snap_unref(x->sites);
-	x->sites = snap_ref(s);
+	snap_unref(P(x)->sites);
+	P(x)->sites = snap_ref(s);
 	return x->view == V_SOURCES ? R_BARS | R_HIST : R_NONE;
 }
 
@@ -376,21 +390,41 @@ static int ready(const explorer *x)
 
 static void drop(explorer *x)
 {
-	snap_unref(x->sites);
-	x->sites = NULL;
-	x->site_sel = 0;
-	x->site_text = 0;
-	free(x->source);
-	x->source = NULL;
+	snap_unref(P(x)->sites);
+	P(x)->sites = NULL;
+	P(x)->site_sel = 0;
+	P(x)->site_text = 0;
+	free(P(x)->source);
+	P(x)->source = NULL;
+}
+
+/* The description's text asked for (explorer.calls->source) is in, or
+ * not (NULL: it failed or was stopped: the list again). */
+static int took(explorer *x, int kind, void **res)
+{
+	if (kind != P_SOURCE)
+		return -1;
+	if (!*res) {
+		P(x)->site_text = 0;
+		return R_NONE;
+	}
+	free(P(x)->source);
+	P(x)->source = *res;
+	*res = NULL;
+	return R_BARS | R_HIST;
 }
 
 static const char *hint(const explorer *x)
 {
-	return x->site_text ? "[ ] select  T list  L back " : "[ ] select  T text  L back ";
+	return P(x)->site_text ? "[ ] select  T list  L back " : "[ ] select  T text  L back ";
 }
 
 const view_ops view_sources = {
 	.name = "sources", .params_focus = 1,
+	.desc = "misses by source: the kernel's load sites (a description's references, a "
+		"trace's PCs or load numbers) sorted by misses, with the selected one's breakdown "
+		"and reuse distances, or the description's text",
+	.priv_size = sizeof(sources_priv),
 	.draw = draw, .key = key, .request = request, .result = result, .ready = ready,
-	.drop = drop, .hint = hint,
+	.drop = drop, .hint = hint, .took = took,
 };

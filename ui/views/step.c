@@ -30,6 +30,23 @@
 #include "steplog.h"
 #include "view.h"
 
+/* The view's private state (view_ops.priv_size, explorer.priv). */
+typedef struct step_priv {
+	snap *steps;           /* JOB_STEPS result of cfg, or NULL */
+	uint64_t step;         /* the request shown, numbered from 0 in issue order */
+	char steps_want[32];   /* the window of requests asked for (jobs.h) */
+	int step_goal_pending; /* a jump to time step_goal waits for its window */
+	uint64_t step_goal;
+	int step_grid;         /* the step-through shows the whole cache (else the table) */
+	int grid_scroll;       /* sets scrolled from the accessed one's place */
+	unsigned long asked;   /* the generation steps_want was asked for in */
+} step_priv;
+
+static step_priv *P(const explorer *x)
+{
+	return x->priv[V_STEP];
+}
+
 #define LABEL_W 13
 #define CELL_MAX 14
 
@@ -365,7 +382,7 @@ static void draw_bits(const explorer *x, const step_ev *se, int y, int x0, int w
 {
 	const rd_event *e = &se->ev;
 	addr_bits ab;
-	addr_bits_explain(&x->steps->cfg, x->steps->steps->sets, e->addr, &ab);
+	addr_bits_explain(&P(x)->steps->cfg, P(x)->steps->steps->sets, e->addr, &ab);
 	char head[96], a[40];
 	fmt_addr(e->addr, 0, a, sizeof a);
 	if (elem)
@@ -397,7 +414,7 @@ static void draw_bits(const explorer *x, const step_ev *se, int y, int x0, int w
 	draw_put(y + 1, x0 + c, w - c, E_DERIVED, leg);
 	char how[600];
 	snprintf(how, sizeof how, "line %llu %s set %u%s%s", (unsigned long long)e->line,
-		 theme_g()->arrow, e->set, x->steps->steps->sets > 1 ? " = " : ": ", ab.how);
+		 theme_g()->arrow, e->set, P(x)->steps->steps->sets > 1 ? " = " : ": ", ab.how);
 	draw_put(y + 2, x0, w, E_DERIVED, how);
 }
 
@@ -406,7 +423,7 @@ static void draw_bits(const explorer *x, const step_ev *se, int y, int x0, int w
 static void draw_stack(const explorer *x, size_t i, int after, const char *label, int y, int x0,
 		       int w)
 {
-	const steplog *l = x->steps->steps;
+	const steplog *l = P(x)->steps->steps;
 	const rd_event *e = &l->e[i].ev;
 	uint32_t n;
 	const uint64_t *v = steplog_stack(l, i, after, &n);
@@ -460,7 +477,7 @@ static void draw_items(int y, int x0, int w, const char *label,
 
 static void draw_inflight(const explorer *x, size_t i, int y, int x0, int w)
 {
-	const steplog *l = x->steps->steps;
+	const steplog *l = P(x)->steps->steps;
 	const step_ev *se = &l->e[i];
 	const step_ev *idx[64];
 	size_t n = steplog_inflight(l, i, idx, 64);
@@ -497,7 +514,7 @@ static void draw_inflight(const explorer *x, size_t i, int y, int x0, int w)
 
 static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
 {
-	const steplog *l = x->steps->steps;
+	const steplog *l = P(x)->steps->steps;
 	size_t nx[32];
 	uint32_t fin[32];
 	size_t n = steplog_next_issues(l, i, nx, 32);
@@ -523,7 +540,7 @@ static void draw_queue(const explorer *x, size_t i, int y, int x0, int w)
 /* The address as tag / index / offset, in the bits' colours. */
 static void draw_split(const explorer *x, const rd_event *e, int y, int x0, int w)
 {
-	const steplog *l = x->steps->steps;
+	const steplog *l = P(x)->steps->steps;
 	unsigned line = l->cfg.l1_line ? l->cfg.l1_line : 1;
 	char t[40], ix[40], of[40];
 	snprintf(t, sizeof t, "%llx", (unsigned long long)steplog_tag(&l->cfg, l->sets, e->line));
@@ -548,7 +565,7 @@ static void grid_row(const explorer *x, const step_grid *g, const grid_fit *f, i
 		     int x0, int w, const char *label, enum ui_elem lel, const uint64_t *v,
 		     uint32_t n, uint32_t set, uint64_t mine, const char *note)
 {
-	const steplog *l = x->steps->steps;
+	const steplog *l = P(x)->steps->steps;
 	int c = draw_put(y, x0, w, lel, label);
 	for (int k = 0; k < f->shown; k++) {
 		char cellt[40];
@@ -593,7 +610,7 @@ static void grid_row(const explorer *x, const step_grid *g, const grid_fit *f, i
 /* The whole cache of the request's core at its lookup, from y to yend. */
 static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 {
-	const steplog *l = x->steps->steps;
+	const steplog *l = P(x)->steps->steps;
 	const step_ev *se = &l->e[i];
 	step_grid g;
 	if (yend - y < 3)
@@ -612,12 +629,12 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 	uint32_t nrows = (uint32_t)(rows - 1 > 0 ? rows - 1 : 1);
 	if (nrows > S)
 		nrows = S;
-	long top = (long)me - (long)nrows / 2 + x->grid_scroll;
+	long top = (long)me - (long)nrows / 2 + P(x)->grid_scroll;
 	if (top > (long)S - (long)nrows)
 		top = (long)S - (long)nrows;
 	if (top < 0)
 		top = 0;
-	x->grid_scroll = (int)(top - ((long)me - (long)nrows / 2));
+	P(x)->grid_scroll = (int)(top - ((long)me - (long)nrows / 2));
 	uint32_t na;
 	const uint64_t *after = steplog_stack(l, i, 1, &na);
 	/* Column widths: the widest tag of the rows shown. */
@@ -689,7 +706,7 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 
 static int steps_fit(const explorer *x)
 {
-	return x->steps && rd_config_equal(&x->steps->cfg, &x->cfg);
+	return P(x)->steps && rd_config_equal(&P(x)->steps->cfg, &x->cfg);
 }
 
 /* The window of requests that shows request n: from 0, or in steps of
@@ -704,7 +721,7 @@ static uint64_t window_first(uint64_t n)
  * breakdown of the configuration is in), else 0. */
 static uint64_t steps_total(const explorer *x)
 {
-	const steplog *l = steps_fit(x) ? x->steps->steps : NULL;
+	const steplog *l = steps_fit(x) ? P(x)->steps->steps : NULL;
 	if (l && l->complete)
 		return l->seen;
 	if (x_settled(x) && x->cur->status == RD_OK && rd_config_equal(&x->cur->cfg, &x->cfg))
@@ -717,9 +734,9 @@ static uint64_t steps_total(const explorer *x)
 #define STEP_MARGIN 100
 static int steps_cover(const explorer *x, uint64_t n, int margin)
 {
-	if (!steps_fit(x) || !x->steps->steps || x->steps->status != RD_OK)
+	if (!steps_fit(x) || !P(x)->steps->steps || P(x)->steps->status != RD_OK)
 		return 0;
-	const steplog *l = x->steps->steps;
+	const steplog *l = P(x)->steps->steps;
 	if (n < l->first || n >= l->first + l->n)
 		return 0;
 	if (!margin)
@@ -737,7 +754,7 @@ static void draw(explorer *x, const rect *r, int flags)
 	const lesson *ls = x->teach >= 0 ? &lessons[x->teach] : NULL;
 	if (ls)
 		snprintf(line, sizeof line, "%s %s %s", ls->title, theme_g()->sep, ls->intro);
-	else if (x->step_grid)
+	else if (P(x)->step_grid)
 		snprintf(line, sizeof line, "Step-through %s the whole cache as each request's "
 					    "lookup sees it",
 			 theme_g()->sep);
@@ -746,11 +763,11 @@ static void draw(explorer *x, const rect *r, int flags)
 					    "in issue order",
 			 theme_g()->sep);
 	draw_put(y++, x0, w, E_FOCUS, line);
-	const snap *s = x->steps;
-	if (!steps_fit(x) || (s->status == RD_OK && !steps_cover(x, x->step, 0))) {
+	const snap *s = P(x)->steps;
+	if (!steps_fit(x) || (s->status == RD_OK && !steps_cover(x, P(x)->step, 0))) {
 		snprintf(line, sizeof line, "collecting the requests around request %llu...",
-			 (unsigned long long)x->step + 1);
-		draw_put(y + 1, x0, w, E_PENDING, x->step ? line : "collecting the requests...");
+			 (unsigned long long)P(x)->step + 1);
+		draw_put(y + 1, x0, w, E_PENDING, P(x)->step ? line : "collecting the requests...");
 		return;
 	}
 	if (s->status != RD_OK || !s->steps->n) {
@@ -759,9 +776,9 @@ static void draw(explorer *x, const rect *r, int flags)
 		return;
 	}
 	const steplog *l = s->steps;
-	size_t i = (size_t)(x->step - l->first);
+	size_t i = (size_t)(P(x)->step - l->first);
 	table t;
-	if (!x->step_grid) {
+	if (!P(x)->step_grid) {
 		if (table_build(&t, l, i) < 0) {
 			draw_put(y + 1, x0, w, E_ERROR, "out of memory");
 			return;
@@ -791,7 +808,7 @@ static void draw(explorer *x, const rect *r, int flags)
 		char nt[48] = "", cls[48] = "";
 		if (e->nthreads > 1)
 			snprintf(nt, sizeof nt, " (+%u threads coalesced)", e->nthreads - 1);
-		if (x->step_grid) {
+		if (P(x)->step_grid) {
 			char w[40];
 			outcome_word(e, 1, w, sizeof w);
 			snprintf(cls, sizeof cls, "  %s", w);
@@ -808,7 +825,7 @@ static void draw(explorer *x, const rect *r, int flags)
 		draw_bits(x, se, y, x0, w, elem);
 		y += 3;
 	}
-	if (x->step_grid) {
+	if (P(x)->step_grid) {
 		if (y < yend)
 			draw_split(x, &se->ev, y++, x0, w);
 		int bottom = yend - (yend - y >= 8 ? 2 : 0);
@@ -863,17 +880,17 @@ static void draw(explorer *x, const rect *r, int flags)
 static int step_to(explorer *x, uint64_t n)
 {
 	uint64_t total = steps_total(x);
-	const steplog *l = steps_fit(x) && x->steps->steps ? x->steps->steps : NULL;
+	const steplog *l = steps_fit(x) && P(x)->steps->steps ? P(x)->steps->steps : NULL;
 	if (!total && l && !l->truncated)
 		total = l->first + l->n;
 	if (!total && l && n >= l->first + l->n)
 		n = l->first + l->n ? l->first + l->n - 1 : 0;
 	if (total && n >= total)
 		n = total - 1;
-	if (n == x->step)
+	if (n == P(x)->step)
 		return R_NONE;
-	x->step = n;
-	x->grid_scroll = 0;
+	P(x)->step = n;
+	P(x)->grid_scroll = 0;
 	return R_ALL;
 }
 
@@ -881,16 +898,16 @@ static int step_by(explorer *x, long d)
 {
 	if (!steps_fit(x))
 		return R_NONE;
-	if (d < 0 && (uint64_t)-d > x->step)
+	if (d < 0 && (uint64_t)-d > P(x)->step)
 		return step_to(x, 0);
-	return step_to(x, x->step + (uint64_t)d);
+	return step_to(x, P(x)->step + (uint64_t)d);
 }
 
 static int scroll(explorer *x, int d)
 {
-	if (!x->step_grid)
+	if (!P(x)->step_grid)
 		return R_NONE;
-	x->grid_scroll += d;
+	P(x)->grid_scroll += d;
 	return R_ALL;
 }
 
@@ -912,8 +929,8 @@ static int key(explorer *x, enum key_id id)
 	case K_STEP_LAST:
 		return steps_fit(x) ? step_to(x, UINT64_MAX) : R_NONE;
 	case K_STEP_GRID:
-		x->step_grid = !x->step_grid;
-		x->grid_scroll = 0;
+		P(x)->step_grid = !P(x)->step_grid;
+		P(x)->grid_scroll = 0;
 		return R_ALL;
 	case K_GRID_UP:
 		return scroll(x, -1);
@@ -927,53 +944,53 @@ static int key(explorer *x, enum key_id id)
 /* The window asked for: "tT" for a jump to time T, else "@F" (jobs.h). */
 static void want(const explorer *x, char *buf, size_t len)
 {
-	if (x->step_goal_pending)
-		snprintf(buf, len, "t%llu", (unsigned long long)x->step_goal);
+	if (P(x)->step_goal_pending)
+		snprintf(buf, len, "t%llu", (unsigned long long)P(x)->step_goal);
 	else
-		snprintf(buf, len, "@%llu", (unsigned long long)window_first(x->step));
+		snprintf(buf, len, "@%llu", (unsigned long long)window_first(P(x)->step));
 }
 
 static void request(explorer *x)
 {
 	char k[32];
-	if (!x->step_goal_pending && steps_cover(x, x->step, 1))
+	if (!P(x)->step_goal_pending && steps_cover(x, P(x)->step, 1))
 		return;
 	/* The log of the configuration is there, but not around the request:
 	 * a failed run is not asked for again. */
-	if (steps_fit(x) && x->steps->status != RD_OK)
+	if (steps_fit(x) && P(x)->steps->status != RD_OK)
 		return;
 	want(x, k, sizeof k);
-	if (x->asked[JOB_STEPS] == x->gen && strcmp(x->steps_want, k) == 0)
+	if (P(x)->asked == x->gen && strcmp(P(x)->steps_want, k) == 0)
 		return;
-	x->asked[JOB_STEPS] = x->gen;
-	snprintf(x->steps_want, sizeof x->steps_want, "%s", k);
+	P(x)->asked = x->gen;
+	snprintf(P(x)->steps_want, sizeof P(x)->steps_want, "%s", k);
 	worker_submit_job(x->w, JOB_STEPS, x->gen, &x->cfg, k);
 }
 
 static int ready(const explorer *x)
 {
-	return steps_fit(x) && !x->step_goal_pending &&
-	       (x->steps->status != RD_OK || strcmp(x->steps->key, x->steps_want) == 0);
+	return steps_fit(x) && !P(x)->step_goal_pending &&
+	       (P(x)->steps->status != RD_OK || strcmp(P(x)->steps->key, P(x)->steps_want) == 0);
 }
 
 static int result(explorer *x, snap *s)
 {
 	if (s->kind != JOB_STEPS)
 		return R_NONE;
-	snap_unref(x->steps);
-	x->steps = snap_ref(s);
+	snap_unref(P(x)->steps);
+	P(x)->steps = snap_ref(s);
 	const steplog *l = s->steps;
 	if (s->status != RD_OK) {
 		explorer_message(x, 1, "step-through: %s", rd_strerror(s->status));
-		x->step_goal_pending = 0;
+		P(x)->step_goal_pending = 0;
 	} else {
-		if (x->step_goal_pending && strcmp(s->key, x->steps_want) == 0) {
-			x->step_goal_pending = 0;
-			x->step = l->want;
-			x->grid_scroll = 0;
+		if (P(x)->step_goal_pending && strcmp(s->key, P(x)->steps_want) == 0) {
+			P(x)->step_goal_pending = 0;
+			P(x)->step = l->want;
+			P(x)->grid_scroll = 0;
 		}
-		if (l->complete && x->step >= l->seen)
-			x->step = l->seen ? l->seen - 1 : 0;
+		if (l->complete && P(x)->step >= l->seen)
+			P(x)->step = l->seen ? l->seen - 1 : 0;
 	}
 	explorer_request(x); /* a window around the request, if this is not one */
 	return x->view == V_STEP ? R_ALL : R_NONE;
@@ -981,7 +998,7 @@ static int result(explorer *x, snap *s)
 
 static void status(const explorer *x, char *buf, size_t len)
 {
-	const steplog *l = x->steps ? x->steps->steps : NULL;
+	const steplog *l = P(x)->steps ? P(x)->steps->steps : NULL;
 	if (!l || !l->n)
 		return;
 	uint64_t total = steps_total(x);
@@ -989,28 +1006,56 @@ static void status(const explorer *x, char *buf, size_t len)
 	if (total)
 		snprintf(of, sizeof of, "%llu", (unsigned long long)total);
 	snprintf(buf, len, "%s request %llu/%s", theme_g()->sep,
-		 (unsigned long long)x->step + 1, of);
+		 (unsigned long long)P(x)->step + 1, of);
 }
 
 static const char *hint(const explorer *x)
 {
 	if (x->teach >= 0)
 		return " Left/Right step  n/p table ";
-	return x->step_grid ? " Left/Right step  Up/Down sets  : go to " : " Left/Right step  : go to  v cache ";
+	return P(x)->step_grid ? " Left/Right step  Up/Down sets  : go to " : " Left/Right step  : go to  v cache ";
 }
 
 static void drop(explorer *x)
 {
-	snap_unref(x->steps);
-	x->steps = NULL;
-	x->step = 0;
-	x->step_goal_pending = 0;
-	x->grid_scroll = 0;
-	x->steps_want[0] = '\0';
+	snap_unref(P(x)->steps);
+	P(x)->steps = NULL;
+	P(x)->step = 0;
+	P(x)->step_goal_pending = 0;
+	P(x)->grid_scroll = 0;
+	P(x)->steps_want[0] = '\0';
+}
+
+/* The explorer's P_GOTO prompt (:): a request number, or tN for a time. */
+static int answer(explorer *x, int kind, const char *text)
+{
+	if (kind != P_GOTO)
+		return -1;
+	int is_time;
+	uint64_t v;
+	char err[256];
+	if (steplog_parse_goal(text, &is_time, &v, err, sizeof err) < 0) {
+		explorer_message(x, 1, "%s", err);
+		return R_STATUS;
+	}
+	if (is_time) {
+		P(x)->step_goal_pending = 1;
+		P(x)->step_goal = v;
+	} else {
+		P(x)->step_goal_pending = 0;
+		P(x)->step = v;
+	}
+	P(x)->grid_scroll = 0;
+	explorer_request(x);
+	return R_ALL;
 }
 
 const view_ops view_step = {
 	.name = "step-through", .body = 1, .scope = KS_STEP,
+	.desc = "the requests of a run one at a time, as the columns of the paper's Tables 2-5, "
+		"with the address bits, the set's LRU stack before and after, the requests in "
+		"flight, the MSHRs and the warp queue, or the whole cache",
+	.priv_size = sizeof(step_priv),
 	.draw = draw, .key = key, .request = request, .result = result, .ready = ready,
-	.status = status, .hint = hint, .drop = drop,
+	.status = status, .hint = hint, .drop = drop, .answer = answer,
 };

@@ -37,5 +37,7 @@ static int key(explorer *x, enum key_id id)
 
 const view_ops view_teach = {
 	.name = "lessons",
+	.desc = "class mode (--teach): the paper's tables one after another in the "
+		"step-through, each with its own kernel and configuration",
 	.key = key, /* no screen of its own */
 };

@@ -2,17 +2,22 @@
  * The explorer's views behind one ops table (after tig's struct view_ops):
  * each view -- the breakdown panes, the step-through, the heat map, the
  * curves, and class mode's lessons -- is one file of ui/views/ holding its
- * drawing, its keys and its model requests, and exports only its ops.
- * The explorer never calls a view by name: the loop hands the table
- * (views/table.c) to the state as explorer.views, and the state, the key
- * dispatch and the screen go through it. So a view may call the
- * explorer's state (explorer/state.h) and the drawing helpers below it,
- * never the screen, the key dispatch or the loop.
+ * drawing, its keys, its model requests and its private state (a struct
+ * the file defines, kept in explorer.priv: no other file sees it), and
+ * exports only its ops. The explorer never calls a view by name: the loop
+ * hands the table (views/table.c) to the state as explorer.views, and the
+ * state, the key dispatch, the prompts and the screen go through it. So a
+ * view may call the explorer's state (explorer/state.h) and the drawing
+ * helpers below it, never the screen, the key dispatch, the prompts or
+ * the loop: what it needs of them it asks through explorer.calls (a call
+ * off the UI thread, whose result comes back through its took op) or
+ * gets through its ops (a prompt's text: answer).
  */
 #ifndef UI_VIEWS_VIEW_H
 #define UI_VIEWS_VIEW_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "keys.h"
 #include "layout.h"
@@ -27,7 +32,14 @@ struct explorer;
 enum view { V_PANES = 0, V_STEP, V_HEAT, V_CURVES, V_SOURCES, V_PROFILE, V_GEN, V_COUNT, V_PLACE, V_NVIEWS, V_TEACH = V_NVIEWS };
 
 typedef struct view_ops {
+	/* Its name and a line on what it shows (the help screen's list of
+	 * views and the man page's VIEWS: views_help, views_man_section). */
 	const char *name;
+	const char *desc;
+	/* Bytes of the view's private state: a struct its file defines, kept
+	 * zeroed from the explorer's start to its end in explorer.priv[] (by
+	 * its enum view) and touched by that file alone (0: none). */
+	size_t priv_size;
 	/* Drawn on the whole body between the title and status lines (the
 	 * step-through), or beside the parameters pane (layout.side). */
 	int body;
@@ -56,6 +68,18 @@ typedef struct view_ops {
 	const char *(*hint)(const struct explorer *x);
 	/* Forget the view's results (a new kernel, the explorer's end). */
 	void (*drop)(struct explorer *x);
+	/* A call off the UI thread that the view asked for (explorer.calls)
+	 * ended: kind (enum prompt_kind), and *res its result (NULL when it
+	 * failed or was stopped), the view's to keep by setting *res NULL.
+	 * Reaction flags, or -1 when the call is not the view's. */
+	int (*took)(struct explorer *x, int kind, void **res);
+	/* The text accepted at a prompt of kind (enum prompt_kind) that the
+	 * explorer opened for the view: reaction flags, or -1 when the prompt
+	 * is not the view's. */
+	int (*answer)(struct explorer *x, int kind, const char *text);
+	/* Write the view's data as CSV (the script's dump-curves): 0, or -1
+	 * when it holds none (nothing written). */
+	int (*csv)(const struct explorer *x, FILE *f);
 } view_ops;
 
 /* The table, V_PANES .. V_TEACH, NULL-terminated (views/table.c). */
