@@ -34,6 +34,7 @@
 #include "level.h"
 #include "theme.h"
 #include "typed.h"
+#include "views/view.h"
 #include "worker.h"
 
 /* ------------------------------------------------------------ layout */
@@ -212,6 +213,111 @@ static void test_keys_help(void **state)
 	char names[64];
 	keys_names(&ui_keys[K_DEC], names, sizeof names);
 	assert_string_equal(names, "Left, -, h");
+}
+
+/* The list of views (issue 35): one table, views/table.c, feeds the help
+ * screen and the man page; every view has a name and a line on it. */
+typedef struct view_lines {
+	const char *key[64], *text[64];
+	int n;       /* lines of the views' list seen */
+	int in_list; /* 1 after VIEWS_HEADING until the next blank line, 2 after */
+	int headings;
+} view_lines;
+
+static void view_line(void *ctx, const char *key, const char *text)
+{
+	view_lines *v = ctx;
+	if (!key && *text)
+		v->headings++;
+	if (!key && strcmp(text, VIEWS_HEADING) == 0) {
+		assert_int_equal(v->in_list, 0); /* one list */
+		v->in_list = 1;
+		return;
+	}
+	if (v->in_list == 1 && !key) {
+		v->in_list = 2;
+		return;
+	}
+	if (v->in_list == 1 && v->n < 64) {
+		v->key[v->n] = key;
+		v->text[v->n] = text;
+	}
+	v->n += v->in_list == 1;
+}
+
+/* The help screen's lines of views are the table's, in its order, and
+ * nothing else; the keys are all there besides. */
+static void assert_help_lists(const view_ops *const *table, int n)
+{
+	view_lines v = {0};
+	views_help(table, view_line, &v);
+	assert_int_equal(v.in_list, 2);
+	assert_int_equal(v.headings, KS_NSCOPE + 1);
+	assert_int_equal(v.n, n);
+	for (int i = 0; i < n; i++) {
+		assert_string_equal(v.key[i], table[i]->name);
+		assert_string_equal(v.text[i], table[i]->desc);
+	}
+	help_seen h = {0};
+	views_help(table, help_line, &h);
+	assert_int_equal(h.keys, K_NKEYS + n);
+}
+
+static void test_views_table(void **state)
+{
+	(void)state;
+	int n = 0;
+	while (view_table[n])
+		n++;
+	assert_int_equal(n, V_NVIEWS + 1); /* V_PANES .. V_TEACH */
+	for (int i = 0; i < n; i++) {
+		const view_ops *v = view_table[i];
+		if (!v->name || !*v->name || !v->desc || !*v->desc)
+			fail_msg("view %d (%s) has no name or no description", i,
+				 v->name ? v->name : "?");
+		assert_null(strchr(v->desc, '\n'));
+		assert_true(v->desc[strlen(v->desc) - 1] != '.'); /* the man page adds it */
+		assert_true(strlen(v->name) < 22); /* the help's key column */
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(v->name, view_table[j]->name);
+	}
+	assert_help_lists(view_table, n);
+	/* the list follows the table handed over, whatever it holds */
+	const view_ops a = {.name = "alpha", .desc = "the first"}, b = {.name = "beta", .desc = "the second"};
+	const view_ops *const two[] = {&b, &a, NULL};
+	assert_help_lists(two, 2);
+}
+
+static void test_views_man(void **state)
+{
+	(void)state;
+	char *sec = views_man_section();
+	assert_non_null(sec);
+	assert_memory_equal(sec, ".SH VIEWS\n", 10);
+	int tp = 0;
+	for (const char *p = sec; (p = strstr(p, ".TP\n")); p++)
+		tp++;
+	assert_int_equal(tp, V_NVIEWS + 1);
+	assert_non_null(strstr(sec, "\\fBstep\\-through\\fR\n"));
+	assert_non_null(strstr(sec, "\\fBheat map\\fR\nPer\\-set heat map"));
+	/* a page without the section gets it before KEYS; again: the same */
+	const char *page = ".TH X 1\n.SH NAME\nx\n.SH KEYS\nk\n.SH END\n";
+	char *a = views_man_update(page);
+	assert_non_null(a);
+	assert_non_null(strstr(a, sec));
+	assert_true(strstr(a, ".SH VIEWS") < strstr(a, ".SH KEYS\nk\n"));
+	char *b = views_man_update(a);
+	assert_string_equal(a, b);
+	/* an old section is replaced, what follows kept */
+	char *c = views_man_update(".SH VIEWS\nold\n.SH KEYS\nk\n");
+	assert_non_null(c);
+	assert_null(strstr(c, "old"));
+	assert_non_null(strstr(c, ".SH KEYS\nk\n"));
+	assert_null(views_man_update(".SH NAME\nx\n.SH KEYS OF THE MODEL\n"));
+	free(sec);
+	free(a);
+	free(b);
+	free(c);
 }
 
 static char *read_all(const char *path)
@@ -1503,6 +1609,8 @@ int main(void)
 		cmocka_unit_test(test_keys_help),
 		cmocka_unit_test(test_keys_man_page),
 		cmocka_unit_test(test_keys_man_update),
+		cmocka_unit_test(test_views_table),
+		cmocka_unit_test(test_views_man),
 		cmocka_unit_test(test_params_fields),
 		cmocka_unit_test(test_params_step),
 		cmocka_unit_test(test_params_never_dead_end),

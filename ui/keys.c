@@ -64,20 +64,25 @@ void keys_names(const ui_key *k, char *buf, size_t len)
 	buf[o < len ? o : len - 1] = '\0';
 }
 
+void keys_help_scope(enum key_scope s, void (*line)(void *ctx, const char *key, const char *text),
+		     void *ctx)
+{
+	if (s)
+		line(ctx, NULL, "");
+	line(ctx, NULL, keys_scope_title(s));
+	for (int i = 0; i < K_NKEYS; i++) {
+		if (ui_keys[i].scope != s)
+			continue;
+		char names[64];
+		keys_names(&ui_keys[i], names, sizeof names);
+		line(ctx, names, ui_keys[i].help);
+	}
+}
+
 void keys_help(void (*line)(void *ctx, const char *key, const char *text), void *ctx)
 {
-	for (int s = 0; s < KS_NSCOPE; s++) {
-		if (s)
-			line(ctx, NULL, "");
-		line(ctx, NULL, keys_scope_title((enum key_scope)s));
-		for (int i = 0; i < K_NKEYS; i++) {
-			if (ui_keys[i].scope != (enum key_scope)s)
-				continue;
-			char names[64];
-			keys_names(&ui_keys[i], names, sizeof names);
-			line(ctx, names, ui_keys[i].help);
-		}
-	}
+	for (int s = 0; s < KS_NSCOPE; s++)
+		keys_help_scope((enum key_scope)s, line, ctx);
 }
 
 /* ---- man page ---- */

@@ -206,6 +206,10 @@ void keys_names(const ui_key *k, char *buf, size_t len);
  * text) for each row; key is NULL for headings and blank lines.
  */
 void keys_help(void (*line)(void *ctx, const char *key, const char *text), void *ctx);
+/* One scope's part of it: a blank line (but before the first), the
+ * heading, the scope's keys. */
+void keys_help_scope(enum key_scope s, void (*line)(void *ctx, const char *key, const char *text),
+		     void *ctx);
 
 /* The man page's KEYS section (".SH KEYS" up to the next .SH), in roff. */
 char *keys_man_section(void);

@@ -354,7 +354,7 @@ static void draw_help(explorer *x)
 										: NULL,
 				x->try_hint, info_add, &h);
 	else
-		keys_help(help_add, &h);
+		views_help(x->views, help_add, &h);
 	int ih = r.h - 2;
 	if (x->help_top > h.n - ih)
 		x->help_top = h.n - ih;

@@ -1,9 +1,15 @@
 /*
- * The table of views (see view.h): the one place that names them all.
- * Only the loop (explorer/loop.c) uses it, handing it to the state.
- * Refers to the views' ops; calls nothing.
+ * The table of views (see view.h): the one place that names them all,
+ * and the lists made from it: the help screen's (views_help, the screen
+ * hands it explorer.views) and the man page's VIEWS (views_man_section).
+ * The loop hands the table to the state. Refers to the views' ops; calls
+ * only keys (the help screen's keys around the views).
  */
 #include "view.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
 
 const view_ops *const view_table[] = {
 	[V_PANES] = &view_breakdown, [V_STEP] = &view_step,   [V_HEAT] = &view_heat,
@@ -12,3 +18,132 @@ const view_ops *const view_table[] = {
 	[V_TEACH] = &view_teach,
 	[V_TEACH + 1] = NULL,
 };
+
+void views_list(const view_ops *const *views,
+		void (*line)(void *ctx, const char *key, const char *text), void *ctx)
+{
+	line(ctx, NULL, "");
+	line(ctx, NULL, VIEWS_HEADING);
+	for (const view_ops *const *v = views; *v; v++)
+		line(ctx, (*v)->name, (*v)->desc);
+}
+
+void views_help(const view_ops *const *views,
+		void (*line)(void *ctx, const char *key, const char *text), void *ctx)
+{
+	for (int s = 0; s < KS_NSCOPE; s++) {
+		keys_help_scope((enum key_scope)s, line, ctx);
+		if (s == KS_GLOBAL) /* after the keys that open them */
+			views_list(views, line, ctx);
+	}
+}
+
+/* ---- man page ---- */
+
+typedef struct sbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 1024;
+		while (nc < b->len + n + 1)
+			nc *= 2;
+		char *p = realloc(b->s, nc);
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		b->s = p;
+		b->cap = nc;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void sb_str(sbuf *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+/* roff-escaped: \ and - get escapes, a leading . or ' a \&. */
+static void sb_roff(sbuf *b, const char *s)
+{
+	if (s[0] == '.' || s[0] == '\'')
+		sb_str(b, "\\&");
+	for (; *s; s++) {
+		if (*s == '\\')
+			sb_str(b, "\\e");
+		else if (*s == '-')
+			sb_str(b, "\\-");
+		else
+			sb_put(b, s, 1);
+	}
+}
+
+static char *sb_end(sbuf *b)
+{
+	if (b->oom) {
+		free(b->s);
+		return NULL;
+	}
+	return b->s;
+}
+
+char *views_man_section(void)
+{
+	sbuf b = {0};
+	sb_str(&b, ".SH VIEWS\n"
+		   ".\\\" Generated from the table of views in ui/views/table.c: edit a view's\n"
+		   ".\\\" name and desc, then run 'make man-gen'. A test fails when they differ.\n"
+		   "What the explorer shows, one view at a time; the\n.B ?\nkey lists the same.\n");
+	for (const view_ops *const *v = view_table; *v; v++) {
+		sb_str(&b, ".TP\n\\fB");
+		sb_roff(&b, (*v)->name);
+		sb_str(&b, "\\fR\n");
+		/* The description as a sentence. */
+		char c = (char)toupper((unsigned char)(*v)->desc[0]);
+		sb_put(&b, &c, 1);
+		sb_roff(&b, (*v)->desc + 1);
+		sb_str(&b, ".\n");
+	}
+	return sb_end(&b);
+}
+
+/* The start of the line ".SH NAME\n" in man, or NULL. */
+static const char *section(const char *man, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = man; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, ".SH ", 4) == 0 && strncmp(p + 4, name, n) == 0 && p[4 + n] == '\n')
+			return p;
+	return NULL;
+}
+
+char *views_man_update(const char *man)
+{
+	const char *start = section(man, "VIEWS"), *end;
+	if (start) {
+		end = strstr(start + 4, "\n.SH "); /* from the line's newline */
+		end = end ? end + 1 : start + strlen(start);
+	} else {
+		start = end = section(man, "KEYS"); /* a new section goes before it */
+		if (!start)
+			return NULL;
+	}
+	char *sec = views_man_section();
+	if (!sec)
+		return NULL;
+	sbuf b = {0};
+	sb_put(&b, man, (size_t)(start - man));
+	sb_str(&b, sec);
+	sb_str(&b, end);
+	free(sec);
+	return sb_end(&b);
+}

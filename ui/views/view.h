@@ -86,6 +86,28 @@ typedef struct view_ops {
 extern const view_ops *const view_table[];
 
 /* The views' ops (one file each). */
+/* The list of views, from a table such as view_table (explorer.views):
+ * line(ctx, NULL, ""), line(ctx, NULL, VIEWS_HEADING), then
+ * line(ctx, name, desc) for each view. */
+#define VIEWS_HEADING "Views"
+void views_list(const view_ops *const *views,
+		void (*line)(void *ctx, const char *key, const char *text), void *ctx);
+/* The help screen's lines (the ? key): the keys scope by scope
+ * (keys_help_scope), the list of views after the keys that open them
+ * (KS_GLOBAL's). */
+void views_help(const view_ops *const *views,
+		void (*line)(void *ctx, const char *key, const char *text), void *ctx);
+
+/* The man page's VIEWS section (".SH VIEWS" up to the next .SH), in roff,
+ * from view_table: a new string (malloc), or NULL when memory ran out. */
+char *views_man_section(void);
+
+/* man_text with its VIEWS section replaced by views_man_section(), or,
+ * when it has none, the section inserted before ".SH KEYS": a new string
+ * (malloc), or NULL when it has neither or memory ran out. Equal to
+ * man_text when the page is up to date. */
+char *views_man_update(const char *man_text);
+
 extern const view_ops view_breakdown, view_step, view_heat, view_curves, view_sources, view_profile,
 	view_gen, view_count, view_place, view_teach;
 
