@@ -252,9 +252,10 @@ static void draw_status(explorer *x)
 
 /* ---------------------------------------------------------------- help */
 
-/* Lines the help and the info screens hold (the keys' list is about 230
- * at 80 columns; more would be cut off silently). */
-#define HELP_LINES 400
+/* Lines the help and the info screens hold (the keys and the views are
+ * about 215 lines at 80 columns, 490 at the narrowest, 44; more would be
+ * cut off silently). */
+#define HELP_LINES 800
 
 typedef struct help_lines {
 	char text[HELP_LINES][160];
