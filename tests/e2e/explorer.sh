@@ -279,6 +279,22 @@ screen help 24 80 -- --no-timing --color=never --script "$T/help.keys" &&
 	golden help && golden help2 && cmp -s "$T/help_closed.txt" "$T/mono.txt"
 result "explorer: help screen, scrolled, closed by another key" $?
 
+# Issue 35: the help lists the views from their table (views_help), after
+# the keys that open them.
+{
+	echo "?"
+	for i in $(seq 1 21); do
+		echo down
+	done
+	echo "dump-screen $T/help_views.txt"
+} >"$T/helpviews.keys"
+screen helpviews 24 80 -- --no-timing --color=never --script "$T/helpviews.keys" &&
+	grep -q '^│ Views  *│' "$T/help_views.txt" &&
+	grep -q '^│  breakdown  *the panes: ' "$T/help_views.txt" &&
+	grep -q '^│  step-through  *the requests of a run one at a time' "$T/help_views.txt" &&
+	grep -q '^│  heat map  *per-set heat map' "$T/help_views.txt"
+result "explorer: the help lists the views, each with its line" $?
+
 # Issue 16: a key list wider than the help's key column ran into its text
 # ("Down, j, PageDown, Spacescroll the help on"); it gets a line of its own.
 {
