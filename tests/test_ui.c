@@ -884,6 +884,79 @@ static void test_params_format(void **state)
 
 /* ------------------------------------------------------------ histogram */
 
+/* The histogram pane's numbers, worked out apart from its drawing
+ * (issue 35: draw_hist held both). */
+static void test_hist_plan(void **state)
+{
+	(void)state;
+	static hist_plan p; /* (large) */
+	rd_config c;
+	rd_config_default(&c);
+	c.model = RD_PROFILE_PAPER;
+	c.l1_ways = 4;
+	c.replacement = RD_REPL_LRU;
+	c.loads = RD_LOADS_CACHE;
+	uint64_t h[3] = {5, 0, 2}, hb[3] = {1, 1, 1};
+	rd_result r = {0}, b = {0};
+	r.hist = h;
+	r.hist_len = 3;
+	r.hist_inf = 9; /* 7 cold, 2 in flight */
+	r.cls[RD_CLASS_COMPULSORY] = 7;
+	/* Linear bins up to the cut-off's (4), 8 columns each on 60. */
+	hist_plan_make(&r, NULL, &c, 60, &p);
+	assert_int_equal(p.cut, 4);
+	assert_int_equal(p.log_bins, 0);
+	assert_int_equal(p.nb, 5);
+	assert_int_equal(p.colw, 8);
+	assert_true(p.val[0] == 5 && p.val[1] == 0 && p.val[2] == 2 && p.val[4] == 0);
+	assert_int_equal(p.rc, 7);
+	assert_int_equal(p.rf, 2);
+	assert_true(p.cold == 7 && p.fly == 2);
+	assert_true(p.vmax == 7); /* the cold bar sets the scale */
+	assert_int_equal(p.lru, 1);
+	assert_int_equal(p.cut_bin, 4);
+	assert_int_equal(p.last_first, 0); /* 5 * 8 + 1 columns fit */
+	/* Narrow: 2 columns a bin; the last first bin leaves the rest filled. */
+	hist_plan_make(&r, NULL, &c, 7, &p);
+	assert_int_equal(p.log_bins, 1); /* 5 * 2 + 1 > 7 */
+	assert_int_equal(p.colw, 4);
+	assert_int_equal(p.last_first, p.nb - 1);
+	/* Against a baseline: changes, the scale their largest magnitude. */
+	b.hist = hb;
+	b.hist_len = 3;
+	b.hist_inf = 10;
+	b.cls[RD_CLASS_COMPULSORY] = 10;
+	hist_plan_make(&r, &b, &c, 60, &p);
+	assert_true(p.val[0] == 4 && p.val[1] == -1 && p.val[2] == 1);
+	assert_true(p.cold == -3 && p.fly == 2);
+	assert_true(p.vmax == 4);
+	/* The reference code: a distance equal to the ways hits. */
+	c.model = RD_PROFILE_REF2013;
+	assert_int_equal(hist_cut(&c), 5);
+	/* Another policy: no cut-off column, bins uncoloured. */
+	c.model = RD_PROFILE_PAPER;
+	c.replacement = RD_REPL_FIFO;
+	hist_plan_make(&r, NULL, &c, 60, &p);
+	assert_int_equal(p.lru, 0);
+	assert_int_equal(p.cut_bin, p.nb);
+	/* Long histograms: log2 bins, never more than HIST_PLAN_BINS. */
+	c.replacement = RD_REPL_LRU;
+	static uint64_t big[5000];
+	for (int i = 0; i < 5000; i++)
+		big[i] = 1;
+	r.hist = big;
+	r.hist_len = 5000;
+	hist_plan_make(&r, NULL, &c, 40, &p);
+	assert_int_equal(p.log_bins, 1);
+	assert_true(p.nb <= HIST_PLAN_BINS);
+	assert_int_equal(p.bins[3].lo, 4); /* 0, 1, 2-3, then the cut-off */
+	assert_int_equal(p.cut_bin, 3);
+	int w = 0;
+	for (size_t i = p.last_first; i < p.nb; i++)
+		w += p.colw + (i == p.cut_bin);
+	assert_true(p.last_first > 0 && w <= 40 && w + p.colw > 40);
+}
+
 static void test_hist_bins(void **state)
 {
 	(void)state;
@@ -1620,6 +1693,7 @@ int main(void)
 		cmocka_unit_test(test_params_typed),
 		cmocka_unit_test(test_params_format),
 		cmocka_unit_test(test_hist_bins),
+		cmocka_unit_test(test_hist_plan),
 		cmocka_unit_test(test_theme),
 		cmocka_unit_test(test_worker_latest_wins),
 		cmocka_unit_test(test_worker_cancel),

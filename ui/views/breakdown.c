@@ -464,15 +464,7 @@ static void draw_bars(explorer *x, const pane *p)
 
 /* ---------------------------------------------------------------- histogram */
 
-#define MAX_BINS 256
 #define YAXIS_W 6
-
-/* First distance that misses: ways in the paper; the reference code counts
- * a distance equal to the ways as a hit. */
-static uint64_t hist_cut(const rd_config *c)
-{
-	return c->model == RD_PROFILE_REF2013 ? (uint64_t)c->l1_ways + 1 : c->l1_ways;
-}
 
 static double scale(double v, double max, int logc)
 {
@@ -503,6 +495,84 @@ static void dbar(int ya, int x, int w, int up, int down, double frac, enum ui_el
 		draw_fill(frac > 0 ? ya - i : ya + i, x, w, e, theme_g()->eighths[8]);
 }
 
+/* The y axis's labels: the scale's top (and bottom, with a baseline). */
+static void hist_axis(const hist_plan *hp, int have_b, int y0, int yb, int up, int cx)
+{
+	char lab[64], lab2[48];
+	if (have_b) {
+		draw_fmt_count((uint64_t)hp->vmax, lab2, sizeof lab2);
+		snprintf(lab, sizeof lab, "+%.30s", lab2);
+		draw_put(y0, cx, YAXIS_W - 1, E_DERIVED, lab);
+		draw_put(y0 + up, cx, YAXIS_W - 1, E_DERIVED, "    0");
+		snprintf(lab, sizeof lab, "-%.30s", lab2);
+		draw_put(yb, cx, YAXIS_W - 1, E_DERIVED, lab);
+	} else {
+		draw_fmt_count((uint64_t)hp->vmax, lab, sizeof lab);
+		snprintf(lab2, sizeof lab2, "%5.30s", lab);
+		draw_put(y0, cx, YAXIS_W - 1, E_DERIVED, lab2);
+		draw_put(yb, cx, YAXIS_W - 1, E_DERIVED, "    0");
+	}
+}
+
+/* The line under the histogram: the cut-off and the infinite distances,
+ * as long as fits iw columns. */
+static void hist_caption(const hist_plan *hp, const rd_config *pc, int have_b, int iw, char *cap,
+			 size_t len)
+{
+	const glyphs *g = theme_g();
+	char cnt[32];
+	unsigned long long uc = (unsigned long long)hp->cut;
+	unsigned long long rc = hp->rc, rg = hp->rg, rf = hp->rf;
+	if (have_b) {
+		char cf[32];
+		fmt_delta((int64_t)hp->rc - (int64_t)hp->bc, cnt, sizeof cnt);
+		fmt_delta((int64_t)hp->rf - (int64_t)hp->bf, cf, sizeof cf);
+		snprintf(cap, len,
+			 " %s requests vs baseline; d<%llu hit %s d>=%llu miss; %s: cold %s, in flight %s",
+			 g->delta, uc, g->cut, uc, g->inf, cnt, cf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, len, " %s vs baseline; cut %llu; cold %s, flight %s", g->delta, uc,
+				 cnt, cf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, len, " %s vs baseline; cut %llu; cold %s", g->delta, uc, cnt);
+	} else if (pc->loads == RD_LOADS_BYPASS) {
+		snprintf(cap, len, " loads bypass the L1: every one misses; %s: bypassed %llu", g->inf,
+			 rg);
+	} else if (rg) {
+		/* write-evict: the lines stores removed apart from the cold */
+		if (!hp->lru)
+			snprintf(cap, len,
+				 " LRU distances; hits: %s; %s: cold %llu, store-evicted %llu, in "
+				 "flight %llu", rd_replacement_name(pc->replacement), g->inf, rc, rg, rf);
+		else
+			snprintf(cap, len,
+				 " d<%llu hit %s d>=%llu miss; %s: cold %llu, store-evicted %llu, in "
+				 "flight %llu", uc, g->cut, uc, g->inf, rc, rg, rf);
+		if (draw_width(cap) > iw && hp->lru)
+			snprintf(cap, len, " d<%llu hit %s d>=%llu miss; %s: cold %llu, evicted %llu, "
+				 "flight %llu", uc, g->cut, uc, g->inf, rc, rg, rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, len, " %s cold %llu, evicted %llu, in flight %llu", g->inf, rc, rg,
+				 rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, len, " %s cold %llu+%llu+%llu", g->inf, rc, rg, rf);
+	} else if (!hp->lru) {
+		snprintf(cap, len, " LRU distances; hits and misses: %s; %s cold %llu+%llu",
+			 rd_replacement_name(pc->replacement), g->inf, rc, rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, len, " LRU distances; hits: %s",
+				 rd_replacement_name(pc->replacement));
+	} else {
+		snprintf(cap, len, " d<%llu hit %s d>=%llu miss; %s: cold %llu, in flight %llu (i explains)",
+			 uc, g->cut, uc, g->inf, rc, rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, len, " d<%llu hit %s d>=%llu miss; %s cold %llu+%llu", uc, g->cut,
+				 uc, g->inf, rc, rf);
+		if (draw_width(cap) > iw)
+			snprintf(cap, len, " d<%llu hit %s d>=%llu miss; cold %llu", uc, g->cut, uc, rc);
+	}
+}
+
 static void draw_hist(explorer *x, const pane *p)
 {
 	rect r = p->hist;
@@ -519,52 +589,17 @@ static void draw_hist(explorer *x, const pane *p)
 			draw_put(y0 + ih / 2, cx + 1, iw - 1, E_PENDING, "modelling...");
 		return;
 	}
-	const rd_result *R = &p->R;
 	size_t *first = p->first;
-	uint64_t cut = hist_cut(pc);
-	uint64_t span = R->hist_len;
-	if (B && B->hist_len > span)
-		span = B->hist_len;
-	if (span < cut + 1)
-		span = cut + 1;
 	int coldw = 7; /* separator, gap, 2-column cold bar, gap, in-flight bar */
 	int aw = iw - YAXIS_W - coldw;
-	int log_bins = span * 2 + 1 > (uint64_t)(aw > 0 ? aw : 0);
-	static hist_bin bins[MAX_BINS];
-	size_t nb = hist_bin_make(R->hist, R->hist_len, span, cut, log_bins, bins, MAX_BINS);
-	/* Bins widen with the terminal: up to 8 columns (4 for log2 bins,
-	 * whose labels are wider than their bars). */
-	int colw = log_bins ? 4 : (aw - 1) / (int)nb;
-	if (colw > 8)
-		colw = 8;
-	if (colw < 2)
-		colw = 2;
-	/* Values: counts, or deltas against the baseline. */
-	static double val[MAX_BINS];
-	double vmax = 0;
-	for (size_t i = 0; i < nb; i++) {
-		val[i] = (double)bins[i].count;
-		if (B)
-			val[i] -= (double)hist_range(B->hist, B->hist_len, bins[i].lo, bins[i].hi);
-		if (fabs(val[i]) > vmax)
-			vmax = fabs(val[i]);
-	}
-	/* The infinite distances apart: no use in the set (cold, and lines a
-	 * store removed or loads sent past the L1), and in flight. */
-	uint64_t rc, rg, rf, bc = 0, bg = 0, bf = 0;
-	info_inf_split(R, &rc, &rg, &rf);
-	if (B)
-		info_inf_split(B, &bc, &bg, &bf);
-	double cold = (double)(rc + rg) - (double)(bc + bg), fly = (double)rf - (double)bf;
-	if (fabs(cold) > vmax)
-		vmax = fabs(cold);
-	if (fabs(fly) > vmax)
-		vmax = fabs(fly);
+	static hist_plan hp;
+	hist_plan_make(&p->R, B, pc, aw, &hp);
+	int hlog = P(x)->hist_log;
 	/* Under stores the histogram stays the loads' (rd_result.hist_w, the
 	 * stores', is not drawn): the title says so. */
 	snprintf(t0, sizeof t0, "%s%s distance%s%s%s", B ? theme_g()->delta : "",
 		 B ? " reuse" : "Reuse", pc->stores != RD_STORES_IGNORE ? " of loads" : "",
-		 log_bins ? ", log2 bins" : "", P(x)->hist_log ? ", log y" : "");
+		 hp.log_bins ? ", log2 bins" : "", hlog ? ", log y" : "");
 	if (with_l2(x) && B)
 		snprintf(title, sizeof title, "L%d %s", p->level, t0);
 	else
@@ -572,76 +607,43 @@ static void draw_hist(explorer *x, const pane *p)
 	draw_frame(&r, title, hfocus);
 	if (ih < 4 || aw < 8)
 		return;
-
-	/* Which bins fit from hist_first on (the cut-off takes a column). */
-	/* Under another replacement policy the distances stay LRU's but hits
-	 * and misses are the policy's: no cut-off line, bins uncoloured. */
-	int lru = pc->replacement == RD_REPL_LRU && pc->loads != RD_LOADS_BYPASS;
-	size_t cut_bin = nb;
-	for (size_t i = 0; i < nb && lru; i++)
-		if (bins[i].miss) {
-			cut_bin = i;
-			break;
-		}
-	size_t last_first = nb - 1;
-	{
-		int wsum = 0;
-		for (size_t i = nb; i-- > 0;) {
-			wsum += colw + (i == cut_bin);
-			if (wsum > aw)
-				break;
-			last_first = i;
-		}
-	}
-	if (*first > last_first)
-		*first = last_first;
+	if (*first > hp.last_first)
+		*first = hp.last_first;
 	int bh = ih - 2;           /* bar rows */
 	int yb = y0 + bh - 1;      /* bottom bar row */
 	int ylab = y0 + bh;        /* labels */
 	int x0 = cx + YAXIS_W;
-	/* Y axis. */
-	char lab[64], lab2[48];
-	if (B) {
-		int up = (bh - 1) / 2;
-		draw_fmt_count((uint64_t)vmax, lab2, sizeof lab2);
-		snprintf(lab, sizeof lab, "+%.30s", lab2);
-		draw_put(y0, cx, YAXIS_W - 1, E_DERIVED, lab);
-		draw_put(y0 + up, cx, YAXIS_W - 1, E_DERIVED, "    0");
-		snprintf(lab, sizeof lab, "-%.30s", lab2);
-		draw_put(yb, cx, YAXIS_W - 1, E_DERIVED, lab);
-	} else {
-		draw_fmt_count((uint64_t)vmax, lab, sizeof lab);
-		snprintf(lab2, sizeof lab2, "%5.30s", lab);
-		draw_put(y0, cx, YAXIS_W - 1, E_DERIVED, lab2);
-		draw_put(yb, cx, YAXIS_W - 1, E_DERIVED, "    0");
-	}
 	int up = (bh - 1) / 2, down = bh - 1 - up, yaxis = y0 + up;
+	hist_axis(&hp, B != NULL, y0, yb, up, cx);
 	if (B)
 		draw_fill(yaxis, x0, aw, E_BORDER, theme_g()->hline);
 	/* Bins. */
 	const glyphs *g = theme_g();
 	int px = x0, next_label = x0;
+	int colw = hp.colw;
+	char lab[64];
 	size_t i;
-	for (i = *first; i < nb; i++) {
-		int need = colw + (i == cut_bin);
+	for (i = *first; i < hp.nb; i++) {
+		const hist_bin *bn = &hp.bins[i];
+		int need = colw + (i == hp.cut_bin);
 		if (px + need > x0 + aw)
 			break;
-		if (i == cut_bin) {
+		if (i == hp.cut_bin) {
 			for (int row = 0; row < bh; row++)
 				draw_put(y0 + row, px, 1, E_CUTOFF, g->cut);
 			px++;
 		}
-		enum ui_elem e = !lru ? E_VALUE : bins[i].miss ? E_CAPACITY : E_HIT;
-		double f = scale(fabs(val[i]), vmax, P(x)->hist_log);
+		enum ui_elem e = !hp.lru ? E_VALUE : bn->miss ? E_CAPACITY : E_HIT;
+		double v = hp.val[i], f = scale(fabs(v), hp.vmax, hlog);
 		if (B) {
-			int worse = bins[i].miss ? val[i] > 0 : val[i] < 0;
-			if (val[i] != 0)
-				dbar(yaxis, px, colw - 1, up, down, val[i] > 0 ? f : -f,
+			int worse = bn->miss ? v > 0 : v < 0;
+			if (v != 0)
+				dbar(yaxis, px, colw - 1, up, down, v > 0 ? f : -f,
 				     worse ? E_WORSE : E_BETTER);
 		} else {
-			vbar(yb, px, colw - 1, bh, f, e, bins[i].count > 0);
+			vbar(yb, px, colw - 1, bh, f, e, bn->count > 0);
 		}
-		hist_label(bins[i].lo, lab, sizeof lab);
+		hist_label(bn->lo, lab, sizeof lab);
 		if (px >= next_label && px + draw_width(lab) <= x0 + aw) {
 			draw_put(ylab, px, colw + 2, E_LABEL, lab);
 			next_label = px + draw_width(lab) + 1;
@@ -650,86 +652,28 @@ static void draw_hist(explorer *x, const pane *p)
 	}
 	if (*first > 0)
 		draw_put(ylab, x0 - 1, 1, E_FOCUS, g->more_l);
-	if (i < nb)
+	if (i < hp.nb)
 		draw_put(ylab, x0 + aw - 1, 1, E_FOCUS, g->more_r);
 	/* Infinite distances, apart: cold, then in flight. */
 	int xc = cx + iw - coldw;
 	for (int row = 0; row < bh; row++)
 		draw_put(y0 + row, xc, 1, E_BORDER, g->vline);
-	const double inf_v[2] = {cold, fly};
+	const double inf_v[2] = {hp.cold, hp.fly};
 	const enum ui_elem inf_e[2] = {E_COLD, E_CLASS(RD_CLASS_LATENCY)};
 	for (int k = 0; k < 2; k++) {
 		int xb = xc + 2 + 3 * k;
 		if (B) {
 			if (inf_v[k] != 0)
 				dbar(yaxis, xb, 2, up, down,
-				     (inf_v[k] > 0 ? 1 : -1) * scale(fabs(inf_v[k]), vmax, P(x)->hist_log),
+				     (inf_v[k] > 0 ? 1 : -1) * scale(fabs(inf_v[k]), hp.vmax, hlog),
 				     inf_v[k] > 0 ? E_WORSE : E_BETTER);
 		} else {
-			vbar(yb, xb, 2, bh, scale(inf_v[k], vmax, P(x)->hist_log), inf_e[k],
-			     inf_v[k] > 0);
+			vbar(yb, xb, 2, bh, scale(inf_v[k], hp.vmax, hlog), inf_e[k], inf_v[k] > 0);
 		}
 	}
 	draw_put(ylab, xc + 3, 4, E_LABEL, g->inf);
-	/* Caption. */
-	char cap[256], cnt[32];
-	unsigned long long uc = (unsigned long long)cut;
-	if (B) {
-		char cf[32];
-		fmt_delta((int64_t)rc - (int64_t)bc, cnt, sizeof cnt);
-		fmt_delta((int64_t)rf - (int64_t)bf, cf, sizeof cf);
-		snprintf(cap, sizeof cap,
-			 " %s requests vs baseline; d<%llu hit %s d>=%llu miss; %s: cold %s, in flight %s",
-			 g->delta, uc, g->cut, uc, g->inf, cnt, cf);
-		if (draw_width(cap) > iw)
-			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s, flight %s",
-				 g->delta, uc, cnt, cf);
-		if (draw_width(cap) > iw)
-			snprintf(cap, sizeof cap, " %s vs baseline; cut %llu; cold %s", g->delta, uc,
-				 cnt);
-	} else if (pc->loads == RD_LOADS_BYPASS) {
-		snprintf(cap, sizeof cap, " loads bypass the L1: every one misses; %s: bypassed %llu",
-			 g->inf, (unsigned long long)rg);
-	} else if (rg) {
-		/* write-evict: the lines stores removed apart from the cold */
-		if (!lru)
-			snprintf(cap, sizeof cap,
-				 " LRU distances; hits: %s; %s: cold %llu, store-evicted %llu, in "
-				 "flight %llu", rd_replacement_name(pc->replacement), g->inf,
-				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);
-		else
-			snprintf(cap, sizeof cap,
-				 " d<%llu hit %s d>=%llu miss; %s: cold %llu, store-evicted %llu, in "
-				 "flight %llu", uc, g->cut, uc, g->inf, (unsigned long long)rc,
-				 (unsigned long long)rg, (unsigned long long)rf);
-		if (draw_width(cap) > iw && lru)
-			snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; %s: cold %llu, evicted %llu, "
-				 "flight %llu", uc, g->cut, uc, g->inf, (unsigned long long)rc,
-				 (unsigned long long)rg, (unsigned long long)rf);
-		if (draw_width(cap) > iw)
-			snprintf(cap, sizeof cap, " %s cold %llu, evicted %llu, in flight %llu", g->inf,
-				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);
-		if (draw_width(cap) > iw)
-			snprintf(cap, sizeof cap, " %s cold %llu+%llu+%llu", g->inf,
-				 (unsigned long long)rc, (unsigned long long)rg, (unsigned long long)rf);
-	} else if (!lru) {
-		snprintf(cap, sizeof cap, " LRU distances; hits and misses: %s; %s cold %llu+%llu",
-			 rd_replacement_name(pc->replacement), g->inf, (unsigned long long)rc,
-			 (unsigned long long)rf);
-		if (draw_width(cap) > iw)
-			snprintf(cap, sizeof cap, " LRU distances; hits: %s",
-				 rd_replacement_name(pc->replacement));
-	} else {
-		snprintf(cap, sizeof cap,
-			 " d<%llu hit %s d>=%llu miss; %s: cold %llu, in flight %llu (i explains)", uc,
-			 g->cut, uc, g->inf, (unsigned long long)rc, (unsigned long long)rf);
-		if (draw_width(cap) > iw)
-			snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; %s cold %llu+%llu", uc,
-				 g->cut, uc, g->inf, (unsigned long long)rc, (unsigned long long)rf);
-		if (draw_width(cap) > iw)
-			snprintf(cap, sizeof cap, " d<%llu hit %s d>=%llu miss; cold %llu", uc, g->cut,
-				 uc, (unsigned long long)rc);
-	}
+	char cap[256];
+	hist_caption(&hp, pc, B != NULL, iw, cap, sizeof cap);
 	draw_put(ylab + 1, cx, iw, E_DERIVED, cap);
 }
 
