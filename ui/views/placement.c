@@ -117,28 +117,12 @@ static void fmt_delta(int64_t d, char *buf, size_t len)
 
 #define D(a, b) ((int64_t)(a) - (int64_t)(b))
 
-static void draw(explorer *x, const rect *r, int flags)
+/* The arrays, the selected one marked (kept in view), with their space,
+ * the pinned baseline's (b), size and accesses: the next row. */
+static int draw_arrays(explorer *x, const rd_arrays *as, const snap *b, int y, int yend, int x0,
+		       int iw)
 {
-	(void)flags; /* the whole body, always */
-	ensure_counts(x);
-	const rd_arrays *as = arrays_of(x);
-	const snap *s = x->cur;
-	const snap *b = x->base && x->base->status == RD_OK ? x->base : NULL;
-	draw_frame(r, b ? "Data placement (seed 002), against the pinned baseline"
-			: "Data placement (seed 002)", 1);
-	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
 	char line[512];
-	if (!as) {
-		int big = x->k && x->k->nloads + x->k->nstores > EXPLORER_ARRAYS_AUTO;
-		draw_put(y + 1, x0 + 1, iw - 1, E_PENDING, "this kernel names no arrays");
-		draw_put(y + 2, x0 + 1, iw - 1, E_DERIVED,
-			 big ? "(a trace of more than 2 M accesses: the explorer does not look for its "
-			       "arrays; rdscope arrays and run -s mem.NAME=SPACE do)"
-			     : "(a kernel description names its own, arrays = {...}; rdscope arrays "
-			       "INPUT lists them)");
-		return;
-	}
-	/* the arrays */
 	if (P(x)->place_sel >= (int)as->n)
 		P(x)->place_sel = (int)as->n - 1;
 	if (P(x)->place_sel < 0)
@@ -172,19 +156,16 @@ static void draw(explorer *x, const rect *r, int flags)
 			 (unsigned long long)P(x)->place_counts.stores[as->n]);
 		draw_put(y++, x0, iw, E_DERIVED, line);
 	}
-	y++;
-	if (y >= yend)
-		return;
-	/* the result on screen */
-	if (!s || s->partial) {
-		draw_put(y, x0 + 1, iw - 1, E_PENDING, "the model is running...");
-		return;
-	}
-	if (s->status != RD_OK) {
-		draw_put(y, x0 + 1, iw - 1, E_ERROR, rd_strerror(s->status));
-		return;
-	}
-	const rd_result *res = &s->res;
+	return y;
+}
+
+/* Per memory space its instructions, requests, hits, misses, replays and
+ * addressing instructions, and the change against the baseline b: the
+ * next row. */
+static int draw_spaces(const explorer *x, const rd_result *res, const snap *b, int y, int yend,
+		       int x0, int iw)
+{
+	char line[512];
 	const rd_result *bres = b ? &b->res : NULL;
 	rd_space_stats cur[RD_NSPACES], base[RD_NSPACES];
 	int kc = 1, kb = 1;
@@ -230,6 +211,14 @@ static void draw(explorer *x, const rect *r, int flags)
 		int64_t cost = D(c->misses, o->misses) + (kc && kb ? D(c->replays, o->replays) : 0);
 		draw_put(y++, x0, iw, cost < 0 ? E_BETTER : cost > 0 ? E_WORSE : E_DERIVED, line);
 	}
+	return y;
+}
+
+/* Eq. 3's change in issued instructions, the L1's and the L2's requests
+ * and misses (against the baseline's, bres, when pinned): the next row. */
+static int draw_levels(const rd_result *res, const rd_result *bres, int y, int yend, int x0, int iw)
+{
+	char line[512];
 	/* Eq. 3 */
 	if (y < yend) {
 		if (res->has_spaces) {
@@ -248,7 +237,7 @@ static void draw(explorer *x, const rect *r, int flags)
 		if (y < yend)
 			draw_put(y++, x0, iw, E_VALUE, line);
 	}
-	if (b && y < yend) {
+	if (bres && y < yend) {
 		int64_t di = res->issued_delta - (bres->has_spaces ? bres->issued_delta : 0);
 		uint64_t w = res->warps ? res->warps : bres->warps;
 		snprintf(line, sizeof line, "    vs pinned: issued instructions %+lld, %+.2f per warp",
@@ -259,7 +248,7 @@ static void draw(explorer *x, const rect *r, int flags)
 	if (y < yend) {
 		snprintf(line, sizeof line, "  L1: %llu requests, %llu misses (%.2f%%)", (unsigned long long)res->requests, (unsigned long long)res->misses,
 			 res->miss_rate_all * 100);
-		if (b) {
+		if (bres) {
 			size_t o = strlen(line);
 			snprintf(line + o, sizeof line - o, "; vs pinned %+lld, %+lld",
 				 (long long)D(res->requests, bres->requests),
@@ -272,7 +261,7 @@ static void draw(explorer *x, const rect *r, int flags)
 			snprintf(line, sizeof line, "  L2: %llu requests, %llu misses (%.2f%%)",
 				 (unsigned long long)res->l2.requests, (unsigned long long)res->l2.misses,
 				 res->l2.miss_rate * 100);
-			if (b && bres->has_l2) {
+			if (bres && bres->has_l2) {
 				size_t o = strlen(line);
 				snprintf(line + o, sizeof line - o, "; vs pinned %+lld, %+lld",
 					 (long long)D(res->l2.requests, bres->l2.requests),
@@ -283,6 +272,14 @@ static void draw(explorer *x, const rect *r, int flags)
 			draw_put(y++, x0, iw, E_DERIVED, "  L2: none (l2.size > 0 adds a shared L2)");
 		}
 	}
+	return y;
+}
+
+/* The DRAM panel: its requests and rows, its delays or saturation
+ * (against the baseline's, bres, when pinned). */
+static void draw_dram(const rd_result *res, const rd_result *bres, int y, int yend, int x0, int iw)
+{
+	char line[512];
 	/* DRAM */
 	if (y >= yend)
 		return;
@@ -295,7 +292,7 @@ static void draw(explorer *x, const rect *r, int flags)
 		return;
 	}
 	const rd_dram *dr = &res->dram;
-	const rd_dram *db = b && bres->has_dram ? &bres->dram : NULL;
+	const rd_dram *db = bres && bres->has_dram ? &bres->dram : NULL;
 	snprintf(line, sizeof line, "  DRAM: %llu requests; row hits %llu, misses %llu, conflicts %llu", (unsigned long long)dr->requests, (unsigned long long)dr->row_hits,
 		 (unsigned long long)dr->row_misses, (unsigned long long)dr->row_conflicts);
 	draw_put(y++, x0, iw, E_VALUE, line);
@@ -329,6 +326,46 @@ static void draw(explorer *x, const rect *r, int flags)
 		double da = db->saturated ? 0 : dr->amat - db->amat;
 		draw_put(y++, x0, iw, da < 0 ? E_BETTER : da > 0 ? E_WORSE : E_DERIVED, line);
 	}
+}
+
+static void draw(explorer *x, const rect *r, int flags)
+{
+	(void)flags; /* the whole body, always */
+	ensure_counts(x);
+	const rd_arrays *as = arrays_of(x);
+	const snap *s = x->cur;
+	const snap *b = x->base && x->base->status == RD_OK ? x->base : NULL;
+	draw_frame(r, b ? "Data placement (seed 002), against the pinned baseline"
+			: "Data placement (seed 002)", 1);
+	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
+	if (!as) {
+		int big = x->k && x->k->nloads + x->k->nstores > EXPLORER_ARRAYS_AUTO;
+		draw_put(y + 1, x0 + 1, iw - 1, E_PENDING, "this kernel names no arrays");
+		draw_put(y + 2, x0 + 1, iw - 1, E_DERIVED,
+			 big ? "(a trace of more than 2 M accesses: the explorer does not look for its "
+			       "arrays; rdscope arrays and run -s mem.NAME=SPACE do)"
+			     : "(a kernel description names its own, arrays = {...}; rdscope arrays "
+			       "INPUT lists them)");
+		return;
+	}
+	y = draw_arrays(x, as, b, y, yend, x0, iw);
+	y++;
+	if (y >= yend)
+		return;
+	/* the result on screen */
+	if (!s || s->partial) {
+		draw_put(y, x0 + 1, iw - 1, E_PENDING, "the model is running...");
+		return;
+	}
+	if (s->status != RD_OK) {
+		draw_put(y, x0 + 1, iw - 1, E_ERROR, rd_strerror(s->status));
+		return;
+	}
+	const rd_result *res = &s->res;
+	const rd_result *bres = b ? &b->res : NULL;
+	y = draw_spaces(x, res, b, y, yend, x0, iw);
+	y = draw_levels(res, bres, y, yend, x0, iw);
+	draw_dram(res, bres, y, yend, x0, iw);
 }
 
 /* Move the selected array dir (+1, -1) spaces on to the first one
