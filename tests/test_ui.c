@@ -361,6 +361,24 @@ static void test_keys_man_page(void **state)
 	free(man);
 }
 
+/* The man page's VIEWS section is the view table's once the page has one
+ * (man_gen writes it: views_man_update). */
+static void test_views_man_page(void **state)
+{
+	(void)state;
+	char *man = read_all("man/rdscope.1");
+	assert_non_null(man);
+	if (strstr(man, "\n.SH VIEWS\n")) {
+		char *upd = views_man_update(man);
+		assert_non_null(upd);
+		if (strcmp(man, upd) != 0)
+			fail_msg("man/rdscope.1: the VIEWS section differs from the view table in "
+				 "ui/views/table.c; run 'make man-gen'");
+		free(upd);
+	}
+	free(man);
+}
+
 static void test_keys_man_update(void **state)
 {
 	(void)state;
@@ -1684,6 +1702,7 @@ int main(void)
 		cmocka_unit_test(test_keys_man_update),
 		cmocka_unit_test(test_views_table),
 		cmocka_unit_test(test_views_man),
+		cmocka_unit_test(test_views_man_page),
 		cmocka_unit_test(test_params_fields),
 		cmocka_unit_test(test_params_step),
 		cmocka_unit_test(test_params_never_dead_end),
