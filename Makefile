@@ -212,4 +212,4 @@ uninstall:
 clean:
 	rm -rf build build-asan build-tsan rdscope
 
--include $(shell find build build-asan build-tsan build-fuzz -name '*.d' 2>/dev/null)
+-include $(shell find $(sort $(B) build build-asan build-tsan build-fuzz) -name '*.d' 2>/dev/null)

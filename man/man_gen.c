@@ -1,6 +1,7 @@
 /*
  * man_gen: rewrite the generated sections of a man page from their tables
- * (OPTIONS: src/cmd/cli_table.c; KEYS: ui/keys.h; KEYS OF THE MODEL:
+ * (SYNOPSIS and OPTIONS: src/cmd/cli_table.c; KEYS: ui/keys.h; VIEWS: the
+ * view table, ui/views/table.c; KEYS OF THE MODEL:
  * model/config.c, in rdscope.1 and, as a preset file writes them, in
  * rdscope-preset.5), or with --check say whether they are up to date.
  * Usage: man_gen [--check] man/PAGE             (`make man-gen`)
@@ -11,6 +12,7 @@
 
 #include "cli_man.h"
 #include "keys.h"
+#include "views/view.h"
 
 int main(int argc, char **argv)
 {
@@ -32,8 +34,10 @@ int main(int argc, char **argv)
 		upd = cli_man_preset_update(page);
 	} else {
 		char *keys = keys_man_update(page);
-		upd = keys ? cli_man_update(keys) : NULL;
+		char *views = keys ? views_man_update(keys) : NULL;
+		upd = views ? cli_man_update(views) : NULL;
 		free(keys);
+		free(views);
 	}
 	if (!upd) {
 		fprintf(stderr, "man_gen: %s lacks a section (KEYS, OPTIONS or KEYS OF THE MODEL)\n",

@@ -60,6 +60,21 @@ static uint32_t group_len(uint32_t ws, uint16_t bytes)
 
 /* Every few thousand warps, does the caller's progress callback say stop?
  * (A big trace takes a second to coalesce: a stale run stops.) */
+/* The sectors (of 1 << sshift bytes) of its line that an access of bytes
+ * at addr touches, in a line of 1 << shift bytes; 0 when sect is 0 (off). */
+static inline uint32_t sect_mask(uint32_t sect, uint64_t addr, uint32_t bytes, uint32_t shift,
+				 uint32_t sshift)
+{
+	if (!sect)
+		return 0;
+	uint64_t lmax = ((uint64_t)1 << shift) - 1, off = addr & lmax;
+	uint64_t last = off + (bytes ? bytes : 1) - 1;
+	if (last > lmax)
+		last = lmax;
+	uint32_t a = (uint32_t)(off >> sshift), b = (uint32_t)(last >> sshift);
+	return ((2u << b) - 1) & ~((1u << a) - 1);
+}
+
 static int coal_cancelled(uint32_t w, const rd_callbacks *cb)
 {
 	return (w & 4095) == 4095 && cb && cb->progress && cb->progress(cb->ctx, 0.0);
@@ -88,7 +103,7 @@ typedef struct pass_lanes {
 static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_lanes *pl,
 		     const uint64_t *addr, const uint16_t *bytes, uint32_t shift, uint32_t ws,
 		     int store, uint64_t *nr, uint32_t *lead_lane, uint64_t *lead_req,
-		     const coal_skip *skip)
+		     const coal_skip *skip, uint32_t sect, uint32_t sshift)
 {
 	uint32_t nlead = 0;
 	for (uint32_t x = 0; x < pl->n; x++) {
@@ -108,12 +123,14 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		for (; j < nlead; j++)
 			if (co->req[lead_req[j]].line == (uint32_t)id)
 				break;
+		uint32_t m = sect_mask(sect, addr[a], bytes[a], shift, sshift);
 		if (j < nlead) {
 			co->req[lead_req[j]].nthr++;
+			co->req[lead_req[j]].sect |= m;
 			continue;
 		}
 		co->req[*nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1,
-					.store = (uint32_t)store};
+					.store = (uint32_t)store, .sect = m};
 		co->req_acc[*nr] = a;
 		lead_lane[nlead] = i;
 		lead_req[nlead++] = (*nr)++;
@@ -125,7 +142,7 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
  * k-th access; its load requests, then its store requests. */
 static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t shift,
 		       linemap *map, uint64_t *line_cap, uint32_t *lead_lane, uint64_t *lead_req,
-		       const coal_skip *skip, const rd_callbacks *cb)
+		       const coal_skip *skip, const rd_callbacks *cb, uint32_t sect, uint32_t sshift)
 {
 	uint32_t ws = s->warp_size ? s->warp_size : 1;
 	uint64_t *cur = malloc((size_t)ws * 3 * sizeof *cur); /* per lane (below) */
@@ -172,9 +189,9 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 				}
 			}
 			if (coal_pass(co, map, line_cap, &ld, k->addr, k->bytes, shift, ws, 0, &nr,
-				      lead_lane, lead_req, skip) < 0 ||
+				      lead_lane, lead_req, skip, sect, sshift) < 0 ||
 			    coal_pass(co, map, line_cap, &st, k->store_addr, k->store_bytes, shift, ws,
-				      1, &nr, lead_lane, lead_req, skip) < 0)
+				      1, &nr, lead_lane, lead_req, skip, sect, sshift) < 0)
 				goto out;
 			if (nr == co->instr_req_first[ni])
 				continue; /* every lane outside global memory */
@@ -267,6 +284,7 @@ typedef struct coal_run {
 	const rd_kernel *k;
 	const rd_sched *s;
 	uint32_t shift;
+	uint32_t sect, sshift; /* sector bytes (0: no masks) and their log2 */
 	int lanes;
 	const coal_skip *skip;
 	const rd_callbacks *cb; /* its progress is asked (NULL: not) */
@@ -289,7 +307,7 @@ static int coal_warps(coal_run *r)
 {
 	const rd_kernel *k = r->k;
 	const rd_sched *s = r->s;
-	const uint32_t shift = r->shift;
+	const uint32_t shift = r->shift, sect = r->sect, sshift = r->sshift;
 	const int lanes = r->lanes;
 	const coal_skip *skip = r->skip;
 	rd_coal *co = r->lc;
@@ -336,10 +354,12 @@ static int coal_warps(coal_run *r)
 				uint64_t line = k->addr[a] >> shift;
 				uint32_t g = group_len(s->warp_size, k->bytes[a]);
 				uint32_t start = g * (i / g);
+				uint32_t m = sect_mask(sect, k->addr[a], k->bytes[a], shift, sshift);
 				if (line == prev_line && start == prev_start) {
 					if (lanes)
 						co->load_line[a] = prev_id;
 					req[lead_req[prev_j]].nthr++;
+					req[lead_req[prev_j]].sect |= m;
 					continue;
 				}
 				int64_t id = linemap_id(&r->map, line, co, &r->line_cap);
@@ -361,11 +381,12 @@ static int coal_warps(coal_run *r)
 				prev_j = j;
 				if (j < nlead) {
 					req[lead_req[j]].nthr++;
+					req[lead_req[j]].sect |= m;
 					continue;
 				}
 				if (lanes)
 					co->load_on[a] = 1;
-				req[nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1};
+				req[nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1, .sect = m};
 				lead_lane[nlead] = i;
 				lead_req[nlead++] = nr++;
 			}
@@ -503,6 +524,13 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb,
 		    int threads)
 {
+	return coal_build_sect(co, k, s, line_size, 0, lanes, stores, skip, cb, threads);
+}
+
+int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+		    uint32_t sector, int lanes, int stores, const coal_skip *skip,
+		    const rd_callbacks *cb, int threads)
+{
 	memset(co, 0, sizeof *co);
 	uint32_t shift = log2u64(line_size);
 	stores = stores && k->nstores && k->store_tid;
@@ -510,7 +538,8 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	if (!nloads)
 		nloads = 1;
 	coal_run run = {.k = k, .s = s, .shift = shift, .lanes = lanes, .skip = skip, .cb = cb,
-			.w0 = 0, .w1 = s->nwarps, .kb = 0, .ke = UINT64_MAX, .lc = co};
+			.w0 = 0, .w1 = s->nwarps, .kb = 0, .ke = UINT64_MAX, .lc = co,
+			.sect = sector, .sshift = sector ? log2u64(sector) : 0};
 	int rc = RD_ENOMEM;
 
 	co->warp_instr_first = calloc((size_t)s->nwarps + 1, sizeof *co->warp_instr_first);
@@ -535,7 +564,7 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	run.ident = 0;
 	if (stores) {
 		if ((rc = coal_stores(co, k, s, shift, &run.map, &run.line_cap, run.lead_lane,
-				      run.lead_req, skip, cb)))
+				      run.lead_req, skip, cb, run.sect, run.sshift)))
 			goto out;
 		goto shrink;
 	}

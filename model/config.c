@@ -48,6 +48,7 @@ enum {
 	K_DRAM_ROW_TIMEOUT, K_DRAM_CACHE_HIT,
 	K_TEX_SIZE, K_TEX_LINE, K_TEX_WAYS, K_CONST_SIZE, K_CONST_LINE, K_CONST_WAYS,
 	K_SMEM_SIZE, K_SMEM_BANKS, K_SMEM_BANK_WIDTH, K_SMEM_LATENCY,
+	K_L1_SECTOR,
 	K_COUNT
 };
 
@@ -795,6 +796,25 @@ const rd_key rd_keys[] = {
 		       "002 gives no value: enter your own, in the units of\n"
 		       ".BR dram.cache_hit ).",
 	},
+	/* Keys added since go last, so that every CSV column keeps its place. */
+	[K_L1_SECTOR] = {
+		.name = "l1.sector", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l1_sector),
+		.stages = ST(COAL) | ST(L1) | ST(REPORT), .profiles = PR(PAPER),
+		.def = "0",
+		.help = "sector size: lines tagged whole, filled by sector (0 = whole lines)",
+		.doc = "Sector size in bytes (0: whole lines, the paper's). Today's L1s (Volta\n"
+		       "on) tag 128-byte lines but fetch 32-byte sectors: a warp instruction's\n"
+		       "request carries the sectors its lanes touch, a miss fills only those,\n"
+		       "and a request to a present line with a sector not yet fetched is a\n"
+		       "sector miss. Sector lookups and hits are counted for loads, as Nsight\n"
+		       "Compute's\n"
+		       ".B l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate\n"
+		       "counts them; the line-level classes and timing are unchanged (a sector\n"
+		       "miss of a present line takes a hit's time [ours]). A power of two that\n"
+		       "divides\n"
+		       ".B l1.line\n"
+		       "into at most 8 sectors.",
+	},
 	[K_COUNT] = {.name = NULL},
 };
 
@@ -1190,6 +1210,17 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 		if (c->l1_mshrs && c->l1_mshr_per_warp > c->l1_mshrs)
 			FAIL("%s: %u is more than %s (%u)", NAME(i), c->l1_mshr_per_warp,
 			     NAME(K_L1_MSHRS), c->l1_mshrs);
+		return 0;
+	case K_L1_SECTOR:
+		if (!c->l1_sector)
+			return 0;
+		if (c->model != RD_PROFILE_PAPER)
+			FAIL("%s: sectors are modelled under model=paper only (got %s)", NAME(i),
+			     profile_names[c->model]);
+		if (!is_pow2(c->l1_sector) || c->l1_sector > c->l1_line ||
+		    c->l1_line / c->l1_sector > 8)
+			FAIL("%s: must be 0 or a power of two dividing %s (%u) into at most 8 "
+			     "sectors (got %u)", NAME(i), NAME(K_L1_LINE), c->l1_line, c->l1_sector);
 		return 0;
 	case K_LATENCY_MISS:
 		/* The engines keep a timing wheel as long as the longest latency

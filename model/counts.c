@@ -159,6 +159,8 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 	to->store_requests += from->store_requests;
 	to->store_hits += from->store_hits;
 	to->store_evictions += from->store_evictions;
+	to->sect_lookups += from->sect_lookups;
+	to->sect_hits += from->sect_hits;
 	to->cancels += from->cancels;
 	if (from->time > to->time)
 		to->time = from->time;

@@ -137,6 +137,7 @@ typedef struct rd_req {
 	uint32_t lane : 11;
 	uint32_t nthr : 12;
 	uint32_t store : 1;
+	uint32_t sect : 8;   /* the sectors its lanes touch (l1.sector; else 0) */
 } rd_req;
 _Static_assert(sizeof(rd_req) == 8, "a request is 8 bytes");
 
@@ -187,6 +188,11 @@ typedef struct coal_skip {
 int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb,
 		    int threads);
+/* coal_build_skip giving each request the mask of the sector-byte sectors
+ * of its line that its lanes touch (rd_req.sect; sector 0: none). */
+int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+		    uint32_t sector, int lanes, int stores, const coal_skip *skip,
+		    const rd_callbacks *cb, int threads);
 void coal_free(rd_coal *co);
 
 /* ---- memory spaces (spaces.c) ------------------------------------------ */
@@ -458,6 +464,7 @@ typedef struct sim_params {
 	int stores;                /* enum rd_stores */
 	int bypass;                /* l1.loads=bypass */
 	int alloc_miss;            /* l1.allocate=miss */
+	int sector;                /* l1.sector: count sector lookups (rd_req.sect) */
 	int warp_loads;            /* l1.mshr_per_warp_counts=loads (with a per-warp cap) */
 	int gto;                   /* gpu.scheduler_policy=gto */
 	int case_id;               /* enum rd_case: the random policy's stream */
@@ -512,6 +519,7 @@ typedef struct sim_counts {
 	uint64_t write_evict;         /* misses of lines a store evicted (l1.stores=evict) */
 	uint64_t bypass;              /* loads sent past the cache (l1.loads=bypass) */
 	uint64_t store_requests, store_hits, store_evictions;
+	uint64_t sect_lookups, sect_hits; /* loads' sectors (sim_params.sector) */
 	uint64_t cancels;
 	uint64_t time;
 	uint64_t *hist;               /* finite distances */

@@ -302,7 +302,7 @@ static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
 		if (stage_cancelled(cb))
 			return RD_ECANCELED;
 		coal_skip cs = {m->k->arrays, skip};
-		if ((rc = coal_build_skip(&m->coal, m->k, &m->sched, c->l1_line, lanes,
+		if ((rc = coal_build_sect(&m->coal, m->k, &m->sched, c->l1_line, c->l1_sector, lanes,
 					  c->stores != RD_STORES_IGNORE, skip ? &cs : NULL, cb,
 					  m->threads)))
 			return rc;
@@ -398,6 +398,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->stores = c->stores;
 	p->bypass = c->loads == RD_LOADS_BYPASS;
 	p->alloc_miss = c->l1_allocate == RD_ALLOC_MISS;
+	p->sector = c->l1_sector != 0;
 	p->gto = c->scheduler_policy == RD_SCHED_GTO;
 	p->case_id = cs;
 	/* per-access labels: for the totals, or for the events' labels */
@@ -947,6 +948,8 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 		r->store_requests = cc[0].store_requests;
 		r->store_hits = cc[0].store_hits;
 		r->store_evictions = cc[0].store_evictions;
+		r->sector_lookups = cc[0].sect_lookups;
+		r->sector_hits = cc[0].sect_hits;
 		r->requests = cc[0].requests;
 		r->cancels = cc[0].cancels;
 		r->time_steps = cc[0].time;
@@ -1054,6 +1057,13 @@ static void level_free(rd_level *l)
 	free(l->bank_requests);
 	free(l->bank_misses);
 	memset(l, 0, sizeof *l);
+}
+
+double rd_result_l1_hit_rate(const rd_result *r)
+{
+	if (r->sector_lookups)
+		return (double)r->sector_hits / (double)r->sector_lookups;
+	return r->requests ? 1.0 - r->miss_rate : NAN;
 }
 
 void rd_result_free(rd_result *r)

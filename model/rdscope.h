@@ -198,6 +198,8 @@ typedef struct rd_config {
 	uint32_t const_size, const_line, const_ways;
 	uint32_t smem_size, smem_banks, smem_bank_width;
 	double smem_latency; /* Eq. 5's shmem_lat (ns) */
+	/* Today's GPUs: the L1's sectors (bytes; 0: whole lines, the paper's) */
+	uint32_t l1_sector;
 	uint32_t mem_n;
 	rd_placement mem[RD_MEM_MAX];
 } rd_config;
@@ -758,6 +760,11 @@ typedef struct rd_result {
 	uint64_t store_requests;
 	uint64_t store_hits;
 	uint64_t store_evictions;
+	/* l1.sector: the loads' sector lookups and the ones that found their
+	 * sector there or coming (Nsight Compute's l1tex__t_sectors_pipe_lsu_
+	 * mem_global_op_ld.sum and its _lookup_hit); 0 without sectors */
+	uint64_t sector_lookups;
+	uint64_t sector_hits;
 	uint64_t requests;         /* coalesced line requests (histogram total) */
 	uint64_t hits;
 	uint64_t misses;           /* all misses, latency misses included */
@@ -818,6 +825,15 @@ typedef struct rd_result {
 } rd_result;
 
 void rd_result_free(rd_result *r);
+
+/*
+ * The L1 hit rate as a profiler reports it: with l1.sector, the loads'
+ * sector hit rate (Nsight Compute's l1tex__t_sector_pipe_lsu_mem_global_
+ * op_ld_hit_rate); else the hardware view of the line requests, 1 -
+ * miss_rate (latency misses are not misses, the paper's). NAN without
+ * loads.
+ */
+double rd_result_l1_hit_rate(const rd_result *r);
 
 /* RDGC's six metrics (seed 001 §5), from a run and, for the L1B pair, a
  * run of the same configuration under rd_config_l1b (or NULL: have_l1b

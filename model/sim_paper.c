@@ -101,6 +101,10 @@ typedef struct core_state {
 	 * store hit or missed it); an eviction of a written line is a
 	 * write-back to the L2 at the effect's step (now). NULL otherwise. */
 	uint8_t *dirty;
+	/* l1.sector: per line, the sectors present or in flight while it is
+	 * in the cache or on its way (a line miss starts it afresh); the
+	 * line-level engine is unchanged, sectors are counted beside it */
+	uint8_t *sect;
 	uint64_t now;
 	int wb_fail;         /* a write-back found no memory: the run fails */
 	rd_rng rng;
@@ -715,6 +719,20 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 				cls = RD_CLASS_CAPACITY;
 			}
 		}
+		if (ext && cs->sect) {
+			/* The line's sectors: those of a hit or of a line in
+			 * flight are there or coming; a new miss brings only
+			 * the ones asked for; a bypassed load brings none. A
+			 * load's sectors are looked up one by one (as Nsight
+			 * Compute counts them); a store's take their place. */
+			uint32_t had = o == RD_OUT_HIT || cls == RD_CLASS_LATENCY ? cs->sect[l] : 0;
+			if (!rq->store) {
+				out->sect_lookups += (uint64_t)__builtin_popcount(rq->sect);
+				out->sect_hits += (uint64_t)__builtin_popcount(rq->sect & had);
+			}
+			if (cls != RD_CLASS_BYPASS)
+				cs->sect[l] = (uint8_t)(had | rq->sect);
+		}
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
 		if (ext && rq->store) { /* stores=allocate: the scratch counts move */
@@ -826,6 +844,7 @@ static void core_free(core_state *cs)
 	free(cs->sskip);
 	free(cs->hpend);
 	free(cs->dirty);
+	free(cs->sect);
 	free(cs->stk);
 	free(cs->warps);
 	free(cs->block_left);
@@ -879,7 +898,10 @@ static int core_init(core_state *cs)
 	if (p->shadow && stack_init(&cs->fa, 1, p->shadow_cap + cs->core, nl, p->shadow_set_of,
 				    p->sets * p->ways, 0))
 		return -1;
-	cs->ext = (p->stores != RD_STORES_IGNORE && cs->in->co->req_acc) || p->bypass;
+	/* (sectors are counted on the general issue path too) */
+	cs->ext = (p->stores != RD_STORES_IGNORE && cs->in->co->req_acc) || p->bypass || p->sector;
+	if (p->sector && !(cs->sect = calloc(nl, 1)))
+		return -1;
 	if (p->stores == RD_STORES_EVICT) {
 		if (stack_holes(&cs->st) < 0 || (cs->pol.kind && policy_holes(&cs->pol) < 0) ||
 		    (p->shadow && (cs->fa_pol.kind ? policy_holes(&cs->fa_pol) : stack_holes(&cs->fa)) < 0) ||

@@ -84,7 +84,7 @@ static void test_keys_defaults(void **state)
 static void test_keys_rows(void **state)
 {
 	(void)state;
-	assert_int_equal(rd_key_count(), 69);
+	assert_int_equal(rd_key_count(), 70);
 	for (size_t i = 0; i < rd_key_count(); i++) {
 		const rd_key *k = &rd_keys[i];
 		assert_non_null(k->name);
@@ -403,11 +403,13 @@ static int facts_others(const rd_config *c, const rd_key *k, char out[][64], int
 		cand[nc++] = "1";
 	} else {
 		double v = strtod(now, NULL);
-		const double f[] = {2, 0.5, 0, 1, 4, 3};
-		for (int j = 0; j < 6; j++) {
+		const double f[] = {2, 0.5, 0, 1, 4, 3, 1};
+		for (int j = 0; j < 7; j++) {
 			double x = j == 2 ? 0 : j == 3 ? v + 1 : v * f[j];
 			if (j == 5)
 				x = v + 256;
+			if (j == 6) /* (a sector or a small size from 0) */
+				x = v + 32;
 			if (k->type == RD_KEY_UINT)
 				snprintf(num[j], sizeof num[j], "%llu", (unsigned long long)x);
 			else

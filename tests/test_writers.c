@@ -198,7 +198,8 @@ static void test_csv_l2(void **state)
 	       "dram_requests,dram_reads,dram_writes,dram_row_hits,dram_row_misses,"
 	       "dram_row_conflicts,dram_banks,dram_banks_used,dram_saturated_banks,"
 	       "dram_max_utilisation,dram_service_time,dram_queue_delay,dram_latency,"
-	       "dram_miss_ratio,dram_shmem_ratio,dram_amat\n");
+	       "dram_miss_ratio,dram_shmem_ratio,dram_amat,sector_lookups,sector_hits,"
+	       "sector_hit_rate\n");
 	csv_parse(s, hdr, row, &n);
 	static const char *const want[][2] = {
 		{"l2_requests", "10"}, {"l2_hits", "2"},	   {"l2_compulsory", "8"},
@@ -222,13 +223,23 @@ static void test_csv_l2(void **state)
 	static const char *const want0[][2] = {
 		{"l2_requests", ""}, {"l2_miss_rate", ""}, {"l2_sets", ""},	  {"L2_Hit", ""},
 		{"L2_Trans", ""},    {"L2_Hit_L1B", ""},   {"L2_Trans_L1B", ""}, {"L1_R_Hit", "0.750000"},
-		{"steps", "9"},
+		{"steps", "9"},	     {"sector_lookups", ""}, {"sector_hit_rate", ""},
 	};
 	for (size_t i = 0; i < sizeof want0 / sizeof *want0; i++) {
 		const char *v = csv_get(want0[i][0], hdr, row, n);
 		if (strcmp(v, want0[i][1]))
 			fail_msg("%s: '%s', want '%s'", want0[i][0], v, want0[i][1]);
 	}
+	free(s);
+	/* sectors (l1.sector): the loads' lookups, hits and their rate */
+	fake(&r, &c, 0);
+	r.sector_lookups = 8;
+	r.sector_hits = 7;
+	s = write_one(OUTPUT_CSV, &c, &r, NULL);
+	csv_parse(s, hdr, row, &n);
+	assert_string_equal(csv_get("sector_lookups", hdr, row, n), "8");
+	assert_string_equal(csv_get("sector_hits", hdr, row, n), "7");
+	assert_string_equal(csv_get("sector_hit_rate", hdr, row, n), "0.875000");
 	free(s);
 }
 

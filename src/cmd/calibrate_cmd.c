@@ -114,8 +114,8 @@ static void *cal_worker(void *arg)
 				memset(&r, 0, sizeof r);
 				rd_callbacks none = {0};
 				st = rd_model_run(m, point_config(j->x, p), 1 << RD_CASE_FULL, &none, &r);
-				if (st == RD_OK && r.requests)
-					h = 1.0 - r.miss_rate;
+				if (st == RD_OK)
+					h = rd_result_l1_hit_rate(&r);
 				rd_result_free(&r);
 			}
 		}

@@ -102,9 +102,10 @@ static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model 
 		v->cap = nc;
 	}
 	vrow *w = &v->rows[v->n];
-	/* the hardware view: latency misses are not misses (the paper's) */
+	/* the hardware view: latency misses are not misses (the paper's);
+	 * with sectors, the loads' sector hit rate, as ncu counts it */
 	w->input = spec;
-	w->l1 = r.requests ? 1.0 - r.miss_rate : NAN;
+	w->l1 = rd_result_l1_hit_rate(&r);
 	w->l2 = r.has_l2 && r.l2.requests ? 1.0 - r.l2.miss_rate : NAN;
 	w->kernel = strdup(k->name ? k->name : "");
 	w->m = NULL;

@@ -112,6 +112,8 @@ enum csv_src {
 	COL_D_U64,      /* a uint64_t of rd_dram at off, empty without DRAM */
 	COL_D_NS,       /* a double of rd_dram at off (ns or a ratio), empty without
 			 * DRAM or when not finite (saturated) */
+	COL_S_U64,      /* a uint64_t of rd_result at off, empty without sector lookups */
+	COL_S_RATE,     /* the loads' sector hit rate, empty without sector lookups */
 };
 typedef struct csv_col {
 	const char *name;
@@ -168,6 +170,10 @@ static const csv_col csv_cols[] = {
 	{"dram_miss_ratio", COL_D_NS, offsetof(rd_dram, miss_ratio)},
 	{"dram_shmem_ratio", COL_D_NS, offsetof(rd_dram, shmem_ratio)},
 	{"dram_amat", COL_D_NS, offsetof(rd_dram, amat)},
+	/* l1.sector: the loads' sectors, as Nsight Compute counts them */
+	{"sector_lookups", COL_S_U64, offsetof(rd_result, sector_lookups)},
+	{"sector_hits", COL_S_U64, offsetof(rd_result, sector_hits)},
+	{"sector_hit_rate", COL_S_RATE, 0},
 };
 #undef L2C
 #define NCOLS (sizeof csv_cols / sizeof *csv_cols)
@@ -182,6 +188,15 @@ static void csv_col_value(FILE *f, const csv_col *col, const rd_result *r, const
 	uint32_t u32;
 	double d;
 	switch (col->src) {
+	case COL_S_U64:
+		if (!r->sector_lookups)
+			return;
+		memcpy(&u, (const char *)r + col->off, sizeof u);
+		break;
+	case COL_S_RATE:
+		if (r->sector_lookups)
+			fprintf(f, "%.6f", (double)r->sector_hits / (double)r->sector_lookups);
+		return;
 	case COL_D_U64:
 		if (!r->has_dram)
 			return;

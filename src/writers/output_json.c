@@ -285,6 +285,14 @@ static void json_run(output *o, const output_run *run)
 	json_double(f, r->miss_rate, "%.17g");
 	fputs(",\"miss_rate_all\":", f);
 	json_double(f, r->miss_rate_all, "%.17g");
+	if (r->sector_lookups) { /* l1.sector: the loads' sectors, as ncu counts them */
+		fputs(",\"sectors\":{", f);
+		json_u64(f, "lookups", r->sector_lookups, 1);
+		json_u64(f, "hits", r->sector_hits, 0);
+		fputs(",\"hit_rate\":", f);
+		json_double(f, (double)r->sector_hits / (double)r->sector_lookups, "%.17g");
+		fputs("}", f);
+	}
 
 	fputs(",\"case_misses\":{", f);
 	int first = 1;

@@ -369,6 +369,12 @@ static void text_run(output *o, const output_run *run)
 				(unsigned long long)(r->store_evictions - r->store_hits));
 		putc('\n', f);
 	}
+	if (c->l1_sector && r->sector_lookups)
+		fprintf(f, "sectors: %llu load sector lookups, %llu hits: %.2f%% (as Nsight Compute "
+			   "counts l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate; %u-byte "
+			   "sectors)\n",
+			(unsigned long long)r->sector_lookups, (unsigned long long)r->sector_hits,
+			100.0 * (double)r->sector_hits / (double)r->sector_lookups, c->l1_sector);
 	text_cases(f, r);
 	text_histogram(f, "histogram:", r->hist, r->hist_len, r->hist_inf);
 	if (c->stores != RD_STORES_IGNORE)

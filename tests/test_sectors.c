@@ -1,0 +1,165 @@
+/*
+ * Sectored L1s (l1.sector): lines tagged whole, filled by sector; sector
+ * lookups and hits counted for loads as Nsight Compute counts them. Each
+ * test is a crafted kernel whose sector arithmetic is known by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "internal.h"
+#include "testutil.h"
+
+/* The toy cache (no latency, unlimited MSHRs, fully associative) of
+ * lines lines of 128 bytes in 32-byte sectors, warps of warp threads. */
+static void sect_config(rd_config *c, uint32_t lines, uint32_t warp)
+{
+	tu_toy_config(c, 128, lines);
+	c->warp_size = warp;
+	c->l1_sector = 32;
+	char err[256];
+	if (rd_config_check(c, err, sizeof err))
+		fail_msg("%s", err);
+}
+
+static void run_all(const rd_kernel *k, const rd_config *c, rd_result *r)
+{
+	rd_model *m = rd_model_new(k);
+	assert_non_null(m);
+	assert_int_equal(rd_model_run(m, c, RD_ALL_CASES, NULL, r), RD_OK);
+	rd_model_free(m);
+}
+
+/* A warp's 4-byte loads over one 128-byte line, twice: one request of 4
+ * sectors, all 4 missing; then the same 4 all hit. */
+static void test_sector_warp_line(void **state)
+{
+	(void)state;
+	rd_kernel_builder *b = rd_kernel_builder_new("warp", 32, 1, 1);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t t = 0; t < 32; t++)
+			rd_kernel_builder_add(b, t, 0, 0x1000 + t * 4, 4);
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	rd_config c;
+	sect_config(&c, 4, 32);
+	rd_result r;
+	run_all(k, &c, &r);
+	assert_int_equal(r.requests, 2);
+	assert_int_equal(r.misses, 1);
+	assert_int_equal(r.sector_lookups, 8);
+	assert_int_equal(r.sector_hits, 4);
+	rd_result_free(&r);
+	/* without sectors nothing is counted */
+	c.l1_sector = 0;
+	run_all(k, &c, &r);
+	assert_int_equal(r.sector_lookups, 0);
+	assert_int_equal(r.sector_hits, 0);
+	assert_int_equal(r.misses, 1);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* One thread walks a line 4 bytes at a time (Figure 3's pattern): a line
+ * miss, then every 8th load a sector miss of a present line; 32 loads,
+ * 4 sector misses: 87.5 %, where whole lines give 31 of 32 (96.9 %). */
+static void test_sector_walk(void **state)
+{
+	(void)state;
+	uint64_t seq[32];
+	for (int i = 0; i < 32; i++)
+		seq[i] = 0x2000 + (uint64_t)i * 4;
+	rd_kernel *k = tu_kernel_seq(seq, 32, 4);
+	rd_config c;
+	sect_config(&c, 4, 1);
+	rd_result r;
+	run_all(k, &c, &r);
+	assert_int_equal(r.requests, 32);
+	assert_int_equal(r.misses, 1);  /* the line-level view: one miss */
+	assert_int_equal(r.sector_lookups, 32);
+	assert_int_equal(r.sector_hits, 28);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* A store then a load of the same sector: under l1.stores=allocate the
+ * store brings its sector (the load hits); ignored, it does not. */
+static void test_sector_store_then_load(void **state)
+{
+	(void)state;
+	rd_kernel_builder *b = rd_kernel_builder_new("st", 1, 1, 1);
+	rd_kernel_builder_add(b, 0, 1, 0x3004, 4); /* store, sector 0 */
+	rd_kernel_builder_add(b, 0, 0, 0x3000, 4); /* load, sector 0 */
+	rd_kernel_builder_add(b, 0, 0, 0x3020, 4); /* load, sector 1 */
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	rd_config c;
+	sect_config(&c, 4, 1);
+	c.stores = RD_STORES_ALLOCATE;
+	rd_result r;
+	run_all(k, &c, &r);
+	assert_int_equal(r.sector_lookups, 2); /* loads only */
+	assert_int_equal(r.sector_hits, 1);
+	assert_int_equal(r.store_requests, 1);
+	rd_result_free(&r);
+	c.stores = RD_STORES_IGNORE;
+	run_all(k, &c, &r);
+	assert_int_equal(r.sector_lookups, 2);
+	assert_int_equal(r.sector_hits, 0);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* A line that leaves the cache loses its sectors: in a one-line cache,
+ * A's sector 0, then B (A leaves), then A's sector 1 (a line miss: only
+ * sector 1 comes), then A's sector 0 (a sector miss of a present line),
+ * then A's sector 1 (a hit). */
+static void test_sector_eviction(void **state)
+{
+	(void)state;
+	const uint64_t seq[] = {0x0, 0x400, 0x20, 0x4, 0x24};
+	rd_kernel *k = tu_kernel_seq(seq, 5, 4);
+	rd_config c;
+	sect_config(&c, 1, 1);
+	rd_result r;
+	run_all(k, &c, &r);
+	assert_int_equal(r.misses, 3); /* A, B, A again */
+	assert_int_equal(r.hits, 2);
+	assert_int_equal(r.sector_lookups, 5);
+	assert_int_equal(r.sector_hits, 1);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* The key's checks: a power of two dividing the line into at most 8
+ * sectors, under model=paper only. */
+static void test_sector_checks(void **state)
+{
+	(void)state;
+	rd_config c;
+	char err[256];
+	rd_config_default(&c);
+	const char *bad[] = {"24", "256", "8"}; /* not a power of two; above the line; 16 sectors */
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(rd_config_set(&c, "l1.sector", bad[i], err, sizeof err), 0);
+		assert_int_equal(rd_config_check(&c, err, sizeof err), -1);
+		assert_non_null(strstr(err, "l1.sector: must be 0 or a power of two dividing l1.line"));
+	}
+	assert_int_equal(rd_config_set(&c, "l1.sector", "32", err, sizeof err), 0);
+	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
+	assert_int_equal(rd_config_set(&c, "model", "rdgc", err, sizeof err), 0);
+	assert_int_equal(rd_config_check(&c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "model=paper only"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sector_warp_line),
+		cmocka_unit_test(test_sector_walk),
+		cmocka_unit_test(test_sector_store_then_load),
+		cmocka_unit_test(test_sector_eviction),
+		cmocka_unit_test(test_sector_checks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
