@@ -48,7 +48,7 @@ enum {
 	K_DRAM_ROW_TIMEOUT, K_DRAM_CACHE_HIT,
 	K_TEX_SIZE, K_TEX_LINE, K_TEX_WAYS, K_CONST_SIZE, K_CONST_LINE, K_CONST_WAYS,
 	K_SMEM_SIZE, K_SMEM_BANKS, K_SMEM_BANK_WIDTH, K_SMEM_LATENCY,
-	K_L1_SECTOR,
+	K_L1_SECTOR, K_L1_UNIFIED, K_L1_CARVEOUT,
 	K_COUNT
 };
 
@@ -815,8 +815,51 @@ const rd_key rd_keys[] = {
 		       ".B l1.line\n"
 		       "into at most 8 sectors.",
 	},
+	[K_L1_UNIFIED] = {
+		.name = "l1.unified", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l1_unified),
+		.stages = ST(SETS) | ST(L1), .def = "0",
+		.help = "L1 and shared memory in one array of this size (0 = separate)",
+		.doc = "The bytes of one array that the L1 shares with shared memory (Volta's\n"
+		       "128 KB, Ampere's 192 KB, Hopper's 256 KB); 0: the L1 is\n"
+		       ".B l1.size\n"
+		       "alone. With it,\n"
+		       ".B l1.carveout\n"
+		       "says how much is shared memory and the L1 is the rest:\n"
+		       "setting either sets\n"
+		       ".B l1.size\n"
+		       "to their difference and\n"
+		       ".B l1.ways\n"
+		       "so that the number of sets stays (the index function follows).",
+	},
+	[K_L1_CARVEOUT] = {
+		.name = "l1.carveout", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l1_carveout),
+		.stages = ST(SETS) | ST(L1), .def = "0", .when = "l1.unified!=0",
+		.help = "shared memory's part of l1.unified, as ncu prints it",
+		.doc = "Shared memory's part of the unified array, exactly as Nsight Compute\n"
+		       "prints it (\\(lqShared Memory Configuration Size\\(rq, LaunchStats):\n"
+		       "the L1 is\n"
+		       ".BR l1.unified \" \\(mi \" l1.carveout .\n"
+		       "A size the GPU does not offer is refused with the list of those it does:\n"
+		       "0, 8, 16, 32, 64 or 96 KB of Volta's 128 KB; 0, 8, 16, 32, 64, 100, 132 or\n"
+		       "164 KB of Ampere's 192 KB; 0, 8, 16, 32, 64, 100, 132, 164, 196 or 228 KB\n"
+		       "of Hopper's 256 KB.",
+	},
 	[K_COUNT] = {.name = NULL},
 };
+
+int rd_l1_carveouts(uint32_t unified, uint32_t *out, int max)
+{
+	/* KB; CUDA's tuning guides (Volta, Ampere, Hopper) */
+	static const uint16_t v100[] = {0, 8, 16, 32, 64, 96};
+	static const uint16_t a100[] = {0, 8, 16, 32, 64, 100, 132, 164};
+	static const uint16_t h100[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+	const uint16_t *t = unified == 128 * 1024 ? v100 : unified == 192 * 1024 ? a100
+			  : unified == 256 * 1024 ? h100 : NULL;
+	int n = t == v100 ? 6 : t == a100 ? 8 : t == h100 ? 10 : 0;
+	for (int i = 0; i < n && i < max; i++)
+		out[i] = t[i] * 1024u;
+	return n;
+}
 
 _Static_assert(sizeof rd_keys / sizeof rd_keys[0] == K_COUNT + 1, "one row per K_ index");
 
@@ -1211,6 +1254,35 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 			FAIL("%s: %u is more than %s (%u)", NAME(i), c->l1_mshr_per_warp,
 			     NAME(K_L1_MSHRS), c->l1_mshrs);
 		return 0;
+	case K_L1_CARVEOUT: {
+		if (!c->l1_unified) {
+			if (c->l1_carveout)
+				FAIL("%s: needs a unified L1 (l1.unified; got %u without one)", NAME(i),
+				     c->l1_carveout);
+			return 0;
+		}
+		uint32_t v[16];
+		int n = rd_l1_carveouts(c->l1_unified, v, 16), ok = !n && c->l1_carveout < c->l1_unified;
+		for (int j = 0; j < n; j++)
+			ok |= v[j] == c->l1_carveout;
+		if (!ok) {
+			char list[160] = "";
+			for (int j = 0; j < n; j++) {
+				size_t l = strlen(list);
+				snprintf(list + l, sizeof list - l, "%s%u", j ? ", " : "", v[j]);
+			}
+			if (n)
+				FAIL("%s: a %u-byte unified L1 offers %s (got %u)", NAME(i), c->l1_unified,
+				     list, c->l1_carveout);
+			FAIL("%s: must be less than l1.unified (%u) (got %u)", NAME(i), c->l1_unified,
+			     c->l1_carveout);
+		}
+		if (c->l1_size != c->l1_unified - c->l1_carveout)
+			FAIL("%s: the L1 is l1.unified - l1.carveout = %u bytes, but l1.size is %u (set "
+			     "l1.carveout, not l1.size, on a unified L1)", NAME(i),
+			     c->l1_unified - c->l1_carveout, c->l1_size);
+		return 0;
+	}
 	case K_L1_SECTOR:
 		if (!c->l1_sector)
 			return 0;
@@ -1461,9 +1533,18 @@ int rd_config_set(rd_config *c, const char *key, const char *value, char *err, s
 	if (!k)
 		FAIL("%s: unknown key", key);
 	enum rd_profile was = c->model;
+	uint32_t sets = rd_config_sets(c);
 	int rc = set_row(c, k, value, err, errlen);
 	if (rc == 0 && k == &rd_keys[K_MODEL])
 		profile_switch(c, was, c->model);
+	/* a unified L1 is what shared memory leaves: the size follows, and
+	 * the ways, so that the sets (and the index function) stay */
+	if (rc == 0 && (k == &rd_keys[K_L1_UNIFIED] || k == &rd_keys[K_L1_CARVEOUT]) &&
+	    c->l1_unified && c->l1_carveout < c->l1_unified) {
+		c->l1_size = c->l1_unified - c->l1_carveout;
+		if (sets && c->l1_line && c->l1_size % ((uint64_t)sets * c->l1_line) == 0)
+			c->l1_ways = c->l1_size / (sets * c->l1_line);
+	}
 	return rc;
 }
 

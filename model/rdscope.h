@@ -200,12 +200,24 @@ typedef struct rd_config {
 	double smem_latency; /* Eq. 5's shmem_lat (ns) */
 	/* Today's GPUs: the L1's sectors (bytes; 0: whole lines, the paper's) */
 	uint32_t l1_sector;
+	/* an L1 sharing one array with shared memory (bytes; 0: not unified),
+	 * and the shared-memory configuration size taken from it: the L1 is
+	 * the rest (l1_size follows, rd_config_set) */
+	uint32_t l1_unified, l1_carveout;
 	uint32_t mem_n;
 	rd_placement mem[RD_MEM_MAX];
 } rd_config;
 
 /* The paper's Fermi 16 KB configuration. */
 void rd_config_default(rd_config *c);
+
+/*
+ * The shared-memory configuration sizes a unified L1 of that many bytes
+ * offers (Volta 128 KB, Ampere 192 KB, Hopper 256 KB, as the CUDA tuning
+ * guides list them): their number, written to out (up to max); 0 for a
+ * size not in the table (any carve-out below it is taken).
+ */
+int rd_l1_carveouts(uint32_t unified, uint32_t *out, int max);
 
 /* Number of sets, l1_size / (l1_line * l1_ways); 0 if not whole. */
 uint32_t rd_config_sets(const rd_config *c);

@@ -84,7 +84,7 @@ static void test_keys_defaults(void **state)
 static void test_keys_rows(void **state)
 {
 	(void)state;
-	assert_int_equal(rd_key_count(), 70);
+	assert_int_equal(rd_key_count(), 72);
 	for (size_t i = 0; i < rd_key_count(); i++) {
 		const rd_key *k = &rd_keys[i];
 		assert_non_null(k->name);
@@ -353,7 +353,8 @@ static rd_kernel *facts_kernel(void)
 
 /* The bases a key is tried from: the paper's with an L2 and DRAM, RDGC's
  * with the same (adaptive latency), the reference's, and the paper's with
- * write-evict stores and blocks mapped at random. */
+ * write-evict stores and blocks mapped at random, and the paper's with a
+ * unified L1. */
 static void facts_base(rd_config *c, int which)
 {
 	rd_config_default(c);
@@ -373,6 +374,10 @@ static void facts_base(rd_config *c, int which)
 	c->l2_size = 32768; /* (16 sets a bank: the second pass hits in part) */
 	c->l2_partitions = 2;
 	c->dram_enable = 1;
+	if (which == 4) { /* a unified L1 (Hopper's 256 KB) */
+		assert_int_equal(rd_config_set(c, "l1.unified", "262144", e, sizeof e), 0);
+		assert_int_equal(rd_config_set(c, "l1.carveout", "233472", e, sizeof e), 0);
+	}
 	if (which == 3) { /* write-evict, per-access classes, random mapping */
 		c->stores = RD_STORES_EVICT;
 		c->classes = RD_CLASSES_PER_ACCESS;
@@ -389,7 +394,7 @@ static int facts_others(const rd_config *c, const rd_key *k, char out[][64], int
 	char now[64];
 	rd_config_get(c, k->name, now, sizeof now);
 	const char *cand[16];
-	char num[8][64];
+	char num[10][64];
 	int nc = 0;
 	if (k->type == RD_KEY_ENUM) {
 		for (int j = 0; j < k->nnames && nc < 16; j++)
@@ -403,13 +408,17 @@ static int facts_others(const rd_config *c, const rd_key *k, char out[][64], int
 		cand[nc++] = "1";
 	} else {
 		double v = strtod(now, NULL);
-		const double f[] = {2, 0.5, 0, 1, 4, 3, 1};
-		for (int j = 0; j < 7; j++) {
+		const double f[] = {2, 0.5, 0, 1, 4, 3, 1, 1, 1};
+		for (int j = 0; j < 9; j++) {
 			double x = j == 2 ? 0 : j == 3 ? v + 1 : v * f[j];
 			if (j == 5)
 				x = v + 256;
 			if (j == 6) /* (a sector or a small size from 0) */
 				x = v + 32;
+			if (j == 7) /* (a unified array from 0) */
+				x = v + 262144;
+			if (j == 8) /* (a carve-out from 0) */
+				x = v + 65536;
 			if (k->type == RD_KEY_UINT)
 				snprintf(num[j], sizeof num[j], "%llu", (unsigned long long)x);
 			else
@@ -468,7 +477,7 @@ static void test_keys_stages(void **state)
 		if (key->flags & RD_KEY_SPACES)
 			continue; /* no placements here: test_spaces */
 		int tried_before = tried;
-		for (int which = 0; which < 4; which++) {
+		for (int which = 0; which < 5; which++) {
 			rd_config base;
 			facts_base(&base, which);
 			if (!rd_key_applies(&base, key, e, sizeof e))
@@ -526,7 +535,7 @@ static void test_keys_applies(void **state)
 	int ignored = 0;
 	for (int round = 0; round < 24; round++) {
 		rd_config base;
-		facts_base(&base, round % 4);
+		facts_base(&base, round % 5);
 		/* a few random keys of the base changed first */
 		for (int j = 0; j < 4; j++) {
 			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -567,6 +576,59 @@ static void test_keys_applies(void **state)
 	rd_kernel_free(k);
 }
 
+/* A unified L1: the carve-out (shared memory's part, as ncu prints it)
+ * leaves the L1 the rest, with the ways following and the sets kept; a
+ * carve-out the GPU does not offer is refused with the list. */
+static void test_keys_carveout(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	/* the H100's 256 KB array in 4 sets of 128-byte lines */
+	assert_int_equal(rd_config_set(&c, "l1.size", "196608", e, sizeof e), 0);
+	assert_int_equal(rd_config_set(&c, "l1.ways", "384", e, sizeof e), 0);
+	assert_int_equal(rd_config_set(&c, "l1.hash", "mod", e, sizeof e), 0);
+	assert_int_equal(rd_config_set(&c, "l1.unified", "262144", e, sizeof e), 0);
+	assert_int_equal(c.l1_size, 262144); /* no shared memory yet */
+	assert_int_equal(c.l1_ways, 512);
+	const struct { const char *carve; uint32_t size, ways; } h100[] = {
+		{"16384", 245760, 480}, /* carve-out 0 %: 240 KB, 1,920 lines */
+		{"65536", 196608, 384}, /* 25 %: 192 KB */
+		{"233472", 28672, 56},  /* 100 %: 28 KB, 224 lines */
+	};
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(rd_config_set(&c, "l1.carveout", h100[i].carve, e, sizeof e), 0);
+		assert_int_equal(c.l1_size, h100[i].size);
+		assert_int_equal(c.l1_ways, h100[i].ways);
+		assert_int_equal(rd_config_sets(&c), 4);
+		if (rd_config_check(&c, e, sizeof e) != 0)
+			fail_msg("carve-out %s: %s", h100[i].carve, e);
+	}
+	/* a size Hopper does not offer: refused, with the ones it does */
+	assert_int_equal(rd_config_set(&c, "l1.carveout", "131072", e, sizeof e), 0);
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_string_equal(e, "l1.carveout: a 262144-byte unified L1 offers 0, 8192, 16384, 32768, "
+			       "65536, 102400, 135168, 167936, 200704, 233472 (got 131072)");
+	/* l1.size set apart from the carve-out: said */
+	assert_int_equal(rd_config_set(&c, "l1.carveout", "65536", e, sizeof e), 0);
+	assert_int_equal(rd_config_set(&c, "l1.size", "98304", e, sizeof e), 0);
+	assert_int_equal(rd_config_set(&c, "l1.ways", "192", e, sizeof e), 0);
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "l1.carveout: the L1 is l1.unified - l1.carveout = 196608 bytes"));
+	/* a carve-out without a unified L1 */
+	rd_config_default(&c);
+	assert_int_equal(rd_config_set(&c, "l1.carveout", "8192", e, sizeof e), 0);
+	assert_int_equal(rd_config_check(&c, e, sizeof e), -1);
+	assert_non_null(strstr(e, "needs a unified L1"));
+	/* Volta's and Ampere's lists; another size takes any carve-out below it */
+	uint32_t v[16];
+	assert_int_equal(rd_l1_carveouts(128 * 1024, v, 16), 6);
+	assert_int_equal(v[5], 96 * 1024);
+	assert_int_equal(rd_l1_carveouts(192 * 1024, v, 16), 8);
+	assert_int_equal(v[7], 164 * 1024);
+	assert_int_equal(rd_l1_carveouts(64 * 1024, v, 16), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -578,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_keys_facts),
 		cmocka_unit_test(test_keys_stages),
 		cmocka_unit_test(test_keys_applies),
+		cmocka_unit_test(test_keys_carveout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
