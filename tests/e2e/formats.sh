@@ -359,7 +359,11 @@ result "convert without OUT: exit 2" $?
 
 # The README's CSV header is the binary's, column for column.
 readme=$(dirname "$0")/../../README.md
-want=$(awk '/^### CSV/ { on = 1 } on && /^`input,kernel,/ { gsub(/`/, ""); print; exit }' "$readme")
+# (its *KEYS*: rdscope keys's, in order, l1.sets after l1.ways)
+keys=$("$RDSCOPE" keys | sed 1d | cut -d' ' -f1 | grep -v '^\(tex\|const\|smem\)\.' |
+	sed 's/^l1\.ways$/l1.ways\nl1.sets/' | paste -sd, -)
+want=$(awk '/^### CSV/ { on = 1 } on && /^`input,kernel,/ { gsub(/`/, ""); print; exit }' "$readme" |
+	sed "s/\*KEYS\*/$keys/")
 "$RDSCOPE" run -q -f csv builtin:fig3 2>/dev/null | head -n 1 >"$T/hdr"
 [ -n "$want" ] && [ "$want" = "$(cat "$T/hdr")" ] ||
 	{ echo "# README: $want"; echo "# binary: $(cat "$T/hdr")"; false; }

@@ -510,3 +510,34 @@ rds calibrate --measured $HD/fig3-copy-ncu.csv --fit gpu.divergence $CC
 [ $rc -eq 0 ] && grep -q "fig3-copy-ncu.csv:215: .*104.17 %.*taken as 100 %" "$T/err" &&
 	grep -q '^baseline  .* over 24 kernels' "$T/out" || ok=1
 result "h100 calibrate: the same files and launch matching (baseline MAE = validate's)" $ok
+
+# With sectors (hopper-h100's l1.sector) validate compares the loads'
+# sector hit rate, the one ncu's l1tex__t_sector_pipe_lsu_mem_global_op_ld
+# metric counts: each model value is rdscope run's sectors.hit_rate under
+# the same carve-out, and the carve-out's file matches its 8 copies
+rds validate -f json -p hopper-h100 -s l1.carveout=233472 --measured $HD/fig3-copy-ncu.csv $HD/colcopy-c100.kdesc
+cp "$T/out" "$T/c100.json"
+ok=$rc
+for k in cc100_h32 cc100_h128 cc100_h1024; do
+	rds run -q -f json -p hopper-h100 -s l1.carveout=233472 --kernel $k $HD/colcopy-c100.kdesc
+	python3 - "$T/c100.json" "$T/out" "$k" <<'PY' || ok=1
+import json, sys
+v, r, k = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+row = [x for x in v["kernels"] if x["kernel"] == k][0]
+s = r["runs"][0]["sectors"]
+assert s["lookups"] > 0 and abs(row["l1"]["model"] - s["hits"] / s["lookups"]) < 1e-12, (row, s)
+assert v["l1"]["n"] == 8, v["l1"]
+PY
+done
+result "h100 sectors: validate compares the loads' sector hit rate, per carve-out" $ok
+
+# The sectors lesson (sample:effects/sectors): 32 threads walk their rows
+# 4 bytes at a time; whole lines miss 1 load in 32 (96.88 % hits), 32-byte
+# sectors 1 in 8 (87.50 %), by hand
+rds run -q sample:effects/sectors
+grep -q '^miss rate 3.12% ' "$T/out" && ! grep -q '^sectors:' "$T/out"
+ok=$?
+rds run -q -s l1.sector=32 sample:effects/sectors
+[ $ok -eq 0 ] && grep -q '^miss rate 3.12% ' "$T/out" &&
+	grep -q '^sectors: 32768 load sector lookups, 28672 hits: 87.50% ' "$T/out"
+result "sample:effects/sectors: 96.88 % per line, 87.50 % per 32-byte sector" $?
