@@ -591,7 +591,7 @@ static void test_params_fields(void **state)
 			derived++, assert_false(param_editable(i));
 	}
 	assert_int_equal(derived, 2); /* the L1's sets, the L2's sets per bank */
-	assert_int_equal(headings, 3); /* the L2, RDGC's L1, the mechanisms */
+	assert_int_equal(headings, 4); /* the L2, RDGC's L1, the mechanisms, today's L1s */
 	/* Issue 18: every L2 key and the L1's parallelism keys have a row. */
 	static const char *const l2[] = {"l2.size", "l2.line", "l2.ways", "l2.hash",
 		"l2.replacement", "l2.stores", "l2.partitions", "l2.banks", "l2.ports",
@@ -682,11 +682,26 @@ static void test_params_l2(void **state)
 	size_t vis[64];
 	rd_config_default(&c);
 	size_t n = param_visible(&c, 1, vis, 64);
-	assert_int_equal(n, 21 + 1 + 3);
+	assert_int_equal(n, 21 + 1 + 3 + 1 + 3);
 	assert_int_equal(vis[20], field("l1.loads"));
 	assert_true(param_heading(vis[21]));
 	assert_int_equal(vis[22], field("l1.allocate"));
 	assert_int_equal(vis[24], field("gpu.scheduler_policy"));
+	assert_true(param_heading(vis[25])); /* today's L1s (model=paper) */
+	assert_int_equal(vis[26], field("l1.sector"));
+	assert_int_equal(vis[28], field("l1.carveout"));
+	/* the carve-out steps through the GPU's list, and needs l1.unified */
+	rd_config t;
+	rd_config_default(&t);
+	assert_int_equal(param_step(&t, field("l1.carveout"), 1, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "set l1.unified"));
+	t.l1_hash = RD_HASH_XOR;
+	assert_int_equal(rd_config_set(&t, "l1.unified", "262144", msg, sizeof msg), 0);
+	assert_int_equal(param_step(&t, field("l1.carveout"), 1, msg, sizeof msg), 0);
+	assert_int_equal(t.l1_carveout, 8192);
+	assert_int_equal(t.l1_size, 262144 - 8192);
+	assert_int_equal(param_step(&t, field("l1.carveout"), -1, msg, sizeof msg), 0);
+	assert_int_equal(param_step(&t, field("l1.carveout"), -1, msg, sizeof msg), -1);
 	c.model = RD_PROFILE_RDGC;
 	n = param_visible(&c, 1, vis, 64);
 	assert_int_equal(n, 21 + 1 + 9);

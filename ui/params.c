@@ -61,6 +61,11 @@ const param_field param_fields[] = {
 	{"l1.allocate", "l1.allocate", STEP_CHOICE},
 	{"l1.mshr_per_warp_counts", "mshr_per_warp_cnt", STEP_CHOICE},
 	{"gpu.scheduler_policy", "gpu.sched_policy", STEP_CHOICE},
+	/* Today's GPUs (issue 37): sectors, and a unified L1's carve-out. */
+	{NULL, "Today's L1s (Volta on)", STEP_HEADING},
+	{"l1.sector", "l1.sector", STEP_POW2_ZERO},
+	{"l1.unified", "l1.unified", STEP_POW2_ZERO},
+	{"l1.carveout", "l1.carveout", STEP_CARVEOUT},
 };
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
 
@@ -124,6 +129,8 @@ const char *param_help(size_t i)
 		return rd_key_find(param_fields[i].key)->help;
 	if (param_heading(i))
 		return l2_row(i) ? "the L2 every core's L1 misses go to (l2.size 0: none)"
+		       : param_fields[i - 1].key && !strcmp(param_fields[i - 1].key, "gpu.scheduler_policy")
+			       ? "today's L1s: 32-byte sectors, and one array shared with shared memory"
 		       : param_fields[i - 1].key && !strcmp(param_fields[i - 1].key, "latency.k2")
 			       ? "what real L1s and schedulers do beyond the paper's model (model=paper)"
 			       : "RDGC's banked, ported L1 (model=rdgc; other profiles keep the defaults)";
@@ -497,6 +504,23 @@ static int step_h(rd_config *cfg, size_t i, int dir, char *msg, size_t len,
 			return snprintf(msg, len, "%s: no smaller value", f->key), -1;
 		snprintf(text, sizeof text, "%llu", (unsigned long long)nv);
 		return try_value(cfg, f->key, text, msg, len);
+	}
+	if (f->step == STEP_CARVEOUT) {
+		/* the next carve-out the unified L1's GPU offers */
+		uint32_t list[16];
+		int n = rd_l1_carveouts(cfg->l1_unified, list, 16), at = -1;
+		for (int j = 0; j < n; j++)
+			if (list[j] == cfg->l1_carveout)
+				at = j;
+		if (!cfg->l1_unified || !n)
+			return snprintf(msg, len, "%s: set l1.unified to a GPU's (131072, 196608 or "
+					"262144) first", f->key), -1;
+		int to = at < 0 ? 0 : at + (dir > 0 ? 1 : -1);
+		if (to < 0 || to >= n)
+			return snprintf(msg, len, "%s: no %s carve-out", f->key,
+					dir > 0 ? "larger" : "smaller"), -1;
+		snprintf(text, sizeof text, "%u", list[to]);
+		return try_value_h(cfg, f->key, text, msg, len, edit_hash);
 	}
 	char now[64];
 	rd_config_get(cfg, f->key, now, sizeof now);
