@@ -41,6 +41,7 @@ enum cli_command {
 	CLI_PLACEMENTS, /* memory-space placements ranked (placements_cmd.c) */
 	CLI_VALIDATE, /* the model against measured hit rates (validate_cmd.c) */
 	CLI_CALIBRATE, /* keys fitted to measured hit rates (calibrate_cmd.c) */
+	CLI_NCU_ARGS, /* the ncu command line that measures what validate reads (validate_cmd.c) */
 };
 
 typedef struct cli {

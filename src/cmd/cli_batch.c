@@ -217,6 +217,8 @@ int cli_batch_finish(cli *c)
 			return cli_usage_error("%s -: the report is on standard output; -o takes the "
 					       "fitted preset's FILE", "-o", NULL);
 		break;
+	case CLI_NCU_ARGS:
+		return 0; /* no model configuration involved */
 	case CLI_PLACEMENTS:
 		if (c->ninputs != 1)
 			return cli_usage_error("%s: one INPUT expected", name, NULL);

@@ -1245,6 +1245,8 @@ const cli_cmd cli_cmds[] = {
 		  "             KEY=LO:HI:STEP]... [-p PRESET] [-s KEY=VALUE]... [-j N]\n"
 		  "             [-o PRESET_OUT] [-f FMT] INPUT...",
 	 .help = "fit keys to measured L1 hit rates on a grid (and leave-one-out); -o: the preset"},
+	{.name = "ncu-args", .cmd = CLI_NCU_ARGS, .usage = "ncu-args [INPUT...]",
+	 .help = "print the ncu command line that measures what validate reads (INPUTs' kernels)"},
 	{.name = "merge", .cmd = CLI_MERGE, .usage = "merge [-o FILE] FILE...",
 	 .help = "join the CSV or JSON outputs of --shard runs into one"},
 	{.name = "presets", .cmd = CLI_PRESETS,

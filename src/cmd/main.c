@@ -397,6 +397,9 @@ int main(int argc, char **argv)
 		case CLI_CALIBRATE:
 			rc = calibrate_run(&c);
 			break;
+		case CLI_NCU_ARGS:
+			rc = validate_ncu_args(&c);
+			break;
 		case CLI_DEFAULT:
 			/* On a terminal the no-command form opens the explorer;
 			 * in pipes and scripts it prints text results. */

@@ -366,3 +366,84 @@ int validate_run(const cli *c)
 	measured_free(&ms);
 	return rc;
 }
+
+/* name without a description's launch tag ("k[t=0]"), NAME#K's launch, or
+ * a signature's parameters: the function name ncu's -k matches */
+static size_t ncu_base(const char *name)
+{
+	size_t n = strcspn(name, "[#(");
+	while (n && name[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+int validate_ncu_args(const cli *c)
+{
+	static const char *const metrics[] = {
+		"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", /* the model's L1 rate */
+		"lts__t_sector_hit_rate.pct",                               /* the L2's */
+		"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+		"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+		"launch__shared_mem_config_size", /* -s l1.carveout */
+	};
+	input_opts opts = cli_input_opts(c);
+	char err[1024], *pat = NULL;
+	size_t patlen = 0, launches = 0;
+	FILE *re = open_memstream(&pat, &patlen);
+	if (!re) {
+		msg_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	int first = 1;
+	for (int i = 0; i < c->ninputs; i++) {
+		char **names;
+		size_t n;
+		int st = input_names(c->inputs[i], &opts, &names, &n, err, sizeof err);
+		if (st != INPUT_OK) {
+			fclose(re);
+			free(pat);
+			msg_error("%s", st == INPUT_ENOMEM ? "out of memory" : err);
+			return st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		}
+		for (size_t j = 0; j < n; j++) {
+			size_t b = ncu_base(names[j]);
+			int seen = 0; /* (each name once: a launch loop's kernel is one) */
+			for (size_t q = 0; q < j && !seen; q++)
+				seen = ncu_base(names[q]) == b && !strncmp(names[q], names[j], b);
+			launches++;
+			if (seen || !b)
+				continue;
+			fputs(first ? "" : "|", re);
+			first = 0;
+			for (size_t q = 0; q < b; q++) { /* regex and shell quoting */
+				char ch = names[j][q];
+				if (ch == '\'')
+					fputs("'\\''", re);
+				else if (strchr(".^$*+?()[]{}|\\", ch))
+					fprintf(re, "\\%c", ch);
+				else
+					fputc(ch, re);
+			}
+		}
+		input_names_free(names, n);
+	}
+	if (fclose(re) != 0) {
+		free(pat);
+		msg_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	printf("# On the GPU's machine (Nsight Compute 2022 or later): the loads' L1\n"
+	       "# sector hit rate (what the model's is compared with), the L2's, the\n"
+	       "# loads' requests and sectors, and the carve-out (-s l1.carveout=BYTES)\n"
+	       "ncu --csv --metrics ");
+	for (size_t i = 0; i < sizeof metrics / sizeof *metrics; i++)
+		printf("%s%s", i ? "," : "", metrics[i]);
+	if (pat && *pat)
+		printf(" -k regex:'^(%s)$' -c %zu", pat, launches);
+	printf(" ./APP [ARGS] > measured.csv\n# then here:\nrdscope validate --measured measured.csv");
+	for (int i = 0; i < c->ninputs; i++)
+		printf(" %s", c->inputs[i]);
+	printf(c->ninputs ? "\n" : " INPUT...\n");
+	free(pat);
+	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_RUNTIME;
+}

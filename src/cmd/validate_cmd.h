@@ -15,6 +15,15 @@
 int validate_run(const cli *c);
 
 /*
+ * rdscope ncu-args [INPUT...]: the Nsight Compute command line that
+ * collects what validate reads (the loads' L1 sector hit rate, the L2's,
+ * the request and sector counts, the carve-out), then the validate line;
+ * with INPUTs, ncu profiles only their kernels (-k, by name without a
+ * description's launch tag) and as many launches as they hold (-c).
+ */
+int validate_ncu_args(const cli *c);
+
+/*
  * Matching an input's kernels with the measured launches in order
  * (measured_match_next) when --kernel keeps only some: the kernels it
  * leaves out before each kept one take their names' turns, so that

@@ -541,3 +541,18 @@ rds run -q -s l1.sector=32 sample:effects/sectors
 [ $ok -eq 0 ] && grep -q '^miss rate 3.12% ' "$T/out" &&
 	grep -q '^sectors: 32768 load sector lookups, 28672 hits: 87.50% ' "$T/out"
 result "sample:effects/sectors: 96.88 % per line, 87.50 % per 32-byte sector" $?
+
+# ncu-args: the ncu line that collects what validate reads, for the
+# inputs' kernels (by name, once each; -c their launches), then validate's
+rds ncu-args $HD/colcopy-c100.kdesc
+names=$(for k in cc ls; do for h in 32 64 128 256 384 512 768 1024; do printf '%s100_h%s|' $k $h; done; done)
+[ $rc -eq 0 ] && grep -q "^ncu --csv --metrics l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sector_hit_rate.pct,.* -k regex:'^(${names%|})\$' -c 16 ./APP" "$T/out" &&
+	grep -qx "rdscope validate --measured measured.csv $HD/colcopy-c100.kdesc" "$T/out"
+ok=$?
+rds ncu-args samples/polybench/fdtd-2d.kdesc
+[ $ok -eq 0 ] && [ $rc -eq 0 ] && grep -q "regex:'^(fdtd_step1_kernel|fdtd_step2_kernel|fdtd_step3_kernel)\$' -c 1500 " "$T/out" || ok=1
+rds ncu-args
+[ $ok -eq 0 ] && [ $rc -eq 0 ] && ! grep -q -- ' -k ' "$T/out" && grep -q 'validate --measured measured.csv INPUT\.\.\.$' "$T/out" || ok=1
+rds ncu-args "$T/nosuch.kdesc"
+[ $ok -eq 0 ] && [ $rc -eq 2 ] && grep -q "nosuch.kdesc: No such file" "$T/err"
+result "ncu-args: the ncu command for the inputs' kernels and launches, then validate's" $?
