@@ -121,6 +121,24 @@ static void key_head(FILE *f, const rd_key *k)
 	fputc('\n', f);
 }
 
+/* A key's manual text (its help as a sentence where it has none), and its
+ * default, as both pages give them. */
+static void key_doc(FILE *f, const rd_key *k)
+{
+	if (k->doc)
+		fprintf(f, "%s\n", k->doc);
+	else
+		fprintf(f, "%c%s.\n", toupper((unsigned char)k->help[0]), k->help + 1);
+}
+
+static void key_default(FILE *f, const rd_key *k)
+{
+	if (k->type == RD_KEY_ENUM)
+		fprintf(f, "Default\n.BR %s .\n", k->def);
+	else
+		fprintf(f, "Default %s.\n", k->def);
+}
+
 static void write_model_keys(FILE *f)
 {
 	fputs(".SH KEYS OF THE MODEL\n"
@@ -132,14 +150,8 @@ static void write_model_keys(FILE *f)
 	for (const rd_key *k = rd_keys; k->name; k++) {
 		fputs(".TP\n", f);
 		key_head(f, k);
-		if (k->doc)
-			fprintf(f, "%s\n", k->doc);
-		else
-			fprintf(f, "%c%s.\n", toupper((unsigned char)k->help[0]), k->help + 1);
-		if (k->type == RD_KEY_ENUM)
-			fprintf(f, "Default\n.BR %s .\n", k->def);
-		else
-			fprintf(f, "Default %s.\n", k->def);
+		key_doc(f, k);
+		key_default(f, k);
 	}
 }
 
@@ -266,15 +278,9 @@ static void write_preset_keys(FILE *f)
 			roff_name(f, k->name);
 			fputc('\n', f);
 			preset_type(f, k);
-			if (k->doc)
-				fprintf(f, "%s\n", k->doc);
-			else
-				fprintf(f, "%c%s.\n", toupper((unsigned char)k->help[0]), k->help + 1);
+			key_doc(f, k);
 			preset_applies(f, k);
-			if (k->type == RD_KEY_ENUM)
-				fprintf(f, "Default\n.BR %s .\n", k->def);
-			else
-				fprintf(f, "Default %s.\n", k->def);
+			key_default(f, k);
 		}
 	}
 	fputs(".TP\n"

@@ -292,28 +292,19 @@ textin *textin_open(const char *path, size_t maxline, char *err, size_t errlen, 
 	textin *t = calloc(1, sizeof *t);
 	unsigned char *raw = malloc(RAW < cap ? RAW : cap);
 	char *blk = malloc(cap + maxline + 2);
-	if (!t || !raw || !blk) {
+	char *name = std ? NULL : strdup(path); /* a caller's may not outlive the reader */
+	if (!t || !raw || !blk || (!std && !name)) {
 		free(t);
 		free(raw);
 		free(blk);
+		free(name);
 		close(fd);
 		*oom = 1;
 		snprintf(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
-	t->shown = "<stdin>";
-	if (!std) {
-		t->shown = t->shown_copy = strdup(path);
-		if (!t->shown_copy) {
-			free(t);
-			free(raw);
-			free(blk);
-			close(fd);
-			*oom = 1;
-			snprintf(err, errlen, "%s: out of memory", path);
-			return NULL;
-		}
-	}
+	t->shown = std ? "<stdin>" : name;
+	t->shown_copy = name;
 	t->fd = fd;
 	t->raw = raw;
 	t->blk = blk;

@@ -40,37 +40,10 @@ void views_help(const view_ops *const *views,
 
 /* ---- man page ---- */
 
-typedef struct sbuf {
-	char *s;
-	size_t len, cap;
-	int oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 1024;
-		while (nc < b->len + n + 1)
-			nc *= 2;
-		char *p = realloc(b->s, nc);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->s = p;
-		b->cap = nc;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void sb_str(sbuf *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
-}
+/* the model's growing string (rd_buf) */
+typedef rd_buf sbuf;
+#define sb_put(b, str, len) rd_buf_printf((b), "%.*s", (int)(len), (str))
+#define sb_str(b, str) rd_buf_printf((b), "%s", (str))
 
 /* roff-escaped: \ and - get escapes, a leading . or ' a \&. */
 static void sb_roff(sbuf *b, const char *s)
