@@ -99,6 +99,16 @@ typedef struct explorer_opts {
 	 * Off the UI thread; may block. NULL: no texts.
 	 */
 	int (*source_text)(const char *input, char **text, char *err, size_t len);
+	/*
+	 * The measured hit rates of kernel (--measured FILE: the breakdown
+	 * shows them beside the model's): 0 with *l1 and *l2 (NAN where the
+	 * file gives none), -1 when the file has no such kernel. Quick (the
+	 * file was read before the explorer started): called on the UI
+	 * thread. NULL: no measurements; measured_name then NULL too, else
+	 * the file's name for the label.
+	 */
+	int (*measured)(void *ctx, const char *kernel, double *l1, double *l2);
+	const char *measured_name;
 	int (*svg_save)(const char *path, const char *input, const char *kernel,
 			const char *caption, const rd_config *cfg, const rd_result *res, int replace,
 			char *err, size_t len);

@@ -625,10 +625,11 @@ const cli_option cli_options[] = {
 	},
 	{
 		.name = "measured", .arg = "FILE",
-		.commands = CLI_CMD(CLI_VALIDATE) | CLI_CMD(CLI_CALIBRATE),
+		.commands = CLI_CMD(CLI_VALIDATE) | CLI_CMD(CLI_CALIBRATE) | CLI_CMD(CLI_DEFAULT),
 		.set = set_str, .field = offsetof(cli, measured),
-		.help = "validate, calibrate: measured hit rates (plain CSV, Nsight Compute's pages, nvprof CSV)",
-		.man = "The measured hit rates to compare with, in one of seven layouts told from\n"
+		.help = "validate, calibrate, the explorer: measured hit rates (plain CSV, ncu pages, nvprof CSV)",
+		.man = "The measured hit rates to compare with (in the explorer, the breakdown shows\n"
+		       "the kernel's measured L1 hit rate beside the model's), in one of seven layouts told from\n"
 		       "the content (and named in the output's first line):\n"
 		       "a plain CSV, one kernel a line,\n"
 		       ".BR kernel , l1_hit_rate [, l2_hit_rate ]\n"

@@ -287,6 +287,21 @@ static int explorer_svg_save(const char *path, const char *input, const char *ke
 	return outfile_commit(&o, err, len);
 }
 
+/* --measured FILE for the explorer: read once, looked up by kernel name
+ * (the first launch of its name, as validate matches one kernel) */
+static measured_set explorer_measured_set;
+
+static int explorer_measured(void *ctx, const char *kernel, double *l1, double *l2)
+{
+	(void)ctx;
+	const measured_row *r = measured_find(&explorer_measured_set, kernel);
+	if (!r)
+		return -1;
+	*l1 = r->l1;
+	*l2 = r->l2;
+	return 0;
+}
+
 static int explorer_from_cli(cli *c)
 {
 	static char try_hint[512];
@@ -318,8 +333,20 @@ static int explorer_from_cli(cli *c)
 	if (samples_data_file(ESTIMATE_MODEL_FILE, path, sizeof path) == 0)
 		estimate_load_quiet(path, &mlp);
 	o.learned = mlp;
+	if (c->measured) {
+		char err[1024];
+		if (measured_read(c->measured, &explorer_measured_set, err, sizeof err) < 0) {
+			msg_error("%s", err);
+			rd_mlp_free(mlp);
+			return EXIT_USAGE;
+		}
+		o.measured = explorer_measured;
+		o.measured_name = c->measured;
+	}
 	int rc = explorer_run(&o);
 	rd_mlp_free(mlp);
+	if (c->measured)
+		measured_free(&explorer_measured_set);
 	return rc;
 }
 

@@ -156,3 +156,17 @@ KEYS
 screen oldrdt 30 100 NO_COLOR=1 -- --no-timing -s l1.stores=evict --script "$T/oldrdt.keys" "$T/old.rdt" &&
 	grep -q 'stores: counted only (an old .rdt: convert again)' "$T/old_rdt.txt"
 result "stores: a version-2 .rdt's stores line says they were counted only" $?
+
+# Today's L1s: with sectors the breakdown says the sector hit rate beside
+# the line view, and --measured sets the measured rate beside the model's
+# (the H100's cc100_h64: 87.50 % per sector, 96.88 % per line, 86.07 %
+# measured: by hand and from the file)
+keys h100 <<KEYS
+dump-screen $T/h100.txt
+KEYS
+H=$ROOT/samples/measured/h100
+screen h100 30 110 NO_COLOR=1 -- --no-timing -p hopper-h100 -s l1.carveout=233472 \
+	--measured $H/fig3-copy-ncu.csv --kernel cc100_h64 --script "$T/h100.keys" $H/colcopy-c100.kdesc &&
+	grep -q 'sector hit rate 87.50% (ncu.s); per line 96.88%' "$T/h100.txt" &&
+	grep -q "L1 hit rate: model 87.50%, measured 86.07% (fig3-copy-ncu.csv)" "$T/h100.txt"
+result "today's L1s: the sectors line, and --measured's rate beside the model's" $?

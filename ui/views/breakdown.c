@@ -153,6 +153,15 @@ static int stores_line(const rd_config *c)
 	return c->stores != RD_STORES_IGNORE;
 }
 
+/* ... one for the measured hit rate (--measured: the L1's pane, a file
+ * with this kernel)? *l1 the measured rate then. */
+static int measured_line(const explorer *x, int level, double *l1)
+{
+	double l2;
+	return level != 2 && x->opts && x->opts->measured && x->k && x->k->name &&
+	       x->opts->measured(x->opts->ctx, x->k->name, l1, &l2) == 0;
+}
+
 /* ... and one for the L1's sectors (the L1's pane, l1.sector set)? */
 static int sectors_line(const rd_config *c, int level)
 {
@@ -180,6 +189,8 @@ static void pane_rects(const explorer *x, pane *p, rect col)
 	int rows[RD_NCLASS + 1];
 	int extra = shown_rows(&p->cfg, p->level, rows) - (1 + RD_CLASS_MSHR + 1) +
 		    stores_line(&p->cfg) + sectors_line(&p->cfg, p->level) + p->metrics;
+	double ml1;
+	extra += measured_line(x, p->level, &ml1);
 	rect bars = x->lay.bars, hist = x->lay.hist;
 	bars.x = hist.x = col.x;
 	bars.w = hist.w = col.w;
@@ -474,6 +485,22 @@ static void draw_bars(explorer *x, const pane *p)
 			if (draw_width(line) > iw)
 				snprintf(line, sizeof line, " sector hits %.2f%%", sh * 100);
 		}
+		draw_put(++y, cx, iw, E_VALUE, line);
+	}
+	/* The measured hit rate beside the model's (--measured FILE): "model
+	 * 96.88 %, H100 87.50 %" for a class */
+	double ml1;
+	if (measured_line(x, p->level, &ml1)) {
+		const char *f = strrchr(x->opts->measured_name, '/');
+		f = f ? f + 1 : x->opts->measured_name;
+		double mh = rd_result_l1_hit_rate(R);
+		if (p->partial || isnan(mh))
+			snprintf(line, sizeof line, " measured L1 %.2f%% (%s)", ml1 * 100, f);
+		else
+			snprintf(line, sizeof line, " L1 hit rate: model %.2f%%, measured %.2f%% (%s)",
+				 mh * 100, ml1 * 100, f);
+		if (draw_width(line) > iw)
+			snprintf(line, sizeof line, " model %.2f%%, measured %.2f%%", mh * 100, ml1 * 100);
 		draw_put(++y, cx, iw, E_VALUE, line);
 	}
 	/* RDGC's six metrics, in one line (with an L2). */
