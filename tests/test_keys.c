@@ -452,7 +452,7 @@ static void facts_same_result(const rd_result *a, const rd_result *b, const char
 	    a->store_hits != b->store_hits || a->has_l2 != b->has_l2 ||
 	    a->l2.misses != b->l2.misses || a->l2.hits != b->l2.hits ||
 	    a->l2.hist_len != b->l2.hist_len ||
-	    memcmp(a->l2.hist, b->l2.hist, a->l2.hist_len * sizeof *a->l2.hist) ||
+	    (a->l2.hist_len && memcmp(a->l2.hist, b->l2.hist, a->l2.hist_len * sizeof *a->l2.hist)) ||
 	    a->has_dram != b->has_dram || a->dram.row_hits != b->dram.row_hits ||
 	    a->dram.row_conflicts != b->dram.row_conflicts ||
 	    memcmp(&a->dram.service_time, &b->dram.service_time, sizeof(double)) ||
@@ -460,7 +460,7 @@ static void facts_same_result(const rd_result *a, const rd_result *b, const char
 	    memcmp(&a->dram.amat, &b->dram.amat, sizeof(double)) ||
 	    memcmp(a->case_misses, b->case_misses, sizeof a->case_misses) ||
 	    a->hist_len != b->hist_len ||
-	    memcmp(a->hist, b->hist, a->hist_len * sizeof *a->hist))
+	    (a->hist_len && memcmp(a->hist, b->hist, a->hist_len * sizeof *a->hist)))
 		fail_msg("%s: a kept stage gave another result than a cold run", what);
 }
 
