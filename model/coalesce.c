@@ -61,12 +61,10 @@ static uint32_t group_len(uint32_t ws, uint16_t bytes)
 /* Every few thousand warps, does the caller's progress callback say stop?
  * (A big trace takes a second to coalesce: a stale run stops.) */
 /* The sectors (of 1 << sshift bytes) of its line that an access of bytes
- * at addr touches, in a line of 1 << shift bytes; 0 when sect is 0 (off). */
-static inline uint32_t sect_mask(uint32_t sect, uint64_t addr, uint32_t bytes, uint32_t shift,
-				 uint32_t sshift)
+ * at addr touches, in a line of 1 << shift bytes (callers ask only with
+ * l1.sector on: without it requests carry no mask and the loop no work). */
+static inline uint32_t sect_mask(uint64_t addr, uint32_t bytes, uint32_t shift, uint32_t sshift)
 {
-	if (!sect)
-		return 0;
 	uint64_t lmax = ((uint64_t)1 << shift) - 1, off = addr & lmax;
 	uint64_t last = off + (bytes ? bytes : 1) - 1;
 	if (last > lmax)
@@ -123,7 +121,7 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		for (; j < nlead; j++)
 			if (co->req[lead_req[j]].line == (uint32_t)id)
 				break;
-		uint32_t m = sect_mask(sect, addr[a], bytes[a], shift, sshift);
+		uint32_t m = sect ? sect_mask(addr[a], bytes[a], shift, sshift) : 0;
 		if (j < nlead) {
 			co->req[lead_req[j]].nthr++;
 			co->req[lead_req[j]].sect |= m;
@@ -354,14 +352,16 @@ static int coal_warps(coal_run *r)
 				uint64_t line = k->addr[a] >> shift;
 				uint32_t g = group_len(s->warp_size, k->bytes[a]);
 				uint32_t start = g * (i / g);
-				uint32_t m = sect_mask(sect, k->addr[a], k->bytes[a], shift, sshift);
 				if (line == prev_line && start == prev_start) {
 					if (lanes)
 						co->load_line[a] = prev_id;
 					req[lead_req[prev_j]].nthr++;
-					req[lead_req[prev_j]].sect |= m;
+					if (sect)
+						req[lead_req[prev_j]].sect |=
+							sect_mask(k->addr[a], k->bytes[a], shift, sshift);
 					continue;
 				}
+				uint32_t m = sect ? sect_mask(k->addr[a], k->bytes[a], shift, sshift) : 0;
 				int64_t id = linemap_id(&r->map, line, co, &r->line_cap);
 				if (id < 0)
 					return RD_ENOMEM;
@@ -381,7 +381,8 @@ static int coal_warps(coal_run *r)
 				prev_j = j;
 				if (j < nlead) {
 					req[lead_req[j]].nthr++;
-					req[lead_req[j]].sect |= m;
+					if (sect)
+						req[lead_req[j]].sect |= m;
 					continue;
 				}
 				if (lanes)

@@ -1533,14 +1533,14 @@ int rd_config_set(rd_config *c, const char *key, const char *value, char *err, s
 	if (!k)
 		FAIL("%s: unknown key", key);
 	enum rd_profile was = c->model;
-	uint32_t sets = rd_config_sets(c);
+	int unified = k == &rd_keys[K_L1_UNIFIED] || k == &rd_keys[K_L1_CARVEOUT];
+	uint32_t sets = unified ? rd_config_sets(c) : 0;
 	int rc = set_row(c, k, value, err, errlen);
 	if (rc == 0 && k == &rd_keys[K_MODEL])
 		profile_switch(c, was, c->model);
 	/* a unified L1 is what shared memory leaves: the size follows, and
 	 * the ways, so that the sets (and the index function) stay */
-	if (rc == 0 && (k == &rd_keys[K_L1_UNIFIED] || k == &rd_keys[K_L1_CARVEOUT]) &&
-	    c->l1_unified && c->l1_carveout < c->l1_unified) {
+	if (rc == 0 && unified && c->l1_unified && c->l1_carveout < c->l1_unified) {
 		c->l1_size = c->l1_unified - c->l1_carveout;
 		if (sets && c->l1_line && c->l1_size % ((uint64_t)sets * c->l1_line) == 0)
 			c->l1_ways = c->l1_size / (sets * c->l1_line);

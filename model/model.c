@@ -39,7 +39,6 @@ struct rd_model {
 	rd_coal coal;
 	int have_sets;
 	rd_config sets_key;
-	uint32_t sets_n;
 	uint32_t *set_of;   /* [nlines] dense set of each line (sim_params) */
 	uint32_t nsets;     /* sets the lines use, densely numbered */
 	uint32_t *set_ids;  /* [nsets] their indices, or NULL: the identity */
@@ -172,11 +171,6 @@ static int stage_same(const rd_config *a, const rd_config *b, enum rd_stage s)
 	return rd_config_same(&va, &vb, RD_STAGE_BIT(s));
 }
 
-static int sched_same(const rd_config *a, const rd_config *b)
-{
-	return stage_same(a, b, RD_STAGE_SCHED);
-}
-
 /* Ask the caller's progress callback whether to stop (between stages). */
 static int stage_cancelled(const rd_callbacks *cb)
 {
@@ -278,7 +272,7 @@ static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
 			  const rd_callbacks *cb)
 {
 	int rc;
-	if (!m->have_sched || !sched_same(&m->sched_key, c)) {
+	if (!m->have_sched || !stage_same(&m->sched_key, c, RD_STAGE_SCHED)) {
 		if (m->have_sched)
 			sched_free(&m->sched);
 		if (m->have_coal)
@@ -356,7 +350,6 @@ static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
 		m->gen_sets++;
 		m->stage_runs[RD_STAGE_SETS]++;
 		m->sets_key = *c;
-		m->sets_n = sets;
 	}
 	return RD_OK;
 }
@@ -398,7 +391,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	p->stores = c->stores;
 	p->bypass = c->loads == RD_LOADS_BYPASS;
 	p->alloc_miss = c->l1_allocate == RD_ALLOC_MISS;
-	p->sector = c->l1_sector != 0;
+	p->sector = c->l1_sector != 0 && cs == RD_CASE_FULL; /* (reported of case 0 only) */
 	p->gto = c->scheduler_policy == RD_SCHED_GTO;
 	p->case_id = cs;
 	/* per-access labels: for the totals, or for the events' labels */
@@ -522,7 +515,7 @@ static int case_same_as_full(const rd_model *m, const rd_config *c, int i)
 	sim_params *both[2] = {&a, &b};
 	for (int j = 0; j < 2; j++) {
 		sim_params *p = both[j];
-		p->record_events = p->need_hist = p->shadow = p->emit = 0;
+		p->record_events = p->need_hist = p->shadow = p->emit = p->sector = 0;
 		p->shadow_set_of = p->shadow_cap = NULL;
 		if (c->replacement != RD_REPL_RANDOM)
 			p->case_id = 0;
