@@ -3,7 +3,6 @@
  * the dispatch, the help screen's lines and the man page's KEYS section.
  */
 #include "keys.h"
-#include "rdscope.h"
 
 #include <curses.h>
 #include <ctype.h>
@@ -93,8 +92,7 @@ typedef rd_buf sbuf;
 #define sb_put(b, str, len) rd_buf_printf((b), "%.*s", (int)(len), (str))
 #define sb_str(b, str) rd_buf_printf((b), "%s", (str))
 
-/* roff-escape a key name: \ and - get escapes, a leading . or ' a \&. */
-static void sb_roff(sbuf *b, const char *s, size_t n)
+void keys_roff(rd_buf *b, const char *s, size_t n)
 {
 	if (n && (s[0] == '.' || s[0] == '\''))
 		sb_str(b, "\\&");
@@ -131,7 +129,7 @@ char *keys_man_section(void)
 				if (!first)
 					sb_str(&b, "\\fR, ");
 				sb_str(&b, "\\fB");
-				sb_roff(&b, p, n);
+				keys_roff(&b, p, n);
 				first = 0;
 				p += n;
 				while (*p == ' ')
@@ -164,7 +162,11 @@ char *keys_man_update(const char *man)
 		return NULL;
 	const char *end = strstr(start + 8, "\n.SH "); /* from the line's newline */
 	end = end ? end + 1 : start + strlen(start);
-	char *sec = keys_man_section();
+	return keys_man_splice(man, start, end, keys_man_section());
+}
+
+char *keys_man_splice(const char *man, const char *start, const char *end, char *sec)
+{
 	if (!sec)
 		return NULL;
 	sbuf b = {0};

@@ -7,6 +7,8 @@
 #ifndef UI_KEYS_H
 #define UI_KEYS_H
 
+#include "rdscope.h"
+
 #include <stddef.h>
 
 /* Where a key applies: everywhere, or only while a pane has the focus, the
@@ -220,5 +222,12 @@ char *keys_man_section(void);
  * ran out. Equal to man_text when the page is up to date.
  */
 char *keys_man_update(const char *man_text);
+
+/* The man page's shared pieces (the views' section too): s's n bytes
+ * roff-escaped onto b (backslash and - escaped, a leading . or ' behind \&);
+ * man_text with [start, end) replaced by sec, which it frees: a new
+ * string, or NULL when sec is NULL or memory ran out. */
+void keys_roff(rd_buf *b, const char *s, size_t n);
+char *keys_man_splice(const char *man_text, const char *start, const char *end, char *sec);
 
 #endif

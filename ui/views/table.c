@@ -45,30 +45,6 @@ typedef rd_buf sbuf;
 #define sb_put(b, str, len) rd_buf_printf((b), "%.*s", (int)(len), (str))
 #define sb_str(b, str) rd_buf_printf((b), "%s", (str))
 
-/* roff-escaped: \ and - get escapes, a leading . or ' a \&. */
-static void sb_roff(sbuf *b, const char *s)
-{
-	if (s[0] == '.' || s[0] == '\'')
-		sb_str(b, "\\&");
-	for (; *s; s++) {
-		if (*s == '\\')
-			sb_str(b, "\\e");
-		else if (*s == '-')
-			sb_str(b, "\\-");
-		else
-			sb_put(b, s, 1);
-	}
-}
-
-static char *sb_end(sbuf *b)
-{
-	if (b->oom) {
-		free(b->s);
-		return NULL;
-	}
-	return b->s;
-}
-
 char *views_man_section(void)
 {
 	sbuf b = {0};
@@ -78,15 +54,19 @@ char *views_man_section(void)
 		   "What the explorer shows, one view at a time; the\n.B ?\nkey lists the same.\n");
 	for (const view_ops *const *v = view_table; *v; v++) {
 		sb_str(&b, ".TP\n\\fB");
-		sb_roff(&b, (*v)->name);
+		keys_roff(&b, (*v)->name, strlen((*v)->name));
 		sb_str(&b, "\\fR\n");
 		/* The description as a sentence. */
 		char c = (char)toupper((unsigned char)(*v)->desc[0]);
 		sb_put(&b, &c, 1);
-		sb_roff(&b, (*v)->desc + 1);
+		keys_roff(&b, (*v)->desc + 1, strlen((*v)->desc + 1));
 		sb_str(&b, ".\n");
 	}
-	return sb_end(&b);
+	if (b.oom) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
 }
 
 /* The start of the line ".SH NAME\n" in man, or NULL. */
@@ -110,13 +90,5 @@ char *views_man_update(const char *man)
 		if (!start)
 			return NULL;
 	}
-	char *sec = views_man_section();
-	if (!sec)
-		return NULL;
-	sbuf b = {0};
-	sb_put(&b, man, (size_t)(start - man));
-	sb_str(&b, sec);
-	sb_str(&b, end);
-	free(sec);
-	return sb_end(&b);
+	return keys_man_splice(man, start, end, views_man_section());
 }
