@@ -195,7 +195,7 @@ static void csv_col_value(FILE *f, const csv_col *col, const rd_result *r, const
 		break;
 	case COL_S_RATE:
 		if (r->sector_lookups)
-			fprintf(f, "%.6f", (double)r->sector_hits / (double)r->sector_lookups);
+			fprintf(f, "%.6f", rd_result_l1_hit_rate(r));
 		return;
 	case COL_D_U64:
 		if (!r->has_dram)

@@ -290,7 +290,7 @@ static void json_run(output *o, const output_run *run)
 		json_u64(f, "lookups", r->sector_lookups, 1);
 		json_u64(f, "hits", r->sector_hits, 0);
 		fputs(",\"hit_rate\":", f);
-		json_double(f, (double)r->sector_hits / (double)r->sector_lookups, "%.17g");
+		json_double(f, rd_result_l1_hit_rate(r), "%.17g");
 		fputs("}", f);
 	}
 

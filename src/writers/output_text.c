@@ -374,7 +374,7 @@ static void text_run(output *o, const output_run *run)
 			   "counts l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate; %u-byte "
 			   "sectors)\n",
 			(unsigned long long)r->sector_lookups, (unsigned long long)r->sector_hits,
-			100.0 * (double)r->sector_hits / (double)r->sector_lookups, c->l1_sector);
+			100.0 * rd_result_l1_hit_rate(r), c->l1_sector);
 	text_cases(f, r);
 	text_histogram(f, "histogram:", r->hist, r->hist_len, r->hist_inf);
 	if (c->stores != RD_STORES_IGNORE)

@@ -479,7 +479,7 @@ static void draw_bars(explorer *x, const pane *p)
 		if (p->partial || !R->sector_lookups)
 			snprintf(line, sizeof line, " sectors (pending)");
 		else {
-			double sh = (double)R->sector_hits / (double)R->sector_lookups;
+			double sh = rd_result_l1_hit_rate(R);
 			snprintf(line, sizeof line, " sector hit rate %.2f%% (ncu's); per line %.2f%%",
 				 sh * 100, (1 - R->miss_rate) * 100);
 			if (draw_width(line) > iw)
