@@ -6,10 +6,20 @@
 #ifndef PRESET_IO_H
 #define PRESET_IO_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "rdscope.h"
+
+/* The files loading preset spec (a name or a file) reads: the preset's
+ * own, then the one it inherits, and so on, into files[0..max-1]; their
+ * number. A name that is not found gives none; the chain stops at a file
+ * that is not a regular one (a pipe is read once), does not parse or
+ * comes round again (preset_load reports those). For the check that no
+ * output replaces a file the command read (src/cmd/samefile.c). */
+#define PRESET_CHAIN_MAX 16 /* as deep as preset_load follows inherits */
+int preset_files(const char *spec, char (*files)[PATH_MAX], int max);
 
 /* Returns 0, or -1 if the file does not parse (fields then ""). */
 int preset_meta_read(const char *path, char *name, size_t namelen, char *desc, size_t desclen);

@@ -288,6 +288,23 @@ static int read_config(preset_ctx *x, config_t *cf, const char *path, const char
 static int preset_read(preset_ctx *x, const char *path, rd_config *cfg, const char *from,
 		       unsigned from_line);
 
+/* The file of the base spec that the preset at path inherits: 0 with it
+ * in base, or -1 with the reason in err. */
+static int inherited_path(const char *path, const char *spec, char *base, size_t len, char *err,
+			  size_t errlen)
+{
+	if (!preset_path_is_file(spec))
+		return preset_path_find(spec, base, len, err, errlen);
+	if (spec[0] == '/' || !strchr(path, '/')) {
+		snprintf(base, len, "%s", spec);
+	} else {
+		/* A relative file is relative to the preset naming it. */
+		int dir = (int)(strrchr(path, '/') - path);
+		snprintf(base, len, "%.*s/%s", dir, path, spec);
+	}
+	return 0;
+}
+
 /* Load the base a preset inherits from, before its own settings. */
 static void read_inherited(preset_ctx *x, const char *path, const config_setting_t *inh,
 			   rd_config *cfg)
@@ -295,17 +312,9 @@ static void read_inherited(preset_ctx *x, const char *path, const config_setting
 	const char *spec = config_setting_get_string(inh);
 	unsigned line = config_setting_source_line(inh);
 	char base[PATH_MAX], err[1024];
-	if (!preset_path_is_file(spec)) {
-		if (preset_path_find(spec, base, sizeof base, err, sizeof err) < 0) {
-			preset_error(x, path, line, "inherits: %s", err);
-			return;
-		}
-	} else if (spec[0] == '/' || !strchr(path, '/')) {
-		snprintf(base, sizeof base, "%s", spec);
-	} else {
-		/* A relative file is relative to the preset naming it. */
-		int dir = (int)(strrchr(path, '/') - path);
-		snprintf(base, sizeof base, "%.*s/%s", dir, path, spec);
+	if (inherited_path(path, spec, base, sizeof base, err, sizeof err) < 0) {
+		preset_error(x, path, line, "inherits: %s", err);
+		return;
 	}
 	preset_read(x, base, cfg, path, line);
 }
@@ -408,6 +417,47 @@ int preset_load(const char *spec, rd_config *cfg, char *err, size_t errlen)
 		return -1;
 	*cfg = work;
 	return 0;
+}
+
+int preset_files(const char *spec, char (*files)[PATH_MAX], int max)
+{
+	char path[PATH_MAX], err[1024];
+	int n = 0;
+	if (!preset_path_is_file(spec)) {
+		if (preset_path_find(spec, path, sizeof path, err, sizeof err) < 0)
+			return 0;
+	} else {
+		snprintf(path, sizeof path, "%s", spec);
+	}
+	while (n < max && n < PRESET_MAX_DEPTH) {
+		struct stat st;
+		snprintf(files[n++], PATH_MAX, "%s", path);
+		/* Only a regular file is read again (a pipe is read once). */
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			break;
+		char why[256];
+		char *text = cfg_read_text(path, PRESET_MAX_BYTES, "preset", why, sizeof why);
+		if (!text)
+			break;
+		config_t cf;
+		config_init(&cf);
+		unsigned line;
+		const char *msg, *inh = NULL;
+		int ok = parse_text(&cf, text, &line, &msg) == 0 &&
+			 config_lookup_string(&cf, "inherits", &inh);
+		char base[PATH_MAX];
+		ok = ok && inherited_path(path, inh, base, sizeof base, err, sizeof err) == 0;
+		config_destroy(&cf);
+		free(text);
+		if (!ok)
+			break;
+		for (int i = 0; i < n && ok; i++) /* a cycle: preset_load says so */
+			ok = strcmp(files[i], base) != 0;
+		if (!ok)
+			break;
+		snprintf(path, sizeof path, "%s", base);
+	}
+	return n;
 }
 
 int preset_meta_read(const char *path, char *name, size_t namelen, char *desc, size_t desclen)
