@@ -60,6 +60,8 @@ typedef struct cc {
 	rd_buf out;         /* the body */
 	int depth;
 	int first[MAX_DEPTH + 2]; /* no item written yet in the list at this depth */
+	int blocks; /* bare { } blocks open: no list of their own, but the parser
+		       recurses on them as on for and if (depth + blocks <= MAX_DEPTH) */
 } cc;
 
 static int fail(cc *c, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -580,7 +582,7 @@ static int for_loop(cc *c)
 	}
 	if (expect(c, ")") < 0)
 		return -1;
-	if (c->depth == MAX_DEPTH)
+	if (c->depth + c->blocks >= MAX_DEPTH)
 		return fail(c, line, "loops nested more than %d deep", MAX_DEPTH);
 	item(c);
 	rd_buf_printf(&c->out, "{ for = \"%.*s = %s; %s; %s\"; do = (   # line %u\n", (int)v.len, v.s, init, cond,
@@ -604,7 +606,7 @@ static int if_stmt(cc *c)
 	char cond[512];
 	if (int_expr(c, ")", cond, sizeof cond, "a condition") < 0 || expect(c, ")") < 0)
 		return -1;
-	if (c->depth == MAX_DEPTH)
+	if (c->depth + c->blocks >= MAX_DEPTH)
 		return fail(c, line, "statements nested more than %d deep", MAX_DEPTH);
 	item(c);
 	rd_buf_printf(&c->out, "{ if = \"%s\"; then = (   # line %u\n", cond, line);
@@ -718,8 +720,14 @@ static int statement(cc *c)
 		next(c);
 		return 0;
 	}
-	if (is(c, "{"))
-		return block_or_statement(c);
+	if (is(c, "{")) { /* a bare block: nested as deep as for and if may be */
+		if (c->depth + c->blocks >= MAX_DEPTH)
+			return fail(c, c->t.line, "blocks nested more than %d deep", MAX_DEPTH);
+		c->blocks++;
+		int rc = block_or_statement(c);
+		c->blocks--;
+		return rc;
+	}
 	if (is(c, "for"))
 		return for_loop(c);
 	if (is(c, "if"))
