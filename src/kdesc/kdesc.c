@@ -19,6 +19,7 @@
  */
 #include "kdesc_int.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,19 @@ trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant,
 	if (!d->text) {
 		if (*oom || !err[0])
 			snprintf(err, errlen, "%s: out of memory", shown), *oom = 1;
+		kd_close(&d->base);
+		return NULL;
+	}
+	/* integers beyond 32 bits read as written, not truncated by libconfig */
+	long wide = cfg_widen_ints(&d->text);
+	if (wide) {
+		if (wide < 0)
+			kd_oom(d);
+		else
+			kd_fail(d, (unsigned)wide, "an integer beyond 64 bits (%lld to %lld, hex up "
+						   "to 16 digits)", (long long)INT64_MIN,
+				(long long)INT64_MAX);
+		*oom = d->oom;
 		kd_close(&d->base);
 		return NULL;
 	}

@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -869,7 +870,9 @@ int kdesc_from_c(const char *text, size_t len, const char *shown, const char *co
 		"description = \"the scop of %s, serial\";\n\nparams = {", shown, shown);
 	for (int i = 0; i < c->nparams; i++)
 		if (c->pknown[i])
-			rd_buf_printf(&b, " %s = %lld;", c->params[i], c->pval[i]);
+			/* libconfig 1.5 reads an integer beyond 32 bits only with an L */
+			rd_buf_printf(&b, " %s = %lld%s;", c->params[i], c->pval[i],
+				      c->pval[i] > INT32_MAX || c->pval[i] < INT32_MIN ? "L" : "");
 	rd_buf_printf(&b, " };\n\narrays = {\n");
 	for (int i = 0; i < c->narrays; i++) {
 		if (!c->used[i])

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <libconfig.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,18 @@ static int read_config(preset_ctx *x, config_t *cf, const char *path, const char
 	}
 	unsigned line;
 	const char *msg;
+	/* integers beyond 32 bits read as written, not truncated by libconfig */
+	long wide = cfg_widen_ints(&text);
+	if (wide) {
+		if (wide < 0)
+			preset_error(x, path, 0, "out of memory");
+		else
+			preset_error(x, path, (unsigned)wide, "an integer beyond 64 bits (%lld to %lld, "
+							      "hex up to 16 digits)",
+				     (long long)INT64_MIN, (long long)INT64_MAX);
+		free(text);
+		return -1;
+	}
 	int rc = parse_text(cf, text, &line, &msg);
 	if (rc < 0)
 		preset_error(x, path, line, "%s", msg);
