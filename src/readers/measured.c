@@ -107,6 +107,39 @@ static int next_line(lines *L, char *buf, size_t max, const char *shown, char *e
 	return 1;
 }
 
+/* The next CSV record into buf, as next_line, but a quoted field may hold
+ * newlines (RFC 4180): while a quote is open at the end of a line, the
+ * next line is part of the record, after a '\n'. *first is the record's
+ * first line (L->line its last). */
+static int next_record(lines *L, char *buf, size_t max, unsigned *first, const char *shown,
+		       char *err, size_t errlen)
+{
+	int got = next_line(L, buf, max, shown, err, errlen);
+	*first = L->line;
+	if (got <= 0)
+		return got;
+	size_t len = strlen(buf);
+	for (;;) {
+		int open = 0;
+		for (const char *c = buf; *c; c++)
+			open ^= *c == '"';
+		if (!open || L->p >= L->end)
+			return 1; /* an unclosed quote at the end: csv_split says so */
+		if (len + 1 >= max)
+			return fail(err, errlen, shown, *first, "a record longer than %s bytes",
+				    max == PROF_MAX_LINE ? "65535" : "its limit of");
+		buf[len++] = '\n';
+		got = next_line(L, buf + len, max - len, shown, err, errlen);
+		if (got < 0) {
+			if (strstr(err, "a line longer than")) /* the record is too long */
+				return fail(err, errlen, shown, *first,
+					    "a record longer than %s bytes", "65535");
+			return got;
+		}
+		len += strlen(buf + len);
+	}
+}
+
 /* A rate: 0..1, or a percent with % (out of 0..100: clamped). 0, 1
  * clamped (to *out), or -1 with the reason in why. */
 static int rate(const char *s, double *out, const char **why)
@@ -143,7 +176,10 @@ static int rate(const char *s, double *out, const char **why)
 }
 
 /* A profiler's number: thousands separators (1,234.5) and a trailing %
- * dropped. 1 with *out; 0 when absent ("", "n/a"); -1 when not a number. */
+ * dropped. Separators only where they belong: between groups of three
+ * digits before the point, the first group of one to three ("0,96",
+ * "9,6.87", ",,,96.87" and "1,2345" are not numbers). 1 with *out; 0
+ * when absent ("", "n/a"); -1 when not a number. */
 static int prof_number(const char *s, double *out)
 {
 	char buf[64];
@@ -152,10 +188,27 @@ static int prof_number(const char *s, double *out)
 		s++;
 	if (!*s || !strcmp(s, "n/a") || !strcmp(s, "N/A") || !strcmp(s, "no data"))
 		return 0;
-	for (; *s; s++) {
-		if (*s == ',')
+	if (*s == '-' || *s == '+')
+		buf[n++] = *s++;
+	/* the digits before the point, with or without separators */
+	size_t run = 0, groups = 0;
+	for (; *s && !(*s == '.' || *s == 'e' || *s == 'E' || *s == '%' || *s == ' '); s++) {
+		if (*s == ',') {
+			if (!run || (groups && run != 3) || (!groups && run > 3))
+				return -1;
+			groups++;
+			run = 0;
 			continue;
+		}
 		if (n + 1 >= sizeof buf)
+			return -1;
+		buf[n++] = *s;
+		run += *s >= '0' && *s <= '9';
+	}
+	if (groups && run != 3)
+		return -1;
+	for (; *s; s++) { /* the fraction, exponent, % */
+		if (*s == ',' || n + 1 >= sizeof buf)
 			return -1;
 		buf[n++] = *s;
 	}
@@ -436,6 +489,7 @@ static int parse_plain(lines *L, char *buf, const char *shown, measured_set *out
 
 /* The columns of a profiler's header. */
 typedef struct cols {
+	int nfields; /* the header's, which every row has */
 	int id, kernel, metric, value, unit, event, avg, total, section;
 	int raw_l1, raw_l2;  /* ncu raw: the metric columns */
 	int raw_l1_rank;     /* ... and which of ncu_l1 the first is */
@@ -445,6 +499,7 @@ typedef struct cols {
 static enum mformat detect(char **f, int nf, cols *c)
 {
 	memset(c, 0, sizeof *c);
+	c->nfields = nf;
 	c->id = column(f, nf, "ID");
 	c->kernel = column(f, nf, "Kernel Name");
 	c->metric = column(f, nf, "Metric Name");
@@ -511,7 +566,12 @@ static int prof_rate(const char *vs, double *slot, int *present, const ent *e, c
 {
 	int r = pct_field(vs, slot, present);
 	if (r < 0)
-		return fail(err, errlen, shown, line, "a hit rate must be a percent, got '%s'", vs);
+		return fail(err, errlen, shown, line,
+			    strchr(vs, ',') ? "a hit rate must be a percent (a thousands separator "
+					      "only between groups of three digits before the point), "
+					      "got '%s'"
+					    : "a hit rate must be a percent, got '%s'",
+			    vs);
 	if (r > 0) {
 		char id[40], as[96];
 		snprintf(id, sizeof id, " (ID %llu)", e->id);
@@ -634,8 +694,8 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 			  ncu_l1[0]);
 		goto done;
 	}
-	while ((got = next_line(L, buf, PROF_MAX_LINE, shown, err, errlen)) > 0) {
-		unsigned line = L->line;
+	unsigned line;
+	while ((got = next_record(L, buf, PROF_MAX_LINE, &line, shown, err, errlen)) > 0) {
 		char *s = trim(buf);
 		if (!*s || *s == '#' || !strncmp(s, "==", 2))
 			continue;
@@ -646,6 +706,17 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 		}
 		if (nf == -2) {
 			rc = fail(err, errlen, shown, line, "more than 4096 fields%s", "");
+			goto done;
+		}
+		/* No row has more fields than the header: the columns are read
+		 * by place, and a field more (nvprof's unquoted 1,234.5%) would
+		 * shift them. Fewer are ncu's rows without the trailing rule
+		 * columns; they must still hold every column read (below). */
+		if (nf > c->nfields) {
+			char why[160];
+			snprintf(why, sizeof why, "%d fields, the header has %d (a number with an "
+						  "unquoted thousands separator?)%%s", nf, c->nfields);
+			rc = fail(err, errlen, shown, line, why, "");
 			goto done;
 		}
 		int units_row = first_row && fmt == MF_NCU_RAW && !*f[c->id < nf ? c->id : 0];
@@ -1056,7 +1127,8 @@ int measured_parse(const char *text, size_t n, const char *shown, measured_set *
 	enum mformat fmt = MF_PLAIN;
 	cols c;
 	for (;;) {
-		int got = next_line(&L, buf, PROF_MAX_LINE, shown, err, errlen);
+		unsigned first;
+		int got = next_record(&L, buf, PROF_MAX_LINE, &first, shown, err, errlen);
 		if (got <= 0)
 			break; /* the plain reader says what is wrong */
 		char *s = trim(buf);

@@ -16,7 +16,9 @@
  *    l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct, else the
  *    section's "L1/TEX Hit Rate") is the L1 hit rate,
  *    lts__t_sector_hit_rate.pct (else "L2 Hit Rate") the L2's, in percent
- *    (thousands separators "1,234.5" taken); other metrics are ignored.
+ *    (thousands separators "1,234.5" taken, only between groups of three
+ *    digits before the point: "0,96" is no number); other metrics are
+ *    ignored.
  *  - Nsight Compute's raw page (`ncu --csv --page raw`): the header has
  *    "ID" and "Kernel Name" but no "Metric Name", one column per metric
  *    (the same names), an optional second row of units (its ID empty),
@@ -40,7 +42,12 @@
  *    program's), such a line followed by a launch line.
  *
  * Profiler exports: lines starting with "==" (==PROF==, ==WARNING==,
- * ==1234==) are comments; lines of at most 65535 bytes and 4096 fields;
+ * ==1234==) are comments; fields split as RFC 4180 says (in double
+ * quotes, "" a quote; a quoted field may hold newlines, its record's
+ * line is its first); no row has more fields than the header (the
+ * columns are read by place: nvprof's unquoted 1,234.5% is refused),
+ * fewer only when every column read is there (ncu leaves trailing rule
+ * columns out); records of at most 65535 bytes and 4096 fields;
  * kernel names of 1 to 1023 bytes. Each launch (ncu: each ID; the text
  * page: each launch line) is a row; a kernel's launches are numbered from 0
  * in ID order (nvprof: one row per kernel, launch 0; a kernel twice, as

@@ -231,7 +231,7 @@ result "validate: Nsight Compute's and nvprof's exports give the plain sample's 
 	row 0 copy l1tex__t_sector_hit_rate.pct 10
 	row 0 copy lts__t_sector_hit_rate.pct 40
 	row 1 other l1tex__t_sector_hit_rate.pct 20
-	row 3 copy lts__t_sector_hit_rate.pct 1,0.0
+	row 3 copy lts__t_sector_hit_rate.pct 10.0
 	row 3 copy l1tex__t_sector_hit_rate.pct 30
 	row 2 copy l1tex__t_sector_hit_rate.pct 20
 } >"$T/launch.csv"
