@@ -109,8 +109,9 @@ static int next_line(lines *L, char *buf, size_t max, const char *shown, char *e
 
 /* The next CSV record into buf, as next_line, but a quoted field may hold
  * newlines (RFC 4180): while a quote is open at the end of a line, the
- * next line is part of the record, after a '\n'. *first is the record's
- * first line (L->line its last). */
+ * next line is part of the record, after a '\n' (not in a comment or a
+ * profiler's "==" line). *first is the record's first line (L->line its
+ * last). */
 static int next_record(lines *L, char *buf, size_t max, unsigned *first, const char *shown,
 		       char *err, size_t errlen)
 {
@@ -118,6 +119,9 @@ static int next_record(lines *L, char *buf, size_t max, unsigned *first, const c
 	*first = L->line;
 	if (got <= 0)
 		return got;
+	const char *t = buf + strspn(buf, " \t");
+	if (*t == '#' || !strncmp(t, "==", 2))
+		return 1; /* a comment, a profiler's ==PROF== line: its quotes are text */
 	size_t len = strlen(buf);
 	for (;;) {
 		int open = 0;

@@ -71,3 +71,6 @@ val "a quoted field holding newlines: one record, read" "$T/nl.csv" 96.87
 bad "after a record of three lines, an error names the next record's line (5)" "$T/nl2.csv" 5 "0,96"
 { echo "$NVM"; printf '"K20 (0)","fig3-colcopy-h128",1,"global_hit_rate","Global Hit Rate,1%%,1%%,96%%\n'; } >"$T/open.csv"
 bad "a quote never closed: refused at the record's line" "$T/open.csv" 2 "unbalanced quotes"
+# a quote in a profiler's "==" line or a comment is text: it opens no field
+{ echo '==WARNING== a "quoted word'; echo "$NVM"; echo '# an odd " here too'; echo '"K20 (0)","fig3-colcopy-h128",1,"global_hit_rate","Global Hit Rate",1%,1%,"96.87%"'; } >"$T/warn.csv"
+val "a quote in ==WARNING== and # lines: the rows after them still read" "$T/warn.csv" 96.87
