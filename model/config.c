@@ -48,7 +48,7 @@ enum {
 	K_DRAM_ROW_TIMEOUT, K_DRAM_CACHE_HIT,
 	K_TEX_SIZE, K_TEX_LINE, K_TEX_WAYS, K_CONST_SIZE, K_CONST_LINE, K_CONST_WAYS,
 	K_SMEM_SIZE, K_SMEM_BANKS, K_SMEM_BANK_WIDTH, K_SMEM_LATENCY,
-	K_L1_SECTOR, K_L1_UNIFIED, K_L1_CARVEOUT,
+	K_L1_SECTOR, K_L1_UNIFIED, K_L1_CARVEOUT, K_GPU_SAMPLE_CORES,
 	K_COUNT
 };
 
@@ -200,7 +200,11 @@ const rd_key rd_keys[] = {
 		.doc = "Model only the first\n"
 		       ".I THREADS\n"
 		       "threads of the kernel; 0 models all.\n"
-		       "Text output notes when threads were dropped.",
+		       "Text output notes when threads were dropped. Given with\n"
+		       ".BR \\-s ,\n"
+		       "it also takes the place of a kernel description's own\n"
+		       ".B max_threads\n"
+		       "(both ways: 0 expands every thread of each launch).",
 	},
 	[K_GPU_MAX_ACTIVE_THREADS] = {
 		.name = "gpu.max_active_threads", .type = RD_KEY_UINT, .unit = "threads",
@@ -843,6 +847,21 @@ const rd_key rd_keys[] = {
 		       "0, 8, 16, 32, 64 or 96 KB of Volta's 128 KB; 0, 8, 16, 32, 64, 100, 132 or\n"
 		       "164 KB of Ampere's 192 KB; 0, 8, 16, 32, 64, 100, 132, 164, 196 or 228 KB\n"
 		       "of Hopper's 256 KB.",
+	},
+	[K_GPU_SAMPLE_CORES] = {
+		.name = "gpu.sample_cores", .type = RD_KEY_UINT, .unit = "cores",
+		FIELD(sample_cores), .stages = ST(SCHED), .profiles = PR(PAPER) | PR(RDGC),
+		.def = "0", .max = 4096,
+		.help = "model N evenly spaced cores of those with blocks, totals scaled (0 = all)",
+		.doc = "Model only\n"
+		       ".I N\n"
+		       "of the cores that get blocks, evenly spaced among them, each with\n"
+		       "exactly the blocks the dispatcher gives it, and scale the counts to\n"
+		       "all of them (each count times cores with blocks / N, rounded): an\n"
+		       "estimate for kernels too long to model whole. The text and JSON say\n"
+		       "so, with the spread of the sampled cores' miss rates as its\n"
+		       "uncertainty. The L2 and DRAM see the sampled cores' misses only.\n"
+		       "0 (or N at least the cores with blocks) models every core.",
 	},
 	[K_COUNT] = {.name = NULL},
 };

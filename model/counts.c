@@ -85,6 +85,7 @@ void counts_free(sim_counts *c)
 	free(c->site);
 	free(c->site_hist);
 	free(c->l2s);
+	free(c->core_rm);
 	memset(c, 0, sizeof *c);
 }
 
@@ -148,6 +149,15 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 			for (size_t i = 0; i < (size_t)from->nsites * (RD_SITE_BINS + 1); i++)
 				to->site_hist[i] += from->site_hist[i];
 	}
+	if (from->ncore_rm) {
+		if (!to->ncore_rm) {
+			if (!(to->core_rm = calloc((size_t)from->ncore_rm * 2, sizeof *to->core_rm)))
+				return -1;
+			to->ncore_rm = from->ncore_rm;
+		}
+		for (uint32_t i = 0; i < 2 * from->ncore_rm && i < 2 * to->ncore_rm; i++)
+			to->core_rm[i] += from->core_rm[i];
+	}
 	to->requests += from->requests;
 	to->hits += from->hits;
 	to->misses += from->misses;
@@ -175,6 +185,32 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 						   &to->hist_w_inf, d, from->hist_w[d]) < 0)
 			return -1;
 	return 0;
+}
+
+static uint64_t scaled(uint64_t v, uint64_t num, uint64_t den)
+{
+	return (uint64_t)((long double)v * num / den + 0.5L);
+}
+
+void counts_scale(sim_counts *c, uint64_t num, uint64_t den)
+{
+	uint64_t *f[] = {&c->requests, &c->misses, &c->compulsory, &c->latency,
+			 &c->assoc_access, &c->write_evict, &c->bypass, &c->store_requests,
+			 &c->store_hits, &c->store_evictions, &c->sect_lookups, &c->sect_hits,
+			 &c->cancels, &c->hist_inf, &c->hist_w_inf};
+	int whole = c->hits + c->misses == c->requests;
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		*f[i] = scaled(*f[i], num, den);
+	/* requests stay hits + misses (rounding is monotone: misses <= requests) */
+	c->hits = whole ? c->requests - c->misses : scaled(c->hits, num, den);
+	for (uint32_t d = 0; d < c->hist_len; d++)
+		c->hist[d] = scaled(c->hist[d], num, den);
+	for (uint32_t d = 0; d < c->hist_w_len; d++)
+		c->hist_w[d] = scaled(c->hist_w[d], num, den);
+	for (uint32_t s = 0; s < c->nsets; s++) {
+		c->set_requests[s] = scaled(c->set_requests[s], num, den);
+		c->set_misses[s] = scaled(c->set_misses[s], num, den);
+	}
 }
 
 int sim_partial(const sim_input *in, const sim_counts *now)

@@ -99,10 +99,23 @@ typedef struct rd_sched {
 	uint32_t *core_first;     /* [ncores + 1] index into core_blocks */
 	uint32_t *core_blocks;    /* blocks of each core, in dispatch order */
 	uint32_t active_blocks;   /* blocks running at once on a core */
+	uint32_t cores_active;    /* cores given blocks by the dispatcher */
+	uint32_t cores_sampled;   /* gpu.sample_cores: those that keep them, or 0: all */
 } rd_sched;
 
 /* With c->stores not ignore, threads and blocks with stores count too. */
 int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c);
+/* The core block b (the kernel's id) goes to, by gpu.block_mapping (not
+ * random: that one deals the blocks with loads in a shuffled order). */
+uint32_t sched_core_of(const rd_config *c, uint64_t b);
+/* The cores given blocks. */
+static inline uint32_t sched_cores_used(const rd_sched *s)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < s->ncores; i++)
+		n += s->core_first[i + 1] > s->core_first[i];
+	return n;
+}
 /* Thread t's loads and stores (0 beyond their lists). */
 static inline uint64_t kernel_loads(const rd_kernel *k, uint32_t t)
 {
@@ -532,6 +545,9 @@ typedef struct sim_counts {
 	uint64_t *set_requests, *set_misses;
 	uint32_t nsites;              /* per-site counts (sim_params.by_site), or 0 */
 	site_counts *site;
+	uint32_t ncore_rm;            /* case 0: each core's requests and misses (core_rm[2k],
+				       * [2k + 1]), for gpu.sample_cores' spread, or 0 */
+	uint64_t *core_rm;
 	uint64_t *site_hist;          /* case 0: [nsites * (RD_SITE_BINS + 1)], inf last */
 	/* sim_params.emit: the requests that leave the L1 for the L2, in issue
 	 * order per core, cores one after the other */
@@ -602,6 +618,9 @@ void counts_free(sim_counts *c);
 int counts_sets(sim_counts *c, uint32_t nsets);
 int counts_sites(sim_counts *c, uint32_t nsites, int hist);
 int counts_merge(sim_counts *to, const sim_counts *from);
+/* Every count of c times num / den, rounded (gpu.sample_cores); the stream
+ * to the L2 and the per-core counts are left as they are. */
+void counts_scale(sim_counts *c, uint64_t num, uint64_t den);
 int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
 int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);
 

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -76,6 +77,7 @@ struct rd_model {
 	uint64_t dram_key_gen;
 	rd_dram dram;
 	int threads;     /* threads a run may use for its cases */
+	int no_memo;     /* one run only (a part of rd_parts): keep no results */
 	/* Each case's last few results: a run whose case has the same
 	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
 	 * cases; stepping a value back and forth, or the explorer's
@@ -566,16 +568,31 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 		rc = sim_ref2013(in, &p, out);
 	} else {
 		for (uint32_t core = 0; core < m->sched.ncores && rc == RD_OK; core++) {
+			/* a core without blocks adds nothing (core 0 runs: the
+			 * per-set counts' shape comes from it) */
+			if (core && m->sched.core_first[core] == m->sched.core_first[core + 1])
+				continue;
 			sim_counts one = {0};
 			rc = p.rdgc ? sim_rdgc_core(in, core, &p, &one) : sim_paper_core(in, core, &p, &one);
 			if (rc == RD_OK && counts_merge(out, &one) < 0)
 				rc = RD_ENOMEM;
+			if (rc == RD_OK && i == RD_CASE_FULL && !out->ncore_rm) {
+				out->core_rm = calloc((size_t)m->sched.ncores * 2, sizeof *out->core_rm);
+				out->ncore_rm = out->core_rm ? m->sched.ncores : 0;
+				rc = out->core_rm ? RD_OK : RD_ENOMEM;
+			}
+			if (rc == RD_OK && i == RD_CASE_FULL) {
+				out->core_rm[2 * core] += one.requests;
+				out->core_rm[2 * core + 1] += one.misses;
+			}
 			counts_free(&one);
 		}
 	}
 	if (rc != RD_OK)
 		return rc;
 	m->case_runs[i]++;
+	if (m->no_memo)
+		return rc;
 	struct case_memo *e = memo_find(m, i, &key, c->model); /* a rerun for events */
 	if (!e)
 		e = memo_victim(m, i);
@@ -770,6 +787,220 @@ static void *pool_worker(void *arg)
 	return NULL;
 }
 
+/* The cases asked for (case 0 always) over m's stages, each case's counts
+ * in cc (zeroed by the caller); a case provably case 0's is not run but
+ * takes its counts (*samep says which). */
+static int cases_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks *cb,
+		     sim_counts cc[RD_NCASES], int *samep)
+{
+	/* cases provably the as-configured one are not run again: they take
+	 * case 0's counts (ref2013's arithmetic reads them all the same) */
+	int same = 0, ncases = 0;
+	int rc;
+	for (int i = 1; i < RD_NCASES; i++)
+		if ((cases & (1 << i)) && case_same_as_full(m, c, i))
+			same |= 1 << i;
+	for (int i = 0; i < RD_NCASES; i++)
+		ncases += !!(cases & ~same & (1 << i));
+	sim_shared sh = {.total = m->coal.nreq * (uint64_t)ncases, .cb = cb};
+	atomic_init(&sh.done, 0);
+	atomic_init(&sh.cancel, 0);
+	case_pool pl = {.m = m, .c = c, .cc = cc};
+	pl.in = (sim_input){.k = m->k, .s = &m->sched, .co = &m->coal, .cb = cb, .sh = &sh};
+	atomic_init(&pl.next, 0);
+	/* Longest first, so that the two threads end together: the fully
+	 * associative case costs about what case 0 does, the unlimited-MSHR
+	 * case about half, the no-latency case (no timing) least (Figure 3
+	 * copy, 1 M requests: 44, 37, 18 and 11 ms; in this order two
+	 * threads split them 55 / 55 ms, in case order 44 + 18 / 37 + 11). */
+	static const int longest_first[] = {RD_CASE_FULLY_ASSOC, RD_CASE_NO_MSHR,
+					    RD_CASE_NO_LATENCY};
+	for (int j = 0; j < RD_NCASES - 1; j++)
+		if (cases & ~same & (1 << longest_first[j]))
+			pl.list[pl.n++] = longest_first[j];
+	/* Cases 1-3 go to helper threads; the caller runs case 0 (the only
+	 * one that reports events) and then helps with what is left. */
+	pthread_t th[RD_NCASES];
+	int nth = 0;
+	for (int t = 1; t < m->threads && t <= pl.n; t++)
+		if (pthread_create(&th[nth], NULL, pool_worker, &pl) == 0)
+			nth++;
+	sim_input mine = pl.in;
+	mine.caller = 1;
+	mine.acc = &cc[0];
+	rc = case_run(m, c, RD_CASE_FULL, &mine, &cc[0]);
+	if (rc != RD_OK)
+		atomic_store(&sh.cancel, 1);
+	else
+		pool_drain(&pl, &mine);
+	for (int t = 0; t < nth; t++)
+		pthread_join(th[t], NULL);
+	/* a helper's failure (out of memory) stopped the others: it is the
+	 * run's error, not the cancellation it caused */
+	for (int i = 1; i < RD_NCASES && (rc == RD_OK || rc == RD_ECANCELED); i++)
+		if (pl.rc[i] != RD_OK && pl.rc[i] != RD_ECANCELED)
+			rc = pl.rc[i];
+	for (int i = 1; i < RD_NCASES && rc == RD_OK; i++)
+		if (pl.rc[i] != RD_OK)
+			rc = pl.rc[i];
+	if (rc == RD_OK && atomic_load(&sh.cancel))
+		rc = RD_ECANCELED;
+	sim_counts c0view = cc[0];
+	c0view.l2s = NULL; /* (the stream to the L2 is case 0's alone) */
+	c0view.nl2s = 0;
+	for (int i = 1; i < RD_NCASES && rc == RD_OK; i++)
+		if ((same & (1 << i)) && counts_merge(&cc[i], &c0view) < 0)
+			rc = RD_ENOMEM;
+	*samep = same;
+	return rc;
+}
+
+/* What the report takes of the kernel and its schedule beside the counts. */
+typedef struct run_facts {
+	uint32_t threads_total, threads_modelled, blocks, cores_used;
+	uint32_t cores_sampled; /* gpu.sample_cores: of cores_used, or 0: all */
+	uint64_t accesses, stores;
+	const uint32_t *set_ids; /* case 0's dense sets' ids, or NULL */
+} run_facts;
+
+/* From the cases' counts (case 0's stream to the L2 in cc[0] or kept in
+ * m->case0_src) to the result: the texture and constant misses (offc, or
+ * none) merged in, the L2, DRAM, the classes. Frees cc. */
+static int run_report(rd_model *m, const rd_config *c, int cases, int same, sim_counts cc[RD_NCASES],
+		      const sim_counts *offc, const uint64_t *core_instr, const run_facts *f,
+		      const rd_callbacks *cb, rd_result *r, int rc)
+{
+	if (rc == RD_OK && f->cores_sampled) {
+		/* the sampled cores' spread, then every count to all cores */
+		const sim_counts *k0 = m->case0_src ? m->case0_src : &cc[0];
+		double sum = 0, sum2 = 0, lo = 1, hi = 0;
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < k0->ncore_rm; k++) {
+			uint64_t q = k0->core_rm[2 * k], x = k0->core_rm[2 * k + 1];
+			if (!q)
+				continue;
+			double v = (double)x / (double)q;
+			sum += v;
+			sum2 += v * v;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+			n++;
+		}
+		if (n) {
+			r->core_miss_min = lo;
+			r->core_miss_max = hi;
+			double var = sum2 / n - (sum / n) * (sum / n);
+			r->core_miss_sd = var > 0 ? sqrt(var) : 0;
+		}
+		r->cores_sampled = f->cores_sampled;
+		for (int i = 0; i < RD_NCASES; i++)
+			counts_scale(&cc[i], f->cores_used, f->cores_sampled);
+	}
+	const sim_counts *c0 = m->case0_src ? m->case0_src : &cc[0];
+	sim_counts merged;
+	l2req *mv = NULL;
+	if (rc == RD_OK && offc->nl2s) {
+		if (!(mv = offchip_merge(c0, offc, core_instr, m->sched.ncores)))
+			rc = RD_ENOMEM;
+		merged = *c0; /* shallow: only l2s is its own */
+		merged.l2s = mv;
+		merged.nl2s = merged.l2s_cap = c0->nl2s + offc->nl2s;
+		c0 = &merged;
+		/* a stream of its own: the kept L2 and DRAM inputs do not match */
+		m->case0_serial = ++m->serial;
+	}
+	if (rc == RD_OK && c->l2_size)
+		rc = l2_stage(m, c, c0, cb, &r->l2);
+	if (rc == RD_OK && c->dram_enable)
+		rc = dram_stage(m, c, c0, cb, &r->dram);
+	free(mv);
+	if (rc == RD_OK) {
+		m->stage_runs[RD_STAGE_REPORT]++;
+		r->has_l2 = c->l2_size > 0;
+		r->has_dram = c->dram_enable;
+		if (c->model == RD_PROFILE_RDGC)
+			r->reservation_fails = cc[0].cancels;
+		r->threads_total = f->threads_total;
+		r->threads_modelled = f->threads_modelled;
+		r->blocks_modelled = f->blocks;
+		r->cores_used = f->cores_used;
+		r->accesses = f->accesses;
+		r->stores = f->stores;
+		r->store_requests = cc[0].store_requests;
+		r->store_hits = cc[0].store_hits;
+		r->store_evictions = cc[0].store_evictions;
+		r->sector_lookups = cc[0].sect_lookups;
+		r->sector_hits = cc[0].sect_hits;
+		r->requests = cc[0].requests;
+		r->cancels = cc[0].cancels;
+		r->time_steps = cc[0].time;
+		r->cases_run = cases;
+		r->cases_same = same;
+		if (c->model == RD_PROFILE_REF2013) {
+			classify_ref2013(r, cc, cases, c->l1_ways, rd_config_sets(c));
+		} else {
+			classify_paper(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS);
+			if (cb && cb->by_site &&
+			    classify_sites(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS) < 0)
+				rc = RD_ENOMEM;
+			for (int i = 0; i < RD_NCASES; i++)
+				if (cases & (1 << i))
+					r->case_misses[i] = cc[i].misses;
+		}
+		if (r->requests) {
+			r->miss_rate_all = (double)r->misses / (double)r->requests;
+			r->miss_rate = (double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
+		}
+		if (r->has_spaces) { /* global's requests are the L1's */
+			rd_space_stats *g = &r->spaces[RD_SPACE_GLOBAL];
+			g->requests = r->requests;
+			g->misses = r->misses;
+			g->hits = r->hits;
+		}
+		if (r->has_dram) { /* Eq. 5 over the last cache level's read misses */
+			rd_dram *d = &r->dram;
+			d->miss_ratio = r->has_l2 ? r->l2.miss_rate : r->miss_rate_all;
+			/* shmem_ratio: shared-memory requests among all the
+			 * spaces' requests (0 without placements) */
+			if (r->has_spaces) {
+				uint64_t all = 0;
+				for (int i = 0; i < RD_NSPACES; i++)
+					all += r->spaces[i].requests;
+				d->shmem_ratio = all ? (double)r->spaces[RD_SPACE_SHARED].requests /
+							       (double)all
+						     : 0;
+			}
+			d->amat = d->saturated ? NAN
+					       : rd_amat(d->latency, d->miss_ratio, c->dram_cache_hit,
+							 c->smem_latency, d->shmem_ratio);
+		}
+		r->hist = cc[0].hist;
+		r->hist_len = cc[0].hist_len;
+		r->hist_inf = cc[0].hist_inf;
+		cc[0].hist = NULL;
+		r->hist_w = cc[0].hist_w;
+		r->hist_w_len = cc[0].hist_w_len;
+		r->hist_w_inf = cc[0].hist_w_inf;
+		cc[0].hist_w = NULL;
+		r->nsets = cc[0].nsets;
+		r->set_ids = NULL;
+		if (f->set_ids && r->nsets) {
+			r->set_ids = malloc((size_t)r->nsets * sizeof *r->set_ids);
+			if (!r->set_ids)
+				rc = RD_ENOMEM;
+			else
+				memcpy(r->set_ids, f->set_ids, (size_t)r->nsets * sizeof *r->set_ids);
+		}
+		r->set_requests = cc[0].set_requests;
+		r->set_misses = cc[0].set_misses;
+		cc[0].set_requests = cc[0].set_misses = NULL;
+		cc[0].nsets = 0;
+	}
+	for (int i = 0; i < RD_NCASES; i++)
+		counts_free(&cc[i]);
+	return rc;
+}
+
 int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks *cb, rd_result *r)
 {
 	char err[160];
@@ -846,173 +1077,216 @@ int rd_model_run(rd_model *m, const rd_config *c, int cases, const rd_callbacks 
 	}
 	sim_counts cc[RD_NCASES];
 	memset(cc, 0, sizeof cc);
-	/* cases provably the as-configured one are not run again: they take
-	 * case 0's counts (ref2013's arithmetic reads them all the same) */
-	int same = 0, ncases = 0;
-	for (int i = 1; i < RD_NCASES; i++)
-		if ((cases & (1 << i)) && case_same_as_full(m, c, i))
-			same |= 1 << i;
-	for (int i = 0; i < RD_NCASES; i++)
-		ncases += !!(cases & ~same & (1 << i));
-	sim_shared sh = {.total = m->coal.nreq * (uint64_t)ncases, .cb = cb};
-	atomic_init(&sh.done, 0);
-	atomic_init(&sh.cancel, 0);
-	case_pool pl = {.m = m, .c = c, .cc = cc};
-	pl.in = (sim_input){.k = m->k, .s = &m->sched, .co = &m->coal, .cb = cb, .sh = &sh};
-	atomic_init(&pl.next, 0);
-	/* Longest first, so that the two threads end together: the fully
-	 * associative case costs about what case 0 does, the unlimited-MSHR
-	 * case about half, the no-latency case (no timing) least (Figure 3
-	 * copy, 1 M requests: 44, 37, 18 and 11 ms; in this order two
-	 * threads split them 55 / 55 ms, in case order 44 + 18 / 37 + 11). */
-	static const int longest_first[] = {RD_CASE_FULLY_ASSOC, RD_CASE_NO_MSHR,
-					    RD_CASE_NO_LATENCY};
-	for (int j = 0; j < RD_NCASES - 1; j++)
-		if (cases & ~same & (1 << longest_first[j]))
-			pl.list[pl.n++] = longest_first[j];
-	/* Cases 1-3 go to helper threads; the caller runs case 0 (the only
-	 * one that reports events) and then helps with what is left. */
-	pthread_t th[RD_NCASES];
-	int nth = 0;
-	for (int t = 1; t < m->threads && t <= pl.n; t++)
-		if (pthread_create(&th[nth], NULL, pool_worker, &pl) == 0)
-			nth++;
-	sim_input mine = pl.in;
-	mine.caller = 1;
-	mine.acc = &cc[0];
-	rc = case_run(m, c, RD_CASE_FULL, &mine, &cc[0]);
-	if (rc != RD_OK)
-		atomic_store(&sh.cancel, 1);
-	else
-		pool_drain(&pl, &mine);
-	for (int t = 0; t < nth; t++)
-		pthread_join(th[t], NULL);
-	/* a helper's failure (out of memory) stopped the others: it is the
-	 * run's error, not the cancellation it caused */
-	for (int i = 1; i < RD_NCASES && (rc == RD_OK || rc == RD_ECANCELED); i++)
-		if (pl.rc[i] != RD_OK && pl.rc[i] != RD_ECANCELED)
-			rc = pl.rc[i];
-	for (int i = 1; i < RD_NCASES && rc == RD_OK; i++)
-		if (pl.rc[i] != RD_OK)
-			rc = pl.rc[i];
-	if (rc == RD_OK && atomic_load(&sh.cancel))
-		rc = RD_ECANCELED;
-	sim_counts c0view = cc[0];
-	c0view.l2s = NULL; /* (the stream to the L2 is case 0's alone) */
-	c0view.nl2s = 0;
-	for (int i = 1; i < RD_NCASES && rc == RD_OK; i++)
-		if ((same & (1 << i)) && counts_merge(&cc[i], &c0view) < 0)
-			rc = RD_ENOMEM;
-	const sim_counts *c0 = m->case0_src ? m->case0_src : &cc[0];
-	sim_counts merged;
-	l2req *mv = NULL;
-	if (rc == RD_OK && offc.nl2s) {
-		if (!(mv = offchip_merge(c0, &offc, core_instr, m->sched.ncores)))
-			rc = RD_ENOMEM;
-		merged = *c0; /* shallow: only l2s is its own */
-		merged.l2s = mv;
-		merged.nl2s = merged.l2s_cap = c0->nl2s + offc.nl2s;
-		c0 = &merged;
-		/* a stream of its own: the kept L2 and DRAM inputs do not match */
-		m->case0_serial = ++m->serial;
-	}
+	int same = 0;
+	rc = cases_run(m, c, cases, cb, cc, &same);
+	run_facts f = {.threads_modelled = m->sched.nthreads, .stores = m->k->nstores,
+		       .set_ids = m->set_ids, .blocks = m->sched.nblocks,
+		       .cores_used = m->sched.cores_active, .cores_sampled = m->sched.cores_sampled};
+	const rd_kernel *k = m->k;
+	f.threads_total = k->nthreads;
+	if (c->stores != RD_STORES_IGNORE && k->store_threads > k->nthreads)
+		f.threads_total = k->store_threads;
+	for (uint32_t t = 0; t < m->sched.nthreads; t++)
+		f.accesses += kernel_loads(k, t);
+	rc = run_report(m, c, cases, same, cc, &offc, core_instr, &f, cb, r, rc);
 	counts_free(&offc);
 	free(core_instr);
-	if (rc == RD_OK && c->l2_size)
-		rc = l2_stage(m, c, c0, cb, &r->l2);
-	if (rc == RD_OK && c->dram_enable)
-		rc = dram_stage(m, c, c0, cb, &r->dram);
-	free(mv);
-	if (rc == RD_OK) {
-		m->stage_runs[RD_STAGE_REPORT]++;
-		r->has_l2 = c->l2_size > 0;
-		r->has_dram = c->dram_enable;
-		if (c->model == RD_PROFILE_RDGC)
-			r->reservation_fails = cc[0].cancels;
-		const rd_kernel *k = m->k;
-		r->threads_total = k->nthreads;
-		if (c->stores != RD_STORES_IGNORE && k->store_threads > k->nthreads)
-			r->threads_total = k->store_threads;
-		r->threads_modelled = m->sched.nthreads;
-		r->accesses = 0;
-		for (uint32_t t = 0; t < m->sched.nthreads; t++)
-			r->accesses += kernel_loads(k, t);
-		r->stores = k->nstores;
-		r->store_requests = cc[0].store_requests;
-		r->store_hits = cc[0].store_hits;
-		r->store_evictions = cc[0].store_evictions;
-		r->sector_lookups = cc[0].sect_lookups;
-		r->sector_hits = cc[0].sect_hits;
-		r->requests = cc[0].requests;
-		r->cancels = cc[0].cancels;
-		r->time_steps = cc[0].time;
-		r->cases_run = cases;
-		r->cases_same = same;
-		if (c->model == RD_PROFILE_REF2013) {
-			classify_ref2013(r, cc, cases, c->l1_ways, rd_config_sets(c));
-		} else {
-			classify_paper(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS);
-			if (cb && cb->by_site &&
-			    classify_sites(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS) < 0)
-				rc = RD_ENOMEM;
-			for (int i = 0; i < RD_NCASES; i++)
-				if (cases & (1 << i))
-					r->case_misses[i] = cc[i].misses;
-		}
-		if (r->requests) {
-			r->miss_rate_all = (double)r->misses / (double)r->requests;
-			r->miss_rate = (double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
-		}
-		if (r->has_spaces) { /* global's requests are the L1's */
-			rd_space_stats *g = &r->spaces[RD_SPACE_GLOBAL];
-			g->requests = r->requests;
-			g->misses = r->misses;
-			g->hits = r->hits;
-		}
-		if (r->has_dram) { /* Eq. 5 over the last cache level's read misses */
-			rd_dram *d = &r->dram;
-			d->miss_ratio = r->has_l2 ? r->l2.miss_rate : r->miss_rate_all;
-			/* shmem_ratio: shared-memory requests among all the
-			 * spaces' requests (0 without placements) */
-			if (r->has_spaces) {
-				uint64_t all = 0;
-				for (int i = 0; i < RD_NSPACES; i++)
-					all += r->spaces[i].requests;
-				d->shmem_ratio = all ? (double)r->spaces[RD_SPACE_SHARED].requests /
-							       (double)all
-						     : 0;
-			}
-			d->amat = d->saturated ? NAN
-					       : rd_amat(d->latency, d->miss_ratio, c->dram_cache_hit,
-							 c->smem_latency, d->shmem_ratio);
-		}
-		r->hist = cc[0].hist;
-		r->hist_len = cc[0].hist_len;
-		r->hist_inf = cc[0].hist_inf;
-		cc[0].hist = NULL;
-		r->hist_w = cc[0].hist_w;
-		r->hist_w_len = cc[0].hist_w_len;
-		r->hist_w_inf = cc[0].hist_w_inf;
-		cc[0].hist_w = NULL;
-		r->nsets = cc[0].nsets;
-		r->set_ids = NULL;
-		if (m->set_ids && r->nsets) {
-			r->set_ids = malloc((size_t)r->nsets * sizeof *r->set_ids);
-			if (!r->set_ids)
-				rc = RD_ENOMEM;
-			else
-				memcpy(r->set_ids, m->set_ids, (size_t)r->nsets * sizeof *r->set_ids);
-		}
-		r->set_requests = cc[0].set_requests;
-		r->set_misses = cc[0].set_misses;
-		cc[0].set_requests = cc[0].set_misses = NULL;
-		cc[0].nsets = 0;
-	}
-	for (int i = 0; i < RD_NCASES; i++)
-		counts_free(&cc[i]);
 	if (rc != RD_OK)
 		rd_result_free(r); /* the contract: filled on RD_OK only */
 	return rc;
+}
+
+/* ---------------------------------------------------------------- parts */
+
+int rd_parts_possible(const rd_config *c, char *why, size_t len)
+{
+	const char *no = NULL;
+	if (c->model == RD_PROFILE_REF2013)
+		no = "the reference-2013 profile models its cores together";
+	else if (c->block_mapping == RD_MAP_RANDOM)
+		no = "gpu.block_mapping=random deals the blocks of the whole kernel";
+	else if (rd_config_has_spaces(c))
+		no = "memory spaces are placed over the whole kernel";
+	else if (c->model == RD_PROFILE_RDGC && c->latency_model == RD_LATENCY_ADAPTIVE)
+		no = "the adaptive latency counts the cores the whole kernel uses";
+	else if (rd_config_sets(c) > SETS_DENSE_MIN)
+		no = "more than 65536 sets are numbered by the lines the whole kernel uses";
+	if (no && why)
+		snprintf(why, len, "%s", no);
+	return !no;
+}
+
+struct rd_parts {
+	rd_config c;
+	int cases, threads, nparts, same;
+	pthread_mutex_t mu;
+	sim_counts cc[RD_NCASES]; /* the parts' counts, case 0's stream aside */
+	l2req *l2s;               /* case 0's stream, the parts' in turn */
+	uint64_t nl2s;
+	run_facts f;
+	uint32_t sets_n;          /* the parts' per-set counts' length */
+	int sets_differ;
+	uint32_t sample_active;   /* rd_parts_set_sample, or 0 */
+	uint32_t sample_threads, sample_blocks;
+};
+
+void rd_parts_set_sample(rd_parts *p, uint32_t active, uint32_t cores_sampled, uint32_t threads,
+			 uint32_t blocks)
+{
+	p->sample_active = cores_sampled && cores_sampled < active ? active : 0;
+	p->sample_threads = threads;
+	p->sample_blocks = blocks;
+}
+
+rd_parts *rd_parts_new(const rd_config *c, int cases)
+{
+	char err[160];
+	if (rd_config_check(c, err, sizeof err) < 0 || !rd_parts_possible(c, NULL, 0))
+		return NULL;
+	rd_parts *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	if (pthread_mutex_init(&p->mu, NULL) != 0) {
+		free(p);
+		return NULL;
+	}
+	p->c = *c;
+	p->cases = (cases | 1 << RD_CASE_FULL) & RD_ALL_CASES;
+	p->threads = 1;
+	return p;
+}
+
+void rd_parts_set_threads(rd_parts *p, int n)
+{
+	p->threads = n < 1 ? 1 : n > RD_NCASES ? RD_NCASES : n;
+}
+
+int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb)
+{
+	if (cb && (cb->by_site || cb->event))
+		return RD_EINVAL;
+	rd_model *m = rd_model_new(k);
+	if (!m)
+		return RD_ENOMEM;
+	m->no_memo = 1;
+	m->threads = p->threads;
+	sim_counts cc[RD_NCASES];
+	memset(cc, 0, sizeof cc);
+	int same = 0;
+	int rc = stages_prepare(m, &p->c, NULL, cb);
+	if (rc == RD_OK)
+		rc = cases_run(m, &p->c, p->cases, cb, cc, &same);
+	run_facts f = {.threads_modelled = m->sched.nthreads, .stores = k->nstores,
+		       .blocks = m->sched.nblocks, .cores_used = m->sched.cores_active};
+	f.threads_total = k->nthreads;
+	if (p->c.stores != RD_STORES_IGNORE && k->store_threads > k->nthreads)
+		f.threads_total = k->store_threads;
+	for (uint32_t t = 0; rc == RD_OK && t < m->sched.nthreads; t++)
+		f.accesses += kernel_loads(k, t);
+	pthread_mutex_lock(&p->mu);
+	for (int i = 0; rc == RD_OK && i < RD_NCASES; i++) {
+		sim_counts view = cc[i];
+		view.l2s = NULL;
+		view.nl2s = 0;
+		if (cc[i].nsets && p->nparts && cc[i].nsets != p->sets_n)
+			p->sets_differ = 1;
+		if (counts_merge(&p->cc[i], &view) < 0)
+			rc = RD_ENOMEM;
+	}
+	if (rc == RD_OK && cc[0].nsets)
+		p->sets_n = cc[0].nsets;
+	if (rc == RD_OK && cc[0].nl2s) {
+		l2req *v = realloc(p->l2s, (p->nl2s + cc[0].nl2s) * sizeof *v);
+		if (!v) {
+			rc = RD_ENOMEM;
+		} else {
+			memcpy(v + p->nl2s, cc[0].l2s, cc[0].nl2s * sizeof *v);
+			p->l2s = v;
+			p->nl2s += cc[0].nl2s;
+		}
+	}
+	if (rc == RD_OK) {
+		p->same = p->nparts ? p->same & same : same;
+		p->nparts++;
+		if (f.threads_total > p->f.threads_total)
+			p->f.threads_total = f.threads_total;
+		if (f.threads_modelled > p->f.threads_modelled)
+			p->f.threads_modelled = f.threads_modelled;
+		p->f.accesses += f.accesses;
+		p->f.blocks += f.blocks;
+		p->f.cores_used += f.cores_used;
+		p->f.stores += f.stores;
+	}
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < RD_NCASES; i++)
+		counts_free(&cc[i]);
+	rd_model_free(m);
+	return rc;
+}
+
+int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r)
+{
+	memset(r, 0, sizeof *r);
+	if (!p->nparts || p->sets_differ || (cb && (cb->by_site || cb->event)))
+		return RD_EINVAL;
+	/* case 0's stream as one run makes it: core after core, each core's
+	 * records in their order (every core's records are in one part) */
+	uint32_t nc = p->c.cores;
+	uint64_t *at = calloc((size_t)nc + 1, sizeof *at);
+	l2req *v = malloc((p->nl2s ? p->nl2s : 1) * sizeof *v);
+	if (!at || !v) {
+		free(at);
+		free(v);
+		return RD_ENOMEM;
+	}
+	for (uint64_t i = 0; i < p->nl2s; i++)
+		at[(p->l2s[i].core < nc ? p->l2s[i].core : nc - 1) + 1]++;
+	for (uint32_t i = 0; i < nc; i++)
+		at[i + 1] += at[i];
+	for (uint64_t i = 0; i < p->nl2s; i++)
+		v[at[p->l2s[i].core < nc ? p->l2s[i].core : nc - 1]++] = p->l2s[i];
+	free(at);
+	free(p->l2s);
+	p->l2s = NULL;
+	p->cc[0].l2s = v;
+	p->cc[0].nl2s = p->cc[0].l2s_cap = p->nl2s;
+	p->nl2s = 0;
+	rd_model *tot = rd_model_new(shape);
+	if (!tot)
+		return RD_ENOMEM;
+	tot->no_memo = 1;
+	tot->sched.ncores = nc; /* (the L2 and DRAM stages read it) */
+	sim_counts offc;
+	memset(&offc, 0, sizeof offc);
+	run_facts f = p->f;
+	if (p->sample_active && p->sample_active > f.cores_used) {
+		/* the parts are the sampled cores: their threads and loads are
+		 * scaled with the counts (the estimate of the whole kernel's) */
+		uint32_t sampled = f.cores_used;
+		f.cores_used = p->sample_active;
+		f.cores_sampled = sampled ? sampled : 1;
+		f.accesses = (uint64_t)((long double)f.accesses * f.cores_used / f.cores_sampled + 0.5L);
+		f.stores = (uint64_t)((long double)f.stores * f.cores_used / f.cores_sampled + 0.5L);
+		f.threads_total = f.threads_modelled = p->sample_threads;
+		f.blocks = p->sample_blocks;
+	}
+	int rc = run_report(tot, &p->c, p->cases, p->same, p->cc, &offc, NULL, &f, cb, r, RD_OK);
+	memset(p->cc, 0, sizeof p->cc); /* (run_report freed them) */
+	rd_model_free(tot);
+	if (rc != RD_OK)
+		rd_result_free(r);
+	return rc;
+}
+
+void rd_parts_free(rd_parts *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < RD_NCASES; i++)
+		counts_free(&p->cc[i]);
+	free(p->l2s);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
 }
 
 static double ratio(uint64_t a, uint64_t b)

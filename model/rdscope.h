@@ -145,6 +145,7 @@ typedef struct rd_config {
 	uint32_t warp_size;
 	uint32_t cores;
 	uint32_t max_threads;      /* 0 = no cap */
+	uint32_t sample_cores;     /* 0 = every core with blocks */
 	uint32_t max_active_threads;
 	uint32_t max_active_blocks;
 	enum rd_mapping block_mapping;
@@ -594,6 +595,9 @@ typedef struct rd_kernel {
 	 * a CSV's or rd_arrays_detect's), or NULL. Owned: rd_kernel_free frees
 	 * it (rd_kernel_set_arrays replaces it). */
 	rd_arrays *arrays;
+	/* The launch's threads before its reader kept fewer (a description's
+	 * max_threads), or 0: as many as it has. */
+	uint64_t launch_threads;
 } rd_kernel;
 
 /*
@@ -762,6 +766,13 @@ typedef struct rd_dram {
 typedef struct rd_result {
 	uint32_t threads_total;    /* threads in the kernel */
 	uint32_t threads_modelled; /* after gpu.max_threads */
+	uint32_t blocks_modelled;  /* the blocks of those threads with an access */
+	uint32_t cores_used;       /* the cores those blocks went to */
+	/* gpu.sample_cores: cores_sampled of cores_used modelled (0: all),
+	 * the counts scaled by cores_used / cores_sampled; the sampled
+	 * cores' miss rates (misses / requests): least, most, deviation */
+	uint32_t cores_sampled;
+	double core_miss_min, core_miss_max, core_miss_sd;
 	uint64_t accesses;         /* thread-level loads modelled */
 	uint64_t stores;           /* thread-level stores */
 	/* Stores at the L1 (l1.stores evict or allocate; else 0): coalesced
@@ -1172,6 +1183,35 @@ void rd_model_set_threads(rd_model *m, int n);
  * does not count; the L1's count is its cases'): what an edit reran.
  */
 void rd_model_stage_runs(const rd_model *m, uint64_t runs[RD_NSTAGES]);
+
+/*
+ * A kernel modelled in parts: the SMs' L1s are independent until the L2, so
+ * a kernel too large to hold at once is given a few SMs at a time. Each
+ * part is the kernel with only the blocks of some cores (gpu.cores, by
+ * rd_block_core; thread ids as in the whole kernel), every core's blocks in
+ * exactly one part; parts may be added from several threads at once.
+ * rd_parts_finish gives what rd_model_run on the whole kernel gives
+ * (byte for byte: tests/e2e/parts.sh), from the shape: the kernel's name,
+ * block size and arrays, no loads needed. Not with events or per-site
+ * results, nor where rd_parts_possible says no (why, if not NULL).
+ */
+typedef struct rd_parts rd_parts;
+int rd_parts_possible(const rd_config *c, char *why, size_t len);
+uint32_t rd_block_core(const rd_config *c, uint64_t block);
+/* gpu.sample_cores=n of the active cores with blocks: the i-th (0 <= i < n)
+ * sampled one is the rd_sample_pick(active, n, i)-th of them, in core
+ * order (evenly spaced, centred). */
+uint32_t rd_sample_pick(uint32_t active, uint32_t n, uint32_t i);
+/* Sampled parts: cores_sampled of active cores with blocks were added;
+ * the totals are scaled to all of them, the kernel's threads and blocks
+ * taken as given (those of every core). */
+void rd_parts_set_sample(rd_parts *p, uint32_t active, uint32_t cores_sampled, uint32_t threads,
+			 uint32_t blocks);
+rd_parts *rd_parts_new(const rd_config *c, int cases); /* NULL: bad config or memory */
+void rd_parts_set_threads(rd_parts *p, int n); /* each part's cases (as rd_model_set_threads) */
+int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb);
+int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r);
+void rd_parts_free(rd_parts *p);
 
 const char *rd_strerror(int status);
 

@@ -16,15 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t core_of(const rd_config *c, uint32_t b)
+uint32_t sched_core_of(const rd_config *c, uint64_t b)
 {
 	switch (c->block_mapping) {
 	case RD_MAP_BPART4:
-		return (b / 4) % c->cores;
+		return (uint32_t)(b / 4 % c->cores);
 	case RD_MAP_BPART8:
-		return (b / 8) % c->cores;
+		return (uint32_t)(b / 8 % c->cores);
 	default:
-		return b % c->cores;
+		return (uint32_t)(b % c->cores);
 	}
 }
 
@@ -43,6 +43,16 @@ static int block_has_loads(const rd_kernel *k, uint32_t nthreads, uint32_t bs, u
 	uint64_t lo, hi;
 	rd_kernel_store_range(k, (uint32_t)t0, (uint32_t)t1, &lo, &hi);
 	return hi > lo;
+}
+
+uint32_t rd_block_core(const rd_config *c, uint64_t block)
+{
+	return sched_core_of(c, block);
+}
+
+uint32_t rd_sample_pick(uint32_t active, uint32_t n, uint32_t i)
+{
+	return n ? (uint32_t)((2ull * i + 1) * active / (2ull * n)) : i;
 }
 
 int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
@@ -125,7 +135,7 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 			core[i] = i % c->cores;
 	} else {
 		for (uint32_t i = 0; i < s->nblocks; i++)
-			core[i] = core_of(c, sched_block_id(s, order[i]));
+			core[i] = sched_core_of(c, sched_block_id(s, order[i]));
 	}
 	for (uint32_t i = 0; i < s->nblocks; i++)
 		s->core_first[core[i] + 1]++;
@@ -143,6 +153,25 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 	free(fill);
 	free(order);
 	free(core);
+	s->cores_active = sched_cores_used(s);
+	if (c->sample_cores && c->sample_cores < s->cores_active && c->model != RD_PROFILE_REF2013) {
+		/* gpu.sample_cores: the chosen cores keep their blocks, the others none */
+		uint32_t a = 0, j = 0, w = 0, n = c->sample_cores;
+		for (uint32_t k = 0; k < c->cores; k++) {
+			uint32_t b0 = s->core_first[k], b1 = s->core_first[k + 1];
+			int keep = 0;
+			if (b1 > b0) {
+				keep = j < n && a == rd_sample_pick(s->cores_active, n, j);
+				j += keep;
+				a++;
+			}
+			s->core_first[k] = w;
+			for (uint32_t i = b0; keep && i < b1; i++)
+				s->core_blocks[w++] = s->core_blocks[i];
+		}
+		s->core_first[c->cores] = w;
+		s->cores_sampled = n;
+	}
 	uint32_t a = c->max_active_threads / bs;
 	if (a > c->max_active_blocks)
 		a = c->max_active_blocks;

@@ -7,7 +7,9 @@
 #include "samefile.h"
 #include "readers/readers.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -88,6 +90,195 @@ int batch_spaces_prepare(const cli *c, const char *spec, rd_kernel *k, const rd_
 	return EXIT_OK;
 }
 
+/* Write one run's result and keep it for --histogram and --plot (kernel i
+ * of the inputs is run i, point 0). */
+static int batch_emit(const cli *c, const char *spec, const rd_kernel *k, const rd_result *res,
+		      const rd_result *l1b, double load_s, double model_s, output *out,
+		      sidecar *side, unsigned long index)
+{
+	output_run run = {
+		.input = spec,
+		.kernel = k->name,
+		.config = &c->config,
+		.result = res,
+		.l1b = l1b,
+		.k = k,
+		.by = c->by,
+		.top = c->top,
+		.load_s = load_s,
+		.model_s = model_s,
+		.no_timing = c->no_timing,
+	};
+	output_write_run(out, &run);
+	if (sidecar_add(side, index, 0, spec, k->name, NULL, &c->config, res) < 0) {
+		msg_error("--plot: out of memory");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * A kernel in parts (rd_parts), where its reader builds blocks apart and
+ * the run allows it: each core's blocks built and modelled in turn, on -j
+ * threads (one builds at a time: the reader is not shared; the models run
+ * side by side), so that memory follows one core's share of the kernel,
+ * not the kernel. RDSCOPE_PARTS=0 models the whole kernel at once (the
+ * results are the same bytes: tests/e2e/parts.sh).
+ */
+typedef struct parts_run {
+	const cli *c;
+	const char *spec;
+	input *in;
+	rd_parts *p;
+	const uint32_t *cores; /* the cores with blocks */
+	uint32_t n;
+	pthread_mutex_t mu;    /* the reader, next, done, rc, err, progress */
+	uint32_t next, done;
+	int rc;
+	char err[1024];
+	batch_ctx *ctx;
+} parts_run;
+
+typedef struct keep_core {
+	const rd_config *c;
+	uint32_t core;
+} keep_core;
+
+static int keep_core_blocks(void *ctx, uint64_t block)
+{
+	const keep_core *kc = ctx;
+	return rd_block_core(kc->c, block) == kc->core;
+}
+
+static void *parts_worker(void *arg)
+{
+	parts_run *pr = arg;
+	for (;;) {
+		pthread_mutex_lock(&pr->mu);
+		if (pr->rc != EXIT_OK || pr->next >= pr->n) {
+			pthread_mutex_unlock(&pr->mu);
+			return NULL;
+		}
+		keep_core kc = {&pr->c->config, pr->cores[pr->next++]};
+		rd_kernel *k;
+		char err[1024];
+		int st = input_blocks(pr->in, keep_core_blocks, &kc, &k, err, sizeof err);
+		if (st != INPUT_OK && pr->rc == EXIT_OK) {
+			snprintf(pr->err, sizeof pr->err, "%s", err);
+			pr->rc = st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		}
+		pthread_mutex_unlock(&pr->mu);
+		if (st != INPUT_OK)
+			return NULL;
+		int big = memcheck_model(pr->spec, k, err, sizeof err) < 0;
+		int rc = big ? -1 : rd_parts_add(pr->p, k, NULL);
+		rd_kernel_free(k);
+		pthread_mutex_lock(&pr->mu);
+		if (rc != RD_OK && pr->rc == EXIT_OK) {
+			if (rc == -1)
+				snprintf(pr->err, sizeof pr->err, "%s", err);
+			else
+				snprintf(pr->err, sizeof pr->err, "%s: %s", pr->spec, rd_strerror(rc));
+			pr->rc = rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+		pr->done++;
+		progress_update(&pr->ctx->prog, (double)pr->done / pr->n);
+		pthread_mutex_unlock(&pr->mu);
+	}
+}
+
+static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kernel *shape,
+			      uint64_t nblocks, double load_s, output *out, sidecar *side,
+			      unsigned long index)
+{
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	const rd_config *cfg = &c->config;
+	/* the cores with blocks, in order (one part each; at least one part) */
+	uint32_t *cores = calloc(cfg->cores, sizeof *cores);
+	uint8_t *has = calloc(cfg->cores, 1);
+	rd_parts *p = rd_parts_new(cfg, RD_ALL_CASES);
+	if (!cores || !has || !p) {
+		free(cores);
+		free(has);
+		rd_parts_free(p);
+		rd_kernel_free(shape);
+		msg_error("%s: out of memory", spec);
+		return EXIT_RUNTIME;
+	}
+	for (uint64_t b = 0; b < nblocks; b++)
+		has[rd_block_core(cfg, b)] = 1;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < cfg->cores; i++)
+		if (has[i] || (i == cfg->cores - 1 && !n))
+			cores[n++] = i;
+	free(has);
+	uint32_t ns = cfg->sample_cores;
+	if (ns && ns < n) { /* gpu.sample_cores: n evenly spaced of them */
+		for (uint32_t i = 0; i < ns; i++)
+			cores[i] = cores[rd_sample_pick(n, ns, i)];
+		uint64_t th = nblocks * shape->block_size;
+		if (cfg->max_threads && th > cfg->max_threads)
+			th = cfg->max_threads;
+		rd_parts_set_sample(p, n, ns, (uint32_t)th,
+				    (uint32_t)((th + shape->block_size - 1) / shape->block_size));
+		n = ns;
+	}
+	unsigned jobs = c->jobs ? c->jobs : util_online_cpus();
+	if (jobs > n)
+		jobs = n;
+	if (jobs < 1)
+		jobs = 1;
+	batch_ctx ctx = {0};
+	progress_init(&ctx.prog, !c->quiet, shape->name);
+	parts_run pr = {.c = c, .spec = spec, .in = in, .p = p, .cores = cores, .n = n, .ctx = &ctx};
+	pthread_mutex_init(&pr.mu, NULL);
+	pthread_t th[64];
+	unsigned nth = 0;
+	for (unsigned t = 1; t < jobs && t < 64; t++)
+		if (pthread_create(&th[nth], NULL, parts_worker, &pr) == 0)
+			nth++;
+	/* what the -j threads leave of the cores: each part's cases */
+	rd_parts_set_threads(p, (int)(jobs > nth + 1 ? jobs - nth : 1));
+	parts_worker(&pr);
+	for (unsigned t = 0; t < nth; t++)
+		pthread_join(th[t], NULL);
+	pthread_mutex_destroy(&pr.mu);
+	free(cores);
+	rd_result res;
+	memset(&res, 0, sizeof res);
+	int rc = pr.rc;
+	if (rc == EXIT_OK) {
+		int st = rd_parts_finish(p, shape, NULL, &res);
+		if (st != RD_OK) {
+			snprintf(pr.err, sizeof pr.err, "%s: %s", spec, rd_strerror(st));
+			rc = st == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+	}
+	progress_done(&ctx.prog);
+	rd_parts_free(p);
+	if (rc != EXIT_OK) {
+		msg_error("%s", pr.err);
+		rd_kernel_free(shape);
+		return rc;
+	}
+	rc = batch_emit(c, spec, shape, &res, NULL, load_s, batch_seconds_since(&t0), out, side,
+			index);
+	rd_result_free(&res);
+	rd_kernel_free(shape);
+	return rc;
+}
+
+/* Model a kernel in parts? (the reader decides whether it can) */
+static int batch_parts_wanted(const cli *c)
+{
+	const char *e = getenv("RDSCOPE_PARTS");
+	if (e && !strcmp(e, "0"))
+		return 0;
+	return c->config.cores > 1 && !c->log && c->by == OUTPUT_BY_NONE &&
+	       !(c->l1b && c->config.l2_size) && rd_parts_possible(&c->config, NULL, 0);
+}
+
 /* Model one kernel of INPUT spec and write its result (run index). Frees
  * k. Returns an exit status. */
 static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double load_s, output *out,
@@ -155,34 +346,12 @@ static int batch_kernel(const cli *c, const char *spec, rd_kernel *k, double loa
 		have_l1b = 1;
 		model_s = batch_seconds_since(&t0);
 	}
-	output_run run = {
-		.input = spec,
-		.kernel = k->name,
-		.config = &c->config,
-		.result = &res,
-		.l1b = have_l1b ? &l1b : NULL,
-		.k = k,
-		.by = c->by,
-		.top = c->top,
-		.load_s = load_s,
-		.model_s = model_s,
-		.no_timing = c->no_timing,
-	};
-	output_write_run(out, &run);
-	/* --histogram and --plot: kernel i of the inputs is run i, point 0. */
-	if (sidecar_add(side, index, 0, spec, k->name, NULL, &c->config, &res) < 0) {
-		msg_error("--plot: out of memory");
-		rd_result_free(&l1b);
-		rd_result_free(&res);
-		rd_model_free(m);
-		rd_kernel_free(k);
-		return EXIT_RUNTIME;
-	}
+	rc = batch_emit(c, spec, k, &res, have_l1b ? &l1b : NULL, load_s, model_s, out, side, index);
 	rd_result_free(&l1b);
 	rd_result_free(&res);
 	rd_model_free(m);
 	rd_kernel_free(k);
-	return EXIT_OK;
+	return rc;
 }
 
 /*
@@ -211,12 +380,14 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 	clock_gettime(CLOCK_MONOTONIC, &t0); /* the first load includes opening */
 	input *in;
 	int st = input_open(spec, &opts, &in, err, sizeof err);
-	int noted = 0;
+	int noted = 0, parts = batch_parts_wanted(c);
 	for (unsigned long nk = 0; st == INPUT_OK; nk++) {
 		rd_kernel *k;
 		if (nk)
 			clock_gettime(CLOCK_MONOTONIC, &t0);
-		st = input_next(in, &k, err, sizeof err);
+		uint64_t nblocks = 0;
+		st = parts ? input_next_shape(in, &k, &nblocks, err, sizeof err)
+			   : input_next(in, &k, err, sizeof err);
 		if (st != INPUT_OK)
 			break;
 		if (log && nk == 1) {
@@ -228,8 +399,10 @@ static int batch_one(const cli *c, const char *spec, output *out, FILE *log, sid
 		}
 		if (!noted)
 			noted = batch_note_counted_stores(spec, k, c->config.stores);
-		int rc = batch_kernel(c, spec, k, batch_seconds_since(&t0), out, log, side,
-				      (*index)++);
+		int rc = nblocks ? batch_kernel_parts(c, spec, in, k, nblocks, batch_seconds_since(&t0),
+						      out, side, (*index)++)
+				 : batch_kernel(c, spec, k, batch_seconds_since(&t0), out, log, side,
+						(*index)++);
 		if (rc != EXIT_OK) {
 			input_close(in);
 			return rc;

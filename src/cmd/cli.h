@@ -7,6 +7,7 @@
 #define CLI_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "readers/readers.h"
 #include "writers/writers.h"
@@ -123,13 +124,26 @@ int cli_parse(cli *c, int argc, char **argv);
 void cli_free(cli *c);
 
 /* How c's INPUTs are read (--input-format, --kernel). */
+/* Was gpu.max_threads given with -s? */
+static inline int cli_max_threads_given(const cli *c)
+{
+	for (int i = 0; i < c->nsets; i++)
+		if (!strncmp(c->sets[i], "gpu.max_threads=", 16))
+			return 1;
+	return 0;
+}
+
+/* How commands read inputs: a description's max_threads gives way to an
+ * explicit -s gpu.max_threads (0: every thread). */
 static inline input_opts cli_input_opts(const cli *c)
 {
 	return (input_opts){.format = c->input_format,
 			    .kernel = c->kernel,
 			    .line = c->config.l1_line,
 			    .defines = c->defines,
-			    .ndefines = (size_t)c->ndefines};
+			    .ndefines = (size_t)c->ndefines,
+			    .max_threads_set = cli_max_threads_given(c),
+			    .max_threads = c->config.max_threads};
 }
 
 /* What the command line prints (cli_common.c, beneath the parser). */

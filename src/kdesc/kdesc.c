@@ -35,6 +35,15 @@ static int kd_next(trace_reader *rr, const char **name)
 	return 1;
 }
 
+void kdesc_set_max_threads(trace_reader *r, uint32_t cap)
+{
+	if (kdesc_is(r)) {
+		kdesc *d = (kdesc *)r;
+		d->threads_set = 1;
+		d->threads_cap = cap;
+	}
+}
+
 int kdesc_is(const trace_reader *r)
 {
 	return r && r->load == kd_load;
@@ -130,6 +139,7 @@ trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant,
 	}
 	d->base.next = kd_next;
 	d->base.load = kd_load;
+	d->base.load_blocks = kd_load_blocks;
 	d->base.close = kd_close;
 	d->defines = defines;
 	d->ndefines = ndefines;

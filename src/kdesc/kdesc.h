@@ -88,6 +88,10 @@ typedef struct kdesc_ref_info {
 	int store;
 } kdesc_ref_info;
 int kdesc_is(const trace_reader *r);
+/* Model cap threads of every launch (0: all of them) whatever the
+ * description's max_threads says (gpu.max_threads given, or a preset that
+ * models every SM: input_opts.max_threads_set). */
+void kdesc_set_max_threads(trace_reader *r, uint32_t cap);
 int kdesc_nrefs(const trace_reader *r);
 void kdesc_ref(const trace_reader *r, int i, kdesc_ref_info *out);
 /* Its parameters, in order, with their values (after :VARIANT and -D):

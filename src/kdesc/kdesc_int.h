@@ -112,6 +112,8 @@ typedef struct kdesc {
 	kd_launch *launches;
 	size_t nlaunches, next;
 	int64_t default_max_threads;
+	int threads_set;         /* kdesc_set_max_threads: threads_cap for every kernel's */
+	uint32_t threads_cap;
 	int default_order;
 	/* -D NAME=VALUE settings over the parameters (kdesc_reader's) */
 	const char *const *defines;
@@ -146,6 +148,7 @@ typedef struct run {
 	rd_kernel_builder *b;
 	uint32_t tid;
 	uint64_t loads_left;     /* trace_max_loads(), counted down */
+	uint64_t stores_left;    /* the same for stores (read once, not per store) */
 	/* The work a description may take: KD_MAX_STEPS statements and loop
 	 * iterations over all its threads and launches (d->steps), or what
 	 * RDSCOPE_MAX_STEPS says. Loads alone are bounded by loads_left,
@@ -173,6 +176,12 @@ typedef struct run {
 	 * kdesc_flat.c calls this file's functions): 0, 1 not taken, -1 */
 	int (*flat_body)(struct run *r, const struct kd_kernel *K);
 	int dry;                 /* addresses computed and checked, nothing counted */
+	/* building a part (kd_load_blocks): only the blocks keep accepts;
+	 * nblocks is the launch's block count (after max_threads) */
+	int (*keep)(void *ctx, uint64_t block);
+	void *keep_ctx;
+	uint64_t nblocks;
+	uint64_t grid_threads;   /* the launch's threads before max_threads */
 	int flat_off;            /* --stream: every access counted */
 	kdesc_flat_info *flat;   /* what the path did, or NULL */
 } run;
@@ -212,5 +221,7 @@ int kd_count_loop(run *r, const kd_stmt *st);
 /* The trace_reader load callback: the current launch run thread by thread
  * into a kernel (kdesc_run.c). */
 int kd_load(trace_reader *rr, rd_kernel **out);
+int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		   uint64_t *nblocks, rd_kernel **out);
 
 #endif

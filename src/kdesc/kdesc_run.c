@@ -115,7 +115,7 @@ static int run_access(run *r, const kd_stmt *st)
 			return kd_run_fail(r, st->line, "more than %llu loads in one kernel (lower "
 						        "max_threads or the sizes)",
 					   (unsigned long long)trace_max_loads());
-		if (st->kind == ST_STORE && rd_kernel_builder_stores(r->b) >= trace_max_loads())
+		if (st->kind == ST_STORE && !r->stores_left--)
 			return kd_run_fail(r, st->line, "more than %llu stores in one kernel (lower "
 						        "max_threads or the sizes)",
 					   (unsigned long long)trace_max_loads());
@@ -428,8 +428,10 @@ int kd_run_launch(run *r, const kd_launch *L)
 			       L->name, (unsigned long long)bs, 1u << 20);
 	}
 	uint64_t nblocks = (uint64_t)g[0] * g[1] * g[2];
-	if (K->max_threads) {
-		uint64_t cap = (uint64_t)K->max_threads / bs;
+	int64_t max_threads = d->threads_set ? (int64_t)d->threads_cap : K->max_threads;
+	r->grid_threads = nblocks * bs;
+	if (max_threads) {
+		uint64_t cap = (uint64_t)max_threads / bs;
 		if (cap < 1)
 			cap = 1;
 		if (cap < nblocks)
@@ -459,7 +461,10 @@ int kd_run_launch(run *r, const kd_launch *L)
 	for (int i = 0; i < d->nrefs; i++)
 		r->site[i] = -1;
 	double base = r->base, span = r->span;
+	r->nblocks = nblocks;
 	for (uint64_t b = 0; b < nblocks && !r->failed; b++) {
+		if (r->keep && !r->keep(r->keep_ctx, b))
+			continue;
 		if (K->order == ORDER_CUDA) {
 			vals[S_BX] = (int64_t)(b % (uint64_t)g[0]);
 			vals[S_BY] = (int64_t)(b / (uint64_t)g[0] % (uint64_t)g[1]);
@@ -498,20 +503,33 @@ int kd_run_launch(run *r, const kd_launch *L)
 
 int kd_load(trace_reader *rr, rd_kernel **out)
 {
+	return kd_load_blocks(rr, NULL, NULL, NULL, out);
+}
+
+int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		   uint64_t *nblocks, rd_kernel **out)
+{
 	kdesc *d = (kdesc *)rr;
 	*out = NULL;
 	run r = {.d = d,
 		 .loads_left = trace_max_loads(),
-		 .max_steps = limit_from_env("RDSCOPE_MAX_STEPS", KD_MAX_STEPS, UINT64_MAX)};
+		 .stores_left = trace_max_loads(),
+		 .max_steps = limit_from_env("RDSCOPE_MAX_STEPS", KD_MAX_STEPS, UINT64_MAX),
+		 .keep = keep,
+		 .keep_ctx = ctx};
 	if (kd_run_launch(&r, &d->launches[d->next - 1]) < 0) {
 		rd_kernel_builder_free(r.b);
 		return d->oom ? TRACE_ENOMEM : TRACE_EINPUT;
 	}
+	if (nblocks)
+		*nblocks = r.nblocks;
 	*out = rd_kernel_builder_finish(r.b);
 	if (!*out) {
 		kd_oom(d);
 		return TRACE_ENOMEM;
 	}
+	if (r.grid_threads > r.nblocks * (*out)->block_size)
+		(*out)->launch_threads = r.grid_threads;
 	/* the description's arrays, its map (seed 002's unit of placement):
 	 * 2D and deeper layouts keep their innermost dimension as the width;
 	 * an array overlapping one before it (explicit bases) is left out,

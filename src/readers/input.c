@@ -538,8 +538,11 @@ static trace_reader *open_reader(const char *path, const char *variant, const in
 	case F_RDT:
 		return trace_rdt_reader(t, err, errlen, oom);
 	case F_KDESC:
-		return kdesc_reader(t, textin_shown(t), variant, o->defines, o->ndefines, err, errlen,
-				    oom);
+		r = kdesc_reader(t, textin_shown(t), variant, o->defines, o->ndefines, err, errlen,
+				 oom);
+		if (r && o->max_threads_set)
+			kdesc_set_max_threads(r, o->max_threads);
+		return r;
 	}
 	if (!r) {
 		textin_close(t);
@@ -743,6 +746,51 @@ int input_next(input *in, rd_kernel **k, char *err, size_t errlen)
 	if (rc == 0)
 		return end_of_input(in, err, errlen);
 	rc = in->r->load(in->r, k);
+	if (rc != TRACE_OK) {
+		say(err, errlen, "%s", in->err);
+		return rc == TRACE_ENOMEM ? INPUT_ENOMEM : INPUT_EINPUT;
+	}
+	return INPUT_OK;
+}
+
+static int keep_none(void *ctx, uint64_t block)
+{
+	(void)ctx;
+	(void)block;
+	return 0;
+}
+
+int input_next_shape(input *in, rd_kernel **k, uint64_t *nblocks, char *err, size_t errlen)
+{
+	*k = NULL;
+	*nblocks = 0;
+	if (in->builtin || !in->r || !in->r->load_blocks)
+		return input_next(in, k, err, errlen);
+	const char *name;
+	int rc = advance(in, &name);
+	if (rc < 0) {
+		say(err, errlen, "%s", in->err);
+		return status_of(in->r->oom);
+	}
+	if (rc == 0)
+		return end_of_input(in, err, errlen);
+	rc = in->r->load_blocks(in->r, keep_none, NULL, nblocks, k);
+	if (rc != TRACE_OK) {
+		say(err, errlen, "%s", in->err);
+		return rc == TRACE_ENOMEM ? INPUT_ENOMEM : INPUT_EINPUT;
+	}
+	return INPUT_OK;
+}
+
+int input_blocks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx, rd_kernel **k,
+		 char *err, size_t errlen)
+{
+	*k = NULL;
+	if (!in->r || !in->r->load_blocks) {
+		say(err, errlen, "%s: the kernel cannot be built in parts", in->spec);
+		return INPUT_EINPUT;
+	}
+	int rc = in->r->load_blocks(in->r, keep, ctx, NULL, k);
 	if (rc != TRACE_OK) {
 		say(err, errlen, "%s", in->err);
 		return rc == TRACE_ENOMEM ? INPUT_ENOMEM : INPUT_EINPUT;

@@ -38,6 +38,10 @@ typedef struct input_opts {
 	uint32_t line;      /* rp: inputs: bytes per generated index (l1.line); 0: 128 */
 	const char *const *defines; /* -D NAME=VALUE over a description's params */
 	size_t ndefines;
+	/* Threads of each launch of a description: max_threads (0: all) in
+	 * place of its own max_threads, when max_threads_set */
+	int max_threads_set;
+	uint32_t max_threads;
 } input_opts;
 
 /* The format names --input-format takes, "|"-separated. */
@@ -57,6 +61,17 @@ int input_open(const char *spec, const input_opts *o, input **in, char *err, siz
  * or an error status with err set.
  */
 int input_next(input *in, rd_kernel **k, char *err, size_t errlen);
+/*
+ * input_next for a command that models a kernel in parts (rd_parts): where
+ * the reader builds a kernel's blocks apart (descriptions), *k is the
+ * kernel's shape (its name, block size and arrays; no loads) and *nblocks
+ * its blocks; build the parts with input_blocks, as often as needed, until
+ * the next input_next*. Elsewhere *nblocks is 0 and *k the whole kernel.
+ */
+int input_next_shape(input *in, rd_kernel **k, uint64_t *nblocks, char *err, size_t errlen);
+/* The announced kernel with only the blocks keep(ctx, block) accepts. */
+int input_blocks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx, rd_kernel **k,
+		 char *err, size_t errlen);
 void input_close(input *in);
 
 /* The reader of a file input (its kernels not read yet), for a command

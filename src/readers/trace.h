@@ -47,6 +47,13 @@ struct trace_reader {
 	int (*next)(trace_reader *r, const char **name);
 	/* Build the kernel next() announced: TRACE_OK with *k, or a status. */
 	int (*load)(trace_reader *r, rd_kernel **k);
+	/* Optional (NULL: the reader builds whole kernels only): the kernel
+	 * next() announced with only the blocks keep(ctx, block) accepts
+	 * (block: its first thread id / the block size; thread ids are the
+	 * whole kernel's), again as often as asked; *nblocks (if not NULL)
+	 * the kernel's blocks. A part of a kernel at a time (rd_parts). */
+	int (*load_blocks)(trace_reader *r, int (*keep)(void *ctx, uint64_t block), void *ctx,
+			   uint64_t *nblocks, rd_kernel **k);
 	void (*close)(trace_reader *r);
 	char *err;    /* "path:line: message" of the last failure */
 	size_t errlen;

@@ -281,6 +281,21 @@ static void json_run(output *o, const output_run *run)
 	fputs("},\"threads\":{", f);
 	json_u64(f, "total", r->threads_total, 1);
 	json_u64(f, "modelled", r->threads_modelled, 0);
+	json_u64(f, "blocks", r->blocks_modelled, 0);
+	json_u64(f, "cores_used", r->cores_used, 0);
+	if (run->k && run->k->launch_threads)
+		json_u64(f, "launch", run->k->launch_threads, 0);
+	if (r->cores_sampled) {
+		fputs("},\"sampled\":{", f);
+		json_u64(f, "cores", r->cores_sampled, 1);
+		json_u64(f, "of", r->cores_used, 0);
+		fputs(",\"miss_rate_min\":", f);
+		json_double(f, r->core_miss_min, "%.17g");
+		fputs(",\"miss_rate_max\":", f);
+		json_double(f, r->core_miss_max, "%.17g");
+		fputs(",\"miss_rate_sd\":", f);
+		json_double(f, r->core_miss_sd, "%.17g");
+	}
 	fputs("},\"miss_rate\":", f);
 	json_double(f, r->miss_rate, "%.17g");
 	fputs(",\"miss_rate_all\":", f);

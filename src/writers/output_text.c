@@ -391,6 +391,19 @@ static void text_run(output *o, const output_run *run)
 	if (r->threads_modelled < r->threads_total)
 		fprintf(f, "note: gpu.max_threads=%u kept %u of %u threads\n", c->max_threads,
 			r->threads_modelled, r->threads_total);
+	if (run->k && run->k->launch_threads)
+		fprintf(f, "note: the description's max_threads kept %u of the launch's %llu threads "
+			   "(-s gpu.max_threads=0 models them all)\n",
+			r->threads_total, (unsigned long long)run->k->launch_threads);
+	if (c->cores > 1)
+		fprintf(f, "modelled: %u thread%s in %u block%s on %u of %u cores\n",
+			r->threads_modelled, r->threads_modelled == 1 ? "" : "s", r->blocks_modelled,
+			r->blocks_modelled == 1 ? "" : "s", r->cores_used, c->cores);
+	if (r->cores_sampled)
+		fprintf(f, "sampled: %u of the %u cores with blocks (gpu.sample_cores), counts scaled "
+			   "by %u/%u; the sampled cores' miss rates %.2f%% to %.2f%% (sd %.2f points)\n",
+			r->cores_sampled, r->cores_used, r->cores_used, r->cores_sampled,
+			100 * r->core_miss_min, 100 * r->core_miss_max, 100 * r->core_miss_sd);
 }
 
 const struct output_ops output_text_ops = {NULL, text_run, NULL};

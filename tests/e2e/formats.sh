@@ -27,6 +27,7 @@ strip() { # JSON-FILE OUT-FILE
 d=json.load(open(sys.argv[1]))
 for r in d['runs']:
     r.pop('input'); r.pop('kernel')
+    r['threads'].pop('launch', None)  # a description knows its launch's size, a trace not
     print(json.dumps(r, sort_keys=True))" "$1" >"$2"
 }
 # run INPUT... -> $T/NAME.res (stripped JSON); status in $rc

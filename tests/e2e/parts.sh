@@ -1,0 +1,101 @@
+#!/bin/sh
+# Kernels in parts (rd_parts; issue 38): a description built and modelled
+# one core's blocks at a time gives the same bytes as the whole kernel at
+# once (RDSCOPE_PARTS=0), on several kernels and launches, blocks that end
+# at different times, the L2, DRAM, stores and the model profiles; the
+# load limit applies to a part, not the kernel; gpu.max_threads overrides
+# a description's max_threads both ways; gpu.sample_cores estimates.
+# Prints "ok - NAME" / "not ok - NAME".
+. "$(dirname "$0")/common.inc"
+
+# ---------------------------------------------------------------- same bytes
+ok=0
+n=0
+for f in samples/polybench/fdtd-2d.kdesc:small samples/polybench/bicg.kdesc:small \
+	samples/effects/halo-blocks.kdesc samples/kernels/matmul.kdesc samples/traces/tiny.kdesc \
+	samples/kernels/transpose-tiled.kdesc; do
+	for cfg in "-p hopper-h100" "-p rdgc-baseline" "-p volta-v100 -s l2.size=1048576" \
+		"-p maxwell-gtx970 -s dram.enable=true" \
+		"-p hopper-h100 -s classes=per-access -s gpu.block_mapping=bpart4" \
+		"-p gt740m -s l1.stores=evict" "-s gpu.cores=7 -s latency.stddev=9"; do
+		for fmt in text json; do
+			# shellcheck disable=SC2086
+			RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -f $fmt $cfg "$f" >"$T/a" 2>"$T/ae"
+			ra=$?
+			# shellcheck disable=SC2086
+			"$RDSCOPE" run -q --no-timing -f $fmt -j 2 $cfg "$f" >"$T/b" 2>"$T/be"
+			rb=$?
+			n=$((n + 1))
+			if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b"; then
+				echo "# differs: $f $cfg -f $fmt (exit $ra, $rb)"
+				ok=1
+			fi
+		done
+	done
+done
+[ $n -eq 84 ]
+result "in parts, 6 descriptions x 7 configurations x text/JSON: the whole kernel's bytes" $((ok | $?))
+
+# the parts really are parts: with a load limit below the kernel's loads
+# (4,194,304) but above one core's (one block: 131,072), the whole kernel is
+# refused and the parts run
+RDSCOPE_MAX_LOADS=200000 RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -p hopper-h100 \
+	samples/kernels/matmul.kdesc >"$T/a" 2>"$T/ae"
+ra=$?
+RDSCOPE_MAX_LOADS=200000 "$RDSCOPE" run -q --no-timing -j 1 -p hopper-h100 \
+	samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be"
+rb=$?
+"$RDSCOPE" run -q --no-timing -j 1 -p hopper-h100 samples/kernels/matmul.kdesc >"$T/c" 2>/dev/null
+[ $ra -ne 0 ] && grep -q "more than 200000 loads" "$T/ae" && [ $rb -eq 0 ] && cmp -s "$T/b" "$T/c"
+result "the load limit is a part's: a kernel over it runs in parts, the same bytes" $?
+
+# ---------------------------------------------------------------- max_threads
+# matmul's ref-n64 variant: max_threads = 1024 of a 4096-thread launch
+rds run -q --no-timing -f json samples/kernels/matmul.kdesc:ref-n64
+cp "$T/out" "$T/own.json"
+rds run -q --no-timing -f json -s gpu.max_threads=0 samples/kernels/matmul.kdesc:ref-n64
+cp "$T/out" "$T/all.json"
+rds run -q --no-timing -f json -s gpu.max_threads=2048 samples/kernels/matmul.kdesc:ref-n64
+cp "$T/out" "$T/half.json"
+rds run -q --no-timing samples/kernels/matmul.kdesc:ref-n64
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+th = lambda f: json.load(open(t + "/" + f))["runs"][0]["threads"]
+own, al, half = th("own.json"), th("all.json"), th("half.json")
+assert own["modelled"] == 1024 and own["launch"] == 4096, own
+assert al["modelled"] == 4096 and "launch" not in al, al
+assert half["modelled"] == 2048 and half["launch"] == 4096, half
+PY
+[ $? -eq 0 ] && grep -q "note: the description's max_threads kept 1024 of the launch's 4096 threads" "$T/out"
+result "gpu.max_threads given overrides a description's max_threads both ways; the text and JSON say so" $?
+
+# ---------------------------------------------------------------- sampled cores
+# matmul: 32 blocks on 32 of the 132 cores
+F=samples/kernels/matmul.kdesc
+rds run -q --no-timing -f json -p hopper-h100 $F
+cp "$T/out" "$T/full.json"
+rds run -q --no-timing -f json -p hopper-h100 -s gpu.sample_cores=4 $F
+cp "$T/out" "$T/s1.json"
+rds run -q --no-timing -f json -p hopper-h100 -s gpu.sample_cores=32 $F
+cp "$T/out" "$T/s132.json"
+rds run -q --no-timing -p hopper-h100 -s gpu.sample_cores=4 $F
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+ld = lambda f: json.load(open(t + "/" + f))["runs"]
+full, s1, s132 = ld("full.json"), ld("s1.json"), ld("s132.json")
+for a, b in zip(full, s132):  # at least as many as the cores with blocks: all of them
+    assert a["counts"] == b["counts"] and "sampled" not in b, b
+for a, b in zip(full, s1):
+    sa = b["sampled"]
+    used = b["threads"]["cores_used"]
+    assert sa["cores"] == 4 and sa["of"] == used == 32, sa
+    # scaled totals: every block makes the same requests, so 8 x 4 cores'
+    # are the full run's; the rate within the sampled cores' spread
+    assert b["counts"]["requests"] == a["counts"]["requests"], (a["counts"], b["counts"])
+    assert sa["miss_rate_min"] <= b["miss_rate_all"] + 1e-12 <= sa["miss_rate_max"] + 2e-12, sa
+    assert abs(b["miss_rate_all"] - a["miss_rate_all"]) <= sa["miss_rate_max"] - sa["miss_rate_min"] + 0.01
+PY
+[ $? -eq 0 ] && grep -q "^sampled: 4 of the 32 cores with blocks (gpu.sample_cores), counts scaled by 32/4" "$T/out"
+result "gpu.sample_cores: scaled totals, the spread, marked sampled; N >= the cores with blocks is the full run" $?
