@@ -75,8 +75,19 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-/* One data line (n bytes, no line end). 0, -1 bad, -2 out of memory. */
-static int parse_line(actx *x, const char *s, size_t n, rd_arrays *as, unsigned *lines)
+/* One array as its line gives it (the map is built once every line is
+ * read: adding them one by one looked each name up among all before it,
+ * 65,536 lines took 18 s). */
+typedef struct arec {
+	char *name;
+	uint64_t base, bytes;
+	uint32_t elem, width;
+	unsigned line;
+} arec;
+
+/* One data line (n bytes, no line end) into *r. 0, -1 bad, -2 out of
+ * memory. */
+static int parse_line(actx *x, const char *s, size_t n, arec *r)
 {
 	const char *f[6];
 	size_t len[6];
@@ -137,28 +148,143 @@ static int parse_line(actx *x, const char *s, size_t n, rd_arrays *as, unsigned 
 			return bad(x, "width: %llu elements are not a whole number of rows of %llu",
 				   (unsigned long long)(bytes / elem), (unsigned long long)width);
 	}
-	if (as->n >= ARRAYS_MAX)
-		return bad(x, "more than %d arrays", ARRAYS_MAX);
-	uint32_t other = 0;
-	int rc = rd_arrays_add(as, name, base, bytes, (uint32_t)elem, (uint32_t)width, &other);
-	if (rc == -1)
+	size_t nl = strlen(name) + 1;
+	if (!(r->name = malloc(nl)))
 		return -2;
-	if (rc == -4)
-		return bad(x, "array '%s' named twice (first on line %u)", name, lines[other]);
-	if (rc == -3) {
-		const rd_array *o = &as->a[other];
-		return bad(x, "%s [0x%llx, 0x%llx) overlaps %s [0x%llx, 0x%llx) of line %u", name,
-			   (unsigned long long)base, (unsigned long long)(base + bytes), o->name,
-			   (unsigned long long)o->base, (unsigned long long)(o->base + o->bytes),
-			   lines[other]);
-	}
-	if (rc < 0)
-		return bad(x, "bad array");
-	/* the lines in the arrays' order (sorted by base, as the map) */
-	uint32_t at = (uint32_t)rd_arrays_named(as, name);
-	memmove(&lines[at + 1], &lines[at], (as->n - 1 - at) * sizeof *lines);
-	lines[at] = x->line;
+	memcpy(r->name, name, nl);
+	r->base = base;
+	r->bytes = bytes;
+	r->elem = (uint32_t)elem;
+	r->width = (uint32_t)width;
+	r->line = x->line;
 	return 0;
+}
+
+/* ------------------------------------------------ names and overlaps */
+
+/* Records by pointer: by name or by base, ties in line order (their
+ * order in the one array they are in). */
+static int by_name(const void *a, const void *b)
+{
+	const arec *p = *(const arec *const *)a, *q = *(const arec *const *)b;
+	int c = strcmp(p->name, q->name);
+	return c ? c : (p > q) - (p < q);
+}
+
+static int by_base(const void *a, const void *b)
+{
+	const arec *p = *(const arec *const *)a, *q = *(const arec *const *)b;
+	return p->base != q->base ? (p->base > q->base) - (p->base < q->base) : (p > q) - (p < q);
+}
+
+/* A Fenwick tree over the records' places in base order: which of them
+ * are in the map so far, the one before and after a place in O(log n). */
+static void bit_add(uint32_t *t, uint32_t n, uint32_t r)
+{
+	for (uint32_t i = r + 1; i <= n; i += i & -i)
+		t[i]++;
+}
+
+/* Records in places 0..r-1. */
+static uint32_t bit_before(const uint32_t *t, uint32_t r)
+{
+	uint32_t s = 0;
+	for (uint32_t i = r; i; i -= i & -i)
+		s += t[i];
+	return s;
+}
+
+/* The place of the k-th (1-based) record in. */
+static uint32_t bit_kth(const uint32_t *t, uint32_t n, uint32_t k)
+{
+	uint32_t pos = 0, step = 1;
+	while (step * 2 <= n)
+		step *= 2;
+	for (; step; step /= 2)
+		if (pos + step <= n && t[pos + step] < k) {
+			pos += step;
+			k -= t[pos];
+		}
+	return pos; /* 0-based place */
+}
+
+/*
+ * The records r[0..n) (in line order) as a map, refusing, as line by line
+ * would, the first line whose name an earlier line took or whose range
+ * overlaps an earlier line's: n log n. 0 with *out; -1 (err set); -2 out of
+ * memory. The names move into the map.
+ */
+static int build_map(actx *x, arec *r, uint32_t n, rd_arrays *as)
+{
+	arec **idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
+	uint32_t *first = malloc((size_t)(n ? n : 1) * sizeof *first),
+		 *place = malloc((size_t)(n ? n : 1) * sizeof *place),
+		 *tree = calloc((size_t)n + 1, sizeof *tree);
+	rd_array *a = malloc((size_t)(n ? n : 1) * sizeof *a);
+	int rc = -2;
+	if (!idx || !first || !place || !tree || !a)
+		goto out;
+	/* first[i]: the first line with r[i]'s name */
+	for (uint32_t k = 0; k < n; k++)
+		idx[k] = &r[k];
+	qsort(idx, n, sizeof *idx, by_name);
+	for (uint32_t k = 0; k < n; k++)
+		first[idx[k] - r] = k && !strcmp(idx[k]->name, idx[k - 1]->name)
+					   ? first[idx[k - 1] - r]
+					   : (uint32_t)(idx[k] - r);
+	qsort(idx, n, sizeof *idx, by_base);
+	for (uint32_t k = 0; k < n; k++)
+		place[idx[k] - r] = k;
+	rc = 0;
+	for (uint32_t i = 0; i < n && rc == 0; i++) {
+		x->line = r[i].line;
+		if (first[i] != i) {
+			rc = bad(x, "array '%s' named twice (first on line %u)", r[i].name,
+				 r[first[i]].line);
+			break;
+		}
+		/* the arrays in so far are disjoint: only the one before and
+		 * the one after in base order can overlap */
+		uint32_t before = bit_before(tree, place[i]), in = bit_before(tree, n);
+		const arec *o = NULL;
+		if (before) {
+			const arec *p = idx[bit_kth(tree, n, before)];
+			if (p->base + p->bytes > r[i].base)
+				o = p;
+		}
+		if (!o && before < in) {
+			const arec *q = idx[bit_kth(tree, n, before + 1)];
+			if (q->base < r[i].base + r[i].bytes)
+				o = q;
+		}
+		if (o) {
+			rc = bad(x, "%s [0x%llx, 0x%llx) overlaps %s [0x%llx, 0x%llx) of line %u",
+				 r[i].name, (unsigned long long)r[i].base,
+				 (unsigned long long)(r[i].base + r[i].bytes), o->name,
+				 (unsigned long long)o->base, (unsigned long long)(o->base + o->bytes),
+				 o->line);
+			break;
+		}
+		bit_add(tree, n, place[i]);
+	}
+	if (rc == 0) {
+		for (uint32_t k = 0; k < n; k++) {
+			arec *p = idx[k];
+			a[k] = (rd_array){.name = p->name, .base = p->base, .bytes = p->bytes,
+					  .elem = p->elem, .width = p->width};
+			p->name = NULL; /* the map's now */
+		}
+		as->a = a;
+		as->n = as->cap = n;
+		a = NULL;
+	}
+out:
+	free(idx);
+	free(first);
+	free(place);
+	free(tree);
+	free(a);
+	return rc;
 }
 
 static int is_header(const char *s, size_t n)
@@ -184,13 +310,15 @@ int arrays_parse(const char *text, size_t n, const char *shown, rd_arrays **out,
 		return -1;
 	}
 	rd_arrays *as = rd_arrays_new();
-	unsigned *lines = malloc((ARRAYS_MAX + 1) * sizeof *lines);
-	if (!as || !lines) {
-		rd_arrays_free(as);
-		free(lines);
+	arec *recs = NULL;
+	uint32_t nrec = 0, cap = 0;
+	if (!as)
 		return -2;
-	}
+	/* Every line's fields first; a line's own error waits until the
+	 * earlier lines' names and ranges are checked (the first bad line in
+	 * the file is the one said). */
 	int rc = 0, seen = 0;
+	char lerr[512];
 	size_t i = 0;
 	while (i < n && rc == 0) {
 		size_t e = i;
@@ -214,16 +342,43 @@ int arrays_parse(const char *text, size_t n, const char *shown, rd_arrays **out,
 			seen = 1;
 		} else {
 			seen = 1;
-			rc = parse_line(&x, s, len, as, lines);
+			if (nrec >= ARRAYS_MAX) {
+				rc = bad(&x, "more than %d arrays", ARRAYS_MAX);
+				break;
+			}
+			if (nrec == cap) {
+				uint32_t nc = cap ? cap * 2 : 64;
+				arec *v = realloc(recs, (size_t)nc * sizeof *v);
+				if (!v) {
+					rc = -2;
+					break;
+				}
+				recs = v;
+				cap = nc;
+			}
+			rc = parse_line(&x, s, len, &recs[nrec]);
+			if (rc == 0)
+				nrec++;
 		}
 		i = e + 1;
 	}
-	if (rc == 0 && as->n == 0) {
+	if (rc == 0 && nrec == 0) {
 		snprintf(err, errlen, "%s:%u: no arrays (expected lines 'name,base,bytes,elem[,width]')",
 			 shown, x.line ? x.line : 1);
 		rc = -1;
+	} else if (rc != -2) {
+		/* a line's own error, unless an earlier line's name or range
+		 * is refused first */
+		snprintf(lerr, sizeof lerr, "%s", err);
+		int brc = build_map(&x, recs, nrec, as);
+		if (brc)
+			rc = brc;
+		else if (rc)
+			snprintf(err, errlen, "%s", lerr);
 	}
-	free(lines);
+	for (uint32_t k = 0; k < nrec; k++)
+		free(recs[k].name);
+	free(recs);
 	if (rc) {
 		rd_arrays_free(as);
 		return rc;
