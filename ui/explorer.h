@@ -80,10 +80,13 @@ typedef struct explorer_opts {
 	 * Load another input to explore (the explorer's i key): spec is a
 	 * file, sample:NAME or builtin:NAME, optionally followed by
 	 * " --kernel NAME|INDEX". 0 with *k, or -1 with the reason in err.
-	 * Called off the UI thread (ui/bgcall.h); may block. NULL: the
-	 * explorer cannot open inputs.
+	 * Called off the UI thread (ui/bgcall.h); may block. stop(ctx) is
+	 * asked as the input is read: nonzero (the user left it with Esc)
+	 * ends the read (-1) and frees what it built. NULL: the explorer
+	 * cannot open inputs.
 	 */
-	int (*input_load)(const char *spec, rd_kernel **k, char *err, size_t len);
+	int (*input_load)(const char *spec, int (*stop)(void *ctx), void *ctx, rd_kernel **k,
+			  char *err, size_t len);
 	int (*preset_save)(const char *path, const rd_config *cfg, const char *name,
 			   const char *description, int replace, char *err, size_t len);
 	/*

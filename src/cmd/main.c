@@ -95,7 +95,8 @@ static int explorer_load(const explorer_opts *o, int interactive, rd_kernel **k,
  * thread): "SPEC" or "SPEC --kernel NAME|INDEX", read as `rdscope run`
  * reads it (by its content), non-interactively.
  */
-static int explorer_input_load(const char *text, rd_kernel **k, char *err, size_t len)
+static int explorer_input_load(const char *text, int (*stop)(void *ctx), void *ctx, rd_kernel **k,
+			       char *err, size_t len)
 {
 	char spec[1024], kern[256] = "";
 	snprintf(spec, sizeof spec, "%s", text);
@@ -108,7 +109,9 @@ static int explorer_input_load(const char *text, rd_kernel **k, char *err, size_
 			*--e = '\0';
 	}
 	input_opts opts = {.kernel = kern[0] ? kern : NULL};
+	trace_stop_set(stop, ctx); /* this thread's read: Esc stops it */
 	int st = input_load_with(spec, &opts, k, err, len);
+	trace_stop_set(NULL, NULL);
 	return st == INPUT_OK ? 0 : -1;
 }
 

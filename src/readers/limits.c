@@ -1,5 +1,6 @@
 /*
- * The readers' limits that the environment may lower (see trace.h).
+ * The readers' limits that the environment may lower, and the stop of a
+ * read from another thread (see trace.h).
  */
 #include "trace.h"
 
@@ -18,4 +19,20 @@ uint64_t limit_from_env(const char *name, uint64_t def, uint64_t max)
 uint64_t trace_max_loads(void)
 {
 	return limit_from_env("RDSCOPE_MAX_LOADS", TRACE_MAX_ACCESSES, TRACE_MAX_ACCESSES);
+}
+
+/* The calling thread's: each load of the explorer is read on a thread of
+ * its own, which sets it. */
+static _Thread_local int (*stop_fn)(void *ctx);
+static _Thread_local void *stop_ctx;
+
+void trace_stop_set(int (*stop)(void *ctx), void *ctx)
+{
+	stop_fn = stop;
+	stop_ctx = ctx;
+}
+
+int trace_stopped(void)
+{
+	return stop_fn && stop_fn(stop_ctx);
 }

@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "trace.h"
+
 #define COLCOPY_SRC 0x10000000ULL
 #define COLCOPY_DST 0x20000000ULL
 
@@ -26,6 +28,10 @@ rd_kernel *sample_colcopy(uint32_t height, uint32_t width, uint32_t elem)
 		return NULL;
 	/* A copy loop: each iteration loads one element, then stores it. */
 	for (uint32_t t = 0; t < height; t++) {
+		if ((t & 63) == 0 && trace_stopped()) { /* abandoned (trace.h) */
+			rd_kernel_builder_free(b);
+			return NULL;
+		}
 		for (uint32_t j = 0; j < width; j++) {
 			uint64_t off = ((uint64_t)t * width + j) * elem;
 			if (rd_kernel_builder_add(b, t, 0, COLCOPY_SRC + off, elem) < 0 ||

@@ -16,7 +16,8 @@
  * 0x20000000). Lines are reused within a thread, never across threads, so
  * the miss rate hinges on how far threads drift apart (MSHRs, latency).
  * Named "fig3-colcopy-h<height>" (with "-w<width>" / "-e<elem>" when those
- * differ from the paper's 1024 and 4). NULL: out of memory or a zero size.
+ * differ from the paper's 1024 and 4). NULL: out of memory, a zero size, or
+ * stopped (trace_stopped, trace.h).
  */
 rd_kernel *sample_colcopy(uint32_t height, uint32_t width, uint32_t elem);
 

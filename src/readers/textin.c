@@ -13,6 +13,8 @@
  */
 #include "textin.h"
 
+#include "trace.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <lzma.h>
@@ -169,6 +171,12 @@ static size_t produce(textin *t, char *dst, size_t cap)
 		return 0;
 	size_t out = 0;
 	while (out < cap) {
+		/* a read abandoned on another thread (trace.h): at most RAW
+		 * compressed or BLOCK plain bytes between two checks */
+		if (trace_stopped()) {
+			snprintf(t->pending, sizeof t->pending, "stopped");
+			break;
+		}
 		if (raw_fill(t) < 0)
 			break;
 		if (t->comp == TEXTIN_PLAIN) {

@@ -37,6 +37,18 @@ uint64_t trace_max_loads(void);
  * or def when it is unset or anything else. Read it once, not per item. */
 uint64_t limit_from_env(const char *name, uint64_t def, uint64_t max);
 
+/*
+ * Stopping a read from another thread (the explorer's loads, which Esc
+ * abandons: each one read on to its end, up to 4 at a time and gigabytes
+ * between them). trace_stop_set(stop, ctx) on the reading thread, before
+ * it reads; the readers then ask trace_stopped() between blocks of input
+ * (textin: every MiB at most) and as they build built-in kernels, and
+ * fail with "stopped" once stop(ctx) returns nonzero. stop NULL: never
+ * (the default on every thread); set it back when the read is over.
+ */
+void trace_stop_set(int (*stop)(void *ctx), void *ctx);
+int trace_stopped(void);
+
 typedef struct trace_reader trace_reader;
 struct trace_reader {
 	/*

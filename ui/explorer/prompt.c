@@ -87,7 +87,8 @@ static void shell_word(const char *w, char *buf, size_t len)
 typedef struct file_job {
 	int kind; /* P_OPEN, P_EXPORT, P_INPUT, P_TYPED or P_SVG */
 	int (*load)(const char *spec, rd_config *cfg, char *err, size_t len);
-	int (*input_load)(const char *spec, rd_kernel **k, char *err, size_t len);
+	int (*input_load)(const char *spec, int (*stop)(void *ctx), void *ctx, rd_kernel **k,
+			  char *err, size_t len);
 	rd_kernel *k;    /* P_INPUT, P_TYPED: the kernel read or made */
 	int (*save)(const char *path, const rd_config *cfg, const char *name,
 		    const char *description, int replace, char *err, size_t len);
@@ -96,7 +97,8 @@ typedef struct file_job {
 	rd_result res;   /* P_SVG: the result on screen (its histogram copied) */
 	int (*source)(const char *input, char **text, char *err, size_t len);
 	char *src_text;  /* P_SOURCE: the description's text read */
-	/* P_COUNT: what to count, the stop flag (Esc), the result */
+	/* P_COUNT: what to count, the result; P_COUNT and P_INPUT: the
+	 * stop flag (Esc) */
 	int (*count)(const char *input, const char *const *defines, size_t ndefines, uint32_t line,
 		     const uint64_t *bytes, int nlevels, int (*stop)(void *ctx), void *ctx,
 		     explorer_count *out, char *err, size_t len);
@@ -131,7 +133,8 @@ static void file_job_free(void *arg)
 	free(j);
 }
 
-static int count_stop(void *ctx)
+/* Has the UI left the job (P_COUNT, P_INPUT)? Asked on the job's thread. */
+static int job_stop(void *ctx)
 {
 	file_job *j = ctx;
 	return atomic_load(&j->stop);
@@ -160,7 +163,7 @@ static void file_job_run(void *arg)
 {
 	file_job *j = arg;
 	if (j->kind == P_INPUT) {
-		j->rc = j->input_load(j->text, &j->k, j->err, sizeof j->err);
+		j->rc = j->input_load(j->text, job_stop, j, &j->k, j->err, sizeof j->err);
 	} else if (j->kind == P_TYPED) {
 		typed_seq *sq = malloc(sizeof *sq);
 		j->rc = -1;
@@ -181,7 +184,7 @@ static void file_job_run(void *arg)
 		for (int i = 0; i < j->ndefs; i++)
 			defs[i] = j->defs[i];
 		j->rc = j->count(j->text, defs, (size_t)j->ndefs, j->line, j->bytes, j->nlevels,
-				 count_stop, j, &j->cres, j->err, sizeof j->err);
+				 job_stop, j, &j->cres, j->err, sizeof j->err);
 	} else if (j->kind == P_SVG) {
 		j->rc = svg_path(j->text, sizeof j->text, j->err, sizeof j->err);
 		if (j->rc == 0)
@@ -240,6 +243,7 @@ static file_job *file_job_new(explorer *x, int kind)
 		return NULL;
 	}
 	j->kind = kind;
+	atomic_init(&j->stop, 0);
 	j->load = x->opts->preset_load;
 	j->input_load = x->opts->input_load;
 	j->save = x->opts->preset_save;
@@ -574,7 +578,6 @@ static int prompt_count(explorer *x, const char (*defs)[48], int ndefs, uint32_t
 	j->line = line;
 	j->nlevels = nlevels < EXPLORER_COUNT_LEVELS ? nlevels : EXPLORER_COUNT_LEVELS;
 	memcpy(j->bytes, bytes, (size_t)j->nlevels * sizeof *bytes);
-	atomic_init(&j->stop, 0);
 	return file_job_start(x, j, "counting");
 }
 
@@ -596,7 +599,13 @@ int prompt_busy_done(explorer *x)
 int prompt_busy_cancel(explorer *x)
 {
 	file_job *j = bgcall_arg(x->busy);
-	if (j->kind == P_OPEN || j->kind == P_INPUT)
+	if (j->kind == P_INPUT) {
+		/* its thread ends at the next block of input it reads, freeing
+		 * what it built (a description's run, a pipe, a file system
+		 * that hangs: when it returns) */
+		atomic_store(&j->stop, 1);
+		explorer_message(x, 1, "open: stopped reading %s", j->text);
+	} else if (j->kind == P_OPEN)
 		explorer_message(x, 1, "open: stopped waiting for %s", j->text);
 	else if (j->kind == P_TYPED)
 		explorer_message(x, 1, "typed: stopped waiting");
