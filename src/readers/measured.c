@@ -12,7 +12,9 @@
 
 #define PROF_MAX_LINE 65536
 #define PROF_MAX_FIELDS 4096
-#define PROF_MAX_NAME 1023
+/* A profiler's kernel name: as long as its record allows (C++ template
+ * signatures pass 1 KB; one such name refused the whole file). */
+#define PROF_MAX_NAME (PROF_MAX_LINE - 1)
 
 enum mformat { MF_PLAIN, MF_NCU, MF_NCU_RAW, MF_NVPROF_METRICS, MF_NVPROF_EVENTS, MF_NCU_TEXT };
 static const char *const format_names[] = {"plain CSV", "Nsight Compute CSV",
@@ -368,7 +370,7 @@ static char *base_of(const char *k, int *oom)
 static const char *name_bad(const char *k)
 {
 	if (!*k || strlen(k) > PROF_MAX_NAME)
-		return "a kernel name of 1 to 1023 bytes expected%s";
+		return "a kernel name of 1 to 65535 bytes expected%s";
 	for (const char *c = k; *c; c++)
 		if ((unsigned char)*c < 32 || *c == 127)
 			return "a control character in the kernel name%s";
@@ -1129,7 +1131,7 @@ int measured_parse(const char *text, size_t n, const char *shown, measured_set *
 	/* The first line that is not blank or a comment tells the format. */
 	lines L = {text, text + n, 0};
 	enum mformat fmt = MF_PLAIN;
-	cols c;
+	cols c = {0};
 	for (;;) {
 		unsigned first;
 		int got = next_record(&L, buf, PROF_MAX_LINE, &first, shown, err, errlen);
