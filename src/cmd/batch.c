@@ -233,13 +233,15 @@ static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kern
 	progress_init(&ctx.prog, !c->quiet, shape->name);
 	parts_run pr = {.c = c, .spec = spec, .in = in, .p = p, .cores = cores, .n = n, .ctx = &ctx};
 	pthread_mutex_init(&pr.mu, NULL);
+	/* each part's cases on what the parts leave of the -j threads (set
+	 * before any part starts) */
+	unsigned all = c->jobs ? c->jobs : util_online_cpus();
+	rd_parts_set_threads(p, (int)(all / jobs));
 	pthread_t th[64];
 	unsigned nth = 0;
 	for (unsigned t = 1; t < jobs && t < 64; t++)
 		if (pthread_create(&th[nth], NULL, parts_worker, &pr) == 0)
 			nth++;
-	/* what the -j threads leave of the cores: each part's cases */
-	rd_parts_set_threads(p, (int)(jobs > nth + 1 ? jobs - nth : 1));
 	parts_worker(&pr);
 	for (unsigned t = 0; t < nth; t++)
 		pthread_join(th[t], NULL);
