@@ -1321,7 +1321,7 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 		if (check_range(c, &rd_keys[K_LATENCY_STDDEV], err, errlen) < 0)
 			return 0;
 		if ((double)c->latency_miss + 8.0 * c->latency_stddev > RD_MAX_LATENCY)
-			FAIL("%s + 8 * %s: must be at most %u (got %.0f)", NAME(i), NAME(K_LATENCY_STDDEV),
+			FAIL("%s + 8 * %s: must be at most %u (got %.10g)", NAME(i), NAME(K_LATENCY_STDDEV),
 			     RD_MAX_LATENCY, (double)c->latency_miss + 8.0 * c->latency_stddev);
 		return 0;
 	default:

@@ -227,9 +227,14 @@ static int plan_run(const cli *c, plan *p, rd_model *m)
 	for (uint32_t i = 0; i < p->n; i++)
 		total *= p->nallowed[i];
 	if (total > PLACEMENTS_MAX) {
-		msg_error("%s: %.0f placements of %u arrays: more than %d; name the arrays to "
+		char tot[32]; /* whole, or 1.2e+40 (not 41 digits) */
+		if (isinf(total))
+			snprintf(tot, sizeof tot, "over 1e+308");
+		else
+			snprintf(tot, sizeof tot, total < 1e15 ? "%.0f" : "%.3g", total);
+		msg_error("%s: %s placements of %u arrays: more than %d; name the arrays to "
 			  "place with --only A,B",
-			  p->spec, total, p->n, PLACEMENTS_MAX);
+			  p->spec, tot, p->n, PLACEMENTS_MAX);
 		return EXIT_USAGE;
 	}
 	p->nrows = (size_t)total;

@@ -69,9 +69,14 @@ static int resolve_relative(problems *pr, const rd_config *base, const rd_key *k
 	}
 	double r = nearbyint(v);
 	/* Sizes and counts are whole: say so rather than round silently. */
-	if (fabs(v - r) > 1e-9 * (fabs(v) > 1 ? fabs(v) : 1) || r > 18446744073709549568.0) {
-		problem(pr, "--vary %s=%s: %s x %s = %.17g is not a whole number", k->name, value,
-			value, basev, v);
+	if (!(fabs(v) < 18446744073709549568.0)) {
+		problem(pr, "--vary %s=%s: %.*s x %s = %.6g, more than %s takes", k->name, value,
+			(int)strlen(value) - 1, value, basev, v, k->name);
+		return 1;
+	}
+	if (fabs(v - r) > 1e-9 * (fabs(v) > 1 ? fabs(v) : 1)) {
+		problem(pr, "--vary %s=%s: %.*s x %s = %.15g is not a whole number", k->name, value,
+			(int)strlen(value) - 1, value, basev, v);
 		return 1;
 	}
 	snprintf(out, len, "%.0f", r);
