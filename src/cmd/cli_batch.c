@@ -135,8 +135,19 @@ static int build_config(cli *c)
 	 * and the GPU's keys of the configuration count (a hash that cannot
 	 * take the sets of the configured cache is no reason to refuse) */
 	rd_config chk = c->config;
-	if (c->cmd == CLI_PROFILE || c->cmd == CLI_COUNT) /* count: only l1.line */
+	if (c->cmd == CLI_PROFILE)
 		rd_config_profile(&c->config, &chk);
+	if (c->cmd == CLI_COUNT) {
+		/* count's caches are --levels, fully associative LRU: it reads
+		 * only l1.line (count_run says the other keys have no effect),
+		 * so only l1.line is checked, in a cache of one line (-s
+		 * l1.size=5 was refused for the l1.ways it made, 0) */
+		rd_config_default(&chk);
+		chk.l1_line = c->config.l1_line;
+		chk.l1_size = chk.l1_line;
+		chk.l1_ways = 1;
+		chk.l1_hash = RD_HASH_MOD;
+	}
 	if (rd_config_check(&chk, err, sizeof err) < 0) {
 		explain_problem(c, &base, err, sizeof err);
 		msg_error("%s", err);
