@@ -366,6 +366,20 @@ static char *base_of(const char *k, int *oom)
 	return b;
 }
 
+/* A long name (C++ signatures run to kilobytes) for a message: its start
+ * and end around "..." in buf, its length in size (" (N bytes)"); a short
+ * one as it is. */
+static const char *short_name(const char *k, char *buf, size_t len, char *size, size_t slen)
+{
+	size_t n = strlen(k);
+	*size = '\0';
+	if (n <= 160)
+		return k;
+	snprintf(buf, len, "%.100s...%s", k, k + n - 40);
+	snprintf(size, slen, " (%zu bytes)", n);
+	return buf;
+}
+
 /* A profiler's kernel name: NULL, or why it is refused. */
 static const char *name_bad(const char *k)
 {
@@ -1362,13 +1376,15 @@ void measured_match_notes(const measured_match *m, const char *shown, const char
 		}
 		if (!left)
 			continue;
+		char sb[200], size[32];
+		const char *kn = short_name(r->kernel, sb, sizeof sb, size, sizeof size);
 		if (left == total)
-			msg_error("%s:%u: no kernel named '%s' among the inputs%s", shown, r->line,
-				  r->kernel, total > 1 ? " (any of its launches)" : "");
+			msg_error("%s:%u: no kernel named '%s'%s among the inputs%s", shown, r->line,
+				  kn, size, total > 1 ? " (any of its launches)" : "");
 		else
-			msg_error("%s:%u: %zu of the %zu measured launches of '%s' have no kernel "
+			msg_error("%s:%u: %zu of the %zu measured launches of '%s'%s have no kernel "
 				  "among the inputs (launch%s %s, from 0): left out",
-				  shown, s->rows[first].line, left, total, r->kernel, left > 1 ? "es" : "",
+				  shown, s->rows[first].line, left, total, kn, size, left > 1 ? "es" : "",
 				  which);
 	}
 	/* kernels of the inputs no launch matched */

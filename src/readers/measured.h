@@ -48,7 +48,7 @@
  * columns are read by place: nvprof's unquoted 1,234.5% is refused),
  * fewer only when every column read is there (ncu leaves trailing rule
  * columns out); records of at most 65535 bytes and 4096 fields;
- * kernel names of 1 to 1023 bytes. Each launch (ncu: each ID; the text
+ * kernel names of 1 to 65535 bytes (a record's). Each launch (ncu: each ID; the text
  * page: each launch line) is a row; a kernel's launches are numbered from 0
  * in ID order (nvprof: one row per kernel, launch 0; a kernel twice, as
  * from two devices, is refused). A launch without any of the metrics
