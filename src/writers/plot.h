@@ -44,6 +44,11 @@ void plot_set_size(plot *p, unsigned w, unsigned h);
  */
 int plot_hists_check(const char *spec);
 void plot_set_hists(plot *p, const char *spec);
+/* The runs --plot-hist names that the picture does not have (no such run,
+ * or one skipped): how many, the first ones listed in buf ("5, 7").
+ * plot_runs: the runs it has, in buf ("0 to 3", "1, 2", "none"). */
+size_t plot_hists_missing(const plot *p, char *buf, size_t len);
+void plot_runs(const plot *p, char *buf, size_t len);
 
 /*
  * Add one run, in output order; copies what the picture needs. label

@@ -140,6 +140,67 @@ static int hist_wanted(const plot *p, unsigned long run)
 	return run_list(p->hists, same_run, run) == 1;
 }
 
+/* Context of missing_run: the plot, and the missing runs so far. */
+typedef struct missing {
+	const plot *p;
+	char *buf;
+	size_t len, n;
+} missing;
+
+static int missing_run(unsigned long run, unsigned long arg)
+{
+	missing *m = (missing *)(uintptr_t)arg;
+	for (size_t i = 0; i < m->p->n; i++)
+		if (m->p->bars[i].run == run)
+			return 0;
+	size_t l = strlen(m->buf);
+	char num[24];
+	snprintf(num, sizeof num, "%lu", run);
+	if (m->n++ < 8) {
+		if (l + strlen(num) + 3 < m->len)
+			snprintf(m->buf + l, m->len - l, "%s%s", l ? ", " : "", num);
+	} else if (m->n == 9 && l + 5 < m->len) {
+		snprintf(m->buf + l, m->len - l, ", ...");
+	}
+	return 0;
+}
+
+size_t plot_hists_missing(const plot *p, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	if (!p->hists || !strcmp(p->hists, "all") || !strcmp(p->hists, "none") || len < 32)
+		return 0;
+	missing m = {.p = p, .buf = buf, .len = len};
+	run_list(p->hists, missing_run, (unsigned long)(uintptr_t)&m);
+	return m.n;
+}
+
+void plot_runs(const plot *p, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n && o + 24 < len; i++) {
+		unsigned long r = p->bars[i].run;
+		size_t j = i;
+		while (j + 1 < p->n && p->bars[j + 1].run == p->bars[j].run + 1)
+			j++;
+		if (j >= i + 2) { /* three or more in a row */
+			o += (size_t)snprintf(buf + o, len - o, "%s%lu to %lu", o ? ", " : "", r,
+					      p->bars[j].run);
+			i = j;
+		} else {
+			o += (size_t)snprintf(buf + o, len - o, "%s%lu", o ? ", " : "", r);
+		}
+		if (o + 24 >= len && i + 1 < p->n) {
+			snprintf(buf + o, len - o, ", ...");
+			break;
+		}
+	}
+	if (!p->n)
+		snprintf(buf, len, "none");
+}
+
 void plot_free(plot *p)
 {
 	if (!p)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "histogram.h"
+#include "util/util.h"
 
 int sidecar_open(sidecar *s, const char *histogram, const char *svg, char *err, size_t errlen)
 {
@@ -40,8 +41,19 @@ int sidecar_add(sidecar *s, unsigned long run, unsigned long point, const char *
 
 int sidecar_commit(sidecar *s, char *err, size_t errlen)
 {
-	if (s->want_svg)
+	if (s->want_svg) {
+		/* --plot-hist naming a run the picture lacks drew nothing for it,
+		 * and said nothing */
+		char miss[160], runs[160];
+		size_t n = plot_hists_missing(s->plot, miss, sizeof miss);
+		if (n) {
+			plot_runs(s->plot, runs, sizeof runs);
+			msg_error("warning: --plot-hist: no run%s %s among the runs plotted (%s): %s",
+				  n == 1 ? "" : "s", miss, runs,
+				  n == 1 ? "its histogram is not drawn" : "their histograms are not drawn");
+		}
 		plot_write(s->plot, s->svg.f);
+	}
 	if ((s->want_hist && outfile_commit(&s->hist, err, errlen) < 0) ||
 	    (s->want_svg && outfile_commit(&s->svg, err, errlen) < 0)) {
 		sidecar_abort(s);
