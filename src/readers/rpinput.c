@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,26 @@ fail:
 	return -1;
 }
 
+/* Is this the first note about spec? Commands open an input more than
+ * once (batch checks every input before it writes, then reads each; a
+ * sweep reads it per point): the same spec makes the same kernel and the
+ * same note, said once. The first RP_NOTED specs are remembered. */
+#define RP_NOTED 64
+static int first_note(const char *spec)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	static char *noted[RP_NOTED];
+	static int n;
+	int first = 1;
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < n && first; i++)
+		first = strcmp(noted[i], spec) != 0;
+	if (first && n < RP_NOTED && (noted[n] = strdup(spec)))
+		n++;
+	pthread_mutex_unlock(&mu);
+	return first;
+}
+
 /* Options after PATH: ,length=N ,seed=S ,threads=T */
 static int opt(const char *s, const char *name, unsigned long long max, unsigned long long *v)
 {
@@ -190,19 +211,28 @@ int rp_load(const char *spec, uint32_t line, rd_kernel **out, char *err, size_t 
 	if (note && notelen)
 		note[0] = '\0';
 	snprintf(path, sizeof path, "%.*s", c ? (int)(c - s) : (int)strlen(s), s);
+	static const char *const names[] = {"length", "seed", "threads"};
+	unsigned long long *vals[] = {&length, &seed, &threads};
+	const unsigned long long maxs[] = {RP_MAX_LENGTH, UINT64_MAX, RD_MAX_THREAD_ID + 1ull};
+	const char *given[3] = {NULL, NULL, NULL};
 	for (; c; c = strchr(c + 1, ',')) {
-		int r = 0;
-		if (!r)
-			r = opt(c + 1, "length", RP_MAX_LENGTH, &length);
-		if (!r)
-			r = opt(c + 1, "seed", UINT64_MAX, &seed);
-		if (!r)
-			r = opt(c + 1, "threads", RD_MAX_THREAD_ID + 1ull, &threads);
+		int r = 0, i;
+		for (i = 0; i < 3 && !r; i++)
+			r = opt(c + 1, names[i], maxs[i], vals[i]);
 		if (r <= 0 || !length || !threads) {
 			snprintf(err, errlen, "%s: expected rp:PATH[,length=N][,seed=S][,threads=T] "
 					      "(length 1 to 2^27, threads 1 to 2^26)", spec);
 			return INPUT_EINPUT;
 		}
+		/* each option once: the last one was taken silently */
+		i--;
+		if (given[i]) {
+			snprintf(err, errlen, "%s: %.*s and %.*s: %s given twice (give it once)", spec,
+				 (int)strcspn(given[i], ","), given[i], (int)strcspn(c + 1, ","), c + 1,
+				 names[i]);
+			return INPUT_EINPUT;
+		}
+		given[i] = c + 1;
 	}
 	char *text;
 	size_t n;
@@ -220,7 +250,7 @@ int rp_load(const char *spec, uint32_t line, rd_kernel **out, char *err, size_t 
 	}
 	uint64_t cold, forced;
 	*out = rd_rp_kernel(p, maxrd, length, seed, threads, line, &cold, &forced);
-	if (*out && note && forced)
+	if (*out && note && forced && first_note(spec))
 		snprintf(note, notelen, "%s: %llu cold fills forced beyond the profile's cold share %.4f "
 					"(realised %.4f: length x cold share is below the largest distance "
 					"drawn + 1)", spec, (unsigned long long)forced, p[0],
