@@ -271,10 +271,12 @@ static int range_values(cal_key *key, const char *spec, char **vals, size_t *len
 	}
 	double count = floor((v[1] - v[0]) / v[2] + 1e-9) + 1;
 	if (count > (double)CALIBRATE_MAX_POINTS) {
+		char num[32]; /* whole, or 1e+300 (not 301 digits) */
+		snprintf(num, sizeof num, count < 1e15 ? "%.0f" : "%.3g", count);
 		snprintf(err, errlen,
-			 "--range %.63s=%.200s: %.0f values, more than a grid may have (%lu); use a "
+			 "--range %.63s=%.200s: %s values, more than a grid may have (%lu); use a "
 			 "larger STEP",
-			 key->name, spec, count, CALIBRATE_MAX_POINTS);
+			 key->name, spec, num, CALIBRATE_MAX_POINTS);
 		return -1;
 	}
 	key->nvalues = (unsigned long)count;
@@ -930,11 +932,19 @@ int calibrate_run(const cli *c)
 	}
 	/* the fitted preset first: the report says what was written */
 	if (rc == EXIT_OK && c->output) {
-		char desc[1024];
+		char desc[1024], loo[96];
+		/* one kernel has no leave-one-out (the description said "nan") */
+		if (isnan(f.loo_mae))
+			snprintf(loo, sizeof loo, "no leave-one-out: it needs two kernels with a "
+						  "measurement");
+		else
+			snprintf(loo, sizeof loo, "leave-one-out %.2f over %zu kernels", 100 * f.loo_mae,
+				 f.loo_n);
 		snprintf(desc, sizeof desc,
-			 "rdscope calibrate: %.600s fitted to %.200s (L1 MAE %.2f points; "
-			 "leave-one-out %.2f)",
-			 plan.labels[f.best], c->measured, 100 * f.sbest.mae, 100 * f.loo_mae);
+			 "rdscope calibrate: %.600s fitted to %.200s (L1 MAE %.2f points over %zu "
+			 "kernel%s; %s)",
+			 plan.labels[f.best], c->measured, 100 * f.sbest.mae, f.sbest.n,
+			 f.sbest.n == 1 ? "" : "s", loo);
 		str_make_safe(desc);
 		if (preset_save(c->output, &plan.configs[f.best], "calibrated", desc, err,
 				sizeof err) < 0) {
