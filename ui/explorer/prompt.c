@@ -16,12 +16,17 @@
 #include "params.h"
 #include "typed.h"
 
+/* The longest file or input name taken at the prompt: the state keeps
+ * names in 600 bytes (input_buf, pfile), ".cfg" or ".svg" added. */
+#define NAME_MAX_TYPED 590
+
 static int prompt_open(explorer *x, int kind, const char *label, const char *init)
 {
 	x->prompt = kind;
 	snprintf(x->plabel, sizeof x->plabel, "%s", label);
 	snprintf(x->pbuf, sizeof x->pbuf, "%s", init);
 	x->pfresh = *init != '\0';
+	x->pfull = 0;
 	return R_STATUS;
 }
 
@@ -110,7 +115,7 @@ typedef struct file_job {
 	atomic_int stop;
 	explorer_count cres;
 	char input[600], kernel[200];
-	char text[600];  /* the preset to open, the file to export to */
+	char text[PROMPT_MAX]; /* the preset to open, the file to export to, the addresses */
 	char name[200], desc[600];
 	rd_config cfg;   /* read, or to write */
 	int replace;
@@ -470,7 +475,7 @@ static int loaded(explorer *x, file_job *j)
 	if (j->kind == P_TYPED)
 		snprintf(name, sizeof name, "typed: %.560s", j->text);
 	else
-		snprintf(name, sizeof name, "%s", j->text);
+		snprintf(name, sizeof name, "%.599s", j->text); /* (accept: names fit) */
 	rd_config c = x->cfg;
 	rd_kernel *k = j->k;
 	j->k = NULL; /* explorer_switch's now */
@@ -521,7 +526,7 @@ static int exported(explorer *x, file_job *j)
 	if (j->rc > 0) { /* the file is there: ask */
 		x->prompt = P_CONFIRM;
 		x->pconfirm = j->kind;
-		snprintf(x->pfile, sizeof x->pfile, "%s", j->text);
+		snprintf(x->pfile, sizeof x->pfile, "%.599s", j->text);
 		return R_STATUS;
 	}
 	if (j->kind == P_SVG) {
@@ -690,6 +695,30 @@ static int accept(explorer *x)
 	char text[sizeof x->pbuf];
 	memcpy(text, x->pbuf, sizeof text);
 	x->prompt = P_NONE;
+	if (x->pfull) {
+		/* a pasted list cut at the prompt's end became a shorter one
+		 * (20,000 addresses, 135 loads): refused, not taken */
+		const char *verb = kind == P_TYPED		    ? "typed"
+				   : kind == P_INPUT || kind == P_OPEN ? "open"
+				   : kind == P_EXPORT		    ? "export"
+				   : kind == P_SVG		    ? "svg"
+				   : kind == P_GOTO		    ? "go to"
+							    : "value";
+		explorer_message(x, 1, "%s: the text is longer than the prompt holds (%d characters: "
+				       "the rest was dropped); nothing done%s",
+				 verb, PROMPT_MAX - 1,
+				 kind == P_TYPED ? " (a typed sequence has at most 512 loads)" : "");
+		x->pfull = 0;
+		return R_STATUS;
+	}
+	if ((kind == P_INPUT || kind == P_OPEN || kind == P_EXPORT || kind == P_SVG) &&
+	    strlen(text) > NAME_MAX_TYPED) {
+		/* the explorer keeps an input's or a file's name in 600 bytes */
+		explorer_message(x, 1, "%s: a name of at most %d characters, please (got %zu)",
+				 kind == P_EXPORT ? "export" : kind == P_SVG ? "svg" : "open",
+				 NAME_MAX_TYPED, strlen(text));
+		return R_STATUS;
+	}
 	if (kind == P_GOTO)
 		return answer(x, kind, text);
 	if (kind == P_INPUT || kind == P_TYPED)
@@ -737,6 +766,7 @@ int prompt_key(explorer *x, int ch)
 			break;
 		case K_KILL:
 			x->pbuf[0] = '\0';
+			x->pfull = 0;
 			break;
 		default:
 			break;
@@ -747,9 +777,13 @@ int prompt_key(explorer *x, int ch)
 		x->pbuf[0] = '\0'; /* a new value, not an edit of the offered one */
 		n = 0;
 	}
-	if (ch >= 32 && ch < 127 && n + 1 < sizeof x->pbuf) {
-		x->pbuf[n] = (char)ch;
-		x->pbuf[n + 1] = '\0';
+	if (ch >= 32 && ch < 127) {
+		if (n + 1 < sizeof x->pbuf) {
+			x->pbuf[n] = (char)ch;
+			x->pbuf[n + 1] = '\0';
+		} else {
+			x->pfull = 1; /* said on the prompt line, refused on Enter */
+		}
 	}
 	return R_STATUS;
 }

@@ -152,12 +152,13 @@ static void draw_status(explorer *x)
 	rect r = x->lay.status;
 	draw_fill(r.y, r.x, r.w, E_STATUS, " ");
 	if (x->prompt) {
-		char line[1024];
+		char line[sizeof x->pbuf + 200];
 		if (x->prompt == P_CONFIRM)
 			snprintf(line, sizeof line, " %s: %s exists; replace it? (y/n) ",
 				 x->pconfirm == P_SVG ? "svg" : "export", x->pfile);
 		else
-			snprintf(line, sizeof line, " %s%s", x->plabel, x->pbuf);
+			snprintf(line, sizeof line, " %s%s%s", x->plabel, x->pbuf,
+				 x->pfull ? " [full: the rest was dropped]" : "");
 		int n = draw_width(line);
 		/* Keep the end of a long text (where the cursor is) in view. */
 		const char *p = line;

@@ -38,6 +38,11 @@ enum {
 /* P_CONFIRM: replace the existing file pfile with the export (y/n)? */
 /* P_GOTO: a request or time for the step-through; P_INPUT: another input
  * to explore; P_TYPED: an address sequence to explore (typed.h). */
+/* The prompt's text, at most PROMPT_MAX - 1 bytes: a typed address list
+ * of TYPED_MAX loads written out in full ("1023:0xffffffffffff", 20 bytes
+ * each) fits; what does not fit is dropped and said (pfull). */
+#define PROMPT_MAX 16384
+
 enum prompt_kind { P_NONE = 0, P_VALUE, P_EXPORT, P_OPEN, P_CONFIRM, P_GOTO, P_INPUT, P_TYPED,
 		   P_SVG, P_SOURCE, P_COUNT };
 enum focus { F_PARAMS = 0, F_HIST };
@@ -78,7 +83,8 @@ typedef struct explorer {
 	int help_top;          /* first help line shown */
 
 	int prompt;            /* enum prompt_kind */
-	char pbuf[512];
+	char pbuf[PROMPT_MAX]; /* what is typed (or pasted) at the prompt */
+	int pfull;             /* a character did not fit into pbuf (dropped) */
 	int pfresh;            /* the text is the offered one: typing replaces it */
 	char plabel[64];
 	char pfile[600];       /* P_CONFIRM: the file an export would replace */
