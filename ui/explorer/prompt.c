@@ -154,7 +154,7 @@ static int svg_path(char *path, size_t len, char *err, size_t errlen)
 	size_t n = strlen(path);
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s is a directory: give a file name", path);
+			snprintf(err, errlen, "%.600s is a directory: give a file name", path);
 			return -1;
 		}
 		return 0;
