@@ -341,14 +341,23 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 		explorer_message(x, 1, "%s", err);
 		return -1;
 	}
+	/* Another input in a running explorer (O, a, the generator) brings
+	 * no configuration of its own: r still goes back to the one the
+	 * explorer started with, and u through the edits made before it.
+	 * The first kernel's configuration is the start (a lesson sets its
+	 * own: explorer_lesson). */
+	int first = !x->k;
 	explorer_free(x);
 	x->k = k;
 	x->w = w;
 	x->input = input;
 	x->try_hint = NULL; /* the opener sets the new input's */
-	x->cfg = x->start_cfg = *c;
+	x->cfg = *c;
+	if (first) {
+		x->start_cfg = *c;
+		x->nundo = 0;
+	}
 	x->hash_user = -1;
-	x->nundo = 0;
 	x->pin_pending = 0;
 	x->submit_pending = 0; /* submitted below */
 	x->progress = 0;
@@ -370,5 +379,10 @@ int explorer_lesson(explorer *x, int i)
 	lesson_config(&lessons[i], &c);
 	x->teach = i;
 	x->view = V_STEP;
-	return explorer_switch(x, k, lessons[i].sample, &c);
+	if (explorer_switch(x, k, lessons[i].sample, &c) < 0)
+		return -1;
+	/* the lesson's configuration is its start: r comes back to it */
+	x->start_cfg = c;
+	x->nundo = 0;
+	return 0;
 }

@@ -61,7 +61,7 @@ typedef struct explorer {
 	int no_timing;
 
 	rd_config cfg;         /* the configuration on screen */
-	rd_config start_cfg;
+	rd_config start_cfg;   /* r's: the first kernel's or the lesson's (explorer_switch) */
 	rd_config undo[UNDO_N];
 	int nundo;
 	unsigned long gen;     /* bumped by every change of cfg */
@@ -212,9 +212,11 @@ void explorer_want_profile(explorer *x);
 int explorer_take_results(explorer *x);
 
 /* Explore kernel k named input (which must outlive the explorer) under
- * configuration c: a new model thread; the memo, baseline, undo history
- * and the views' results go. 0, or -1 with the reason as the message (k
- * freed, the old kernel stays). */
+ * configuration c: a new model thread; the memo, baseline and the views'
+ * results go. The first kernel's c is the starting configuration (r);
+ * another input keeps the start and the undo history (an input brings no
+ * configuration: r and u still reach the ones before it). 0, or -1 with
+ * the reason as the message (k freed, the old kernel stays). */
 int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_config *c);
 
 /* Class mode's lesson i (lessons.h) in the step-through: its kernel and

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Screen tests of issue 40 ("in front of a class, second round"): what a
+# lecturer meets after `make run` with the README only. The real binary
+# ($RDSCOPE) runs in tmux panes fed by --script; dumps are compared with
+# golden copies in tests/screen/ (RDSCOPE_UPDATE_GOLDEN=1 regenerates
+# them: review the diff) and checked for the lines that matter. Prints
+# "ok - NAME" / "not ok - NAME".
+NAME=lecture2
+. "$(dirname "$0")/screen.inc"
+
+# run NAME ROWS COLS ARGS...: the script $T/NAME.keys to its end.
+run() {
+	n=$1 r=$2 c=$3
+	shift 3
+	screen "$n" "$r" "$c" -- --no-timing --color=never --script "$T/$n.keys" "$@"
+}
+
+# ---------------------------------------------------------------- r, u
+# Item 6: another input (O, a) brings no configuration: r goes back to the
+# one the explorer started with (the hash the first demo changed comes
+# back), u through the edits made before the input was opened.
+keys reset <<EOF
+wait
+down
+down
+down
+left
+wait
+O
+type sample:effects/conflicts
+enter
+wait
+dump-screen $T/reset_opened.txt
+r
+wait
+dump-screen $T/reset_r.txt
+EOF
+run reset 30 100 &&
+	grep -q 'l1.hash  *xor' "$T/reset_opened.txt" && grep -q 'conflicts' "$T/reset_opened.txt" &&
+	grep -q 'l1.hash  *fermi' "$T/reset_r.txt" && ! grep -q 'already the starting' "$T/reset_r.txt" &&
+	grep -q 'conflicts' "$T/reset_r.txt"
+result "r after O: the explorer's starting configuration (the hash back to fermi)" $?
+
+keys undo <<EOF
+wait
+down
+down
+down
+left
+wait
+a
+type 0 4096 8192 12288 16384 0
+enter
+wait
+dump-screen $T/undo_typed.txt
+u
+wait
+dump-screen $T/undo_u.txt
+EOF
+run undo 30 100 &&
+	grep -q 'l1.hash  *fermi' "$T/undo_u.txt" && grep -q 'l1.hash  *xor' "$T/undo_typed.txt" && ! grep -q 'nothing to undo' "$T/undo_u.txt" &&
+	grep -q 'typed' "$T/undo_u.txt"
+result "u after a: the edit made before the typed addresses is undone" $?
