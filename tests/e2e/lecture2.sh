@@ -61,3 +61,53 @@ run undo 30 100 &&
 	grep -q 'l1.hash  *fermi' "$T/undo_u.txt" && grep -q 'l1.hash  *xor' "$T/undo_typed.txt" && ! grep -q 'nothing to undo' "$T/undo_u.txt" &&
 	grep -q 'typed' "$T/undo_u.txt"
 result "u after a: the edit made before the typed addresses is undone" $?
+
+# ---------------------------------------------------------------- H
+# Item 9: H on an input that is not a kernel description says why in its
+# pane at once (it said "counting..." for ever, the reason only on the
+# status line until the next key), and typed addresses or a generated
+# trace are not named as missing files ("typed: 0 4096: No such file").
+keys count_fig3 <<EOF
+H
+wait
+dump-screen $T/count_fig3.txt
+EOF
+run count_fig3 30 100 && golden count_fig3 &&
+	grep -q 'Exact counts (no count)' "$T/count_fig3.txt" &&
+	grep -q 'No count: builtin:fig3: not a kernel description' "$T/count_fig3.txt" &&
+	! grep -q 'counting every access' "$T/count_fig3.txt"
+result "H on builtin:fig3: the pane says why there is no count" $?
+
+keys count_typed <<EOF
+wait
+a
+type 0 4096 8192
+enter
+wait
+H
+wait
+dump-screen $T/count_typed.txt
+esc
+T
+L
+wait
+dump-screen $T/sources_typed.txt
+EOF
+run count_typed 30 100 &&
+	grep -q 'No count: the typed addresses are not a kernel' "$T/count_typed.txt" &&
+	! grep -q 'No such file' "$T/count_typed.txt" && ! grep -q 'counting every' "$T/count_typed.txt" &&
+	! grep -q 'No such file' "$T/sources_typed.txt"
+result "H after a: the typed addresses are not a description, not a missing file" $?
+
+keys count_gen <<EOF
+wait
+G
+wait
+H
+wait
+dump-screen $T/count_gen.txt
+EOF
+run count_gen 30 100 &&
+	grep -q "No count: the generated trace's loads are not a kernel" "$T/count_gen.txt" &&
+	! grep -q 'No such file' "$T/count_gen.txt"
+result "H on the generator's trace: not a description, not a missing file" $?

@@ -275,6 +275,13 @@ static int prompt_source(explorer *x)
 		explorer_message(x, 1, "sources: this explorer cannot read descriptions");
 		return R_STATUS;
 	}
+	if (x->made) { /* its label names no file */
+		void *none = NULL;
+		snprintf(x->call_err, sizeof x->call_err,
+			 "%s are not a kernel description: there is no text to show", x->made);
+		explorer_message(x, 1, "sources: %s", x->call_err);
+		return took(x, P_SOURCE, &none) | R_STATUS;
+	}
 	file_job *j = file_job_new(x, P_SOURCE);
 	if (!j)
 		return R_STATUS;
@@ -287,9 +294,9 @@ static int sourced(explorer *x, file_job *j)
 {
 	void *text = NULL;
 	if (j->rc < 0 || !j->src_text) {
-		took(x, P_SOURCE, &text);
+		snprintf(x->call_err, sizeof x->call_err, "%.1000s", j->err);
 		explorer_message(x, 1, "sources: %s", j->err);
-		return R_STATUS;
+		return took(x, P_SOURCE, &text) | R_STATUS;
 	}
 	if (strcmp(j->text, x->input) != 0) /* another input since */
 		return R_NONE;
@@ -488,6 +495,8 @@ static int loaded(explorer *x, file_job *j)
 	memcpy(x->input_buf, name, sizeof name);
 	x->input = x->input_buf;
 	if (j->kind == P_TYPED)
+		x->made = "the typed addresses";
+	if (j->kind == P_TYPED)
 		explorer_message(x, 0, "exploring the typed addresses (%llu loads)",
 				 (unsigned long long)x->k->nloads);
 	else
@@ -545,9 +554,10 @@ static int count_done(explorer *x, file_job *j)
 {
 	void *res = NULL;
 	if (j->rc != 0) {
-		took(x, P_COUNT, &res);
+		/* the view says why at once, in its pane (and the status line) */
+		snprintf(x->call_err, sizeof x->call_err, "%.1000s", atomic_load(&j->stop) ? "" : j->err);
 		explorer_message(x, 1, "count: %s", j->err);
-		return R_STATUS;
+		return took(x, P_COUNT, &res) | R_STATUS;
 	}
 	explorer_count *c = malloc(sizeof *c);
 	if (!c) {
@@ -571,6 +581,15 @@ static int prompt_count(explorer *x, const char (*defs)[48], int ndefs, uint32_t
 	if (!x->opts->count) {
 		explorer_message(x, 1, "count: this explorer cannot count");
 		return R_STATUS;
+	}
+	if (x->made) { /* its label names no file: say so, not "no such file" */
+		void *none = NULL;
+		snprintf(x->call_err, sizeof x->call_err,
+			 "%s are not a kernel description (made in the explorer, they name no "
+			 "file to count)",
+			 x->made);
+		explorer_message(x, 1, "count: %s", x->call_err);
+		return took(x, P_COUNT, &none) | R_STATUS;
 	}
 	file_job *j = file_job_new(x, P_COUNT);
 	if (!j)
@@ -604,6 +623,7 @@ int prompt_busy_done(explorer *x)
 int prompt_busy_cancel(explorer *x)
 {
 	file_job *j = bgcall_arg(x->busy);
+	int f = R_STATUS;
 	if (j->kind == P_INPUT) {
 		/* its thread ends at the next block of input it reads, freeing
 		 * what it built (a description's run, a pipe, a file system
@@ -616,6 +636,9 @@ int prompt_busy_cancel(explorer *x)
 		explorer_message(x, 1, "typed: stopped waiting");
 	else if (j->kind == P_COUNT) {
 		atomic_store(&j->stop, 1); /* its thread ends at the next check */
+		void *none = NULL;
+		x->call_err[0] = '\0'; /* stopped */
+		f |= took(x, P_COUNT, &none);
 		explorer_message(x, 1, "count: stopped");
 	} else if (j->kind == P_SOURCE) {
 		void *none = NULL;
@@ -626,7 +649,7 @@ int prompt_busy_cancel(explorer *x)
 				 j->kind == P_SVG ? "svg" : "export", j->text);
 	bgcall_drop(x->busy);
 	x->busy = NULL;
-	return R_STATUS;
+	return f;
 }
 
 int prompt_value(explorer *x)

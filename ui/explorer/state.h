@@ -55,6 +55,11 @@ typedef struct explorer {
 	const view_ops *const *views; /* the views' table (views/table.c) */
 	const char *input;     /* as given (INPUT, builtin:fig3, a lesson's sample) */
 	const char *try_hint;  /* what to try with the input a sample opened, or NULL */
+	/* The kernel on screen was made in the explorer, said as "the typed
+	 * addresses" or "the generated trace's loads" (with "are"); input is
+	 * then its label, not a name to read again (count, sources). NULL:
+	 * read from input. */
+	const char *made;
 	char input_buf[600];   /* an input opened or typed in the explorer (input) */
 	rd_kernel *k;
 	worker *w;
@@ -94,6 +99,9 @@ typedef struct explorer {
 	 * prompt.c), or NULL; what the status line says meanwhile. */
 	bgcall *busy;
 	char busy_what[700];
+	/* Why the last call a view asked for (explorer.calls) failed, for its
+	 * took op to show (*res NULL); "" when it was stopped. */
+	char call_err[1024];
 
 	/* The hash a geometry edit switched away from because it could not
 	 * take the new set count (params.h, param_step_auto), to go back to

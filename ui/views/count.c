@@ -28,6 +28,10 @@ typedef struct count_priv {
 	char count_def[EXPLORER_COUNT_PARAMS][48];
 	int ncount_def, count_psel;
 	char count_asked[1024];
+	/* The last ask failed (failed), and why (explorer.call_err: "" when
+	 * it was stopped): said in the pane until the next ask. */
+	int failed;
+	char why[1024];
 } count_priv;
 
 static count_priv *P(const explorer *x)
@@ -80,6 +84,7 @@ static void request(explorer *x)
 	if (x->busy || !strcmp(key, P(x)->count_asked))
 		return;
 	snprintf(P(x)->count_asked, sizeof P(x)->count_asked, "%s", key);
+	P(x)->failed = 0;
 	uint64_t b[EXPLORER_COUNT_LEVELS];
 	int n = sizes(x, b);
 	x->calls->count(x, (const char (*)[48])P(x)->count_def, P(x)->ncount_def, x->cfg.l1_line, b,
@@ -140,12 +145,56 @@ static void chart(const explorer *x, const explorer_count *c, int y, int x0, int
 	}
 }
 
+/* Text from y on, w columns wide, wrapped at blanks (a word wider than w
+ * cut), up to row yend; the row after it. */
+static int wrapped(int y, int x0, int w, int yend, enum ui_elem e, const char *p)
+{
+	while (*p && y < yend && w > 8) {
+		size_t n = draw_prefix_bytes(p, w);
+		if (p[n]) { /* cut at the last blank that fits */
+			size_t b = n;
+			while (b > 0 && p[b] != ' ')
+				b--;
+			if (b > 0)
+				n = b;
+		}
+		char line[1100];
+		snprintf(line, sizeof line, "%.*s", (int)n, p);
+		draw_put(y++, x0, w, e, line);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return y;
+}
+
+/* Why there is no count, in the pane at once (the status line's message
+ * goes with the next key): the reader's reason, or that it was stopped,
+ * and what to open instead. */
+static void why(const explorer *x, int y, int x0, int w, int yend)
+{
+	char line[1200];
+	if (P(x)->why[0])
+		snprintf(line, sizeof line, "No count: %s", P(x)->why);
+	else
+		snprintf(line, sizeof line, "No count: stopped (Esc). H twice counts again.");
+	y = wrapped(y, x0, w, yend, E_ERROR, line) + 1;
+	wrapped(y, x0, w, yend, E_LABEL,
+		"H counts a kernel description (.kdesc) as one serial program, without a "
+		"trace. O opens one: sample:haystack/gemm, sample:haystack/stencil, "
+		"sample:kernels/matmul (rdscope samples lists them).");
+}
+
 static void draw(explorer *x, const rect *r, int flags)
 {
 	if (!(flags & (R_BARS | R_HIST)))
 		return;
 	const explorer_count *c = fits(x) ? P(x)->count : NULL;
-	draw_frame(r, c ? "Exact counts (HayStack), one serial program" : "Exact counts (counting)", 0);
+	int failed = !c && P(x)->failed && !x->busy;
+	draw_frame(r, c ? "Exact counts (HayStack), one serial program"
+		   : failed ? "Exact counts (no count)"
+			    : "Exact counts (counting)",
+		   0);
 	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
 	char line[512];
 	/* the parameters, the selected one marked */
@@ -157,6 +206,10 @@ static void draw(explorer *x, const rect *r, int flags)
 				      i == P(x)->count_psel ? "]" : "");
 	if (p && p->nparams && o < sizeof line)
 		snprintf(line + o, sizeof line - o, "   < > halve, double; P next");
+	if (failed) {
+		why(x, y + 1, x0 + 1, iw - 2, yend);
+		return;
+	}
 	draw_put(y++, x0, iw, E_VALUE, p ? line : " (the parameters once counted)");
 	if (!c) {
 		draw_put(y + 1, x0 + 1, iw - 1, E_PENDING,
@@ -293,8 +346,14 @@ static int took(explorer *x, int kind, void **res)
 {
 	if (kind != P_COUNT)
 		return -1;
-	if (!*res)
-		return R_NONE;
+	if (!*res) {
+		P(x)->failed = 1;
+		snprintf(P(x)->why, sizeof P(x)->why, "%s", x->call_err);
+		if (!x->call_err[0]) /* stopped: H again asks again */
+			P(x)->count_asked[0] = '\0';
+		return R_BARS | R_HIST;
+	}
+	P(x)->failed = 0;
 	set_count(x, *res);
 	*res = NULL;
 	return R_BARS | R_HIST;
@@ -306,6 +365,7 @@ static void drop(explorer *x)
 	P(x)->ncount_def = 0;
 	P(x)->count_psel = 0;
 	P(x)->count_asked[0] = '\0';
+	P(x)->failed = 0;
 }
 
 static const char *hint(const explorer *x)

@@ -55,6 +55,7 @@ static int regenerate(explorer *x)
 	rd_config c = x->cfg;
 	if (explorer_switch(x, k, P(x)->mix_name, &c) < 0)
 		return R_ALL;
+	x->made = "the generated trace's loads";
 	if (forced)
 		explorer_message(x, 0, "generator: %llu cold fills forced beyond the cold share "
 				       "(length x cold share is below the largest distance drawn + 1)",

@@ -70,7 +70,8 @@ typedef struct view_ops {
 	void (*drop)(struct explorer *x);
 	/* A call off the UI thread that the view asked for (explorer.calls)
 	 * ended: kind (enum prompt_kind), and *res its result (NULL when it
-	 * failed or was stopped), the view's to keep by setting *res NULL.
+	 * failed or was stopped: explorer.call_err says why, "" when
+	 * stopped), the view's to keep by setting *res NULL.
 	 * Reaction flags, or -1 when the call is not the view's. */
 	int (*took)(struct explorer *x, int kind, void **res);
 	/* The text accepted at a prompt of kind (enum prompt_kind) that the
