@@ -111,3 +111,25 @@ run count_gen 30 100 &&
 	grep -q "No count: the generated trace's loads are not a kernel" "$T/count_gen.txt" &&
 	! grep -q 'No such file' "$T/count_gen.txt"
 result "H on the generator's trace: not a description, not a missing file" $?
+
+# ---------------------------------------------------------------- compare
+# Item 4: compare mode's histogram axis keeps its unit. Pinned fig3, then
+# 32 MSHRs: the largest change is 10,400 requests in one bin; the axis
+# said "+10.4" and "-10.4" (21,000 read "+21.0"), the k cut to the axis's
+# width.
+keys compare_axis <<EOF
+wait
+c
+wait
+down
+down
+down
+down
+left
+wait
+dump-screen $T/compare_axis.txt
+EOF
+run compare_axis 30 100 && golden compare_axis &&
+	grep -q '││+10k ' "$T/compare_axis.txt" && grep -q '││-10k ' "$T/compare_axis.txt" &&
+	grep -q 'l1.mshrs  *32' "$T/compare_axis.txt"
+result "compare: the histogram's axis says +10k and -10k, not +10.4" $?

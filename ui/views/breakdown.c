@@ -543,12 +543,30 @@ static void dbar(int ya, int x, int w, int up, int down, double frac, enum ui_el
 		draw_fill(frac > 0 ? ya - i : ya + i, x, w, e, theme_g()->eighths[8]);
 }
 
+/* v in at most w columns (w >= 4), the most digits that fit: 9999,
+ * 21.5k, 21k, 1.2M, 12M, ... (a count cut to the width lost its unit:
+ * "+21.0" for +21,000). */
+static void fmt_axis(uint64_t v, int w, char *buf, size_t len)
+{
+	static const struct {
+		const char *f;
+		double div;
+	} forms[] = {{"%.0f", 1}, {"%.1fk", 1e3}, {"%.0fk", 1e3}, {"%.1fM", 1e6}, {"%.0fM", 1e6},
+		     {"%.1fG", 1e9}, {"%.0fG", 1e9}, {"%.1fT", 1e12}, {"%.0fT", 1e12}};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		snprintf(buf, len, forms[i].f, (double)v / forms[i].div);
+		if ((int)strlen(buf) <= w)
+			return;
+	}
+}
+
 /* The y axis's labels: the scale's top (and bottom, with a baseline). */
 static void hist_axis(const hist_plan *hp, int have_b, int y0, int yb, int up, int cx)
 {
 	char lab[64], lab2[48];
 	if (have_b) {
-		draw_fmt_count((uint64_t)hp->vmax, lab2, sizeof lab2);
+		/* the sign takes a column: the count keeps its unit in the rest */
+		fmt_axis((uint64_t)hp->vmax, YAXIS_W - 2, lab2, sizeof lab2);
 		snprintf(lab, sizeof lab, "+%.30s", lab2);
 		draw_put(y0, cx, YAXIS_W - 1, E_DERIVED, lab);
 		draw_put(y0 + up, cx, YAXIS_W - 1, E_DERIVED, "    0");
