@@ -133,3 +133,50 @@ run compare_axis 30 100 && golden compare_axis &&
 	grep -q '││+10k ' "$T/compare_axis.txt" && grep -q '││-10k ' "$T/compare_axis.txt" &&
 	grep -q 'l1.mshrs  *32' "$T/compare_axis.txt"
 result "compare: the histogram's axis says +10k and -10k, not +10.4" $?
+
+# ---------------------------------------------------------------- a
+# Item 7: typed addresses under GPU timing. Under the mod hash the five
+# lines 0 ... 16384 share set 0; with latency.miss 100 the second 0, 4096
+# and 8192 come while lines are in flight (2 hits), the textbook (latency
+# 0) has none. The screen says so when the sequence opens (status line),
+# atop the step-through and in i; the numbers are the breakdown's under
+# each timing. Under fermi these addresses' answer has no latency in it:
+# nothing is said.
+SEQ="0 4096 8192 12288 16384 0 4096 8192"
+keys typed_timing <<EOF
+wait
+a
+type $SEQ
+enter
+wait
+dump-screen $T/typed_timing.txt
+s
+wait
+dump-screen $T/typed_timing_step.txt
+i
+dump-screen $T/typed_timing_info.txt
+EOF
+keys typed_free <<EOF
+wait
+a
+type $SEQ
+enter
+wait
+dump-screen $T/typed_free.txt
+s
+wait
+dump-screen $T/typed_free_step.txt
+EOF
+cp "$T/typed_free.keys" "$T/typed_fermi.keys"
+sed -i "s|typed_free|typed_fermi|g" "$T/typed_fermi.keys"
+run typed_timing 30 100 -s l1.hash=mod && golden typed_timing_step &&
+	run typed_free 30 100 -s l1.hash=mod -s latency.miss=0 -s latency.stddev=0 &&
+	grep -q 'hits  *2 ' "$T/typed_timing.txt" && grep -q 'hits  *0 ' "$T/typed_free.txt" &&
+	tr '\n' ' ' <"$T/typed_timing.txt" | grep -q 'under GPU timing: 2 hits; latency 0 gives the textbook.s  *stack  *distances (0 hits)' &&
+	grep -q "GPU timing, latency.miss 100: latency 0 gives the textbook's stack distances" "$T/typed_timing_step.txt" &&
+	grep -q '(2 hits here, 0 with latency 0)' "$T/typed_timing_info.txt" &&
+	! grep -q 'GPU timing' "$T/typed_free.txt" "$T/typed_free_step.txt"
+result "a under GPU timing: the screen says latency 0 gives the textbook's distances (2 hits, 0)" $?
+run typed_fermi 30 100 && grep -q 'hits  *3 ' "$T/typed_fermi.txt" &&
+	! grep -q 'GPU timing' "$T/typed_fermi.txt" "$T/typed_fermi_step.txt"
+result "a where latency changes nothing (fermi): no timing note" $?

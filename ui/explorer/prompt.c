@@ -117,7 +117,12 @@ typedef struct file_job {
 	char input[600], kernel[200];
 	char text[PROMPT_MAX]; /* the preset to open, the file to export to, the addresses */
 	char name[200], desc[600];
-	rd_config cfg;   /* read, or to write */
+	rd_config cfg;   /* read, or to write; P_TYPED: the one on screen */
+	/* P_TYPED: does the timing change the answer? The hits under cfg
+	 * and without latency (the textbook's: latency 0), when they or the
+	 * distances differ (timing 1), else timing 0. */
+	int timing;
+	uint64_t hits_cfg, hits_free;
 	int replace;
 	int rc;
 	char err[2048];
@@ -164,6 +169,42 @@ static int svg_path(char *path, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
+/* Without latency, cfg: the textbook's stack distances (each request
+ * sees the one before it done). */
+static void latency_zero(const rd_config *cfg, rd_config *out)
+{
+	*out = *cfg;
+	out->latency_miss = out->latency_hit = 0;
+	out->latency_stddev = 0;
+}
+
+/* P_TYPED (on the job's thread): the typed addresses under the timing on
+ * screen and under latency 0; j->timing set when the hits or the reuse
+ * distances differ (a few hundred loads: microseconds). */
+static void typed_timing(file_job *j)
+{
+	rd_config free_cfg;
+	latency_zero(&j->cfg, &free_cfg);
+	if (rd_config_equal(&free_cfg, &j->cfg))
+		return;
+	rd_model *m = rd_model_new(j->k);
+	if (!m)
+		return;
+	rd_result a, b;
+	if (rd_model_run(m, &j->cfg, 1 << RD_CASE_FULL, NULL, &a) == RD_OK) {
+		if (rd_model_run(m, &free_cfg, 1 << RD_CASE_FULL, NULL, &b) == RD_OK) {
+			j->hits_cfg = a.hits;
+			j->hits_free = b.hits;
+			j->timing = a.hits != b.hits || a.hist_inf != b.hist_inf ||
+				    a.hist_len != b.hist_len ||
+				    (a.hist_len && memcmp(a.hist, b.hist, a.hist_len * sizeof *a.hist));
+			rd_result_free(&b);
+		}
+		rd_result_free(&a);
+	}
+	rd_model_free(m);
+}
+
 static void file_job_run(void *arg)
 {
 	file_job *j = arg;
@@ -178,6 +219,8 @@ static void file_job_run(void *arg)
 			 !(j->k = typed_kernel(sq, "typed")))
 			snprintf(j->err, sizeof j->err, "out of memory");
 		j->rc = j->k ? 0 : -1;
+		if (j->k)
+			typed_timing(j);
 		free(sq);
 	} else if (j->kind == P_OPEN) {
 		rd_config_default(&j->cfg);
@@ -464,6 +507,7 @@ static int do_input(explorer *x, int kind, const char *text)
 	if (!j)
 		return R_STATUS;
 	snprintf(j->text, sizeof j->text, "%s", text);
+	j->cfg = x->cfg;
 	return file_job_start(x, j, kind == P_TYPED ? "modelling the addresses" : "opening");
 }
 
@@ -496,7 +540,28 @@ static int loaded(explorer *x, file_job *j)
 	x->input = x->input_buf;
 	if (j->kind == P_TYPED)
 		x->made = "the typed addresses";
-	if (j->kind == P_TYPED)
+	if (j->kind == P_TYPED && j->timing && rd_config_equal(&j->cfg, &x->cfg)) {
+		/* Latency changes the answer: the textbook's has none. Said
+		 * now, by i (as what to try) and atop the step-through. */
+		static char hint[600];
+		snprintf(hint, sizeof hint,
+			 "These addresses run under GPU timing (latency.miss %u steps): a line "
+			 "is in flight until it arrives, which changes their hits and reuse "
+			 "distances (%llu hits here, %llu with latency 0). The textbook's stack "
+			 "distances have no latency: set latency.miss to 0 (and latency.stddev "
+			 "and latency.hit to 0), or start rdscope with -s latency.miss=0 "
+			 "-s latency.stddev=0.",
+			 x->cfg.latency_miss, (unsigned long long)j->hits_cfg,
+			 (unsigned long long)j->hits_free);
+		x->try_hint = hint;
+		x->typed_timing = 1;
+		explorer_message(x, 0,
+				 "exploring the typed addresses (%llu loads) under GPU timing: %llu "
+				 "hits; latency 0 gives the textbook's stack distances (%llu hits): "
+				 "set latency.miss and latency.stddev to 0 (i says more)",
+				 (unsigned long long)x->k->nloads, (unsigned long long)j->hits_cfg,
+				 (unsigned long long)j->hits_free);
+	} else if (j->kind == P_TYPED)
 		explorer_message(x, 0, "exploring the typed addresses (%llu loads)",
 				 (unsigned long long)x->k->nloads);
 	else

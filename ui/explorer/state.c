@@ -353,6 +353,7 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 	x->input = input;
 	x->try_hint = NULL; /* the opener sets the new input's */
 	x->made = NULL;     /* and says when it made the kernel */
+	x->typed_timing = 0;
 	x->cfg = *c;
 	if (first) {
 		x->start_cfg = *c;

@@ -60,6 +60,10 @@ typedef struct explorer {
 	 * then its label, not a name to read again (count, sources). NULL:
 	 * read from input. */
 	const char *made;
+	/* Typed addresses whose answer latency changes (prompt.c): the
+	 * step-through says latency 0 gives the textbook's distances while
+	 * the configuration has latency. */
+	int typed_timing;
 	char input_buf[600];   /* an input opened or typed in the explorer (input) */
 	rd_kernel *k;
 	worker *w;

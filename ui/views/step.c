@@ -758,6 +758,12 @@ static void draw(explorer *x, const rect *r, int flags)
 		snprintf(line, sizeof line, "Step-through %s the whole cache as each request's "
 					    "lookup sees it",
 			 theme_g()->sep);
+	else if (x->typed_timing &&
+		 (x->cfg.latency_miss || x->cfg.latency_hit || x->cfg.latency_stddev > 0))
+		/* typed addresses whose hits latency changes (prompt.c) */
+		snprintf(line, sizeof line, "Step-through %s GPU timing, latency.miss %u: "
+					    "latency 0 gives the textbook's stack distances",
+			 theme_g()->sep, x->cfg.latency_miss);
 	else
 		snprintf(line, sizeof line, "Step-through %s each request of the as-configured run, "
 					    "in issue order",
