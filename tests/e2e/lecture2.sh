@@ -180,3 +180,46 @@ result "a under GPU timing: the screen says latency 0 gives the textbook's dista
 run typed_fermi 30 100 && grep -q 'hits  *3 ' "$T/typed_fermi.txt" &&
 	! grep -q 'GPU timing' "$T/typed_fermi.txt" "$T/typed_fermi_step.txt"
 result "a where latency changes nothing (fermi): no timing note" $?
+
+# ---------------------------------------------------------------- i on fig3
+# Item 2: the first screen's own explanation agrees with fig3's numbers.
+# i suggested l1.hash mod then xor, under which fig3's MSHR misses become
+# capacity misses (16 % to 88.5 %) against "capacity: only a bigger cache
+# helps"; it said fewer MSHRs make latency misses fall (fig3 has none).
+# Now the hash's demo is the conflicts sample, the capacity class says the
+# order counts too, and the MSHR paragraph's fig3 numbers are run's.
+keys info_fig3 <<EOF
+i
+dump-screen $T/info_fig3_1.txt
+pagedown
+dump-screen $T/info_fig3_2.txt
+pagedown
+dump-screen $T/info_fig3_3.txt
+EOF
+counts() { # ARGS...: hits capacity mshr latency associativity of run's first result
+	"$RDSCOPE" run -f json "$@" | python3 -c "
+import json, sys
+c = json.load(sys.stdin)['runs'][0]['counts']
+print(c['hits'], c['capacity'], c['mshr'], c['latency'], c['associativity'])"
+}
+read -r h64 cap64 m64 lat64 a64 <<EOF
+$(counts builtin:fig3)
+EOF
+read -r h16 cap16 m16 lat16 a16 <<EOF
+$(counts -s l1.mshrs=16 builtin:fig3)
+EOF
+read -r hmod capmod mmod latmod amod <<EOF
+$(counts -s l1.hash=mod builtin:fig3)
+EOF
+read -r hcm capcm mcm latcm acm <<EOF
+$(counts -s l1.hash=mod sample:effects/conflicts)
+EOF
+run info_fig3 40 120 && cat "$T"/info_fig3_[123].txt | sed 's/│//g' | tr -s ' \n' '  ' >"$T/info_fig3.txt" &&
+	grep -q "make run's fig3 has $h64 hits with 64 MSHRs, $h16 with 16" "$T/info_fig3.txt" &&
+	[ "$h64" = 13 ] && [ "$h16" = 20974 ] && [ "$m16" -lt "$m64" ] && [ "$lat64" = 0 ] &&
+	grep -q 'on fig3, l1.hash mod turns MSHR misses into capacity misses' "$T/info_fig3.txt" &&
+	[ "$capmod" -gt "$cap64" ] && [ "$mmod" -lt "$m64" ] && [ "$amod" -lt 100 ] &&
+	grep -q 'O opens sample:effects/conflicts, then try l1.hash mod and fermi' "$T/info_fig3.txt" &&
+	[ "$acm" -gt 0 ] && ! grep -q 'only a bigger cache helps' "$T/info_fig3.txt" &&
+	! grep -q 'try l1.hash mod, then xor' "$T/info_fig3.txt"
+result "i on fig3 says what fig3 shows (hits $h64 -> $h16 at 16 MSHRs; mod: capacity $cap64 -> $capmod, mshr $m64 -> $mmod)" $?
