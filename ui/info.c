@@ -13,10 +13,7 @@ const class_gloss class_glosses[RD_NCLASS + 1] = {
 	 "the first request of a line: no cache of any size would have had it."},
 	[1 + RD_CLASS_CAPACITY] = {"capacity", "cache too small",
 	 "the line was used before, but more distinct lines than the whole cache holds came "
-	 "in between, in the order the requests reached it: a fully associative cache of the "
-	 "same size would miss too. A bigger cache helps, or another order: the MSHRs, the "
-	 "latency and even the hash change when requests arrive (on fig3, l1.hash mod turns "
-	 "MSHR misses into capacity misses)."},
+	 "in between, in the order requests arrived: a bigger cache or another order helps."},
 	[1 + RD_CLASS_ASSOCIATIVITY] = {"assoc", "set conflict",
 	 "a fully associative cache of the same size would have hit: lines that map to the "
 	 "same set pushed it out (a conflict); more ways or another hash help."},
@@ -138,6 +135,11 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 		       "the paper's): associativity is this cache's misses minus those of a fully "
 		       "associative cache of the same size; the step-through (s) labels each request "
 		       "per access. Set classes to per-access to count them that way.");
+	para(ctx, NULL,
+	     "Capacity misses follow the order in which the requests reach the cache, which the "
+	     "MSHRs, the latency and even the hash change: on make run's fig3, l1.hash mod turns "
+	     "MSHR misses into capacity misses, while a hash removes set conflicts where "
+	     "associativity misses are (sample:effects/conflicts).");
 	para(ctx, "Why fewer MSHRs can mean more hits", NULL);
 	para(ctx, NULL,
 	     "With few MSHRs, warps whose requests miss must wait for a free entry, while warps "

@@ -217,7 +217,7 @@ EOF
 run info_fig3 40 120 && cat "$T"/info_fig3_[123].txt | sed 's/│//g' | tr -s ' \n' '  ' >"$T/info_fig3.txt" &&
 	grep -q "make run's fig3 has $h64 hits with 64 MSHRs, $h16 with 16" "$T/info_fig3.txt" &&
 	[ "$h64" = 13 ] && [ "$h16" = 20974 ] && [ "$m16" -lt "$m64" ] && [ "$lat64" = 0 ] &&
-	grep -q 'on fig3, l1.hash mod turns MSHR misses into capacity misses' "$T/info_fig3.txt" &&
+	grep -q 'on make run.s fig3, l1.hash mod turns MSHR misses into capacity misses' "$T/info_fig3.txt" &&
 	[ "$capmod" -gt "$cap64" ] && [ "$mmod" -lt "$m64" ] && [ "$amod" -lt 100 ] &&
 	grep -q 'O opens sample:effects/conflicts, then try l1.hash mod and fermi' "$T/info_fig3.txt" &&
 	[ "$acm" -gt 0 ] && ! grep -q 'only a bigger cache helps' "$T/info_fig3.txt" &&
