@@ -194,8 +194,12 @@ $(B)/bench/%.o: bench/%.c | $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(INC_all) $(PKG_CFLAGS) -c $< -o $@
 
-install: rdscope
-	install -Dm755 rdscope $(DESTDIR)$(BINDIR)/rdscope
+# The flavour's binary (B; build/rdscope, which `make` copies to ./rdscope);
+# an installed rdscope finds its presets and samples in DATADIR, or beside
+# itself in ../share/rdscope when installed elsewhere (DESTDIR, a moved
+# PREFIX: tests/e2e/install.sh).
+install: $(B)/rdscope
+	install -Dm755 $(B)/rdscope $(DESTDIR)$(BINDIR)/rdscope
 	install -d $(DESTDIR)$(MANDIR)/man1
 	for m in man/*.1; do [ -f "$$m" ] && install -m644 "$$m" $(DESTDIR)$(MANDIR)/man1/; done; true
 	install -d $(DESTDIR)$(MANDIR)/man5
