@@ -4,7 +4,9 @@
  * each thread's own accesses carries meaning (Nugteren et al., HPCA 2014,
  * §4.6), so the builder sorts stably by thread id into a CSR layout, one
  * for the loads and one for the stores (each store keeping its place
- * among its thread's accesses).
+ * among its thread's accesses). Accesses that come thread after thread
+ * (descriptions) are written in that layout as they come, with nothing
+ * to sort.
  */
 #include "internal.h"
 
@@ -28,6 +30,29 @@ struct rd_kernel_builder {
 	uint32_t *site;         /* [cap] once the first site is used, or NULL */
 	rd_site *sites;
 	uint32_t nsites, sites_cap;
+	/*
+	 * In order: while every access comes with a thread id no smaller than
+	 * the one before (descriptions, one-thread programs), the accesses go
+	 * straight into the kernel's own layout: the loads' arrays, each
+	 * thread's start in first[], the stores with their places. finish
+	 * then only hands the arrays over; the first access out of order
+	 * turns them into the file-order arrays above (to_file_order) and the
+	 * builder sorts at finish as before.
+	 */
+	int ordered;
+	uint32_t cur;           /* the thread of the last access (any: n != 0) */
+	uint64_t cur_acc;       /* its accesses so far, loads and stores */
+	uint64_t *first;        /* [first_cap] first[t]: loads before thread t, t <= max_tid */
+	uint64_t first_cap;
+	uint64_t *laddr;        /* [lcap] the loads, by thread */
+	uint16_t *lbytes;
+	uint32_t *lsite;        /* [lcap] once the first site is used, or NULL */
+	uint64_t lcap;
+	uint32_t *stid;         /* [scap] the stores, by thread */
+	uint64_t *saddr;
+	uint16_t *sbytes;
+	uint32_t *spos;
+	uint64_t scap;
 };
 
 rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx, uint32_t by, uint32_t bz)
@@ -43,6 +68,7 @@ rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx, uint32_t
 	b->dim[0] = bx;
 	b->dim[1] = by;
 	b->dim[2] = bz;
+	b->ordered = 1;
 	return b;
 }
 
@@ -81,10 +107,141 @@ static int grow(rd_kernel_builder *b)
 	return grow_to(b, b->cap ? b->cap * 2 : 4096);
 }
 
+/* In order: room for need loads, need stores, first[] up to need. */
+static int grow_loads(rd_kernel_builder *b, uint64_t need)
+{
+	uint64_t cap = b->lcap ? b->lcap * 2 : 4096;
+	if (cap < need)
+		cap = need;
+	uint64_t *a = realloc(b->laddr, cap * sizeof *a);
+	if (!a)
+		return -1;
+	b->laddr = a;
+	uint16_t *s = realloc(b->lbytes, cap * sizeof *s);
+	if (!s)
+		return -1;
+	b->lbytes = s;
+	if (b->lsite) {
+		uint32_t *st = realloc(b->lsite, cap * sizeof *st);
+		if (!st)
+			return -1;
+		b->lsite = st;
+	}
+	b->lcap = cap;
+	return 0;
+}
+
+static int grow_stores(rd_kernel_builder *b, uint64_t need)
+{
+	uint64_t cap = b->scap ? b->scap * 2 : 1024;
+	if (cap < need)
+		cap = need;
+	uint32_t *t = realloc(b->stid, cap * sizeof *t);
+	if (!t)
+		return -1;
+	b->stid = t;
+	uint64_t *a = realloc(b->saddr, cap * sizeof *a);
+	if (!a)
+		return -1;
+	b->saddr = a;
+	uint16_t *s = realloc(b->sbytes, cap * sizeof *s);
+	if (!s)
+		return -1;
+	b->sbytes = s;
+	uint32_t *p = realloc(b->spos, cap * sizeof *p);
+	if (!p)
+		return -1;
+	b->spos = p;
+	b->scap = cap;
+	return 0;
+}
+
+static int grow_first(rd_kernel_builder *b, uint64_t need)
+{
+	uint64_t cap = b->first_cap ? b->first_cap * 2 : 1024;
+	if (cap < need)
+		cap = need;
+	uint64_t *f = realloc(b->first, cap * sizeof *f);
+	if (!f)
+		return -1;
+	b->first = f;
+	b->first_cap = cap;
+	return 0;
+}
+
+static void free_ordered(rd_kernel_builder *b)
+{
+	free(b->first);
+	free(b->laddr);
+	free(b->lbytes);
+	free(b->lsite);
+	free(b->stid);
+	free(b->saddr);
+	free(b->sbytes);
+	free(b->spos);
+	b->first = b->laddr = b->saddr = NULL;
+	b->lbytes = b->sbytes = NULL;
+	b->lsite = b->stid = b->spos = NULL;
+	b->first_cap = b->lcap = b->scap = 0;
+}
+
+static int add_file_order(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
+			  uint32_t bytes);
+
+/*
+ * The accesses so far out of the in-order layout into the file-order
+ * arrays, thread by thread, each thread's loads and stores in their order
+ * (the order finish's stable sort by thread gives them: the same kernel).
+ * 0, or -1 when out of memory (the builder as it was).
+ */
+static int to_file_order(rd_kernel_builder *b)
+{
+	uint64_t n = b->n, loads = b->loads, stores = b->stores;
+	uint32_t max_tid = b->max_tid, max_tid_st = b->max_tid_st;
+	int any = b->any;
+	if (grow_to(b, n > 4096 ? n : 4096) < 0)
+		return -1;
+	if (b->lsite && !b->site && !(b->site = calloc(b->cap, sizeof *b->site)))
+		return -1;
+	b->ordered = 0;
+	b->n = b->loads = b->stores = 0;
+	b->any = 0;
+	b->max_tid = b->max_tid_st = 0;
+	uint64_t nt = any ? (uint64_t)max_tid + 1 : 0;
+	uint64_t end = stores && max_tid_st >= nt ? (uint64_t)max_tid_st + 1 : nt;
+	uint64_t si = 0;
+	for (uint64_t t = 0; t < end; t++) {
+		uint64_t li = t < nt ? b->first[t] : 0;
+		uint64_t lend = t + 1 < nt ? b->first[t + 1] : t < nt ? loads : 0;
+		for (uint64_t pos = 0;; pos++) {
+			if (si < stores && b->stid[si] == t && b->spos[si] <= pos) {
+				add_file_order(b, (uint32_t)t, 1, b->saddr[si], b->sbytes[si]);
+				si++;
+			} else if (li < lend) {
+				uint64_t i = b->n;
+				add_file_order(b, (uint32_t)t, 0, b->laddr[li], b->lbytes[li]);
+				if (b->site)
+					b->site[i] = b->lsite ? b->lsite[li] : 0;
+				li++;
+			} else {
+				break;
+			}
+		}
+	}
+	assert(b->n == n && b->loads == loads && b->stores == stores);
+	free_ordered(b);
+	return 0;
+}
+
 void rd_kernel_builder_reserve(rd_kernel_builder *b, uint64_t n)
 {
-	if (b->n + n > b->cap)
-		grow_to(b, b->n + n); /* a failed hint is harmless: add() grows */
+	/* a failed hint is harmless: add() grows */
+	if (b->ordered) {
+		if (b->loads + n > b->lcap)
+			grow_loads(b, b->loads + n);
+	} else if (b->n + n > b->cap) {
+		grow_to(b, b->n + n);
+	}
 }
 
 static char *dup_or_null(const char *s, int *oom)
@@ -101,7 +258,13 @@ int64_t rd_kernel_builder_site(rd_kernel_builder *b, const rd_site *s)
 {
 	if (b->nsites == UINT32_MAX)
 		return -1;
-	if (!b->nsites && !b->site) { /* the loads so far are at site 0 */
+	if (b->ordered) {
+		if (!b->nsites && !b->lsite) { /* the loads so far are at site 0 */
+			b->lsite = calloc(b->lcap ? b->lcap : 1, sizeof *b->lsite);
+			if (!b->lsite)
+				return -1;
+		}
+	} else if (!b->nsites && !b->site) {
 		b->site = calloc(b->cap ? b->cap : 1, sizeof *b->site);
 		if (!b->site)
 			return -1;
@@ -125,11 +288,88 @@ int64_t rd_kernel_builder_site(rd_kernel_builder *b, const rd_site *s)
 	return b->nsites++;
 }
 
+/* Room in first[] for thread tid's start (and the end after it). Where
+ * there is none (sparse thread ids: 8 bytes for each id up to tid), the
+ * builder leaves the in-order layout: the accesses are kept in file order
+ * and finish says what the thread ids cost, as for any trace. 1 room,
+ * 0 left the layout, -1 out of memory. */
+static int first_room(rd_kernel_builder *b, uint32_t tid)
+{
+	if ((uint64_t)tid + 2 <= b->first_cap || grow_first(b, (uint64_t)tid + 2) == 0)
+		return 1;
+	return to_file_order(b) < 0 ? -1 : 0;
+}
+
+/* An access in order (tid no smaller than the last one's). site: the
+ * load's site id when the builder has sites. 0, 1 when the builder left
+ * the in-order layout instead (first_room: add it in file order), -1. */
+static int add_ordered(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
+		       uint32_t bytes, uint32_t site)
+{
+	if (tid != b->cur || !b->n) {
+		b->cur = tid;
+		b->cur_acc = 0;
+	}
+	uint16_t by = (uint16_t)(bytes > 0xffff ? 0xffff : bytes);
+	if (is_store) {
+		if (b->stores == b->scap && grow_stores(b, b->stores + 1) < 0)
+			return -1;
+		uint64_t i = b->stores;
+		b->stid[i] = tid;
+		b->saddr[i] = addr;
+		b->sbytes[i] = by;
+		b->spos[i] = (uint32_t)b->cur_acc;
+		if (!b->stores || tid > b->max_tid_st)
+			b->max_tid_st = tid;
+		b->stores++;
+	} else {
+		if (b->loads == b->lcap && grow_loads(b, b->loads + 1) < 0)
+			return -1;
+		if (!b->any || tid > b->max_tid) { /* the thread's first load */
+			int room = first_room(b, tid);
+			if (room <= 0)
+				return room < 0 ? -1 : 1;
+			for (uint64_t t = b->any ? (uint64_t)b->max_tid + 1 : 0; t <= tid; t++)
+				b->first[t] = b->loads;
+			b->max_tid = tid;
+			b->any = 1;
+		}
+		uint64_t i = b->loads;
+		b->laddr[i] = addr;
+		b->lbytes[i] = by;
+		if (b->lsite)
+			b->lsite[i] = site;
+		b->loads++;
+	}
+	b->cur_acc++;
+	b->n++;
+	return 0;
+}
+
+/* Is an access of tid in order? Else (or a thread too long for its
+ * places, 2^32 accesses) the builder leaves the in-order layout first. */
+static int keep_order(rd_kernel_builder *b, uint32_t tid)
+{
+	if (!b->n || tid > b->cur || (tid == b->cur && b->cur_acc < UINT32_MAX))
+		return 1;
+	return to_file_order(b) < 0 ? -1 : 0;
+}
+
 int rd_kernel_builder_add_at(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
 			     uint32_t bytes, uint32_t site)
 {
+	if (tid > RD_MAX_THREAD_ID)
+		return -1;
+	if (b->ordered) {
+		int k = keep_order(b, tid);
+		if (k < 0)
+			return -1;
+		if (k && (k = add_ordered(b, tid, is_store, addr, bytes,
+					  site < b->nsites ? site : 0)) <= 0)
+			return k;
+	}
 	uint64_t n = b->n;
-	if (rd_kernel_builder_add(b, tid, is_store, addr, bytes) < 0)
+	if (add_file_order(b, tid, is_store, addr, bytes) < 0)
 		return -1;
 	if (b->n > n && b->site)
 		b->site[n] = site < b->nsites ? site : 0;
@@ -141,6 +381,136 @@ int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint
 {
 	if (tid > RD_MAX_THREAD_ID)
 		return -1;
+	if (b->ordered) {
+		int k = keep_order(b, tid);
+		if (k < 0)
+			return -1;
+		if (k && (k = add_ordered(b, tid, is_store, addr, bytes, 0)) <= 0)
+			return k;
+	}
+	return add_file_order(b, tid, is_store, addr, bytes);
+}
+
+/*
+ * Not yet in rdscope.h (declared by their one caller, src/kdesc/kdesc_int.h):
+ * a hint of a kernel's loads and stores, and a loop's accesses at once.
+ */
+void rd_kernel_builder_expect(rd_kernel_builder *b, uint64_t loads, uint64_t stores,
+			      uint64_t threads);
+int rd_kernel_builder_add_strided(rd_kernel_builder *b, uint32_t tid, int n, const uint8_t *is_store,
+				  uint64_t *addr, const uint64_t *step, const uint32_t *bytes,
+				  const uint32_t *site, uint64_t trips);
+
+enum { STRIDED_MAX = 64 }; /* accesses a round, at most, taken at once */
+
+/* Expect about loads more loads and stores more stores, and thread ids
+ * below threads (a hint: the arrays are made that large at once, and
+ * fitted at finish). */
+void rd_kernel_builder_expect(rd_kernel_builder *b, uint64_t loads, uint64_t stores,
+			      uint64_t threads)
+{
+	if (!b->ordered) {
+		rd_kernel_builder_reserve(b, loads + stores);
+		return;
+	}
+	if (loads && b->loads + loads > b->lcap)
+		grow_loads(b, b->loads + loads);
+	if (stores && b->stores + stores > b->scap)
+		grow_stores(b, b->stores + stores);
+	if (threads > RD_MAX_THREAD_ID + 1ull)
+		threads = RD_MAX_THREAD_ID + 1ull;
+	if (threads && threads + 1 > b->first_cap)
+		grow_first(b, threads + 1);
+}
+
+/*
+ * trips rounds of the n accesses of thread tid, access q of a round at
+ * addr[q] + step[q] * round (addr[] advanced past the last round), a store
+ * if is_store[q], of bytes[q] bytes, a load at site[q]: what as many
+ * rd_kernel_builder_add_at calls would add, in one. 0, or -1 (as those).
+ */
+int rd_kernel_builder_add_strided(rd_kernel_builder *b, uint32_t tid, int n, const uint8_t *is_store,
+				  uint64_t *addr, const uint64_t *step, const uint32_t *bytes,
+				  const uint32_t *site, uint64_t trips)
+{
+	if (tid > RD_MAX_THREAD_ID)
+		return -1;
+	uint64_t nl = 0, ns = 0;
+	for (int q = 0; q < n; q++)
+		ns += is_store[q] != 0;
+	nl = (uint64_t)n - ns;
+	if (!n || !trips)
+		return 0;
+	int k = b->ordered ? keep_order(b, tid) : 0;
+	if (k < 0)
+		return -1;
+	uint64_t cur_acc = b->n && tid == b->cur ? b->cur_acc : 0;
+	if (!k || n > STRIDED_MAX || trips > (UINT32_MAX - cur_acc) / (uint64_t)n) {
+		/* out of order, or a thread too long for its places: one by one */
+		for (uint64_t t = 0; t < trips; t++)
+			for (int q = 0; q < n; q++) {
+				if (rd_kernel_builder_add_at(b, tid, is_store[q], addr[q], bytes[q],
+							     site[q]) < 0)
+					return -1;
+				addr[q] += step[q];
+			}
+		return 0;
+	}
+	if ((nl && b->loads + nl * trips > b->lcap && grow_loads(b, b->loads + nl * trips) < 0) ||
+	    (ns && b->stores + ns * trips > b->scap && grow_stores(b, b->stores + ns * trips) < 0))
+		return -1;
+	if (nl && (!b->any || tid > b->max_tid)) { /* the thread's first load */
+		int room = first_room(b, tid);
+		if (room < 0)
+			return -1;
+		if (!room)
+			return rd_kernel_builder_add_strided(b, tid, n, is_store, addr, step, bytes,
+							     site, trips);
+		for (uint64_t t = b->any ? (uint64_t)b->max_tid + 1 : 0; t <= tid; t++)
+			b->first[t] = b->loads;
+		b->max_tid = tid;
+		b->any = 1;
+	}
+	if (ns && (!b->stores || tid > b->max_tid_st))
+		b->max_tid_st = tid;
+	uint16_t by[STRIDED_MAX];
+	uint32_t st[STRIDED_MAX];
+	for (int q = 0; q < n; q++) {
+		by[q] = (uint16_t)(bytes[q] > 0xffff ? 0xffff : bytes[q]);
+		st[q] = site[q] < b->nsites ? site[q] : 0;
+	}
+	uint64_t li = b->loads, si = b->stores;
+	uint64_t *la = b->laddr, *sa = b->saddr;
+	uint16_t *lb = b->lbytes, *sb = b->sbytes;
+	uint32_t *ls = b->lsite, *stid = b->stid, *sp = b->spos;
+	uint32_t pos = (uint32_t)cur_acc;
+	for (uint64_t t = 0; t < trips; t++)
+		for (int q = 0; q < n; q++, pos++) {
+			if (is_store[q]) {
+				stid[si] = tid;
+				sa[si] = addr[q];
+				sb[si] = by[q];
+				sp[si++] = pos;
+			} else {
+				la[li] = addr[q];
+				lb[li] = by[q];
+				if (ls)
+					ls[li] = st[q];
+				li++;
+			}
+			addr[q] += step[q];
+		}
+	b->loads = li;
+	b->stores = si;
+	b->n += (uint64_t)n * trips;
+	b->cur = tid;
+	b->cur_acc = pos;
+	return 0;
+}
+
+static int add_file_order(rd_kernel_builder *b, uint32_t tid, int is_store, uint64_t addr,
+			  uint32_t bytes)
+{
 	if (b->n == b->cap && grow(b) < 0)
 		return -1;
 	b->tid[b->n] = tid;
@@ -188,6 +558,7 @@ void rd_kernel_builder_free(rd_kernel_builder *b)
 	free(b->bytes);
 	free(b->is_store);
 	free(b->site);
+	free_ordered(b);
 	for (uint32_t i = 0; i < b->nsites; i++) {
 		free(b->sites[i].ref);
 		free(b->sites[i].array);
@@ -228,8 +599,65 @@ static void sort_tids(const uint32_t *tid, uint64_t n, uint32_t *perm, uint32_t 
 	}
 }
 
+/* p (n entries of size bytes, at least one kept) shrunk to its size. */
+static void *fit(void *p, uint64_t n, size_t size)
+{
+	void *q = realloc(p, (n ? n : 1) * size);
+	return q ? q : p;
+}
+
+/* finish for accesses that came in order: the arrays handed over. */
+static rd_kernel *finish_ordered(rd_kernel_builder *b)
+{
+	rd_kernel *k = calloc(1, sizeof *k);
+	uint64_t nt = b->any ? (uint64_t)b->max_tid + 1 : 0;
+	if (!k || (nt + 1 > b->first_cap && grow_first(b, nt + 1) < 0) ||
+	    (!b->laddr && grow_loads(b, 1) < 0)) {
+		free(k);
+		rd_kernel_builder_free(b);
+		return NULL;
+	}
+	k->name = b->name;
+	b->name = NULL;
+	memcpy(k->block_dim, b->dim, sizeof k->block_dim);
+	uint64_t bs = (uint64_t)b->dim[0] * b->dim[1] * b->dim[2];
+	k->block_size = bs > UINT32_MAX ? UINT32_MAX : (uint32_t)bs;
+	k->nthreads = (uint32_t)nt;
+	k->nloads = b->loads;
+	k->nstores = b->stores;
+	b->first[nt] = b->loads;
+	k->thread_first = fit(b->first, nt + 1, sizeof *b->first);
+	k->addr = fit(b->laddr, b->loads, sizeof *b->laddr);
+	k->bytes = fit(b->lbytes, b->loads, sizeof *b->lbytes);
+	b->first = b->laddr = NULL;
+	b->lbytes = NULL;
+	if (b->nsites) {
+		k->site = fit(b->lsite, b->loads, sizeof *b->lsite);
+		b->lsite = NULL;
+		k->sites = b->sites;
+		k->nsites = b->nsites;
+		b->sites = NULL;
+		b->nsites = 0;
+	}
+	uint64_t ns = b->stores;
+	if (ns) {
+		k->store_threads = b->max_tid_st + 1;
+		k->store_tid = fit(b->stid, ns, sizeof *b->stid);
+		k->store_addr = fit(b->saddr, ns, sizeof *b->saddr);
+		k->store_bytes = fit(b->sbytes, ns, sizeof *b->sbytes);
+		k->store_pos = fit(b->spos, ns, sizeof *b->spos);
+		b->stid = b->spos = NULL;
+		b->saddr = NULL;
+		b->sbytes = NULL;
+	}
+	rd_kernel_builder_free(b);
+	return k;
+}
+
 rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 {
+	if (b->ordered)
+		return finish_ordered(b);
 	rd_kernel *k = calloc(1, sizeof *k);
 	/* per store, in file order: its thread, where its thread's loads had
 	 * got to then (UINT64_MAX: a thread without loads), address, size;
