@@ -236,7 +236,7 @@ static int stmt_new(kdesc *d, int kind, unsigned line)
 	if (grow((void **)&d->stmts, &d->capstmts, d->nstmts + 1, sizeof *d->stmts) < 0)
 		return kd_oom(d);
 	d->stmts[d->nstmts] = (kd_stmt){.kind = (uint8_t)kind, .line = line, .e1 = -1, .e2 = -1,
-					.e3 = -1};
+					.e3 = -1, .c1 = -1, .c2 = -1, .c3 = -1};
 	return d->nstmts++;
 }
 
@@ -972,6 +972,38 @@ static int expand_launches(kdesc *d, const config_setting_t *list, int *bound, i
 	return 0;
 }
 
+/* ---------------------------------------------------------------- code */
+
+/* The kernels' statements' expressions compiled once for running
+ * (kx_run). */
+static int compile_code(kdesc *d)
+{
+	kx_prog *p = &d->prog;
+	for (int i = 0; i < d->nrefs; i++) {
+		kd_ref *R = &d->refs[i];
+		for (int j = 0; j < R->nidx; j++)
+			if ((R->code[j] = kx_compile(p, R->idx[j])) < 0)
+				return kd_oom(d);
+	}
+	for (int i = 0; i < d->nrefs; i++) { /* the code is where it stays now */
+		kd_ref *R = &d->refs[i];
+		for (int j = 0; j < R->nidx; j++) {
+			int slot;
+			if (!kx_code_var_plus(p->code + R->code[j], &slot, &R->vk[j]))
+				slot = -1;
+			R->vslot[j] = slot;
+		}
+	}
+	for (int i = 0; i < d->nstmts; i++) {
+		kd_stmt *st = &d->stmts[i];
+		if ((st->e1 >= 0 && (st->c1 = kx_compile(p, st->e1)) < 0) ||
+		    (st->e2 >= 0 && (st->c2 = kx_compile(p, st->e2)) < 0) ||
+		    (st->e3 >= 0 && (st->c3 = kx_compile(p, st->e3)) < 0))
+			return kd_oom(d);
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------- opening */
 
 static int load_params(kdesc *d, const config_setting_t *params, const config_setting_t *variant,
@@ -1117,7 +1149,7 @@ int kd_compile(kdesc *d, const char *variant)
 	config_setting_t *ks = config_setting_get_member(root, "kernels");
 	if (!ks)
 		return kd_fail(d, 0, "no kernels = ( ... ); list");
-	if (load_kernels(d, ks) < 0)
+	if (load_kernels(d, ks) < 0 || compile_code(d) < 0)
 		return -1;
 	for (int k = 0; k < d->nkernels; k++)
 		for (int i = 0; i < 3; i++)

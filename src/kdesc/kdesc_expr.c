@@ -466,6 +466,240 @@ void kx_prog_free(kx_prog *p)
 	free(p->n);
 	p->n = NULL;
 	p->len = p->cap = 0;
+	free(p->code);
+	p->code = NULL;
+	p->code_len = p->code_cap = 0;
+}
+
+/* ---------------------------------------------------------------- compiled code */
+
+/*
+ * The code is postfix with the top of the stack in a register (acc): a
+ * leaf pushes, an operator takes its operands from acc and the stack and
+ * leaves its value in acc. A binary operator whose right operand is a
+ * variable or a constant reads it from the instruction (_V, _K) instead
+ * of the stack (_S). Jumps are relative (a: instructions from the jump).
+ */
+#define KX_BINOPS(X)                                                                             \
+	X(MUL) X(DIV) X(MOD) X(ADD) X(SUB) X(SHL) X(SHR) X(LT) X(LE) X(GT) X(GE) X(EQ) X(NE)     \
+	X(BAND) X(BXOR) X(BOR) X(MIN) X(MAX)
+
+enum {
+	C_STOP, C_PUSHK, C_PUSHV, C_NEG, C_NOT, C_BNOT, C_ABS, C_HASH,
+	C_LAND, /* acc == 0: the value is 0, jump; else pop, the right side follows */
+	C_LOR,  /* acc != 0: the value is 1, jump; else pop */
+	C_BOOL, /* acc = acc != 0 */
+	C_JZ,   /* pop x; x == 0: jump */
+	C_JMP,
+#define X(o) C_##o##_S, C_##o##_V, C_##o##_K,
+	KX_BINOPS(X)
+#undef X
+	C_NOPS
+};
+
+static int bin_code(int op)
+{
+	switch (op) {
+#define X(o) case OP_##o: return C_##o##_S;
+	KX_BINOPS(X)
+#undef X
+	default: return -1;
+	}
+}
+
+static int32_t emit(kx_prog *p, int op, int32_t a, int64_t v)
+{
+	if (p->code_len == p->code_cap) {
+		size_t cap = p->code_cap ? p->code_cap * 2 : 256;
+		if (cap > INT32_MAX)
+			return -1;
+		kx_ins *c = realloc(p->code, cap * sizeof *c);
+		if (!c)
+			return -1;
+		p->code = c;
+		p->code_cap = cap;
+	}
+	p->code[p->code_len] = (kx_ins){.op = (uint8_t)op, .a = a, .v = v};
+	return (int32_t)p->code_len++;
+}
+
+/* Point jump j at the next instruction. */
+static void land(kx_prog *p, int32_t j)
+{
+	p->code[j].a = (int32_t)p->code_len - j;
+}
+
+static int gen(kx_prog *p, int i)
+{
+	const kx_node x = p->n[i];
+	int32_t j, k;
+	switch (x.op) {
+	case OP_NUM: return emit(p, C_PUSHK, 0, x.v) < 0 ? -1 : 0;
+	case OP_VAR: return emit(p, C_PUSHV, x.a, 0) < 0 ? -1 : 0;
+	case OP_LAND:
+	case OP_LOR:
+		if (gen(p, x.a) < 0 || (j = emit(p, x.op == OP_LAND ? C_LAND : C_LOR, 0, 0)) < 0 ||
+		    gen(p, x.b) < 0 || emit(p, C_BOOL, 0, 0) < 0)
+			return -1;
+		land(p, j);
+		return 0;
+	case OP_TERN:
+		if (gen(p, x.a) < 0 || (j = emit(p, C_JZ, 0, 0)) < 0 || gen(p, x.b) < 0 ||
+		    (k = emit(p, C_JMP, 0, 0)) < 0)
+			return -1;
+		land(p, j);
+		if (gen(p, x.c) < 0)
+			return -1;
+		land(p, k);
+		return 0;
+	case OP_NEG:
+	case OP_NOT:
+	case OP_BNOT:
+	case OP_ABS:
+	case OP_HASH: {
+		int op = x.op == OP_NEG ? C_NEG : x.op == OP_NOT ? C_NOT : x.op == OP_BNOT ? C_BNOT
+		       : x.op == OP_ABS ? C_ABS : C_HASH;
+		return gen(p, x.a) < 0 || emit(p, op, 0, 0) < 0 ? -1 : 0;
+	}
+	default: break;
+	}
+	int op = bin_code(x.op);
+	if (op < 0 || gen(p, x.a) < 0)
+		return -1;
+	const kx_node *b = &p->n[x.b];
+	if (b->op == OP_NUM)
+		return emit(p, op + 2, 0, b->v) < 0 ? -1 : 0;
+	if (b->op == OP_VAR)
+		return emit(p, op + 1, b->a, 0) < 0 ? -1 : 0;
+	return gen(p, x.b) < 0 || emit(p, op, 0, 0) < 0 ? -1 : 0;
+}
+
+int32_t kx_compile(kx_prog *p, int i)
+{
+	size_t start = p->code_len;
+	if (gen(p, i) < 0 || emit(p, C_STOP, 0, 0) < 0) {
+		p->code_len = start;
+		return -1;
+	}
+	return (int32_t)start;
+}
+
+int kx_code_var_plus(const kx_ins *c, int *slot, int64_t *k)
+{
+	if (c[0].op != C_PUSHV)
+		return 0;
+	*slot = c[0].a;
+	if (c[1].op == C_STOP) {
+		*k = 0;
+		return 1;
+	}
+	if ((c[1].op != C_ADD_K && c[1].op != C_SUB_K) || c[2].op != C_STOP)
+		return 0;
+	*k = c[1].op == C_ADD_K ? c[1].v : (int64_t)(0 - (uint64_t)c[1].v);
+	return 1;
+}
+
+static inline int64_t c_div(int64_t a, int64_t b, int *e)
+{
+	if (b == 0) {
+		*e = KX_DIVZERO;
+		return 0;
+	}
+	return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
+}
+
+static inline int64_t c_mod(int64_t a, int64_t b, int *e)
+{
+	if (b == 0) {
+		*e = KX_DIVZERO;
+		return 0;
+	}
+	return b == -1 ? 0 : a % b;
+}
+
+static inline int64_t c_shl(int64_t a, int64_t b, int *e)
+{
+	if (b < 0 || b > 63) {
+		*e = KX_SHIFT;
+		return 0;
+	}
+	return (int64_t)((uint64_t)a << b);
+}
+
+static inline int64_t c_shr(int64_t a, int64_t b, int *e)
+{
+	if (b < 0 || b > 63) {
+		*e = KX_SHIFT;
+		return 0;
+	}
+	return shr(a, b);
+}
+
+int64_t kx_run(const kx_ins *p, const int64_t *vals, int *e)
+{
+	/* the values below acc: at most one per level of the tree, and the
+	 * first push's (unused) */
+	int64_t stack[KX_MAX_DEPTH + 4], *sp = stack;
+	int64_t acc = 0, b, x;
+	for (;; p++) {
+		switch (p->op) {
+		case C_STOP: return acc;
+		case C_PUSHK: *sp++ = acc; acc = p->v; break;
+		case C_PUSHV: *sp++ = acc; acc = vals[p->a]; break;
+		case C_NEG: acc = (int64_t)(0 - (uint64_t)acc); break;
+		case C_NOT: acc = !acc; break;
+		case C_BNOT: acc = ~acc; break;
+		case C_ABS: acc = acc < 0 ? (int64_t)(0 - (uint64_t)acc) : acc; break;
+		case C_HASH: acc = (int64_t)(mix((uint64_t)acc) >> 1); break;
+		case C_LAND:
+			if (!acc) {
+				p += p->a - 1;
+				break;
+			}
+			acc = *--sp;
+			break;
+		case C_LOR:
+			if (acc) {
+				acc = 1;
+				p += p->a - 1;
+				break;
+			}
+			acc = *--sp;
+			break;
+		case C_BOOL: acc = acc != 0; break;
+		case C_JZ:
+			x = acc;
+			acc = *--sp;
+			if (!x)
+				p += p->a - 1;
+			break;
+		case C_JMP: p += p->a - 1; break;
+#define BIN(o, EXPR)                                                                              \
+		case C_##o##_S: b = acc; acc = *--sp; acc = (EXPR); break;                        \
+		case C_##o##_V: b = vals[p->a]; acc = (EXPR); break;                               \
+		case C_##o##_K: b = p->v; acc = (EXPR); break;
+		BIN(MUL, (int64_t)((uint64_t)acc * (uint64_t)b))
+		BIN(DIV, c_div(acc, b, e))
+		BIN(MOD, c_mod(acc, b, e))
+		BIN(ADD, (int64_t)((uint64_t)acc + (uint64_t)b))
+		BIN(SUB, (int64_t)((uint64_t)acc - (uint64_t)b))
+		BIN(SHL, c_shl(acc, b, e))
+		BIN(SHR, c_shr(acc, b, e))
+		BIN(LT, acc < b)
+		BIN(LE, acc <= b)
+		BIN(GT, acc > b)
+		BIN(GE, acc >= b)
+		BIN(EQ, acc == b)
+		BIN(NE, acc != b)
+		BIN(BAND, acc & b)
+		BIN(BXOR, acc ^ b)
+		BIN(BOR, acc | b)
+		BIN(MIN, acc < b ? acc : b)
+		BIN(MAX, acc > b ? acc : b)
+#undef BIN
+		default: return 0;
+		}
+	}
 }
 
 /* ---------------------------------------------------------------- analysis */

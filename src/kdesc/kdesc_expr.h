@@ -22,9 +22,20 @@ typedef struct kx_node {
 	int64_t v;         /* a constant */
 } kx_node;
 
+/* One instruction of compiled code (kx_compile): an operator with, for
+ * a binary one, its right operand in place (a slot or a constant) or on
+ * the stack; a jump's target in a. */
+typedef struct kx_ins {
+	uint8_t op;
+	int32_t a;         /* a variable slot, or a jump's target */
+	int64_t v;         /* a constant */
+} kx_ins;
+
 typedef struct kx_prog {
 	kx_node *n;
 	size_t len, cap;
+	kx_ins *code;      /* compiled expressions (kx_compile), each ending in a stop */
+	size_t code_len, code_cap;
 } kx_prog;
 
 /* Resolve a name (len bytes, may contain one '.') to a slot, or -1. */
@@ -85,6 +96,23 @@ enum kx_error { KX_OK = 0, KX_DIVZERO, KX_SHIFT };
 int64_t kx_eval(const kx_node *n, int i, const int64_t *vals, int *e);
 
 const char *kx_strerror(int e);
+
+/*
+ * Compile expression i into p's code, once, for kx_run: postfix code with
+ * variables and constants folded into the operators that read them and
+ * jumps for &&, || and ?:, evaluated by a loop instead of a walk over
+ * the tree. Its start in p->code, or -1 when out of memory.
+ */
+int32_t kx_compile(kx_prog *p, int i);
+
+/* Is code (a start from kx_compile) a variable plus or minus a constant
+ * (its value vals[*slot] + *k, wrapping)? */
+int kx_code_var_plus(const kx_ins *code, int *slot, int64_t *k);
+
+/* Run code compiled by kx_compile (code: p->code + its start): the value
+ * and error kx_eval gives (the same operations in the same order, the
+ * last error reported in *e). */
+int64_t kx_run(const kx_ins *code, const int64_t *vals, int *e);
 
 void kx_prog_free(kx_prog *p);
 

@@ -55,6 +55,9 @@ typedef struct kd_array {
 typedef struct kd_ref {
 	int array, nidx;
 	int idx[MAX_DIMS];
+	int32_t code[MAX_DIMS]; /* idx compiled (kx_compile) */
+	int32_t vslot[MAX_DIMS]; /* idx is vals[vslot] + vk (kx_code_var_plus), or -1 */
+	int64_t vk[MAX_DIMS];
 	uint32_t bytes;
 	const char *text; /* for messages: into the config, valid while loaded */
 	unsigned text_len; /* the reference's own text, "b[k][j]" */
@@ -67,6 +70,7 @@ typedef struct kd_stmt {
 	int e1, e2, e3;   /* let: e1; if: e1; for: init e1, cond e2, step e3 */
 	int l1, n1;       /* if: then; for: body; load/store: refs */
 	int l2, n2;       /* if: else */
+	int32_t c1, c2, c3; /* e1, e2, e3 compiled (kx_compile), or -1 */
 } kd_stmt;
 
 typedef struct kd_kernel {

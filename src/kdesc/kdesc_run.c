@@ -52,21 +52,30 @@ static int too_much(run *r, unsigned line)
 			(unsigned long long)r->max_steps);
 }
 
+/* Index j of ref at the current values. */
+static inline int64_t ref_index(const kx_ins *code, const kd_ref *ref, int j, const int64_t *vals,
+				int *e)
+{
+	if (ref->vslot[j] >= 0)
+		return (int64_t)((uint64_t)vals[ref->vslot[j]] + (uint64_t)ref->vk[j]);
+	return kx_run(code + ref->code[j], vals, e);
+}
+
 int kd_ref_addr(run *r, const kd_stmt *st, const kd_ref *ref, uint64_t *addr)
 {
-	const kx_node *n = r->d->prog.n;
+	const kx_ins *code = r->d->prog.code;
 	const kd_array *A = &r->d->arrays[ref->array];
 	int e = 0;
 	int64_t flat;
 	if (ref->nidx == 1) {
-		flat = kx_eval(n, ref->idx[0], r->vals, &e);
+		flat = ref_index(code, ref, 0, r->vals, &e);
 		if (!e && A->ndims && (flat < 0 || flat >= A->total))
 			return kd_run_fail(r, st->line, "%s[%lld]: index outside 0..%lld", A->name,
 					   (long long)flat, (long long)A->total - 1);
 	} else {
 		flat = 0;
 		for (int j = 0; j < ref->nidx && !e; j++) {
-			int64_t x = kx_eval(n, ref->idx[j], r->vals, &e);
+			int64_t x = ref_index(code, ref, j, r->vals, &e);
 			if (!e && (x < 0 || x >= A->dim[j]))
 				return kd_run_fail(r, st->line, "%s: index %d is %lld, outside 0..%lld",
 						   A->name, j + 1, (long long)x,
@@ -162,6 +171,7 @@ int kd_run_list(run *r, int start, int count)
 static int run_list(run *r, int start, int count)
 {
 	const kx_node *n = r->d->prog.n;
+	const kx_ins *code = r->d->prog.code;
 	for (int i = 0; i < count; i++) {
 		const kd_stmt *st = &r->d->stmts[r->d->lists[start + i]];
 		int e = 0;
@@ -169,7 +179,7 @@ static int run_list(run *r, int start, int count)
 			return too_much(r, st->line);
 		switch (st->kind) {
 		case ST_LET:
-			r->vals[st->slot] = kx_eval(n, st->e1, r->vals, &e);
+			r->vals[st->slot] = kx_run(code + st->c1, r->vals, &e);
 			break;
 		case ST_LOAD:
 		case ST_STORE:
@@ -177,7 +187,7 @@ static int run_list(run *r, int start, int count)
 				return -1;
 			break;
 		case ST_IF: {
-			int64_t c = kx_eval(n, st->e1, r->vals, &e);
+			int64_t c = kx_run(code + st->c1, r->vals, &e);
 			if (!e && (c ? run_list(r, st->l1, st->n1) : run_list(r, st->l2, st->n2)) < 0)
 				return -1;
 			break;
@@ -206,9 +216,9 @@ static int run_list(run *r, int start, int count)
 				r->loop_w[r->depth] = trip ? 1.0 / (double)trip : 0;
 				r->depth++;
 			}
-			for (r->vals[st->slot] = kx_eval(n, st->e1, r->vals, &e);
-			     !e && kx_eval(n, st->e2, r->vals, &e) && !e;
-			     r->vals[st->slot] = kx_eval(n, st->e3, r->vals, &e)) {
+			for (r->vals[st->slot] = kx_run(code + st->c1, r->vals, &e);
+			     !e && kx_run(code + st->c2, r->vals, &e) && !e;
+			     r->vals[st->slot] = kx_run(code + st->c3, r->vals, &e)) {
 				if (++iters > MAX_LOOP)
 					return kd_run_fail(r, st->line, "loop runs more than %llu "
 								        "iterations",
