@@ -436,9 +436,30 @@ static void test_rdt_v2_reads(void **state)
 	assert_non_null(strstr(err, "kernel table outside the file"));
 }
 
+/* The static list --help shows is the formats' table's, and each name in
+ * it is one --input-format takes (and a wrong one is refused). */
+static void test_format_names(void **state)
+{
+	(void)state;
+	char names[256];
+	size_t n = input_format_names(names, sizeof names);
+	assert_int_equal(n, strlen(names));
+	assert_string_equal(names, INPUT_FORMATS);
+	char *save = NULL;
+	for (char *t = strtok_r(names, "|", &save); t; t = strtok_r(NULL, "|", &save))
+		assert_true(input_format_known(t));
+	assert_false(input_format_known("ocelotx"));
+	assert_false(input_format_known(""));
+	/* a short buffer: the length it needs, the text cut */
+	char small[8];
+	assert_int_equal(input_format_names(small, sizeof small), n);
+	assert_int_equal(strlen(small), sizeof small - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_expr_c_semantics),
 		cmocka_unit_test(test_expr_errors),
 		cmocka_unit_test(test_sass_opcodes),

@@ -26,8 +26,41 @@
 #include "trace_ocelot.h"
 #include "trace_rdt.h"
 
-enum fmt { F_AUTO = 0, F_OCELOT, F_NVBIT, F_ACCELSIM, F_RDT, F_KDESC, F_ACCELSIM_LIST };
-static const char *const fmt_names[] = {"auto", "ocelot", "nvbit", "accelsim", "rdt", "kdesc"};
+/* What a sniffer sees: the first bytes of the input and its first line
+ * that is not blank (NULL when there is none). */
+typedef struct peek {
+	const char *s;
+	size_t n;
+	const char *line;
+	size_t len;
+} peek;
+
+/*
+ * A format: every fact about it in one row of formats[] below (its name
+ * for --input-format, how messages name it, the file names that tell it,
+ * how its content is told, how a file or directory of it is opened).
+ * Adding a reader is its own file and one row here.
+ */
+typedef struct format_desc {
+	const char *name;
+	const char *what;         /* "an Ocelot .trc", in "expected ..." */
+	const char *exts[4];      /* names that tell it when the content does not */
+	/* Its content? 0 no, else a kind passed to open (1 the plain one) */
+	int (*sniff)(const peek *p);
+	int binary;               /* told by magic bytes, before the text checks */
+	int deep;                 /* looks through every line: asked last */
+	int sniff_named;          /* asked for its kind even when named */
+	int variants;             /* takes :VARIANT and -D */
+	/* its reader of t (closing t when it fails) */
+	trace_reader *(*open)(textin *t, const char *path, int kind, const char *variant,
+			      const input_opts *o, char *err, size_t errlen, int *oom);
+	/* a directory of it: a reader, or NULL with *none when it is not one */
+	trace_reader *(*open_dir)(const char *path, char *err, size_t errlen, int *oom,
+				  int *none);
+} format_desc;
+
+static const format_desc formats[];
+static const int nformats;
 
 /* Longest line of any text format; each reader lowers it to its own. */
 #define LINE_MAX_ALL (64 * 1024)
@@ -51,19 +84,34 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int fmt_parse(const char *name)
+/* A format by its name: its row, NULL for "auto" (or none named), else
+ * *bad. */
+static const format_desc *fmt_parse(const char *name, int *bad)
 {
-	if (!name)
-		return F_AUTO;
-	for (int i = 0; i < (int)(sizeof fmt_names / sizeof fmt_names[0]); i++)
-		if (!strcmp(name, fmt_names[i]))
-			return i;
-	return -1;
+	*bad = 0;
+	if (!name || !strcmp(name, "auto"))
+		return NULL;
+	for (int i = 0; i < nformats; i++)
+		if (!strcmp(name, formats[i].name))
+			return &formats[i];
+	*bad = 1;
+	return NULL;
 }
 
 int input_format_known(const char *name)
 {
-	return fmt_parse(name) >= 0;
+	int bad;
+	fmt_parse(name, &bad);
+	return !bad;
+}
+
+size_t input_format_names(char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "auto");
+	for (int i = 0; i < nformats; i++)
+		n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "|%s",
+				      formats[i].name);
+	return n;
 }
 
 struct input {
@@ -78,6 +126,18 @@ struct input {
 	size_t nnames;
 	char err[1024];
 };
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
 
 /* ---------------------------------------------------------------- builtins */
 
@@ -137,9 +197,12 @@ static int builtin_load(const char *spec, rd_kernel **out, char *err, size_t err
 
 /* A multi-kernel input made of one-kernel files (an Ocelot directory, an
  * Accel-Sim kernelslist). */
+/* A reader of one member of a list. */
+typedef trace_reader *member_open(textin *t, const char *path, char *err, size_t errlen);
+
 typedef struct list_reader {
 	trace_reader base;
-	int fmt;
+	member_open *member;
 	char **files;
 	unsigned long *lines;    /* line in the kernelslist, 0 for a directory */
 	const char *listname;
@@ -171,14 +234,7 @@ static int list_next(trace_reader *rr, const char **name)
 		}
 		return -1;
 	}
-	if (l->fmt == F_OCELOT) {
-		char kname[256];
-		trace_ocelot_name(path, kname, sizeof kname);
-		textin_set_maxline(t, TRACE_LINE_MAX);
-		l->cur = trace_ocelot_reader(t, kname, rr->err, rr->errlen);
-	} else {
-		l->cur = trace_accelsim_reader(t, rr->err, rr->errlen);
-	}
+	l->cur = l->member(t, path, rr->err, rr->errlen);
 	if (!l->cur) {
 		textin_close(t);
 		rr->oom = 1;
@@ -216,12 +272,12 @@ static void list_close(trace_reader *rr)
 	free(l);
 }
 
-static list_reader *list_new(int fmt, char *err, size_t errlen)
+static list_reader *list_new(member_open *member, char *err, size_t errlen)
 {
 	list_reader *l = calloc(1, sizeof *l);
 	if (!l)
 		return NULL;
-	l->fmt = fmt;
+	l->member = member;
 	l->base.next = list_next;
 	l->base.load = list_load;
 	l->base.close = list_close;
@@ -261,17 +317,33 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* One Ocelot .trc: its kernel is named by the file. */
+static trace_reader *ocelot_one(textin *t, const char *path, char *err, size_t errlen)
+{
+	char name[256];
+	trace_ocelot_name(path, name, sizeof name);
+	textin_set_maxline(t, TRACE_LINE_MAX);
+	return trace_ocelot_reader(t, name, err, errlen);
+}
+
+static trace_reader *accelsim_one(textin *t, const char *path, char *err, size_t errlen)
+{
+	(void)path;
+	return trace_accelsim_reader(t, err, errlen);
+}
+
 /* An Ocelot directory: its NAME_NN.trc files in name order. NULL and
  * *none when there are none. */
-static trace_reader *ocelot_dir(const char *path, char *err, size_t errlen, int *none)
+static trace_reader *ocelot_dir(const char *path, char *err, size_t errlen, int *oom, int *none)
 {
 	*none = 0;
+	*oom = 0;
 	DIR *d = opendir(path);
 	if (!d) {
 		say(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	list_reader *l = list_new(F_OCELOT, err, errlen);
+	list_reader *l = list_new(ocelot_one, err, errlen);
 	struct dirent *e;
 	int bad = !l;
 	while (!bad && (e = readdir(d)))
@@ -281,6 +353,7 @@ static trace_reader *ocelot_dir(const char *path, char *err, size_t errlen, int 
 	if (bad) {
 		if (l)
 			list_close(&l->base);
+		*oom = 1;
 		say(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
@@ -298,7 +371,7 @@ static trace_reader *ocelot_dir(const char *path, char *err, size_t errlen, int 
 /* An Accel-Sim kernelslist (t open on it; dir: its directory). */
 static trace_reader *accelsim_list(textin *t, const char *dir, char *err, size_t errlen, int *oom)
 {
-	list_reader *l = list_new(F_ACCELSIM, err, errlen);
+	list_reader *l = list_new(accelsim_one, err, errlen);
 	if (!l || !(l->listname = l->listname_copy = strdup(textin_shown(t)))) {
 		if (l)
 			list_close(&l->base);
@@ -383,173 +456,261 @@ static int has(const char *l, size_t n, const char *s)
 	return 0;
 }
 
-/* The format of an open input by its content; -1 with err if unknown. */
-static int sniff(textin *t, char *err, size_t errlen)
+/* ---------------------------------------------------------------- the formats */
+
+static int sniff_rdt(const peek *p)
 {
-	const unsigned char *p;
-	size_t n;
-	if (textin_peek(t, &p, &n, SNIFF_BYTES) < 0)
-		return -1;
-	if (n >= 8 && !memcmp(p, RDT_MAGIC, 8))
-		return F_RDT;
-	if (n == 0) {
-		say(err, errlen, "%s: empty file", textin_shown(t));
-		return -1;
-	}
-	const char *s = (const char *)p, *end = s + n;
-	if (memchr(s, '\0', n)) {
-		say(err, errlen, "%s: binary data, and not an rdscope .rdt file",
-			 textin_shown(t));
-		return -1;
-	}
-	if (kdesc_sniff(s, n))
-		return F_KDESC;
-	size_t len;
-	const char *l = first_line(s, end, &len);
-	if (l && line_starts(l, len, "blocksize:"))
-		return F_OCELOT;
+	return p->n >= 8 && !memcmp(p->s, RDT_MAGIC, 8);
+}
+
+static int sniff_kdesc(const peek *p)
+{
+	return kdesc_sniff(p->s, p->n);
+}
+
+static int sniff_ocelot(const peek *p)
+{
+	return p->line && line_starts(p->line, p->len, "blocksize:");
+}
+
+/* 1 a kernel's .traceg, 2 a kernelslist naming them */
+static int sniff_accelsim(const peek *p)
+{
+	const char *l = p->line;
+	size_t len = p->len;
 	if (l && l[0] == '-' && len > 1 && has(l, len, " = "))
-		return F_ACCELSIM;
+		return 1;
 	if (l && (line_starts(l, len, "MemcpyHtoD,") || line_starts(l, len, "kernel-")))
-		return F_ACCELSIM_LIST;
-	/* NVBit's output is mixed with the program's: look further */
+		return 2;
+	return 0;
+}
+
+/* NVBit's output is mixed with the program's: any line of it */
+static int sniff_nvbit(const peek *p)
+{
 	char line[1024];
-	for (const char *q = s; q < end;) {
+	const char *end = p->s + p->n;
+	for (const char *q = p->s; q < end;) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
 		size_t m = (size_t)((nl ? nl : end) - q);
 		snprintf(line, sizeof line, "%.*s", (int)(m < sizeof line - 1 ? m : sizeof line - 1), q);
 		if (trace_nvbit_line(line))
-			return F_NVBIT;
+			return 1;
 		q += m + 1;
 	}
-	char shown[48];
-	say(err, errlen,
-		 "%s:1: not a format rdscope knows (first line '%s'): expected an Ocelot .trc, "
-		 "NVBit mem_trace output, an Accel-Sim .traceg, an .rdt or a kernel description "
-		 "(or name one with --input-format)",
-		 textin_shown(t), l ? textin_show(l, len, shown, sizeof shown) : "");
-	return -1;
+	return 0;
 }
 
-/* ---------------------------------------------------------------- opening */
-
-/* A format by the file name, for content the sniffer could not place
- * (a malformed first line is better reported by its reader). */
-static int by_extension(const char *path)
+/* A reader that fails only for memory: t closed then, as open must. */
+static trace_reader *made(trace_reader *r, textin *t, const char *path, char *err,
+			  size_t errlen, int *oom)
 {
-	static const struct {
-		const char *ext;
-		int fmt;
-	} map[] = {{".trc", F_OCELOT},     {".trc.gz", F_OCELOT},     {".trc.xz", F_OCELOT},
-		   {".traceg", F_ACCELSIM}, {".traceg.gz", F_ACCELSIM}, {".traceg.xz", F_ACCELSIM},
-		   {".nvbit", F_NVBIT},     {".nvbit.gz", F_NVBIT},     {".nvbit.xz", F_NVBIT},
-		   {".kdesc", F_KDESC},     {".rdt", F_RDT}};
-	size_t n = strlen(path);
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-		size_t m = strlen(map[i].ext);
-		if (n > m && !strcmp(path + n - m, map[i].ext))
-			return map[i].fmt;
-	}
-	return -1;
-}
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
-}
-
-/* The reader of a file or directory; NULL with err. */
-static trace_reader *open_reader(const char *path, const char *variant, const input_opts *o,
-				 int fmt, char *err, size_t errlen, int *oom)
-{
-	*oom = 0;
-	if (strcmp(path, "-") != 0 && is_dir(path)) {
-		char kl[4096];
-		say(kl, sizeof kl, "%s/kernelslist.g", path);
-		if ((fmt == F_AUTO || fmt == F_ACCELSIM) && is_file(kl)) {
-			textin *t = textin_open(kl, LINE_MAX_ALL, err, errlen, oom);
-			return t ? accelsim_list(t, path, err, errlen, oom) : NULL;
-		}
-		int none = 0;
-		trace_reader *r = NULL;
-		if (fmt == F_AUTO || fmt == F_OCELOT)
-			r = ocelot_dir(path, err, errlen, &none);
-		if (r || !none)
-			return r;
-		say(err, errlen, "%s: %s", path, strerror(EISDIR));
-		return NULL;
-	}
-	textin *t = textin_open(path, LINE_MAX_ALL, err, errlen, oom);
-	if (!t)
-		return NULL;
-	int f = fmt;
-	if (f == F_AUTO || f == F_ACCELSIM) {
-		int s = sniff(t, err, errlen);
-		if (s < 0 && f == F_AUTO)
-			s = by_extension(path); /* the reader then says what is wrong */
-		if (s < 0 && f == F_AUTO) {
-			*oom = textin_oom(t);
-			textin_close(t);
-			return NULL;
-		}
-		if (f == F_AUTO || s == F_ACCELSIM_LIST)
-			f = s;
-	}
-	if (variant && f != F_KDESC) {
-		say(err, errlen, "%s: ':%s' selects a variant of a kernel description, and this "
-				      "is not one", path, variant);
-		textin_close(t);
-		return NULL;
-	}
-	if (o->ndefines && f != F_KDESC) {
-		say(err, errlen, "%s: -D %s sets a parameter of a kernel description, and this is "
-				 "not one", path, o->defines[0]);
-		textin_close(t);
-		return NULL;
-	}
-	trace_reader *r = NULL;
-	char name[256];
-	switch (f) {
-	case F_OCELOT:
-		trace_ocelot_name(path, name, sizeof name);
-		textin_set_maxline(t, TRACE_LINE_MAX);
-		r = trace_ocelot_reader(t, name, err, errlen);
-		break;
-	case F_NVBIT:
-		r = trace_nvbit_reader(t, err, errlen);
-		break;
-	case F_ACCELSIM:
-		r = trace_accelsim_reader(t, err, errlen);
-		break;
-	case F_ACCELSIM_LIST: {
-		char dir[4096];
-		const char *slash = strrchr(path, '/');
-		snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
-			 slash ? path : ".");
-		return accelsim_list(t, dir, err, errlen, oom);
-	}
-	case F_RDT:
-		return trace_rdt_reader(t, err, errlen, oom);
-	case F_KDESC:
-		r = kdesc_reader(t, textin_shown(t), variant, o->defines, o->ndefines, err, errlen,
-				 oom);
-		if (r && o->max_threads_set)
-			kdesc_set_max_threads(r, o->max_threads);
-		return r;
-	}
 	if (!r) {
 		textin_close(t);
 		*oom = 1;
 		say(err, errlen, "%s: out of memory", path);
 	}
 	return r;
+}
+
+static trace_reader *open_ocelot(textin *t, const char *path, int kind, const char *variant,
+				 const input_opts *o, char *err, size_t errlen, int *oom)
+{
+	(void)kind, (void)variant, (void)o;
+	return made(ocelot_one(t, path, err, errlen), t, path, err, errlen, oom);
+}
+
+static trace_reader *open_nvbit(textin *t, const char *path, int kind, const char *variant,
+				const input_opts *o, char *err, size_t errlen, int *oom)
+{
+	(void)kind, (void)variant, (void)o;
+	return made(trace_nvbit_reader(t, err, errlen), t, path, err, errlen, oom);
+}
+
+static trace_reader *open_accelsim(textin *t, const char *path, int kind, const char *variant,
+				   const input_opts *o, char *err, size_t errlen, int *oom)
+{
+	(void)variant, (void)o;
+	if (kind != 2)
+		return made(trace_accelsim_reader(t, err, errlen), t, path, err, errlen, oom);
+	char dir[4096]; /* a kernelslist: its files beside it */
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	return accelsim_list(t, dir, err, errlen, oom);
+}
+
+static trace_reader *open_rdt(textin *t, const char *path, int kind, const char *variant,
+			      const input_opts *o, char *err, size_t errlen, int *oom)
+{
+	(void)path, (void)kind, (void)variant, (void)o;
+	return trace_rdt_reader(t, err, errlen, oom);
+}
+
+static trace_reader *open_kdesc(textin *t, const char *path, int kind, const char *variant,
+				const input_opts *o, char *err, size_t errlen, int *oom)
+{
+	(void)path, (void)kind;
+	trace_reader *r = kdesc_reader(t, textin_shown(t), variant, o->defines, o->ndefines, err,
+				       errlen, oom);
+	if (r && o->max_threads_set)
+		kdesc_set_max_threads(r, o->max_threads);
+	return r;
+}
+
+/* A directory with a kernelslist.g: Accel-Sim's traces. */
+static trace_reader *accelsim_dir(const char *path, char *err, size_t errlen, int *oom, int *none)
+{
+	char kl[4096];
+	say(kl, sizeof kl, "%s/kernelslist.g", path);
+	*oom = 0;
+	*none = !is_file(kl);
+	if (*none)
+		return NULL;
+	textin *t = textin_open(kl, LINE_MAX_ALL, err, errlen, oom);
+	return t ? accelsim_list(t, path, err, errlen, oom) : NULL;
+}
+
+/*
+ * The formats, in the order --input-format and messages list them.
+ * Content is told by the binary ones first, then the others in this
+ * order, the deep ones last; a directory by the first with open_dir that
+ * takes it. open owns t: it closes it when it fails.
+ */
+static const format_desc formats[] = {
+	{.name = "ocelot", .what = "an Ocelot .trc", .exts = {".trc", ".trc.gz", ".trc.xz"},
+	 .sniff = sniff_ocelot, .open = open_ocelot, .open_dir = ocelot_dir},
+	{.name = "nvbit", .what = "NVBit mem_trace output", .exts = {".nvbit", ".nvbit.gz", ".nvbit.xz"},
+	 .sniff = sniff_nvbit, .deep = 1, .open = open_nvbit},
+	{.name = "accelsim", .what = "an Accel-Sim .traceg",
+	 .exts = {".traceg", ".traceg.gz", ".traceg.xz"}, .sniff = sniff_accelsim, .sniff_named = 1,
+	 .open = open_accelsim, .open_dir = accelsim_dir},
+	{.name = "rdt", .what = "an .rdt", .exts = {".rdt"}, .sniff = sniff_rdt, .binary = 1,
+	 .open = open_rdt},
+	{.name = "kdesc", .what = "a kernel description", .exts = {".kdesc"}, .sniff = sniff_kdesc,
+	 .variants = 1, .open = open_kdesc},
+};
+static const int nformats = (int)(sizeof formats / sizeof formats[0]);
+
+/* ---------------------------------------------------------------- sniffing */
+
+/* The format of an open input by its content: its row and *kind; NULL
+ * with err if unknown. */
+static const format_desc *sniff(textin *t, int *kind, char *err, size_t errlen)
+{
+	const unsigned char *p;
+	size_t n;
+	if (textin_peek(t, &p, &n, SNIFF_BYTES) < 0)
+		return NULL;
+	peek pk = {.s = (const char *)p, .n = n};
+	for (int i = 0; i < nformats; i++)
+		if (formats[i].binary && (*kind = formats[i].sniff(&pk)))
+			return &formats[i];
+	if (n == 0) {
+		say(err, errlen, "%s: empty file", textin_shown(t));
+		return NULL;
+	}
+	if (memchr(pk.s, '\0', n)) {
+		char bin[256] = "";
+		for (int i = 0; i < nformats; i++)
+			if (formats[i].binary)
+				say(bin + strlen(bin), sizeof bin - strlen(bin), "%s%s",
+				    bin[0] ? " or " : "", formats[i].what);
+		say(err, errlen, "%s: binary data, and not %s", textin_shown(t), bin);
+		return NULL;
+	}
+	pk.line = first_line(pk.s, pk.s + n, &pk.len);
+	for (int deep = 0; deep < 2; deep++)
+		for (int i = 0; i < nformats; i++)
+			if (!formats[i].binary && formats[i].deep == deep &&
+			    (*kind = formats[i].sniff(&pk)))
+				return &formats[i];
+	char shown[48], list[512] = "";
+	for (int i = 0; i < nformats; i++)
+		say(list + strlen(list), sizeof list - strlen(list), "%s%s",
+		    i == 0 ? "" : i == nformats - 1 ? " or " : ", ", formats[i].what);
+	say(err, errlen,
+		 "%s:1: not a format rdscope knows (first line '%s'): expected %s "
+		 "(or name one with --input-format)",
+		 textin_shown(t), pk.line ? textin_show(pk.line, pk.len, shown, sizeof shown) : "",
+		 list);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- opening */
+
+/* A format by the file name, for content the sniffer could not place
+ * (a malformed first line is better reported by its reader). */
+static const format_desc *by_extension(const char *path)
+{
+	size_t n = strlen(path);
+	for (int i = 0; i < nformats; i++)
+		for (int j = 0; j < 4 && formats[i].exts[j]; j++) {
+			size_t m = strlen(formats[i].exts[j]);
+			if (n > m && !strcmp(path + n - m, formats[i].exts[j]))
+				return &formats[i];
+		}
+	return NULL;
+}
+
+/* The reader of a file or directory (format fmt, NULL: by content); NULL
+ * with err. */
+static trace_reader *open_reader(const char *path, const char *variant, const input_opts *o,
+				 const format_desc *fmt, char *err, size_t errlen, int *oom)
+{
+	*oom = 0;
+	if (strcmp(path, "-") != 0 && is_dir(path)) {
+		for (int i = 0; i < nformats; i++) {
+			const format_desc *f = &formats[i];
+			int none = 0;
+			if (!f->open_dir || (fmt && fmt != f))
+				continue;
+			trace_reader *r = f->open_dir(path, err, errlen, oom, &none);
+			if (r || !none)
+				return r;
+		}
+		say(err, errlen, "%s: %s", path, strerror(EISDIR));
+		return NULL;
+	}
+	textin *t = textin_open(path, LINE_MAX_ALL, err, errlen, oom);
+	if (!t)
+		return NULL;
+	const format_desc *f = fmt;
+	int kind = 1;
+	if (!f) {
+		f = sniff(t, &kind, err, errlen);
+		if (!f) {
+			kind = 1;
+			f = by_extension(path); /* the reader then says what is wrong */
+		}
+		if (!f) {
+			*oom = textin_oom(t);
+			textin_close(t);
+			return NULL;
+		}
+	} else if (f->sniff_named) {
+		const unsigned char *p;
+		size_t n;
+		if (textin_peek(t, &p, &n, SNIFF_BYTES) == 0 && n) {
+			peek pk = {.s = (const char *)p, .n = n};
+			pk.line = first_line(pk.s, pk.s + n, &pk.len);
+			kind = f->sniff(&pk);
+			if (!kind)
+				kind = 1;
+		}
+	}
+	if (variant && !f->variants) {
+		say(err, errlen, "%s: ':%s' selects a variant of a kernel description, and this "
+				      "is not one", path, variant);
+		textin_close(t);
+		return NULL;
+	}
+	if (o->ndefines && !f->variants) {
+		say(err, errlen, "%s: -D %s sets a parameter of a kernel description, and this is "
+				 "not one", path, o->defines[0]);
+		textin_close(t);
+		return NULL;
+	}
+	return f->open(t, path, kind, variant, o, err, errlen, oom);
 }
 
 static int status_of(int oom)
@@ -562,10 +723,12 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 	*out = NULL;
 	if (!o)
 		o = &no_opts;
-	int fmt = fmt_parse(o->format);
-	if (fmt < 0) {
-		say(err, errlen, "%s: unknown input format '%s' (%s)", spec, o->format,
-			 INPUT_FORMATS);
+	int bad;
+	const format_desc *fmt = fmt_parse(o->format, &bad);
+	if (bad) {
+		char names[256];
+		input_format_names(names, sizeof names);
+		say(err, errlen, "%s: unknown input format '%s' (%s)", spec, o->format, names);
 		return INPUT_EINPUT;
 	}
 	input *in = calloc(1, sizeof *in);

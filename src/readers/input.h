@@ -44,8 +44,14 @@ typedef struct input_opts {
 	uint32_t max_threads;
 } input_opts;
 
-/* The format names --input-format takes, "|"-separated. */
+/* The format names --input-format takes, "|"-separated, for static help
+ * texts: input_format_names() makes it from the formats' table, and
+ * test_traces checks the two agree. */
 #define INPUT_FORMATS "auto|ocelot|nvbit|accelsim|rdt|kdesc"
+
+/* The format names from the formats' table into buf (as snprintf: the
+ * length it needs). */
+size_t input_format_names(char *buf, size_t len);
 
 /* Is name a known format (or NULL / "auto")? */
 int input_format_known(const char *name);
