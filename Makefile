@@ -23,8 +23,8 @@ TEST_LIBS   = $(shell pkg-config --libs cmocka)
 B       ?= build
 SANFLAGS ?=
 
-# Sources are found recursively: src/ is in folders by family (README,
-# Architecture).
+# Sources are found recursively: src/ is in folders by family
+# (man/rdscope-internals.7, ARCHITECTURE).
 MODEL_SRC := $(sort $(shell find model -name '*.c'))
 SRC_SRC   := $(filter-out src/cmd/main.c,$(sort $(shell find src -name '*.c')))
 UI_SRC    := $(sort $(shell find ui -name '*.c'))
@@ -204,13 +204,16 @@ install: $(B)/rdscope
 	for m in man/*.1; do [ -f "$$m" ] && install -m644 "$$m" $(DESTDIR)$(MANDIR)/man1/; done; true
 	install -d $(DESTDIR)$(MANDIR)/man5
 	for m in man/*.5; do [ -f "$$m" ] && install -m644 "$$m" $(DESTDIR)$(MANDIR)/man5/; done; true
+	install -d $(DESTDIR)$(MANDIR)/man7
+	for m in man/*.7; do [ -f "$$m" ] && install -m644 "$$m" $(DESTDIR)$(MANDIR)/man7/; done; true
 	install -d $(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/samples
 	for p in presets/*.cfg; do [ -f "$$p" ] && install -m644 "$$p" $(DESTDIR)$(DATADIR)/presets/; done; true
 	cd samples && find . -type f -exec install -Dm644 {} $(DESTDIR)$(DATADIR)/samples/{} \;
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/rdscope $(DESTDIR)$(MANDIR)/man1/rdscope.1 $(DESTDIR)$(MANDIR)/man5/rdscope-preset.5 \
-	      $(DESTDIR)$(MANDIR)/man5/rdscope-kernel.5
+	rm -f $(DESTDIR)$(BINDIR)/rdscope $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1))) \
+	      $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
+	      $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(wildcard man/*.7)))
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

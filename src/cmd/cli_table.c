@@ -716,7 +716,9 @@ const cli_option cli_options[] = {
 		       "Sectors: Nsight Compute counts 32-byte sectors, the model requests of\n"
 		       ".B l1.line\n"
 		       "bytes; the two compare only when every request fetches whole lines\n"
-		       "(see README, \"Checking the model against measurements\").\n"
+		       "(see\n"
+		       ".BR rdscope\\-formats (5),\n"
+		       "MEASURED FILES).\n"
 		       "A bad line is refused with\n"
 		       ".IR FILE : LINE\n"
 		       "(exit 2).",

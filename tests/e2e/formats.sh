@@ -358,15 +358,16 @@ rds convert $S/tiny.kdesc
 [ $rc -eq 2 ] && grep -q "expected INPUT and OUT.rdt" "$T/err"
 result "convert without OUT: exit 2" $?
 
-# The README's CSV header is the binary's, column for column.
-readme=$(dirname "$0")/../../README.md
-# (its *KEYS*: rdscope keys's, in order, l1.sets after l1.ways)
+# The CSV header documented in man/rdscope-formats.5 (where the README's
+# CSV section moved) is the binary's, column for column.
+page=$(dirname "$0")/../../man/rdscope-formats.5
+# (its \fIKEYS\fP: rdscope keys's, in order, l1.sets after l1.ways)
 keys=$("$RDSCOPE" keys | sed 1d | cut -d' ' -f1 | grep -v '^\(tex\|const\|smem\)\.' |
 	sed 's/^l1\.ways$/l1.ways\nl1.sets/' | paste -sd, -)
-want=$(awk '/^### CSV/ { on = 1 } on && /^`input,kernel,/ { gsub(/`/, ""); print; exit }' "$readme" |
-	sed "s/\*KEYS\*/$keys/")
+want=$(awk '/^\.SS "CSV/ { on = 1 } on && /^\\fBinput,kernel,/ { print; exit }' "$page" |
+	sed 's/\\://g; s/\\fB//g; s/\\fP//g; s/\\fI//g' | sed "s/^input,kernel,KEYS,/input,kernel,$keys,/")
 "$RDSCOPE" run -q -f csv builtin:fig3 2>/dev/null | head -n 1 >"$T/hdr"
 [ -n "$want" ] && [ "$want" = "$(cat "$T/hdr")" ] ||
-	{ echo "# README: $want"; echo "# binary: $(cat "$T/hdr")"; false; }
-result "README's CSV header is the binary's" $?
+	{ echo "# rdscope-formats.5: $want"; echo "# binary: $(cat "$T/hdr")"; false; }
+result "rdscope-formats.5's CSV header is the binary's" $?
 exit 0

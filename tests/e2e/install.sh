@@ -23,6 +23,18 @@ B=$(dirname "$RDSCOPE")
 B=${B#"$ROOT"/}
 [ "$B" = "$ROOT" ] && B=build
 
+# man_all MANDIR: every page of man/ installed in its section, byte for
+# byte (man/rdscope.1, the .5 and the .7 pages: rdscope-model.7,
+# rdscope-teaching.7, ...).
+man_all() {
+	n=0
+	for m in man/*.[157]; do
+		n=$((n + 1))
+		cmp -s "$m" "$1/man${m##*.}/${m##*/}" || { echo "# make install left out $m"; return 1; }
+	done
+	[ $n -ge 7 ] && [ -f "$1/man7/rdscope-teaching.7" ] && [ -f "$1/man5/rdscope-formats.5" ]
+}
+
 # install PREFIX: make install into $T/inst$PREFIX (DESTDIR), the binary
 # as it is; 0 when it went in with its data and man pages.
 install_at() {
@@ -30,6 +42,7 @@ install_at() {
 		>"$T/make.out" 2>&1 || { sed 's/^/# /' "$T/make.out"; return 1; }
 	cmp -s "$RDSCOPE" "$T/inst$1/bin/rdscope" &&
 		[ -f "$T/inst$1/share/man/man1/rdscope.1" ] && [ -f "$T/inst$1/share/man/man5/rdscope-preset.5" ] &&
+		man_all "$T/inst$1/share/man" &&
 		[ -f "$T/inst$1/share/rdscope/presets/fermi-48k.cfg" ] &&
 		[ -f "$T/inst$1/share/rdscope/samples/effects/conflicts.kdesc" ]
 }
@@ -50,7 +63,17 @@ off() {
 }
 
 install_at /usr && off /usr
-result "make install DESTDIR=... PREFIX=/usr: the binary, man pages, presets and samples, found from elsewhere" $?
+result "make install DESTDIR=... PREFIX=/usr: the binary, every man page (sections 1, 5, 7), presets and samples, found from elsewhere" $?
+# Once installed, man finds the pages by name (man rdscope-teaching, as the
+# README says).
+if command -v man >/dev/null 2>&1; then
+	ok=0
+	for p in rdscope rdscope-model rdscope-teaching rdscope-formats rdscope-preset rdscope-kernel rdscope-internals; do
+		MANPATH="$T/inst/usr/share/man" man -w "$p" 2>/dev/null | grep -q "^$T/inst/usr/share/man/" ||
+			{ echo "# man $p: not found once installed"; ok=1; }
+	done
+	result "make install: man finds every page by name (man rdscope-teaching, ...)" $ok
+fi
 # A prefix the binary was not built for (its DATADIR is the default's):
 # found beside the binary.
 install_at /opt/rdscope && off /opt/rdscope

@@ -224,13 +224,14 @@ run info_fig3 40 120 && cat "$T"/info_fig3_[123].txt | sed 's/│//g' | tr -s ' 
 	! grep -q 'try l1.hash mod, then xor' "$T/info_fig3.txt"
 result "i on fig3 says what fig3 shows (hits $h64 -> $h16 at 16 MSHRs; mod: capacity $cap64 -> $capmod, mshr $m64 -> $mmod)" $?
 
-# The README's demos say the same of fig3: MSHR misses turn into hits
-# (run's numbers at 64, 16 and 8 MSHRs), not latency misses (it has none).
+# The lecturer's guide's demos (man/rdscope-teaching.7, where the README's
+# demos moved) say the same of fig3: MSHR misses turn into hits (run's
+# numbers at 64, 16 and 8 MSHRs), not latency misses (it has none).
 read -r h8 cap8 m8 lat8 a8 <<EOF
 $(counts -s l1.mshrs=8 builtin:fig3)
 EOF
 fmt() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
-tr '\n' ' ' <README.md | tr -s ' ' >"$T/readme.txt"
+tr '\n' ' ' <man/rdscope-teaching.7 | tr -s ' ' >"$T/readme.txt"
 grep -q "where MSHR misses turn into hits: $h64 hits with 64 MSHRs, $(fmt "$h16") with 16, $(fmt "$h8") with 8; it has no latency misses" "$T/readme.txt" &&
 	[ "$lat64" = 0 ] && [ "$lat16" = 0 ] && ! grep -q 'where latency misses turn into hits' "$T/readme.txt"
-result "README: fig3's MSHR misses turn into hits ($h64, $(fmt "$h16"), $(fmt "$h8")), it has no latency misses" $?
+result "rdscope-teaching.7: fig3's MSHR misses turn into hits ($h64, $(fmt "$h16"), $(fmt "$h8")), it has no latency misses" $?

@@ -7,7 +7,7 @@
 # Seed 001 Table 1: A B C D A A D C in a fully associative cache, serial
 # (no latency, no MSHR limit): K = 4 hits 4 of 8 (50 %) under every
 # policy; K = 2 hits 2 (25 %) under LRU (the paper's), FIFO and LFU
-# (derived by hand: README); K = 1 hits 1 (the A A pair) under all.
+# (derived by hand: man/rdscope-model.7, REPLACEMENT POLICIES); K = 1 hits 1 (the A A pair) under all.
 serial="-s l1.line=64 -s l1.hash=mod -s latency.miss=0 -s latency.stddev=0 -s l1.mshrs=0 -s l1.mshr_per_warp=0"
 hits() { # POLICY K
 	# shellcheck disable=SC2086
