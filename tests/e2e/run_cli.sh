@@ -372,10 +372,86 @@ done
 [ $rc -eq 0 ] || ok=1
 result "man page documents every key" $ok
 
+# The man pages' drift test: every key of the model (rdscope keys), every
+# command and option (rdscope --help) and every explorer key (the UI_KEYS
+# table, ui/keys.h) is documented, so that a new one cannot land without
+# its page. Keys: rdscope.1 and rdscope-preset.5 (generated: make man-gen)
+# and rdscope-model.7 (KEYS AND THEIR SOURCES, by hand: the paper it comes
+# from). Commands: an entry of rdscope.1's COMMANDS. Options: rdscope.1's
+# OPTIONS. Explorer keys: rdscope.1's KEYS.
+ok=0
+for k in $(sed 1d "$T/out" | cut -d' ' -f1); do
+	grep -Eq "^\.B[IR]? $k( |\$)" man/rdscope-preset.5 || { echo "# man/rdscope-preset.5 lacks key $k"; ok=1; }
+	grep -qF -- "\fB$(printf '%s' "$k" | sed 's/-/\\-/g')\fP" man/rdscope-model.7 ||
+		{ echo "# man/rdscope-model.7 lacks key $k (KEYS AND THEIR SOURCES)"; ok=1; }
+done
+[ "$(sed 1d "$T/out" | wc -l)" -gt 50 ] || ok=1
+result "man pages: every key in rdscope-preset.5 and rdscope-model.7 too" $ok
+
+"$RDSCOPE" --help >"$T/help" 2>&1
+sed -n '/^\.SH COMMANDS/,/^\.SH /p' man/rdscope.1 >"$T/man_cmds"
+ok=0 n=0
+for c in $(sed -n '/^Commands:/,/^$/p' "$T/help" | awk '/^  [a-z]/ { print $1 }'); do
+	n=$((n + 1))
+	grep -Eq "^\.B(R)? $(printf '%s' "$c" | sed 's/-/\\\\-/g')( |\$)" "$T/man_cmds" ||
+		{ echo "# man/rdscope.1 COMMANDS lacks $c"; ok=1; }
+done
+[ $n -ge 20 ] || { echo "# only $n commands in rdscope --help"; ok=1; }
+result "man page: every command of rdscope --help ($n) in COMMANDS" $ok
+
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/rdscope.1 >"$T/man_opts"
+ok=0 n=0
+for o in $(sed -n '/^Options:/,/^$/p' "$T/help" | sed 1d | sed 's/^ *//' |
+	grep -Eo -- '^(-[a-zA-Z], )?--[a-zA-Z0-9-]+' | tr ',' '\n' | tr -d ' ' | sort -u); do
+	n=$((n + 1))
+	# as groff source writes it: each - as \-, then anything but a letter,
+	# digit or \ (so that --plot is not found in --plot-size)
+	grep -Eq -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')([^a-zA-Z0-9\\]|\$)" "$T/man_opts" ||
+		{ echo "# man/rdscope.1 OPTIONS lacks $o"; ok=1; }
+done
+[ $n -ge 40 ] || { echo "# only $n options in rdscope --help"; ok=1; }
+result "man page: every option of rdscope --help ($n) in OPTIONS" $ok
+
+sed -n '/^\.SH KEYS$/,/^\.SH /p' man/rdscope.1 >"$T/man_keys"
+tr '\n' ' ' <ui/keys.h | grep -o 'X([A-Z_0-9]*, *KS_[A-Z]*, *"[^"]*"' | sed 's/.*"\(.*\)"/\1/' >"$T/ekeys"
+ok=0 n=0
+for k in $(cat "$T/ekeys"); do
+	n=$((n + 1))
+	grep -qF -- "\fB$(printf '%s' "$k" | sed 's/\\/\\e/g; s/-/\\-/g')\fR" "$T/man_keys" ||
+		{ echo "# man/rdscope.1 KEYS lacks the explorer key $k"; ok=1; }
+done
+[ $n -ge 40 ] || { echo "# only $n explorer keys read from ui/keys.h"; ok=1; }
+result "man page: every explorer key of ui/keys.h ($n) in KEYS" $ok
+
+# Every page formats without a warning (groff -ww, the default device and
+# a terminal's), man -l reads it, and the pages its SEE ALSO names exist.
 if command -v groff >/dev/null 2>&1; then
 	[ -z "$(groff -man -Tutf8 -ww -z man/rdscope.1 2>&1)" ]
 	result "man page lints clean (groff -ww)" $?
+	ok=0
+	for m in man/*.[157]; do
+		w=$(groff -ww -z -man "$m" 2>&1; groff -ww -z -man -Tutf8 "$m" 2>&1)
+		[ -z "$w" ] || { echo "# $m:"; printf '%s\n' "$w" | head -n 5 | sed 's/^/#   /'; ok=1; }
+	done
+	result "man pages: groff -ww -z -man is silent on every page ($(ls man/*.[157] | wc -l))" $ok
 fi
+if command -v man >/dev/null 2>&1; then
+	ok=0
+	for m in man/*.[157]; do
+		w=$(MANWIDTH=80 man -l "$m" 2>&1 >/dev/null)
+		[ -z "$w" ] && [ "$(MANWIDTH=80 man -l "$m" 2>/dev/null | wc -l)" -gt 20 ] ||
+			{ echo "# man -l $m: $w"; ok=1; }
+	done
+	result "man pages: man -l renders every page" $ok
+fi
+ok=0
+for m in man/*.[157]; do
+	for r in $(sed -n '/^\.SH "\{0,1\}SEE ALSO/,/^\.SH /p' "$m" | grep -o 'rdscope[a-z\\-]* *([157])' |
+		sed 's/\\-/-/g; s/ *(\([157]\))/.\1/'); do
+		[ -f "man/$r" ] || { echo "# $m: SEE ALSO names $r, which man/ lacks"; ok=1; }
+	done
+done
+result "man pages: every page SEE ALSO names exists" $ok
 
 if [ -w /dev/full ]; then
 	"$RDSCOPE" run -q $T2 >/dev/full 2>"$T/err"
