@@ -405,6 +405,9 @@ static void test_keys_man_update(void **state)
 
 /* ------------------------------------------------------------ params */
 
+/* The DRAM's rows, in both levels' panes: its heading and 11 keys. */
+#define DRAM_ROWS 12
+
 static size_t field(const char *key)
 {
 	for (size_t i = 0; i < param_nfields; i++)
@@ -593,7 +596,7 @@ static void test_params_fields(void **state)
 			derived++, assert_false(param_editable(i));
 	}
 	assert_int_equal(derived, 2); /* the L1's sets, the L2's sets per bank */
-	assert_int_equal(headings, 4); /* the L2, RDGC's L1, the mechanisms, today's L1s */
+	assert_int_equal(headings, 5); /* the L2, RDGC's L1, the mechanisms, today's L1s, DRAM */
 	/* Issue 18: every L2 key and the L1's parallelism keys have a row. */
 	static const char *const l2[] = {"l2.size", "l2.line", "l2.ways", "l2.hash",
 		"l2.replacement", "l2.stores", "l2.partitions", "l2.banks", "l2.ports",
@@ -684,7 +687,7 @@ static void test_params_l2(void **state)
 	size_t vis[64];
 	rd_config_default(&c);
 	size_t n = param_visible(&c, 1, vis, 64);
-	assert_int_equal(n, 21 + 1 + 3 + 1 + 3);
+	assert_int_equal(n, 21 + 1 + 3 + 1 + 3 + DRAM_ROWS);
 	assert_int_equal(vis[20], field("l1.loads"));
 	assert_true(param_heading(vis[21]));
 	assert_int_equal(vis[22], field("l1.allocate"));
@@ -706,21 +709,67 @@ static void test_params_l2(void **state)
 	assert_int_equal(param_step(&t, field("l1.carveout"), -1, msg, sizeof msg), -1);
 	c.model = RD_PROFILE_RDGC;
 	n = param_visible(&c, 1, vis, 64);
-	assert_int_equal(n, 21 + 1 + 9);
+	assert_int_equal(n, 21 + 1 + 9 + DRAM_ROWS);
+	assert_true(param_heading(vis[31]));
+	assert_int_equal(vis[32], field("dram.enable"));
 	assert_true(param_heading(vis[21]));
 	assert_int_equal(vis[22], field("l1.banks"));
 	n = param_visible(&c, 2, vis, 64);
-	assert_int_equal(n, 1 + 15);
+	assert_int_equal(n, 1 + 15 + DRAM_ROWS);
 	assert_true(param_heading(vis[0]));
 	assert_int_equal(vis[1], field("l2.size"));
-	assert_int_equal(vis[n - 1], field("latency.l2"));
+	assert_int_equal(vis[15], field("latency.l2"));
+	assert_true(param_heading(vis[16])); /* DRAM, after the L2 (issue 40 item 3) */
+	assert_int_equal(vis[17], field("dram.enable"));
+	assert_int_equal(vis[n - 1], field("dram.col_mask"));
 	for (size_t k = 0; k < n; k++)
 		assert_true(param_heading(vis[k]) || !param_fields[vis[k]].key ||
 			    !strncmp(param_fields[vis[k]].key, "l2.", 3) ||
+			    !strncmp(param_fields[vis[k]].key, "dram.", 5) ||
 			    !strcmp(param_fields[vis[k]].key, "latency.l2"));
 	/* Headings are neither selectable values nor derived facts. */
 	assert_int_equal(param_step(&c, field("l2.size") - 1, 1, msg, sizeof msg), -1);
 	assert_non_null(strstr(msg, "heading"));
+}
+
+/* Issue 40 item 3: the DRAM's rows step like the others (its times on the
+ * 0 1 2 5 ladder as doubles, dram.ns_per_step by halves, a mask one bit
+ * up or down), show their masks in hex with their bits, and the pane's
+ * labels are the keys -s takes (item 10: not "mshr_per_warp_cnt"). */
+static void test_params_dram(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	char msg[256], val[64], extra[64];
+	assert_string_equal(steps(&c, "dram.enable", 1, 1), "1");
+	assert_string_equal(steps(&c, "dram.row_hit", 1, 2), "500 1000");
+	assert_string_equal(steps(&c, "dram.row_miss", -1, 2), "500 200");
+	assert_string_equal(steps(&c, "dram.ns_per_step", 1, 2), "2 4");
+	rd_config_default(&c);
+	c.dram_enable = 1;
+	param_format(&c, field("dram.bank_mask"), val, sizeof val, extra, sizeof extra);
+	assert_string_equal(val, "0x1e000");
+	assert_string_equal(extra, "bits 13-16");
+	param_format(&c, field("dram.col_mask"), val, sizeof val, extra, sizeof extra);
+	assert_string_equal(val, "0x7f8");
+	assert_string_equal(extra, "bits 3-10");
+	/* one bit up: into the row's bit 17, refused; down: into the channel's */
+	assert_int_equal(param_step(&c, field("dram.bank_mask"), 1, msg, sizeof msg), -1);
+	assert_int_equal(param_step(&c, field("dram.bank_mask"), -1, msg, sizeof msg), -1);
+	assert_int_equal(c.dram_bank_mask, 0x1e000);
+	c.dram_row_mask <<= 1; /* bit 17 free */
+	assert_int_equal(param_step(&c, field("dram.bank_mask"), 1, msg, sizeof msg), 0);
+	assert_int_equal(c.dram_bank_mask, 0x3c000);
+	assert_int_equal(param_set_text(&c, field("dram.bank_mask"), "0x1e000", msg, sizeof msg),
+			 0);
+	assert_int_equal(c.dram_bank_mask, 0x1e000);
+	c.dram_bank_mask = 0x10000 | 0x2000 | 0x4000;
+	param_format(&c, field("dram.bank_mask"), val, sizeof val, extra, sizeof extra);
+	assert_string_equal(extra, "bits 13-14,16");
+	for (size_t i = 0; i < param_nfields; i++)
+		if (param_fields[i].key)
+			assert_string_equal(param_fields[i].label, param_fields[i].key);
 }
 
 static void test_params_step(void **state)
@@ -1722,6 +1771,7 @@ int main(void)
 		cmocka_unit_test(test_views_man_page),
 		cmocka_unit_test(test_params_fields),
 		cmocka_unit_test(test_params_step),
+		cmocka_unit_test(test_params_dram),
 		cmocka_unit_test(test_params_never_dead_end),
 		cmocka_unit_test(test_params_l2),
 		cmocka_unit_test(test_level),

@@ -52,20 +52,35 @@ const param_field param_fields[] = {
 	{"l1.mshr_sets", "l1.mshr_sets", STEP_POW2},
 	{"l1.max_merges", "l1.max_merges", STEP_POW2_UNLIM},
 	{"gpu.schedulers", "gpu.schedulers", STEP_POW2},
-	{"gpu.max_active_blocks", "gpu.max_active_bl", STEP_ONE},
+	{"gpu.max_active_blocks", "gpu.max_active_blocks", STEP_ONE},
 	{"latency.model", "latency.model", STEP_CHOICE},
 	{"latency.k1", "latency.k1", STEP_HALVES},
 	{"latency.k2", "latency.k2", STEP_HALVES},
 	/* The L1 mechanisms of issue 22 (model=paper). */
 	{NULL, "L1 mechanisms (paper)", STEP_HEADING},
 	{"l1.allocate", "l1.allocate", STEP_CHOICE},
-	{"l1.mshr_per_warp_counts", "mshr_per_warp_cnt", STEP_CHOICE},
-	{"gpu.scheduler_policy", "gpu.sched_policy", STEP_CHOICE},
+	{"l1.mshr_per_warp_counts", "l1.mshr_per_warp_counts", STEP_CHOICE},
+	{"gpu.scheduler_policy", "gpu.scheduler_policy", STEP_CHOICE},
 	/* Today's GPUs (issue 37): sectors, and a unified L1's carve-out. */
 	{NULL, "Today's L1s (Volta on)", STEP_HEADING},
 	{"l1.sector", "l1.sector", STEP_POW2_ZERO},
 	{"l1.unified", "l1.unified", STEP_POW2_ZERO},
 	{"l1.carveout", "l1.carveout", STEP_CARVEOUT},
+	/* DRAM after the last cache level (seed 002; issue 40 item 3): in
+	 * both levels' panes, under every profile (rows that do not apply
+	 * are dimmed with why). */
+	{NULL, "DRAM (seed 002)", STEP_HEADING},
+	{"dram.enable", "dram.enable", STEP_CHOICE},
+	{"dram.row_hit", "dram.row_hit", STEP_125},
+	{"dram.row_miss", "dram.row_miss", STEP_125},
+	{"dram.row_conflict", "dram.row_conflict", STEP_125},
+	{"dram.ns_per_step", "dram.ns_per_step", STEP_HALVES},
+	{"dram.row_timeout", "dram.row_timeout", STEP_125},
+	{"dram.cache_hit", "dram.cache_hit", STEP_125},
+	{"dram.channel_mask", "dram.channel_mask", STEP_MASK},
+	{"dram.bank_mask", "dram.bank_mask", STEP_MASK},
+	{"dram.row_mask", "dram.row_mask", STEP_MASK},
+	{"dram.col_mask", "dram.col_mask", STEP_MASK},
 };
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
 
@@ -85,6 +100,13 @@ static int l2_row(size_t i)
 {
 	const char *k = param_fields[i].key ? param_fields[i].key : param_fields[i].label;
 	return !strncmp(k, "l2", 2) || !strncmp(k, "L2", 2) || !strcmp(k, "latency.l2");
+}
+
+/* A DRAM row (its heading or a dram.* key): shown in both levels' panes. */
+static int dram_row(size_t i)
+{
+	const char *k = param_fields[i].key ? param_fields[i].key : param_fields[i].label;
+	return !strncmp(k, "dram.", 5) || !strncmp(k, "DRAM", 4);
 }
 
 /* Whether the row's key is modelled: its row in the model's key table
@@ -109,6 +131,10 @@ size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max)
 	enum rd_profile group = RD_PROFILE_PAPER;
 	int grouped = 0;
 	for (size_t i = 0; i < param_nfields && n < max; i++) {
+		if (dram_row(i)) {
+			out[n++] = i;
+			continue;
+		}
 		if (param_heading(i) && !l2_row(i)) {
 			group = grouped++ ? RD_PROFILE_PAPER : RD_PROFILE_RDGC;
 		}
@@ -127,6 +153,8 @@ const char *param_help(size_t i)
 		return "";
 	if (param_fields[i].key)
 		return rd_key_find(param_fields[i].key)->help;
+	if (param_heading(i) && dram_row(i))
+		return "DRAM after the L2 (or the L1s): dram.enable 1 models it; M shows it";
 	if (param_heading(i))
 		return l2_row(i) ? "the L2 every core's L1 misses go to (l2.size 0: none)"
 		       : param_fields[i - 1].key && !strcmp(param_fields[i - 1].key, "gpu.scheduler_policy")
@@ -495,15 +523,33 @@ static int step_h(rd_config *cfg, size_t i, int dir, char *msg, size_t len,
 		snprintf(text, sizeof text, "%.17g", nv);
 		return try_value_h(cfg, f->key, text, msg, len, edit_hash);
 	}
-	if (strcmp(f->key, "latency.stddev") == 0) {
-		/* A double on the 0 1 2 5 10 ... ladder (fractions round up/down). */
-		double v = cfg->latency_stddev;
+	if (f->step == STEP_125 && rd_key_find(f->key)->type == RD_KEY_DOUBLE) {
+		/* A double on the 0 1 2 5 10 ... ladder (fractions round up/down):
+		 * latency.stddev, the DRAM's times. */
+		rd_config_get(cfg, f->key, text, sizeof text);
+		double v = strtod(text, NULL);
 		uint64_t base = dir > 0 ? (uint64_t)floor(v) : (uint64_t)ceil(v);
 		uint64_t nv;
 		if (next_uint(STEP_125, base, dir, &nv) < 0)
 			return snprintf(msg, len, "%s: no smaller value", f->key), -1;
 		snprintf(text, sizeof text, "%llu", (unsigned long long)nv);
 		return try_value(cfg, f->key, text, msg, len);
+	}
+	if (f->step == STEP_MASK) {
+		/* The mask's bits one place up (Right) or down (Left): another
+		 * mapping of the same size; one that overlaps another mask is
+		 * refused with the model's reason. */
+		rd_config_get(cfg, f->key, text, sizeof text);
+		uint64_t m = strtoull(text, NULL, 10);
+		if (!m)
+			return snprintf(msg, len, "%s: 0 (no bits): type a mask with Enter (0x hex "
+					"taken)", f->key), -1;
+		if (dir < 0 && (m & 1))
+			return snprintf(msg, len, "%s: bit 0 is in it: no lower bits", f->key), -1;
+		if (dir > 0 && (m >> 63))
+			return snprintf(msg, len, "%s: bit 63 is in it: no higher bits", f->key), -1;
+		snprintf(text, sizeof text, "%llu", (unsigned long long)(dir > 0 ? m << 1 : m >> 1));
+		return try_value_h(cfg, f->key, text, msg, len, edit_hash);
 	}
 	if (f->step == STEP_CARVEOUT) {
 		/* the next carve-out the unified L1's GPU offers */
@@ -642,6 +688,26 @@ void param_format(const rd_config *cfg, size_t i, char *val, size_t vlen, char *
 	}
 	if (rd_config_get(cfg, f->key, val, vlen) < 0)
 		snprintf(val, vlen, "?");
+	if (f->step == STEP_MASK) {
+		/* in hex, with its bits as ranges ("bits 0-6,15-18") */
+		uint64_t m = strtoull(val, NULL, 10);
+		snprintf(val, vlen, "0x%llx", (unsigned long long)m);
+		size_t o = 0;
+		for (int b = 0; b < 64; b++) {
+			if (!((m >> b) & 1))
+				continue;
+			int e = b;
+			while (e + 1 < 64 && ((m >> (e + 1)) & 1))
+				e++;
+			if (o < elen)
+				o += (size_t)snprintf(extra + o, elen - o, "%s%d%s%.0d", o ? "," : "bits ",
+						      b, e > b ? "-" : "", e > b ? e : 0);
+			b = e;
+		}
+		if (!m)
+			snprintf(extra, elen, "none");
+		return;
+	}
 	if (strcmp(f->key, "latency.stddev") == 0)
 		snprintf(val, vlen, "%g", cfg->latency_stddev);
 	else if (!strcmp(f->key, "latency.k1") || !strcmp(f->key, "latency.k2"))

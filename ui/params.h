@@ -23,6 +23,7 @@ enum step_kind {
 	STEP_POW2_ZERO,   /* 0 (off, or a default) at the bottom, then powers of two */
 	STEP_HALVES,      /* a fraction: 0, then powers of two (1/64 .. 2^20) */
 	STEP_CARVEOUT,    /* the carve-outs l1.unified's GPU offers (rd_l1_carveouts) */
+	STEP_MASK,        /* an address mask: shifted one bit up or down (shown in hex) */
 };
 
 typedef struct param_field {

@@ -37,7 +37,7 @@ run_mem() {
 }
 screen_mem() {
 	l2=$(body "$1" | sed -n 's/^ *L2: \([0-9]*\) requests, [0-9]* misses (\([0-9.]*%\)).*/\1 \2/p')
-	d=$(body "$1" | sed -n 's/^ *DRAM: [0-9]* requests; row hits \([0-9]*\), misses \([0-9]*\), conflicts \([0-9]*\).*/\1 \2 \3/p')
+	d=$(body "$1" | sed -n 's/^ *DRAM: [0-9]* requests\( to [0-9]* of [0-9]* banks\)\{0,1\}; row hits \([0-9]*\), misses \([0-9]*\), conflicts \([0-9]*\).*/\2 \3 \4/p')
 	q=$(body "$1" | sed -n 's/^ *queueing delay \([0-9.]*\) ns, latency \([0-9.]*\) ns, AMAT \([0-9.]*\) ns.*/\1 \2 \3/p')
 	echo "$l2 $d $q"
 }

@@ -57,8 +57,12 @@ int screen_params_rows(void)
 	/* the paper's rows (the pane scrolls through the others) */
 	rd_config c;
 	rd_config_default(&c);
-	size_t v[64];
-	return (int)param_visible(&c, 1, v, 64) + 3; /* frame, fields, help line */
+	size_t v[64], n = param_visible(&c, 1, v, 64), dram = 0;
+	/* not the DRAM's rows at the end (the pane scrolls to them) */
+	for (size_t k = 0; k < n; k++)
+		dram += param_fields[v[k]].key ? !strncmp(param_fields[v[k]].key, "dram.", 5)
+					       : !strncmp(param_fields[v[k]].label, "DRAM", 4);
+	return (int)(n - dram) + 3; /* frame, fields, help line */
 }
 
 static void draw_params(explorer *x)

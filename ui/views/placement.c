@@ -285,16 +285,21 @@ static void draw_dram(const rd_result *res, const rd_result *bres, int y, int ye
 		return;
 	if (!res->has_dram) {
 		draw_put(y++, x0, iw, E_DERIVED,
-			 "  DRAM: off; dram.enable = 1 models it after the last cache level");
+			 "  DRAM: off; dram.enable = 1 (the parameters' DRAM rows) models it after "
+			 "the last cache level");
 		if (y < yend)
 			draw_put(y++, x0, iw, E_DERIVED,
-				 "  (or open the preset kepler-k80 with o: the K80's DRAM)");
+				 "  (or o, kepler-k80-dram: the K80's L2 and DRAM with the L1 on, lines "
+				 "spread over 256 banks)");
 		return;
 	}
 	const rd_dram *dr = &res->dram;
 	const rd_dram *db = bres && bres->has_dram ? &bres->dram : NULL;
-	snprintf(line, sizeof line, "  DRAM: %llu requests; row hits %llu, misses %llu, conflicts %llu", (unsigned long long)dr->requests, (unsigned long long)dr->row_hits,
-		 (unsigned long long)dr->row_misses, (unsigned long long)dr->row_conflicts);
+	snprintf(line, sizeof line, "  DRAM: %llu requests to %llu of %llu banks; row hits %llu, "
+		 "misses %llu, conflicts %llu", (unsigned long long)dr->requests,
+		 (unsigned long long)dr->banks_used, (unsigned long long)dr->banks,
+		 (unsigned long long)dr->row_hits, (unsigned long long)dr->row_misses,
+		 (unsigned long long)dr->row_conflicts);
 	draw_put(y++, x0, iw, E_VALUE, line);
 	if (db && y < yend) {
 		snprintf(line, sizeof line, "    vs pinned: requests %+lld; row hits %+lld, misses %+lld, "
@@ -311,6 +316,22 @@ static void draw_dram(const rd_result *res, const rd_result *bres, int y, int ye
 		draw_put(y++, x0, iw, E_WORSE, line);
 		if (y < yend)
 			draw_put(y++, x0, iw, E_WORSE, "    no finite queueing delay, latency or AMAT");
+		if (y < yend) {
+			/* why, and what to change (issue 40: seed 002's masks send
+			 * a sample's lines to 2 or 4 of the K80's 16384 banks) */
+			int few = dr->banks_used * 8 <= dr->banks;
+			snprintf(line, sizeof line, "    a bank takes %.0f ns a request, and they come "
+				 "faster%s", dr->service_time,
+				 few ? "; the masks use few banks:" : ":");
+			draw_put(y++, x0, iw, E_DERIVED, line);
+		}
+		if (y < yend)
+			draw_put(y++, x0, iw, E_DERIVED,
+				 dr->banks_used * 8 <= dr->banks
+					 ? "    spread them (bank bits just above the line: o, "
+					   "kepler-k80-dram) or raise dram.ns_per_step"
+					 : "    more banks (dram.bank_mask, dram.channel_mask) or a larger "
+					   "dram.ns_per_step");
 		return;
 	}
 	snprintf(line, sizeof line, "  queueing delay %.1f ns, latency %.1f ns, AMAT %.1f ns",
