@@ -18,14 +18,29 @@ static void latency_free(const rd_config *c, rd_config *o)
 	o->l1_mshr_per_warp = 0;
 }
 
+/* A geometry the hash refuses (fermi: 32 or 64 sets) takes the hash the
+ * parameters pane switches to (rd_config_hash_fallback), as Left/Right
+ * does (issue 40 item 8): 1 when switched, 0 when c was valid, -1 when
+ * neither. */
+static int hash_fallback(rd_config *c)
+{
+	char err[256];
+	if (rd_config_check(c, err, sizeof err) == 0)
+		return 0;
+	int fb = rd_config_hash_fallback(c);
+	if (fb < 0)
+		return -1;
+	c->l1_hash = (enum rd_hash)fb;
+	return 1;
+}
+
 int curves_point_config(const curves *cv, int wi, int si, rd_config *out)
 {
 	latency_free(&cv->cfg, out);
 	uint32_t line = cv->cfg.l1_line;
 	out->l1_size = cv->size[si];
 	out->l1_ways = cv->ways[wi] ? cv->ways[wi] : cv->size[si] / line;
-	char err[256];
-	if (out->l1_ways == 0 || rd_config_check(out, err, sizeof err) < 0)
+	if (out->l1_ways == 0 || hash_fallback(out) < 0)
 		return -1;
 	return 0;
 }
@@ -35,6 +50,7 @@ void curves_run_config(const curves *cv, int r, rd_config *out)
 	latency_free(&cv->cfg, out);
 	out->l1_ways = 1;
 	out->l1_size = cv->run_sets[r] * cv->cfg.l1_line;
+	hash_fallback(out); /* the same set count as its points: the same hash */
 }
 
 /* ---------------------------------------------------------------- sweep */
@@ -53,9 +69,13 @@ static void sweep_add(curves *cv, const char *label, const char *value)
 	snprintf(cv->value[i], sizeof cv->value[i], "%s", value);
 	rd_config c = cv->cfg;
 	char err[256];
+	int geo = !strcmp(cv->key, "l1.size") || !strcmp(cv->key, "l1.ways") ||
+		  !strcmp(cv->key, "l1.line");
 	if (rd_config_set(&c, cv->key, value, err, sizeof err) < 0 ||
-	    rd_config_check(&c, err, sizeof err) < 0)
+	    (rd_config_check(&c, err, sizeof err) < 0 && (!geo || hash_fallback(&c) < 0)))
 		snprintf(cv->sweep_err[i], sizeof cv->sweep_err[i], "%s", err);
+	else if (c.l1_hash != cv->cfg.l1_hash)
+		cv->sweep_hash[i] = 1;
 	cv->sweep_cfg[i] = c;
 	char now[64];
 	rd_config_get(&cv->cfg, cv->key, now, sizeof now);
@@ -164,6 +184,8 @@ void curves_plan(curves *cv, const rd_config *c, const char *key)
 			rd_config pc;
 			if (curves_point_config(cv, wi, si, &pc) < 0)
 				continue;
+			if (pc.l1_hash != c->l1_hash)
+				cv->lf_hash = 1;
 			uint32_t sets = rd_config_sets(&pc);
 			int r = 0;
 			while (r < cv->nruns && cv->run_sets[r] != sets)
@@ -202,24 +224,24 @@ double curves_rate(const curve_pt *p)
 
 void curves_write_csv(const curves *cv, FILE *f)
 {
-	fprintf(f, "curve,key,value,l1.size,l1.ways,requests,misses,miss_rate\n");
+	fprintf(f, "curve,key,value,l1.size,l1.ways,requests,misses,miss_rate,l1.hash\n");
 	for (int wi = 0; wi < cv->nways; wi++)
 		for (int si = 0; si < cv->nsizes; si++) {
 			const curve_pt *p = &cv->lf[wi][si];
 			rd_config pc;
 			if (!p->valid || curves_point_config(cv, wi, si, &pc) < 0)
 				continue;
-			fprintf(f, "latency-free,,,%u,%u,%llu,%llu,%.6f\n", pc.l1_size, pc.l1_ways,
+			fprintf(f, "latency-free,,,%u,%u,%llu,%llu,%.6f,%s\n", pc.l1_size, pc.l1_ways,
 				(unsigned long long)p->requests, (unsigned long long)p->misses,
-				curves_rate(p));
+				curves_rate(p), rd_hash_name(pc.l1_hash));
 		}
 	for (int i = 0; i < cv->nsweep; i++) {
 		const curve_pt *p = &cv->sw[i];
 		if (!p->valid)
 			continue;
-		fprintf(f, "timing,%s,%s,%u,%u,%llu,%llu,%.6f\n", cv->key, cv->value[i],
+		fprintf(f, "timing,%s,%s,%u,%u,%llu,%llu,%.6f,%s\n", cv->key, cv->value[i],
 			cv->sweep_cfg[i].l1_size, cv->sweep_cfg[i].l1_ways,
 			(unsigned long long)p->requests, (unsigned long long)p->misses,
-			curves_rate(p));
+			curves_rate(p), rd_hash_name(cv->sweep_cfg[i].l1_hash));
 	}
 }

@@ -11,7 +11,10 @@
  * cache size C, the run with S = C / (line x W). The configuration of each
  * point is the explorer's with latency.hit = latency.miss = 0,
  * latency.stddev = 0, l1.mshrs = l1.mshr_per_warp = 0, l1.size = C and
- * l1.ways = W: `rdscope run` on it gives the same miss rate.
+ * l1.ways = W: `rdscope run` on it gives the same miss rate. Where the
+ * hash refuses the set count (fermi: 32 or 64 sets), a point, a run and
+ * a sweep point of the cache's geometry take the hash the parameters
+ * pane switches to (rd_config_hash_fallback; the CSV's l1.hash says).
  *
  * Timing sweep (Nugteren et al., HPCA 2014, Figure 12): the full model at a few values of one
  * parameter around the current one, 0.25x 0.5x 1x 2x 4x for cache size,
@@ -56,6 +59,8 @@ typedef struct curves {
 	char value[SWEEP_MAX][24];
 	rd_config sweep_cfg[SWEEP_MAX];
 	char sweep_err[SWEEP_MAX][256]; /* why a point is not run ("" if it is) */
+	int sweep_hash[SWEEP_MAX];      /* the point took the fallback hash */
+	int lf_hash;                    /* some latency-free point did */
 	curve_pt sw[SWEEP_MAX];
 	int sweep_done;                 /* points finished (run or refused) */
 	int done;                       /* every run finished */
@@ -72,15 +77,17 @@ void curves_run_config(const curves *cv, int r, rd_config *out);
 void curves_run_fill(curves *cv, int r, const rd_result *res);
 
 /* The configuration of latency-free point (ways wi, size si): what
- * `rdscope run` takes to give the same miss rate. 0, or -1 when the model
- * refuses it (e.g. the Fermi hash with another set count than 32 or 64). */
+ * `rdscope run` takes to give the same miss rate (the fallback hash where
+ * the cache's takes no such set count). 0, or -1 when the model refuses
+ * it even so. */
 int curves_point_config(const curves *cv, int wi, int si, rd_config *out);
 
 /* Miss rate of a point (0..1), or -1 when it has no value. */
 double curves_rate(const curve_pt *p);
 
 /* Write every value as CSV (the screen tests compare it with `rdscope
- * sweep`): curve,l1.size,l1.ways,requests,misses,miss_rate. */
+ * sweep`): curve,key,value,l1.size,l1.ways,requests,misses,miss_rate,
+ * l1.hash. */
 void curves_write_csv(const curves *cv, FILE *f);
 
 #endif

@@ -130,3 +130,40 @@ run labels 30 100 &&
 	! grep -q 'mshr_per_warp_cnt\|sched_policy ' "$T/labels.txt" &&
 	"$RDSCOPE" run -q -s l1.mshr_per_warp_counts=entries -s gpu.scheduler_policy=rr builtin:fig3 >/dev/null
 result "item 10: the pane's labels are the keys -s takes" $?
+
+# ------------------------------------------------------------ item 8: g
+# The curves view draws lines between the points (the marks alone read as
+# scattered digits), and where fermi refuses a set count the curves and
+# the sweep take the hash Left/Right switches to (xor), as the main pane
+# does, instead of "n/a: fermi needs 32 or 64 sets". Every point equals
+# rdscope run on its configuration (the CSV's l1.hash column).
+keys curves_fermi <<EOF2
+wait
+g
+wait
+dump-screen $T/curves_fermi.txt
+dump-curves $T/curves_fermi.csv
+EOF2
+run curves_fermi 30 100 && golden curves_fermi &&
+	! grep -q 'n/a' "$T/curves_fermi.txt" &&
+	grep -q '0.25x   4096 xor ' "$T/curves_fermi.txt" &&
+	grep -q 'fermi: 32 or 64 sets only; xor elsewhere (as Left/Right)' "$T/curves_fermi.txt" &&
+	[ "$(sed -n '/100%/,/  0%/p' "$T/curves_fermi.txt" | grep -c '[─\\/]')" -ge 10 ]
+result "g on fig3: lines between the points; fermi's refused sizes take xor as Left/Right does" $?
+ok=0
+n=0
+LF="-s latency.hit=0 -s latency.miss=0 -s latency.stddev=0 -s l1.mshrs=0 -s l1.mshr_per_warp=0"
+while IFS=, read -r curve key value size ways req miss rate hash; do
+	[ "$curve" = curve ] && continue
+	case $curve in
+	latency-free) set -- $LF ;;
+	*) set -- ;;
+	esac
+	[ $((n % 4)) = 0 ] || [ "$curve" = timing ] || { n=$((n + 1)); continue; }
+	n=$((n + 1))
+	got=$(json "r['counts']['requests'], r['counts']['misses'] - r['counts']['latency']" \
+		"$@" -s l1.size="$size" -s l1.ways="$ways" -s l1.hash="$hash" builtin:fig3)
+	[ "$got" = "$req $miss" ] || { echo "# $curve $size $ways $hash: view $req $miss, run $got"; ok=1; }
+done <"$T/curves_fermi.csv"
+grep -q '^timing,l1.size,4096,4096,4,[0-9]*,[0-9]*,[0-9.]*,xor$' "$T/curves_fermi.csv" || ok=1
+result "g on fig3: its points (every 4th latency-free, every timing one) are rdscope run's, hash included" $ok

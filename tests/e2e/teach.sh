@@ -325,7 +325,7 @@ down
 dump-screen $T/curves_big.txt
 KEYS
 screen curves_big 40 140 -- -s l1.hash=mod samples/reference/stencil_n64_b16x8.trc.gz &&
-	golden curves_big && grep -q ' 1248g ' "$T/curves_big.txt" &&
+	golden curves_big && grep -q '[ ─]1248g ' "$T/curves_big.txt" &&
 	[ "$(sed -n '/100%/,/  0%/p' "$T/curves_big.txt" | wc -l)" -gt 12 ]
 result "curves: a big terminal gets a taller chart and distinct marks where curves meet" $?
 # Every latency-free point equals `rdscope sweep` on its configuration

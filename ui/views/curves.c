@@ -52,20 +52,94 @@ static char way_glyph(uint32_t w)
 	return w < 10 ? (char)('0' + w) : w < 36 ? (char)('a' + w - 10) : '+';
 }
 
+/* The chart's columns: at most this many. */
+#define CHART_W_MAX 512
+
+/* One cell of the chart: a curve's line (a glyph of the theme or a slash),
+ * drawn before the points, which go on top. */
+typedef struct chart_cell {
+	const char *g; /* NULL: empty */
+} chart_cell;
+
+/* The row of rate p (0..1) in a chart of h rows (0 at the top: 100 %). */
+static int rate_row(double p, int h)
+{
+	return (int)((1.0 - p) * (h - 1) + 0.5);
+}
+
+/* A curve's line from cell (c0, r0) to (c1, r1), c0 < c1 (Bresenham):
+ * each cell's glyph follows the step to the next cell (- flat, / up, \
+ * down, | within a column); cells another curve's line holds stay. */
+static void chart_line(chart_cell (*grid)[CHART_W_MAX], int aw, int c0, int r0, int c1, int r1)
+{
+	const glyphs *g = theme_g();
+	int pc[2 * CHART_W_MAX + 2 * CHART_H_MAX], pr[2 * CHART_W_MAX + 2 * CHART_H_MAX], n = 0;
+	int dx = c1 - c0, dy = r1 > r0 ? r1 - r0 : r0 - r1, sy = r1 > r0 ? 1 : -1;
+	int err = dx - dy, c = c0, r = r0;
+	for (;;) {
+		if (n < (int)(sizeof pc / sizeof pc[0]))
+			pc[n] = c, pr[n++] = r;
+		if (c == c1 && r == r1)
+			break;
+		int e2 = 2 * err;
+		if (e2 > -dy) {
+			err -= dy;
+			c++;
+		}
+		if (e2 < dx) {
+			err += dx;
+			r += sy;
+		}
+	}
+	/* the ends are the points' cells: only the cells between */
+	for (int k = 1; k + 1 < n; k++) {
+		if (pc[k] < 0 || pc[k] >= aw || grid[pr[k]][pc[k]].g)
+			continue;
+		int nc = pc[k + 1] - pc[k - 1], nr = pr[k + 1] - pr[k - 1];
+		const char *gl = !nr ? g->hline : !nc ? g->vline
+				 : nr < 0 ? "/" : "\\";
+		grid[pr[k]][pc[k]].g = gl;
+	}
+}
+
 static void draw_chart(const curves *cv, int y, int x0, int w, int h)
 {
 	int aw = w - 6;
 	int cw = cv->nsizes ? aw / cv->nsizes : aw;
 	if (cw < 3)
 		cw = 3;
+	if (aw > CHART_W_MAX)
+		aw = CHART_W_MAX;
 	const glyphs *g = theme_g();
 	draw_put(y, x0, 5, E_DERIVED, "100%");
 	draw_put(y + (h - 1) / 2, x0, 5, E_DERIVED, " 50%");
 	draw_put(y + h - 1, x0, 5, E_DERIVED, "  0%");
 	for (int r = 0; r < h; r++)
 		draw_put(y + r, x0 + 5, 1, E_BORDER, g->vline);
-	/* Each cell holds the marks of the curves that meet there side by
-	 * side (as many as fit, one column kept between sizes), else *. */
+	/* The lines first: each curve from point to point (issue 40 item 8:
+	 * the marks alone read as scattered digits), dim; the points on
+	 * top. */
+	static chart_cell grid[CHART_H_MAX][CHART_W_MAX];
+	memset(grid, 0, sizeof grid);
+	for (int wi = 0; wi < cv->nways; wi++) {
+		int pc = -1, pr = 0;
+		for (int si = 0; si < cv->nsizes; si++) {
+			double p = curves_rate(&cv->lf[wi][si]);
+			if (p < 0)
+				continue;
+			int c = si * cw + (cw - 1) / 2, r = rate_row(p, h);
+			if (pc >= 0)
+				chart_line(grid, aw, pc, pr, c, r);
+			pc = c, pr = r;
+		}
+	}
+	for (int r = 0; r < h; r++)
+		for (int c = 0; c < aw; c++)
+			if (grid[r][c].g)
+				draw_put(y + r, x0 + 6 + c, 1, E_DERIVED, grid[r][c].g);
+	/* Each point's cell holds the marks of the curves that meet there
+	 * side by side (as many as fit, one column kept between sizes),
+	 * else *. */
 	for (int si = 0; si < cv->nsizes; si++) {
 		char cell[CHART_H_MAX][8];
 		int marks[CHART_H_MAX];
@@ -76,7 +150,7 @@ static void draw_chart(const curves *cv, int y, int x0, int w, int h)
 			double p = curves_rate(&cv->lf[wi][si]);
 			if (p < 0)
 				continue;
-			int row = (int)((1.0 - p) * (h - 1) + 0.5);
+			int row = rate_row(p, h);
 			if (marks[row] < 7)
 				cell[row][marks[row]] = way_glyph(cv->ways[wi]);
 			marks[row]++;
@@ -110,8 +184,12 @@ static void draw_sweep(const curves *cv, int y, int yend, int x0, int w)
 		draw_put(y, x0, w, E_DERIVED, " select a parameter on the left to sweep it");
 		return;
 	}
+	int switched = 0;
+	for (int i = 0; i < cv->nsweep; i++)
+		switched |= cv->sweep_hash[i];
 	snprintf(line, sizeof line, " full model, %s%s:", cv->key,
-		 cv->label[0][0] ? " (as Figure 12)" : "");
+		 switched ? " (l1.hash as Left/Right sets it)"
+		 : cv->label[0][0] ? " (as Figure 12)" : "");
 	draw_put(y++, x0, w, E_LABEL, line);
 	const glyphs *g = theme_g();
 	for (int i = 0; i < cv->nsweep && y < yend; i++, y++) {
@@ -131,6 +209,10 @@ static void draw_sweep(const curves *cv, int y, int yend, int x0, int w)
 			draw_put(y, x0 + c, w - c, E_PENDING, i < cv->sweep_done ? "failed" : "...");
 			continue;
 		}
+		if (cv->sweep_hash[i]) /* switched as Left/Right would (issue 40 item 8) */
+			c += draw_put(y, x0 + c, w - c, E_DERIVED,
+				      rd_hash_name(cv->sweep_cfg[i].l1_hash)),
+			c += draw_put(y, x0 + c, w - c, E_NORMAL, " ");
 		int bw = w - c - 9;
 		int len = (int)(p * bw + 0.5); /* of 100%, not of the largest */
 		if (len > bw)
@@ -178,7 +260,7 @@ static void draw(explorer *x, const rect *r, int flags)
 	draw_put(y++, x0, iw, E_LABEL, " latency-free: no latency, no MSHR limit");
 	/* The rows the rest needs: legend, now, a gap, the sweep's title and
 	 * bars; the chart takes what is left. */
-	int h = yend - y - 1 - (4 + (cv->key[0] ? cv->nsweep : 1));
+	int h = yend - y - 1 - (4 + cv->lf_hash + (cv->key[0] ? cv->nsweep : 1));
 	if (h < CHART_H)
 		h = CHART_H;
 	if (h > CHART_H_MAX)
@@ -204,6 +286,14 @@ static void draw(explorer *x, const rect *r, int flags)
 		snprintf(line + o, sizeof line - o, " *=more");
 	if (y < yend)
 		draw_put(y++, x0, iw, E_DERIVED, line);
+	if (cv->lf_hash && y < yend) {
+		if (cv->cfg.l1_hash == RD_HASH_FERMI)
+			snprintf(line, sizeof line, " fermi: 32 or 64 sets only; xor elsewhere (as Left/Right)");
+		else
+			snprintf(line, sizeof line, " %s where it takes the sets; else as Left/Right switches",
+				 rd_hash_name(cv->cfg.l1_hash));
+		draw_put(y++, x0, iw, E_DERIVED, line);
+	}
 	for (int wi = 0; wi < cv->nways; wi++)
 		for (int si = 0; si < cv->nsizes; si++) {
 			if (cv->size[si] != cv->cfg.l1_size || cv->ways[wi] != cv->cfg.l1_ways)
