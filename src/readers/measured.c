@@ -665,17 +665,8 @@ static int ents_finish(ents *E, enum mformat fmt, const char *secs, const char *
 	}
 	if (fmt == MF_NCU || fmt == MF_NCU_RAW)
 		qsort(E->e, E->n, sizeof *E->e, by_id); /* IDs are distinct */
-	/* launches numbered per kernel, and per base name */
-	for (size_t i = 0; i < E->n; i++) {
-		measured_row *r = &E->e[i].r;
-		const char *bi = r->base ? r->base : r->kernel;
-		for (size_t j = 0; j < i; j++) {
-			const measured_row *q = &E->e[j].r;
-			r->launch += !strcmp(q->kernel, r->kernel);
-			r->blaunch += !strcmp(q->base ? q->base : q->kernel, bi);
-		}
-		r->id = E->e[i].id;
-	}
+	for (size_t i = 0; i < E->n; i++)
+		E->e[i].r.id = E->e[i].id; /* launches are numbered by index_rows */
 	for (int k = 1; k < 3; k++)
 		if (by_rank[k] &&
 		    note(out,
@@ -1127,6 +1118,81 @@ static int text_page_ahead(lines L, char *buf)
 	return 0;
 }
 
+/* ---------------------------------------------------------- the index */
+
+typedef struct named {
+	const char *name;
+	size_t i;
+} named;
+
+static int by_name(const void *a, const void *b)
+{
+	const named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static const char *base_key(const measured_row *r)
+{
+	return r->base ? r->base : r->kernel;
+}
+
+/* s's rows sorted by name (base: by base_key) into *out, and each row's
+ * launch (blaunch) numbered in its name's run: 0, or -2 out of memory. */
+static int index_by(measured_set *s, int base, size_t **out)
+{
+	size_t n = s->n ? s->n : 1;
+	named *v = malloc(n * sizeof *v);
+	*out = malloc(n * sizeof **out);
+	if (!v || !*out) {
+		free(v);
+		return -2;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		v[i] = (named){base ? base_key(&s->rows[i]) : s->rows[i].kernel, i};
+	qsort(v, s->n, sizeof *v, by_name);
+	unsigned k = 0;
+	for (size_t j = 0; j < s->n; j++) {
+		k = j && !strcmp(v[j].name, v[j - 1].name) ? k + 1 : 0;
+		measured_row *r = &s->rows[v[j].i];
+		if (base)
+			r->blaunch = k;
+		else
+			r->launch = k;
+		(*out)[j] = v[j].i;
+	}
+	free(v);
+	return 0;
+}
+
+/* The run of idx (sorted by name) named name[0..len): its start and
+ * length. */
+static size_t run_of(const measured_set *s, const size_t *idx, int base, const char *name,
+		     size_t len, size_t *start)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) { /* the first not below name */
+		size_t mid = lo + (hi - lo) / 2;
+		const measured_row *r = &s->rows[idx[mid]];
+		const char *k = base ? base_key(r) : r->kernel;
+		if (strncmp(k, name, len) < 0) /* (k below name: only then) */
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*start = lo;
+	for (hi = s->n; lo < hi;) { /* the first above name */
+		size_t mid = lo + (hi - lo) / 2;
+		const measured_row *r = &s->rows[idx[mid]];
+		const char *k = base ? base_key(r) : r->kernel;
+		if (!strncmp(k, name, len) && !k[len])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - *start;
+}
+
 int measured_parse(const char *text, size_t n, const char *shown, measured_set *out, char *err,
 		   size_t errlen)
 {
@@ -1175,6 +1241,9 @@ int measured_parse(const char *text, size_t n, const char *shown, measured_set *
 	} else {
 		rc = parse_prof(&L, buf, fmt, &c, shown, out, err, errlen);
 	}
+	if (rc == 0 && (index_by(out, 0, &out->by_kernel) < 0 ||
+			index_by(out, 1, &out->by_base) < 0))
+		rc = -2;
 done:
 	if (rc < 0)
 		measured_free(out);
@@ -1206,30 +1275,22 @@ static int eqn(const char *a, const char *b, size_t len)
 /* Is any row named name[0..len), whole or before its '('? */
 static int has_name(const measured_set *s, const char *name, size_t len)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (eqn(s->rows[i].kernel, name, len) || eqn(s->rows[i].base, name, len))
-			return 1;
-	return 0;
+	size_t at;
+	return run_of(s, s->by_kernel, 0, name, len, &at) || run_of(s, s->by_base, 1, name, len, &at);
 }
 
 /* Launch k of the kernel named key[0..len): among the rows so named
- * whole, else among those so named before '(' (counted by blaunch). */
+ * whole, else among those so named before '(' (counted by blaunch; when
+ * no row is named key whole, every row whose base key is key has that
+ * base). */
 static const measured_row *launch_of(const measured_set *s, const char *key, size_t len,
 				     unsigned long k)
 {
-	int whole = 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (eqn(s->rows[i].kernel, key, len)) {
-			whole = 1;
-			if (s->rows[i].launch == k)
-				return &s->rows[i];
-		}
-	if (whole)
-		return NULL;
-	for (size_t i = 0; i < s->n; i++)
-		if (eqn(s->rows[i].base, key, len) && s->rows[i].blaunch == k)
-			return &s->rows[i];
-	return NULL;
+	size_t at, n = run_of(s, s->by_kernel, 0, key, len, &at);
+	if (n)
+		return k < n ? &s->rows[s->by_kernel[at + k]] : NULL;
+	n = run_of(s, s->by_base, 1, key, len, &at);
+	return k < n ? &s->rows[s->by_base[at + k]] : NULL;
 }
 
 /* "#K" at the end of name[0..*len): K, with *len cut before '#'; or -1. */
@@ -1276,7 +1337,23 @@ int measured_match_init(measured_match *m, const measured_set *s)
 	memset(m, 0, sizeof *m);
 	m->s = s;
 	m->used = calloc(s->n ? s->n : 1, 1);
-	return m->used ? 0 : -2;
+	m->nslots = 16;
+	m->slots = calloc(m->nslots, sizeof *m->slots);
+	if (m->used && m->slots)
+		return 0;
+	free(m->used);
+	free(m->slots);
+	memset(m, 0, sizeof *m);
+	return -2;
+}
+
+/* FNV-1a of name[0..len) */
+static size_t name_hash(const char *name, size_t len)
+{
+	uint64_t h = 14695981039346656037u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211u;
+	return (size_t)(h ^ h >> 29);
 }
 
 /* The key of a modelled kernel's name (name[0..*len) after dropping
@@ -1294,9 +1371,10 @@ static measured_key *match_key(measured_match *m, const char *name, long *k)
 			len = l2;
 		len = drop_tag(name, len);
 	}
-	for (size_t i = m->nkeys; i-- > 0;)
-		if (eqn(m->keys[i].name, name, len))
-			return &m->keys[i];
+	size_t h = name_hash(name, len), mask = m->nslots - 1;
+	for (size_t j = h & mask; m->slots[j]; j = (j + 1) & mask)
+		if (eqn(m->keys[m->slots[j] - 1].name, name, len))
+			return &m->keys[m->slots[j] - 1];
 	if (m->nkeys == m->cap) {
 		size_t nc = m->cap ? 2 * m->cap : 16;
 		measured_key *nk = realloc(m->keys, nc * sizeof *nk);
@@ -1305,13 +1383,31 @@ static measured_key *match_key(measured_match *m, const char *name, long *k)
 		m->keys = nk;
 		m->cap = nc;
 	}
+	if (2 * (m->nkeys + 1) > m->nslots) { /* at most half full */
+		size_t ns = 2 * m->nslots, *sl = calloc(ns, sizeof *sl);
+		if (!sl)
+			return NULL;
+		for (size_t i = 0; i < m->nkeys; i++) {
+			size_t j = name_hash(m->keys[i].name, strlen(m->keys[i].name)) & (ns - 1);
+			while (sl[j])
+				j = (j + 1) & (ns - 1);
+			sl[j] = i + 1;
+		}
+		free(m->slots);
+		m->slots = sl;
+		m->nslots = ns;
+		mask = ns - 1;
+	}
 	measured_key *key = &m->keys[m->nkeys];
 	memset(key, 0, sizeof *key);
 	if (!(key->name = malloc(len + 1)))
 		return NULL;
 	memcpy(key->name, name, len);
 	key->name[len] = '\0';
-	m->nkeys++;
+	size_t j = h & mask;
+	while (m->slots[j])
+		j = (j + 1) & mask;
+	m->slots[j] = ++m->nkeys;
 	return key;
 }
 
@@ -1357,11 +1453,11 @@ void measured_match_notes(const measured_match *m, const char *shown, const char
 		const measured_row *r = &s->rows[i];
 		if (r->launch)
 			continue; /* its first launch speaks for it */
-		size_t total = 0, left = 0, first = 0;
+		size_t total = 0, left = 0, first = 0, at;
 		char which[96] = "";
-		for (size_t j = i; j < s->n; j++) {
-			if (strcmp(s->rows[j].kernel, r->kernel))
-				continue;
+		size_t runlen = run_of(s, s->by_kernel, 0, r->kernel, strlen(r->kernel), &at);
+		for (size_t q = 0; q < runlen; q++) { /* its launches, in order */
+			size_t j = s->by_kernel[at + q];
 			total++;
 			if (m->used[j])
 				continue;
@@ -1417,6 +1513,7 @@ void measured_match_free(measured_match *m)
 		free(m->keys[i].name);
 	free(m->keys);
 	free(m->used);
+	free(m->slots);
 	memset(m, 0, sizeof *m);
 }
 
@@ -1427,6 +1524,8 @@ void measured_free(measured_set *s)
 		free(s->rows[i].base);
 	}
 	free(s->rows);
+	free(s->by_kernel);
+	free(s->by_base);
 	for (size_t i = 0; i < s->nnotes; i++)
 		free(s->notes[i]);
 	free(s->notes);

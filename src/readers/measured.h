@@ -108,6 +108,10 @@ typedef struct measured_set {
 	char **notes;       /* what was read as it should not be: clamped values, the L1 metric */
 	size_t nnotes;
 	unsigned long clamped; /* values clamped to 0..100 % (the first MEASURED_MAX_NOTES named) */
+	/* the rows' places sorted by kernel name, and by base name (the
+	 * kernel's when it has none), each name's in file order: launch k
+	 * of a name is the k-th of its run (matching in O(log n)) */
+	size_t *by_kernel, *by_base;
 } measured_set;
 
 #define MEASURED_MAX_NOTES 20
@@ -123,6 +127,7 @@ typedef struct measured_match {
 	const measured_set *s;
 	measured_key *keys;
 	size_t nkeys, cap;
+	size_t *slots, nslots;       /* hash of keys: index + 1, 0 empty */
 	unsigned char *used;         /* per row: matched */
 } measured_match;
 
