@@ -232,9 +232,7 @@ static void preset_applies(FILE *f, const rd_key *k)
 {
 	static const char *const names[] = {"paper", "reference\\-2013", "rdgc"};
 	if (k->profiles) {
-		int n = 0, i = 0;
-		for (int p = 0; p < 3; p++)
-			n += !!(k->profiles & RD_PROFILE_BIT(p));
+		int i = 0;
 		fputs("Read under\n", f);
 		for (int p = 0; p < 3; p++)
 			if (k->profiles & RD_PROFILE_BIT(p))
