@@ -48,6 +48,16 @@ typedef struct explorer_count {
 	char path[160];  /* "flat path (loop i)" or "streamed: why" (rdscope count's) */
 } explorer_count;
 
+/* One run of w's picture: its bar's label, configuration and result. */
+typedef struct explorer_svg_run {
+	const char *caption;
+	const rd_config *cfg;
+	const rd_result *res;
+} explorer_svg_run;
+
+/* The picture's panels beyond the L1's (explorer_opts.svg_save). */
+enum { EXPLORER_SVG_L2 = 1, EXPLORER_SVG_DRAM = 2 };
+
 typedef struct explorer_opts {
 	const char *input;   /* the input's name (INPUT, or a built-in sample's) */
 	const char *builtin_prefix; /* names of built-in samples start so ("builtin:") */
@@ -112,8 +122,16 @@ typedef struct explorer_opts {
 	 */
 	int (*measured)(void *ctx, const char *kernel, double *l1, double *l2);
 	const char *measured_name;
+	/*
+	 * w's picture of what the screen shows (--plot's SVG): runs[0] the
+	 * result on screen, runs[1] the pinned baseline in compare mode;
+	 * panels EXPLORER_SVG_L2 and EXPLORER_SVG_DRAM when the screen shows
+	 * the L2 (side by side, or in focus) or the DRAM (the placement
+	 * view). 0, 1 when path exists and replace is 0 (ask), or -1 with the
+	 * reason in err. Off the UI thread. NULL: no pictures.
+	 */
 	int (*svg_save)(const char *path, const char *input, const char *kernel,
-			const char *caption, const rd_config *cfg, const rd_result *res, int replace,
+			const explorer_svg_run *runs, int nruns, int panels, int replace,
 			char *err, size_t len);
 	/*
 	 * Count input (a kernel description; ndefines "NAME=VALUE" over its

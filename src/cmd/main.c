@@ -265,21 +265,28 @@ static int explorer_preset_save(const char *path, const rd_config *cfg, const ch
 }
 
 /* The explorer's picture (explorer_opts.svg_save, off the UI thread): the
- * --plot SVG of one result, written like every output (outfile.h). */
+ * --plot SVG of what its screen shows (the result, the pinned one, the
+ * L2's and the DRAM's panels), written like every output (outfile.h). */
 static int explorer_svg_save(const char *path, const char *input, const char *kernel,
-			     const char *caption, const rd_config *cfg, const rd_result *res,
-			     int replace, char *err, size_t len)
+			     const explorer_svg_run *runs, int nruns, int panels, int replace,
+			     char *err, size_t len)
 {
 	struct stat st;
 	/* ask before replacing a file; a device or FIFO is written through */
 	if (!replace && stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return 1;
 	plot *p = plot_new();
-	if (!p || plot_add(p, 0, input, kernel, caption, cfg, res) < 0) {
+	int ok = p != NULL;
+	for (int i = 0; ok && i < nruns; i++)
+		ok = plot_add(p, (unsigned long)i, input, kernel, runs[i].caption, runs[i].cfg,
+			      runs[i].res) == 0;
+	if (!ok) {
 		plot_free(p);
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
+	plot_set_panels(p, PLOT_L1 | (panels & EXPLORER_SVG_L2 ? PLOT_L2 : 0) |
+				   (panels & EXPLORER_SVG_DRAM ? PLOT_DRAM : 0));
 	outfile o = {0};
 	if (outfile_open(&o, path, err, len) < 0) {
 		plot_free(p);

@@ -119,6 +119,10 @@ static void write_skipped(const cli *c, const sweep_plan *plan, const char *spec
 		.skipped = plan->skip[point],
 	};
 	output_write_run(&o->out, &run);
+	/* the picture says it too, where its bar would be (issue 40 item 10) */
+	if (o->side.plot && plot_add_skipped(o->side.plot, run.run, spec, run.point_label,
+					     run.skipped) < 0)
+		msg_error("--plot: out of memory");
 	progress_update(&o->prog, (double)++o->done / (double)o->total);
 }
 

@@ -1,15 +1,23 @@
 /*
  * --plot FILE.svg: a picture for slides, written as plain SVG (no plotting
  * dependency), on a canvas of --plot-size WxH (default 1920x1080, 16:9).
- * Left: one horizontal stacked bar per run (input x point), hits and the
- * five miss classes as shares of requests, each bar labelled with its
+ * The bars: one horizontal stacked bar per run (input x point), hits and
+ * the five miss classes as shares of requests, each bar labelled with its
  * kernel or the values its sweep point varies (one <g class="point"> per
- * bar, its label a <text class="bar-label">). Right: the reuse-distance
- * histogram of every run (one <g class="histogram"> each), bars split into
- * hits and misses at the cut-off (distance < ways hits), a dashed line at
- * the associativity, the tallest bins labelled with their counts. When
- * more runs than fit legibly are plotted, the canvas grows downward; the
- * width and the text size stay.
+ * bar, its label a <text class="bar-label">: left of the bar, or above it
+ * in lines when it would not fit unsqueezed); with the L2's panel each
+ * run's L2 bar below its L1's (<g class="level-l2">, tagged L1 and L2),
+ * with the DRAM's panel its DRAM in lines (<g class="dram">: requests and
+ * banks, the row buffer, the delays or saturation). The histograms: the
+ * reuse distances of every run (one <g class="histogram"> each; the L2's
+ * <g class="histogram l2">), bars split into hits and misses at the
+ * cut-off (distance < ways hits), a dashed line at the associativity, the
+ * tallest bins labelled with their counts. Up to 3 runs, the bars go
+ * across the page above the histograms; more, left of them. When more
+ * runs than fit legibly are plotted, the canvas grows downward; the width
+ * and the text size stay. Every text is inside the canvas (none relies on
+ * textLength, which some renderers ignore, but a histogram's title wider
+ * than four lines).
  *
  * The colours are the Okabe-Ito palette, the same as the explorer's
  * (ui/theme.c; tests/test_palette.c checks that the two tables agree).
@@ -56,6 +64,18 @@ void plot_runs(const plot *p, char *buf, size_t len);
  */
 int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
 	     const char *label, const rd_config *cfg, const rd_result *r);
+
+/* The panels drawn (PLOT_L1 always): PLOT_L2, the L2 of the runs that
+ * have one; PLOT_DRAM, their DRAM. 0 (the default): every panel a run
+ * has (run and sweep --plot); the explorer's w: what its screen shows. */
+enum { PLOT_L1 = 1, PLOT_L2 = 2, PLOT_DRAM = 4 };
+void plot_set_panels(plot *p, int panels);
+
+/* Add a sweep point that was skipped (an invalid configuration): a row
+ * with its label and "skipped: why" where its bar would be (class
+ * "skipped"), no histogram. 0, or -1 when out of memory. */
+int plot_add_skipped(plot *p, unsigned long run, const char *input, const char *label,
+		     const char *why);
 
 /* Write the SVG document; the caller checks ferror(f). */
 void plot_write(const plot *p, FILE *f);

@@ -13,15 +13,23 @@
 #include "output.h"
 #include "util/util.h"
 
-/* What one bar needs. */
-typedef struct plot_bar {
-	unsigned long run;
-	char *input, *kernel, *label;
+/* One level's bar and histogram: the L1's, or the shared L2's. */
+typedef struct plot_level {
 	uint64_t requests, hits, cls[RD_NCLASS];
-	uint32_t ways;
+	uint32_t ways;      /* the histogram's cut-off */
 	uint64_t *hist;
 	uint32_t hist_len;
 	uint64_t hist_inf;
+} plot_level;
+
+/* What one run needs: its L1, its L2 and DRAM when it has them. */
+typedef struct plot_bar {
+	unsigned long run;
+	char *input, *kernel, *label;
+	plot_level lv[2];   /* L1, L2 */
+	int has_l2, has_dram;
+	rd_dram dram;
+	char *skipped;      /* a skipped sweep point: why (no counts); else NULL */
 } plot_bar;
 
 struct plot {
@@ -29,6 +37,7 @@ struct plot {
 	size_t n, cap;
 	unsigned w, h;
 	const char *hists; /* --plot-hist; NULL: all */
+	int panels;        /* PLOT_L1 | PLOT_L2 | PLOT_DRAM; 0: what the runs have */
 };
 
 /* Okabe & Ito, "Color Universal Design" (2002): distinguishable with every
@@ -151,7 +160,7 @@ static int missing_run(unsigned long run, unsigned long arg)
 {
 	missing *m = (missing *)(uintptr_t)arg;
 	for (size_t i = 0; i < m->p->n; i++)
-		if (m->p->bars[i].run == run)
+		if (m->p->bars[i].run == run && !m->p->bars[i].skipped)
 			return 0;
 	size_t l = strlen(m->buf);
 	char num[24];
@@ -201,22 +210,54 @@ void plot_runs(const plot *p, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
+void plot_set_panels(plot *p, int panels)
+{
+	p->panels = panels;
+}
+
+static void bar_free(plot_bar *b)
+{
+	free(b->input);
+	free(b->kernel);
+	free(b->label);
+	free(b->lv[0].hist);
+	free(b->lv[1].hist);
+	free(b->skipped);
+}
+
 void plot_free(plot *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->bars[i].input);
-		free(p->bars[i].kernel);
-		free(p->bars[i].label);
-		free(p->bars[i].hist);
-	}
+	for (size_t i = 0; i < p->n; i++)
+		bar_free(&p->bars[i]);
 	free(p->bars);
 	free(p);
 }
 
-int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
-	     const char *label, const rd_config *cfg, const rd_result *r)
+/* A level's counts and a copy of its histogram: 0, or -1 (no memory). */
+static int level_copy(plot_level *l, uint64_t requests, uint64_t hits, const uint64_t *cls,
+		      uint32_t ways, const uint64_t *hist, uint32_t len, uint64_t inf)
+{
+	l->requests = requests;
+	l->hits = hits;
+	memcpy(l->cls, cls, sizeof l->cls);
+	l->ways = ways;
+	l->hist_len = len;
+	l->hist_inf = inf;
+	if (!len || !hist) {
+		l->hist_len = 0;
+		return 0;
+	}
+	l->hist = malloc(len * sizeof *l->hist);
+	if (!l->hist)
+		return -1;
+	memcpy(l->hist, hist, len * sizeof *l->hist);
+	return 0;
+}
+
+/* Room for one more bar: 0, or -1 (no memory). */
+static int bars_grow(plot *p)
 {
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
@@ -226,30 +267,54 @@ int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
 		p->bars = b;
 		p->cap = cap;
 	}
+	return 0;
+}
+
+int plot_add_skipped(plot *p, unsigned long run, const char *input, const char *label,
+		     const char *why)
+{
+	if (bars_grow(p) < 0)
+		return -1;
 	plot_bar *b = &p->bars[p->n];
 	memset(b, 0, sizeof *b);
 	b->run = run;
-	b->requests = r->requests;
-	b->hits = r->hits;
-	memcpy(b->cls, r->cls, sizeof b->cls);
-	b->ways = cfg->l1_ways;
+	b->input = strdup(input);
+	b->kernel = strdup("");
+	b->label = strdup(label ? label : "");
+	b->skipped = strdup(why && *why ? why : "an invalid configuration");
+	if (!b->input || !b->kernel || !b->label || !b->skipped) {
+		bar_free(b);
+		return -1;
+	}
+	p->n++;
+	return 0;
+}
+
+int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
+	     const char *label, const rd_config *cfg, const rd_result *r)
+{
+	if (bars_grow(p) < 0)
+		return -1;
+	plot_bar *b = &p->bars[p->n];
+	memset(b, 0, sizeof *b);
+	b->run = run;
 	b->input = strdup(input);
 	b->kernel = strdup(kernel);
 	b->label = strdup(label ? label : "");
-	int ok = b->input && b->kernel && b->label;
-	b->hist_len = r->hist_len;
-	b->hist_inf = r->hist_inf;
-	if (ok && r->hist_len) {
-		b->hist = malloc(r->hist_len * sizeof *b->hist);
-		ok = b->hist != NULL;
-		if (ok)
-			memcpy(b->hist, r->hist, r->hist_len * sizeof *b->hist);
+	int ok = b->input && b->kernel && b->label &&
+		 level_copy(&b->lv[0], r->requests, r->hits, r->cls, cfg->l1_ways, r->hist,
+			    r->hist_len, r->hist_inf) == 0;
+	if (ok && r->has_l2) {
+		b->has_l2 = 1;
+		ok = level_copy(&b->lv[1], r->l2.requests, r->l2.hits, r->l2.cls, cfg->l2_ways,
+				r->l2.hist, r->l2.hist_len, r->l2.hist_inf) == 0;
+	}
+	if (r->has_dram) {
+		b->has_dram = 1;
+		b->dram = r->dram;
 	}
 	if (!ok) {
-		free(b->input);
-		free(b->kernel);
-		free(b->label);
-		free(b->hist);
+		bar_free(b);
 		return -1;
 	}
 	p->n++;
@@ -429,56 +494,212 @@ static int several_inputs(const plot *p)
 	return 0;
 }
 
-/* Rows of the bar chart: one per bar, plus a heading per input when a
- * sweep spans several inputs. */
-static size_t bar_rows(const plot *p, int headings)
-{
-	size_t rows = p->n;
-	for (size_t i = 0; headings && i < p->n; i++)
-		if (i == 0 || strcmp(p->bars[i].input, p->bars[i - 1].input))
-			rows++;
-	return rows;
-}
-
 static int bar_headings(const plot *p)
 {
 	return p->n && p->bars[0].label[0] && several_inputs(p);
 }
 
-/* The height the bars need at the smallest legible row. */
-static double bars_need(const plot *p, const geom *g)
+#define MAX_LINES 6
+
+/* Break a text wider than w at font size fs (bold: BOLD wider) into lines
+ * at spaces, each as long as fits (the last taking the rest): writes the
+ * start of each line to starts and returns the number of lines (at most
+ * max). */
+static int text_wrap(const char *t, double fs, int bold, double w, size_t *starts, int max)
 {
-	return (double)bar_rows(p, bar_headings(p)) * 1.3 * g->fs + 2.2 * g->fs;
+	double k = 0.6 * fs * (bold ? BOLD : 1);
+	int n = 1;
+	size_t start = 0, len = strlen(t);
+	starts[0] = 0;
+	while (n < max && k * (double)chars(t + start) > w) {
+		/* The last space after which the line would be too wide. */
+		size_t cut = 0, cw = 0;
+		for (size_t i = start; i < len; i++) {
+			if ((t[i] & 0xc0) != 0x80)
+				cw++;
+			if (t[i] == ' ' && i > start) {
+				if (cut && k * (double)(cw - 1) > w)
+					break;
+				cut = i;
+			}
+		}
+		if (!cut)
+			break;
+		start = cut + 1;
+		starts[n++] = start;
+	}
+	return n;
 }
 
-static void write_bars(const plot *p, FILE *f, const geom *g)
+/* Text in lines (text_wrap's starts) as one <text>, a <tspan> a line,
+ * lh apart; a line still wider than fit is squeezed (textLength). */
+static void text_lines(FILE *f, const char *cls, double x, double y, const char *anchor,
+		       double fs, int bold, double lh, double fit, const char *t,
+		       const size_t *starts, int n)
 {
-	int headings = bar_headings(p);
-	size_t rows = bar_rows(p, headings);
-	double axis_h = 2.2 * g->fs, avail = g->h - g->pad - g->top - axis_h;
-	double rh = avail / (double)(rows ? rows : 1);
-	if (rh > 2.6 * g->fs)
-		rh = 2.6 * g->fs;
-	/* Label column: as wide as the longest label, at most 3/5 of the pane. */
-	double lab_w = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		double tw = text_w(bar_label(&p->bars[i]), g->fs);
-		if (tw > lab_w)
-			lab_w = tw;
+	if (n <= 1) {
+		text(f, cls, x, y, anchor, fs, bold, NULL, fit, t);
+		return;
 	}
-	lab_w += 0.6 * g->fs;
-	if (lab_w > g->lw * 0.6)
-		lab_w = g->lw * 0.6;
-	double rate_w = text_w("100.0%", g->fs) + 0.6 * g->fs;
-	double bx0 = g->lx + lab_w, bx1 = g->lx + g->lw - rate_w, bw = bx1 - bx0;
-	double y = g->top, bh = rh * 0.72;
-	text(f, NULL, bx1 + rate_w, y - 0.3 * g->fs, "end", g->fs, 0, NULL, 0, "misses");
+	fputs("<text", f);
+	if (cls)
+		fprintf(f, " class=\"%s\"", cls);
+	fprintf(f, " x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\"", x, y, fs);
+	if (strcmp(anchor, "start"))
+		fprintf(f, " text-anchor=\"%s\"", anchor);
+	if (bold)
+		fputs(" font-weight=\"bold\"", f);
+	fputc('>', f);
+	for (int l = 0; l < n; l++) {
+		size_t end = l + 1 < n ? starts[l + 1] - 1 : strlen(t);
+		char line[1024];
+		snprintf(line, sizeof line, "%.*s", (int)(end - starts[l]), t + starts[l]);
+		fprintf(f, "<tspan x=\"%.1f\" dy=\"%.1f\"", x, l ? lh : 0.0);
+		if (fit > 0 && text_w(line, fs) * (bold ? BOLD : 1) > fit)
+			fprintf(f, " textLength=\"%.1f\" lengthAdjust=\"spacingAndGlyphs\"", fit);
+		fputc('>', f);
+		xml_text(f, line);
+		fputs("</tspan>", f);
+	}
+	fputs("</text>\n", f);
+}
+
+/* A run's DRAM panel in lines (at most 4): its requests and banks, the row
+ * buffer, then the delays or why there are none. */
+static int dram_lines(const rd_dram *d, char out[4][160])
+{
+	snprintf(out[0], 160, "DRAM: %llu requests to %llu of %llu banks",
+		 (unsigned long long)d->requests, (unsigned long long)d->banks_used,
+		 (unsigned long long)d->banks);
+	snprintf(out[1], 160, "row hits %llu, misses %llu, conflicts %llu",
+		 (unsigned long long)d->row_hits, (unsigned long long)d->row_misses,
+		 (unsigned long long)d->row_conflicts);
+	if (d->saturated) {
+		snprintf(out[2], 160, "saturated: %llu banks at utilisation >= 1 (up to %.3f):",
+			 (unsigned long long)d->saturated, d->max_utilisation);
+		snprintf(out[3], 160, "no finite queueing delay, latency or AMAT");
+		return 4;
+	}
+	snprintf(out[2], 160, "queueing delay %.1f ns, latency %.1f ns, AMAT %.1f ns",
+		 d->queue_delay, d->latency, d->amat);
+	return 3;
+}
+
+/* How the bars pane is laid out (bars_layout). */
+typedef struct bars_geom {
+	double x0, w;     /* the pane */
+	double lab_w;     /* the label column (labels left of their bars); 0: above */
+	double tag_w;     /* the level's column ("L1", "L2", "DRAM"); 0: none */
+	double rate_w;    /* the miss rates */
+	double rh;        /* a bar's row */
+	double lh;        /* a line of text */
+	int l2, dram;     /* the panels drawn */
+	int headings;
+} bars_geom;
+
+/* Does run b have a row of level panel (1 the L1, 2 the L2, 3 the DRAM)? */
+static int has_panel(const plot_bar *b, const bars_geom *bg, int panel)
+{
+	return panel == 1 || (panel == 2 && bg->l2 && b->has_l2) ||
+	       (panel == 3 && bg->dram && b->has_dram);
+}
+
+/* The lines of text above a run's bars (its label, when labels are
+ * above) and after them (its DRAM panel, wrapped), and its bar rows
+ * (headings count as one). */
+static void bars_count(const plot *p, const bars_geom *bg, const geom *g, double *lines,
+		       double *rows)
+{
+	*lines = *rows = 0;
+	const char *last = NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		const plot_bar *b = &p->bars[i];
+		size_t st[MAX_LINES];
+		if (bg->headings && (!last || strcmp(last, b->input)))
+			*rows += 1;
+		last = b->input;
+		if (!bg->lab_w)
+			*lines += text_wrap(bar_label(b), g->fs, 0, bg->w, st, MAX_LINES);
+		*rows += 1 + (!b->skipped && has_panel(b, bg, 2));
+		if (!b->skipped && has_panel(b, bg, 3)) {
+			char dl[4][160];
+			int n = dram_lines(&b->dram, dl);
+			for (int k = 0; k < n; k++)
+				*lines += text_wrap(dl[k], g->fs, 0, bg->w - bg->tag_w, st, MAX_LINES);
+		}
+	}
+}
+
+/* One level's bar in [bx0, bx1] at row y (height rh): hits, then the
+ * classes, each share printed inside its segment where it fits; the miss
+ * rate after it. */
+static void level_bar(FILE *f, const geom *g, const bars_geom *bg, const plot_level *lv,
+		      double bx0, double bx1, double y)
+{
+	double bw = bx1 - bx0, bh = bg->rh * 0.72;
+	double yb = y + (bg->rh - bh) / 2, ty = y + bg->rh / 2 + 0.35 * g->fs;
+	double x = bx0;
+	uint64_t misses = 0;
+	for (int c = -1; c < RD_NCLASS; c++) {
+		uint64_t v = c < 0 ? lv->hits : lv->cls[c];
+		const char *fill = c < 0 ? plot_hit_colour : plot_class_colour[c];
+		if (c >= 0)
+			misses += v;
+		double sw = lv->requests ? bw * (double)v / (double)lv->requests : 0;
+		if (sw <= 0)
+			continue;
+		if (x + sw > bx1)
+			sw = bx1 - x;
+		rect(f, c < 0 ? "hit" : rd_class_name((enum rd_class)c), x, yb, sw, bh, fill);
+		char pct[16];
+		snprintf(pct, sizeof pct, "%.0f%%", 100.0 * (double)v / (double)lv->requests);
+		if (bh >= g->fs && sw >= text_w(pct, g->fs) + 0.4 * g->fs)
+			text(f, "share", x + sw / 2, ty, "middle", g->fs, 0, ink_on(fill), 0, pct);
+		x += sw;
+	}
+	char rate[16];
+	snprintf(rate, sizeof rate, "%.1f%%",
+		 lv->requests ? 100.0 * (double)misses / (double)lv->requests : 0.0);
+	text(f, "rate", bx1 + bg->rate_w, ty, "end", g->fs, 0, NULL, 0, rate);
+}
+
+/* Draw the bars from y = g->top; returns the y after the axis. */
+static double write_bars(const plot *p, FILE *f, const geom *g, const bars_geom *bg)
+{
+	double lh = bg->lh, rh = bg->rh;
+	double bx0 = bg->x0 + bg->lab_w + bg->tag_w, bx1 = bg->x0 + bg->w - bg->rate_w;
+	double y = g->top;
+	text(f, NULL, bx1 + bg->rate_w, y - 0.3 * g->fs, "end", g->fs, 0, NULL, 0, "misses");
+	/* The axis first (0 to 100 % of requests), so that the DRAM's lines
+	 * can hide its grid behind them. */
+	double lines, rows, bw = bx1 - bx0;
+	bars_count(p, bg, g, &lines, &rows);
+	double yend = y + lines * lh + rows * rh;
+	int every = bw / 4 < text_w("100%", g->fs) + g->fs ? 2 : 1; /* 0, 50, 100 % if narrow */
+	for (int t = 0; t <= 4; t++) {
+		double xt = bx0 + bw * t / 4;
+		line(f, "grid", xt, g->top, xt, yend + 0.3 * g->fs, t ? GRID : INK, 1, NULL);
+		if (t % every)
+			continue;
+		char lbl[16];
+		snprintf(lbl, sizeof lbl, "%d%%", 25 * t);
+		text(f, NULL, xt, yend + 1.4 * g->fs, t == 0 ? "start" : t == 4 ? "end" : "middle",
+		     g->fs, 0, NULL, 0, lbl);
+	}
 	const char *last_input = NULL;
 	for (size_t i = 0; i < p->n; i++) {
 		const plot_bar *b = &p->bars[i];
-		if (headings && (!last_input || strcmp(last_input, b->input))) {
-			text(f, "input", g->lx, y + rh / 2 + 0.35 * g->fs, "start", g->fs, 1, NULL,
-			     g->lw, b->kernel);
+		if (bg->headings && (!last_input || strcmp(last_input, b->input))) {
+			/* the input, and its kernel's name (issue 40 item 10: the
+			 * kernel's alone, "rows", did not say which sample) */
+			const char *kn = b->kernel;
+			for (size_t j = i; !*kn && j < p->n && !strcmp(p->bars[j].input, b->input); j++)
+				kn = p->bars[j].kernel;
+			char head[1024];
+			snprintf(head, sizeof head, *kn && strcmp(kn, b->input) ? "%s (%s)" : "%s",
+				 b->input, kn);
+			text(f, "input", bg->x0, y + rh / 2 + 0.35 * g->fs, "start", g->fs, 1, NULL,
+			     bg->w, head);
 			y += rh;
 		}
 		last_input = b->input;
@@ -488,50 +709,124 @@ static void write_bars(const plot *p, FILE *f, const geom *g)
 			fputs(", ", f);
 			xml_text(f, b->label);
 		}
-		fputs("</title>\n", f);
-		double yb = y + (rh - bh) / 2, ty = y + rh / 2 + 0.35 * g->fs;
-		text(f, "bar-label", bx0 - 0.4 * g->fs, ty, "end", g->fs, 0, NULL, lab_w - 0.6 * g->fs,
-		     bar_label(b));
-		/* Hits first, then the classes, left to right; each share
-		 * printed inside its segment where it fits. */
-		double x = bx0;
-		uint64_t misses = 0;
-		for (int c = -1; c < RD_NCLASS; c++) {
-			uint64_t v = c < 0 ? b->hits : b->cls[c];
-			const char *fill = c < 0 ? plot_hit_colour : plot_class_colour[c];
-			if (c >= 0)
-				misses += v;
-			double sw = b->requests ? bw * (double)v / (double)b->requests : 0;
-			if (sw <= 0)
-				continue;
-			if (x + sw > bx1)
-				sw = bx1 - x;
-			rect(f, c < 0 ? "hit" : rd_class_name((enum rd_class)c), x, yb, sw, bh, fill);
-			char pct[16];
-			snprintf(pct, sizeof pct, "%.0f%%", 100.0 * (double)v / (double)b->requests);
-			if (bh >= g->fs && sw >= text_w(pct, g->fs) + 0.4 * g->fs)
-				text(f, "share", x + sw / 2, ty, "middle", g->fs, 0, ink_on(fill), 0, pct);
-			x += sw;
+		if (b->skipped) {
+			fputs(", skipped: ", f);
+			xml_text(f, b->skipped);
 		}
-		char rate[16];
-		snprintf(rate, sizeof rate, "%.1f%%",
-			 b->requests ? 100.0 * (double)misses / (double)b->requests : 0.0);
-		text(f, "rate", bx1 + rate_w, ty, "end", g->fs, 0, NULL, 0, rate);
+		fputs("</title>\n", f);
+		double ty = y + rh / 2 + 0.35 * g->fs;
+		if (bg->lab_w) {
+			text(f, "bar-label", bx0 - bg->tag_w - 0.4 * g->fs, ty, "end", g->fs, 0, NULL,
+			     bg->lab_w - 0.6 * g->fs, bar_label(b));
+		} else { /* above its bars, in lines as wide as the pane */
+			size_t st[MAX_LINES];
+			int n = text_wrap(bar_label(b), g->fs, 0, bg->w, st, MAX_LINES);
+			text_lines(f, "bar-label", bg->x0, y + 0.95 * lh, "start", g->fs, 0, lh, bg->w,
+				   bar_label(b), st, n);
+			y += n * lh;
+			ty = y + rh / 2 + 0.35 * g->fs;
+		}
+		if (b->skipped) { /* said where its bar would be (was missing) */
+			char why[600];
+			snprintf(why, sizeof why, "skipped: %s", b->skipped);
+			/* as much as fits, cut at a blank with an ellipsis (the
+			 * whole reason is the group's title) */
+			size_t fit = (size_t)((bx1 + bg->rate_w - bx0) / (0.6 * g->fs));
+			if (chars(why) > fit && fit > 12) {
+				size_t cut = 0, n = 0;
+				for (size_t k = 0; why[k] && n + 1 < fit; k++) {
+					if ((why[k] & 0xc0) != 0x80)
+						n++;
+					if (why[k] == ' ')
+						cut = k;
+				}
+				if (cut)
+					snprintf(why + cut, sizeof why - cut, " \u2026");
+			}
+			text(f, "skipped", bx0, ty, "start", g->fs, 0, "#666666", 0, why);
+			fputs("</g>\n", f);
+			y += rh;
+			continue;
+		}
+		if (bg->tag_w)
+			text(f, "level", bx0 - bg->tag_w, ty, "start", g->fs, 1, NULL, 0, "L1");
+		level_bar(f, g, bg, &b->lv[0], bx0, bx1, y);
 		fputs("</g>\n", f);
 		y += rh;
+		if (has_panel(b, bg, 2)) {
+			fprintf(f, "<g class=\"level-l2\" data-run=\"%lu\"><title>run %lu: the L2</title>\n",
+				b->run, b->run);
+			ty = y + rh / 2 + 0.35 * g->fs;
+			text(f, "level", bx0 - bg->tag_w, ty, "start", g->fs, 1, NULL, 0, "L2");
+			level_bar(f, g, bg, &b->lv[1], bx0, bx1, y);
+			fputs("</g>\n", f);
+			y += rh;
+		}
+		if (has_panel(b, bg, 3)) {
+			char dl[4][160];
+			int n = dram_lines(&b->dram, dl);
+			fprintf(f, "<g class=\"dram\" data-run=\"%lu\">", b->run);
+			double dh = 0;
+			for (int k = 0; k < n; k++) {
+				size_t st[MAX_LINES];
+				dh += text_wrap(k ? dl[k] : dl[k] + 6, g->fs, 0, bg->w - bg->tag_w, st,
+						MAX_LINES) * lh;
+			}
+			rect(f, NULL, bx0 - 1, y + 0.1 * lh, bx1 - bx0 + bg->rate_w + 1, dh,
+			     "#ffffff");
+			text(f, "level", bx0 - bg->tag_w, y + 0.95 * lh, "start", g->fs, 1, NULL, 0,
+			     "DRAM");
+			for (int k = 0; k < n; k++) {
+				size_t st[MAX_LINES];
+				/* "DRAM: " is the tag's */
+				const char *t = k ? dl[k] : dl[k] + 6;
+				int nl = text_wrap(t, g->fs, 0, bg->w - bg->tag_w, st, MAX_LINES);
+				text_lines(f, "dram-line", bx0, y + 0.95 * lh, "start", g->fs, 0, lh,
+					   bg->w - bg->tag_w, t, st, nl);
+				y += nl * lh;
+			}
+			fputs("</g>\n", f);
+		}
 	}
-	/* The axis: 0 to 100 % of requests. */
-	int every = bw / 4 < text_w("100%", g->fs) + g->fs ? 2 : 1; /* 0, 50, 100 % if narrow */
-	for (int t = 0; t <= 4; t++) {
-		double xt = bx0 + bw * t / 4;
-		line(f, "grid", xt, g->top, xt, y + 0.3 * g->fs, t ? GRID : INK, 1, NULL);
-		if (t % every)
-			continue;
-		char lbl[16];
-		snprintf(lbl, sizeof lbl, "%d%%", 25 * t);
-		text(f, NULL, xt, y + 1.4 * g->fs, t == 0 ? "start" : t == 4 ? "end" : "middle", g->fs,
-		     0, NULL, 0, lbl);
+	return yend + 2.2 * g->fs;
+}
+
+/* The bars pane's layout in the pane [x0, x0 + w] between top and bottom
+ * (at most rh_max a bar's row); *need: the height it needs at the
+ * smallest legible rows. */
+static void bars_layout(const plot *p, const geom *g, double x0, double w, double avail,
+			double rh_max, int l2, int dram, bars_geom *bg, double *need)
+{
+	memset(bg, 0, sizeof *bg);
+	bg->x0 = x0;
+	bg->w = w;
+	bg->l2 = l2;
+	bg->dram = dram;
+	bg->headings = bar_headings(p);
+	bg->lh = 1.3 * g->fs;
+	bg->rate_w = text_w("100.0%", g->fs) + 0.6 * g->fs;
+	/* capitals are wider than 0.6 em: 0.8 em each */
+	bg->tag_w = l2 || dram ? (dram ? 4 : 2) * 0.8 * g->fs + 0.6 * g->fs : 0;
+	/* Labels left of their bars when the longest fits in 3/5 of the
+	 * pane unsqueezed (renderers that ignore textLength would clip it at
+	 * the page's edge), else above them. */
+	double lab_w = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		double tw = text_w(bar_label(&p->bars[i]), g->fs);
+		if (tw > lab_w)
+			lab_w = tw;
 	}
+	lab_w += 0.6 * g->fs;
+	bg->lab_w = lab_w <= (w - bg->tag_w) * 0.6 - bg->rate_w ? lab_w : 0;
+	double lines, rows;
+	bars_count(p, bg, g, &lines, &rows);
+	double axis_h = 2.2 * g->fs, fixed = lines * bg->lh + axis_h;
+	bg->rh = rows ? (avail - fixed) / rows : rh_max;
+	if (bg->rh > rh_max)
+		bg->rh = rh_max;
+	if (bg->rh < 1.3 * g->fs)
+		bg->rh = 1.3 * g->fs;
+	*need = fixed + rows * 1.3 * g->fs;
 }
 
 /* ----------------------------------------------------------- histograms */
@@ -560,85 +855,72 @@ static void bin_range(uint32_t i, int linear, uint64_t *lo, uint64_t *hi)
 #define MAX_BINS 64
 
 /* A histogram's title: its kernel (with several inputs or no label) and
- * its point's values. */
-static void hist_title(const plot_bar *b, int kernels, char *buf, size_t len)
+ * its point's values; "L1: " or "L2: " before it when the picture has
+ * both levels (level 0: no level said). */
+static void hist_title(const plot_bar *b, int kernels, int level, char *buf, size_t len)
 {
+	const char *lv = level == 1 ? "L1: " : level == 2 ? "L2: " : "";
 	if (!b->label[0])
-		snprintf(buf, len, "%s (run %lu)", b->kernel, b->run);
+		snprintf(buf, len, "%s%s (run %lu)", lv, b->kernel, b->run);
 	else if (kernels)
-		snprintf(buf, len, "%s: %s", b->kernel, b->label);
+		snprintf(buf, len, "%s%s: %s", lv, b->kernel, b->label);
 	else
-		snprintf(buf, len, "%s", b->label);
+		snprintf(buf, len, "%s%s", lv, b->label);
 }
 
 #define MAX_TITLE_LINES 4
 
-/* Break a bold title wider than w into lines at spaces, each as long as
- * fits (the last taking the rest): writes the start of each line to
- * starts and returns the number of lines (at most MAX_TITLE_LINES). */
-static int title_wrap(const char *t, double fs, double w, size_t starts[MAX_TITLE_LINES])
+/* A count's centre over its bin at cx, half as wide as lw, moved into
+ * the cell [x, x + cw] where it would leave it. */
+static double count_x(double cx, double lw, double x, double cw)
 {
-	int n = 1;
-	size_t start = 0, len = strlen(t);
-	starts[0] = 0;
-	while (n < MAX_TITLE_LINES && 0.6 * fs * BOLD * (double)chars(t + start) > w) {
-		/* The last space after which the line would be too wide. */
-		size_t cut = 0, cw = 0;
-		for (size_t i = start; i < len; i++) {
-			if ((t[i] & 0xc0) != 0x80)
-				cw++;
-			if (t[i] == ' ' && i > start) {
-				if (cut && 0.6 * fs * BOLD * (double)(cw - 1) > w)
-					break;
-				cut = i;
-			}
-		}
-		if (!cut)
-			break;
-		start = cut + 1;
-		starts[n++] = start;
-	}
-	return n;
+	if (cx - lw < x)
+		cx = x + lw;
+	if (cx + lw > x + cw)
+		cx = x + cw - lw;
+	return cx;
 }
 
-/* One histogram in the cell at (x, y), cw x ch. */
-static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x, double y,
-			    double cw, double ch)
+/* One histogram, of level l (0 the L1, 1 the L2; said in the title when
+ * said), in the cell at (x, y), cw x ch. */
+static void write_histogram(const plot_bar *b, int l, int said, FILE *f, const geom *g, double x,
+			    double y, double cw, double ch)
 {
+	const plot_level *lv = &b->lv[l];
 	double fs = g->fs;
 	/* Show distances up to the cut-off even where none occurred. */
-	uint32_t len = b->hist_len > b->ways + 1 ? b->hist_len : b->ways + 1;
+	uint32_t len = lv->hist_len > lv->ways + 1 ? lv->hist_len : lv->ways + 1;
 	int linear = len <= MAX_BINS;
 	uint32_t nb = bin_count(len, linear);
 	if (nb > MAX_BINS)
 		nb = MAX_BINS;
 	uint64_t hits[MAX_BINS + 1] = {0}, misses[MAX_BINS + 1] = {0};
-	double max = (double)b->hist_inf;
+	double max = (double)lv->hist_inf;
 	for (uint32_t i = 0; i < nb; i++) {
 		uint64_t lo, hi;
 		bin_range(i, linear, &lo, &hi);
-		for (uint64_t d = lo; d <= hi && d < b->hist_len; d++)
-			*(d < b->ways ? &hits[i] : &misses[i]) += b->hist[d];
+		for (uint64_t d = lo; d <= hi && d < lv->hist_len; d++)
+			*(d < lv->ways ? &hits[i] : &misses[i]) += lv->hist[d];
 		if ((double)(hits[i] + misses[i]) > max)
 			max = (double)(hits[i] + misses[i]);
 	}
 	if (max <= 0)
 		max = 1;
-	fprintf(f, "<g class=\"histogram\" data-run=\"%lu\">\n", b->run);
+	fprintf(f, "<g class=\"histogram%s\" data-run=\"%lu\">\n", l ? " l2" : "", b->run);
 	/* Title: the bar's label, so a histogram is found by its bar; long
 	 * ones wrapped (every cell has room for the most lines any needs). */
 	char title[512];
-	hist_title(b, g->kernels, title, sizeof title);
+	hist_title(b, g->kernels, said ? l + 1 : 0, title, sizeof title);
 	double tw = cw - 1.5 * fs;
 	size_t starts[MAX_TITLE_LINES];
-	int nl = title_wrap(title, fs, tw, starts);
+	int nl = text_wrap(title, fs, 1, tw, starts, MAX_TITLE_LINES);
 	if (nl > g->title_lines)
 		nl = g->title_lines; /* cannot happen: the picture has the most lines */
-	for (int l = nl - 1; l >= 0; l--) {
-		if (l + 1 < nl)
-			title[starts[l + 1] - 1] = '\0';
-		text(f, "hist-title", x, y + fs + 1.2 * fs * l, "start", fs, 1, NULL, tw,
-		     title + starts[l]);
+	for (int k = nl - 1; k >= 0; k--) {
+		if (k + 1 < nl)
+			title[starts[k + 1] - 1] = '\0';
+		text(f, "hist-title", x, y + fs + 1.2 * fs * k, "start", fs, 1, NULL, tw,
+		     title + starts[k]);
 	}
 	/* Plot area: the cut-off's label on top, room for the counts of the
 	 * tallest bins, the distances below. */
@@ -651,7 +933,7 @@ static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x,
 	for (uint32_t i = 0; i <= nb; i++) {
 		double bx = px + (double)i * bw, gapw = bw > 6 ? 1 : 0;
 		if (i == nb) { /* first touches */
-			double hh = (double)b->hist_inf * hscale;
+			double hh = (double)lv->hist_inf * hscale;
 			if (hh > 0)
 				rect(f, "cold", bx + gapw, pb - hh, bw - 2 * gapw, hh, plot_cold_colour);
 			top_of[i] = pb - hh;
@@ -686,18 +968,19 @@ static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x,
 		next_free = cx + lw / 2 + 0.5 * fs;
 	}
 	/* The tallest bins: their counts above them, up to three that do not
-	 * overlap. */
+	 * overlap (nor leave the cell). */
 	double taken_l[3], taken_r[3];
 	int ntaken = 0;
 	for (int k = 0; k < 3; k++) {
 		int best = -1;
 		uint64_t bestv = 0;
 		for (uint32_t i = 0; i <= nb; i++) {
-			uint64_t v = i == nb ? b->hist_inf : hits[i] + misses[i];
+			uint64_t v = i == nb ? lv->hist_inf : hits[i] + misses[i];
 			if (v <= bestv)
 				continue;
 			compact(v, lbl, sizeof lbl);
 			double cx = px + ((double)i + 0.5) * bw, lw = text_w(lbl, fs) / 2 + 0.2 * fs;
+			cx = count_x(cx, lw, x, cw);
 			int clash = 0;
 			for (int t = 0; t < ntaken; t++)
 				clash |= cx + lw > taken_l[t] && cx - lw < taken_r[t];
@@ -710,6 +993,7 @@ static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x,
 			break;
 		compact(bestv, lbl, sizeof lbl);
 		double cx = px + ((double)best + 0.5) * bw, lw = text_w(lbl, fs) / 2 + 0.2 * fs;
+		cx = count_x(cx, lw, x, cw);
 		taken_l[ntaken] = cx - lw;
 		taken_r[ntaken++] = cx + lw;
 		/* A white halo keeps it readable where it reaches over a
@@ -722,16 +1006,16 @@ static void write_histogram(const plot_bar *b, FILE *f, const geom *g, double x,
 	/* The cut-off: distances below the associativity hit. */
 	double xc;
 	if (linear) {
-		xc = px + (double)b->ways * bw;
+		xc = px + (double)lv->ways * bw;
 	} else {
 		uint32_t i = 0;
 		uint64_t lo = 0, hi = 0;
-		while (i < nb && (bin_range(i, 0, &lo, &hi), hi < b->ways))
+		while (i < nb && (bin_range(i, 0, &lo, &hi), hi < lv->ways))
 			i++;
-		xc = px + ((double)i + (double)(b->ways - lo) / (double)(hi - lo + 1)) * bw;
+		xc = px + ((double)i + (double)(lv->ways - lo) / (double)(hi - lo + 1)) * bw;
 	}
 	line(f, "cutoff", xc, pt, xc, pb, "#000000", 2, "8 5");
-	snprintf(lbl, sizeof lbl, "ways = %u", b->ways);
+	snprintf(lbl, sizeof lbl, "ways = %u", lv->ways);
 	int right = xc + 0.3 * fs + text_w(lbl, fs) <= px + pw;
 	text(f, NULL, right ? xc + 0.3 * fs : xc - 0.3 * fs, pt + fs, right ? "start" : "end", fs, 0,
 	     NULL, 0, lbl);
@@ -762,6 +1046,12 @@ static size_t hist_cols(size_t n, double w, double h, double min_w, double min_h
 
 /* ------------------------------------------------------------- the page */
 
+/* A histogram cell: run i's level l. */
+typedef struct hcell {
+	size_t i;
+	int l;
+} hcell;
+
 void plot_write(const plot *p, FILE *f)
 {
 	geom g;
@@ -773,13 +1063,36 @@ void plot_write(const plot *p, FILE *f)
 	g.fs = g.big * 5 / 6 > 16 ? g.big * 5 / 6 : g.big < 16 ? g.big : 16;
 	g.pad = g.big;
 	g.gap = 2 * g.big;
+	/* The panels: the L2 and the DRAM where asked for (the explorer: as
+	 * on its screen) or, by default, where a run has them. */
+	int any_l2 = 0, any_dram = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		any_l2 |= p->bars[i].has_l2;
+		any_dram |= p->bars[i].has_dram;
+	}
+	int panels = p->panels ? p->panels : PLOT_L1 | PLOT_L2 | PLOT_DRAM;
+	int l2 = any_l2 && (panels & PLOT_L2), dram = any_dram && (panels & PLOT_DRAM);
+	/* The histograms: each run's L1, and its L2 with the L2's panel. */
+	hcell *cells = malloc((2 * p->n + 1) * sizeof *cells);
 	size_t nh = 0;
-	for (size_t i = 0; i < p->n; i++)
-		nh += (size_t)hist_wanted(p, p->bars[i].run);
+	for (size_t i = 0; cells && i < p->n; i++) {
+		if (!hist_wanted(p, p->bars[i].run) || p->bars[i].skipped)
+			continue;
+		cells[nh++] = (hcell){i, 0};
+		if (l2 && p->bars[i].has_l2)
+			cells[nh++] = (hcell){i, 1};
+	}
 	int hists = nh > 0;
+	size_t nskipped = 0;
+	for (size_t i = 0; i < p->n; i++)
+		nskipped += p->bars[i].skipped != NULL;
+	/* A few runs (the explorer's picture, run's): the bars across the
+	 * page above the histograms, so that both fill it; many (a sweep):
+	 * side by side. */
+	int stacked = hists && p->n <= 3;
 	g.lx = g.pad;
-	g.lw = hists ? (g.w - 2 * g.pad - g.gap) * 0.45 : g.w - 2 * g.pad;
-	g.rx = g.lx + g.lw + g.gap;
+	g.lw = hists && !stacked ? (g.w - 2 * g.pad - g.gap) * 0.45 : g.w - 2 * g.pad;
+	g.rx = stacked ? g.pad : g.lx + g.lw + g.gap;
 	g.rw = g.w - g.pad - g.rx;
 	g.kernels = several_inputs(p);
 	const char *const hist_fills[] = {plot_hit_colour, plot_class_colour[1],
@@ -795,7 +1108,7 @@ void plot_write(const plot *p, FILE *f)
 		 * l1.loads): the paper's plots keep their five classes. */
 		uint64_t any = c < RD_CLASS_WRITE_EVICT;
 		for (size_t i = 0; i < p->n && !any; i++)
-			any = p->bars[i].cls[c];
+			any = p->bars[i].lv[0].cls[c] || (l2 && p->bars[i].lv[1].cls[c]);
 		if (!any)
 			continue;
 		bar_fills[nleg] = plot_class_colour[c];
@@ -803,33 +1116,55 @@ void plot_write(const plot *p, FILE *f)
 	}
 	double head_y = g.pad + g.big, leg_y = head_y + 1.8 * g.fs;
 	double l_end = legend(f, &g, g.lx, g.lw, leg_y, nleg, bar_fills, bar_names, 0);
-	double r_end = hists ? legend(f, &g, g.rx, g.rw, leg_y, 3, hist_fills, hist_names, 0) : 0;
+	double r_end = hists && !stacked ? legend(f, &g, g.rx, g.rw, leg_y, 3, hist_fills,
+						  hist_names, 0)
+					 : 0;
 	g.top = (l_end > r_end ? l_end : r_end) + 2.4 * g.fs;
-	/* Grow downward where the runs need more rows than fit. */
-	double need = g.top + bars_need(p, &g) + g.pad;
 	double min_cw = 12 * g.fs, min_ch = 7.5 * g.fs;
-	size_t cols = hists ? hist_cols(nh, g.rw, g.h - g.pad - g.top, min_cw, min_ch) : 1;
-	size_t rows = (nh + cols - 1) / cols;
-	double cell_w = g.rw / (double)cols, cell_h = (g.h - g.pad - g.top) / (double)(rows ? rows : 1);
+	/* The bars: stacked, their rows at most 3.2 em (as much of the page
+	 * as they need); side by side, the pane's height. */
+	bars_geom bg;
+	double bars_need;
+	double avail = g.h - g.pad - g.top;
+	if (stacked)
+		avail = (double)(p->n * (1 + l2)) * 3.2 * g.fs + 40 * g.fs; /* rows at most */
+	bars_layout(p, &g, g.lx, g.lw, avail, stacked ? 3.2 * g.fs : 2.6 * g.fs, l2, dram, &bg,
+		    &bars_need);
+	double lines, rows;
+	bars_count(p, &bg, &g, &lines, &rows);
+	double bars_h = lines * bg.lh + rows * bg.rh + 2.2 * g.fs;
+	/* The histograms' region: right of the bars, or below them. */
+	double h_head_y = head_y, h_leg_y = leg_y, h_top = g.top;
+	if (stacked) {
+		h_head_y = g.top + bars_h + g.gap;
+		h_leg_y = h_head_y + 1.8 * g.fs;
+		h_top = legend(f, &g, g.rx, g.rw, h_leg_y, 3, hist_fills, hist_names, 0) + 2.4 * g.fs;
+	}
+	double need = stacked ? h_top + min_ch + g.pad : g.top + bars_need + g.pad;
+	size_t cols = hists ? hist_cols(nh, g.rw, g.h - g.pad - h_top, min_cw, min_ch) : 1;
+	size_t hrows = (nh + cols - 1) / cols;
+	double cell_w = g.rw / (double)cols;
 	g.title_lines = 1;
-	for (size_t i = 0; i < p->n; i++) {
+	for (size_t k = 0; k < nh; k++) {
 		char title[512];
 		size_t starts[MAX_TITLE_LINES];
-		if (!hist_wanted(p, p->bars[i].run))
-			continue;
-		hist_title(&p->bars[i], g.kernels, title, sizeof title);
-		int nl = title_wrap(title, g.fs, cell_w - 1.5 * g.fs, starts);
+		hist_title(&p->bars[cells[k].i], g.kernels, l2 ? cells[k].l + 1 : 0, title,
+			   sizeof title);
+		int nl = text_wrap(title, g.fs, 1, cell_w - 1.5 * g.fs, starts, MAX_TITLE_LINES);
 		if (nl > g.title_lines)
 			g.title_lines = nl;
 	}
 	min_ch += 1.2 * g.fs * (g.title_lines - 1);
+	double cell_h = (g.h - g.pad - h_top) / (double)(hrows ? hrows : 1);
 	if (hists && cell_h < min_ch) {
 		cell_h = min_ch;
-		if (g.top + (double)rows * cell_h + g.pad > need)
-			need = g.top + (double)rows * cell_h + g.pad;
+		if (h_top + (double)hrows * cell_h + g.pad > need)
+			need = h_top + (double)hrows * cell_h + g.pad;
 	}
 	if (need > g.h)
 		g.h = need;
+	if (!stacked && !hists && g.top + bars_h + g.pad > g.h)
+		g.h = g.top + bars_h + g.pad;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
 		   "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" "
@@ -839,24 +1174,31 @@ void plot_write(const plot *p, FILE *f)
 		RD_VERSION, p->n, p->n == 1 ? "" : "s");
 	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", f);
 	text(f, "heading", g.lx, head_y, "start", g.big, 1, NULL, g.lw,
-	     p->n == 1 ? "Hits and misses per request" : "Hits and misses per request, by run");
+	     p->n == 1 ? (l2 ? "Hits and misses per request, L1 and L2"
+			     : "Hits and misses per request")
+		       : (l2 ? "Hits and misses per request, L1 and L2, by run"
+			     : "Hits and misses per request, by run"));
 	legend(f, &g, g.lx, g.lw, leg_y, nleg, bar_fills, bar_names, 1);
-	write_bars(p, f, &g);
+	if (!stacked) { /* the bars fill the pane's height, as before */
+		bars_layout(p, &g, g.lx, g.lw, g.h - g.pad - g.top, 2.6 * g.fs, l2, dram, &bg,
+			    &bars_need);
+	}
+	write_bars(p, f, &g, &bg);
 	if (hists) {
-		text(f, "heading", g.rx, head_y, "start", g.big, 1, NULL, g.rw,
+		text(f, "heading", g.rx, h_head_y, "start", g.big, 1, NULL, g.rw,
 		     nh == 1 ? "Reuse distances"
-		     : nh == p->n ? "Reuse distances of each run"
+		     : l2 ? "Reuse distances of each run's L1 and L2"
+		     : nh == p->n - nskipped ? "Reuse distances of each run"
 				  : "Reuse distances of the runs chosen");
-		legend(f, &g, g.rx, g.rw, leg_y, 3, hist_fills, hist_names, 1);
-		for (size_t i = 0, k = 0; i < p->n; i++) {
-			if (!hist_wanted(p, p->bars[i].run))
-				continue;
+		legend(f, &g, g.rx, g.rw, h_leg_y, 3, hist_fills, hist_names, 1);
+		for (size_t k = 0; k < nh; k++) {
 			size_t r = k / cols, c = k % cols;
-			k++;
-			write_histogram(&p->bars[i], f, &g, g.rx + (double)c * cell_w,
-					g.top - 1.2 * g.fs + (double)r * cell_h, cell_w, cell_h);
+			write_histogram(&p->bars[cells[k].i], cells[k].l, l2, f, &g,
+					g.rx + (double)c * cell_w, h_top - 1.2 * g.fs + (double)r * cell_h,
+					cell_w, cell_h);
 		}
 	}
+	free(cells);
 	fputs("</svg>\n", f);
 }
 

@@ -167,3 +167,102 @@ while IFS=, read -r curve key value size ways req miss rate hash; do
 done <"$T/curves_fermi.csv"
 grep -q '^timing,l1.size,4096,4096,4,[0-9]*,[0-9]*,[0-9.]*,xor$' "$T/curves_fermi.csv" || ok=1
 result "g on fig3: its points (every 4th latency-free, every timing one) are rdscope run's, hash included" $ok
+
+# ------------------------------------------------------------ item 5: w
+# w writes what the screen shows: in compare mode the pinned run beside
+# the current one; the L2 when its pane is on screen; the DRAM in the
+# placement view; labels inside the canvas (the caption was cut at the
+# left edge: a label wider than its column was squeezed with textLength,
+# which renderers may ignore) and the page filled (the one bar sat atop
+# an empty half).
+. "$(dirname "$0")/svg.inc"
+keys svg_compare <<EOF2
+wait
+c
+wait
+down
+down
+down
+down
+left
+wait
+w
+type $T/compare.svg
+enter
+wait
+dump-screen $T/svg_compare.txt
+EOF2
+run svg_compare 30 100 && svg_ok "$T/compare.svg" 0.9 &&
+	[ "$(svg_count "$T/compare.svg" point)" = 2 ] && [ "$(svg_count "$T/compare.svg" histogram)" = 2 ] &&
+	svg_texts "$T/compare.svg" bar-label | grep -q '^now: fig3-colcopy-h256: 16 KiB, 4-way, 128 B lines, fermi, 32 MSHRs, latency 100$' &&
+	svg_texts "$T/compare.svg" bar-label | grep -q '^pinned: fig3-colcopy-h256: 16 KiB, 4-way, 128 B lines, fermi, 64 MSHRs, latency 100$'
+result "w in compare mode: the current and the pinned run, labels inside the canvas, the page filled" $?
+
+keys svg_l2 <<EOF2
+wait
+w
+type $T/l2.svg
+enter
+wait
+M
+wait
+w
+type $T/place.svg
+enter
+wait
+dump-screen $T/svg_place.txt
+EOF2
+run svg_l2 40 160 -p kepler-k80-dram sample:placement/tile &&
+	svg_ok "$T/l2.svg" 0.9 && svg_ok "$T/place.svg" 0.9 &&
+	[ "$(svg_count "$T/l2.svg" level-l2)" = 1 ] && [ "$(svg_count "$T/l2.svg" 'histogram l2')" = 1 ] &&
+	[ "$(svg_count "$T/l2.svg" dram)" = 0 ] && [ "$(svg_count "$T/place.svg" dram)" = 1 ] &&
+	svg_texts "$T/place.svg" dram-line | grep -q '^160 requests to 128 of 256 banks$' &&
+	svg_texts "$T/place.svg" dram-line | grep -q '^queueing delay [0-9.]* ns, latency [0-9.]* ns, AMAT [0-9.]* ns$'
+result "w with L1 and L2 side by side draws the L2; in the placement view the DRAM too" $?
+
+# Only what is on screen: at 100 columns the L2's pane is not beside the
+# L1's, so no L2 panel (2 brings it).
+keys svg_narrow <<EOF2
+wait
+w
+type $T/narrow.svg
+enter
+wait
+2
+w
+type $T/focus.svg
+enter
+wait
+EOF2
+run svg_narrow 30 100 -p kepler-k80-dram sample:placement/tile &&
+	[ "$(svg_count "$T/narrow.svg" level-l2)" = 0 ] && [ "$(svg_count "$T/focus.svg" level-l2)" = 1 ] &&
+	svg_ok "$T/narrow.svg" 0.9 && svg_ok "$T/focus.svg" 0.9
+result "w draws the L2 only when its pane is on screen (side by side or 2)" $?
+
+# --plot draws the L2's and the DRAM's panels of the runs that have them,
+# with run's numbers.
+"$RDSCOPE" run -q --no-timing -p kepler-k80-dram --plot "$T/run.svg" -o "$T/run.txt" sample:placement/tile
+svg_ok "$T/run.svg" 0.9 && [ "$(svg_count "$T/run.svg" level-l2)" = 1 ] &&
+	[ "$(svg_count "$T/run.svg" dram)" = 1 ] && [ "$(svg_count "$T/run.svg" 'histogram l2')" = 1 ] &&
+	grep -q "DRAM: 160 requests" "$T/run.txt" &&
+	svg_texts "$T/run.svg" dram-line | grep -q '^160 requests to 128 of 256 banks$'
+result "run --plot with an L2 and DRAM: their panels, run's numbers, inside the canvas" $?
+
+# A sweep (many runs, labels left of their bars) stays inside the canvas.
+"$RDSCOPE" sweep -q --no-timing -s l1.hash=mod --vary l1.ways=1,2,4,8 --plot "$T/sweep.svg" \
+	-o "$T/sweep.txt" builtin:fig3 && svg_ok "$T/sweep.svg" 0.9 &&
+	[ "$(svg_count "$T/sweep.svg" point)" = 4 ]
+result "sweep --plot: labels and texts inside the canvas" $?
+
+# ------------------------------------------------------------ item 10
+# Sweep pictures: a skipped point is said where its bar would be (it was
+# silently missing) and a heading names the input with its kernel (the
+# kernel's name alone, "rowsum", did not say which sample).
+"$RDSCOPE" sweep -q --no-timing --vary l1.size=4096,16384 --plot "$T/skip.svg" -o "$T/skip.csv" \
+	sample:placement/rowsum2d sample:placement/tile 2>"$T/skip.err"
+svg_ok "$T/skip.svg" 0.9 && [ "$(svg_count "$T/skip.svg" point)" = 4 ] &&
+	[ "$(svg_texts "$T/skip.svg" skipped | grep -c '^skipped: l1.hash: fermi needs 32 or 64 sets')" = 2 ] &&
+	svg_texts "$T/skip.svg" input | grep -qx 'sample:placement/rowsum2d (rowsum)' &&
+	svg_texts "$T/skip.svg" input | grep -qx 'sample:placement/tile (tile)' &&
+	[ "$(svg_count "$T/skip.svg" histogram)" = 2 ]
+result "item 10: sweep --plot marks a skipped point; its headings name the input and kernel" $?

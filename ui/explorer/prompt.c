@@ -97,9 +97,16 @@ typedef struct file_job {
 	rd_kernel *k;    /* P_INPUT, P_TYPED: the kernel read or made */
 	int (*save)(const char *path, const rd_config *cfg, const char *name,
 		    const char *description, int replace, char *err, size_t len);
-	int (*svg)(const char *path, const char *input, const char *kernel, const char *caption,
-		   const rd_config *cfg, const rd_result *res, int replace, char *err, size_t len);
-	rd_result res;   /* P_SVG: the result on screen (its histogram copied) */
+	int (*svg)(const char *path, const char *input, const char *kernel,
+		   const explorer_svg_run *runs, int nruns, int panels, int replace, char *err,
+		   size_t len);
+	/* P_SVG: the result on screen and, in compare mode, the pinned one
+	 * (their histograms copied), their configurations and labels; the
+	 * panels the screen shows */
+	rd_result res, res2;
+	rd_config cfg2;
+	char desc2[600];
+	int nruns, panels;
 	int (*source)(const char *input, char **text, char *err, size_t len);
 	char *src_text;  /* P_SOURCE: the description's text read */
 	/* P_COUNT: what to count, the result; P_COUNT and P_INPUT: the
@@ -138,6 +145,9 @@ static void file_job_free(void *arg)
 	file_job *j = arg;
 	rd_kernel_free(j->k);
 	free(j->res.hist);
+	free(j->res.l2.hist);
+	free(j->res2.hist);
+	free(j->res2.l2.hist);
 	free(j->src_text);
 	free(j->cres.refs);
 	free(j);
@@ -235,9 +245,12 @@ static void file_job_run(void *arg)
 				 job_stop, j, &j->cres, j->err, sizeof j->err);
 	} else if (j->kind == P_SVG) {
 		j->rc = svg_path(j->text, sizeof j->text, j->err, sizeof j->err);
-		if (j->rc == 0)
-			j->rc = j->svg(j->text, j->input, j->kernel, j->desc, &j->cfg, &j->res,
+		if (j->rc == 0) {
+			explorer_svg_run runs[2] = {{j->desc, &j->cfg, &j->res},
+						    {j->desc2, &j->cfg2, &j->res2}};
+			j->rc = j->svg(j->text, j->input, j->kernel, runs, j->nruns, j->panels,
 				       j->replace, j->err, sizeof j->err);
+		}
 		atomic_fetch_sub(&exporting, 1);
 	} else {
 		j->rc = j->save(j->text, &j->cfg, j->name, j->desc, j->replace, j->err,
@@ -375,9 +388,65 @@ static void svg_caption(const char *kernel, const rd_config *c, char *buf, size_
 	char cfg[200];
 	config_caption(c, cfg, sizeof cfg);
 	snprintf(buf, len, "%.120s: %s", kernel, cfg);
+	/* the arrays placed outside global memory (the placement view) */
+	for (uint32_t i = 0; i < c->mem_n; i++) {
+		size_t o = strlen(buf);
+		snprintf(buf + o, len - o, ", %s=%s", c->mem[i].name, rd_space_name(c->mem[i].space));
+	}
 }
 
-/* Write the result on screen as an SVG (replace: an existing file may go). */
+/* A result for the picture, kept while the file is written (the snapshot
+ * may go meanwhile): its counts, and copies of the L1's and the L2's
+ * read histograms (what is drawn); 0, or -1 out of memory. */
+static int svg_result(rd_result *dst, const rd_result *src)
+{
+	*dst = *src;
+	dst->hist = NULL;
+	dst->hist_w = NULL; /* (not drawn) */
+	dst->hist_w_len = 0;
+	dst->set_ids = NULL;
+	dst->set_requests = dst->set_misses = NULL;
+	dst->nsets = 0;
+	dst->sites = NULL;
+	dst->nsites = 0;
+	dst->l2.hist = dst->l2.hist_w = NULL;
+	dst->l2.hist_w_len = 0;
+	dst->l2.bank_requests = dst->l2.bank_misses = NULL;
+	if (src->hist_len) {
+		dst->hist = malloc(src->hist_len * sizeof *dst->hist);
+		if (!dst->hist)
+			return -1;
+		memcpy(dst->hist, src->hist, src->hist_len * sizeof *dst->hist);
+	}
+	if (src->has_l2 && src->l2.hist_len && src->l2.hist) {
+		dst->l2.hist = malloc(src->l2.hist_len * sizeof *dst->l2.hist);
+		if (!dst->l2.hist)
+			return -1;
+		memcpy(dst->l2.hist, src->l2.hist, src->l2.hist_len * sizeof *dst->l2.hist);
+	} else {
+		dst->l2.hist_len = 0;
+	}
+	return 0;
+}
+
+/* The panels beyond the L1's that the screen shows: the L2 when its pane
+ * is on screen (side by side with the L1's when each gets 44 columns, as
+ * views/breakdown.c lays them out, or in focus), the DRAM in the placement
+ * view (issue 40 item 5). */
+static int svg_panels(const explorer *x, const snap *s)
+{
+	int panels = 0;
+	int l2 = x->cfg.l2_size && x->cfg.model != RD_PROFILE_REF2013 && s->res.has_l2;
+	if (l2 && (x->view == V_PLACE || x->level == 2 || x->lay.side.w >= 2 * 44))
+		panels |= EXPLORER_SVG_L2;
+	if (s->res.has_dram && x->view == V_PLACE)
+		panels |= EXPLORER_SVG_DRAM;
+	return panels;
+}
+
+/* Write what the screen shows as an SVG (replace: an existing file may
+ * go): the result on screen, in compare mode the pinned one beside it,
+ * the L2 and the DRAM where the screen has them. */
 static int svg_to(explorer *x, const char *path, int replace)
 {
 	const snap *s = x->cur;
@@ -392,31 +461,33 @@ static int svg_to(explorer *x, const char *path, int replace)
 	file_job *j = file_job_new(x, P_SVG);
 	if (!j)
 		return R_STATUS;
-	/* The snapshot may go while the file is written: the counts and the
-	 * histogram are the picture's, copied. */
-	j->res = s->res;
-	j->res.hist = NULL;
-	j->res.hist_w = NULL; /* (not drawn) */
-	j->res.hist_w_len = 0;
-	j->res.set_ids = NULL;
-	j->res.set_requests = j->res.set_misses = NULL;
-	j->res.nsets = 0;
-	j->res.sites = NULL;
-	j->res.nsites = 0;
-	if (s->res.hist_len) {
-		j->res.hist = malloc(s->res.hist_len * sizeof *j->res.hist);
-		if (!j->res.hist) {
-			free(j);
-			explorer_message(x, 1, "svg: out of memory");
-			return R_STATUS;
-		}
-		memcpy(j->res.hist, s->res.hist, s->res.hist_len * sizeof *j->res.hist);
+	const snap *b = x->base && x->base->status == RD_OK && !x->base->partial ? x->base : NULL;
+	memset(&j->res, 0, sizeof j->res);
+	memset(&j->res2, 0, sizeof j->res2);
+	if (svg_result(&j->res, &s->res) < 0 || (b && svg_result(&j->res2, &b->res) < 0)) {
+		free(j->res.hist);
+		free(j->res.l2.hist);
+		free(j->res2.hist);
+		free(j->res2.l2.hist);
+		free(j);
+		explorer_message(x, 1, "svg: out of memory");
+		return R_STATUS;
 	}
 	snprintf(j->text, sizeof j->text, "%s", path);
 	snprintf(j->input, sizeof j->input, "%s", x->input);
 	snprintf(j->kernel, sizeof j->kernel, "%s", x->k->name);
-	svg_caption(x->k->name, &s->cfg, j->desc, sizeof j->desc);
+	char cap[sizeof j->desc - 16];
+	svg_caption(x->k->name, &s->cfg, cap, sizeof cap);
+	snprintf(j->desc, sizeof j->desc, "%s%s", b ? "now: " : "", cap);
 	j->cfg = s->cfg;
+	j->nruns = 1;
+	if (b) {
+		svg_caption(x->k->name, &b->cfg, cap, sizeof cap);
+		snprintf(j->desc2, sizeof j->desc2, "pinned: %s", cap);
+		j->cfg2 = b->cfg;
+		j->nruns = 2;
+	}
+	j->panels = svg_panels(x, s);
 	j->replace = replace;
 	return file_job_start(x, j, "writing the picture to");
 }
