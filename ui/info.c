@@ -62,14 +62,49 @@ void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *removed, uint6
 	*in_flight = r->hist_inf - c - g;
 }
 
-void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hint,
-		     void (*para)(void *ctx, const char *heading, const char *text), void *ctx)
+/* The L2's pane (2), first when it has the focus (issue 40 item 10: i
+ * explained the L1 only). */
+static void l2_paragraphs(const rd_config *c, const rd_result *r,
+			  void (*para)(void *ctx, const char *heading, const char *text), void *ctx)
+{
+	char t[1024];
+	para(ctx, "The L2 (in focus: 2 goes back to the L1)", NULL);
+	snprintf(t, sizeof t,
+		 "One L2 of %u bytes shared by every core (%u partition%s of %u bank%s, %u ways, "
+		 "%u-byte lines): its requests are the L1s' misses that take a new MSHR entry (and "
+		 "the stores that reach it), not the kernel's loads. Its reuse distance counts the "
+		 "other lines of the same bank's set since the last use: below l2.ways (%u) a hit.",
+		 c->l2_size, c->l2_partitions, c->l2_partitions == 1 ? "" : "s", c->l2_banks,
+		 c->l2_banks == 1 ? "" : "s", c->l2_ways, c->l2_line, c->l2_ways);
+	para(ctx, NULL, t);
+	if (r && r->has_l2) {
+		snprintf(t, sizeof t,
+			 "Here: %llu requests, %llu hits, %llu misses (%.2f%%). Its classes are the "
+			 "L1's, but latency is a request merged into an entry in flight, and it has "
+			 "no MSHR class: a request that finds no entry is refused and retried "
+			 "(%llu refusals here).",
+			 (unsigned long long)r->l2.requests, (unsigned long long)r->l2.hits,
+			 (unsigned long long)r->l2.misses, r->l2.miss_rate * 100,
+			 (unsigned long long)r->l2.reservation_fails);
+		para(ctx, NULL, t);
+	}
+	para(ctx, NULL,
+	     "Its parameters are the L2 pane's rows (l2.*), then the DRAM's (dram.enable 1 models "
+	     "the DRAM after it; M shows its rows, delays and AMAT). m maps its load per partition "
+	     "and bank.");
+}
+
+void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hint, int level,
+		     double est, void (*para)(void *ctx, const char *heading, const char *text),
+		     void *ctx)
 {
 	char t[1024];
 	if (try_hint) {
 		para(ctx, "What to try with this sample", NULL);
 		para(ctx, NULL, try_hint);
 	}
+	if (level == 2 && c->l2_size)
+		l2_paragraphs(c, r, para, ctx);
 	uint32_t sets = rd_config_sets(c);
 	uint64_t cut = c->model == RD_PROFILE_REF2013 ? (uint64_t)c->l1_ways + 1 : c->l1_ways;
 	para(ctx, "On this screen", NULL);
@@ -119,6 +154,15 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 			 "arrived).");
 	}
 	para(ctx, NULL, t);
+	if (est >= 0) {
+		snprintf(t, sizeof t,
+			 "est. %.2f%% (R): the miss rate the reuse profile measured by R estimates for "
+			 "this geometry (one fully associative stack, binomial over the sets, "
+			 "SDCM-style), without latency or MSHRs: beside the model's to compare; R "
+			 "explains it.",
+			 est * 100);
+		para(ctx, NULL, t);
+	}
 	para(ctx, "The classes", NULL);
 	for (int i = 0; i <= RD_NCLASS; i++) {
 		if (i > 0 && !info_class_shown(c, i - 1))

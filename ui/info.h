@@ -36,8 +36,11 @@ void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *removed, uint6
 /* The info screen as paragraphs: para(ctx, heading, text) for each; a
  * heading alone (text NULL) starts a section. r: the result on screen (or
  * NULL while modelling), c its configuration; try_hint: what to try with
- * the sample on screen, or NULL. */
-void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hint,
-		     void (*para)(void *ctx, const char *heading, const char *text), void *ctx);
+ * the sample on screen, or NULL; level: the level in focus (2: the L2's
+ * pane, explained first); est: the breakdown's "est." (the reuse
+ * profile's estimate, in [0, 1]), or < 0 when it shows none. */
+void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hint, int level,
+		     double est, void (*para)(void *ctx, const char *heading, const char *text),
+		     void *ctx);
 
 #endif

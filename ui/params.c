@@ -69,7 +69,7 @@ const param_field param_fields[] = {
 	/* DRAM after the last cache level (seed 002; issue 40 item 3): in
 	 * both levels' panes, under every profile (rows that do not apply
 	 * are dimmed with why). */
-	{NULL, "DRAM (seed 002)", STEP_HEADING},
+	{NULL, "DRAM after the caches", STEP_HEADING},
 	{"dram.enable", "dram.enable", STEP_CHOICE},
 	{"dram.row_hit", "dram.row_hit", STEP_125},
 	{"dram.row_miss", "dram.row_miss", STEP_125},

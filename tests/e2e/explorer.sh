@@ -283,7 +283,11 @@ result "explorer: help screen, scrolled, closed by another key" $?
 # the keys that open them.
 {
 	echo "?"
-	for i in $(seq 1 21); do
+	# 105 lines: 5 pages of 19 (24 rows), 10 lines (Down moves one)
+	for i in $(seq 1 5); do
+		echo pagedown
+	done
+	for i in $(seq 1 10); do
 		echo down
 	done
 	echo "dump-screen $T/help_views.txt"
@@ -299,8 +303,8 @@ result "explorer: the help lists the views, each with its line" $?
 # ("Down, j, PageDown, Spacescroll the help on"); it gets a line of its own.
 {
 	echo "?"
-	for i in $(seq 1 60); do
-		echo down
+	for i in $(seq 1 16); do
+		echo pagedown
 	done
 	echo "dump-screen $T/help_end.txt"
 } >"$T/helpend.keys"

@@ -266,3 +266,55 @@ svg_ok "$T/skip.svg" 0.9 && [ "$(svg_count "$T/skip.svg" point)" = 4 ] &&
 	svg_texts "$T/skip.svg" input | grep -qx 'sample:placement/tile (tile)' &&
 	[ "$(svg_count "$T/skip.svg" histogram)" = 2 ]
 result "item 10: sweep --plot marks a skipped point; its headings name the input and kernel" $?
+
+# PageDown in the help moves a page (it moved 5 lines, as Down); Down one
+# line.
+keys help_page <<EOF2
+?
+dump-screen $T/help_p0.txt
+pagedown
+dump-screen $T/help_p1.txt
+down
+dump-screen $T/help_p2.txt
+EOF2
+run help_page 30 100 &&
+	[ "$(sed -n 3p "$T/help_p1.txt")" = "$(sed -n 28p "$T/help_p0.txt")" ] &&
+	[ "$(sed -n 3p "$T/help_p2.txt")" = "$(sed -n 4p "$T/help_p1.txt")" ]
+result "item 10: PageDown in the help moves a page (25 lines at 30 rows), Down one line" $?
+
+# i explains the L2 when its pane has the focus, with its numbers, and
+# the breakdown's estimate after R ("est. 94.38%" was unexplained).
+keys info_l2 <<EOF2
+wait
+2
+i
+dump-screen $T/info_l2.txt
+EOF2
+"$RDSCOPE" run -q --no-timing -p kepler-k80-dram -f csv -o "$T/l2.csv" builtin:fig3
+l2r=$(python3 -c "import csv; r = next(csv.DictReader(open('$T/l2.csv'))); print(r['l2_requests'], r['l2_hits'], r['l2_misses'])")
+run info_l2 30 100 -p kepler-k80-dram && golden info_l2 &&
+	grep -q 'The L2 (in focus: 2 goes back to the L1)' "$T/info_l2.txt" &&
+	tr -s ' \n' '  ' <"$T/info_l2.txt" | sed 's/│//g' | tr -s ' ' |
+	grep -q "Here: $(echo "$l2r" | awk '{ print $1 " requests, " $2 " hits, " $3 " misses" }')"
+result "item 10: i with the L2 in focus explains the L2 with run's numbers ($l2r)" $?
+
+keys info_est <<EOF2
+wait
+R
+wait
+R
+wait
+dump-screen $T/est.txt
+i
+dump-screen $T/info_est.txt
+EOF2
+run info_est 30 100 &&
+	grep -q 'est\. [0-9.]*% (R)' "$T/est.txt" &&
+	e=$(grep -o 'est\. [0-9.]*%' "$T/est.txt" | head -n 1) &&
+	grep -q "$e (R): the miss rate the reuse profile measured by R estimates" "$T/info_est.txt"
+result "item 10: the breakdown's estimate after R says (R), and i explains it" $?
+
+# No "seed 00N" in the explorer's titles: seed is also a key.
+grep -q 'seed 00' "$T/dram_pane.txt" "$T/dram_k80.txt" "$T/dram_hint.txt" "$T/dram_place.txt"
+[ $? -ne 0 ]
+result "item 10: no 'seed 00N' in the DRAM's heading or the placement view's title" $?

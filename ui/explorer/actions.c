@@ -117,17 +117,32 @@ static int key_inc(explorer *x)
 	return step_value(x, 1);
 }
 
+/* Scroll the help dir lines (-1, 1), or a page (its rows less one kept
+ * for context) for PageUp, PageDown and Space (issue 40 item 10: they
+ * moved 5 lines, as the arrows did). */
+static int help_scroll(explorer *x, int dir, int page)
+{
+	int n = 1;
+	if (page) {
+		n = x->lay.rows - 5; /* the help's frame, the title and status lines, one kept */
+		if (n < 1)
+			n = 1;
+	}
+	if (dir < 0)
+		x->help_top -= x->help_top > n ? n : x->help_top;
+	else
+		x->help_top += n; /* clamped when drawn */
+	return R_ALL;
+}
+
 static int key_help_up(explorer *x)
 {
-	if (x->help_top > 0)
-		x->help_top -= x->help_top > 5 ? 5 : x->help_top;
-	return R_ALL;
+	return help_scroll(x, -1, 0);
 }
 
 static int key_help_down(explorer *x)
 {
-	x->help_top += 5; /* clamped when drawn */
-	return R_ALL;
+	return help_scroll(x, 1, 0);
 }
 
 /* The explorer's own keys; the others are the views' (their key op). */
@@ -161,6 +176,9 @@ int explorer_key(explorer *x, int ch)
 		return R_RESIZE;
 	if (x->help) {
 		const ui_key *k = keys_lookup(KS_HELP, ch);
+		if (k && (k->id == K_HELP_UP || k->id == K_HELP_DOWN) &&
+		    (ch == KEY_NPAGE || ch == KEY_PPAGE || ch == ' '))
+			return help_scroll(x, k->id == K_HELP_DOWN ? 1 : -1, 1);
 		if (k)
 			return run_key(x, k->id);
 		x->help = 0;

@@ -17,6 +17,7 @@
 #include "draw.h"
 #include "keys.h"
 #include "params.h"
+#include "rprof.h"
 #include "info.h"
 #include "theme.h"
 
@@ -354,11 +355,20 @@ static void draw_help(explorer *x)
 	static help_lines h;
 	h.n = 0;
 	h.width = r.w - 2;
-	if (x->help == 2)
+	if (x->help == 2) {
+		/* the breakdown's estimate, when it shows one (views/breakdown.c) */
+		double est = -1, bin, fa;
+		rd_config k;
+		rprof_key(&x->cfg, &k);
+		if (x->prof && x->prof->status == RD_OK && x->prof->prof &&
+		    rd_config_equal(&x->prof->cfg, &k) &&
+		    rprof_estimate(x->prof->prof, &x->cfg, &bin, &fa) == 0)
+			est = 1 - bin;
 		info_paragraphs(x->cur ? &x->cur->cfg : &x->cfg,
 				x->cur && x->cur->status == RD_OK && !x->cur->partial ? &x->cur->res
 										: NULL,
-				x->try_hint, info_add, &h);
+				x->try_hint, x->level == 2 && x->cfg.l2_size ? 2 : 1, est, info_add, &h);
+	}
 	else
 		views_help(x->views, help_add, &h);
 	int ih = r.h - 2;

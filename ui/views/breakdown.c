@@ -320,7 +320,7 @@ static void metrics_line(const explorer *x, int w, char *buf, size_t len)
 
 /* The L1's miss rate of the geometry on screen estimated from the reuse
  * profile held (views/profile.c measures it; binomial, SDCM-style) as
- * " est. 12.34%", or "" while there is none. */
+ * " est. 12.34% (R)", or "" while there is none. */
 static void estimate_note(const explorer *x, const pane *p, char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -330,7 +330,7 @@ static void estimate_note(const explorer *x, const pane *p, char *buf, size_t le
 	rprof_key(&x->cfg, &k);
 	double bin, fa;
 	if (rd_config_equal(&x->prof->cfg, &k) && rprof_estimate(x->prof->prof, &x->cfg, &bin, &fa) == 0)
-		snprintf(buf, len, " est. %.2f%%", (1 - bin) * 100);
+		snprintf(buf, len, " est. %.2f%% (R)", (1 - bin) * 100); /* i explains it */
 }
 
 static void draw_bars(explorer *x, const pane *p)

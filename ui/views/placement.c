@@ -356,8 +356,8 @@ static void draw(explorer *x, const rect *r, int flags)
 	const rd_arrays *as = arrays_of(x);
 	const snap *s = x->cur;
 	const snap *b = x->base && x->base->status == RD_OK ? x->base : NULL;
-	draw_frame(r, b ? "Data placement (seed 002), against the pinned baseline"
-			: "Data placement (seed 002)", 1);
+	/* (no "seed 002" in the title: seed is also a key, issue 40 item 10) */
+	draw_frame(r, b ? "Data placement, against the pinned baseline" : "Data placement", 1);
 	int iw = r->w - 2, x0 = r->x + 1, y = r->y + 1, yend = r->y + r->h - 1;
 	if (!as) {
 		int big = x->k && x->k->nloads + x->k->nstores > EXPLORER_ARRAYS_AUTO;
