@@ -91,6 +91,14 @@ result "README: conflicts under mod, 96 of 128 associativity misses; fermi 25 %"
 	tr '\n' ' ' <"$README" | grep -q 'go from 198 to 7454'
 result "README: mshr-bound's hits go from 198 to 7454 at 16 MSHRs" $?
 
+# The explorer's screen the README shows is make run's first screen: the
+# golden copy tests/e2e/explorer.sh compares the binary's with.
+awk '/^```$/ { n++; next } n == 1' "$README" >"$T/screen.txt"
+cmp -s "$T/screen.txt" "$ROOT/tests/screen/start.txt" ||
+	{ diff "$ROOT/tests/screen/start.txt" "$T/screen.txt" | sed 's/^/# /' | head -n 10
+	  echo "# (copy tests/screen/start.txt into the README's first fenced block)"; false; }
+result "README: its explorer screen is tests/screen/start.txt, make run's first screen" $?
+
 # Short, and in the user's terms.
 [ "$(wc -l <"$README")" -le 300 ]
 result "README: at most 300 lines ($(wc -l <"$README"))" $?
