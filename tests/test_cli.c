@@ -153,7 +153,7 @@ static void test_cli_parse_errors(void **state)
 		{"rdscope: --input-format: unknown format 'x' (auto|ocelot|nvbit|accelsim|rdt|kdesc)",
 		 "--input-format", "x"},
 		{"rdscope: unknown command 'swep' (and no such file); did you mean 'sweep'?", "swep"},
-		{"rdscope: -j: not an option of 'validate'", "validate", "-j", "2", "x"},
+		{"rdscope: -j: not an option of 'count'", "count", "-j", "2", "x"},
 		{"rdscope: --log: not an option of 'rdscope'", "samples", "--log", "x"},
 		{"rdscope: --from-gpgpusim: not an option of 'merge'", "merge", "--from-gpgpusim", "x",
 		 "f"},

@@ -187,22 +187,21 @@ static void *parts_worker(void *arg)
 	}
 }
 
-static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kernel *shape,
-			      uint64_t nblocks, double load_s, output *out, sidecar *side,
-			      unsigned long index)
+/* The result of kernel shape (nblocks blocks, built by in) for cases, in
+ * parts: EXIT_OK with *res, else the exit status after saying why. */
+static int parts_result(const cli *c, const char *spec, input *in, const rd_kernel *shape,
+			uint64_t nblocks, int cases, rd_result *res)
 {
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	const rd_config *cfg = &c->config;
+	memset(res, 0, sizeof *res);
 	/* the cores with blocks, in order (one part each; at least one part) */
 	uint32_t *cores = calloc(cfg->cores, sizeof *cores);
 	uint8_t *has = calloc(cfg->cores, 1);
-	rd_parts *p = rd_parts_new(cfg, RD_ALL_CASES);
+	rd_parts *p = rd_parts_new(cfg, cases);
 	if (!cores || !has || !p) {
 		free(cores);
 		free(has);
 		rd_parts_free(p);
-		rd_kernel_free(shape);
 		msg_error("%s: out of memory", spec);
 		return EXIT_RUNTIME;
 	}
@@ -247,11 +246,9 @@ static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kern
 		pthread_join(th[t], NULL);
 	pthread_mutex_destroy(&pr.mu);
 	free(cores);
-	rd_result res;
-	memset(&res, 0, sizeof res);
 	int rc = pr.rc;
 	if (rc == EXIT_OK) {
-		int st = rd_parts_finish(p, shape, NULL, &res);
+		int st = rd_parts_finish(p, shape, NULL, res);
 		if (st != RD_OK) {
 			snprintf(pr.err, sizeof pr.err, "%s: %s", spec, rd_strerror(st));
 			rc = st == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
@@ -260,13 +257,25 @@ static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kern
 	progress_done(&ctx.prog);
 	rd_parts_free(p);
 	if (rc != EXIT_OK) {
+		rd_result_free(res);
 		msg_error("%s", pr.err);
-		rd_kernel_free(shape);
-		return rc;
 	}
-	rc = batch_emit(c, spec, shape, &res, NULL, load_s, batch_seconds_since(&t0), out, side,
-			index);
-	rd_result_free(&res);
+	return rc;
+}
+
+static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kernel *shape,
+			      uint64_t nblocks, double load_s, output *out, sidecar *side,
+			      unsigned long index)
+{
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rd_result res;
+	int rc = parts_result(c, spec, in, shape, nblocks, RD_ALL_CASES, &res);
+	if (rc == EXIT_OK) {
+		rc = batch_emit(c, spec, shape, &res, NULL, load_s, batch_seconds_since(&t0), out,
+				side, index);
+		rd_result_free(&res);
+	}
 	rd_kernel_free(shape);
 	return rc;
 }
@@ -574,6 +583,57 @@ int batch_each_kernel(const cli *c, const char *spec, batch_kernel_fn *fn, void 
 		}
 	}
 	return batch_input_end(in, st, err); /* (in NULL when input_open failed) */
+}
+
+int batch_each_result(const cli *c, const char *spec, int cases, batch_result_fn *fn, void *ctx)
+{
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	input *in;
+	int st = input_open(spec, &opts, &in, err, sizeof err);
+	int parts = batch_parts_wanted(c);
+	while (st == INPUT_OK) {
+		rd_kernel *k;
+		uint64_t nblocks = 0;
+		st = parts ? input_next_shape(in, &k, &nblocks, err, sizeof err)
+			   : input_next(in, &k, err, sizeof err);
+		if (st != INPUT_OK)
+			break;
+		rd_result res;
+		int rc;
+		if (nblocks) {
+			rc = parts_result(c, spec, in, k, nblocks, cases, &res);
+		} else if (memcheck_model(spec, k, err, sizeof err) < 0) {
+			msg_error("%s", err);
+			rc = EXIT_RUNTIME;
+		} else {
+			memset(&res, 0, sizeof res);
+			rd_model *m = rd_model_new(k);
+			rd_callbacks none = {0};
+			int mr = m ? rd_model_run(m, &c->config, cases, &none, &res) : RD_ENOMEM;
+			rd_model_free(m);
+			rc = EXIT_OK;
+			if (mr != RD_OK) {
+				rd_result_free(&res);
+				msg_error("%s: %s", spec, rd_strerror(mr));
+				rc = mr == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			}
+		}
+		if (rc == EXIT_OK) {
+			int fr = fn(ctx, spec, k, &res);
+			rd_result_free(&res);
+			if (fr != RD_OK) {
+				msg_error("%s: %s", spec, rd_strerror(fr));
+				rc = fr == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			}
+		}
+		rd_kernel_free(k);
+		if (rc != EXIT_OK) {
+			input_close(in);
+			return rc;
+		}
+	}
+	return batch_input_end(in, st, err);
 }
 
 int batch_output_begin(const cli *c, outfile *out)

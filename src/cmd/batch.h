@@ -45,6 +45,16 @@ int batch_output_end(outfile *out, int rc);
 typedef int batch_kernel_fn(void *ctx, const char *spec, const rd_kernel *k, rd_model *m);
 int batch_each_kernel(const cli *c, const char *spec, batch_kernel_fn *fn, void *ctx);
 
+/*
+ * Each kernel of INPUT spec modelled for cases (RD_CASE_* bits), in parts
+ * where run would model it so (every core's blocks apart: all threads of
+ * a large kernel fit), else whole: fn gets its result (freed after it),
+ * returning RD_OK or a model status. EXIT_OK, or the exit status after
+ * saying why.
+ */
+typedef int batch_result_fn(void *ctx, const char *spec, const rd_kernel *k, const rd_result *r);
+int batch_each_result(const cli *c, const char *spec, int cases, batch_result_fn *fn, void *ctx);
+
 struct timespec;
 /* Read an --arrays CSV into *out, saying why not: an exit status. */
 int batch_read_arrays(const char *path, rd_arrays **out);

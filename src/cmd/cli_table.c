@@ -1044,14 +1044,15 @@ const cli_option cli_options[] = {
 	{
 		.name = "jobs", .letter = 'j', .arg = "N",
 		.commands = CLI_CMD(CLI_RUN) | CLI_CMD(CLI_SWEEP) | CLI_CMD(CLI_TRAIN) |
-			    CLI_CMD(CLI_CALIBRATE),
+			    CLI_CMD(CLI_CALIBRATE) | CLI_CMD(CLI_VALIDATE),
 		.set = set_str, .field = offsetof(cli, jobs_arg),
-		.help = "run, sweep, train, calibrate: worker threads (default: online CPUs)",
+		.help = "run, sweep, train, calibrate, validate: worker threads (default: online CPUs)",
 		.man = "Model\n"
 		       ".I N\n"
 		       "points (sweep, calibrate) or training profiles (train) at a time on worker\n"
-		       "threads, or (run) the miss breakdown's cases of each input, at most four\n"
-		       "(default: the number of online CPUs).\n"
+		       "threads, or (run, validate) the parts of a kernel modelled core by core\n"
+		       "(several cores) or else the miss breakdown's cases of each input, at most\n"
+		       "four (default: the number of online CPUs).\n"
 		       "The output does not depend on\n"
 		       ".IR N .",
 	},
@@ -1237,8 +1238,8 @@ const cli_cmd cli_cmds[] = {
 		  "             INPUT",
 	 .help = "rank the allowed memory-space placements of a kernel's arrays"},
 	{.name = "validate", .cmd = CLI_VALIDATE,
-	 .usage = "validate --measured FILE [-p PRESET] [-s KEY=VALUE]... [-f FMT] [-o FILE]\n"
-		  "             [--plot FILE.svg] [--plot-size WxH] INPUT...",
+	 .usage = "validate --measured FILE [-p PRESET] [-s KEY=VALUE]... [-j N] [-f FMT]\n"
+		  "             [-o FILE] [--plot FILE.svg] [--plot-size WxH] INPUT...",
 	 .help = "the model's hit rates beside measured ones: errors, MAE, R^2, rho"},
 	{.name = "calibrate", .cmd = CLI_CALIBRATE,
 	 .usage = "calibrate --measured FILE --fit KEY[,KEY...] [--range KEY=V1,V2,...|\n"

@@ -80,24 +80,14 @@ typedef struct vctx {
 	size_t n, cap;
 } vctx;
 
-static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
+static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, const rd_result *rp)
 {
 	vctx *v = ctx;
-	rd_result r;
-	memset(&r, 0, sizeof r);
-	rd_callbacks none = {0};
-	int rc = rd_model_run(m, &v->c->config, 1 << RD_CASE_FULL, &none, &r);
-	if (rc != RD_OK) {
-		rd_result_free(&r);
-		return rc;
-	}
 	if (v->n == v->cap) {
 		size_t nc = v->cap ? 2 * v->cap : 16;
 		vrow *nr = realloc(v->rows, nc * sizeof *nr);
-		if (!nr) {
-			rd_result_free(&r);
+		if (!nr)
 			return RD_ENOMEM;
-		}
 		v->rows = nr;
 		v->cap = nc;
 	}
@@ -105,11 +95,10 @@ static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model 
 	/* the hardware view: latency misses are not misses (the paper's);
 	 * with sectors, the loads' sector hit rate, as ncu counts it */
 	w->input = spec;
-	w->l1 = rd_result_l1_hit_rate(&r);
-	w->l2 = r.has_l2 && r.l2.requests ? 1.0 - r.l2.miss_rate : NAN;
+	w->l1 = rd_result_l1_hit_rate(rp);
+	w->l2 = rp->has_l2 && rp->l2.requests ? 1.0 - rp->l2.miss_rate : NAN;
 	w->kernel = strdup(k->name ? k->name : "");
 	w->m = NULL;
-	rd_result_free(&r);
 	if (!w->kernel || vsel_match(&v->sel, v->match, w->kernel, &w->m) < 0) {
 		free(w->kernel);
 		return RD_ENOMEM;
@@ -316,7 +305,7 @@ int validate_run(const cli *c)
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++) {
 		rc = vsel_begin(&v.sel, c, c->inputs[i]);
 		if (rc == EXIT_OK)
-			rc = batch_each_kernel(c, c->inputs[i], one_kernel, &v);
+			rc = batch_each_result(c, c->inputs[i], 1 << RD_CASE_FULL, one_kernel, &v);
 		vsel_end(&v.sel);
 	}
 	/* a measurement compared twice (an input given twice) would weigh

@@ -49,6 +49,48 @@ rb=$?
 [ $ra -ne 0 ] && grep -q "more than 200000 loads" "$T/ae" && [ $rb -eq 0 ] && cmp -s "$T/b" "$T/c"
 result "the load limit is a part's: a kernel over it runs in parts, the same bytes" $?
 
+# ---------------------------------------------------------------- validate
+# validate models in parts too: the same bytes as the whole kernels, and
+# a kernel over the load limit is compared (all threads of a large launch)
+printf 'kernel,l1_hit_rate,l2_hit_rate\nmatmul,50%%,50%%\nfdtd_step1_kernel,90%%,\nfdtd_step2_kernel,80%%,70%%\nbicg_kernel2,60%%,\n' >"$T/m.csv"
+ok=0
+n=0
+for f in samples/polybench/fdtd-2d.kdesc:small samples/polybench/bicg.kdesc:small \
+	samples/kernels/matmul.kdesc; do
+	for cfg in "-p hopper-h100" "-p volta-v100 -s l2.size=1048576" "-s gpu.cores=7"; do
+		# shellcheck disable=SC2086
+		RDSCOPE_PARTS=0 "$RDSCOPE" validate -q -f json --measured "$T/m.csv" $cfg "$f" >"$T/a" 2>"$T/ae"
+		ra=$?
+		# shellcheck disable=SC2086
+		"$RDSCOPE" validate -q -f json -j 2 --measured "$T/m.csv" $cfg "$f" >"$T/b" 2>"$T/be"
+		rb=$?
+		n=$((n + 1))
+		if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b" || ! cmp -s "$T/ae" "$T/be"; then
+			echo "# validate differs: $f $cfg (exit $ra, $rb)"
+			ok=1
+		fi
+	done
+done
+[ $n -eq 9 ]
+result "validate in parts, 3 descriptions x 3 configurations: the whole kernels' bytes" $((ok | $?))
+
+RDSCOPE_MAX_LOADS=200000 RDSCOPE_PARTS=0 "$RDSCOPE" validate -q --measured "$T/m.csv" \
+	-p hopper-h100 samples/kernels/matmul.kdesc >"$T/a" 2>"$T/ae"
+ra=$?
+RDSCOPE_MAX_LOADS=200000 "$RDSCOPE" validate -q -f json -j 1 --measured "$T/m.csv" \
+	-p hopper-h100 samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be"
+rb=$?
+"$RDSCOPE" run -q -f json --no-timing -p hopper-h100 samples/kernels/matmul.kdesc >"$T/c" 2>/dev/null
+[ $ra -ne 0 ] && grep -q "more than 200000 loads" "$T/ae" && [ $rb -eq 0 ] &&
+	python3 - "$T/b" "$T/c" <<'PY'
+import json, sys
+v, r = (json.load(open(f)) for f in sys.argv[1:3])
+row = [x for x in v["kernels"] if x["kernel"] == "matmul"][0]
+model, want = row["l1"]["model"], r["runs"][0]["sectors"]["hit_rate"]
+assert abs(model - want) < 1e-12, (model, want, row)
+PY
+result "validate: a kernel over the load limit is modelled in parts, run's L1 hit rate" $?
+
 # ---------------------------------------------------------------- max_threads
 # matmul's ref-n64 variant: max_threads = 1024 of a 4096-thread launch
 rds run -q --no-timing -f json samples/kernels/matmul.kdesc:ref-n64
