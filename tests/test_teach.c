@@ -799,11 +799,29 @@ static void test_curves_mattson(void **state)
 	assert_string_equal(cv.value[4], "16");
 	assert_string_equal(cv.label[0], "0.25x");
 	assert_int_equal(cv.sweep_cur, 2);
-	/* Fermi: sizes that change the set count are refused, with the reason. */
+	/* Fermi: sizes that change the set count take the hash Left/Right
+	 * switches to (xor for 2^n sets; issue 40 item 8: they were refused,
+	 * "n/a: fermi needs 32 or 64 sets"), the latency-free points too;
+	 * the current size keeps fermi. */
 	c.l1_hash = RD_HASH_FERMI;
 	curves_plan(&cv, &c, "l1.size");
-	assert_non_null(strstr(cv.sweep_err[0], "fermi needs 32 or 64 sets"));
+	assert_string_equal(cv.sweep_err[0], "");
+	assert_int_equal(cv.sweep_hash[0], 1);
+	assert_int_equal(cv.sweep_cfg[0].l1_hash, RD_HASH_XOR);
 	assert_string_equal(cv.sweep_err[2], "");
+	assert_int_equal(cv.sweep_hash[2], 0);
+	assert_int_equal(cv.sweep_cfg[2].l1_hash, RD_HASH_FERMI);
+	assert_int_equal(cv.lf_hash, 1);
+	for (int wi = 0; wi < cv.nways; wi++)
+		for (int si = 0; si < cv.nsizes; si++) {
+			rd_config pc;
+			char err[256];
+			assert_int_equal(curves_point_config(&cv, wi, si, &pc), 0);
+			assert_int_equal(rd_config_check(&pc, err, sizeof err), 0);
+			uint32_t sets = rd_config_sets(&pc);
+			assert_int_equal(pc.l1_hash, sets == 32 || sets == 64 ? RD_HASH_FERMI
+									       : RD_HASH_XOR);
+		}
 	/* A choice key sweeps its choices; other keys two steps each way. */
 	curves_plan(&cv, &c, "l1.hash");
 	assert_int_equal(cv.nsweep, 5);
