@@ -42,8 +42,10 @@ enum key_scope { KS_GLOBAL = 0, KS_PARAMS, KS_HIST, KS_STEP, KS_GEN, KS_PLACE, K
 	  "made from the input's) and show the equivalent rdscope run command", 'e') \
 	X(OPEN, KS_GLOBAL, "o", "open a preset (asks for a file or preset name)", 'o') \
 	X(SVG, KS_GLOBAL, "w", \
-	  "write the result on screen as an SVG for slides: its bars and histogram, the " \
-	  "configuration as the caption (asks for the file; .svg is added)", 'w') \
+	  "write what the screen shows as an SVG for slides: the result's bars and " \
+	  "histograms, in compare mode the pinned result beside it, the L2 when its pane " \
+	  "is on screen, the DRAM in the placement view, the configuration as the caption " \
+	  "(asks for the file; .svg is added)", 'w') \
 	X(INPUT, KS_GLOBAL, "O", \
 	  "open another input without restarting (asks for a trace or description file, " \
 	  "sample:NAME or builtin:NAME; FILE --kernel NAME picks one kernel of several); " \

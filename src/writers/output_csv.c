@@ -264,6 +264,8 @@ static void csv_header(output *o)
 		csv_spaces_header(f);
 	for (int i = 0; i < o->nextra; i++)
 		fprintf(f, ",%s", o->extra_keys[i]);
+	if (o->sweep)
+		fputs(",skipped", f); /* why a point has no counts, else empty */
 	if (o->sweep_id)
 		fputs(",sweep", f);
 	fputc('\n', f);
@@ -359,6 +361,10 @@ tail:
 	for (int i = 0; i < o->nextra; i++) {
 		putc(',', f);
 		output_csv_field(f, output_config_value(run->config, o->extra_keys[i], buf, sizeof buf));
+	}
+	if (o->sweep) {
+		putc(',', f);
+		output_csv_field(f, run->skipped ? run->skipped : "");
 	}
 	if (o->sweep_id)
 		fprintf(f, ",%s", o->sweep_id);

@@ -115,7 +115,7 @@ cmp -s "$T/out" "$T/sweep.csv"
 result "sweep: -j 1 and -j N give the same bytes" $?
 
 rds sweep -q --no-timing -f csv -p fermi-16k -s l1.hash=mod --vary latency.clip=0,1 $T2
-[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q ',latency.clip,.*,model_s,.*,steps,merge_rate,dram_requests,.*,dram_amat,sector_lookups,sector_hits,sector_hit_rate,sweep$' &&
+[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q ',latency.clip,.*,model_s,.*,steps,merge_rate,dram_requests,.*,dram_amat,sector_lookups,sector_hits,sector_hit_rate,skipped,sweep$' &&
 	[ "$(sed 1d "$T/out" | cut -d, -f16 | tr '\n' ' ')" = "0 1 " ]
 result "sweep: a varied key is in its column of the key table (no column twice)" $?
 
@@ -125,6 +125,16 @@ rds sweep -q -p fermi-16k --vary l1.size=0.25x,1x $T2
 [ $rc -eq 0 ] && sed -n 1p "$T/err" | grep -q '^rdscope: warning: --vary: point 0 (l1.size=4096) skipped: l1.hash: fermi needs 32 or 64 sets' &&
 	grep -q '^skipped: ' "$T/out" && grep -q '^run:     1, point 1' "$T/out"
 result "sweep: an invalid point is warned about before anything runs, and skipped" $?
+# ... and its CSV row says why in the skipped column (empty for the others)
+rds sweep -q -f csv --no-timing -p fermi-16k --vary l1.size=0.25x,1x $T2
+[ $rc -eq 0 ] && python3 - "$T/out" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["point"] for r in rows] == ["0", "1"], rows
+assert rows[0]["skipped"].startswith("l1.hash: fermi needs 32 or 64 sets"), rows[0]["skipped"]
+assert rows[0]["misses"] == "" and rows[1]["skipped"] == "" and rows[1]["misses"] != ""
+PY
+result "sweep: a skipped point's CSV row says why in its skipped column" $?
 rds sweep -q -p fermi-16k --vary l1.size=0.25x,0.5x $T2
 [ $rc -eq 2 ] && grep -q '^rdscope: --vary: point 0 (l1.size=4096): l1.hash: fermi needs 32 or 64 sets' "$T/err" && [ ! -s "$T/out" ]
 result "sweep: no valid point: every problem reported, exit 2, nothing written" $?
