@@ -4,7 +4,7 @@
  * re-stated event by event so that its counts and histograms come out the
  * same on any trace (tests/test_reference.c checks them against
  * its outputs). Quirks kept on purpose, each marked "quirk":
- * see README "Model profiles" for what each one changes.
+ * see rdscope-model(7), MODEL PROFILES, for what each one changes.
  *
  * What is not kept is its cost: the reference scans every set every time
  * step; here only due requests and in-flight warps are touched, and idle

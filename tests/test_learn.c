@@ -69,7 +69,7 @@ static void test_features_table1(void **state)
 	near(x[RD_LEARN_BUCKETS + 1], 1.0 / 16, 1e-15); /* 2 sets */
 	near(x[RD_LEARN_BUCKETS + 2], 1.0 / 16, 1e-15); /* 2 ways */
 	near(x[RD_LEARN_BUCKETS + 3], 5.0 / 16, 1e-15); /* 32-byte lines */
-	near(x[RD_LEARN_BUCKETS + 4], 2.0 / 16, 1e-15); /* README: peaks 2 */
+	near(x[RD_LEARN_BUCKETS + 4], 2.0 / 16, 1e-15); /* rdscope-model(7): peaks 2 */
 	assert_string_equal(rd_learn_feature_name(0), "cold");
 	assert_string_equal(rd_learn_feature_name(RD_LEARN_BUCKETS), "rd4096+");
 	assert_null(rd_learn_feature_name(RD_LEARN_NFEAT));

@@ -2,7 +2,7 @@
  * The worked examples of the papers, reproduced exactly through the event
  * log of the "paper" profile: seed 000 Tables 1-5, seed 001 Table 1 and
  * seed 003 Table 1. Each table is a small trace in samples/paper/ too, so
- * the README can show the same runs on the command line.
+ * rdscope-model(7) can show the same runs on the command line.
  */
 #include <setjmp.h>
 #include <stdarg.h>

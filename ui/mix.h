@@ -32,7 +32,7 @@ typedef struct mix {
 enum { MIX_ROW_MAXRD, MIX_ROW_COLD, MIX_ROW_LENGTH, MIX_ROW_SEED, MIX_FIXED_ROWS };
 
 /* One peak at 40 lines (ratio 1, sigma 2), cold 0.05, maxrd 64, 10,000
- * requests, seed 1: the README's lecture example. */
+ * requests, seed 1: rdscope-model(7)'s example (REUSE PROFILES). */
 void mix_default(mix *m);
 
 int mix_rows(const mix *m);
