@@ -686,18 +686,183 @@ static int ents_finish(ents *E, enum mformat fmt, const char *secs, const char *
 	return 0;
 }
 
+/* What one profiler row needs besides its fields. */
+typedef struct prow {
+	enum mformat fmt;
+	const cols *c;
+	const char *shown;
+	unsigned line;
+	measured_set *out;
+	char *err;
+	size_t errlen;
+} prow;
+
+/* The launch (ncu: by ID) or kernel (nvprof: by name) row f speaks of,
+ * found or added: its index, or -1 (err), -2 out of memory. */
+static long prof_ent(const prow *pr, ents *E, char **f)
+{
+	const char *k = f[pr->c->kernel];
+	long at = -1;
+	if (pr->fmt == MF_NCU || pr->fmt == MF_NCU_RAW) {
+		const char *ids = f[pr->c->id];
+		if (!*ids || strlen(ids) > 18 || strspn(ids, "0123456789") != strlen(ids))
+			return fail(pr->err, pr->errlen, pr->shown, pr->line,
+				    "expected a launch ID (a whole number), got '%s'", ids);
+		unsigned long long id = strtoull(ids, NULL, 10);
+		if (pr->fmt == MF_NCU) {
+			/* the launch's rows are together: the last one first */
+			for (size_t i = E->n; i-- > 0;)
+				if (E->e[i].id == id) {
+					at = (long)i;
+					break;
+				}
+		} else {
+			for (size_t i = 0; i < E->n; i++)
+				if (E->e[i].id == id)
+					return fail(pr->err, pr->errlen, pr->shown, pr->line,
+						    "launch ID %s twice", ids);
+		}
+		if (at >= 0 && strcmp(E->e[at].r.kernel, k))
+			return fail(pr->err, pr->errlen, pr->shown, pr->line,
+				    "launch ID %s names two kernels", ids);
+		if (at < 0) {
+			at = ents_add(E, k, pr->line);
+			if (at >= 0)
+				E->e[at].id = id;
+		}
+	} else {
+		for (size_t i = 0; i < E->n; i++)
+			if (!strcmp(E->e[i].r.kernel, k)) {
+				at = (long)i;
+				break;
+			}
+		if (at < 0)
+			at = ents_add(E, k, pr->line);
+	}
+	if (at == -1)
+		return fail(pr->err, pr->errlen, pr->shown, pr->line,
+			    "more than 10000 kernel launches%s", "");
+	return at; /* (or -2) */
+}
+
+/* ncu's raw page: the row is the launch, its L1 and L2 columns. */
+static int prof_raw_row(const prow *pr, ent *e, char **f)
+{
+	const cols *c = pr->c;
+	for (int l = 0; l < 2; l++) {
+		int col = l ? c->raw_l2 : c->raw_l1, present, rc;
+		if (col < 0)
+			continue;
+		if ((rc = prof_rate(f[col], l ? &e->r.l2 : &e->r.l1, &present, e,
+				    l ? ncu_l2[0] : ncu_l1[c->raw_l1_rank], pr->shown, pr->line,
+				    pr->out, pr->err, pr->errlen)) < 0)
+			return rc;
+		if (!l && present)
+			e->l1rank = c->raw_l1_rank;
+	}
+	return 0;
+}
+
+/* nvprof's events: an event a row, the L1's hits and misses counted. */
+static int prof_event_row(const prow *pr, ent *e, char **f)
+{
+	const cols *c = pr->c;
+	const char *ev = f[c->event];
+	int hit = !strcmp(ev, "l1_global_load_hit");
+	if (!hit && strcmp(ev, "l1_global_load_miss"))
+		return 0;
+	double x;
+	int r = prof_number(f[c->total], &x);
+	if (r < 0 || (r > 0 && x < 0))
+		return fail(pr->err, pr->errlen, pr->shown, pr->line,
+			    "expected an event count (Total), got '%s'", f[c->total]);
+	double *slot = hit ? &e->hit : &e->miss;
+	if (!isnan(*slot))
+		return fail(pr->err, pr->errlen, pr->shown, pr->line,
+			    "%s twice for this kernel (two devices? profile one)", ev);
+	if (r > 0)
+		*slot = x;
+	return 0;
+}
+
+/* One metric a row (ncu's details page, nvprof's metrics): the best ranked
+ * L1 and L2 hit rates kept. nf: the row's fields; secs: the sections seen. */
+static int prof_metric_row(const prow *pr, ent *e, char **f, int nf, char *secs, size_t cap)
+{
+	const cols *c = pr->c;
+	enum mformat fmt = pr->fmt;
+	if (fmt == MF_NCU && c->section >= 0 && c->section < nf)
+		add_section(secs, cap, f[c->section]);
+	const char *m = f[c->metric];
+	const char *const *l1s = fmt == MF_NCU ? ncu_l1 : nvp_l1;
+	const char *const *l2s = fmt == MF_NCU ? ncu_l2 : nvp_l2;
+	int r1 = metric_rank(l1s, m), r2 = metric_rank(l2s, m);
+	if (r1 < 0 && r2 < 0)
+		return 0;
+	if (fmt == MF_NCU && c->unit >= 0 && *f[c->unit] && strcmp(f[c->unit], "%") &&
+	    strcmp(f[c->unit], "pct")) {
+		char why[200];
+		snprintf(why, sizeof why, "%.100s: expected the unit %%, got '%.40s'", m, f[c->unit]);
+		return fail(pr->err, pr->errlen, pr->shown, pr->line, "%s", why);
+	}
+	int *rank = r1 >= 0 ? &e->l1rank : &e->l2rank, mr = r1 >= 0 ? r1 : r2;
+	if (*rank == mr)
+		return fail(pr->err, pr->errlen, pr->shown, pr->line,
+			    fmt == MF_NCU ? "%s twice for this launch"
+					  : "%s twice for this kernel (two devices? profile one)",
+			    m);
+	double x = NAN;
+	int present, rc;
+	const char *vs = f[fmt == MF_NCU ? c->value : c->avg];
+	if ((rc = prof_rate(vs, &x, &present, e, m, pr->shown, pr->line, pr->out, pr->err,
+			    pr->errlen)) < 0)
+		return rc;
+	if (mr < *rank) {
+		*rank = mr;
+		*(r1 >= 0 ? &e->r.l1 : &e->r.l2) = present ? x : NAN;
+	}
+	return 0;
+}
+
+/* Split record s into f, checking its fields against the header's: nf,
+ * or -1 (err). */
+static int prof_fields(const prow *pr, char *s, char **f)
+{
+	int nf = csv_split(s, f, PROF_MAX_FIELDS);
+	if (nf == -1)
+		return fail(pr->err, pr->errlen, pr->shown, pr->line,
+			    "a field with unbalanced quotes%s", "");
+	if (nf == -2)
+		return fail(pr->err, pr->errlen, pr->shown, pr->line, "more than 4096 fields%s", "");
+	/* No row has more fields than the header: the columns are read by
+	 * place, and a field more (nvprof's unquoted 1,234.5%) would shift
+	 * them. Fewer are ncu's rows without the trailing rule columns; they
+	 * must still hold every column read (prof_row). */
+	if (nf > pr->c->nfields) {
+		char why[160];
+		snprintf(why, sizeof why, "%d fields, the header has %d (a number with an "
+					  "unquoted thousands separator?)%%s", nf, pr->c->nfields);
+		return fail(pr->err, pr->errlen, pr->shown, pr->line, why, "");
+	}
+	return nf;
+}
+
+/* The profilers' CSV layouts (ncu's details and raw pages, nvprof's
+ * metrics and events), a record at a time into launches: 0, -1 (err), -2
+ * out of memory. */
 static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char *shown,
 		      measured_set *out, char *err, size_t errlen)
 {
 	ents E = {0};
 	char **f = malloc(PROF_MAX_FIELDS * sizeof *f);
 	char secs[320] = "";
-	int rc = -2, got, first_row = 1;
+	int rc = 0, got, first_row = 1;
 	if (!f)
 		return -2;
 	int need[] = {c->id, c->kernel, c->metric, c->value, c->unit, c->event, c->avg, c->total,
 		      c->raw_l1, c->raw_l2};
 	int nneed = max_of(need, (int)(sizeof need / sizeof need[0])) + 1;
+	prow pr = {fmt, c, shown, L->line, out, err, errlen};
 	if (fmt == MF_NCU_RAW && c->raw_l1 < 0 && c->raw_l2 < 0) {
 		rc = fail(err, errlen, shown, L->line,
 			  "Nsight Compute raw CSV without a %s, l1tex__t_sector_hit_rate.pct or "
@@ -705,30 +870,15 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 			  ncu_l1[0]);
 		goto done;
 	}
-	unsigned line;
-	while ((got = next_record(L, buf, PROF_MAX_LINE, &line, shown, err, errlen)) > 0) {
+	while (rc == 0 &&
+	       (got = next_record(L, buf, PROF_MAX_LINE, &pr.line, shown, err, errlen)) > 0) {
 		char *s = trim(buf);
 		if (!*s || *s == '#' || !strncmp(s, "==", 2))
 			continue;
-		int nf = csv_split(s, f, PROF_MAX_FIELDS);
-		if (nf == -1) {
-			rc = fail(err, errlen, shown, line, "a field with unbalanced quotes%s", "");
-			goto done;
-		}
-		if (nf == -2) {
-			rc = fail(err, errlen, shown, line, "more than 4096 fields%s", "");
-			goto done;
-		}
-		/* No row has more fields than the header: the columns are read
-		 * by place, and a field more (nvprof's unquoted 1,234.5%) would
-		 * shift them. Fewer are ncu's rows without the trailing rule
-		 * columns; they must still hold every column read (below). */
-		if (nf > c->nfields) {
-			char why[160];
-			snprintf(why, sizeof why, "%d fields, the header has %d (a number with an "
-						  "unquoted thousands separator?)%%s", nf, c->nfields);
-			rc = fail(err, errlen, shown, line, why, "");
-			goto done;
+		int nf = prof_fields(&pr, s, f);
+		if (nf < 0) {
+			rc = nf;
+			break;
 		}
 		int units_row = first_row && fmt == MF_NCU_RAW && !*f[c->id < nf ? c->id : 0];
 		first_row = 0;
@@ -737,143 +887,26 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 		if (nf < nneed) {
 			char why[96];
 			snprintf(why, sizeof why, "%d fields, expected at least %d (the columns read)%%s", nf, nneed);
-			rc = fail(err, errlen, shown, line, why, "");
-			goto done;
+			rc = fail(err, errlen, shown, pr.line, why, "");
+			break;
 		}
-		const char *k = f[c->kernel], *why = name_bad(k);
+		const char *why = name_bad(f[c->kernel]);
 		if (why) {
-			rc = fail(err, errlen, shown, line, why, "");
-			goto done;
+			rc = fail(err, errlen, shown, pr.line, why, "");
+			break;
 		}
-		long at = -1;
-		if (fmt == MF_NCU || fmt == MF_NCU_RAW) {
-			const char *ids = f[c->id];
-			if (!*ids || strlen(ids) > 18 || strspn(ids, "0123456789") != strlen(ids)) {
-				rc = fail(err, errlen, shown, line,
-					  "expected a launch ID (a whole number), got '%s'", ids);
-				goto done;
-			}
-			unsigned long long id = strtoull(ids, NULL, 10);
-			if (fmt == MF_NCU) {
-				/* the launch's rows are together: the last one first */
-				for (size_t i = E.n; i-- > 0;)
-					if (E.e[i].id == id) {
-						at = (long)i;
-						break;
-					}
-			} else {
-				for (size_t i = 0; i < E.n; i++)
-					if (E.e[i].id == id) {
-						rc = fail(err, errlen, shown, line,
-							  "launch ID %s twice", ids);
-						goto done;
-					}
-			}
-			if (at >= 0 && strcmp(E.e[at].r.kernel, k)) {
-				rc = fail(err, errlen, shown, line, "launch ID %s names two kernels",
-					  ids);
-				goto done;
-			}
-			if (at < 0) {
-				at = ents_add(&E, k, line);
-				if (at >= 0)
-					E.e[at].id = id;
-			}
-		} else {
-			for (size_t i = 0; i < E.n; i++)
-				if (!strcmp(E.e[i].r.kernel, k)) {
-					at = (long)i;
-					break;
-				}
-			if (at < 0)
-				at = ents_add(&E, k, line);
+		long at = prof_ent(&pr, &E, f);
+		if (at < 0) {
+			rc = (int)at;
+			break;
 		}
-		if (at == -1) {
-			rc = fail(err, errlen, shown, line, "more than 10000 kernel launches%s", "");
-			goto done;
-		}
-		if (at == -2)
-			goto done; /* rc is -2 */
 		ent *e = &E.e[at];
-		if (fmt == MF_NCU_RAW) {
-			int present;
-			for (int l = 0; l < 2; l++) {
-				int col = l ? c->raw_l2 : c->raw_l1;
-				if (col < 0)
-					continue;
-				if ((rc = prof_rate(f[col], l ? &e->r.l2 : &e->r.l1, &present, e,
-						    l ? ncu_l2[0] : ncu_l1[c->raw_l1_rank], shown, line,
-						    out, err, errlen)) < 0)
-					goto done;
-				if (!l && present)
-					e->l1rank = c->raw_l1_rank;
-			}
-			rc = -2;
-			continue;
-		}
-		if (fmt == MF_NVPROF_EVENTS) {
-			const char *ev = f[c->event];
-			int hit = !strcmp(ev, "l1_global_load_hit");
-			if (!hit && strcmp(ev, "l1_global_load_miss"))
-				continue;
-			double x;
-			int r = prof_number(f[c->total], &x);
-			if (r < 0 || (r > 0 && x < 0)) {
-				rc = fail(err, errlen, shown, line,
-					  "expected an event count (Total), got '%s'", f[c->total]);
-				goto done;
-			}
-			double *slot = hit ? &e->hit : &e->miss;
-			if (!isnan(*slot)) {
-				rc = fail(err, errlen, shown, line,
-					  "%s twice for this kernel (two devices? profile one)", ev);
-				goto done;
-			}
-			if (r > 0)
-				*slot = x;
-			continue;
-		}
-		/* one metric a row: ncu's or nvprof's */
-		if (fmt == MF_NCU && c->section >= 0 && c->section < nf)
-			add_section(secs, sizeof secs, f[c->section]);
-		const char *m = f[c->metric];
-		const char *const *l1s = fmt == MF_NCU ? ncu_l1 : nvp_l1;
-		const char *const *l2s = fmt == MF_NCU ? ncu_l2 : nvp_l2;
-		int r1 = metric_rank(l1s, m), r2 = metric_rank(l2s, m);
-		if (r1 < 0 && r2 < 0)
-			continue;
-		if (fmt == MF_NCU && c->unit >= 0 && *f[c->unit] && strcmp(f[c->unit], "%") &&
-		    strcmp(f[c->unit], "pct")) {
-			char why[200];
-			snprintf(why, sizeof why, "%.100s: expected the unit %%, got '%.40s'", m,
-				 f[c->unit]);
-			rc = fail(err, errlen, shown, line, "%s", why);
-			goto done;
-		}
-		int *rank = r1 >= 0 ? &e->l1rank : &e->l2rank, mr = r1 >= 0 ? r1 : r2;
-		if (*rank == mr) {
-			rc = fail(err, errlen, shown, line,
-				  fmt == MF_NCU ? "%s twice for this launch"
-						: "%s twice for this kernel (two devices? profile one)",
-				  m);
-			goto done;
-		}
-		double x = NAN;
-		int present;
-		const char *vs = f[fmt == MF_NCU ? c->value : c->avg];
-		if ((rc = prof_rate(vs, &x, &present, e, m, shown, line, out, err, errlen)) < 0)
-			goto done;
-		rc = -2;
-		if (mr < *rank) {
-			*rank = mr;
-			*(r1 >= 0 ? &e->r.l1 : &e->r.l2) = present ? x : NAN;
-		}
+		rc = fmt == MF_NCU_RAW	      ? prof_raw_row(&pr, e, f)
+		     : fmt == MF_NVPROF_EVENTS ? prof_event_row(&pr, e, f)
+					       : prof_metric_row(&pr, e, f, nf, secs, sizeof secs);
 	}
-	if (got < 0) {
-		rc = -1;
-		goto done;
-	}
-	rc = ents_finish(&E, fmt, secs, shown, out, err, errlen);
+	if (rc == 0)
+		rc = got < 0 ? -1 : ents_finish(&E, fmt, secs, shown, out, err, errlen);
 done:
 	ents_free(&E);
 	free(f);
