@@ -154,6 +154,25 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 			 "arrived).");
 	}
 	para(ctx, NULL, t);
+	if (c->l1_sector) {
+		char n[200] = "";
+		if (r && r->sector_lookups)
+			snprintf(n, sizeof n, " Here %llu of %llu load sector lookups found their "
+					      "sector: %.2f %%, the L1 hit rate Nsight Compute reports.",
+				 (unsigned long long)r->sector_hits,
+				 (unsigned long long)r->sector_lookups,
+				 100.0 * (double)r->sector_hits / (double)r->sector_lookups);
+		snprintf(t, sizeof t,
+			 "Sectors (l1.sector = %u of %u-byte lines): a line is tagged whole but "
+			 "filled only with the %u-byte sectors its requests ask for. The classes below "
+			 "count lines (a request whose line is there is a hit); a sector it asks for "
+			 "that is not there yet is a sector miss, what a profiler counts.%s Four-byte "
+			 "loads walking a row miss once per line (96.9 %% hits) with whole lines, once "
+			 "per sector (87.5 %%) with 32-byte ones: sample:effects/sectors.",
+			 c->l1_sector, c->l1_line, c->l1_sector, n);
+		para(ctx, "Sector misses", NULL);
+		para(ctx, NULL, t);
+	}
 	if (est >= 0) {
 		snprintf(t, sizeof t,
 			 "est. %.2f%% (R): the miss rate the reuse profile measured by R estimates for "

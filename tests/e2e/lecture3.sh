@@ -318,3 +318,26 @@ result "item 10: the breakdown's estimate after R says (R), and i explains it" $
 grep -q 'seed 00' "$T/dram_pane.txt" "$T/dram_k80.txt" "$T/dram_hint.txt" "$T/dram_place.txt"
 [ $? -ne 0 ]
 result "item 10: no 'seed 00N' in the DRAM's heading or the placement view's title" $?
+
+# i explains sector misses where the L1 has sectors (issue 37 item 6),
+# with the run's own sector counts; not without sectors
+keys info_sectors <<EOF2
+wait
+i
+wait
+dump-screen $T/info_sectors.txt
+EOF2
+keys info_lines <<EOF2
+wait
+i
+wait
+dump-screen $T/info_lines.txt
+EOF2
+h=$(json "r['sectors']['hits']" -s l1.sector=32 sample:effects/sectors)
+l=$(json "r['sectors']['lookups']" -s l1.sector=32 sample:effects/sectors)
+run info_sectors 60 140 -s l1.sector=32 sample:effects/sectors &&
+	run info_lines 60 140 sample:effects/sectors &&
+	tr -s ' \n' ' ' <"$T/info_sectors.txt" | grep -q "Sector misses" &&
+	tr -d '\n' <"$T/info_sectors.txt" | tr -s ' ' | grep -q "Here $h of $l load sector lookups found their sector: 87.50 %" &&
+	! grep -q "Sector misses" "$T/info_lines.txt"
+result "i explains sector misses with the run's sector counts (87.50 %), only where l1.sector is set" $?
