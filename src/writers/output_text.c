@@ -8,6 +8,7 @@
 #include "util/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The configuration on one line, in the units people size caches in. */
@@ -68,6 +69,8 @@ static void text_config(FILE *f, const rd_config *c)
 		if ((k->flags & RD_KEY_SPACES) || !rd_key_applies(c, k, why, sizeof why) ||
 		    !strcmp(output_config_value(c, k->name, now, sizeof now), def))
 			continue;
+		if (k->unit && !strcmp(k->unit, "bits")) /* a mask: its bits show in hex */
+			snprintf(now, sizeof now, "0x%llx", strtoull(now, NULL, 10));
 		fprintf(f, "%s%s=%s", any ? ", " : "keys:    ", k->name, now);
 		any = 1;
 	}

@@ -206,3 +206,9 @@ sys.exit(not (c['dram.enable'] == 1 and c['dram.row_hit'] == 352 and c['dram.row
 result "preset kepler-k80: seed 002's DRAM numbers" $?
 grep -q 'AMBIGUOUS' presets/kepler-k80.cfg
 result "preset kepler-k80 flags the ambiguous row/column bits" $?
+
+# run's keys line shows the DRAM's masks in hex, as the pane does (issue 40
+# item 10): the K80's row bits 8-21 are 0x3fff00, not 4194048
+"$RDSCOPE" run -q --no-timing -p kepler-k80 builtin:fig3 >"$T/keys.txt" 2>&1 &&
+	grep '^keys:' "$T/keys.txt" | grep -q 'dram.row_mask=0x3fff00, dram.col_mask=0x1c0000000, dram.bank_mask=0x23fc000f8'
+result "run's keys line: DRAM masks in hex" $?
