@@ -236,7 +236,7 @@ static int stmt_new(kdesc *d, int kind, unsigned line)
 	if (grow((void **)&d->stmts, &d->capstmts, d->nstmts + 1, sizeof *d->stmts) < 0)
 		return kd_oom(d);
 	d->stmts[d->nstmts] = (kd_stmt){.kind = (uint8_t)kind, .line = line, .e1 = -1, .e2 = -1,
-					.e3 = -1, .c1 = -1, .c2 = -1, .c3 = -1};
+					.e3 = -1, .c1 = -1, .c2 = -1, .c3 = -1, .cbound = -1};
 	return d->nstmts++;
 }
 
@@ -974,8 +974,33 @@ static int expand_launches(kdesc *d, const config_setting_t *list, int *bound, i
 
 /* ---------------------------------------------------------------- code */
 
+/* Is for statement st a loop to run by strides (kd_stmt.cmp)? Its cmp and
+ * bound's node, else 0. */
+static int stride_loop(const kdesc *d, const kd_stmt *st, int *bound)
+{
+	const kx_node *n = d->prog.n;
+	int nacc = 0;
+	for (int i = 0; i < st->n1; i++) {
+		const kd_stmt *b = &d->stmts[d->lists[st->l1 + i]];
+		if (b->kind != ST_LOAD && b->kind != ST_STORE)
+			return 0;
+		for (int j = 0; j < b->n1; j++) {
+			const kd_ref *R = &d->refs[b->l1 + j];
+			if (!d->arrays[R->array].ndims)
+				return 0; /* any index: the address checks of kd_ref_addr */
+			for (int k = 0; k < R->nidx; k++)
+				if (!kx_affine(n, R->idx[k], st->slot))
+					return 0;
+		}
+		nacc += b->n1;
+	}
+	if (nacc > KD_STRIDE_ACC || !kx_affine(n, st->e3, st->slot))
+		return 0;
+	return kx_cmp_var(n, st->e2, st->slot, bound);
+}
+
 /* The kernels' statements' expressions compiled once for running
- * (kx_run). */
+ * (kx_run), and their loops' kinds. */
 static int compile_code(kdesc *d)
 {
 	kx_prog *p = &d->prog;
@@ -1000,6 +1025,18 @@ static int compile_code(kdesc *d)
 		    (st->e2 >= 0 && (st->c2 = kx_compile(p, st->e2)) < 0) ||
 		    (st->e3 >= 0 && (st->c3 = kx_compile(p, st->e3)) < 0))
 			return kd_oom(d);
+		int bound;
+		if (st->kind == ST_FOR && (st->cmp = (uint8_t)stride_loop(d, st, &bound))) {
+			if ((st->cbound = kx_compile(p, bound)) < 0)
+				return kd_oom(d);
+			for (int k = 0; k < st->n1; k++) {
+				const kd_stmt *b = &d->stmts[d->lists[st->l1 + k]];
+				if (b->kind == ST_LOAD)
+					st->nload = (uint16_t)(st->nload + b->n1);
+				else
+					st->nstore = (uint16_t)(st->nstore + b->n1);
+			}
+		}
 	}
 	return 0;
 }

@@ -14,6 +14,16 @@
 #include "readers/readers.h"
 #include "util/util.h"
 
+/* The kernel builder's (model/kernel.c), not yet in rdscope.h: a hint of
+ * a kernel's loads, stores and threads (1 + its largest thread id), and
+ * trips rounds of a loop's n accesses of one thread at once, access q of
+ * a round at addr[q] + step[q] * round. */
+void rd_kernel_builder_expect(rd_kernel_builder *b, uint64_t loads, uint64_t stores,
+			      uint64_t threads);
+int rd_kernel_builder_add_strided(rd_kernel_builder *b, uint32_t tid, int n,
+				  const uint8_t *is_store, uint64_t *addr, const uint64_t *step,
+				  const uint32_t *bytes, const uint32_t *site, uint64_t trips);
+
 /* Variable slots of the builtins. */
 enum { S_TX, S_TY, S_TZ, S_BX, S_BY, S_BZ, S_DX, S_DY, S_DZ, S_GX, S_GY, S_GZ, S_WARP, NBUILTIN };
 
@@ -71,7 +81,18 @@ typedef struct kd_stmt {
 	int l1, n1;       /* if: then; for: body; load/store: refs */
 	int l2, n2;       /* if: else */
 	int32_t c1, c2, c3; /* e1, e2, e3 compiled (kx_compile), or -1 */
+	/* for: a body of loads and stores only (at most KD_STRIDE_ACC
+	 * references, of arrays with dims), each subscript affine in the
+	 * loop variable, a step affine in it and a condition comparing it
+	 * with a bound free of it (cmp: KX_CMP_*, cbound: the bound
+	 * compiled): run by strides when its whole run is known to be in
+	 * bounds (kdesc_run.c). 0: not such a loop. */
+	uint8_t cmp;
+	int32_t cbound;
+	uint16_t nload, nstore; /* its load and store references */
 } kd_stmt;
+
+#define KD_STRIDE_ACC 64
 
 typedef struct kd_kernel {
 	char *name;
@@ -126,6 +147,10 @@ typedef struct kdesc {
 	int cur_kernel;         /* -1: launch context */
 	unsigned cur_line;
 	uint64_t steps;         /* work done by the launches loaded so far */
+	/* the last part built (kd_load_blocks) with accesses: its launch + 1
+	 * and its loads and stores, the next part's hint */
+	size_t hint_launch;
+	uint64_t hint_loads, hint_stores;
 	int oom;
 } kdesc;
 

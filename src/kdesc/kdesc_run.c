@@ -52,6 +52,15 @@ static int too_much(run *r, unsigned line)
 			(unsigned long long)r->max_steps);
 }
 
+/* Out of memory while running: the message set, r failed; -1. */
+static int run_oom(run *r)
+{
+	r->d->oom = 1;
+	kd_fail(r->d, 0, "out of memory");
+	r->failed = 1;
+	return -1;
+}
+
 /* Index j of ref at the current values. */
 static inline int64_t ref_index(const kx_ins *code, const kd_ref *ref, int j, const int64_t *vals,
 				int *e)
@@ -112,12 +121,8 @@ static int run_access(run *r, const kd_stmt *st)
 		if (r->count) {
 			if (r->watch)
 				r->see(r->watch, addr / r->line);
-			if (rd_count_access(r->count, addr, (uint32_t)(st->l1 + i)) < 0) {
-				r->d->oom = 1;
-				kd_fail(r->d, 0, "out of memory");
-				r->failed = 1;
-				return -1;
-			}
+			if (rd_count_access(r->count, addr, (uint32_t)(st->l1 + i)) < 0)
+				return run_oom(r);
 			continue;
 		}
 		if (st->kind == ST_LOAD && !r->loads_left--)
@@ -131,13 +136,169 @@ static int run_access(run *r, const kd_stmt *st)
 		int64_t site = st->kind == ST_LOAD ? ref_site(r, st, st->l1 + i) : 0;
 		if (site < 0 ||
 		    rd_kernel_builder_add_at(r->b, r->tid, st->kind == ST_STORE, addr, ref->bytes,
-					     (uint32_t)site) < 0) {
-			r->d->oom = 1;
-			kd_fail(r->d, 0, "out of memory");
-			r->failed = 1;
-			return -1;
+					     (uint32_t)site) < 0)
+			return run_oom(r);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- loops by strides */
+
+/* The trip count of a loop v = v0; v OP E; v = v + c (op: KX_CMP_*, c
+ * != 0, v0 and E within INT64_MAX / 2, |c| at most 2^20): 0 with *trips,
+ * else 1 (a comparison that ends at once or never, or a != that the
+ * steps jump over: the loop runs as usual). */
+static int trip_count(int op, int64_t v0, int64_t E, int64_t c, uint64_t *trips)
+{
+	if (c > 0 && (op == KX_CMP_LT || op == KX_CMP_LE || op == KX_CMP_NE)) {
+		int64_t end = op == KX_CMP_LE ? E + 1 : E;
+		if (op == KX_CMP_NE && (E < v0 || (E - v0) % c))
+			return 1; /* never equal: runs until the iteration limit */
+		*trips = end > v0 ? (uint64_t)((end - v0 + c - 1) / c) : 0;
+		return 0;
+	}
+	if (c < 0 && (op == KX_CMP_GT || op == KX_CMP_GE || op == KX_CMP_NE)) {
+		int64_t end = op == KX_CMP_GE ? E - 1 : E;
+		if (op == KX_CMP_NE && (E > v0 || (v0 - E) % -c))
+			return 1;
+		*trips = v0 > end ? (uint64_t)((v0 - end + (-c) - 1) / (-c)) : 0;
+		return 0;
+	}
+	return 1;
+}
+
+/* The trip count of loop st (v = v0; v OP bound; v = v + c, c a constant
+ * != 0, the values far from wrapping): 0 with *v0, *c, *trips, else 1.
+ * The same count as kd_loop_trips, from the compiled code. Leaves the
+ * loop variable as it found it (the loop's start may read it). */
+static int stride_trips(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uint64_t *tripsp)
+{
+	const kx_ins *code = r->d->prog.code;
+	int64_t *vals = r->vals;
+	int slot = st->slot, e = 0;
+	int64_t v0 = kx_run(code + st->c1, vals, &e);
+	int64_t E = kx_run(code + st->cbound, vals, &e);
+	if (e || E > INT64_MAX / 8 || E < INT64_MIN / 8 || v0 > INT64_MAX / 8 || v0 < INT64_MIN / 8)
+		return 1; /* (far from wrapping: end - v0 below) */
+	int64_t was = vals[slot];
+	vals[slot] = v0;
+	int64_t c = (int64_t)((uint64_t)kx_run(code + st->c3, vals, &e) - (uint64_t)v0);
+	vals[slot] = v0 + 1;
+	int64_t c1 = (int64_t)((uint64_t)kx_run(code + st->c3, vals, &e) - (uint64_t)(v0 + 1));
+	vals[slot] = was;
+	if (e || c != c1 || c == 0 || c > (1 << 20) || c < -(1 << 20))
+		return 1; /* a step that is not "v + constant" */
+	if (trip_count(st->cmp, v0, E, c, tripsp))
+		return 1;
+	*v0p = v0;
+	*cp = c;
+	return 0;
+}
+
+/*
+ * Reference R over a loop's trips iterations (its variable v0, v0 + c,
+ * ...): its address at the first and its step, when every index stays in
+ * bounds all the way; else 1 (run the loop as usual: it fails where it
+ * does). An affine index is x0 + dx * t modulo 2^64 at iteration t; when
+ * x0 + dx * (trips - 1) is the last iteration's index without wrapping,
+ * it moves straight from the first's to the last's, so checking both
+ * checks all (the flat index and the address move straight too).
+ */
+static int stride_ref(run *r, const kd_ref *R, int slot, int64_t v0, int64_t c, uint64_t trips,
+		      uint64_t *a0, uint64_t *step)
+{
+	const kx_ins *code = r->d->prog.code;
+	const kd_array *A = &r->d->arrays[R->array];
+	int64_t *vals = r->vals;
+	int64_t last = v0 + (int64_t)(trips - 1) * c;
+	int64_t f0 = 0, fl = 0, df = 0, was = vals[slot];
+	int e = 0, bad = 0;
+	for (int j = 0; j < R->nidx; j++) {
+		vals[slot] = v0;
+		int64_t x0 = kx_run(code + R->code[j], vals, &e);
+		vals[slot] = last;
+		int64_t xl = kx_run(code + R->code[j], vals, &e);
+		int64_t dx = 0;
+		if (trips > 1) {
+			vals[slot] = v0 + c;
+			dx = (int64_t)((uint64_t)kx_run(code + R->code[j], vals, &e) - (uint64_t)x0);
+		}
+		int64_t lim = R->nidx == 1 ? A->total : A->dim[j];
+		if (e || x0 < 0 || x0 >= lim || xl < 0 || xl >= lim) {
+			bad = 1;
+			break;
+		}
+		int64_t span = xl - x0; /* both below 2^48 */
+		if (dx ? span % dx || span / dx != (int64_t)(trips - 1) : span != 0) {
+			bad = 1;
+			break;
+		}
+		f0 = f0 * A->dim[j] + x0;
+		fl = fl * A->dim[j] + xl;
+		df = df * A->dim[j] + dx;
+	}
+	vals[slot] = was;
+	if (bad || f0 > INT64_MAX / (int64_t)A->elem || fl > INT64_MAX / (int64_t)A->elem)
+		return 1;
+	*a0 = A->base + (uint64_t)(f0 * (int64_t)A->elem);
+	*step = (uint64_t)df * A->elem;
+	return 0;
+}
+
+/*
+ * Running (not counting): a loop of loads and stores with affine
+ * subscripts (kd_stmt.cmp) whose whole run stays in bounds and within the
+ * step, load and store limits: its accesses stepped by their strides, no
+ * expression evaluated per iteration. The same accesses, sites, counts
+ * and final loop variable as running it statement by statement. 0 done,
+ * 1 not such a run (run it as usual), -1 out of memory.
+ */
+static int run_strided(run *r, const kd_stmt *st)
+{
+	kdesc *d = r->d;
+	int64_t v0, c;
+	uint64_t trips;
+	if (stride_trips(r, st, &v0, &c, &trips))
+		return 1;
+	if (!trips) {
+		r->vals[st->slot] = v0;
+		return 0;
+	}
+	uint64_t per = 1 + (uint64_t)st->n1;
+	if (trips > MAX_LOOP || d->steps > r->max_steps || trips * per > r->max_steps - d->steps ||
+	    st->nload * trips > r->loads_left || st->nstore * trips > r->stores_left)
+		return 1; /* a limit is reached on the way: as usual, to say where */
+	uint64_t a[KD_STRIDE_ACC], s[KD_STRIDE_ACC];
+	uint32_t site[KD_STRIDE_ACC], bytes[KD_STRIDE_ACC];
+	uint8_t store[KD_STRIDE_ACC];
+	int q = 0;
+	for (int i = 0; i < st->n1; i++) {
+		const kd_stmt *b = &d->stmts[d->lists[st->l1 + i]];
+		for (int j = 0; j < b->n1; j++, q++) {
+			const kd_ref *R = &d->refs[b->l1 + j];
+			if (stride_ref(r, R, st->slot, v0, c, trips, &a[q], &s[q]))
+				return 1;
+			store[q] = b->kind == ST_STORE;
+			bytes[q] = R->bytes;
 		}
 	}
+	/* the loads' sites, made in the order the first iteration makes them */
+	q = 0;
+	for (int i = 0; i < st->n1; i++) {
+		const kd_stmt *b = &d->stmts[d->lists[st->l1 + i]];
+		for (int j = 0; j < b->n1; j++, q++) {
+			int64_t id = store[q] ? 0 : ref_site(r, b, b->l1 + j);
+			if (id < 0)
+				return run_oom(r);
+			site[q] = (uint32_t)id;
+		}
+	}
+	if (rd_kernel_builder_add_strided(r->b, r->tid, q, store, a, s, bytes, site, trips) < 0)
+		return run_oom(r);
+	d->steps += trips * per;
+	r->loads_left -= st->nload * trips;
+	r->stores_left -= st->nstore * trips;
+	r->vals[st->slot] = v0 + (int64_t)trips * c; /* as the loop leaves it */
 	return 0;
 }
 
@@ -195,6 +356,13 @@ static int run_list(run *r, int start, int count)
 		case ST_FOR: {
 			if (r->count) {
 				int rc = kd_count_loop(r, st);
+				if (rc <= 0) {
+					if (rc < 0)
+						return -1;
+					break;
+				}
+			} else if (st->cmp) {
+				int rc = run_strided(r, st);
 				if (rc <= 0) {
 					if (rc < 0)
 						return -1;
@@ -283,21 +451,9 @@ int kd_loop_trips(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uint64_t
 	if (e || c != c1 || c == 0 || c > (1 << 20) || c < -(1 << 20) || E > INT64_MAX / 2 ||
 	    E < INT64_MIN / 2 || v0 > INT64_MAX / 2 || v0 < INT64_MIN / 2)
 		return 1; /* a step that is not "v + constant", or huge values */
-	/* the trip count */
 	uint64_t trips;
-	if (c > 0 && (op == KX_CMP_LT || op == KX_CMP_LE || op == KX_CMP_NE)) {
-		int64_t end = op == KX_CMP_LE ? E + 1 : E;
-		if (op == KX_CMP_NE && (E < v0 || (E - v0) % c))
-			return 1; /* never equal: runs until the iteration limit */
-		trips = end > v0 ? (uint64_t)((end - v0 + c - 1) / c) : 0;
-	} else if (c < 0 && (op == KX_CMP_GT || op == KX_CMP_GE || op == KX_CMP_NE)) {
-		int64_t end = op == KX_CMP_GE ? E - 1 : E;
-		if (op == KX_CMP_NE && (E > v0 || (v0 - E) % -c))
-			return 1;
-		trips = v0 > end ? (uint64_t)((v0 - end + (-c) - 1) / (-c)) : 0;
-	} else {
-		return 1; /* a comparison that ends at once or never: as usual */
-	}
+	if (trip_count(op, v0, E, c, &trips))
+		return 1;
 	if (trips > MAX_LOOP)
 		return kd_run_fail(r, st->line, "loop runs more than %llu iterations",
 				   (unsigned long long)MAX_LOOP);
@@ -384,11 +540,11 @@ int kd_count_loop(run *r, const kd_stmt *st)
 			if (r->watch)
 				r->see(r->watch, addr[q] / r->line);
 			if (rd_count_access(r->count, addr[q], ref[q]) < 0)
-				goto oom;
+				return run_oom(r);
 		}
 		if (m > 1) {
 			if (rd_count_repeat(r->count, addr, ref, nacc, m - 1) < 0)
-				goto oom;
+				return run_oom(r);
 			for (int q = 0; q < nacc; q++)
 				r->fast[ref[q]] += m - 1;
 		}
@@ -396,11 +552,6 @@ int kd_count_loop(run *r, const kd_stmt *st)
 	}
 	r->vals[slot] = v0 + (int64_t)trips * c; /* as the loop leaves it */
 	return 0;
-oom:
-	d->oom = 1;
-	kd_fail(d, 0, "out of memory");
-	r->failed = 1;
-	return -1;
 }
 
 /* ---------------------------------------------------------------- launches */
@@ -458,9 +609,15 @@ int kd_run_launch(run *r, const kd_launch *L)
 	vals[S_WARP] = 32;
 	r->vals = vals;
 	r->site = malloc((size_t)(d->nrefs ? d->nrefs : 1) * sizeof *r->site);
-	if (!r->count)
+	if (!r->count) {
 		r->b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1],
 					     (uint32_t)bd[2]);
+		/* a part of the launch before: this one is likely its size */
+		int again = d->hint_launch == (size_t)(L - d->launches) + 1;
+		if (r->b)
+			rd_kernel_builder_expect(r->b, again ? d->hint_loads : 0,
+						 again ? d->hint_stores : 0, nblocks * bs);
+	}
 	if ((!r->count && !r->b) || !r->site) {
 		rd_kernel_builder_free(r->b);
 		r->b = NULL;
@@ -537,6 +694,11 @@ int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), voi
 	if (!*out) {
 		kd_oom(d);
 		return TRACE_ENOMEM;
+	}
+	if ((*out)->nloads || (*out)->nstores) {
+		d->hint_launch = d->next;
+		d->hint_loads = (*out)->nloads;
+		d->hint_stores = (*out)->nstores;
 	}
 	if (r.grid_threads > r.nblocks * (*out)->block_size)
 		(*out)->launch_threads = r.grid_threads;
