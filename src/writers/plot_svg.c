@@ -379,8 +379,9 @@ static void rect(FILE *f, const char *cls, double x, double y, double w, double 
 
 /* Text at font size fs; with fit > 0 it is squeezed into fit units when
  * it would be wider. cls and fill may be NULL; bold: font-weight. */
-static void text(FILE *f, const char *cls, double x, double y, const char *anchor, double fs,
-		 int bold, const char *fill, double fit, const char *s)
+/* A text element's opening, up to its attributes after font-weight. */
+static void text_open(FILE *f, const char *cls, double x, double y, const char *anchor, double fs,
+		      int bold)
 {
 	fputs("<text", f);
 	if (cls)
@@ -390,6 +391,12 @@ static void text(FILE *f, const char *cls, double x, double y, const char *ancho
 		fprintf(f, " text-anchor=\"%s\"", anchor);
 	if (bold)
 		fputs(" font-weight=\"bold\"", f);
+}
+
+static void text(FILE *f, const char *cls, double x, double y, const char *anchor, double fs,
+		 int bold, const char *fill, double fit, const char *s)
+{
+	text_open(f, cls, x, y, anchor, fs, bold);
 	if (fill)
 		fprintf(f, " fill=\"%s\"", fill);
 	if (fit > 0 && text_w(s, fs) * (bold ? BOLD : 1) > fit)
@@ -541,14 +548,7 @@ static void text_lines(FILE *f, const char *cls, double x, double y, const char 
 		text(f, cls, x, y, anchor, fs, bold, NULL, fit, t);
 		return;
 	}
-	fputs("<text", f);
-	if (cls)
-		fprintf(f, " class=\"%s\"", cls);
-	fprintf(f, " x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\"", x, y, fs);
-	if (strcmp(anchor, "start"))
-		fprintf(f, " text-anchor=\"%s\"", anchor);
-	if (bold)
-		fputs(" font-weight=\"bold\"", f);
+	text_open(f, cls, x, y, anchor, fs, bold);
 	fputc('>', f);
 	for (int l = 0; l < n; l++) {
 		size_t end = l + 1 < n ? starts[l + 1] - 1 : strlen(t);
