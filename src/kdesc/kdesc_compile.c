@@ -199,7 +199,10 @@ static int load_arrays(kdesc *d, const config_setting_t *arrays)
 					return -1;
 				int err = 0;
 				int64_t v = eval_static(d, ex, &err);
-				if (err || v < 1 || v > (1ll << 40))
+				if (err)
+					return kd_fail(d, kd_line(d, x), "%s: %s", w2,
+						       kx_strerror(err));
+				if (v < 1 || v > (1ll << 40))
 					return kd_fail(d, kd_line(d, x), "%s: must be 1..2^40, got %lld", w2,
 						       (long long)v);
 				A->dim[k] = v;
@@ -683,7 +686,9 @@ static int get_max_threads(kdesc *d, const config_setting_t *s, const char *what
 	if (e < 0)
 		return -1;
 	int64_t x = eval_static(d, e, &err);
-	if (err || x < 0 || x > RD_MAX_THREAD_ID + 1ll)
+	if (err)
+		return kd_fail(d, kd_line(d, s), "%s: %s", what, kx_strerror(err));
+	if (x < 0 || x > RD_MAX_THREAD_ID + 1ll)
 		return kd_fail(d, kd_line(d, s), "%s: expected 0 (all threads) .. %u, got %lld", what,
 			       RD_MAX_THREAD_ID + 1, (long long)x);
 	*v = x;
@@ -974,9 +979,18 @@ static int expand_launches(kdesc *d, const config_setting_t *list, int *bound, i
 
 /* ---------------------------------------------------------------- code */
 
-/* Is for statement st a loop to run by strides (kd_stmt.cmp)? Its cmp and
+/* Is for statement st a plain counting loop (kd_stmt.cmp)? Its cmp and
  * bound's node, else 0. */
-static int stride_loop(const kdesc *d, const kd_stmt *st, int *bound)
+static int plain_loop(const kdesc *d, const kd_stmt *st, int *bound)
+{
+	const kx_node *n = d->prog.n;
+	if (!kx_affine(n, st->e3, st->slot))
+		return 0;
+	return kx_cmp_var(n, st->e2, st->slot, bound);
+}
+
+/* Is plain loop st one to run by strides (kd_stmt.strided)? */
+static int stride_loop(const kdesc *d, const kd_stmt *st)
 {
 	const kx_node *n = d->prog.n;
 	int nacc = 0;
@@ -994,9 +1008,23 @@ static int stride_loop(const kdesc *d, const kd_stmt *st, int *bound)
 		}
 		nacc += b->n1;
 	}
-	if (nacc > KD_STRIDE_ACC || !kx_affine(n, st->e3, st->slot))
-		return 0;
-	return kx_cmp_var(n, st->e2, st->slot, bound);
+	return nacc <= KD_STRIDE_ACC;
+}
+
+/* Does statement list (start, count) assign a variable that expression e
+ * reads? (a let's or a loop's variable, at any depth) */
+static int list_writes(const kdesc *d, int start, int count, int e)
+{
+	for (int i = 0; i < count; i++) {
+		const kd_stmt *b = &d->stmts[d->lists[start + i]];
+		if ((b->kind == ST_LET || b->kind == ST_FOR) && kx_uses(d->prog.n, e, b->slot))
+			return 1;
+		if ((b->kind == ST_IF || b->kind == ST_FOR) && list_writes(d, b->l1, b->n1, e))
+			return 1;
+		if (b->kind == ST_IF && list_writes(d, b->l2, b->n2, e))
+			return 1;
+	}
+	return 0;
 }
 
 /* The kernels' statements' expressions compiled once for running
@@ -1025,10 +1053,15 @@ static int compile_code(kdesc *d)
 		    (st->e2 >= 0 && (st->c2 = kx_compile(p, st->e2)) < 0) ||
 		    (st->e3 >= 0 && (st->c3 = kx_compile(p, st->e3)) < 0))
 			return kd_oom(d);
+		if (st->kind != ST_FOR)
+			continue;
+		st->still = !list_writes(d, st->l1, st->n1, st->e2) &&
+			    !list_writes(d, st->l1, st->n1, st->e3);
 		int bound;
-		if (st->kind == ST_FOR && (st->cmp = (uint8_t)stride_loop(d, st, &bound))) {
-			if ((st->cbound = kx_compile(p, bound)) < 0)
-				return kd_oom(d);
+		if ((st->cmp = (uint8_t)plain_loop(d, st, &bound)) &&
+		    (st->cbound = kx_compile(p, bound)) < 0)
+			return kd_oom(d);
+		if (st->cmp && (st->strided = (uint8_t)stride_loop(d, st))) {
 			for (int k = 0; k < st->n1; k++) {
 				const kd_stmt *b = &d->stmts[d->lists[st->l1 + k]];
 				if (b->kind == ST_LOAD)

@@ -1,9 +1,19 @@
 /*
  * Expressions of kernel descriptions (see kdesc_expr.h): a recursive-
  * descent parser with C's precedence levels, constant folding, and an
- * evaluator with C's integer semantics made total: arithmetic wraps
- * instead of overflowing, division by zero and out-of-range shifts are
- * reported instead of being undefined.
+ * evaluator with C's integer semantics made total: what C leaves undefined
+ * is reported as an error instead (division by zero, a shift count outside
+ * 0..63, and any result beyond the 64-bit range).
+ *
+ * Overflow is an error, not a wrap (issue 39 item 6). The values are
+ * indices, sizes, loop bounds and steps: a sum that wraps turns
+ * 9223372036854775807 + threadIdx.x into A[-1023], a loop that steps past
+ * INT64_MAX into one that spins until the iteration cap, and C itself
+ * leaves signed overflow undefined, so what a user means is never the
+ * wrapped value. +, -, *, unary -, abs, / (INT64_MIN / -1) and << (a
+ * result beyond 64 bits) report it; the value given with the error is the
+ * wrapped one, so both evaluators (kx_eval, kx_run) agree on it too. hash()
+ * stays a bit mixer (unsigned, no overflow), % by -1 is 0 (exact).
  */
 #include "kdesc_expr.h"
 
@@ -135,6 +145,94 @@ static int64_t shr(int64_t x, int64_t s)
 	return x < 0 ? ~(~x >> s) : x >> s;
 }
 
+/* The checked operations of both evaluators: the exact value, or the
+ * wrapped one with *e set, unless an earlier error of the expression set
+ * it (the first error is the one to report: what follows from a wrapped
+ * value is not). */
+#define FAIL(e, code) (*(e) ? (void)0 : (void)(*(e) = (code)))
+
+static inline int64_t c_add(int64_t a, int64_t b, int *e)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		FAIL(e, KX_OVERFLOW_ADD);
+	return r;
+}
+
+static inline int64_t c_sub(int64_t a, int64_t b, int *e)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(a, b, &r))
+		FAIL(e, KX_OVERFLOW_SUB);
+	return r;
+}
+
+static inline int64_t c_mul(int64_t a, int64_t b, int *e)
+{
+	int64_t r;
+	if (__builtin_mul_overflow(a, b, &r))
+		FAIL(e, KX_OVERFLOW_MUL);
+	return r;
+}
+
+static inline int64_t c_neg(int64_t a, int *e)
+{
+	if (a == INT64_MIN)
+		FAIL(e, KX_OVERFLOW_NEG);
+	return (int64_t)(0 - (uint64_t)a);
+}
+
+static inline int64_t c_abs(int64_t a, int *e)
+{
+	if (a == INT64_MIN)
+		FAIL(e, KX_OVERFLOW_ABS);
+	return a < 0 ? (int64_t)(0 - (uint64_t)a) : a;
+}
+
+static inline int64_t c_div(int64_t a, int64_t b, int *e)
+{
+	if (b == 0) {
+		FAIL(e, KX_DIVZERO);
+		return 0;
+	}
+	if (b == -1) { /* (C's a / b traps at INT64_MIN / -1, 2^63) */
+		if (a == INT64_MIN)
+			FAIL(e, KX_OVERFLOW_DIV);
+		return (int64_t)(0 - (uint64_t)a);
+	}
+	return a / b;
+}
+
+static inline int64_t c_mod(int64_t a, int64_t b, int *e)
+{
+	if (b == 0) {
+		FAIL(e, KX_DIVZERO);
+		return 0;
+	}
+	return b == -1 ? 0 : a % b;
+}
+
+static inline int64_t c_shl(int64_t a, int64_t b, int *e)
+{
+	if (b < 0 || b > 63) {
+		FAIL(e, KX_SHIFT);
+		return 0;
+	}
+	int64_t r = (int64_t)((uint64_t)a << b);
+	if (shr(r, b) != a) /* bits (or the sign) shifted out: a * 2^b is beyond 64 bits */
+		FAIL(e, KX_OVERFLOW_SHL);
+	return r;
+}
+
+static inline int64_t c_shr(int64_t a, int64_t b, int *e)
+{
+	if (b < 0 || b > 63) {
+		FAIL(e, KX_SHIFT);
+		return 0;
+	}
+	return shr(a, b);
+}
+
 int64_t kx_eval(const kx_node *n, int i, const int64_t *vals, int *e)
 {
 	const kx_node *x = &n[i];
@@ -151,34 +249,22 @@ int64_t kx_eval(const kx_node *n, int i, const int64_t *vals, int *e)
 	if (x->op == OP_TERN)
 		return a ? kx_eval(n, x->b, vals, e) : kx_eval(n, x->c, vals, e);
 	switch (x->op) {
-	case OP_NEG: return (int64_t)(0 - (uint64_t)a);
+	case OP_NEG: return c_neg(a, e);
 	case OP_NOT: return !a;
 	case OP_BNOT: return ~a;
-	case OP_ABS: return a < 0 ? (int64_t)(0 - (uint64_t)a) : a;
+	case OP_ABS: return c_abs(a, e);
 	case OP_HASH: return (int64_t)(mix((uint64_t)a) >> 1);
 	default: break;
 	}
 	int64_t b = kx_eval(n, x->b, vals, e);
 	switch (x->op) {
-	case OP_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
-	case OP_DIV:
-	case OP_MOD:
-		if (b == 0) {
-			*e = KX_DIVZERO;
-			return 0;
-		}
-		if (b == -1) /* INT64_MIN / -1 overflows: wrap */
-			return x->op == OP_DIV ? (int64_t)(0 - (uint64_t)a) : 0;
-		return x->op == OP_DIV ? a / b : a % b;
-	case OP_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
-	case OP_SUB: return (int64_t)((uint64_t)a - (uint64_t)b);
-	case OP_SHL:
-	case OP_SHR:
-		if (b < 0 || b > 63) {
-			*e = KX_SHIFT;
-			return 0;
-		}
-		return x->op == OP_SHL ? (int64_t)((uint64_t)a << b) : shr(a, b);
+	case OP_MUL: return c_mul(a, b, e);
+	case OP_DIV: return c_div(a, b, e);
+	case OP_MOD: return c_mod(a, b, e);
+	case OP_ADD: return c_add(a, b, e);
+	case OP_SUB: return c_sub(a, b, e);
+	case OP_SHL: return c_shl(a, b, e);
+	case OP_SHR: return c_shr(a, b, e);
 	case OP_LT: return a < b;
 	case OP_LE: return a <= b;
 	case OP_GT: return a > b;
@@ -199,6 +285,16 @@ const char *kx_strerror(int e)
 	switch (e) {
 	case KX_DIVZERO: return "division by zero";
 	case KX_SHIFT: return "shift count outside 0..63";
+	case KX_OVERFLOW_ADD: return "integer overflow: a sum beyond the 64-bit range";
+	case KX_OVERFLOW_SUB: return "integer overflow: a difference beyond the 64-bit range";
+	case KX_OVERFLOW_MUL: return "integer overflow: a product beyond the 64-bit range";
+	case KX_OVERFLOW_NEG:
+		return "integer overflow: -(-9223372036854775808) is beyond the 64-bit range";
+	case KX_OVERFLOW_ABS: return "integer overflow: abs(-9223372036854775808) is beyond the "
+				     "64-bit range";
+	case KX_OVERFLOW_DIV: return "integer overflow: -9223372036854775808 / -1 is beyond the "
+				     "64-bit range";
+	case KX_OVERFLOW_SHL: return "integer overflow: a left shift beyond the 64-bit range";
 	default: return "no error";
 	}
 }
@@ -593,46 +689,11 @@ int kx_code_var_plus(const kx_ins *c, int *slot, int64_t *k)
 		*k = 0;
 		return 1;
 	}
-	if ((c[1].op != C_ADD_K && c[1].op != C_SUB_K) || c[2].op != C_STOP)
+	if ((c[1].op != C_ADD_K && c[1].op != C_SUB_K) || c[2].op != C_STOP ||
+	    (c[1].op == C_SUB_K && c[1].v == INT64_MIN)) /* (x - -2^63 is not x + -2^63) */
 		return 0;
 	*k = c[1].op == C_ADD_K ? c[1].v : (int64_t)(0 - (uint64_t)c[1].v);
 	return 1;
-}
-
-static inline int64_t c_div(int64_t a, int64_t b, int *e)
-{
-	if (b == 0) {
-		*e = KX_DIVZERO;
-		return 0;
-	}
-	return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
-}
-
-static inline int64_t c_mod(int64_t a, int64_t b, int *e)
-{
-	if (b == 0) {
-		*e = KX_DIVZERO;
-		return 0;
-	}
-	return b == -1 ? 0 : a % b;
-}
-
-static inline int64_t c_shl(int64_t a, int64_t b, int *e)
-{
-	if (b < 0 || b > 63) {
-		*e = KX_SHIFT;
-		return 0;
-	}
-	return (int64_t)((uint64_t)a << b);
-}
-
-static inline int64_t c_shr(int64_t a, int64_t b, int *e)
-{
-	if (b < 0 || b > 63) {
-		*e = KX_SHIFT;
-		return 0;
-	}
-	return shr(a, b);
 }
 
 int64_t kx_run(const kx_ins *p, const int64_t *vals, int *e)
@@ -646,10 +707,10 @@ int64_t kx_run(const kx_ins *p, const int64_t *vals, int *e)
 		case C_STOP: return acc;
 		case C_PUSHK: *sp++ = acc; acc = p->v; break;
 		case C_PUSHV: *sp++ = acc; acc = vals[p->a]; break;
-		case C_NEG: acc = (int64_t)(0 - (uint64_t)acc); break;
+		case C_NEG: acc = c_neg(acc, e); break;
 		case C_NOT: acc = !acc; break;
 		case C_BNOT: acc = ~acc; break;
-		case C_ABS: acc = acc < 0 ? (int64_t)(0 - (uint64_t)acc) : acc; break;
+		case C_ABS: acc = c_abs(acc, e); break;
 		case C_HASH: acc = (int64_t)(mix((uint64_t)acc) >> 1); break;
 		case C_LAND:
 			if (!acc) {
@@ -678,11 +739,11 @@ int64_t kx_run(const kx_ins *p, const int64_t *vals, int *e)
 		case C_##o##_S: b = acc; acc = *--sp; acc = (EXPR); break;                        \
 		case C_##o##_V: b = vals[p->a]; acc = (EXPR); break;                               \
 		case C_##o##_K: b = p->v; acc = (EXPR); break;
-		BIN(MUL, (int64_t)((uint64_t)acc * (uint64_t)b))
+		BIN(MUL, c_mul(acc, b, e))
 		BIN(DIV, c_div(acc, b, e))
 		BIN(MOD, c_mod(acc, b, e))
-		BIN(ADD, (int64_t)((uint64_t)acc + (uint64_t)b))
-		BIN(SUB, (int64_t)((uint64_t)acc - (uint64_t)b))
+		BIN(ADD, c_add(acc, b, e))
+		BIN(SUB, c_sub(acc, b, e))
 		BIN(SHL, c_shl(acc, b, e))
 		BIN(SHR, c_shr(acc, b, e))
 		BIN(LT, acc < b)
@@ -768,16 +829,18 @@ int64_t kx_coef(const kx_node *n, int i, int slot, const int64_t *vals, int *e)
 		return 0;
 	switch (x->op) {
 	case OP_VAR: return 1;
-	case OP_NEG: return -kx_coef(n, x->a, slot, vals, e);
-	case OP_ADD: return kx_coef(n, x->a, slot, vals, e) + kx_coef(n, x->b, slot, vals, e);
-	case OP_SUB: return kx_coef(n, x->a, slot, vals, e) - kx_coef(n, x->b, slot, vals, e);
+	case OP_NEG: return c_neg(kx_coef(n, x->a, slot, vals, e), e);
+	case OP_ADD:
+		return c_add(kx_coef(n, x->a, slot, vals, e), kx_coef(n, x->b, slot, vals, e), e);
+	case OP_SUB:
+		return c_sub(kx_coef(n, x->a, slot, vals, e), kx_coef(n, x->b, slot, vals, e), e);
 	case OP_MUL: {
 		int f = !kx_uses(n, x->a, slot);
 		int64_t k = kx_eval(n, f ? x->a : x->b, vals, e);
 		int64_t c = kx_coef(n, f ? x->b : x->a, slot, vals, e);
 		if (k && (c > INT32_MAX || c < -INT32_MAX || k > INT32_MAX || k < -INT32_MAX))
 			*e = 1; /* [ours] out of range: not flat */
-		return k * c;
+		return c_mul(k, c, e);
 	}
 	default: *e = 1; return 0;
 	}

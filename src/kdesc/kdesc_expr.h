@@ -90,9 +90,15 @@ int kx_const(kx_prog *p, int64_t v);
 /* Is node i a constant (folded)? */
 int kx_is_const(const kx_prog *p, int i, int64_t *v);
 
-enum kx_error { KX_OK = 0, KX_DIVZERO, KX_SHIFT };
+/* Errors of evaluation: what C leaves undefined (kdesc_expr.c says why an
+ * overflow is one). */
+enum kx_error {
+	KX_OK = 0, KX_DIVZERO, KX_SHIFT, KX_OVERFLOW_ADD, KX_OVERFLOW_SUB, KX_OVERFLOW_MUL,
+	KX_OVERFLOW_NEG, KX_OVERFLOW_ABS, KX_OVERFLOW_DIV, KX_OVERFLOW_SHL
+};
 
-/* Evaluate node i over the variable values; *e set on an error. */
+/* Evaluate node i over the variable values; *e set on an error (the
+ * first of the expression; left as it is when already set). */
 int64_t kx_eval(const kx_node *n, int i, const int64_t *vals, int *e);
 
 const char *kx_strerror(int e);
@@ -106,12 +112,12 @@ const char *kx_strerror(int e);
 int32_t kx_compile(kx_prog *p, int i);
 
 /* Is code (a start from kx_compile) a variable plus or minus a constant
- * (its value vals[*slot] + *k, wrapping)? */
+ * (its value vals[*slot] + *k, with the same overflow)? */
 int kx_code_var_plus(const kx_ins *code, int *slot, int64_t *k);
 
 /* Run code compiled by kx_compile (code: p->code + its start): the value
  * and error kx_eval gives (the same operations in the same order, the
- * last error reported in *e). */
+ * first error reported in *e). */
 int64_t kx_run(const kx_ins *code, const int64_t *vals, int *e);
 
 void kx_prog_free(kx_prog *p);

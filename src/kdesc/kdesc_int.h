@@ -81,15 +81,21 @@ typedef struct kd_stmt {
 	int l1, n1;       /* if: then; for: body; load/store: refs */
 	int l2, n2;       /* if: else */
 	int32_t c1, c2, c3; /* e1, e2, e3 compiled (kx_compile), or -1 */
-	/* for: a body of loads and stores only (at most KD_STRIDE_ACC
-	 * references, of arrays with dims), each subscript affine in the
-	 * loop variable, a step affine in it and a condition comparing it
-	 * with a bound free of it (cmp: KX_CMP_*, cbound: the bound
-	 * compiled): run by strides when its whole run is known to be in
-	 * bounds (kdesc_run.c). 0: not such a loop. */
+	/* for: a plain counting loop, its step affine in the variable and
+	 * its condition comparing the variable with a bound free of it (cmp:
+	 * KX_CMP_*, cbound: the bound compiled; 0: not such a loop) ... */
 	uint8_t cmp;
 	int32_t cbound;
+	/* ... whose body is loads and stores only (at most KD_STRIDE_ACC
+	 * references, of arrays with dims), each subscript affine in the
+	 * variable: run by strides when its whole run is known to be in
+	 * bounds (kdesc_run.c) */
+	uint8_t strided;
 	uint16_t nload, nstore; /* its load and store references */
+	/* for: the body assigns no variable that the condition or the step
+	 * reads, so a step that leaves the variable as it was leaves the
+	 * loop where it was: an error at once (kdesc_run.c) */
+	uint8_t still;
 } kd_stmt;
 
 #define KD_STRIDE_ACC 64
@@ -216,8 +222,9 @@ typedef struct run {
 } run;
 
 /* The trip count of a plain counting loop (v = v0; v OP bound; v += c,
- * bound and c free of v): 0 with *v0, *c, *trips; 1 not such a loop; -1
- * more than MAX_LOOP iterations (kd_run_fail said it). */
+ * bound and c free of v; kd_stmt.cmp) at the current values: 0 with *v0,
+ * *c, *trips; 1 not such a loop here (run it as usual); -1 more than
+ * MAX_LOOP iterations (kd_run_fail said it). */
 int kd_loop_trips(run *r, const kd_stmt *st, int64_t *v0, int64_t *c, uint64_t *trips);
 /* Count launch K's one-thread body by the flat path (kdesc_flat.c): 0
  * counted; 1 not taken (r->flat->why says why; the counter is as it was

@@ -52,6 +52,19 @@ static int too_much(run *r, unsigned line)
 			(unsigned long long)r->max_steps);
 }
 
+/* Loop st's step left its variable at v and its body changed nothing the
+ * loop reads (kd_stmt.still): it would run until a limit (seconds, and
+ * memory when it loads), so it is an error at once. */
+static int stuck(run *r, const kd_stmt *st, int64_t v)
+{
+	const char *name = "its variable";
+	for (int i = r->d->nsyms - 1; i >= 0; i--)
+		if (r->d->syms[i].slot == st->slot)
+			name = r->d->syms[i].name;
+	return kd_run_fail(r, st->line, "the loop does not advance: its step leaves %s at %lld, so "
+					"it would never end", name, (long long)v);
+}
+
 /* Out of memory while running: the message set, r failed; -1. */
 static int run_oom(run *r)
 {
@@ -65,9 +78,10 @@ static int run_oom(run *r)
 static inline int64_t ref_index(const kx_ins *code, const kd_ref *ref, int j, const int64_t *vals,
 				int *e)
 {
-	if (ref->vslot[j] >= 0)
-		return (int64_t)((uint64_t)vals[ref->vslot[j]] + (uint64_t)ref->vk[j]);
-	return kx_run(code + ref->code[j], vals, e);
+	int64_t x;
+	if (ref->vslot[j] >= 0 && !__builtin_add_overflow(vals[ref->vslot[j]], ref->vk[j], &x))
+		return x;
+	return kx_run(code + ref->code[j], vals, e); /* (and its overflow's error) */
 }
 
 int kd_ref_addr(run *r, const kd_stmt *st, const kd_ref *ref, uint64_t *addr)
@@ -145,7 +159,7 @@ static int run_access(run *r, const kd_stmt *st)
 /* ---------------------------------------------------------------- loops by strides */
 
 /* The trip count of a loop v = v0; v OP E; v = v + c (op: KX_CMP_*, c
- * != 0, v0 and E within INT64_MAX / 2, |c| at most 2^20): 0 with *trips,
+ * != 0, v0 and E within INT64_MAX / 4, |c| at most 2^20): 0 with *trips,
  * else 1 (a comparison that ends at once or never, or a != that the
  * steps jump over: the loop runs as usual). */
 static int trip_count(int op, int64_t v0, int64_t E, int64_t c, uint64_t *trips)
@@ -167,31 +181,47 @@ static int trip_count(int op, int64_t v0, int64_t E, int64_t c, uint64_t *trips)
 	return 1;
 }
 
-/* The trip count of loop st (v = v0; v OP bound; v = v + c, c a constant
- * != 0, the values far from wrapping): 0 with *v0, *c, *trips, else 1.
- * The same count as kd_loop_trips, from the compiled code. Leaves the
- * loop variable as it found it (the loop's start may read it). */
-static int stride_trips(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uint64_t *tripsp)
+/*
+ * Plain loop st (kd_stmt.cmp: v = v0; v OP bound; v = v + c) at the current
+ * values: 0 with *v0, *c (a constant, not 0) and *trips, else 1 (run it as
+ * usual). v0 and the bound within INT64_MAX / 4 and c within 2^20 keep the
+ * loop's values and trip count far from overflow. The step is evaluated at
+ * the first and at the last iteration that runs (before the MAX_LOOP cap)
+ * too: an affine expression that overflows at neither overflows at none in
+ * between (each of its parts moves straight), and one that does is left to
+ * the loop as usual, which says where. Leaves the loop variable as it found
+ * it (the start may read it).
+ */
+static int loop_header(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uint64_t *tripsp)
 {
+	if (!st->cmp)
+		return 1;
 	const kx_ins *code = r->d->prog.code;
 	int64_t *vals = r->vals;
 	int slot = st->slot, e = 0;
 	int64_t v0 = kx_run(code + st->c1, vals, &e);
 	int64_t E = kx_run(code + st->cbound, vals, &e);
-	if (e || E > INT64_MAX / 8 || E < INT64_MIN / 8 || v0 > INT64_MAX / 8 || v0 < INT64_MIN / 8)
-		return 1; /* (far from wrapping: end - v0 below) */
+	if (e || E > INT64_MAX / 4 || E < INT64_MIN / 4 || v0 > INT64_MAX / 4 || v0 < INT64_MIN / 4)
+		return 1;
 	int64_t was = vals[slot];
+	uint64_t trips = 0;
 	vals[slot] = v0;
 	int64_t c = (int64_t)((uint64_t)kx_run(code + st->c3, vals, &e) - (uint64_t)v0);
 	vals[slot] = v0 + 1;
 	int64_t c1 = (int64_t)((uint64_t)kx_run(code + st->c3, vals, &e) - (uint64_t)(v0 + 1));
+	int plain = !e && c == c1 && c && c <= (1 << 20) && c >= -(1 << 20) &&
+		    !trip_count(st->cmp, v0, E, c, &trips);
+	if (plain && trips > 1) { /* the step at the last iteration that runs */
+		int64_t last = v0 + (int64_t)((trips < MAX_LOOP ? trips : MAX_LOOP) - 1) * c;
+		vals[slot] = last;
+		plain = kx_run(code + st->c3, vals, &e) == last + c && !e;
+	}
 	vals[slot] = was;
-	if (e || c != c1 || c == 0 || c > (1 << 20) || c < -(1 << 20))
-		return 1; /* a step that is not "v + constant" */
-	if (trip_count(st->cmp, v0, E, c, tripsp))
+	if (!plain)
 		return 1;
 	*v0p = v0;
 	*cp = c;
+	*tripsp = trips;
 	return 0;
 }
 
@@ -258,7 +288,7 @@ static int run_strided(run *r, const kd_stmt *st)
 	kdesc *d = r->d;
 	int64_t v0, c;
 	uint64_t trips;
-	if (stride_trips(r, st, &v0, &c, &trips))
+	if (loop_header(r, st, &v0, &c, &trips))
 		return 1;
 	if (!trips) {
 		r->vals[st->slot] = v0;
@@ -361,7 +391,7 @@ static int run_list(run *r, int start, int count)
 						return -1;
 					break;
 				}
-			} else if (st->cmp) {
+			} else if (st->strided) {
 				int rc = run_strided(r, st);
 				if (rc <= 0) {
 					if (rc < 0)
@@ -377,16 +407,19 @@ static int run_list(run *r, int start, int count)
 				int64_t v0 = kx_eval(n, st->e1, r->vals, &e);
 				int64_t E = op ? kx_eval(n, bound, r->vals, &e) : 0;
 				if (!e && op == KX_CMP_LT && E > v0)
-					trip = (uint64_t)(E - v0);
+					trip = (uint64_t)E - (uint64_t)v0;
 				else if (!e && op == KX_CMP_LE && E >= v0)
-					trip = (uint64_t)(E - v0) + 1;
+					trip = (uint64_t)E - (uint64_t)v0 + 1; /* (0: no share) */
 				r->loop_lo[r->depth] = 0;
 				r->loop_w[r->depth] = trip ? 1.0 / (double)trip : 0;
 				r->depth++;
 			}
+			int64_t was = 0; /* the variable before the step */
 			for (r->vals[st->slot] = kx_run(code + st->c1, r->vals, &e);
 			     !e && kx_run(code + st->c2, r->vals, &e) && !e;
 			     r->vals[st->slot] = kx_run(code + st->c3, r->vals, &e)) {
+				if (iters && st->still && r->vals[st->slot] == was)
+					return stuck(r, st, was);
 				if (++iters > MAX_LOOP)
 					return kd_run_fail(r, st->line, "loop runs more than %llu "
 								        "iterations",
@@ -401,6 +434,7 @@ static int run_list(run *r, int start, int count)
 				}
 				if (run_list(r, st->l1, st->n1) < 0)
 					return -1;
+				was = r->vals[st->slot];
 			}
 			if (track)
 				r->depth--;
@@ -435,24 +469,9 @@ static uint64_t same_line(uint64_t addr, int64_t s, uint32_t line)
 
 int kd_loop_trips(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uint64_t *tripsp)
 {
-	const kx_node *n = r->d->prog.n;
-	int slot = st->slot;
-	int bound, op = kx_cmp_var(n, st->e2, slot, &bound);
-	if (!op || !kx_affine(n, st->e3, slot))
-		return 1;
-	int e = 0;
-	int64_t v0 = kx_eval(n, st->e1, r->vals, &e);
-	int64_t E = kx_eval(n, bound, r->vals, &e);
-	r->vals[slot] = v0;
-	int64_t c = kx_eval(n, st->e3, r->vals, &e) - v0;
-	r->vals[slot] = v0 + 1;
-	int64_t c1 = kx_eval(n, st->e3, r->vals, &e) - (v0 + 1);
-	r->vals[slot] = v0;
-	if (e || c != c1 || c == 0 || c > (1 << 20) || c < -(1 << 20) || E > INT64_MAX / 2 ||
-	    E < INT64_MIN / 2 || v0 > INT64_MAX / 2 || v0 < INT64_MIN / 2)
-		return 1; /* a step that is not "v + constant", or huge values */
+	int64_t v0, c;
 	uint64_t trips;
-	if (trip_count(op, v0, E, c, &trips))
+	if (loop_header(r, st, &v0, &c, &trips))
 		return 1;
 	if (trips > MAX_LOOP)
 		return kd_run_fail(r, st->line, "loop runs more than %llu iterations",
