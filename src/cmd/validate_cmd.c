@@ -371,6 +371,8 @@ int validate_ncu_args(const cli *c)
 	static const char *const metrics[] = {
 		"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", /* the model's L1 rate */
 		"lts__t_sector_hit_rate.pct",                               /* the L2's */
+		"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", /* ... for the L1s' reads */
+		"lts__t_sectors_srcunit_tex_op_read.sum",
 		"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
 		"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
 		"launch__shared_mem_config_size", /* -s l1.carveout */

@@ -26,6 +26,11 @@ static const char *const format_names[] = {"plain CSV", "Nsight Compute CSV",
 static const char *const ncu_l1[] = {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
 				     "l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate", NULL};
 static const char *const ncu_l2[] = {"lts__t_sector_hit_rate.pct", "L2 Hit Rate", NULL};
+/* ... and better than those, the L2's hits on what the L1s read (the
+ * requests the model's L2 takes; lts__t_sector_hit_rate counts every
+ * source: stores, atomics, copies), from two sector counts: hits, reads */
+static const char *const ncu_l2_reads[] = {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+					   "lts__t_sectors_srcunit_tex_op_read.sum", NULL};
 static const char *const nvp_l1[] = {"global_hit_rate", "l1_cache_global_hit_rate", NULL};
 static const char *const nvp_l2[] = {"l2_l1_read_hit_rate", "l2_read_hit_rate", "l2_hit_rate",
 				     NULL};
@@ -321,6 +326,7 @@ typedef struct ent {
 	measured_row r;
 	unsigned long long id;  /* ncu's ID */
 	double hit, miss;       /* nvprof's events (NAN: not seen) */
+	double l2sum[2];        /* ncu: ncu_l2_reads' counts (NAN: not seen) */
 	int l1rank, l2rank;     /* which metric gave the rate (1000: none) */
 } ent;
 
@@ -409,6 +415,7 @@ static long ents_add(ents *E, const char *k, unsigned line)
 	e->r.l1 = e->r.l2 = NAN;
 	e->r.line = line;
 	e->hit = e->miss = NAN;
+	e->l2sum[0] = e->l2sum[1] = NAN;
 	e->l1rank = e->l2rank = 1000;
 	int oom;
 	e->r.kernel = strdup(k);
@@ -512,6 +519,7 @@ typedef struct cols {
 	int nfields; /* the header's, which every row has */
 	int id, kernel, metric, value, unit, event, avg, total, section;
 	int raw_l1, raw_l2;  /* ncu raw: the metric columns */
+	int raw_reads[2];    /* ... and ncu_l2_reads' (-1: none) */
 	int raw_l1_rank;     /* ... and which of ncu_l1 the first is */
 } cols;
 
@@ -529,7 +537,7 @@ static enum mformat detect(char **f, int nf, cols *c)
 	c->avg = column(f, nf, "Avg");
 	c->total = column(f, nf, "Total");
 	c->section = column(f, nf, "Section Name");
-	c->raw_l1 = c->raw_l2 = -1;
+	c->raw_l1 = c->raw_l2 = c->raw_reads[0] = c->raw_reads[1] = -1;
 	c->raw_l1_rank = 1000;
 	if (c->id >= 0 && c->kernel >= 0) {
 		if (c->metric >= 0 && c->value >= 0)
@@ -540,6 +548,8 @@ static enum mformat detect(char **f, int nf, cols *c)
 					c->raw_l1_rank = i;
 			for (int i = 0; ncu_l2[i] && c->raw_l2 < 0; i++)
 				c->raw_l2 = column(f, nf, ncu_l2[i]);
+			for (int i = 0; i < 2; i++)
+				c->raw_reads[i] = column(f, nf, ncu_l2_reads[i]);
 			return MF_NCU_RAW;
 		}
 		return MF_PLAIN;
@@ -623,6 +633,7 @@ static int ents_finish(ents *E, enum mformat fmt, const char *secs, const char *
 {
 	int any = 0, ncu = fmt == MF_NCU || fmt == MF_NCU_RAW || fmt == MF_NCU_TEXT;
 	unsigned long by_rank[3] = {0, 0, 0}; /* launches whose L1 rate is ncu_l1[i] */
+	unsigned long reads = 0;              /* ... whose L2 rate is the L1s' reads' */
 	for (size_t i = 0; i < E->n; i++) {
 		ent *e = &E->e[i];
 		if (fmt == MF_NVPROF_EVENTS) {
@@ -633,6 +644,11 @@ static int ents_finish(ents *E, enum mformat fmt, const char *secs, const char *
 					    "");
 			if (!isnan(e->hit) && e->hit + e->miss > 0)
 				e->r.l1 = e->hit / (e->hit + e->miss);
+		}
+		if (ncu && !isnan(e->l2sum[0]) && !isnan(e->l2sum[1]) && e->l2sum[1] > 0 &&
+		    e->l2sum[0] <= e->l2sum[1]) {
+			e->r.l2 = e->l2sum[0] / e->l2sum[1]; /* the L1s' reads' */
+			reads++;
 		}
 		if (ncu && !isnan(e->r.l1) && e->l1rank < 3)
 			by_rank[e->l1rank]++;
@@ -667,6 +683,13 @@ static int ents_finish(ents *E, enum mformat fmt, const char *secs, const char *
 		qsort(E->e, E->n, sizeof *E->e, by_id); /* IDs are distinct */
 	for (size_t i = 0; i < E->n; i++)
 		E->e[i].r.id = E->e[i].id; /* launches are numbered by index_rows */
+	if (reads &&
+	    note(out,
+		 "%s: the L2 hit rate of %lu launch%s is that of the L1s' reads (%s over %s, what the "
+		 "model's L2 takes), not %s (every source: stores, atomics, copies)",
+		 shown, reads, reads == 1 ? "" : "es", ncu_l2_reads[0], ncu_l2_reads[1],
+		 ncu_l2[0]) < 0)
+		return -2;
 	for (int k = 1; k < 3; k++)
 		if (by_rank[k] &&
 		    note(out,
@@ -745,6 +768,24 @@ static long prof_ent(const prow *pr, ents *E, char **f)
 	return at; /* (or -2) */
 }
 
+/* Sector count vs of ncu_l2_reads[i] for launch e: 0, or -1 (err). */
+static int prof_l2_sum(const prow *pr, ent *e, const char *vs, int i)
+{
+	double x;
+	int r = prof_number(vs, &x);
+	if (r < 0 || (r > 0 && (x < 0 || x != floor(x))))
+		return fail(pr->err, pr->errlen, pr->shown, pr->line,
+			    "expected a count of sectors, got '%s'", vs);
+	if (!isnan(e->l2sum[i])) {
+		char why[160];
+		snprintf(why, sizeof why, "%.100s twice for this launch", ncu_l2_reads[i]);
+		return fail(pr->err, pr->errlen, pr->shown, pr->line, "%s", why);
+	}
+	if (r > 0)
+		e->l2sum[i] = x;
+	return 0;
+}
+
 /* ncu's raw page: the row is the launch, its L1 and L2 columns. */
 static int prof_raw_row(const prow *pr, ent *e, char **f)
 {
@@ -759,6 +800,11 @@ static int prof_raw_row(const prow *pr, ent *e, char **f)
 			return rc;
 		if (!l && present)
 			e->l1rank = c->raw_l1_rank;
+	}
+	for (int i = 0; i < 2; i++) {
+		int rc;
+		if (c->raw_reads[i] >= 0 && (rc = prof_l2_sum(pr, e, f[c->raw_reads[i]], i)) < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -794,6 +840,9 @@ static int prof_metric_row(const prow *pr, ent *e, char **f, int nf, char *secs,
 	if (fmt == MF_NCU && c->section >= 0 && c->section < nf)
 		add_section(secs, cap, f[c->section]);
 	const char *m = f[c->metric];
+	for (int i = 0; fmt == MF_NCU && i < 2; i++)
+		if (!strcmp(m, ncu_l2_reads[i]))
+			return prof_l2_sum(pr, e, f[c->value], i);
 	const char *const *l1s = fmt == MF_NCU ? ncu_l1 : nvp_l1;
 	const char *const *l2s = fmt == MF_NCU ? ncu_l2 : nvp_l2;
 	int r1 = metric_rank(l1s, m), r2 = metric_rank(l2s, m);
@@ -859,8 +908,9 @@ static int parse_prof(lines *L, char *buf, enum mformat fmt, cols *c, const char
 	int rc = 0, got, first_row = 1;
 	if (!f)
 		return -2;
-	int need[] = {c->id, c->kernel, c->metric, c->value, c->unit, c->event, c->avg, c->total,
-		      c->raw_l1, c->raw_l2};
+	int need[] = {c->id,	 c->kernel, c->metric, c->value,	  c->unit,
+		      c->event,	 c->avg,    c->total,  c->raw_l1,	  c->raw_l2,
+		      c->raw_reads[0], c->raw_reads[1]};
 	int nneed = max_of(need, (int)(sizeof need / sizeof need[0])) + 1;
 	prow pr = {fmt, c, shown, L->line, out, err, errlen};
 	if (fmt == MF_NCU_RAW && c->raw_l1 < 0 && c->raw_l2 < 0) {
