@@ -233,8 +233,10 @@ static int add_param(cc *c, const char *s, size_t n, unsigned line)
 	int i = find_param(c, s, n);
 	if (i >= 0)
 		return i;
-	if (c->nparams == MAX_NAMES || n >= sizeof c->params[0])
-		return fail(c, line, "too many names");
+	if (n >= sizeof c->params[0])
+		return fail(c, line, "a name of %zu characters: at most %zu", n, sizeof c->params[0] - 1);
+	if (c->nparams == MAX_NAMES)
+		return fail(c, line, "more than %d names", MAX_NAMES);
 	snprintf(c->params[c->nparams], sizeof c->params[0], "%.*s", (int)n, s);
 	return c->nparams++;
 }
@@ -291,8 +293,11 @@ static int declaration(cc *c, unsigned size)
 		tok name = c->t;
 		next(c);
 		if (is(c, "[")) {
-			if (c->narrays == MAX_NAMES || name.len >= sizeof c->arrays[0].name)
-				return fail(c, name.line, "too many arrays");
+			if (name.len >= sizeof c->arrays[0].name)
+				return fail(c, name.line, "an array name of %zu characters: at most %zu",
+					    name.len, sizeof c->arrays[0].name - 1);
+			if (c->narrays == MAX_NAMES)
+				return fail(c, name.line, "more than %d arrays", MAX_NAMES);
 			arr *a = &c->arrays[c->narrays];
 			memset(a, 0, sizeof *a);
 			snprintf(a->name, sizeof a->name, "%.*s", (int)name.len, name.s);
@@ -546,7 +551,10 @@ static int for_loop(cc *c)
 	if (c->t.kind != T_ID)
 		return fail(c, c->t.line, "for: expected the loop variable");
 	tok v = c->t;
-	if (find_array(c, v.s, v.len) >= 0 || v.len >= sizeof c->loopvars[0])
+	if (v.len >= sizeof c->loopvars[0])
+		return fail(c, v.line, "for: a loop variable of %zu characters: at most %zu", v.len,
+			    sizeof c->loopvars[0] - 1);
+	if (find_array(c, v.s, v.len) >= 0)
 		return fail(c, v.line, "for: the loop variable must be an integer scalar");
 	next(c);
 	if (expect(c, "=") < 0)
@@ -555,7 +563,7 @@ static int for_loop(cc *c)
 	if (int_expr(c, ";", init, sizeof init, "a loop's start") < 0 || expect(c, ";") < 0)
 		return -1;
 	if (c->nloopvars == MAX_NAMES)
-		return fail(c, line, "too many loops");
+		return fail(c, line, "more than %d loops", MAX_NAMES);
 	snprintf(c->loopvars[c->nloopvars++], sizeof c->loopvars[0], "%.*s", (int)v.len, v.s);
 	if (int_expr(c, ";", cond, sizeof cond, "a loop's condition") < 0 || expect(c, ";") < 0)
 		return -1;

@@ -190,6 +190,7 @@ typedef struct run {
 	 * loops alone by MAX_LOOP, but two nested loops of MAX_LOOP
 	 * iterations, or one in each of 2^26 threads, would run for days. */
 	uint64_t max_steps;
+	uint64_t stop_check;     /* the step at which to ask trace_stopped() next */
 	int failed;
 	int64_t *site;           /* [d->nrefs] a load reference's site id, or -1 */
 	/* counting (kdesc_count): the accesses go to count instead of b */

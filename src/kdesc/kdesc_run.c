@@ -52,6 +52,24 @@ static int too_much(run *r, unsigned line)
 			(unsigned long long)r->max_steps);
 }
 
+/* Running (not counting): one more step (a statement or a loop iteration)
+ * of the description's work, within its limit; every 65,536 steps, whether
+ * the read was abandoned (the explorer's Esc: trace_stopped, trace.h). 0
+ * or -1 (the message set). */
+static int one_step(run *r, unsigned line)
+{
+	if (++r->d->steps > r->max_steps)
+		return too_much(r, line);
+	if (r->d->steps >= r->stop_check) {
+		r->stop_check = r->d->steps + 65536;
+		if (trace_stopped()) {
+			r->stopped = r->failed = 1;
+			return kd_fail(r->d, 0, "stopped");
+		}
+	}
+	return 0;
+}
+
 /* Loop st's step left its variable at v and its body changed nothing the
  * loop reads (kd_stmt.still): it would run until a limit (seconds, and
  * memory when it loads), so it is an error at once. */
@@ -366,8 +384,8 @@ static int run_list(run *r, int start, int count)
 	for (int i = 0; i < count; i++) {
 		const kd_stmt *st = &r->d->stmts[r->d->lists[start + i]];
 		int e = 0;
-		if (!r->count && ++r->d->steps > r->max_steps)
-			return too_much(r, st->line);
+		if (!r->count && one_step(r, st->line) < 0)
+			return -1;
 		switch (st->kind) {
 		case ST_LET:
 			r->vals[st->slot] = kx_run(code + st->c1, r->vals, &e);
@@ -424,8 +442,8 @@ static int run_list(run *r, int start, int count)
 					return kd_run_fail(r, st->line, "loop runs more than %llu "
 								        "iterations",
 							   (unsigned long long)MAX_LOOP);
-				if (!r->count && ++r->d->steps > r->max_steps)
-					return too_much(r, st->line);
+				if (!r->count && one_step(r, st->line) < 0)
+					return -1;
 				if (track && trip) {
 					r->loop_lo[r->depth - 1] =
 						(double)(iters - 1 < trip ? iters - 1 : trip) / (double)trip;
