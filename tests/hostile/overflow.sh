@@ -147,3 +147,11 @@ for step in 'i += 0' 'i = i * 1' 'i <<= 0' 'i -= N - N'; do
 done
 kd '"j = 0", { for = "i = 0; j < 3; i += 0"; do = ( "j = j + 1", "load A[j]" ); }'
 taken "a step that stays, with a body that moves the condition: runs (3 iterations)" 3 count
+
+# The loop analyses that give up (here: a step that doubles) leave the loop
+# variable as they found it: a start that reads it (i = i + 1 from 5) runs
+# 6 and 12, in count as in run (count ran 7 only).
+kd '"i = 5", { for = "i = i + 1; i < 13; i = 2 * i"; do = ( "load A[i]" ); }'
+for cmd in run count; do
+	taken "$cmd: a loop's start that reads its variable: two iterations" 2 $cmd
+done
