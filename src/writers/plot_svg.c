@@ -270,19 +270,33 @@ static int bars_grow(plot *p)
 	return 0;
 }
 
-int plot_add_skipped(plot *p, unsigned long run, const char *input, const char *label,
-		     const char *why)
+/* The next bar, its names set (not yet counted in p->n), or NULL out of
+ * memory (nothing left allocated). */
+static plot_bar *bar_new(plot *p, unsigned long run, const char *input, const char *kernel,
+			 const char *label)
 {
 	if (bars_grow(p) < 0)
-		return -1;
+		return NULL;
 	plot_bar *b = &p->bars[p->n];
 	memset(b, 0, sizeof *b);
 	b->run = run;
 	b->input = strdup(input);
-	b->kernel = strdup("");
+	b->kernel = strdup(kernel);
 	b->label = strdup(label ? label : "");
+	if (b->input && b->kernel && b->label)
+		return b;
+	bar_free(b);
+	return NULL;
+}
+
+int plot_add_skipped(plot *p, unsigned long run, const char *input, const char *label,
+		     const char *why)
+{
+	plot_bar *b = bar_new(p, run, input, "", label);
+	if (!b)
+		return -1;
 	b->skipped = strdup(why && *why ? why : "an invalid configuration");
-	if (!b->input || !b->kernel || !b->label || !b->skipped) {
+	if (!b->skipped) {
 		bar_free(b);
 		return -1;
 	}
@@ -293,16 +307,10 @@ int plot_add_skipped(plot *p, unsigned long run, const char *input, const char *
 int plot_add(plot *p, unsigned long run, const char *input, const char *kernel,
 	     const char *label, const rd_config *cfg, const rd_result *r)
 {
-	if (bars_grow(p) < 0)
+	plot_bar *b = bar_new(p, run, input, kernel, label);
+	if (!b)
 		return -1;
-	plot_bar *b = &p->bars[p->n];
-	memset(b, 0, sizeof *b);
-	b->run = run;
-	b->input = strdup(input);
-	b->kernel = strdup(kernel);
-	b->label = strdup(label ? label : "");
-	int ok = b->input && b->kernel && b->label &&
-		 level_copy(&b->lv[0], r->requests, r->hits, r->cls, cfg->l1_ways, r->hist,
+	int ok = level_copy(&b->lv[0], r->requests, r->hits, r->cls, cfg->l1_ways, r->hist,
 			    r->hist_len, r->hist_inf) == 0;
 	if (ok && r->has_l2) {
 		b->has_l2 = 1;
