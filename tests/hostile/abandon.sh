@@ -7,9 +7,8 @@
 # it built; a stream it read from sees its reader go.
 NAME=hostile-abandon
 . "$(dirname "$0")/../e2e/screen.inc"
+. "$(dirname "$0")/proc.inc"
 
-# field PID NAME: a number from /proc/PID/status (Threads, VmRSS in kB).
-field() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null; }
 # calm PID: its fewest threads over half a second (the model's threads
 # may still be ending after 'model done'), into th0.
 calm() {
@@ -20,19 +19,6 @@ calm() {
 		sleep 0.05
 	done
 	[ -n "$th0" ]
-}
-# settles PID THREADS KB SECONDS: within SECONDS, PID runs THREADS threads
-# at most and holds less than KB kB.
-settles() {
-	i=0
-	while [ $i -lt $(($4 * 10)) ]; do
-		th=$(field "$1" Threads) kb=$(field "$1" VmRSS)
-		[ -n "$th" ] && [ "$th" -le "$2" ] && [ "$kb" -lt "$3" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "# $th threads, $kb kB"
-	return 1
 }
 # open NAME SPEC: the O prompt, SPEC typed, Enter.
 open() {

@@ -8,22 +8,8 @@
 # 'too many arrays' for a 1 MB array name).
 NAME=hostile-abandon-kdesc
 . "$(dirname "$0")/../e2e/screen.inc"
+. "$(dirname "$0")/proc.inc"
 
-# field PID NAME: a number from /proc/PID/status (Threads, VmRSS in kB).
-field() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null; }
-# settles PID THREADS KB SECONDS: within SECONDS, PID runs THREADS threads
-# at most and holds less than KB kB.
-settles() {
-	i=0
-	while [ $i -lt $(($4 * 10)) ]; do
-		th=$(field "$1" Threads) kb=$(field "$1" VmRSS)
-		[ -n "$th" ] && [ "$th" -le "$2" ] && [ "$kb" -lt "$3" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "# $th threads, $kb kB"
-	return 1
-}
 
 # One thread of 10^8 loads at hashed places: no loop the runner takes at
 # once, each load run on its own.
