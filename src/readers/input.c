@@ -593,15 +593,27 @@ static const int nformats = (int)(sizeof formats / sizeof formats[0]);
 
 /* ---------------------------------------------------------------- sniffing */
 
-/* The format of an open input by its content: its row and *kind; NULL
- * with err if unknown. */
-static const format_desc *sniff(textin *t, int *kind, char *err, size_t errlen)
+/* What the sniffers see of t: 0 with *pk, or -1 (t's error). */
+static int peek_of(textin *t, peek *pk)
 {
 	const unsigned char *p;
 	size_t n;
 	if (textin_peek(t, &p, &n, SNIFF_BYTES) < 0)
+		return -1;
+	pk->s = (const char *)p;
+	pk->n = n;
+	pk->line = first_line(pk->s, pk->s + n, &pk->len);
+	return 0;
+}
+
+/* The format of an open input by its content: its row and *kind; NULL
+ * with err if unknown. */
+static const format_desc *sniff(textin *t, int *kind, char *err, size_t errlen)
+{
+	peek pk;
+	if (peek_of(t, &pk) < 0)
 		return NULL;
-	peek pk = {.s = (const char *)p, .n = n};
+	size_t n = pk.n;
 	for (int i = 0; i < nformats; i++)
 		if (formats[i].binary && (*kind = formats[i].sniff(&pk)))
 			return &formats[i];
@@ -618,7 +630,6 @@ static const format_desc *sniff(textin *t, int *kind, char *err, size_t errlen)
 		say(err, errlen, "%s: binary data, and not %s", textin_shown(t), bin);
 		return NULL;
 	}
-	pk.line = first_line(pk.s, pk.s + n, &pk.len);
 	for (int deep = 0; deep < 2; deep++)
 		for (int i = 0; i < nformats; i++)
 			if (!formats[i].binary && formats[i].deep == deep &&
@@ -688,11 +699,8 @@ static trace_reader *open_reader(const char *path, const char *variant, const in
 			return NULL;
 		}
 	} else if (f->sniff_named) {
-		const unsigned char *p;
-		size_t n;
-		if (textin_peek(t, &p, &n, SNIFF_BYTES) == 0 && n) {
-			peek pk = {.s = (const char *)p, .n = n};
-			pk.line = first_line(pk.s, pk.s + n, &pk.len);
+		peek pk;
+		if (peek_of(t, &pk) == 0 && pk.n) {
 			kind = f->sniff(&pk);
 			if (!kind)
 				kind = 1;
