@@ -517,17 +517,22 @@ const rd_key rd_keys[] = {
 	},
 	[K_L2_PARTITIONS] = {
 		.name = "l2.partitions", .type = RD_KEY_UINT, .unit = "", FIELD(l2_partitions),
-		.stages = ST(L1) | ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
+		.stages = ST(L1) | ST(L2), .profiles = PR(PAPER) | PR(RDGC),
+		.when = "l2.size!=0|latency.model=adaptive",
 		.def = "1", .min = 1, .max = 1024,
 		.help = "L2 partitions",
 		.doc = "L2 partitions: the address's\n"
 		       ".B l2.interleave\n"
 		       "stripes go to partition\n"
-		       ".IR stripe \" mod \" partitions .",
+		       ".IR stripe \" mod \" partitions .\n"
+		       "RDGC's adaptive latency\n"
+		       ".RB ( latency.model=adaptive )\n"
+		       "reads partitions \\(mu banks with or without an L2.",
 	},
 	[K_L2_BANKS] = {
 		.name = "l2.banks", .type = RD_KEY_UINT, .unit = "", FIELD(l2_banks),
-		.stages = ST(L1) | ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
+		.stages = ST(L1) | ST(L2), .profiles = PR(PAPER) | PR(RDGC),
+		.when = "l2.size!=0|latency.model=adaptive",
 		.def = "1", .min = 1, .max = 1024,
 		.help = "L2 banks per partition",
 		.doc = "Banks per L2 partition: stripe\n"
@@ -536,7 +541,8 @@ const rd_key rd_keys[] = {
 		       ".RI ( s \" / \" partitions \") mod \" banks ;\n"
 		       "each bank keeps its own sets and stacks. Sets per bank =\n"
 		       ".B l2.size\n"
-		       "/ (line \\(mu ways \\(mu partitions \\(mu banks), which must be whole.",
+		       "/ (line \\(mu ways \\(mu partitions \\(mu banks), which must be whole.\n"
+		       "RDGC's adaptive latency reads partitions \\(mu banks with or without an L2.",
 	},
 	[K_L2_PORTS] = {
 		.name = "l2.ports", .type = RD_KEY_UINT, .unit = "", FIELD(l2_ports),
@@ -1650,27 +1656,49 @@ const char *rd_stage_name(enum rd_stage s)
 
 /* The row's condition ("KEY=VALUE" or "KEY!=VALUE") on c: 1 if it holds
  * (or there is none), else 0 with the reason in why. */
-static int when_holds(const rd_config *c, const rd_key *k, char *why, size_t len)
+/* Does the condition "key=value" or "key!=value" (of n bytes at w) hold?
+ * If not, why (the first condition's reason is kept). */
+static int when_one(const rd_config *c, const char *w, size_t n, char *why, size_t len)
 {
-	char key[64], now[64];
-	if (!k->when)
+	char key[64], want[64], now[64];
+	const char *eq = memchr(w, '=', n);
+	if (!eq)
 		return 1;
-	const char *eq = strchr(k->when, '=');
-	int negate = eq > k->when && eq[-1] == '!';
-	size_t n = (size_t)(eq - k->when) - (size_t)negate;
-	if (n >= sizeof key)
+	int negate = eq > w && eq[-1] == '!';
+	size_t kn = (size_t)(eq - w) - (size_t)negate, vn = n - (size_t)(eq + 1 - w);
+	if (kn >= sizeof key || vn >= sizeof want)
 		return 1;
-	memcpy(key, k->when, n);
-	key[n] = '\0';
+	memcpy(key, w, kn);
+	key[kn] = '\0';
+	memcpy(want, eq + 1, vn);
+	want[vn] = '\0';
 	if (rd_config_get(c, key, now, sizeof now) < 0)
 		return 1;
-	if ((strcmp(now, eq + 1) == 0) != negate)
+	if ((strcmp(now, want) == 0) != negate)
 		return 1;
+	if (!len || why[0])
+		return 0;
 	if (negate)
 		snprintf(why, len, "(%s %s: off)", key, now);
 	else
-		snprintf(why, len, "(%s only)", eq + 1);
+		snprintf(why, len, "(%s only)", want);
 	return 0;
+}
+
+/* k->when: conditions separated by '|', any of which makes the key apply. */
+static int when_holds(const rd_config *c, const rd_key *k, char *why, size_t len)
+{
+	for (const char *w = k->when; w;) {
+		const char *bar = strchr(w, '|');
+		size_t n = bar ? (size_t)(bar - w) : strlen(w);
+		if (when_one(c, w, n, why, len)) {
+			if (len)
+				why[0] = '\0';
+			return 1;
+		}
+		w = bar ? bar + 1 : NULL;
+	}
+	return !k->when;
 }
 
 int rd_key_applies(const rd_config *c, const rd_key *k, char *why, size_t len)

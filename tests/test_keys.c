@@ -299,19 +299,24 @@ static void test_keys_facts(void **state)
 		rd_config_default(&c);
 		if (k->def_rdgc && rd_config_set(&c, k->name, k->def_rdgc, e, sizeof e) != 0)
 			fail_msg("%s: def_rdgc '%s' refused: %s", k->name, k->def_rdgc, e);
-		if (!k->when)
-			continue;
-		char key[64];
-		const char *eq = strchr(k->when, '=');
-		assert_non_null(eq);
-		size_t n = (size_t)(eq - k->when) - (eq[-1] == '!');
-		assert_true(n < sizeof key);
-		memcpy(key, k->when, n);
-		key[n] = '\0';
-		if (!rd_key_find(key) || rd_key_find(key) == k)
-			fail_msg("%s: condition '%s' names no other key", k->name, k->when);
-		if (rd_config_set(&c, key, eq + 1, e, sizeof e) != 0)
-			fail_msg("%s: condition '%s': %s", k->name, k->when, e);
+		/* each of its conditions ('|' between them) names another key
+		 * and a value it takes */
+		for (const char *w = k->when; w;) {
+			const char *bar = strchr(w, '|');
+			char one[128], key[64];
+			snprintf(one, sizeof one, "%.*s", (int)(bar ? bar - w : (long)strlen(w)), w);
+			w = bar ? bar + 1 : NULL;
+			const char *eq = strchr(one, '=');
+			assert_non_null(eq);
+			size_t n = (size_t)(eq - one) - (eq > one && eq[-1] == '!');
+			assert_true(n < sizeof key);
+			memcpy(key, one, n);
+			key[n] = '\0';
+			if (!rd_key_find(key) || rd_key_find(key) == k)
+				fail_msg("%s: condition '%s' names no other key", k->name, one);
+			if (rd_config_set(&c, key, eq + 1, e, sizeof e) != 0)
+				fail_msg("%s: condition '%s': %s", k->name, one, e);
+		}
 	}
 	/* model=rdgc moves the keys still at the paper's defaults to RDGC's,
 	 * and back */
@@ -576,6 +581,27 @@ static void test_keys_applies(void **state)
 	rd_kernel_free(k);
 }
 
+/* A key with two conditions applies when either holds: RDGC's adaptive
+ * latency reads the L2's partitions and banks with no L2 (the applies
+ * test above found a run that changed with l2.partitions "off"). */
+static void test_keys_when_any(void **state)
+{
+	(void)state;
+	rd_config c;
+	char why[64];
+	rd_config_default(&c);
+	const rd_key *k = rd_key_find("l2.partitions");
+	assert_non_null(k);
+	assert_int_equal(rd_key_applies(&c, k, why, sizeof why), 0);
+	assert_string_equal(why, "(l2.size 0: off)");
+	assert_int_equal(rd_config_set(&c, "model", "rdgc", e, sizeof e), 0);
+	assert_int_equal(rd_config_set(&c, "latency.model", "adaptive", e, sizeof e), 0);
+	assert_int_equal(rd_key_applies(&c, k, why, sizeof why), 1);
+	assert_string_equal(why, "");
+	assert_int_equal(rd_key_applies(&c, rd_key_find("l2.banks"), why, sizeof why), 1);
+	assert_int_equal(rd_key_applies(&c, rd_key_find("l2.ways"), why, sizeof why), 0);
+}
+
 /* A unified L1: the carve-out (shared memory's part, as ncu prints it)
  * leaves the L1 the rest, with the ways following and the sets kept; a
  * carve-out the GPU does not offer is refused with the list. */
@@ -640,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_keys_facts),
 		cmocka_unit_test(test_keys_stages),
 		cmocka_unit_test(test_keys_applies),
+		cmocka_unit_test(test_keys_when_any),
 		cmocka_unit_test(test_keys_carveout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

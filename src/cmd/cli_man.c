@@ -239,10 +239,18 @@ static void preset_applies(FILE *f, const rd_key *k)
 				fprintf(f, "%s.B model=%s\n", i++ == 0 ? "" : "and\n", names[p]);
 		fputs("only (another profile ignores it, or refuses all but its default).\n", f);
 	}
-	if (k->when) {
-		fputs("Read only while\n.BR ", f);
-		roff_name(f, k->when);
-		fputs(" .\n", f);
+	if (k->when) { /* conditions separated by '|': any of them */
+		fputs("Read only while\n", f);
+		for (const char *w = k->when; w;) {
+			const char *bar = strchr(w, '|');
+			char one[64];
+			size_t n = bar ? (size_t)(bar - w) : strlen(w);
+			snprintf(one, sizeof one, "%.*s", (int)n, w);
+			fputs(bar ? ".B " : ".BR ", f);
+			roff_name(f, one);
+			fputs(bar ? "\nor\n" : " .\n", f);
+			w = bar ? bar + 1 : NULL;
+		}
 	}
 	if (k->def_rdgc)
 		fprintf(f, "Under\n.B model=rdgc\nthe default is %s.\n", k->def_rdgc);
