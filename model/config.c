@@ -48,7 +48,7 @@ enum {
 	K_DRAM_ROW_TIMEOUT, K_DRAM_CACHE_HIT,
 	K_TEX_SIZE, K_TEX_LINE, K_TEX_WAYS, K_CONST_SIZE, K_CONST_LINE, K_CONST_WAYS,
 	K_SMEM_SIZE, K_SMEM_BANKS, K_SMEM_BANK_WIDTH, K_SMEM_LATENCY,
-	K_L1_SECTOR, K_L1_UNIFIED, K_L1_CARVEOUT, K_GPU_SAMPLE_CORES,
+	K_L1_SECTOR, K_L1_UNIFIED, K_L1_CARVEOUT, K_GPU_SAMPLE_CORES, K_L2_SECTOR,
 	K_COUNT
 };
 
@@ -869,6 +869,32 @@ const rd_key rd_keys[] = {
 		       "uncertainty. The L2 and DRAM see the sampled cores' misses only.\n"
 		       "0 (or N at least the cores with blocks) models every core.",
 	},
+	[K_L2_SECTOR] = {
+		.name = "l2.sector", .type = RD_KEY_UINT, .unit = "bytes", FIELD(l2_sector),
+		.stages = ST(L1) | ST(L2), .profiles = PR(PAPER) | PR(RDGC), .when = "l2.size!=0",
+		.def = "0",
+		.help = "L2 sector size: lines tagged whole, filled by sector (0 = whole lines)",
+		.doc = "The L2's sector size in bytes (0: whole lines). Today's L2s tag 128-byte\n"
+		       "lines and fill 32-byte sectors, as\n"
+		       ".B l1.sector\n"
+		       "does for the L1: each request carries the sectors asked of its L2 line\n"
+		       "(a whole L1 line's, or with\n"
+		       ".B l1.sector\n"
+		       "the L1 request's), a miss fills only those, and with\n"
+		       ".B l1.sector\n"
+		       "the sectors a load lacks of a line present in its L1 are asked of\n"
+		       "the L2 too (a request of their own). The reads' sector lookups and\n"
+		       "hits are counted as Nsight Compute's\n"
+		       ".B lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum\n"
+		       "and\n"
+		       ".B lts__t_sectors_srcunit_tex_op_read.sum\n"
+		       "count them, and the L2's hit rate in\n"
+		       ".B validate\n"
+		       "is theirs; the line-level classes and timing are unchanged [ours]. A\n"
+		       "power of two that divides\n"
+		       ".B l2.line\n"
+		       "into at most 8 sectors.",
+	},
 	[K_COUNT] = {.name = NULL},
 };
 
@@ -1308,6 +1334,14 @@ static int check_row(const rd_config *c, int i, char *err, size_t errlen)
 			     c->l1_unified - c->l1_carveout, c->l1_size);
 		return 0;
 	}
+	case K_L2_SECTOR:
+		if (!c->l2_sector)
+			return 0;
+		if (!is_pow2(c->l2_sector) || c->l2_sector > c->l2_line ||
+		    c->l2_line / c->l2_sector > 8)
+			FAIL("%s: must be 0 or a power of two dividing %s (%u) into at most 8 "
+			     "sectors (got %u)", NAME(i), NAME(K_L2_LINE), c->l2_line, c->l2_sector);
+		return 0;
 	case K_L1_SECTOR:
 		if (!c->l1_sector)
 			return 0;

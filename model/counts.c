@@ -91,6 +91,12 @@ void counts_free(sim_counts *c)
 
 int l2s_add(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store)
 {
+	return l2s_add_sect(c, t, line, core, store, 0);
+}
+
+int l2s_add_sect(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store,
+		 uint32_t sect)
+{
 	if (c->nl2s == c->l2s_cap) {
 		uint64_t nc = c->l2s_cap ? c->l2s_cap * 2 : 256;
 		l2req *v = realloc(c->l2s, nc * sizeof *v);
@@ -99,7 +105,7 @@ int l2s_add(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store)
 		c->l2s = v;
 		c->l2s_cap = nc;
 	}
-	c->l2s[c->nl2s++] = (l2req){t, line, core, (uint32_t)(store != 0)};
+	c->l2s[c->nl2s++] = (l2req){t, line, core, (uint16_t)(store != 0), (uint16_t)sect};
 	return 0;
 }
 

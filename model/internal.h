@@ -487,6 +487,9 @@ typedef struct sim_params {
 	uint32_t nsites;
 	/* Case 0 with an L2: record the requests leaving the L1 (sim_counts.l2s) */
 	int emit;
+	/* l2.sector (with sector): each request carries its sectors, and a
+	 * load's sectors missing from a present line are asked of the L2 */
+	int emit_sect;
 	/* model=rdgc (sim_rdgc_core): banks (bank_of[l] of each line, from
 	 * the set index stage), ports, MSHR sets and merges; schedulers;
 	 * Algorithm 3's limits; the latency (lat_miss when fixed) */
@@ -555,17 +558,22 @@ typedef struct sim_counts {
 	uint64_t nl2s, l2s_cap;
 } sim_counts;
 
-/* One request leaving an L1: its step, core, L1 line address, and
- * whether it is a write (a store leaving the L1) */
+/* One request leaving an L1: its step, core, L1 line address, whether it
+ * is a write (a store leaving the L1), and under l2.sector the L1 line's
+ * sectors it carries (bit i: l1.sector bytes at i * l1.sector; 0: the
+ * whole line) */
 typedef struct l2req {
 	uint64_t t;
 	uint64_t line;
 	uint32_t core;
-	uint32_t store;
+	uint16_t store;
+	uint16_t sect;
 } l2req;
 
-/* Append one (-1: out of memory). */
+/* Append one (-1: out of memory); l2s_add_sect with its sectors. */
 int l2s_add(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store);
+int l2s_add_sect(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store,
+		 uint32_t sect);
 
 /* What the threads running one rd_model_run share: progress and cancel. */
 typedef struct sim_shared {

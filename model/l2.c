@@ -38,6 +38,7 @@ typedef struct l2stream {
 	uint32_t *line;  /* dense L2 line id */
 	uint32_t *core;
 	uint8_t *store;
+	uint8_t *sect;   /* l2.sector: the L2 line's sectors asked; else NULL */
 	uint32_t nlines;
 	uint64_t *line_addr; /* [nlines] L2 line address */
 } l2stream;
@@ -48,6 +49,7 @@ static void stream_free(l2stream *s)
 	free(s->line);
 	free(s->core);
 	free(s->store);
+	free(s->sect);
 	free(s->line_addr);
 	memset(s, 0, sizeof *s);
 }
@@ -62,9 +64,33 @@ static int log2u64(uint64_t v)
 	return n;
 }
 
-/* Steps 1 and 2. */
+/* l2.sector: the sectors (of s2 bytes) of the L2 line a2 (of 1 << sh2
+ * bytes) that an L1 request of the line at byte asks for: its sectors m1
+ * of s1 bytes (m1 or s1 0: the whole L1 line of l1 bytes). */
+static uint8_t sect_of(uint64_t byte, uint32_t l1, uint32_t s1, uint32_t m1, uint64_t a2,
+		       int sh2, uint32_t s2)
+{
+	uint64_t base = a2 << sh2, end = base + ((uint64_t)1 << sh2);
+	uint32_t n1 = s1 && m1 ? l1 / s1 : 1, len = s1 && m1 ? s1 : l1;
+	uint8_t m = 0;
+	for (uint32_t i = 0; i < n1; i++) {
+		if (s1 && m1 && !(m1 >> i & 1))
+			continue;
+		uint64_t lo = byte + (uint64_t)i * len, hi = lo + len;
+		if (lo < base)
+			lo = base;
+		if (hi > end)
+			hi = end;
+		for (uint64_t b = lo; b < hi; b = (b - base) / s2 * s2 + base + s2)
+			m |= (uint8_t)(1u << ((b - base) / s2));
+	}
+	return m;
+}
+
+/* Steps 1 and 2 (and each request's L2 sectors when s2, l2.sector, is
+ * set; s1 is l1.sector). */
 static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint32_t l1_line,
-			uint32_t l2_line)
+			uint32_t l2_line, uint32_t s1, uint32_t s2)
 {
 	memset(s, 0, sizeof *s);
 	uint64_t n = c0->nl2s, per = l1_line > l2_line ? l1_line / l2_line : 1;
@@ -127,6 +153,8 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	s->line = malloc((total ? total : 1) * sizeof *s->line);
 	s->core = malloc((total ? total : 1) * sizeof *s->core);
 	s->store = malloc(total ? total : 1);
+	if (s2 && !(s->sect = malloc(total ? total : 1)))
+		goto out;
 	if (!s->t || !s->line || !s->core || !s->store || linemap_init(&map, 4096) < 0)
 		goto out;
 	int sh1 = log2u64(l1_line), sh2 = log2u64(l2_line);
@@ -147,6 +175,8 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 			s->line[s->n] = (uint32_t)id;
 			s->core[s->n] = q->core;
 			s->store[s->n] = (uint8_t)q->store;
+			if (s2)
+				s->sect[s->n] = sect_of(byte, l1_line, s1, q->sect, a2, sh2, s2);
 			s->n++;
 		}
 	}
@@ -301,9 +331,13 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	uint8_t *done = calloc(n1, 1);
 	uint32_t *rbank = malloc(n1 * sizeof *rbank);
 	uint32_t *act = malloc(pl->nbanks * sizeof *act);
+	/* l2.sector: per line, the sectors present or in flight while it is
+	 * in the L2 or on its way (a miss starts it afresh), as the L1's */
+	uint8_t *lsect = s->sect ? calloc(s->nlines ? s->nlines : 1, 1) : NULL;
 	pcache pc;
 	int rc = RD_ENOMEM, inited = 0;
-	if (!cap || !bcap || !port_used || !bfirst || !head || !adm || !win || !bq || !cand || !done || !rbank || !act)
+	if (!cap || !bcap || !port_used || !bfirst || !head || !adm || !win || !bq || !cand || !done || !rbank || !act ||
+	    (s->sect && !lsect))
 		goto out;
 	for (uint64_t i = 0; i < s->n; i++) {
 		cap[pl->set[s->line[i]]]++;
@@ -413,6 +447,20 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 			if (ds && ((o == PC_MISS && !pc.emitted) || o == PC_EVICT || o == PC_PAST) &&
 			    l2s_add(ds, t, s->line_addr[l], s->core[q], o != PC_MISS) < 0)
 				goto out;
+			if (lsect && o != PC_RF) {
+				/* a read's sectors are looked up one by one; a write's
+				 * take their place (an evicting store takes the line's) */
+				uint32_t m = s->sect[q];
+				uint32_t had = o == PC_HIT || o == PC_MERGE ? lsect[l] : 0;
+				if (!st) {
+					out->sect_lookups += (uint64_t)__builtin_popcount(m);
+					out->sect_hits += (uint64_t)__builtin_popcount(m & had);
+				}
+				if (o == PC_EVICT)
+					lsect[l] = 0;
+				else if (o != PC_PAST)
+					lsect[l] = (uint8_t)(had | m);
+			}
 			if (o == PC_RF) {
 				(*rf)++;
 			} else {
@@ -497,12 +545,13 @@ out:
 	free(done);
 	free(rbank);
 	free(act);
+	free(lsect);
 	return rc;
 }
 
 struct l2_cache {
 	uint64_t serial;
-	uint32_t l1_line, l2_line, ncores;
+	uint32_t l1_line, l2_line, ncores, s1, s2;
 	l2stream s;
 };
 
@@ -514,17 +563,19 @@ void l2_cache_free(l2_cache *k)
 	}
 }
 
-/* The merged stream at l2_line granularity: the cache's, or built (into
- * the cache, else into *own). NULL: out of memory. */
+/* The merged stream at l2_line granularity, with sectors of s2 bytes (0:
+ * none): the cache's, or built (into the cache, else into *own). NULL:
+ * out of memory. */
 static const l2stream *stream_get(const rd_config *c, const sim_counts *c0, uint64_t serial,
-				  uint32_t ncores, uint32_t l2_line, l2_cache **cache,
+				  uint32_t ncores, uint32_t l2_line, uint32_t s2, l2_cache **cache,
 				  l2stream *own)
 {
 	l2_cache *k = cache ? *cache : NULL;
+	uint32_t s1 = s2 ? c->l1_sector : 0;
 	if (k && k->serial == serial && k->l1_line == c->l1_line && k->l2_line == l2_line &&
-	    k->ncores == ncores)
+	    k->ncores == ncores && k->s1 == s1 && k->s2 == s2)
 		return &k->s;
-	if (stream_build(own, c0, ncores, c->l1_line, l2_line) < 0)
+	if (stream_build(own, c0, ncores, c->l1_line, l2_line, s1, s2) < 0)
 		return NULL;
 	if (!cache)
 		return own;
@@ -539,6 +590,8 @@ static const l2stream *stream_get(const rd_config *c, const sim_counts *c0, uint
 	k->l1_line = c->l1_line;
 	k->l2_line = l2_line;
 	k->ncores = ncores;
+	k->s1 = s1;
+	k->s2 = s2;
 	memset(own, 0, sizeof *own);
 	return &k->s;
 }
@@ -547,7 +600,7 @@ int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_
 	      l2_cache **cache, sim_counts *out)
 {
 	l2stream own = {0};
-	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l1_line, cache, &own);
+	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l1_line, 0, cache, &own);
 	int rc = sp ? RD_OK : RD_ENOMEM;
 	for (uint64_t i = 0; sp && i < sp->n; i++)
 		if (l2s_add(out, sp->t[i], sp->line_addr[sp->line[i]], sp->core[i], sp->store[i]) < 0) {
@@ -567,7 +620,7 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	sim_counts cnt = {0};
 	uint64_t rf = 0, merges = 0, steps = 0;
 	int rc = RD_ENOMEM;
-	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l2_line, cache, &own);
+	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l2_line, c->l2_sector, cache, &own);
 	if (!sp)
 		return RD_ENOMEM;
 	const l2stream s = *sp; /* (read only below) */
@@ -599,6 +652,8 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	out->merges = merges; /* reads' (the latency class) and writes' */
 	out->steps = steps;
 	out->miss_rate = cnt.requests ? (double)cnt.misses / (double)cnt.requests : 0.0;
+	out->sector_lookups = cnt.sect_lookups;
+	out->sector_hits = cnt.sect_hits;
 	out->hist = cnt.hist;
 	out->hist_len = cnt.hist_len;
 	out->hist_inf = cnt.hist_inf;

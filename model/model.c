@@ -410,6 +410,7 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 	 * the reference's arithmetic reads every case's histogram. */
 	p->need_hist = cs == RD_CASE_FULL || c->model == RD_PROFILE_REF2013;
 	p->emit = cs == RD_CASE_FULL && (c->l2_size > 0 || c->dram_enable);
+	p->emit_sect = p->emit && c->l2_size > 0 && c->l2_sector != 0;
 	if (c->model == RD_PROFILE_RDGC) {
 		p->rdgc = 1;
 		p->bank_of = m->bank_of;
@@ -517,7 +518,7 @@ static int case_same_as_full(const rd_model *m, const rd_config *c, int i)
 	sim_params *both[2] = {&a, &b};
 	for (int j = 0; j < 2; j++) {
 		sim_params *p = both[j];
-		p->record_events = p->need_hist = p->shadow = p->emit = p->sector = 0;
+		p->record_events = p->need_hist = p->shadow = p->emit = p->emit_sect = p->sector = 0;
 		p->shadow_set_of = p->shadow_cap = NULL;
 		if (c->replacement != RD_REPL_RANDOM)
 			p->case_id = 0;
@@ -1331,6 +1332,13 @@ double rd_result_l1_hit_rate(const rd_result *r)
 	if (r->sector_lookups)
 		return (double)r->sector_hits / (double)r->sector_lookups;
 	return r->requests ? 1.0 - r->miss_rate : NAN;
+}
+
+double rd_level_hit_rate(const rd_level *l)
+{
+	if (l->sector_lookups)
+		return (double)l->sector_hits / (double)l->sector_lookups;
+	return l->requests ? 1.0 - l->miss_rate : NAN;
 }
 
 void rd_result_free(rd_result *r)

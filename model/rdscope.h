@@ -205,6 +205,8 @@ typedef struct rd_config {
 	 * and the shared-memory configuration size taken from it: the L1 is
 	 * the rest (l1_size follows, rd_config_set) */
 	uint32_t l1_unified, l1_carveout;
+	/* the L2's sectors (bytes; 0: whole lines), as l1_sector */
+	uint32_t l2_sector;
 	uint32_t mem_n;
 	rd_placement mem[RD_MEM_MAX];
 } rd_config;
@@ -724,6 +726,10 @@ typedef struct rd_level {
 	uint64_t merges;            /* requests (reads and writes) merged into an entry in flight */
 	uint64_t steps;             /* L2 steps with an access */
 	double miss_rate;           /* misses / requests */
+	/* l2.sector: the reads' sector lookups and the ones that found their
+	 * sector there or coming (Nsight Compute's lts__t_sectors_srcunit_
+	 * tex_op_read.sum and its _lookup_hit); 0 without sectors */
+	uint64_t sector_lookups, sector_hits;
 	uint64_t *hist;             /* reads' distances per bank's set; inf apart */
 	uint32_t hist_len;
 	uint64_t hist_inf;
@@ -857,6 +863,10 @@ void rd_result_free(rd_result *r);
  * loads.
  */
 double rd_result_l1_hit_rate(const rd_result *r);
+/* The L2's, alike: with l2.sector the reads' sector hit rate (Nsight
+ * Compute's lts__t_sector_op_read_hit_rate for the L1s' reads), else 1 -
+ * miss_rate. NAN without requests. */
+double rd_level_hit_rate(const rd_level *l);
 
 /* RDGC's six metrics (seed 001 §5), from a run and, for the L1B pair, a
  * run of the same configuration under rd_config_l1b (or NULL: have_l1b

@@ -97,6 +97,7 @@ typedef struct core_state {
 	int shadow;
 	int by_site;         /* sim_params.by_site */
 	int emit;            /* sim_params.emit: record what leaves for the L2 */
+	int emit_sect;       /* sim_params.emit_sect: with sectors (l2.sector) */
 	/* emit under l1.stores=allocate: per line, written since its fill (a
 	 * store hit or missed it); an eviction of a written line is a
 	 * write-back to the L2 at the effect's step (now). NULL otherwise. */
@@ -563,7 +564,8 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 	out->store_requests++;
 	if (need_hist && hist_w_add(out, d) < 0)
 		return -1;
-	if (cs->emit && l2s_add(out, T, cs->in->co->line_addr[l], cs->core, 1) < 0)
+	if (cs->emit && l2s_add_sect(out, T, cs->in->co->line_addr[l], cs->core, 1,
+				     cs->emit_sect ? rq->sect : 0) < 0)
 		return -1;
 	cs->issued++;
 	return 0;
@@ -660,7 +662,8 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			eff = T + lat;
 			out->misses++;
 			out->bypass++;
-			if (cs->emit && l2s_add(counts, T, co->line_addr[l], cs->core, 0) < 0)
+			if (cs->emit && l2s_add_sect(counts, T, co->line_addr[l], cs->core, 0,
+						     cs->emit_sect ? rq->sect : 0) < 0)
 				return -1;
 		} else if (mshr_full(cs, ws) || (pol && cs->alloc_miss && !policy_can_reserve(&cs->pol, l))) {
 			/* no MSHR entry, or (allocating on miss) every way of
@@ -701,8 +704,10 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			cs->land[l] = (uint32_t)eff;
 			out->misses++;
 			/* a new entry: the line is asked of the L2 (a store's miss
-			 * under allocate fetches its line: a read) */
-			if (cs->emit && l2s_add(counts, T, co->line_addr[l], cs->core, 0) < 0)
+			 * under allocate fetches its line: a read), its sectors
+			 * under l2.sector */
+			if (cs->emit && l2s_add_sect(counts, T, co->line_addr[l], cs->core, 0,
+						     cs->emit_sect ? rq->sect : 0) < 0)
 				return -1;
 			if (ext && cs->wev && (cs->wev[l] & WEV_MARK)) {
 				/* its last removal was a store's (not a first touch) */
@@ -729,6 +734,12 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			if (!rq->store) {
 				out->sect_lookups += (uint64_t)__builtin_popcount(rq->sect);
 				out->sect_hits += (uint64_t)__builtin_popcount(rq->sect & had);
+				/* l2.sector: the sectors a present line lacks are
+				 * asked of the L2 (a line miss asked for its own) */
+				uint32_t lack = rq->sect & ~had;
+				if (cs->emit_sect && lack && (o == RD_OUT_HIT || cls == RD_CLASS_LATENCY) &&
+				    l2s_add_sect(counts, T, co->line_addr[l], cs->core, 0, lack) < 0)
+					return -1;
 			}
 			if (cls != RD_CLASS_BYPASS)
 				cs->sect[l] = (uint8_t)(had | rq->sect);
@@ -872,6 +883,7 @@ static int core_init(core_state *cs)
 	cs->shadow = p->shadow;
 	cs->by_site = p->by_site;
 	cs->emit = p->emit;
+	cs->emit_sect = p->emit && p->emit_sect && p->sector;
 	if (p->emit && p->stores == RD_STORES_ALLOCATE) {
 		cs->dirty = calloc(nl ? nl : 1, 1);
 		if (!cs->dirty || stack_who(&cs->st) < 0)

@@ -84,7 +84,12 @@ static void test_keys_defaults(void **state)
 static void test_keys_rows(void **state)
 {
 	(void)state;
-	assert_int_equal(rd_key_count(), 73);
+	/* (the count is the table's: no second list of keys to keep) */
+	size_t rows = 0;
+	while (rd_keys[rows].name)
+		rows++;
+	assert_int_equal(rd_key_count(), rows);
+	assert_true(rows > 60);
 	for (size_t i = 0; i < rd_key_count(); i++) {
 		const rd_key *k = &rd_keys[i];
 		assert_non_null(k->name);
@@ -456,6 +461,8 @@ static void facts_same_result(const rd_result *a, const rd_result *b, const char
 	    memcmp(a->cls, b->cls, sizeof a->cls) || a->time_steps != b->time_steps ||
 	    a->store_hits != b->store_hits || a->has_l2 != b->has_l2 ||
 	    a->l2.misses != b->l2.misses || a->l2.hits != b->l2.hits ||
+	    a->l2.sector_lookups != b->l2.sector_lookups || a->l2.sector_hits != b->l2.sector_hits ||
+	    a->sector_lookups != b->sector_lookups || a->sector_hits != b->sector_hits ||
 	    a->l2.hist_len != b->l2.hist_len ||
 	    (a->l2.hist_len && memcmp(a->l2.hist, b->l2.hist, a->l2.hist_len * sizeof *a->l2.hist)) ||
 	    a->has_dram != b->has_dram || a->dram.row_hits != b->dram.row_hits ||

@@ -152,6 +152,108 @@ static void test_sector_checks(void **state)
 	assert_non_null(strstr(err, "model=paper only"));
 }
 
+/* An L2 of 64 lines (128 bytes, 32-byte sectors with l2.sector) behind
+ * the toy L1. */
+static void l2_config(rd_config *c, uint32_t l1_lines, uint32_t warp, uint32_t l1_sector)
+{
+	sect_config(c, l1_lines, warp);
+	c->l1_sector = l1_sector;
+	c->l2_size = 64 * 128;
+	c->l2_line = 128;
+	c->l2_ways = 8;
+	c->l2_sector = 32;
+	char err[256];
+	if (rd_config_check(c, err, sizeof err))
+		fail_msg("%s", err);
+}
+
+/* l2.sector: a warp asks for sector 0 of a line (an L1 miss: the L2 is
+ * asked for that sector), then for the whole line (an L1 hit lacking
+ * sectors 1-3: the L2 is asked for those three, its line present but
+ * they are not). The L2: 2 requests, 4 sector lookups, 0 hits. Without
+ * l1.sector every request is a whole line's: one request, 4 lookups. */
+static void test_l2_sector_asks(void **state)
+{
+	(void)state;
+	rd_kernel_builder *b = rd_kernel_builder_new("warp", 32, 1, 1);
+	for (uint32_t t = 0; t < 32; t++)
+		rd_kernel_builder_add(b, t, 0, 0x1000 + (t % 8) * 4, 4);
+	for (uint32_t t = 0; t < 32; t++)
+		rd_kernel_builder_add(b, t, 0, 0x1000 + t * 4, 4);
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	rd_config c;
+	l2_config(&c, 4, 32, 32);
+	rd_result r;
+	run_all(k, &c, &r);
+	assert_int_equal(r.sector_lookups, 5); /* the L1: 1 + 4, one hit */
+	assert_int_equal(r.sector_hits, 1);
+	assert_true(r.has_l2);
+	assert_int_equal(r.l2.requests, 2);
+	assert_int_equal(r.l2.sector_lookups, 4);
+	assert_int_equal(r.l2.sector_hits, 0);
+	assert_true(rd_level_hit_rate(&r.l2) == 0.0);
+	rd_result_free(&r);
+	c.l1_sector = 0;
+	run_all(k, &c, &r);
+	assert_int_equal(r.l2.requests, 1);
+	assert_int_equal(r.l2.sector_lookups, 4);
+	assert_int_equal(r.l2.sector_hits, 0);
+	rd_result_free(&r);
+	/* without l2.sector the L2 counts no sectors and sees what it saw */
+	c.l1_sector = 32;
+	c.l2_sector = 0;
+	run_all(k, &c, &r);
+	assert_int_equal(r.l2.requests, 1);
+	assert_int_equal(r.l2.sector_lookups, 0);
+	assert_int_equal(r.l2.sector_hits, 0);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* The L2 keeps what the L1 lost: in a one-line L1, A whole (4 L2 sector
+ * misses), B whole (4 more; A leaves the L1), then A's sector 0 (an L1
+ * miss asking the L2 for one sector, which it has): 9 lookups, 1 hit. */
+static void test_l2_sector_keeps(void **state)
+{
+	(void)state;
+	rd_kernel_builder *b = rd_kernel_builder_new("warp", 32, 1, 1);
+	const uint64_t base[] = {0x0, 0x400};
+	for (int i = 0; i < 2; i++)
+		for (uint32_t t = 0; t < 32; t++)
+			rd_kernel_builder_add(b, t, 0, base[i] + t * 4, 4);
+	for (uint32_t t = 0; t < 32; t++)
+		rd_kernel_builder_add(b, t, 0, 0x4, 4);
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	rd_config c;
+	l2_config(&c, 1, 32, 32);
+	rd_result r;
+	run_all(k, &c, &r);
+	assert_int_equal(r.l2.requests, 3);
+	assert_int_equal(r.l2.sector_lookups, 9);
+	assert_int_equal(r.l2.sector_hits, 1);
+	assert_true(rd_level_hit_rate(&r.l2) == 1.0 / 9.0);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* l2.sector's checks, as l1.sector's over l2.line. */
+static void test_l2_sector_checks(void **state)
+{
+	(void)state;
+	rd_config c;
+	char err[256];
+	rd_config_default(&c);
+	assert_int_equal(rd_config_set(&c, "l2.size", "65536", err, sizeof err), 0);
+	const char *bad[] = {"24", "256", "8"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(rd_config_set(&c, "l2.sector", bad[i], err, sizeof err), 0);
+		assert_int_equal(rd_config_check(&c, err, sizeof err), -1);
+		assert_non_null(strstr(err, "l2.sector: must be 0 or a power of two dividing l2.line"));
+	}
+	assert_int_equal(rd_config_set(&c, "l2.sector", "32", err, sizeof err), 0);
+	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +262,9 @@ int main(void)
 		cmocka_unit_test(test_sector_store_then_load),
 		cmocka_unit_test(test_sector_eviction),
 		cmocka_unit_test(test_sector_checks),
+		cmocka_unit_test(test_l2_sector_asks),
+		cmocka_unit_test(test_l2_sector_keeps),
+		cmocka_unit_test(test_l2_sector_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,10 +93,11 @@ static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, const rd_
 	}
 	vrow *w = &v->rows[v->n];
 	/* the hardware view: latency misses are not misses (the paper's);
-	 * with sectors, the loads' sector hit rate, as ncu counts it */
+	 * with sectors (l1.sector, l2.sector), the reads' sector hit rates,
+	 * as ncu counts them */
 	w->input = spec;
 	w->l1 = rd_result_l1_hit_rate(rp);
-	w->l2 = rp->has_l2 && rp->l2.requests ? 1.0 - rp->l2.miss_rate : NAN;
+	w->l2 = rp->has_l2 ? rd_level_hit_rate(&rp->l2) : NAN;
 	w->kernel = strdup(k->name ? k->name : "");
 	w->m = NULL;
 	if (!w->kernel || vsel_match(&v->sel, v->match, w->kernel, &w->m) < 0) {

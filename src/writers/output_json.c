@@ -157,6 +157,14 @@ static void json_l2(FILE *f, const rd_level *l)
 	json_u64(f, "partitions", l->partitions, 0);
 	json_u64(f, "banks", l->banks, 0);
 	json_u64(f, "sets", l->sets, 0);
+	if (l->sector_lookups) { /* l2.sector: the reads' sectors, as ncu counts them */
+		fputs(",\"sectors\":{", f);
+		json_u64(f, "lookups", l->sector_lookups, 1);
+		json_u64(f, "hits", l->sector_hits, 0);
+		fputs(",\"hit_rate\":", f);
+		json_double(f, rd_level_hit_rate(l), "%.17g");
+		fputs("}", f);
+	}
 	json_banks(f, "bank_requests", l->bank_requests, l->partitions, l->banks);
 	json_banks(f, "bank_misses", l->bank_misses, l->partitions, l->banks);
 	json_hist(f, "histogram", l->hist, l->hist_len, l->hist_inf);

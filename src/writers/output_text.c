@@ -223,6 +223,11 @@ static void text_l2(FILE *f, const rd_config *c, const rd_level *l)
 		(unsigned long long)l->store_evictions, l->store_evictions == 1 ? "" : "s",
 		(unsigned long long)l->reservation_fails, (unsigned long long)l->merges,
 		(unsigned long long)l->steps);
+	if (c->l2_sector && l->sector_lookups)
+		fprintf(f, "L2 sectors: %llu read sector lookups, %llu hits: %.2f%% (as Nsight Compute "
+			   "counts lts__t_sectors_srcunit_tex_op_read_lookup_hit; %u-byte sectors)\n",
+			(unsigned long long)l->sector_lookups, (unsigned long long)l->sector_hits,
+			100.0 * rd_level_hit_rate(l), c->l2_sector);
 	text_histogram(f, "L2 histogram:", l->hist, l->hist_len, l->hist_inf);
 	if (l->store_requests)
 		text_histogram(f, "L2 store histogram:", l->hist_w, l->hist_w_len, l->hist_w_inf);
