@@ -39,6 +39,7 @@ struct rd_count {
 	uint32_t nids, capids;
 	uint16_t *in;          /* [id]: bit k set when level k holds the line */
 	uint32_t *last_ref;    /* [id]: the reference that touched it last */
+	uint64_t *id_line;     /* [id]: the line */
 	uint32_t mru;          /* the line id accessed last, NIL before any */
 	/* the ids of recent lines, direct-mapped by line (key line + 1, 0:
 	 * empty): most accesses find their id without the hash map */
@@ -99,6 +100,7 @@ void rd_count_free(rd_count *c)
 	free(c->vals);
 	free(c->in);
 	free(c->last_ref);
+	free(c->id_line);
 	free(c);
 }
 
@@ -147,7 +149,10 @@ static int grow_ids(rd_count *c)
 	uint32_t *lr = realloc(c->last_ref, (size_t)n * sizeof *lr);
 	if (lr)
 		c->last_ref = lr;
-	if (!in || !lr)
+	uint64_t *lo = realloc(c->id_line, (size_t)n * sizeof *lo);
+	if (lo)
+		c->id_line = lo;
+	if (!in || !lr || !lo)
 		return -1;
 	for (int k = 0; k < c->nlevels; k++) {
 		uint32_t *p = realloc(c->lv[k].prev, (size_t)n * sizeof *p);
@@ -192,6 +197,7 @@ static uint32_t line_id(rd_count *c, uint64_t line, int *fresh)
 	c->keys[h] = key;
 	c->vals[h] = id;
 	c->in[id] = 0;
+	c->id_line[id] = line;
 	*fresh = 1;
 	c->near_key[slot] = key;
 	return c->near_id[slot] = id;
@@ -370,7 +376,7 @@ static int add_times(uint64_t *a, uint64_t d, uint64_t t)
 	return 0;
 }
 
-int rd_count_extrapolate(rd_count *c, const rd_count_ref *delta, uint64_t times)
+static int add_counts(rd_count *c, const rd_count_ref *delta, uint64_t times, int lines)
 {
 	/* checked first: nothing changes on failure */
 	for (uint32_t i = 0; i < c->nrefs; i++) {
@@ -387,9 +393,131 @@ int rd_count_extrapolate(rd_count *c, const rd_count_ref *delta, uint64_t times)
 	for (uint32_t i = 0; i < c->nrefs; i++) {
 		add_times(&c->refs[i].accesses, delta[i].accesses, times);
 		add_times(&c->refs[i].compulsory, delta[i].compulsory, times);
-		add_times(&c->extra_lines, delta[i].compulsory, times);
+		if (lines)
+			add_times(&c->extra_lines, delta[i].compulsory, times);
 		for (int k = 0; k < c->nlevels; k++)
 			add_times(&c->refs[i].capacity[k], delta[i].capacity[k], times);
 	}
+	return 0;
+}
+
+int rd_count_extrapolate(rd_count *c, const rd_count_ref *delta, uint64_t times)
+{
+	return add_counts(c, delta, times, 1);
+}
+
+int rd_count_add(rd_count *c, const rd_count_ref *delta, uint64_t times)
+{
+	return add_counts(c, delta, times, 0);
+}
+
+/* ---------------------------------------------------------------- the flat path's */
+
+/* The line's id, or NIL when it was never accessed. */
+static uint32_t find_id(const rd_count *c, uint64_t line)
+{
+	uint64_t key = line + 1;
+	for (uint64_t h = hash(key) & (c->hcap - 1); c->keys[h]; h = (h + 1) & (c->hcap - 1))
+		if (c->keys[h] == key)
+			return c->vals[h];
+	return NIL;
+}
+
+int rd_count_last(const rd_count *c, uint64_t line, uint32_t *ref)
+{
+	uint32_t id = find_id(c, line);
+	if (id == NIL)
+		return 0;
+	*ref = c->last_ref[id];
+	return 1;
+}
+
+int rd_count_note_reuse(rd_count *c, uint32_t r, uint32_t prev)
+{
+	if (r >= c->nrefs || prev >= c->nrefs)
+		return -1;
+	c->reuse[(size_t)r * c->nrefs + prev] = 1;
+	return 0;
+}
+
+int rd_count_touch(rd_count *c, uint64_t line, uint32_t ref)
+{
+	int fresh;
+	if (c->oom || ref >= c->nrefs)
+		return -1;
+	uint32_t id = line_id(c, line, &fresh);
+	if (id == NIL) {
+		c->oom = 1;
+		return -1;
+	}
+	c->last_ref[id] = ref;
+	return 0;
+}
+
+uint64_t rd_count_max_lines(const rd_count *c)
+{
+	uint64_t m = 0;
+	for (int k = 0; k < c->nlevels; k++)
+		if (c->lv[k].cap > m)
+			m = c->lv[k].cap;
+	return m;
+}
+
+/* The level holding the most lines (every level's list is a prefix of
+ * its: one stream, LRU). */
+static int largest(const rd_count *c)
+{
+	int b = 0;
+	for (int k = 1; k < c->nlevels; k++)
+		if (c->lv[k].cap > c->lv[b].cap)
+			b = k;
+	return b;
+}
+
+size_t rd_count_stack(const rd_count *c, uint64_t *out, size_t max)
+{
+	const level *L = &c->lv[largest(c)];
+	size_t n = 0;
+	for (uint32_t id = L->head; id != NIL && n < max; id = L->next[id])
+		out[n++] = c->id_line[id];
+	return n;
+}
+
+int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n)
+{
+	if (c->oom)
+		return -1;
+	const level *B = &c->lv[largest(c)];
+	if (n < B->n || !n)
+		return -1;
+	uint32_t *ids = malloc(n * sizeof *ids);
+	if (!ids)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if ((ids[i] = find_id(c, lines[i])) == NIL) {
+			free(ids);
+			return -1;
+		}
+	for (int k = 0; k < c->nlevels; k++) {
+		level *L = &c->lv[k];
+		for (uint32_t id = L->head; id != NIL; id = L->next[id])
+			c->in[id] &= (uint16_t)~(1u << k);
+		L->head = L->tail = NIL;
+		L->n = 0;
+		for (size_t i = n; i-- > 0;) { /* the oldest first: each pushed to the front */
+			if (i >= L->cap)
+				continue;
+			if (c->in[ids[i]] & (1u << k)) { /* a line twice: not a stack */
+				c->oom = 1;
+				free(ids);
+				return -1;
+			}
+			c->in[ids[i]] |= (uint16_t)(1u << k);
+			push_front(L, ids[i]);
+			L->n++;
+		}
+	}
+	c->mru = ids[0];
+	free(ids);
 	return 0;
 }

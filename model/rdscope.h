@@ -997,6 +997,26 @@ int rd_count_reset(rd_count *c);
  * counts are proven equal to one period's (src/kdesc's flat path). The
  * stacks and reuse sets do not change. -1 past 2^64 (c unchanged). */
 int rd_count_extrapolate(rd_count *c, const rd_count_ref *delta, uint64_t times);
+/* The flat path's one loop down (src/kdesc/kdesc_flat.c), which skips an
+ * inner loop's later periods and so must leave c as if they had run:
+ * rd_count_add is rd_count_extrapolate without the distinct lines (the
+ * skipped lines are touched instead); rd_count_last: 1 and the reference
+ * that touched line last, or 0 never touched; rd_count_note_reuse: r's
+ * access reused prev's line (rd_count_reused); rd_count_touch: line
+ * touched by ref, nothing counted and the stacks unchanged (a new line is
+ * a distinct line); rd_count_max_lines: the largest level's lines;
+ * rd_count_stack: the largest level's lines, most recent first (up to
+ * max); rd_count_restack: the stacks become lines[0..n) (distinct, each
+ * touched before, most recent first, n at least the lines the largest
+ * level holds), each level holding its first ones, lines[0] the line
+ * accessed last. -1: out of memory or arguments out of range. */
+int rd_count_add(rd_count *c, const rd_count_ref *delta, uint64_t times);
+int rd_count_last(const rd_count *c, uint64_t line, uint32_t *ref);
+int rd_count_note_reuse(rd_count *c, uint32_t r, uint32_t prev);
+int rd_count_touch(rd_count *c, uint64_t line, uint32_t ref);
+uint64_t rd_count_max_lines(const rd_count *c);
+size_t rd_count_stack(const rd_count *c, uint64_t *out, size_t max);
+int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n);
 
 /*
  * The learned estimator (seed 003 §IV, MLCRP; model/learn.c).

@@ -118,6 +118,9 @@ struct kd_watch {
 	lset first;  /* first touches in period 1 */
 	int oom;
 	int stale;   /* a line touched before period 0 (only) touched again in period 1 */
+	/* one loop down (inner_see): the watch it passes each line on to */
+	struct kd_watch *up;
+	void (*upsee)(struct kd_watch *w, uint64_t line);
 };
 
 static void kd_watch_see(struct kd_watch *w, uint64_t x)
@@ -401,19 +404,21 @@ static void check_period1(const kdesc *d, const shape *sh, const struct kd_watch
 	}
 }
 
-/* The body's last statement, loop st, by the flat path (the statements
- * before it counted already): as kd_flat_body. */
-static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
+/* Loop st's shape at the current values (see the top): 0 with *out (free
+ * with free_shape), *v0, *c, *N and the period *g; 1 not that shape (why
+ * says why); -1 an error. */
+static int analyse(run *r, const kd_kernel *K, const kd_stmt *st, shape **out, int64_t *v0,
+		   int64_t *cc, uint64_t *NN, uint64_t *gg, char *why, size_t len)
 {
 	kdesc *d = r->d;
-	kdesc_flat_info *fi = r->flat;
-	int64_t v0, c;
+	int64_t c;
 	uint64_t N;
-	int lt = kd_loop_trips(r, st, &v0, &c, &N);
+	*out = NULL;
+	int lt = kd_loop_trips(r, st, v0, &c, &N);
 	if (lt < 0)
 		return -1;
 	if (lt) {
-		snprintf(fi->why, sizeof fi->why,
+		snprintf(why, len,
 			 "line %u: the loop is not v = a; v < b (or <=, >, >=, !=); v += constant",
 			 st->line);
 		return 1;
@@ -432,7 +437,7 @@ static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
 	sh->hi = K->nlocal1;
 	sh->skip_stores = r->skip_stores;
 	if (!body_ok(d, sh, r->vals, st->l1, st->n1)) {
-		snprintf(fi->why, sizeof fi->why, "%s", sh->why);
+		snprintf(why, len, "%s", sh->why);
 		free_shape(sh);
 		return 1;
 	}
@@ -441,8 +446,8 @@ static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
 		if (sh->seen[a] &&
 		    (sh->coef[a] > ((int64_t)1 << 40) / (c < 0 ? -c : c) ||
 		     sh->coef[a] < -(((int64_t)1 << 40) / (c < 0 ? -c : c)))) {
-			snprintf(fi->why, sizeof fi->why, "line %u: %s moves too far per iteration",
-				 st->line, d->arrays[a].name);
+			snprintf(why, len, "line %u: %s moves too far per iteration", st->line,
+				 d->arrays[a].name);
 			free_shape(sh);
 			return 1;
 		}
@@ -465,13 +470,424 @@ static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
 			uint64_t a0 = A->base / line, a1 = (A->base + A->total * A->elem - 1) / line;
 			uint64_t b0 = B->base / line, b1 = (B->base + B->total * B->elem - 1) / line;
 			if (a0 <= b1 && b0 <= a1) {
-				snprintf(fi->why, sizeof fi->why,
-					 "arrays %s and %s share a line and move differently", A->name,
-					 B->name);
+				snprintf(why, len, "arrays %s and %s share a line and move differently",
+					 A->name, B->name);
 				free_shape(sh);
 				return 1;
 			}
 		}
+	*out = sh;
+	*cc = c;
+	*NN = N;
+	*gg = g;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- one loop down */
+
+/*
+ * A loop inside the flat loop's body (gemm's k loop in an iteration of i),
+ * run while the flat path counts its periods: its own later periods
+ * skipped where an argument proves them, the counter left as if they had
+ * run (the outer loop's next iterations read it).
+ *
+ * The loop has the flat shape in its own variable (body_ok), its period g,
+ * the line map T (each array moved by its own s_a lines a period), q
+ * periods after the remainder. It runs period after period; after period
+ * m >= 1, with E = q - 1 - m periods left, they are skipped when
+ *  (1) win, the lines touched since period 0 began, holds at least the
+ *      largest level's lines L at the end of period m;
+ *  (2) every access of period m whose line is not in win (touched before
+ *      period 0 only: stale; or never: a first touch) has s_a != 0 and
+ *      x + s_a beyond period 0's lines of its array (in the direction of
+ *      s_a), so no translate T^e(x), e >= 1, is a line of period 0 and
+ *      none of T^e(x) (1 <= e <= E) is touched in periods 0 .. m + e - 1;
+ *  (3) a stale access found at least L lines in win;
+ *  (4) each translate T^e(x) (1 <= e <= E) of a stale x was touched
+ *      before (the counter knows it; its last reference is noted as a
+ *      reuse) and of a first touch never was;
+ *  (5) the last iteration's indices are in bounds (run without counting).
+ * Why period m + e counts as period m, access by access:
+ *  - a line whose last touch t' is at or after period 0's start: as the
+ *    outer loop's argument (the top), the same distance and reference;
+ *  - a stale line x_m at t_m, its translate x at t_m + eP (P the period's
+ *    accesses): by (2) x is not touched in periods 0 .. m + e - 1, nor
+ *    earlier in period m + e (that would translate to a touch of x_m
+ *    earlier in period m), so its last touch is before period 0: every
+ *    line touched in [period e's start, t_m + eP) lies in between, and
+ *    those are the translates of period 0 .. t_m's lines (T one to one):
+ *    at least L by (3), a miss at every level; not a first touch by (4);
+ *  - a first touch: its translates are first touches by (2) and (4).
+ * The counter afterwards: the counts of period m times E added; each
+ * line of period m moved by T^e (e = 1 .. E, in order: a later touch wins)
+ * touched with the reference that touched it last in period m; and the
+ * stacks: by (1) their L lines at the end of period m are lines of win,
+ * the last L distinct lines of the stream, and the stream's last E
+ * periods are T^E of the E periods ending with m, so the final stacks are
+ * T^E of these lines, in the same order. The outer loop's watch is shown
+ * every line touched.
+ */
+typedef struct inner {
+	struct kd_watch w; /* first: r->watch */
+	int period;        /* -1 in the remainder */
+	uint64_t cap;      /* L: the largest level's lines */
+	lset win;
+	int bad, oom;
+	/* period 0: each array's lowest and highest line */
+	uint64_t lo0[MAX_ARRAYS_FLAT], hi0[MAX_ARRAYS_FLAT];
+	uint8_t in0[MAX_ARRAYS_FLAT];
+	/* the current period: its lines in order, and its stale lines and
+	 * first touches with their references */
+	uint64_t *seq;
+	size_t nseq, cseq;
+	uint64_t *odd;
+	uint32_t *oref;
+	uint8_t *ostale;
+	size_t nodd, codd;
+	int pending; /* odd's last entry still waits for its reference */
+	const kdesc *d;
+	uint32_t line;
+} inner;
+
+static int push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t x)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 256;
+		uint64_t *p = realloc(*a, nc * sizeof *p);
+		if (!p)
+			return -1;
+		*a = p;
+		*cap = nc;
+	}
+	(*a)[(*n)++] = x;
+	return 0;
+}
+
+/* the reference of the access just counted (the line's last) */
+static void settle(inner *in)
+{
+	if (in->pending) {
+		uint32_t ref = 0;
+		rd_count_last(in->w.cnt, in->odd[in->nodd - 1], &ref);
+		in->oref[in->nodd - 1] = ref;
+		in->pending = 0;
+	}
+}
+
+static void inner_see(struct kd_watch *w, uint64_t x)
+{
+	inner *in = (inner *)w;
+	if (w->up)
+		w->upsee(w->up, x);
+	settle(in);
+	if (in->period < 0)
+		return;
+	int rc = 0;
+	if (in->period == 0) {
+		int a = array_of_line(in->d, x, in->line);
+		if (a >= 0) {
+			if (!in->in0[a] || x < in->lo0[a])
+				in->lo0[a] = x;
+			if (!in->in0[a] || x > in->hi0[a])
+				in->hi0[a] = x;
+			in->in0[a] = 1;
+		}
+	}
+	if (!lset_has(&in->win, x)) {
+		int stale = rd_count_seen(w->cnt, x);
+		if (stale && in->win.n < in->cap)
+			in->bad = 1;
+		if (in->nodd == in->codd) {
+			size_t nc = in->codd ? 2 * in->codd : 256;
+			uint64_t *o = realloc(in->odd, nc * sizeof *o);
+			if (o)
+				in->odd = o;
+			uint32_t *f = realloc(in->oref, nc * sizeof *f);
+			if (f)
+				in->oref = f;
+			uint8_t *t = realloc(in->ostale, nc);
+			if (t)
+				in->ostale = t;
+			if (!o || !f || !t) {
+				in->oom = 1;
+				return;
+			}
+			in->codd = nc;
+		}
+		in->odd[in->nodd] = x;
+		in->ostale[in->nodd++] = (uint8_t)stale;
+		in->pending = 1;
+		rc |= lset_add(&in->win, x) < 0;
+	}
+	rc |= push_u64(&in->seq, &in->nseq, &in->cseq, x) < 0;
+	if (rc)
+		in->oom = 1;
+}
+
+/* Line x moved by e periods: its array's step s (lines a period) times e. */
+static uint64_t shift_line(const kdesc *d, const int64_t *s, uint64_t x, uint64_t e, uint32_t line)
+{
+	int a = array_of_line(d, x, line);
+	return a < 0 ? x : x + (uint64_t)s[a] * e;
+}
+
+/* Skip the periods after m (E of them; see above): 1 skipped, 0 not (the
+ * loop runs on), -1 an error. start: the counts when period m began. */
+static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int64_t v0, int64_t c,
+		    uint64_t N, uint64_t E, const rd_count_ref *start)
+{
+	kdesc *d = r->d;
+	rd_count *cnt = r->count;
+	int nr = d->nrefs;
+	uint32_t line = r->line;
+	settle(in);
+	if (in->oom)
+		return kd_oom(d);
+	if (in->bad || in->win.n < in->cap || !E)
+		return 0;
+	/* (2) */
+	for (size_t i = 0; i < in->nodd; i++) {
+		uint64_t x = in->odd[i];
+		int a = array_of_line(d, x, line);
+		if (a < 0 || !s[a])
+			return 0;
+		if (in->in0[a] && (s[a] > 0 ? x + (uint64_t)s[a] <= in->hi0[a]
+					    : x + (uint64_t)s[a] >= in->lo0[a]))
+			return 0;
+	}
+	/* (5), its error left to the loop's own run */
+	int failed = r->failed;
+	r->dry = 1;
+	r->vals[st->slot] = v0 + (int64_t)(N - 1) * c;
+	int e5 = kd_run_list(r, st->l1, st->n1);
+	r->dry = 0;
+	r->failed = failed;
+	if (e5 < 0)
+		return 0;
+	/* (4), the reuses noted on the way */
+	uint8_t *pairs = calloc((size_t)nr * (size_t)nr, 1);
+	rd_count_ref *delta = malloc((size_t)nr * sizeof *delta);
+	uint64_t *top = malloc((size_t)in->cap * sizeof *top);
+	uint64_t *last = NULL;
+	size_t nlast = 0, clast = 0;
+	lset done = {0};
+	int rc = 0;
+	if (!pairs || !delta || !top) {
+		rc = kd_oom(d);
+		goto out;
+	}
+	for (size_t i = 0; i < in->nodd; i++) {
+		uint64_t x = in->odd[i];
+		int a = array_of_line(d, x, line);
+		for (uint64_t e = 1; e <= E; e++) {
+			uint32_t prev;
+			int seen = rd_count_last(cnt, x + (uint64_t)s[a] * e, &prev);
+			if (seen != in->ostale[i])
+				goto out; /* rc 0: not skipped */
+			if (seen)
+				pairs[(size_t)in->oref[i] * nr + prev] = 1;
+		}
+	}
+	/* the stacks' lines, checked to have arrays */
+	size_t ntop = rd_count_stack(cnt, top, in->cap);
+	for (size_t i = 0; i < ntop; i++)
+		if (array_of_line(d, top[i], line) < 0 || !lset_has(&in->win, top[i]))
+			goto out;
+	/* period m's lines, each once, in the order of their last touch */
+	for (size_t i = in->nseq; i-- > 0;) {
+		int k = lset_add(&done, in->seq[i]);
+		if (k < 0 || (k && push_u64(&last, &nlast, &clast, in->seq[i]) < 0)) {
+			rc = kd_oom(d);
+			goto out;
+		}
+	}
+	/* skipped: the counts */
+	const rd_count_ref *now = rd_count_refs(cnt);
+	diff(delta, now, start, nr);
+	if (rd_count_add(cnt, delta, E) < 0) {
+		rc = kd_fail(d, st->line, "the counts pass 2^64");
+		r->failed = 1;
+		goto out;
+	}
+	if (r->flat && r->flat->acc)
+		for (int i = 0; i < nr; i++)
+			r->flat->acc[i] += delta[i].accesses * E;
+	for (int p = 0; p < nr; p++)
+		for (int q = 0; q < nr; q++)
+			if (pairs[(size_t)p * nr + q] && rd_count_note_reuse(cnt, (uint32_t)p, (uint32_t)q) < 0) {
+				rc = kd_oom(d);
+				goto out;
+			}
+	/* the lines of the skipped periods: period m's moving lines, oldest
+	 * touch first, with the references that touched them last */
+	size_t nmov = 0;
+	uint64_t *mov = malloc((nlast ? nlast : 1) * sizeof *mov);
+	uint32_t *lref = malloc((nlast ? nlast : 1) * sizeof *lref);
+	if (!mov || !lref) {
+		free(mov);
+		free(lref);
+		rc = kd_oom(d);
+		goto out;
+	}
+	for (size_t i = nlast; i-- > 0;) {
+		int a = array_of_line(d, last[i], line);
+		if (a < 0 || !s[a])
+			continue;
+		rd_count_last(cnt, last[i], &lref[nmov]);
+		mov[nmov++] = last[i];
+	}
+	for (uint64_t e = 1; e <= E && rc == 0; e++)
+		for (size_t i = 0; i < nmov; i++) {
+			uint64_t z = shift_line(d, s, mov[i], e, line);
+			if (in->w.up)
+				in->w.upsee(in->w.up, z);
+			if (rd_count_touch(cnt, z, lref[i]) < 0) {
+				rc = kd_oom(d);
+				break;
+			}
+		}
+	free(mov);
+	free(lref);
+	if (rc)
+		goto out;
+	/* the stacks */
+	for (size_t i = 0; i < ntop; i++)
+		top[i] = shift_line(d, s, top[i], E, line);
+	if (rd_count_restack(cnt, top, ntop) < 0) {
+		rc = kd_oom(d);
+		goto out;
+	}
+	r->vals[st->slot] = v0 + (int64_t)N * c; /* as the loop leaves it */
+	rc = 1;
+out:
+	free(pairs);
+	free(delta);
+	free(top);
+	free(last);
+	lset_free(&done);
+	return rc;
+}
+
+static int run_body(run *r, const kd_kernel *K, int start, int count);
+
+/* Does the loop's body hold more than loads and stores (kd_count_loop's)? */
+static int nested(const kdesc *d, const kd_stmt *st)
+{
+	for (int i = 0; i < st->n1; i++) {
+		int k = d->stmts[d->lists[st->l1 + i]].kind;
+		if (k != ST_LOAD && k != ST_STORE)
+			return 1;
+	}
+	return 0;
+}
+
+/* Loop st (d->lists[at]) one loop down: 0, or -1 an error. */
+static int inner_loop(run *r, const kd_kernel *K, const kd_stmt *st, int at)
+{
+	kdesc *d = r->d;
+	shape *sh;
+	int64_t v0, c;
+	uint64_t N, g;
+	char why[256];
+	int a = analyse(r, K, st, &sh, &v0, &c, &N, &g, why, sizeof why);
+	if (a)
+		return a < 0 ? -1 : kd_run_list(r, at, 1);
+	uint64_t rem = N % g, q = (N - rem) / g;
+	uint64_t cap = rd_count_max_lines(r->count);
+	int nr = d->nrefs;
+	inner *in = calloc(1, sizeof *in);
+	int64_t s[MAX_ARRAYS_FLAT] = {0};
+	rd_count_ref *start = malloc((size_t)(nr ? nr : 1) * sizeof *start);
+	int rc = 0;
+	if (!in || !start) {
+		free(in);
+		free(start);
+		free_shape(sh);
+		return kd_oom(d);
+	}
+	for (int k = 0; k < d->narrays && k < MAX_ARRAYS_FLAT; k++)
+		s[k] = sh->seen[k] ? (int64_t)g * sh->coef[k] * c / (int64_t)r->line : 0;
+	in->w.cnt = r->count;
+	in->w.up = r->watch;
+	in->w.upsee = r->see;
+	in->period = -1;
+	in->cap = cap;
+	in->d = d;
+	in->line = r->line;
+	r->watch = &in->w;
+	r->see = inner_see;
+	uint64_t it = 0;
+	for (; it < N; it++) {
+		if (it >= rem && (it - rem) % g == 0) { /* a period begins */
+			uint64_t p = (it - rem) / g;
+			if (p >= 2 && q >= 3) {
+				int k = try_skip(r, in, st, s, v0, c, N, q - p, start);
+				if (k < 0) {
+					rc = -1;
+					break;
+				}
+				if (k)
+					break;
+			}
+			settle(in);
+			in->period = (int)(p < 2 ? p : 2);
+			in->nseq = in->nodd = 0;
+			in->bad = 0;
+			memcpy(start, rd_count_refs(r->count), (size_t)nr * sizeof *start);
+		}
+		r->vals[st->slot] = v0 + (int64_t)it * c;
+		if (run_body(r, K, st->l1, st->n1) < 0) {
+			rc = -1;
+			break;
+		}
+		if (in->oom) {
+			rc = kd_oom(d);
+			break;
+		}
+	}
+	if (it == N)
+		r->vals[st->slot] = v0 + (int64_t)N * c; /* as the loop leaves it */
+	settle(in);
+	r->watch = in->w.up;
+	r->see = in->w.upsee;
+	lset_free(&in->win);
+	free(in->seq);
+	free(in->odd);
+	free(in->oref);
+	free(in->ostale);
+	free(in);
+	free(start);
+	free_shape(sh);
+	return rc;
+}
+
+/* The flat loop's body while it streams: loops in it one loop down. */
+static int run_body(run *r, const kd_kernel *K, int start, int count)
+{
+	for (int i = 0; i < count; i++) {
+		const kd_stmt *st = &r->d->stmts[r->d->lists[start + i]];
+		int e = st->kind == ST_FOR && !r->dry && r->count && nested(r->d, st)
+				? inner_loop(r, K, st, start + i)
+				: kd_run_list(r, start + i, 1);
+		if (e < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The body's last statement, loop st, by the flat path (the statements
+ * before it counted already): as kd_flat_body. */
+static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
+{
+	kdesc *d = r->d;
+	kdesc_flat_info *fi = r->flat;
+	int64_t v0, c;
+	uint64_t N, g;
+	shape *sh;
+	int an = analyse(r, K, st, &sh, &v0, &c, &N, &g, fi->why, sizeof fi->why);
+	if (an)
+		return an;
+	uint64_t line = r->line;
 	uint64_t rem = N % g, q = (N - rem) / g;
 	if (q < 5) {
 		snprintf(fi->why, sizeof fi->why,
@@ -514,7 +930,7 @@ static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
 		if (rc != 1)
 			break;
 		r->vals[st->slot] = v0 + (int64_t)it * c;
-		if (kd_run_list(r, st->l1, st->n1) < 0)
+		if (run_body(r, K, st->l1, st->n1) < 0)
 			rc = -1;
 		if (w->oom)
 			rc = kd_oom(d);
@@ -554,6 +970,8 @@ static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
 			goto out;
 		}
 		memset(r->fast, 0, (size_t)(nr ? nr : 1) * sizeof *r->fast);
+		if (fi->acc) /* what loops one loop down added */
+			memset(fi->acc, 0, (size_t)(nr ? nr : 1) * sizeof *fi->acc);
 		rc = 1;
 		goto out;
 	}
