@@ -332,6 +332,30 @@ for args in "" "-D T=8 -s l1.line=32" "-D D=192 -D T=32 --levels 2K,16K"; do
 done
 result "count: a tiled gemm from C takes the flat path and equals --stream" $ok
 
+# one loop down: in the flat loop's streamed iterations gemm's k loop
+# skips its later periods once the lines since its first period fill the
+# largest level (B's rows, reused from the previous i, then proven
+# misses everywhere); small levels so that small sizes take it, sizes that
+# are no multiple of a line's floats, a k loop that runs down
+inner() { # did loops one loop down add accesses? (more than the flat loop's share)
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1])); p = d["path"]
+sys.exit(not (p["flat"] and p["added"] * p["iterations"] > d["accesses"] * (p["iterations"] - p["streamed"])))' "$T/out"
+}
+sed 's/for = "k = 0; k < D; k++"/for = "k = D - 1; k >= 0; k--"/' samples/haystack/gemm.kdesc >"$T/down.kdesc"
+ok=0
+grep -q 'k = D - 1; k >= 0; k--' "$T/down.kdesc" || ok=1
+for args in "-D D=64 --levels 4K,8K" "-D D=100 --levels 2K,6K,20K" "-D D=129 -s l1.line=32 --levels 4K,8K" \
+	"-D D=200 --stores skip --levels 4K,8K" "-D D=150 -s l1.line=128 --levels 8K,16K"; do
+	for k in sample:haystack/gemm "$T/down.kdesc"; do
+		# shellcheck disable=SC2086
+		same $args "$k" && grep -qx flat "$T/path" && inner || { ok=1; echo "# one loop down $args $k: $(cat "$T/path")"; }
+	done
+done
+rds count -f json -D D=128 sample:haystack/gemm
+inner && ok=1 # 8,192 lines: B's 1,024 fit, its reuses may hit: streamed
+result "count: one loop down (gemm's k loop) equals --stream (sizes not multiples of a line, 32/64/128-byte lines, stores skipped, k running down); not where B fits" $ok
+
 # statements before the loop are counted access by access, the last loop
 # by the flat path (a line they touched and the loop touches again only
 # after its first period sends it back to streaming)
