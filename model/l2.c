@@ -314,6 +314,19 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* l2.fetch: the sectors m with, around each, its aligned block of g
+ * sectors (g 0 or 1: m). */
+static uint32_t fetch_grow(uint32_t m, uint32_t g)
+{
+	if (g < 2)
+		return m;
+	uint32_t out = 0, block = (1u << g) - 1;
+	for (uint32_t i = 0; i < 8; i += g)
+		if (m >> i & block)
+			out |= block << i;
+	return out & 0xff;
+}
+
 /* Step 4: one run of the banks. */
 static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 		     const rd_callbacks *cb, sim_counts *out, uint64_t *rf, uint64_t *merges,
@@ -334,6 +347,7 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 	/* l2.sector: per line, the sectors present or in flight while it is
 	 * in the L2 or on its way (a miss starts it afresh), as the L1's */
 	uint8_t *lsect = s->sect ? calloc(s->nlines ? s->nlines : 1, 1) : NULL;
+	const uint32_t fetch = c->l2_sector ? c->l2_fetch / c->l2_sector : 0; /* sectors */
 	pcache pc;
 	int rc = RD_ENOMEM, inited = 0;
 	if (!cap || !bcap || !port_used || !bfirst || !head || !adm || !win || !bq || !cand || !done || !rbank || !act ||
@@ -456,6 +470,8 @@ static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
 					out->sect_lookups += (uint64_t)__builtin_popcount(m);
 					out->sect_hits += (uint64_t)__builtin_popcount(m & had);
 				}
+				if (!st) /* the sectors missing come in blocks of l2.fetch */
+					m |= fetch_grow(m & ~had, fetch);
 				if (o == PC_EVICT)
 					lsect[l] = 0;
 				else if (o != PC_PAST)

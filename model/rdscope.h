@@ -205,8 +205,10 @@ typedef struct rd_config {
 	 * and the shared-memory configuration size taken from it: the L1 is
 	 * the rest (l1_size follows, rd_config_set) */
 	uint32_t l1_unified, l1_carveout;
-	/* the L2's sectors (bytes; 0: whole lines), as l1_sector */
-	uint32_t l2_sector;
+	/* the L2's sectors (bytes; 0: whole lines), as l1_sector, and the
+	 * aligned block a read miss fills around each sector asked (0: the
+	 * sectors asked only) */
+	uint32_t l2_sector, l2_fetch;
 	uint32_t mem_n;
 	rd_placement mem[RD_MEM_MAX];
 } rd_config;

@@ -387,6 +387,9 @@ static void facts_base(rd_config *c, int which)
 	if (which == 4) { /* a unified L1 (Hopper's 256 KB) */
 		assert_int_equal(rd_config_set(c, "l1.unified", "262144", e, sizeof e), 0);
 		assert_int_equal(rd_config_set(c, "l1.carveout", "233472", e, sizeof e), 0);
+		/* ... with sectors in the L1 and the L2 (Hopper's 32 bytes) */
+		assert_int_equal(rd_config_set(c, "l1.sector", "32", e, sizeof e), 0);
+		assert_int_equal(rd_config_set(c, "l2.sector", "32", e, sizeof e), 0);
 	}
 	if (which == 3) { /* write-evict, per-access classes, random mapping */
 		c->stores = RD_STORES_EVICT;

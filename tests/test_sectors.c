@@ -236,6 +236,32 @@ static void test_l2_sector_keeps(void **state)
 	rd_kernel_free(k);
 }
 
+/* l2.fetch: one thread walks 128 bytes 4 at a time, each sector reaching
+ * the L2 on its own (an L1 miss, then three sector misses of the present
+ * line). With 32-byte fetches all 4 miss; with 64-byte ones the second of
+ * each pair came with the first (2 of 4 hit); with 128, 3 of 4. */
+static void test_l2_fetch(void **state)
+{
+	(void)state;
+	uint64_t seq[32];
+	for (int i = 0; i < 32; i++)
+		seq[i] = 0x5000 + (uint64_t)i * 4;
+	rd_kernel *k = tu_kernel_seq(seq, 32, 4);
+	rd_config c;
+	l2_config(&c, 4, 1, 32);
+	const uint32_t fetch[] = {0, 32, 64, 128}, hits[] = {0, 0, 2, 3};
+	for (int i = 0; i < 4; i++) {
+		c.l2_fetch = fetch[i];
+		rd_result r;
+		run_all(k, &c, &r);
+		assert_int_equal(r.l2.requests, 4);
+		assert_int_equal(r.l2.sector_lookups, 4);
+		assert_int_equal(r.l2.sector_hits, hits[i]);
+		rd_result_free(&r);
+	}
+	rd_kernel_free(k);
+}
+
 /* l2.sector's checks, as l1.sector's over l2.line. */
 static void test_l2_sector_checks(void **state)
 {
@@ -252,6 +278,15 @@ static void test_l2_sector_checks(void **state)
 	}
 	assert_int_equal(rd_config_set(&c, "l2.sector", "32", err, sizeof err), 0);
 	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
+	/* l2.fetch: a power of two from the sector to the line */
+	const char *badf[] = {"16", "48", "256"};
+	for (size_t i = 0; i < sizeof badf / sizeof badf[0]; i++) {
+		assert_int_equal(rd_config_set(&c, "l2.fetch", badf[i], err, sizeof err), 0);
+		assert_int_equal(rd_config_check(&c, err, sizeof err), -1);
+		assert_non_null(strstr(err, "l2.fetch: must be 0 or a power of two from l2.sector (32)"));
+	}
+	assert_int_equal(rd_config_set(&c, "l2.fetch", "64", err, sizeof err), 0);
+	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
 }
 
 int main(void)
@@ -265,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_l2_sector_asks),
 		cmocka_unit_test(test_l2_sector_keeps),
 		cmocka_unit_test(test_l2_sector_checks),
+		cmocka_unit_test(test_l2_fetch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
