@@ -715,12 +715,14 @@ static void test_params_l2(void **state)
 	assert_true(param_heading(vis[21]));
 	assert_int_equal(vis[22], field("l1.banks"));
 	n = param_visible(&c, 2, vis, 64);
-	assert_int_equal(n, 1 + 15 + DRAM_ROWS);
+	assert_int_equal(n, 1 + 17 + DRAM_ROWS);
 	assert_true(param_heading(vis[0]));
 	assert_int_equal(vis[1], field("l2.size"));
-	assert_int_equal(vis[15], field("latency.l2"));
-	assert_true(param_heading(vis[16])); /* DRAM, after the L2 (issue 40 item 3) */
-	assert_int_equal(vis[17], field("dram.enable"));
+	assert_int_equal(vis[15], field("l2.sector")); /* its sectors (Hopper's) */
+	assert_int_equal(vis[16], field("l2.fetch"));
+	assert_int_equal(vis[17], field("latency.l2"));
+	assert_true(param_heading(vis[18])); /* DRAM, after the L2 (issue 40 item 3) */
+	assert_int_equal(vis[19], field("dram.enable"));
 	assert_int_equal(vis[n - 1], field("dram.col_mask"));
 	for (size_t k = 0; k < n; k++)
 		assert_true(param_heading(vis[k]) || !param_fields[vis[k]].key ||

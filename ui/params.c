@@ -44,6 +44,8 @@ const param_field param_fields[] = {
 	{"l2.max_merges", "l2.max_merges", STEP_POW2_UNLIM},
 	{"l2.replacement", "l2.replacement", STEP_CHOICE},
 	{"l2.stores", "l2.stores", STEP_CHOICE},
+	{"l2.sector", "l2.sector", STEP_POW2_ZERO},
+	{"l2.fetch", "l2.fetch", STEP_POW2_ZERO},
 	{"latency.l2", "latency.l2", STEP_125},
 	/* The L1's parallelism (model=rdgc, seed 001 section 4.4). */
 	{NULL, "L1 banks and ports (rdgc)", STEP_HEADING},

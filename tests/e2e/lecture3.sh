@@ -34,7 +34,7 @@ print($e)"
 keys dram_pane <<EOF2
 wait
 2
-$(for i in $(seq 14); do echo down; done)
+$(for i in $(seq 16); do echo down; done)
 right
 wait
 dump-screen $T/dram_pane.txt
@@ -44,7 +44,7 @@ dump-screen $T/dram_place.txt
 EOF2
 req=$(json "r['dram']['requests']" -s dram.enable=1 builtin:fig3)
 banks=$(json "r['dram']['banks_used']" -s dram.enable=1 builtin:fig3)
-run dram_pane 30 100 && golden dram_pane &&
+run dram_pane 32 100 && golden dram_pane &&
 	grep -q '▸ dram.enable       1 on' "$T/dram_pane.txt" &&
 	grep -q 'dram.channel_mask 0x1800 bits 11-12' "$T/dram_pane.txt" &&
 	grep -q "DRAM: $req requests to $banks of 64 banks" "$T/dram_place.txt" &&
