@@ -327,242 +327,311 @@ static uint32_t fetch_grow(uint32_t m, uint32_t g)
 	return out & 0xff;
 }
 
-/* Step 4: one run of the banks. */
-static int banks_run(const rd_config *c, const l2stream *s, const l2place *pl,
-		     const rd_callbacks *cb, sim_counts *out, uint64_t *rf, uint64_t *merges,
-		     uint64_t *steps, uint64_t *bank_req, uint64_t *bank_miss, sim_counts *ds)
-{
-	uint32_t nsets = pl->nsets;
-	uint32_t *cap = calloc(nsets ? nsets : 1, sizeof *cap);
-	uint32_t *bcap = calloc(pl->nbanks, sizeof *bcap);
-	uint32_t *port_used = calloc(pl->nbanks, sizeof *port_used);
-	size_t n1 = s->n ? s->n : 1;
-	uint64_t *bfirst = calloc((size_t)pl->nbanks + 1, sizeof *bfirst);
-	uint64_t *head = malloc(pl->nbanks * sizeof *head), *adm = malloc(pl->nbanks * sizeof *adm);
-	uint64_t *win = malloc(pl->nbanks * sizeof *win);
-	uint64_t *bq = malloc(n1 * sizeof *bq), *cand = malloc(n1 * sizeof *cand);
-	uint8_t *done = calloc(n1, 1);
-	uint32_t *rbank = malloc(n1 * sizeof *rbank);
-	uint32_t *act = malloc(pl->nbanks * sizeof *act);
-	/* l2.sector: per line, the sectors present or in flight while it is
-	 * in the L2 or on its way (a miss starts it afresh), as the L1's */
-	uint8_t *lsect = s->sect ? calloc(s->nlines ? s->nlines : 1, 1) : NULL;
-	const uint32_t fetch = c->l2_sector ? c->l2_fetch / c->l2_sector : 0; /* sectors */
+/* Step 4's state: the cache (pcache.c), each bank's queue of requests, and
+ * what the run counts beyond the cache's own counts. */
+typedef struct banks {
+	const rd_config *c;
+	const l2stream *s;
+	const l2place *pl;
+	const rd_callbacks *cb; /* with an event callback, else NULL */
+	const rd_callbacks *prog; /* progress and cancel, or NULL */
+	sim_counts *ds;         /* DRAM's stream, or NULL */
 	pcache pc;
-	int rc = RD_ENOMEM, inited = 0;
-	if (!cap || !bcap || !port_used || !bfirst || !head || !adm || !win || !bq || !cand || !done || !rbank || !act ||
-	    (s->sect && !lsect))
+	int inited;
+	/* Each bank's requests in stream order (a counting sort): bank b's
+	 * are bq[bfirst[b] .. bfirst[b + 1]); of them [head[b], adm[b]) are
+	 * admitted and waiting, the accepted ones squeezed out as they go.
+	 * act[0 .. nact): the banks with requests waiting. */
+	uint64_t *bfirst, *head, *adm, *win, *bq, *cand;
+	uint32_t *rbank, *act, *port_used, nact;
+	uint8_t *done;
+	/* l2.sector: per line, the sectors present or in flight while it is
+	 * in the L2 or on its way (a miss starts it afresh), as the L1's; the
+	 * sectors a read miss fills around each (l2.fetch), 0 or 1: itself */
+	uint8_t *lsect;
+	uint32_t fetch;
+	uint64_t nwait, rf, merges;
+	uint64_t *bank_req, *bank_miss; /* [banks]: accepted requests, misses */
+} banks;
+
+static void banks_free(banks *b)
+{
+	if (b->inited)
+		pc_free(&b->pc);
+	free(b->bfirst);
+	free(b->head);
+	free(b->adm);
+	free(b->win);
+	free(b->bq);
+	free(b->cand);
+	free(b->rbank);
+	free(b->act);
+	free(b->port_used);
+	free(b->done);
+	free(b->lsect);
+}
+
+/* Each bank's queue, in stream order (under l2.stores=ignore the writes
+ * never enter the L2). */
+static void banks_queue(banks *b)
+{
+	const l2stream *s = b->s;
+	uint32_t nb = b->pl->nbanks;
+	const int skip_w = b->c->l2_stores == RD_STORES_IGNORE;
+	for (uint64_t i = 0; i < s->n; i++) {
+		b->rbank[i] = b->pl->bank[s->line[i]];
+		if (!(skip_w && s->store[i]))
+			b->bfirst[b->rbank[i] + 1]++;
+	}
+	for (uint32_t k = 0; k < nb; k++)
+		b->bfirst[k + 1] += b->bfirst[k];
+	for (uint32_t k = 0; k < nb; k++)
+		b->head[k] = b->adm[k] = b->bfirst[k];
+	for (uint64_t i = 0; i < s->n; i++)
+		if (!(skip_w && s->store[i]))
+			b->bq[b->adm[b->rbank[i]]++] = i;
+	for (uint32_t k = 0; k < nb; k++)
+		b->adm[k] = b->bfirst[k];
+}
+
+/* The scratch, the cache (its sets' and banks' capacities from the
+ * stream), its MSHR sets and shadow, and the queues. */
+static int banks_init(banks *b, const rd_callbacks *cb, sim_counts *out)
+{
+	const rd_config *c = b->c;
+	const l2stream *s = b->s;
+	const l2place *pl = b->pl;
+	size_t n1 = s->n ? s->n : 1, nb = pl->nbanks;
+	uint32_t *cap = calloc(pl->nsets ? pl->nsets : 1, sizeof *cap);
+	uint32_t *bcap = calloc(nb, sizeof *bcap);
+	int rc = RD_ENOMEM;
+	b->bfirst = calloc(nb + 1, sizeof *b->bfirst);
+	b->head = malloc(nb * sizeof *b->head);
+	b->adm = malloc(nb * sizeof *b->adm);
+	b->win = malloc(nb * sizeof *b->win);
+	b->bq = malloc(n1 * sizeof *b->bq);
+	b->cand = malloc(n1 * sizeof *b->cand);
+	b->rbank = malloc(n1 * sizeof *b->rbank);
+	b->act = malloc(nb * sizeof *b->act);
+	b->port_used = calloc(nb, sizeof *b->port_used);
+	b->done = calloc(n1, 1);
+	b->lsect = s->sect ? calloc(s->nlines ? s->nlines : 1, 1) : NULL;
+	b->fetch = c->l2_sector ? c->l2_fetch / c->l2_sector : 0;
+	if (!cap || !bcap || !b->bfirst || !b->head || !b->adm || !b->win || !b->bq || !b->cand ||
+	    !b->rbank || !b->act || !b->port_used || !b->done || (s->sect && !b->lsect))
 		goto out;
 	for (uint64_t i = 0; i < s->n; i++) {
 		cap[pl->set[s->line[i]]]++;
 		bcap[pl->bank[s->line[i]]]++;
 	}
-	if (pc_init(&pc, nsets, cap, s->nlines, pl->set, c->l2_ways, c->l2_replacement, c->seed, 6,
-		    c->l2_stores, 1) != RD_OK)
+	if (pc_init(&b->pc, pl->nsets, cap, s->nlines, pl->set, c->l2_ways, c->l2_replacement,
+		    c->seed, 6, c->l2_stores, 1) != RD_OK)
 		goto out;
-	inited = 1;
-	if (pc_msets(&pc, c->l2_mshr_sets, c->l2_mshrs, c->l2_max_merges, pl->mset) < 0 ||
-	    pc_shadow(&pc, pl->nbanks, bcap, pl->bank, pl->spb * c->l2_ways, c->l2_replacement,
+	b->inited = 1;
+	if (pc_msets(&b->pc, c->l2_mshr_sets, c->l2_mshrs, c->l2_max_merges, pl->mset) < 0 ||
+	    pc_shadow(&b->pc, pl->nbanks, bcap, pl->bank, pl->spb * c->l2_ways, c->l2_replacement,
 		      c->seed, 6) < 0) /* (the same stream: see sim_rdgc.c) */
 		goto out;
 	/* DRAM's stream: write-backs of written lines under allocate (pcache
 	 * records them, and the misses that fill at once) */
-	if (ds && c->l2_stores == RD_STORES_ALLOCATE && pc_writebacks(&pc, ds, 0) < 0)
+	if (b->ds && c->l2_stores == RD_STORES_ALLOCATE && pc_writebacks(&b->pc, b->ds, 0) < 0)
 		goto out;
-	pc.lat = c->latency_l2;
-	pc.out = out;
-	int events = cb && cb->event;
-	pc.cb = events ? cb : NULL;
-	pc.line_addr = s->line_addr;
-	pc.line_bytes = c->l2_line;
-	pc.bank_of = pl->bank;
-	pc.banks_per_part = c->l2_banks;
-	pc.set_show = pl->setin;
-	if (events && !(pc.fill_core = calloc(s->nlines ? s->nlines : 1, sizeof *pc.fill_core)))
+	pcache *pc = &b->pc;
+	pc->lat = c->latency_l2;
+	pc->out = out;
+	b->cb = cb && cb->event ? cb : NULL;
+	b->prog = cb;
+	pc->cb = b->cb;
+	pc->line_addr = s->line_addr;
+	pc->line_bytes = c->l2_line;
+	pc->bank_of = pl->bank;
+	pc->banks_per_part = c->l2_banks;
+	pc->set_show = pl->setin;
+	if (b->cb && !(pc->fill_core = calloc(s->nlines ? s->nlines : 1, sizeof *pc->fill_core)))
 		goto out;
-	pc.level = 2;
-	/* Each bank's requests in stream order (a counting sort): bank b's
-	 * are bq[bfirst[b] .. bfirst[b + 1]); of them [head[b], adm[b]) are
-	 * admitted and waiting, the accepted ones squeezed out as they go.
-	 * Each step the first `ports` waiting of each bank (all, without a
-	 * limit) are tried, oldest first across the banks: a bank whose
-	 * ports are taken costs nothing however long its queue. */
-	uint32_t nb = pl->nbanks;
-	/* under l2.stores=ignore the writes never enter the L2 */
-	const int skip_w = c->l2_stores == RD_STORES_IGNORE;
-	for (uint64_t i = 0; i < s->n; i++) {
-		rbank[i] = pl->bank[s->line[i]];
-		if (!(skip_w && s->store[i]))
-			bfirst[rbank[i] + 1]++;
+	pc->level = 2;
+	banks_queue(b);
+	rc = RD_OK;
+out:
+	free(cap);
+	free(bcap);
+	return rc;
+}
+
+/* l2.sector: request q's outcome o on line l. A read's sectors are looked
+ * up one by one (those missing come in blocks of l2.fetch); a write's
+ * take their place (an evicting store takes the line's). */
+static void banks_sectors(banks *b, uint64_t q, uint32_t l, int st, int o)
+{
+	uint32_t m = b->s->sect[q];
+	uint32_t had = o == PC_HIT || o == PC_MERGE ? b->lsect[l] : 0;
+	if (!st) {
+		b->pc.out->sect_lookups += (uint64_t)__builtin_popcount(m);
+		b->pc.out->sect_hits += (uint64_t)__builtin_popcount(m & had);
+		m |= fetch_grow(m & ~had, b->fetch);
 	}
-	for (uint32_t b = 0; b < nb; b++)
-		bfirst[b + 1] += bfirst[b];
-	for (uint32_t b = 0; b < nb; b++)
-		head[b] = adm[b] = bfirst[b];
-	for (uint64_t i = 0; i < s->n; i++)
-		if (!(skip_w && s->store[i]))
-			bq[adm[rbank[i]]++] = i;
-	for (uint32_t b = 0; b < nb; b++)
-		adm[b] = bfirst[b];
-	uint64_t next = 0, nwait = 0, t = 0, last = 0, since = 0;
-	uint32_t nact = 0; /* act[]: the banks with requests waiting */
+	if (o == PC_EVICT)
+		b->lsect[l] = 0;
+	else if (o != PC_PAST)
+		b->lsect[l] = (uint8_t)(had | m);
+}
+
+static void banks_event(const banks *b, uint64_t q, uint32_t l, int st, int o, uint32_t port,
+			uint64_t t)
+{
+	static const int outc[] = {RD_OUT_HIT, RD_OUT_MISS, RD_OUT_MERGE,
+				   RD_OUT_RF, RD_OUT_EVICT, RD_OUT_BYPASS};
+	const rd_config *c = b->c;
+	const l2stream *s = b->s;
+	const pcache *pc = &b->pc;
+	uint32_t g = b->pl->bank[l];
+	rd_event ev = {
+		.time = t, .core = s->core[q], .store = st,
+		.addr = s->line_addr[l] * c->l2_line, .line = s->line_addr[l],
+		.set = b->pl->setin[l], .distance = pc->d, .outcome = outc[o],
+		.cls = pc->cls, .latency = pc->last_lat,
+		.effect_at = t + (pc->last_lat ? pc->last_lat - 1 : 0),
+		.mshrs_used = pc->used, .level = 2, .partition = g / c->l2_banks,
+		.bank = g % c->l2_banks, .port = port,
+		.mshrs_free = pc_free_entries(pc, l),
+	};
+	b->cb->event(b->cb->ctx, &ev);
+}
+
+/* Request q tries its bank at step t. 0, or -1 (memory). */
+static int banks_try(banks *b, uint64_t q, uint64_t t)
+{
+	const l2stream *s = b->s;
+	uint32_t l = s->line[q], g = b->pl->bank[l];
+	uint32_t port = b->port_used[g]++;
+	int st = s->store[q];
+	b->pc.req_core = s->core[q];
+	int o = pc_access(&b->pc, l, st, t);
+	if (o < 0)
+		return -1;
+	b->merges += o == PC_MERGE;
+	if (b->ds && ((o == PC_MISS && !b->pc.emitted) || o == PC_EVICT || o == PC_PAST) &&
+	    l2s_add(b->ds, t, s->line_addr[l], s->core[q], o != PC_MISS) < 0)
+		return -1;
+	if (b->lsect && o != PC_RF)
+		banks_sectors(b, q, l, st, o);
+	if (o == PC_RF) {
+		b->rf++;
+	} else {
+		b->done[q] = 1;
+		b->nwait--;
+		b->bank_req[g]++;
+		b->bank_miss[g] += o != PC_HIT && o != PC_EVICT;
+	}
+	if (b->cb)
+		banks_event(b, q, l, st, o, port, t);
+	return 0;
+}
+
+/* One step's tries: the first `ports` waiting of each bank with requests
+ * (all, without a limit), oldest first across the banks, then the
+ * accepted squeezed out of each window (the refused keep their order at
+ * its end). Returns the candidates tried, or -1 (memory). */
+static int64_t banks_step(banks *b, uint64_t t)
+{
+	const uint32_t ports = b->c->l2_ports;
+	uint64_t nc = 0, *cand = b->cand;
+	for (uint32_t a = 0; a < b->nact; a++) {
+		uint32_t g = b->act[a];
+		uint64_t k = b->adm[g] - b->head[g];
+		if (ports && k > ports)
+			k = ports;
+		b->win[g] = k;
+		for (uint64_t j = 0; j < k; j++)
+			cand[nc++] = b->bq[b->head[g] + j];
+	}
+	if (nc > 64) {
+		qsort(cand, nc, sizeof *cand, cmp_u64);
+	} else {
+		for (uint64_t i = 1; i < nc; i++) {
+			uint64_t x = cand[i], j = i;
+			for (; j && cand[j - 1] > x; j--)
+				cand[j] = cand[j - 1];
+			cand[j] = x;
+		}
+	}
+	for (uint32_t a = 0; a < b->nact; a++)
+		b->port_used[b->act[a]] = 0;
+	for (uint64_t i = 0; i < nc; i++)
+		if (banks_try(b, cand[i], t) < 0)
+			return -1;
+	uint32_t still = 0;
+	for (uint32_t a = 0; a < b->nact; a++) {
+		uint32_t g = b->act[a];
+		uint64_t h = b->head[g], k = b->win[g], w = h + k;
+		for (uint64_t j = k; j-- > 0;) {
+			uint64_t q = b->bq[h + j];
+			if (!b->done[q])
+				b->bq[--w] = q;
+		}
+		b->head[g] = w;
+		if (w < b->adm[g])
+			b->act[still++] = g;
+	}
+	b->nact = still;
+	return (int64_t)nc;
+}
+
+/* Step 4: one run of the banks: each L2 step first admits the requests
+ * whose L1 step is at most it, then tries the waiting (banks_step). The
+ * steps with an access, through *steps. */
+static int banks_run(banks *b, uint64_t *steps)
+{
+	const l2stream *s = b->s;
+	const int skip_w = b->c->l2_stores == RD_STORES_IGNORE;
+	uint64_t next = 0, t = 0, last = 0, since = 0;
 	int any_step = 0;
-	while (next < s->n || nwait) {
-		if (!nwait && s->t[next] > t)
+	while (next < s->n || b->nwait) {
+		if (!b->nwait && s->t[next] > t)
 			t = s->t[next]; /* idle until the next arrival */
 		while (next < s->n && s->t[next] <= t) {
-			uint32_t b = rbank[next];
+			uint32_t g = b->rbank[next];
 			if (skip_w && s->store[next]) {
 				next++;
 				continue;
 			}
-			if (head[b] == adm[b])
-				act[nact++] = b; /* a bank with something waiting */
-			adm[b]++;
+			if (b->head[g] == b->adm[g])
+				b->act[b->nact++] = g; /* a bank with something waiting */
+			b->adm[g]++;
 			next++;
-			nwait++;
+			b->nwait++;
 		}
-		if (pc_fills(&pc, t, 0) < 0)
-			goto out;
-		/* the candidates: each bank's window, merged by age */
-		uint64_t nc = 0;
-		for (uint32_t a = 0; a < nact; a++) {
-			uint32_t b = act[a];
-			uint64_t k = adm[b] - head[b];
-			if (c->l2_ports && k > c->l2_ports)
-				k = c->l2_ports;
-			win[b] = k;
-			for (uint64_t j = 0; j < k; j++)
-				cand[nc++] = bq[head[b] + j];
-		}
-		if (nc > 64) {
-			qsort(cand, nc, sizeof *cand, cmp_u64);
-		} else {
-			for (uint64_t i = 1; i < nc; i++) {
-				uint64_t x = cand[i], j = i;
-				for (; j && cand[j - 1] > x; j--)
-					cand[j] = cand[j - 1];
-				cand[j] = x;
-			}
-		}
-		for (uint32_t a = 0; a < nact; a++)
-			port_used[act[a]] = 0;
-		uint64_t rf0 = *rf, wait0 = nwait;
-		for (uint64_t i = 0; i < nc; i++) {
-			uint64_t q = cand[i];
-			uint32_t l = s->line[q], b = pl->bank[l];
-			uint32_t port = port_used[b]++;
-			int st = s->store[q];
-			pc.req_core = s->core[q];
-			int o = pc_access(&pc, l, st, t);
-			if (o < 0)
-				goto out;
-			*merges += o == PC_MERGE;
-			if (ds && ((o == PC_MISS && !pc.emitted) || o == PC_EVICT || o == PC_PAST) &&
-			    l2s_add(ds, t, s->line_addr[l], s->core[q], o != PC_MISS) < 0)
-				goto out;
-			if (lsect && o != PC_RF) {
-				/* a read's sectors are looked up one by one; a write's
-				 * take their place (an evicting store takes the line's) */
-				uint32_t m = s->sect[q];
-				uint32_t had = o == PC_HIT || o == PC_MERGE ? lsect[l] : 0;
-				if (!st) {
-					out->sect_lookups += (uint64_t)__builtin_popcount(m);
-					out->sect_hits += (uint64_t)__builtin_popcount(m & had);
-				}
-				if (!st) /* the sectors missing come in blocks of l2.fetch */
-					m |= fetch_grow(m & ~had, fetch);
-				if (o == PC_EVICT)
-					lsect[l] = 0;
-				else if (o != PC_PAST)
-					lsect[l] = (uint8_t)(had | m);
-			}
-			if (o == PC_RF) {
-				(*rf)++;
-			} else {
-				done[q] = 1;
-				nwait--;
-				if (bank_req) {
-					bank_req[b]++;
-					bank_miss[b] += o != PC_HIT && o != PC_EVICT;
-				}
-			}
-			if (events) {
-				static const int outc[] = {RD_OUT_HIT, RD_OUT_MISS, RD_OUT_MERGE,
-							   RD_OUT_RF, RD_OUT_EVICT, RD_OUT_BYPASS};
-				rd_event ev = {
-					.time = t, .core = s->core[q], .store = st,
-					.addr = s->line_addr[l] * c->l2_line, .line = s->line_addr[l],
-					.set = pl->setin[l], .distance = pc.d, .outcome = outc[o],
-					.cls = pc.cls, .latency = pc.last_lat,
-					.effect_at = t + (pc.last_lat ? pc.last_lat - 1 : 0),
-					.mshrs_used = pc.used, .level = 2, .partition = b / c->l2_banks,
-					.bank = b % c->l2_banks, .port = port,
-					.mshrs_free = pc_free_entries(&pc, l),
-				};
-				cb->event(cb->ctx, &ev);
-			}
-		}
-		/* squeeze the accepted out of each window: the refused keep
-		 * their order at its end */
-		uint32_t still = 0;
-		for (uint32_t a = 0; a < nact; a++) {
-			uint32_t b = act[a];
-			uint64_t h = head[b], k = win[b], w = h + k;
-			for (uint64_t j = k; j-- > 0;) {
-				uint64_t q = bq[h + j];
-				if (!done[q])
-					bq[--w] = q;
-			}
-			head[b] = w;
-			if (w < adm[b])
-				act[still++] = b;
-		}
-		nact = still;
+		if (pc_fills(&b->pc, t, 0) < 0)
+			return RD_ENOMEM;
+		uint64_t rf0 = b->rf, wait0 = b->nwait;
+		int64_t nc = banks_step(b, t);
+		if (nc < 0)
+			return RD_ENOMEM;
 		if (nc) {
 			last = t;
 			any_step = 1;
 		}
 		/* nothing accepted: nothing changes before the next fill or
 		 * arrival (the skipped steps' reservation fails repeat this one's) */
-		uint64_t nx = pc_next_fill(&pc);
+		uint64_t nx = pc_next_fill(&b->pc);
 		if (next < s->n && s->t[next] < nx)
 			nx = s->t[next];
-		if (nwait && nwait == wait0 && nx != UINT64_MAX && nx > t + 1) {
-			*rf += (*rf - rf0) * (nx - t - 1);
+		if (b->nwait && b->nwait == wait0 && nx != UINT64_MAX && nx > t + 1) {
+			b->rf += (b->rf - rf0) * (nx - t - 1);
 			t = nx;
 		} else {
 			t++;
 		}
 		if (++since >= 4096) {
 			since = 0;
-			if (cb && cb->progress && cb->progress(cb->ctx, 1.0)) {
-				rc = RD_ECANCELED;
-				goto out;
-			}
+			if (b->prog && b->prog->progress && b->prog->progress(b->prog->ctx, 1.0))
+				return RD_ECANCELED;
 		}
 	}
-	if (pc_fills(&pc, UINT64_MAX, 0) < 0)
-		goto out;
+	if (pc_fills(&b->pc, UINT64_MAX, 0) < 0)
+		return RD_ENOMEM;
 	*steps = any_step ? last + 1 : 0;
-	rc = RD_OK;
-out:
-	if (inited)
-		pc_free(&pc);
-	free(cap);
-	free(bcap);
-	free(port_used);
-	free(bfirst);
-	free(head);
-	free(adm);
-	free(win);
-	free(bq);
-	free(cand);
-	free(done);
-	free(rbank);
-	free(act);
-	free(lsect);
-	return rc;
+	return RD_OK;
 }
 
 struct l2_cache {
@@ -634,7 +703,8 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	l2stream own = {0};
 	l2place pl = {0};
 	sim_counts cnt = {0};
-	uint64_t rf = 0, merges = 0, steps = 0;
+	uint64_t steps = 0;
+	banks b = {0};
 	int rc = RD_ENOMEM;
 	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l2_line, c->l2_sector, cache, &own);
 	if (!sp)
@@ -650,8 +720,13 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 		goto done;
 	if (place(&pl, c, &s) < 0)
 		goto done;
-	if ((rc = banks_run(c, &s, &pl, cb, &cnt, &rf, &merges, &steps, out->bank_requests,
-			    out->bank_misses, dstream)) != RD_OK)
+	b.c = c;
+	b.s = &s;
+	b.pl = &pl;
+	b.ds = dstream;
+	b.bank_req = out->bank_requests;
+	b.bank_miss = out->bank_misses;
+	if ((rc = banks_init(&b, cb, &cnt)) != RD_OK || (rc = banks_run(&b, &steps)) != RD_OK)
 		goto done;
 	out->requests = cnt.requests;
 	out->hits = cnt.hits;
@@ -664,8 +739,8 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	out->store_requests = cnt.store_requests;
 	out->store_hits = cnt.store_hits;
 	out->store_evictions = cnt.store_evictions;
-	out->reservation_fails = rf;
-	out->merges = merges; /* reads' (the latency class) and writes' */
+	out->reservation_fails = b.rf;
+	out->merges = b.merges; /* reads' (the latency class) and writes' */
 	out->steps = steps;
 	out->miss_rate = cnt.requests ? (double)cnt.misses / (double)cnt.requests : 0.0;
 	out->sector_lookups = cnt.sect_lookups;
@@ -685,6 +760,7 @@ done:
 		free(out->bank_misses);
 		out->bank_requests = out->bank_misses = NULL;
 	}
+	banks_free(&b);
 	counts_free(&cnt);
 	place_free(&pl);
 	stream_free(&own);
