@@ -17,9 +17,13 @@
 
 
 /* The site of load reference ref (of statement st): its line, its text
- * and its array, made once per kernel. -1: out of memory. */
+ * and its array, made once per kernel. -1: out of memory. A part of a
+ * kernel (r->keep: rd_parts, which models no per-site results) has no
+ * sites: 4 bytes a load fewer (65 MB of one core's share of 2mm). */
 static int64_t ref_site(run *r, const kd_stmt *st, int ref)
 {
+	if (r->keep)
+		return 0;
 	if (r->site[ref] >= 0)
 		return r->site[ref];
 	const kd_ref *R = &r->d->refs[ref];
