@@ -806,7 +806,41 @@ void rd_kernel_free(rd_kernel *k)
 	}
 	free(k->sites);
 	rd_arrays_free(k->arrays);
+	free(k->part_block);
 	free(k);
+}
+
+void rd_kernel_set_part_blocks(rd_kernel *k, uint32_t *ids, uint32_t n)
+{
+	if (k->part_block != ids)
+		free(k->part_block);
+	k->part_block = ids;
+	k->part_nblocks = ids ? n : 0;
+}
+
+uint64_t rd_kernel_launch_thread(const rd_kernel *k, uint64_t t)
+{
+	uint64_t bs = k->block_size ? k->block_size : 1;
+	if (!k->part_block || t / bs >= k->part_nblocks)
+		return t;
+	return (uint64_t)k->part_block[t / bs] * bs + t % bs;
+}
+
+uint64_t rd_kernel_threads_below(const rd_kernel *k, uint64_t m)
+{
+	if (!k->part_block)
+		return m;
+	uint64_t bs = k->block_size ? k->block_size : 1;
+	uint32_t a = 0, z = k->part_nblocks; /* the first block not wholly below m */
+	while (a < z) {
+		uint32_t mid = a + (z - a) / 2;
+		if (((uint64_t)k->part_block[mid] + 1) * bs <= m)
+			a = mid + 1;
+		else
+			z = mid;
+	}
+	uint64_t n = (uint64_t)a * bs, first = a < k->part_nblocks ? (uint64_t)k->part_block[a] * bs : m;
+	return n + (m > first ? m - first : 0);
 }
 
 void rd_kernel_set_arrays(rd_kernel *k, rd_arrays *as)

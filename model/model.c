@@ -1182,6 +1182,14 @@ int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb)
 	f.threads_total = k->nthreads;
 	if (p->c.stores != RD_STORES_IGNORE && k->store_threads > k->nthreads)
 		f.threads_total = k->store_threads;
+	if (k->part_block && f.threads_total) {
+		/* a part numbered over its own blocks: the launch's ids, as
+		 * sched_build counts them (gpu.max_threads in launch ids) */
+		f.threads_total = (uint32_t)rd_kernel_launch_thread(k, f.threads_total - 1) + 1;
+		f.threads_modelled = p->c.max_threads && f.threads_total > p->c.max_threads
+					     ? p->c.max_threads
+					     : f.threads_total;
+	}
 	for (uint32_t t = 0; rc == RD_OK && t < m->sched.nthreads; t++)
 		f.accesses += kernel_loads(k, t);
 	pthread_mutex_lock(&p->mu);

@@ -602,6 +602,14 @@ typedef struct rd_kernel {
 	/* The launch's threads before its reader kept fewer (a description's
 	 * max_threads), or 0: as many as it has. */
 	uint64_t launch_threads;
+	/* A part of a launch (rd_parts) numbered over its own blocks, or NULL:
+	 * thread ids are the launch's. Thread t is then lane t % block_size
+	 * of the launch's block part_block[t / block_size] (ascending, so the
+	 * order of threads is the launch's): a part's index costs its own
+	 * threads, not every id below its last. Owned: rd_kernel_free frees
+	 * it (rd_kernel_set_part_blocks). */
+	uint32_t *part_block;
+	uint32_t part_nblocks;
 } rd_kernel;
 
 /*
@@ -705,6 +713,15 @@ uint32_t rd_kernel_nsites(const rd_kernel *k);
  * (a binary search). */
 void rd_kernel_store_range(const rd_kernel *k, uint32_t t0, uint32_t t1, uint64_t *lo,
 			   uint64_t *hi);
+
+/* Thread ids of a part numbered over its own blocks (part_block): k's
+ * blocks are the launch's blocks ids[0 .. n) (ascending; the kernel takes
+ * ids, freeing any before). The launch's id of k's thread t (t itself
+ * without part_block), and how many of k's threads have launch ids below
+ * m (m itself without part_block). */
+void rd_kernel_set_part_blocks(rd_kernel *k, uint32_t *ids, uint32_t n);
+uint64_t rd_kernel_launch_thread(const rd_kernel *k, uint64_t t);
+uint64_t rd_kernel_threads_below(const rd_kernel *k, uint64_t m);
 
 /* Site i of k in words, into buf: "line 29 b[k][j]" (a description's
  * load), "pc 0x1a0" (with " line N" when known), or "load 3" (a kernel

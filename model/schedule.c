@@ -65,8 +65,10 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 	s->nthreads = k->nthreads;
 	if (stores && k->store_threads > s->nthreads)
 		s->nthreads = k->store_threads;
-	if (c->max_threads && s->nthreads > c->max_threads)
-		s->nthreads = c->max_threads;
+	/* (a part numbered over its own blocks: its threads below the limit) */
+	uint64_t cap = c->max_threads ? rd_kernel_threads_below(k, c->max_threads) : 0;
+	if (c->max_threads && s->nthreads > cap)
+		s->nthreads = (uint32_t)cap;
 	s->warp_size = ws;
 	uint32_t all = (uint32_t)(((uint64_t)s->nthreads + bs - 1) / bs);
 	s->nblocks = all;
@@ -135,7 +137,8 @@ int sched_build(rd_sched *s, const rd_kernel *k, const rd_config *c)
 			core[i] = i % c->cores;
 	} else {
 		for (uint32_t i = 0; i < s->nblocks; i++)
-			core[i] = sched_core_of(c, sched_block_id(s, order[i]));
+			core[i] = sched_core_of(c, rd_kernel_launch_thread(k, (uint64_t)sched_block_id(
+							    s, order[i]) * bs) / bs);
 	}
 	for (uint32_t i = 0; i < s->nblocks; i++)
 		s->core_first[core[i] + 1]++;

@@ -216,6 +216,8 @@ typedef struct run {
 	 * nblocks is the launch's block count (after max_threads) */
 	int (*keep)(void *ctx, uint64_t block);
 	void *keep_ctx;
+	uint32_t *part_ids;      /* the blocks kept, ascending (their threads numbered densely) */
+	uint32_t npart;
 	uint64_t nblocks;
 	uint64_t grid_threads;   /* the launch's threads before max_threads */
 	int flat_off;            /* --stream: every access counted */

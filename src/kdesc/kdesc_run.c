@@ -650,6 +650,19 @@ int kd_run_launch(run *r, const kd_launch *L)
 	vals[S_WARP] = 32;
 	r->vals = vals;
 	r->site = malloc((size_t)(d->nrefs ? d->nrefs : 1) * sizeof *r->site);
+	/* a part (keep): its blocks' threads numbered densely, kept block
+	 * after kept block (rd_kernel.part_block), so that its index is its
+	 * own threads' and not every id below its last */
+	uint64_t kept = nblocks;
+	int part_oom = 0;
+	if (r->keep) {
+		kept = 0;
+		for (uint64_t b = 0; b < nblocks; b++)
+			kept += r->keep(r->keep_ctx, b) != 0;
+		r->part_ids = malloc((kept ? kept : 1) * sizeof *r->part_ids);
+		part_oom = !r->part_ids;
+		r->npart = 0;
+	}
 	if (!r->count) {
 		r->b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1],
 					     (uint32_t)bd[2]);
@@ -657,12 +670,14 @@ int kd_run_launch(run *r, const kd_launch *L)
 		int again = d->hint_launch == (size_t)(L - d->launches) + 1;
 		if (r->b)
 			rd_kernel_builder_expect(r->b, again ? d->hint_loads : 0,
-						 again ? d->hint_stores : 0, nblocks * bs);
+						 again ? d->hint_stores : 0, kept * bs);
 	}
-	if ((!r->count && !r->b) || !r->site) {
+	if ((!r->count && !r->b) || !r->site || part_oom) {
 		rd_kernel_builder_free(r->b);
 		r->b = NULL;
 		free(r->site);
+		free(r->part_ids);
+		r->part_ids = NULL;
 		free(vals);
 		return kd_oom(d);
 	}
@@ -673,6 +688,11 @@ int kd_run_launch(run *r, const kd_launch *L)
 	for (uint64_t b = 0; b < nblocks && !r->failed; b++) {
 		if (r->keep && !r->keep(r->keep_ctx, b))
 			continue;
+		uint64_t local = b; /* the block's number in the kernel built */
+		if (r->keep) {
+			local = r->npart;
+			r->part_ids[r->npart++] = (uint32_t)b;
+		}
 		if (K->order == ORDER_CUDA) {
 			vals[S_BX] = (int64_t)(b % (uint64_t)g[0]);
 			vals[S_BY] = (int64_t)(b / (uint64_t)g[0] % (uint64_t)g[1]);
@@ -688,7 +708,7 @@ int kd_run_launch(run *r, const kd_launch *L)
 			vals[S_TZ] = (int64_t)(t / ((uint64_t)bd[0] * (uint64_t)bd[1]));
 			for (int s = K->nlocal0; s < K->nlocal1; s++)
 				vals[s] = 0;
-			r->tid = (uint32_t)(b * bs + t);
+			r->tid = (uint32_t)(local * bs + t);
 			/* this thread's share of the launch's */
 			r->span = span / (double)(nblocks * bs);
 			r->base = base + r->span * (double)(b * bs + t);
@@ -727,15 +747,19 @@ int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), voi
 		 .keep_ctx = ctx};
 	if (kd_run_launch(&r, &d->launches[d->next - 1]) < 0) {
 		rd_kernel_builder_free(r.b);
+		free(r.part_ids);
 		return d->oom ? TRACE_ENOMEM : TRACE_EINPUT;
 	}
 	if (nblocks)
 		*nblocks = r.nblocks;
 	*out = rd_kernel_builder_finish(r.b);
 	if (!*out) {
+		free(r.part_ids);
 		kd_oom(d);
 		return TRACE_ENOMEM;
 	}
+	if (r.part_ids)
+		rd_kernel_set_part_blocks(*out, r.part_ids, r.npart);
 	if ((*out)->nloads || (*out)->nstores) {
 		d->hint_launch = d->next;
 		d->hint_loads = (*out)->nloads;

@@ -49,6 +49,43 @@ rb=$?
 [ $ra -ne 0 ] && grep -q "more than 200000 loads" "$T/ae" && [ $rb -eq 0 ] && cmp -s "$T/b" "$T/c"
 result "the load limit is a part's: a kernel over it runs in parts, the same bytes" $?
 
+# a part's threads are numbered over its own blocks (rd_kernel.part_block):
+# the dispatcher still deals them by the launch's block ids (rr, bpart4),
+# the thread counts are the launch's, and a preset's gpu.max_threads (not
+# given with -s, so the description keeps its blocks and the model cuts
+# them: 1000 of 4096 threads, block 3 cut at its 232nd) counts launch ids.
+# (Sampled cores are not compared: the whole kernel's text counts every
+# core's loads, the parts' the sampled cores' scaled.)
+sed 's/max_threads = 0;/max_threads = 1000;/' presets/hopper-h100.cfg >"$T/mt.cfg"
+sed 's/cores = 132;/cores = 5;/' "$T/mt.cfg" >"$T/mt5.cfg"
+ok=0
+n=0
+for f in samples/polybench/2dconv.kdesc:small samples/polybench/gemm.kdesc:small; do
+	for cfg in "-p hopper-h100 -s gpu.max_threads=0" "-s gpu.cores=5 -s gpu.max_threads=0" \
+		"-p hopper-h100 -s gpu.cores=7 -s gpu.block_mapping=bpart4 -s gpu.max_threads=0" \
+		"-p hopper-h100 -s gpu.cores=3 -s l1.stores=evict -s gpu.max_threads=0" \
+		"-p $T/mt.cfg" "-p $T/mt5.cfg" "-p $T/mt5.cfg -s l1.stores=ignore"; do
+		# shellcheck disable=SC2086
+		RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -f json $cfg "$f" >"$T/a" 2>"$T/ae"
+		ra=$?
+		# shellcheck disable=SC2086
+		"$RDSCOPE" run -q --no-timing -f json -j 2 $cfg "$f" >"$T/b" 2>"$T/be"
+		rb=$?
+		n=$((n + 1))
+		if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b"; then
+			echo "# differs: $f $cfg (exit $ra, $rb)"
+			ok=1
+		fi
+	done
+done
+python3 - "$T/b" <<'PY' || ok=1
+import json, sys
+th = json.load(open(sys.argv[1]))["runs"][0]["threads"]
+assert th["modelled"] == 1000 and th["blocks"] == 4, th
+PY
+[ $n -eq 14 ]
+result "parts numbered over their own blocks: the whole kernel's bytes (mappings, stores, a preset's max_threads)" $((ok | $?))
+
 # ---------------------------------------------------------------- validate
 # validate models in parts too: the same bytes as the whole kernels, and
 # a kernel over the load limit is compared (all threads of a large launch)
