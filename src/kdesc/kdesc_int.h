@@ -217,7 +217,7 @@ typedef struct run {
 	int (*keep)(void *ctx, uint64_t block);
 	void *keep_ctx;
 	uint32_t *part_ids;      /* the blocks kept, ascending (their threads numbered densely) */
-	uint32_t npart;
+	uint32_t npart, part_all; /* kept so far, and in all */
 	uint64_t nblocks;
 	uint64_t grid_threads;   /* the launch's threads before max_threads */
 	int flat_off;            /* --stream: every access counted */

@@ -143,6 +143,31 @@ int kd_ref_addr(run *r, const kd_stmt *st, const kd_ref *ref, uint64_t *addr)
 	return 0;
 }
 
+/* More loads (or stores) than trace_max_loads() in what is built at once:
+ * the kernel, or a part of it (r->keep: one SM's blocks, rd_parts), which
+ * is in memory whole (about 14 bytes a load, 18 a store). Says what makes
+ * it smaller; -1. */
+static int too_many(run *r, const kd_stmt *st)
+{
+	const char *what = st->kind == ST_LOAD ? "loads" : "stores";
+	unsigned long long lim = (unsigned long long)trace_max_loads();
+	if (!r->keep)
+		return kd_run_fail(r, st->line, "more than %llu %s in one kernel (lower max_threads "
+						"or the sizes)", lim, what);
+	if (r->npart <= 1)
+		return kd_run_fail(r, st->line, "more than %llu %s in one block, which an SM models "
+						"at once (in memory whole, about 14 bytes a load): "
+						"only smaller sizes make it smaller (-D, a variant); "
+						"gpu.max_threads, gpu.sample_cores and gpu.cores do not",
+				   lim, what);
+	return kd_run_fail(r, st->line, "more than %llu %s in one SM's %u blocks (passed in its "
+					"block %u), which it models at once (in memory whole, "
+					"about 14 bytes a load): more SMs (gpu.cores), fewer "
+					"threads (gpu.max_threads) or smaller sizes (-D, a variant) "
+					"make them fewer",
+			   lim, what, r->part_all, r->npart);
+}
+
 static int run_access(run *r, const kd_stmt *st)
 {
 	if (r->count && st->kind == ST_STORE && r->skip_stores)
@@ -161,14 +186,9 @@ static int run_access(run *r, const kd_stmt *st)
 				return run_oom(r);
 			continue;
 		}
-		if (st->kind == ST_LOAD && !r->loads_left--)
-			return kd_run_fail(r, st->line, "more than %llu loads in one kernel (lower "
-						        "max_threads or the sizes)",
-					   (unsigned long long)trace_max_loads());
-		if (st->kind == ST_STORE && !r->stores_left--)
-			return kd_run_fail(r, st->line, "more than %llu stores in one kernel (lower "
-						        "max_threads or the sizes)",
-					   (unsigned long long)trace_max_loads());
+		if ((st->kind == ST_LOAD && !r->loads_left--) ||
+		    (st->kind == ST_STORE && !r->stores_left--))
+			return too_many(r, st);
 		int64_t site = st->kind == ST_LOAD ? ref_site(r, st, st->l1 + i) : 0;
 		if (site < 0 ||
 		    rd_kernel_builder_add_at(r->b, r->tid, st->kind == ST_STORE, addr, ref->bytes,
@@ -662,6 +682,7 @@ int kd_run_launch(run *r, const kd_launch *L)
 		r->part_ids = malloc((kept ? kept : 1) * sizeof *r->part_ids);
 		part_oom = !r->part_ids;
 		r->npart = 0;
+		r->part_all = (uint32_t)kept;
 	}
 	if (!r->count) {
 		r->b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1],

@@ -86,6 +86,19 @@ PY
 [ $n -eq 14 ]
 result "parts numbered over their own blocks: the whole kernel's bytes (mappings, stores, a preset's max_threads)" $((ok | $?))
 
+# over the limit in a part, the message says what makes a part smaller:
+# one block alone (131,072 loads) over it, only smaller sizes; an SM's
+# blocks (4 cores: 8 blocks each) over it, more SMs or fewer threads too
+RDSCOPE_MAX_LOADS=100000 "$RDSCOPE" run -q --no-timing -j 1 -p hopper-h100 \
+	samples/kernels/matmul.kdesc >"$T/a" 2>"$T/ae"
+ra=$?
+RDSCOPE_MAX_LOADS=200000 "$RDSCOPE" run -q --no-timing -j 1 -p hopper-h100 -s gpu.cores=4 \
+	samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be"
+rb=$?
+[ $ra -eq 2 ] && grep -q "block (0,0,0) thread ([0-9,]*): more than 100000 loads in one block, which an SM models at once.*only smaller sizes" "$T/ae" &&
+	[ $rb -eq 2 ] && grep -q "more than 200000 loads in one SM's 8 blocks (passed in its block 2).*more SMs (gpu.cores)" "$T/be"
+result "a part over the load limit: one block, or an SM's blocks, and what makes it smaller" $?
+
 # ---------------------------------------------------------------- validate
 # validate models in parts too: the same bytes as the whole kernels, and
 # a kernel over the load limit is compared (all threads of a large launch)
