@@ -1162,19 +1162,55 @@ void rd_parts_set_threads(rd_parts *p, int n)
 	p->threads = n < 1 ? 1 : n > RD_NCASES ? RD_NCASES : n;
 }
 
-int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb)
+/* k's accesses freed (rd_parts_add_spent): what the cases and the report
+ * read of a kernel is its counts, thread index and arrays (by-site runs
+ * and events, which read more, are not parts' business). */
+static void kernel_spend(rd_kernel *k)
 {
-	if (cb && (cb->by_site || cb->event))
+	if (k->release)
+		return;
+	free(k->addr);
+	free(k->bytes);
+	free(k->site);
+	free(k->store_tid);
+	free(k->store_addr);
+	free(k->store_bytes);
+	free(k->store_pos);
+	k->addr = NULL;
+	k->bytes = NULL;
+	k->site = NULL;
+	k->store_tid = k->store_pos = NULL;
+	k->store_addr = NULL;
+	k->store_bytes = NULL;
+}
+
+static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_callbacks *cb,
+		    void (*ready)(void *ctx), void *ctx)
+{
+	if (cb && (cb->by_site || cb->event)) {
+		if (ready)
+			ready(ctx);
 		return RD_EINVAL;
+	}
 	rd_model *m = rd_model_new(k);
-	if (!m)
+	if (!m) {
+		if (ready)
+			ready(ctx);
 		return RD_ENOMEM;
+	}
 	m->no_memo = 1;
 	m->threads = p->threads;
 	sim_counts cc[RD_NCASES];
 	memset(cc, 0, sizeof cc);
 	int same = 0;
 	int rc = stages_prepare(m, &p->c, NULL, cb);
+	uint64_t accesses = 0; /* (counted before the thread index can go) */
+	for (uint32_t t = 0; rc == RD_OK && t < m->sched.nthreads; t++)
+		accesses += kernel_loads(k, t);
+	if (spend)
+		kernel_spend(spend);
+	if (ready)
+		ready(ctx);
 	if (rc == RD_OK)
 		rc = cases_run(m, &p->c, p->cases, cb, cc, &same);
 	run_facts f = {.threads_modelled = m->sched.nthreads, .stores = k->nstores,
@@ -1190,8 +1226,7 @@ int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb)
 					     ? p->c.max_threads
 					     : f.threads_total;
 	}
-	for (uint32_t t = 0; rc == RD_OK && t < m->sched.nthreads; t++)
-		f.accesses += kernel_loads(k, t);
+	f.accesses = accesses;
 	pthread_mutex_lock(&p->mu);
 	for (int i = 0; rc == RD_OK && i < RD_NCASES; i++) {
 		sim_counts view = cc[i];
@@ -1231,6 +1266,16 @@ int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb)
 		counts_free(&cc[i]);
 	rd_model_free(m);
 	return rc;
+}
+
+int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb)
+{
+	return part_add(p, k, NULL, cb, NULL, NULL);
+}
+
+int rd_parts_add_spent(rd_parts *p, rd_kernel *k, void (*ready)(void *ctx), void *ctx)
+{
+	return part_add(p, k, k, NULL, ready, ctx);
 }
 
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r)

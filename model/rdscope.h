@@ -1259,6 +1259,15 @@ void rd_parts_set_sample(rd_parts *p, uint32_t active, uint32_t cores_sampled, u
 rd_parts *rd_parts_new(const rd_config *c, int cases); /* NULL: bad config or memory */
 void rd_parts_set_threads(rd_parts *p, int n); /* each part's cases (as rd_model_set_threads) */
 int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb);
+/* As rd_parts_add (no callbacks), for a kernel the caller gives up: once
+ * k's accesses are coalesced, its addresses, sizes, sites and store lists
+ * are freed (k keeps its counts and thread index: only rd_kernel_free it
+ * after; not for arrays lent by a reader, k->release) and ready(ctx) is
+ * called, before the part's cases run. So a caller that builds parts one
+ * at a time, the next on ready, holds one part's accesses at a time
+ * however many parts run side by side. ready is called exactly once,
+ * whatever happens (NULL: none). */
+int rd_parts_add_spent(rd_parts *p, rd_kernel *k, void (*ready)(void *ctx), void *ctx);
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r);
 void rd_parts_free(rd_parts *p);
 

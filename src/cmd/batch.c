@@ -120,10 +120,13 @@ static int batch_emit(const cli *c, const char *spec, const rd_kernel *k, const 
 /*
  * A kernel in parts (rd_parts), where its reader builds blocks apart and
  * the run allows it: each core's blocks built and modelled in turn, on -j
- * threads (one builds at a time: the reader is not shared; the models run
- * side by side), so that memory follows one core's share of the kernel,
- * not the kernel. RDSCOPE_PARTS=0 models the whole kernel at once (the
- * results are the same bytes: tests/e2e/parts.sh).
+ * threads, so that memory follows one core's share of the kernel, not the
+ * kernel. One part at a time is built and coalesced (the turn: the reader
+ * is not shared, and a part's expanded accesses are freed once coalesced,
+ * rd_parts_add_spent), the parts' cases run side by side: one part's
+ * accesses are in memory at a time, whatever -j. RDSCOPE_PARTS=0 models
+ * the whole kernel at once (the results are the same bytes:
+ * tests/e2e/parts.sh).
  */
 typedef struct parts_run {
 	const cli *c;
@@ -132,7 +135,8 @@ typedef struct parts_run {
 	rd_parts *p;
 	const uint32_t *cores; /* the cores with blocks */
 	uint32_t n;
-	pthread_mutex_t mu;    /* the reader, next, done, rc, err, progress */
+	pthread_mutex_t turn;  /* building and coalescing a part (the reader too) */
+	pthread_mutex_t mu;    /* next, done, rc, err, progress */
 	uint32_t next, done;
 	int rc;
 	char err[1024];
@@ -150,28 +154,42 @@ static int keep_core_blocks(void *ctx, uint64_t block)
 	return rd_block_core(kc->c, block) == kc->core;
 }
 
+static void turn_end(void *ctx)
+{
+	pthread_mutex_unlock(ctx);
+}
+
 static void *parts_worker(void *arg)
 {
 	parts_run *pr = arg;
 	for (;;) {
+		pthread_mutex_lock(&pr->turn);
 		pthread_mutex_lock(&pr->mu);
 		if (pr->rc != EXIT_OK || pr->next >= pr->n) {
 			pthread_mutex_unlock(&pr->mu);
+			pthread_mutex_unlock(&pr->turn);
 			return NULL;
 		}
 		keep_core kc = {&pr->c->config, pr->cores[pr->next++]};
+		pthread_mutex_unlock(&pr->mu);
 		rd_kernel *k;
 		char err[1024];
 		int st = input_blocks(pr->in, keep_core_blocks, &kc, &k, err, sizeof err);
-		if (st != INPUT_OK && pr->rc == EXIT_OK) {
-			snprintf(pr->err, sizeof pr->err, "%s", err);
-			pr->rc = st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-		}
-		pthread_mutex_unlock(&pr->mu);
-		if (st != INPUT_OK)
+		if (st != INPUT_OK) {
+			pthread_mutex_lock(&pr->mu);
+			if (pr->rc == EXIT_OK) {
+				snprintf(pr->err, sizeof pr->err, "%s", err);
+				pr->rc = st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+			}
+			pthread_mutex_unlock(&pr->mu);
+			pthread_mutex_unlock(&pr->turn);
 			return NULL;
+		}
 		int big = memcheck_model(pr->spec, k, err, sizeof err) < 0;
-		int rc = big ? -1 : rd_parts_add(pr->p, k, NULL);
+		if (big)
+			pthread_mutex_unlock(&pr->turn);
+		/* (the turn ends once the part is coalesced) */
+		int rc = big ? -1 : rd_parts_add_spent(pr->p, k, turn_end, &pr->turn);
 		rd_kernel_free(k);
 		pthread_mutex_lock(&pr->mu);
 		if (rc != RD_OK && pr->rc == EXIT_OK) {
@@ -232,6 +250,7 @@ static int parts_result(const cli *c, const char *spec, input *in, const rd_kern
 	progress_init(&ctx.prog, !c->quiet, shape->name);
 	parts_run pr = {.c = c, .spec = spec, .in = in, .p = p, .cores = cores, .n = n, .ctx = &ctx};
 	pthread_mutex_init(&pr.mu, NULL);
+	pthread_mutex_init(&pr.turn, NULL);
 	/* each part's cases on what the parts leave of the -j threads (set
 	 * before any part starts) */
 	unsigned all = c->jobs ? c->jobs : util_online_cpus();
@@ -245,6 +264,7 @@ static int parts_result(const cli *c, const char *spec, input *in, const rd_kern
 	for (unsigned t = 0; t < nth; t++)
 		pthread_join(th[t], NULL);
 	pthread_mutex_destroy(&pr.mu);
+	pthread_mutex_destroy(&pr.turn);
 	free(cores);
 	int rc = pr.rc;
 	if (rc == EXIT_OK) {
