@@ -1,0 +1,165 @@
+/*
+ * A kernel in parts (rd_parts, issue 38): each core's blocks built apart,
+ * their threads numbered over their own blocks (rd_kernel.part_block), and
+ * modelled by rd_parts_add or rd_parts_add_spent (which frees a part's
+ * accesses once coalesced and says so once, by its ready callback), give
+ * the counts and thread counts of the whole kernel at once; also where
+ * gpu.max_threads cuts a block (in the launch's thread ids).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+enum { BS = 4, NBLOCKS = 14, CORES = 4, LOADS = 6 };
+
+static void set(rd_config *c, const char *k, const char *v)
+{
+	char err[256];
+	assert_int_equal(rd_config_set(c, k, v, err, sizeof err), 0);
+}
+
+static void config(rd_config *c, uint32_t max_threads)
+{
+	rd_config_default(c);
+	set(c, "gpu.cores", "4");
+	set(c, "gpu.warp_size", "2");
+	set(c, "l1.size", "256");
+	set(c, "l1.line", "32");
+	set(c, "l1.ways", "2");
+	set(c, "l1.hash", "mod");
+	set(c, "l1.stores", "allocate");
+	c->max_threads = max_threads;
+	char err[256];
+	assert_int_equal(rd_config_check(c, err, sizeof err), 0);
+}
+
+/* Thread g of the launch (its id g): LOADS loads that overlap other
+ * threads' and blocks', a store after its second; block 5 has none. */
+static void thread_accesses(rd_kernel_builder *b, uint32_t tid, uint64_t g)
+{
+	if (g / BS == 5)
+		return;
+	for (uint32_t i = 0; i < LOADS; i++) {
+		uint64_t a = ((g * 40 + i * 72) % 1024) + (i % 3) * 4096;
+		assert_int_equal(rd_kernel_builder_add(b, tid, 0, a, 4), 0);
+		if (i == 1)
+			assert_int_equal(rd_kernel_builder_add(b, tid, 1, 8192 + g * 4, 4), 0);
+	}
+}
+
+/* The whole launch (core < 0), or core's blocks numbered over its own. */
+static rd_kernel *build(const rd_config *c, int core)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("parts", BS, 1, 1);
+	uint32_t *ids = malloc(NBLOCKS * sizeof *ids), n = 0;
+	assert_non_null(ids);
+	for (uint32_t blk = 0; blk < NBLOCKS; blk++) {
+		if (core >= 0 && rd_block_core(c, blk) != (uint32_t)core)
+			continue;
+		uint32_t local = core >= 0 ? n : blk;
+		ids[n++] = blk;
+		for (uint32_t t = 0; t < BS; t++)
+			thread_accesses(b, local * BS + t, (uint64_t)blk * BS + t);
+	}
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	assert_non_null(k);
+	if (core >= 0)
+		rd_kernel_set_part_blocks(k, ids, n);
+	else
+		free(ids);
+	return k;
+}
+
+static void count_ready(void *ctx)
+{
+	(*(int *)ctx)++;
+}
+
+static void check_parts(uint32_t max_threads, int spent)
+{
+	rd_config c;
+	config(&c, max_threads);
+	rd_kernel *whole = build(&c, -1);
+	rd_model *m = rd_model_new(whole);
+	rd_result want;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+	rd_model_free(m);
+
+	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+	assert_non_null(p);
+	for (int core = 0; core < CORES; core++) {
+		rd_kernel *k = build(&c, core);
+		assert_non_null(k->part_block);
+		if (spent) {
+			int ready = 0;
+			assert_int_equal(rd_parts_add_spent(p, k, count_ready, &ready), RD_OK);
+			assert_int_equal(ready, 1);
+			assert_null(k->addr); /* freed once coalesced */
+			assert_null(k->store_addr);
+		} else {
+			assert_int_equal(rd_parts_add(p, k, NULL), RD_OK);
+		}
+		rd_kernel_free(k);
+	}
+	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	rd_result got;
+	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
+	tu_assert_same_counts(&want, &got);
+	assert_int_equal(got.accesses, want.accesses);
+	assert_int_equal(got.threads_total, want.threads_total);
+	assert_int_equal(got.threads_modelled, want.threads_modelled);
+	rd_result_free(&want);
+	rd_result_free(&got);
+	rd_parts_free(p);
+	rd_kernel_free(shape);
+	rd_kernel_free(whole);
+}
+
+static void test_parts_whole(void **state)
+{
+	(void)state;
+	check_parts(0, 0);
+	check_parts(0, 1);
+}
+
+/* gpu.max_threads = 30 cuts block 7 (threads 28..31) after its second
+ * thread: block 7 is core 3's second, local threads 4, 5 of that part */
+static void test_parts_max_threads(void **state)
+{
+	(void)state;
+	check_parts(30, 0);
+	check_parts(30, 1);
+	check_parts(9, 1);
+}
+
+static void test_launch_ids(void **state)
+{
+	(void)state;
+	rd_config c;
+	config(&c, 0);
+	rd_kernel *k = build(&c, 3); /* blocks 3, 7, 11 */
+	assert_int_equal(k->part_nblocks, 3);
+	assert_int_equal(rd_kernel_launch_thread(k, 0), 12);
+	assert_int_equal(rd_kernel_launch_thread(k, 5), 29);
+	assert_int_equal(rd_kernel_launch_thread(k, 11), 47);
+	assert_int_equal(rd_kernel_threads_below(k, 12), 0);
+	assert_int_equal(rd_kernel_threads_below(k, 14), 2);
+	assert_int_equal(rd_kernel_threads_below(k, 16), 4);
+	assert_int_equal(rd_kernel_threads_below(k, 30), 6);
+	assert_int_equal(rd_kernel_threads_below(k, 1000), 12);
+	rd_kernel_free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parts_whole),
+		cmocka_unit_test(test_parts_max_threads),
+		cmocka_unit_test(test_launch_ids),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
