@@ -20,9 +20,26 @@
 static const char *const source_names[] = {"file", "description", "gaps"};
 enum { SRC_FILE, SRC_DESC, SRC_GAPS };
 
-static void write_text(FILE *f, const char *spec, const rd_kernel *k, const rd_arrays *as,
-		       const rd_array_counts *n, int src, uint64_t gap)
+/* One kernel's table: output_doc_item's record. */
+typedef struct arrays_rec {
+	const char *spec;
+	const rd_kernel *k;
+	const rd_arrays *as;
+	const rd_array_counts *n;
+	int src;
+	uint64_t gap;
+} arrays_rec;
+
+static int write_text(output_doc *d, const void *rec)
 {
+	const arrays_rec *r = rec;
+	FILE *f = d->f;
+	const char *spec = r->spec;
+	const rd_kernel *k = r->k;
+	const rd_arrays *as = r->as;
+	const rd_array_counts *n = r->n;
+	int src = r->src;
+	uint64_t gap = r->gap;
 	fputs("input:   ", f);
 	fputs_safe(spec, f);
 	fputs("\nkernel:  ", f);
@@ -56,11 +73,23 @@ static void write_text(FILE *f, const char *spec, const rd_kernel *k, const rd_a
 			(unsigned long long)l, (unsigned long long)s);
 	}
 	putc('\n', f);
+	return 0;
 }
 
-static void write_csv(FILE *f, const char *spec, const rd_kernel *k, const rd_arrays *as,
-		      const rd_array_counts *n)
+static void csv_begin(output_doc *d, const void *head)
 {
+	(void)head;
+	fputs("input,kernel,array,base,bytes,elem,width,accesses,loads,stores\n", d->f);
+}
+
+static int write_csv(output_doc *d, const void *rec)
+{
+	const arrays_rec *r = rec;
+	FILE *f = d->f;
+	const char *spec = r->spec;
+	const rd_kernel *k = r->k;
+	const rd_arrays *as = r->as;
+	const rd_array_counts *n = r->n;
 	for (uint32_t i = 0; i <= as->n; i++) {
 		output_csv_field(f, spec);
 		putc(',', f);
@@ -77,12 +106,28 @@ static void write_csv(FILE *f, const char *spec, const rd_kernel *k, const rd_ar
 		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)(n->loads[i] + n->stores[i]),
 			(unsigned long long)n->loads[i], (unsigned long long)n->stores[i]);
 	}
+	return 0;
 }
 
-static void write_json(FILE *f, const char *spec, const rd_kernel *k, const rd_arrays *as,
-		       const rd_array_counts *n, int src, uint64_t gap, int first)
+static void json_begin(output_doc *d, const void *head)
 {
-	fputs(first ? "\n{\"input\":" : ",\n{\"input\":", f);
+	(void)head;
+	output_doc_json_open(d, "rdscope-arrays");
+	fputs("\"kernels\":[", d->f);
+}
+
+static int write_json(output_doc *d, const void *rec)
+{
+	const arrays_rec *r = rec;
+	FILE *f = d->f;
+	const char *spec = r->spec;
+	const rd_kernel *k = r->k;
+	const rd_arrays *as = r->as;
+	const rd_array_counts *n = r->n;
+	int src = r->src;
+	uint64_t gap = r->gap;
+	output_doc_json_next(d);
+	fputs("{\"input\":", f);
 	output_json_quote(f, spec);
 	fputs(",\"kernel\":", f);
 	output_json_quote(f, k->name);
@@ -106,11 +151,22 @@ static void write_json(FILE *f, const char *spec, const rd_kernel *k, const rd_a
 	fprintf(f, "],\"global\":{\"accesses\":%llu,\"loads\":%llu,\"stores\":%llu}}",
 		(unsigned long long)(n->loads[g] + n->stores[g]), (unsigned long long)n->loads[g],
 		(unsigned long long)n->stores[g]);
+	return 0;
 }
 
+static void json_end(output_doc *d, const void *tail)
+{
+	(void)tail;
+	fputs("\n]}\n", d->f);
+}
+
+static const output_doc_ops text_ops = {.item = write_text};
+static const output_doc_ops csv_ops = {.begin = csv_begin, .item = write_csv};
+static const output_doc_ops json_ops = {.begin = json_begin, .item = write_json, .end = json_end};
+static const output_doc_formats arrays_formats = {&text_ops, &csv_ops, &json_ops};
+
 /* Every kernel of one INPUT into f. */
-static int arrays_input(const cli *c, const rd_arrays *file, const char *spec, FILE *f,
-			int *first)
+static int arrays_input(const cli *c, const rd_arrays *file, const char *spec, output_doc *d)
 {
 	char err[1024];
 	input_opts opts = cli_input_opts(c);
@@ -134,15 +190,8 @@ static int arrays_input(const cli *c, const rd_arrays *file, const char *spec, F
 		}
 		rd_array_counts n = {0};
 		int rc = as && rd_arrays_count(as, k, &n) == 0 ? 0 : -1;
-		if (rc == 0) {
-			if (c->format == OUTPUT_JSON)
-				write_json(f, spec, k, as, &n, src, gap, *first);
-			else if (c->format == OUTPUT_CSV)
-				write_csv(f, spec, k, as, &n);
-			else
-				write_text(f, spec, k, as, &n, src, gap);
-			*first = 0;
-		}
+		if (rc == 0)
+			output_doc_item(d, &(arrays_rec){spec, k, as, &n, src, gap});
 		rd_array_counts_free(&n);
 		rd_arrays_free(found);
 		rd_kernel_free(k);
@@ -176,15 +225,11 @@ int arrays_run(const cli *c)
 		rd_arrays_free(file);
 		return EXIT_RUNTIME;
 	}
-	if (c->format == OUTPUT_JSON)
-		fputs("{\"format\":\"rdscope-arrays\",\"version\":1,\"kernels\":[", out.f);
-	else if (c->format == OUTPUT_CSV)
-		fputs("input,kernel,array,base,bytes,elem,width,accesses,loads,stores\n", out.f);
-	int first = 1;
+	output_doc d;
+	output_doc_begin(&d, out.f, c->format, &arrays_formats, NULL);
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
-		rc = arrays_input(c, file, c->inputs[i], out.f, &first);
-	if (c->format == OUTPUT_JSON)
-		fputs("\n]}\n", out.f);
+		rc = arrays_input(c, file, c->inputs[i], &d);
+	output_doc_end(&d, NULL);
 	rd_arrays_free(file);
 	return batch_output_end(&out, rc);
 }

@@ -83,3 +83,34 @@ int output_by_parse(const char *name, enum output_by *by)
 		}
 	return -1;
 }
+
+void output_doc_begin(output_doc *d, FILE *f, enum output_format fmt, const output_doc_formats *w,
+		      const void *head)
+{
+	d->f = f;
+	d->ops = fmt == OUTPUT_CSV ? w->csv : fmt == OUTPUT_JSON ? w->json : w->text;
+	d->nelem = 0;
+	if (d->ops->begin)
+		d->ops->begin(d, head);
+}
+
+int output_doc_item(output_doc *d, const void *rec)
+{
+	return d->ops->item ? d->ops->item(d, rec) : 0;
+}
+
+void output_doc_end(output_doc *d, const void *tail)
+{
+	if (d->ops->end)
+		d->ops->end(d, tail);
+}
+
+void output_doc_json_next(output_doc *d)
+{
+	fputs(d->nelem++ ? ",\n" : "\n", d->f);
+}
+
+void output_doc_json_open(output_doc *d, const char *name)
+{
+	fprintf(d->f, "{\"format\":\"%s\",\"version\":1,", name);
+}

@@ -97,6 +97,49 @@ void output_write_run(output *o, const output_run *run);
 /* Closes the JSON document (and writes a header not yet written). */
 void output_end(output *o);
 
+/* Every other command's results go through the same kind of interface as
+ * run's (output_ops, after ncdu's dir_output: one engine, several sinks).
+ * A command hands its records to output_doc_*, never asking which format
+ * is written; the writer was picked once, at output_doc_begin, from the
+ * command's output_doc_formats. A command's records and its writers are
+ * its own (their layouts differ format by format: a text table, a CSV row
+ * per array, a nested JSON object), so the formats are the table's
+ * members: a new format is a member the commands fill. */
+typedef struct output_doc {
+	FILE *f;
+	const struct output_doc_ops *ops;
+	unsigned long nelem; /* JSON elements written (output_doc_json_next) */
+} output_doc;
+
+/* One format's writer of a command's document: begin before the first
+ * record (a header, a JSON document's start), item per record, end after
+ * the last (totals, the JSON document's end); head and tail are what the
+ * command passes to output_doc_begin and output_doc_end. NULL: nothing to
+ * write. item returns 0, or -1 when out of memory. */
+typedef struct output_doc_ops {
+	void (*begin)(output_doc *d, const void *head);
+	int (*item)(output_doc *d, const void *rec);
+	void (*end)(output_doc *d, const void *tail);
+} output_doc_ops;
+
+/* A command's writers, one per format. */
+typedef struct output_doc_formats {
+	const output_doc_ops *text, *csv, *json;
+} output_doc_formats;
+
+/* Picks fmt's writer of w and begins the document on f. */
+void output_doc_begin(output_doc *d, FILE *f, enum output_format fmt, const output_doc_formats *w,
+		      const void *head);
+/* One record: 0, or -1 when out of memory. */
+int output_doc_item(output_doc *d, const void *rec);
+void output_doc_end(output_doc *d, const void *tail);
+/* For JSON writers: what goes before a list's next element ("\n" before
+ * the first, ",\n" before the others), counted. */
+void output_doc_json_next(output_doc *d);
+/* For JSON writers: a document's opening members,
+ * {"format":"NAME","version":1, */
+void output_doc_json_open(output_doc *d, const char *name);
+
 /* The event log of case 0 (rd_callbacks.event), as CSV. */
 void output_log_header(FILE *f);
 void output_log_event(FILE *f, const rd_event *ev);
