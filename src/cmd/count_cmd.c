@@ -112,9 +112,24 @@ static void reuse_lines(const rd_count *c, const kdesc_ref_info *info, int nrefs
 		snprintf(buf, len, "-");
 }
 
-static void write_text(FILE *f, const cli *c, const counted *k, uint32_t line, const uint64_t *lv,
-		       int nlv)
+/* The count: output_doc_item's one record. */
+typedef struct count_rec {
+	const cli *c;
+	const counted *k;
+	uint32_t line;
+	const uint64_t *lv;
+	int nlv;
+} count_rec;
+
+static int write_text(output_doc *d, const void *rec)
 {
+	const count_rec *r = rec;
+	FILE *f = d->f;
+	const cli *c = r->c;
+	const counted *k = r->k;
+	uint32_t line = r->line;
+	const uint64_t *lv = r->lv;
+	int nlv = r->nlv;
 	fprintf(f, "input:      %s", c->inputs[0]);
 	int64_t v;
 	const char *name;
@@ -167,10 +182,16 @@ static void write_text(FILE *f, const cli *c, const counted *k, uint32_t line, c
 			fprintf(f, "     %8.4f%%", pct(R[i].capacity[j], k->accesses));
 		fprintf(f, "  %s\n", reuse);
 	}
+	return 0;
 }
 
-static void write_csv(FILE *f, const cli *c, const counted *k, int nlv)
+static int write_csv(output_doc *d, const void *rec)
 {
+	const count_rec *r = rec;
+	FILE *f = d->f;
+	const cli *c = r->c;
+	const counted *k = r->k;
+	int nlv = r->nlv;
 	fputs("input,line,reference,array,kind,accesses,compulsory", f);
 	for (int j = 0; j < nlv; j++)
 		fprintf(f, ",capacity_l%d", j + 1);
@@ -193,11 +214,18 @@ static void write_csv(FILE *f, const cli *c, const counted *k, int nlv)
 		fprintf(f, ",%s,%llu,%llu\n", strcmp(reuse, "-") ? reuse : "",
 			(unsigned long long)k->fast[i], (unsigned long long)k->flat_acc[i]);
 	}
+	return 0;
 }
 
-static void write_json(FILE *f, const cli *c, const counted *k, uint32_t line, const uint64_t *lv,
-		       int nlv)
+static int write_json(output_doc *d, const void *rec)
 {
+	const count_rec *r = rec;
+	FILE *f = d->f;
+	const cli *c = r->c;
+	const counted *k = r->k;
+	uint32_t line = r->line;
+	const uint64_t *lv = r->lv;
+	int nlv = r->nlv;
 	fputs("{\"format\":\"rdscope-count\",\"version\":1,\"input\":", f);
 	output_json_quote(f, c->inputs[0]);
 	fputs(",\"params\":{", f);
@@ -259,7 +287,13 @@ static void write_json(FILE *f, const cli *c, const counted *k, uint32_t line, c
 			(unsigned long long)k->flat_acc[i]);
 	}
 	fputs("\n]}\n", f);
+	return 0;
 }
+
+static const output_doc_ops text_ops = {.item = write_text};
+static const output_doc_ops csv_ops = {.item = write_csv};
+static const output_doc_ops json_ops = {.item = write_json};
+static const output_doc_formats count_formats = {&text_ops, &csv_ops, &json_ops};
 
 /* Was l1.line given (-p or -s)? */
 static int line_given(const cli *c)
@@ -382,12 +416,10 @@ int count_run(const cli *c)
 		msg_error("%s", err);
 		return batch_output_end(&out, rc);
 	}
-	if (c->format == OUTPUT_JSON)
-		write_json(out.f, c, &k, line, lv, nlv);
-	else if (c->format == OUTPUT_CSV)
-		write_csv(out.f, c, &k, nlv);
-	else
-		write_text(out.f, c, &k, line, lv, nlv);
+	output_doc d;
+	output_doc_begin(&d, out.f, c->format, &count_formats, NULL);
+	output_doc_item(&d, &(count_rec){c, &k, line, lv, nlv});
+	output_doc_end(&d, NULL);
 	counted_free(&k);
 	return batch_output_end(&out, EXIT_OK);
 }
