@@ -91,73 +91,129 @@ static const char *const method_names[] = {"binomial", "fa", "learned"};
 
 typedef struct ectx {
 	const cli *c;
-	FILE *f;
+	output_doc *d;
 	const rd_mlp *m;
 	unsigned methods;
-	int first;
 	const sweep_plan *plan; /* --vary's points, or NULL: one */
 	const rd_config *one;
 } ectx;
 
-static void write_one(ectx *x, const char *spec, const char *kernel, const rd_config *cfg,
-		      const char *label, const estimate_values *e)
+/* One point's estimates: output_doc_item's record. */
+typedef struct est_rec {
+	const char *spec, *kernel;
+	const rd_config *cfg;
+	const char *label; /* the point's --vary values, or NULL */
+	const estimate_values *e;
+	unsigned methods;
+} est_rec;
+
+static int write_text(output_doc *d, const void *rec)
 {
-	FILE *f = x->f;
+	const est_rec *r = rec;
+	FILE *f = d->f;
+	const rd_config *cfg = r->cfg;
+	const estimate_values *e = r->e;
 	uint32_t sets = rd_config_sets(cfg);
-	double v[3] = {e->binomial, e->fa, e->learned};
-	if (x->c->format == OUTPUT_TEXT) {
-		fputs("input:    ", f);
-		fputs_safe(spec, f);
-		fputs("\nkernel:   ", f);
-		fputs_safe(kernel, f);
-		fprintf(f, "\ncache:    %u B, %u set%s x %u ways, %u B lines", cfg->l1_size, sets,
-			sets == 1 ? "" : "s", cfg->l1_ways, cfg->l1_line);
-		if (label) {
-			fputs(" (", f);
-			fputs_safe(label, f);
-			putc(')', f);
-		}
-		fprintf(f, "\nrequests: %llu\n", (unsigned long long)e->requests);
-		if (x->methods & EST_BINOMIAL)
-			fprintf(f, "  binomial (SDCM-style) miss rate  %.6f\n", e->binomial);
-		if (x->methods & EST_FA)
-			fprintf(f, "  fully associative miss rate      %.6f\n", e->fa);
-		if (x->methods & EST_LEARNED)
-			fprintf(f, "  learned miss rate                %.6f  (MSHR merge rate %.6f)\n",
-				e->learned, e->merge);
-		putc('\n', f);
-		return;
+	fputs("input:    ", f);
+	fputs_safe(r->spec, f);
+	fputs("\nkernel:   ", f);
+	fputs_safe(r->kernel, f);
+	fprintf(f, "\ncache:    %u B, %u set%s x %u ways, %u B lines", cfg->l1_size, sets,
+		sets == 1 ? "" : "s", cfg->l1_ways, cfg->l1_line);
+	if (r->label) {
+		fputs(" (", f);
+		fputs_safe(r->label, f);
+		putc(')', f);
 	}
+	fprintf(f, "\nrequests: %llu\n", (unsigned long long)e->requests);
+	if (r->methods & EST_BINOMIAL)
+		fprintf(f, "  binomial (SDCM-style) miss rate  %.6f\n", e->binomial);
+	if (r->methods & EST_FA)
+		fprintf(f, "  fully associative miss rate      %.6f\n", e->fa);
+	if (r->methods & EST_LEARNED)
+		fprintf(f, "  learned miss rate                %.6f  (MSHR merge rate %.6f)\n",
+			e->learned, e->merge);
+	putc('\n', f);
+	return 0;
+}
+
+static void csv_begin(output_doc *d, const void *head)
+{
+	(void)head;
+	fputs("input,kernel,point,l1.size,l1.line,l1.ways,l1.sets,requests,method,"
+	      "miss_rate,merge_rate\n", d->f);
+}
+
+/* A row per method. */
+static int write_csv(output_doc *d, const void *rec)
+{
+	const est_rec *r = rec;
+	FILE *f = d->f;
+	const rd_config *cfg = r->cfg;
+	const estimate_values *e = r->e;
+	double v[3] = {e->binomial, e->fa, e->learned};
 	for (int i = 0; i < 3; i++) {
-		if (!(x->methods & (1u << i)))
+		if (!(r->methods & (1u << i)))
 			continue;
-		if (x->c->format == OUTPUT_CSV) {
-			output_csv_field(f, spec);
-			putc(',', f);
-			output_csv_field(f, kernel);
-			putc(',', f);
-			output_csv_field(f, label ? label : "");
-			fprintf(f, ",%u,%u,%u,%u,%llu,%s,%.17g,", cfg->l1_size, cfg->l1_line,
-				cfg->l1_ways, sets, (unsigned long long)e->requests, method_names[i], v[i]);
-			if (i == 2)
-				fprintf(f, "%.17g", e->merge);
-			putc('\n', f);
+		output_csv_field(f, r->spec);
+		putc(',', f);
+		output_csv_field(f, r->kernel);
+		putc(',', f);
+		output_csv_field(f, r->label ? r->label : "");
+		fprintf(f, ",%u,%u,%u,%u,%llu,%s,%.17g,", cfg->l1_size, cfg->l1_line, cfg->l1_ways,
+			rd_config_sets(cfg), (unsigned long long)e->requests, method_names[i], v[i]);
+		if (i == 2)
+			fprintf(f, "%.17g", e->merge);
+		putc('\n', f);
+	}
+	return 0;
+}
+
+/* head: the methods (JSON has one, cli_batch_finish checks). */
+static void json_begin(output_doc *d, const void *head)
+{
+	unsigned methods = *(const unsigned *)head;
+	output_doc_json_open(d, "rdscope-results");
+	fprintf(d->f, "\"estimate\":\"%s\",\"runs\":[",
+		method_names[methods == EST_FA ? 1 : methods == EST_LEARNED ? 2 : 0]);
+}
+
+/* A run per method. */
+static int write_json(output_doc *d, const void *rec)
+{
+	const est_rec *r = rec;
+	FILE *f = d->f;
+	const estimate_values *e = r->e;
+	double v[3] = {e->binomial, e->fa, e->learned};
+	for (int i = 0; i < 3; i++) {
+		if (!(r->methods & (1u << i)))
 			continue;
-		}
-		fputs(x->first ? "\n{\"input\":" : ",\n{\"input\":", f);
-		x->first = 0;
-		output_json_quote(f, spec);
+		output_doc_json_next(d);
+		fputs("{\"input\":", f);
+		output_json_quote(f, r->spec);
 		fputs(",\"kernel\":", f);
-		output_json_quote(f, kernel);
+		output_json_quote(f, r->kernel);
 		fputs(",\"config\":", f);
-		output_json_config(f, cfg);
+		output_json_config(f, r->cfg);
 		fprintf(f, ",\"method\":\"%s\",\"requests\":%llu,\"miss_rate\":%.17g", method_names[i],
 			(unsigned long long)e->requests, v[i]);
 		if (i == 2)
 			fprintf(f, ",\"merge_rate\":%.17g", e->merge);
 		putc('}', f);
 	}
+	return 0;
 }
+
+static void json_end(output_doc *d, const void *tail)
+{
+	(void)tail;
+	fputs("\n]}\n", d->f);
+}
+
+static const output_doc_ops text_ops = {.item = write_text};
+static const output_doc_ops csv_ops = {.begin = csv_begin, .item = write_csv};
+static const output_doc_ops json_ops = {.begin = json_begin, .item = write_json, .end = json_end};
+static const output_doc_formats estimate_formats = {&text_ops, &csv_ops, &json_ops};
 
 /* Estimate every point of x->plan (or x->one) for one kernel. */
 static int estimate_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
@@ -192,7 +248,8 @@ static int estimate_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_m
 		estimate_values e;
 		estimate_profiles(pv, pn, rd_config_sets(cfg), cfg->l1_ways, cfg->l1_line,
 				  x->methods & EST_LEARNED ? x->m : NULL, &e);
-		write_one(x, spec, k->name, cfg, plan ? plan->labels[i] : NULL, &e);
+		output_doc_item(x->d, &(est_rec){spec, k->name, cfg, plan ? plan->labels[i] : NULL,
+						 &e, x->methods});
 	}
 	rp_counts_free(pv, pn);
 	return rc;
@@ -242,19 +299,14 @@ int estimate_run(const cli *c)
 	}
 	input_opts opts = cli_input_opts(c);
 	rc = batch_check_inputs(c, c->inputs, c->ninputs, &opts);
-	ectx x = {.c = c, .f = out.f, .m = mlp, .methods = methods, .first = 1,
+	output_doc d;
+	ectx x = {.c = c, .d = &d, .m = mlp, .methods = methods,
 		  .plan = have_plan ? &plan : NULL, .one = &c->config};
 	if (rc == EXIT_OK) {
-		if (c->format == OUTPUT_JSON)
-			fprintf(out.f, "{\"format\":\"rdscope-results\",\"version\":1,\"estimate\":\"%s\",\"runs\":[",
-				method_names[methods == EST_FA ? 1 : methods == EST_LEARNED ? 2 : 0]);
-		else if (c->format == OUTPUT_CSV)
-			fputs("input,kernel,point,l1.size,l1.line,l1.ways,l1.sets,requests,method,"
-			      "miss_rate,merge_rate\n", out.f);
+		output_doc_begin(&d, out.f, c->format, &estimate_formats, &methods);
 		for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
 			rc = batch_each_kernel(c, c->inputs[i], estimate_kernel, &x);
-		if (c->format == OUTPUT_JSON)
-			fputs("\n]}\n", out.f);
+		output_doc_end(&d, NULL);
 	}
 	if (have_plan)
 		sweep_plan_free(&plan);
