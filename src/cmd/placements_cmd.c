@@ -373,8 +373,20 @@ static double pct(double a, double b)
 }
 
 
-static void write_text(FILE *f, const plan *p, const cli *c, const sample_times *st)
+/* One kernel's placements: output_doc_item's record. */
+typedef struct placements_rec {
+	const plan *p;
+	const cli *c;
+	const sample_times *st;
+} placements_rec;
+
+static int write_text(output_doc *d, const void *rec)
 {
+	const placements_rec *pr = rec;
+	FILE *f = d->f;
+	const plan *p = pr->p;
+	const cli *c = pr->c;
+	const sample_times *st = pr->st;
 	fputs("input:   ", f);
 	fputs_safe(p->spec, f);
 	fputs("\nkernel:  ", f);
@@ -485,6 +497,7 @@ static void write_text(FILE *f, const plan *p, const cli *c, const sample_times 
 				w->p_tcomp, w->p_tmem, w->p_toverlap, w->p_t);
 	}
 	fputc('\n', f);
+	return 0;
 }
 
 static void json_num(FILE *f, const char *name, double v)
@@ -493,9 +506,22 @@ static void json_num(FILE *f, const char *name, double v)
 	output_json_double(f, v);
 }
 
-static void write_json(FILE *f, const plan *p, const cli *c, const sample_times *st, int first)
+static void json_begin(output_doc *d, const void *head)
 {
-	fputs(first ? "\n{\"input\":" : ",\n{\"input\":", f);
+	(void)head;
+	output_doc_json_open(d, "rdscope-placements");
+	fputs("\"kernels\":[", d->f);
+}
+
+static int write_json(output_doc *d, const void *rec)
+{
+	const placements_rec *pr = rec;
+	FILE *f = d->f;
+	const plan *p = pr->p;
+	const cli *c = pr->c;
+	const sample_times *st = pr->st;
+	output_doc_json_next(d);
+	fputs("{\"input\":", f);
 	output_json_quote(f, p->spec);
 	fputs(",\"kernel\":", f);
 	output_json_quote(f, p->k->name);
@@ -580,6 +606,13 @@ static void write_json(FILE *f, const plan *p, const cli *c, const sample_times 
 		fputc('}', f);
 	}
 	fputs("]}", f);
+	return 0;
+}
+
+static void json_end(output_doc *d, const void *tail)
+{
+	(void)tail;
+	fputs("\n]}\n", d->f);
 }
 
 static void csv_num(FILE *f, double v)
@@ -590,8 +623,11 @@ static void csv_num(FILE *f, double v)
 		fprintf(f, ",%.17g", v);
 }
 
-static void write_csv_header(FILE *f, int st)
+/* head: the --sample times, or NULL (their columns then left out). */
+static void csv_begin(output_doc *d, const void *head)
 {
+	FILE *f = d->f;
+	const sample_times *st = head;
 	fputs("input,kernel,rank,sample,placement,transactions_per_sm,miss_ratio,dram_latency,amat,"
 	      "tmem,tmem_vs_sample,inst_delta_per_warp",
 	      f);
@@ -608,8 +644,12 @@ static void write_csv_header(FILE *f, int st)
 	fputc('\n', f);
 }
 
-static void write_csv(FILE *f, const plan *p, const sample_times *st)
+static int write_csv(output_doc *d, const void *rec)
 {
+	const placements_rec *pr = rec;
+	FILE *f = d->f;
+	const plan *p = pr->p;
+	const sample_times *st = pr->st;
 	for (size_t r = 0; r < p->nrows; r++) {
 		const row *w = &p->rows[r];
 		char pl[1024];
@@ -652,13 +692,19 @@ static void write_csv(FILE *f, const plan *p, const sample_times *st)
 		}
 		fputc('\n', f);
 	}
+	return 0;
 }
+
+static const output_doc_ops text_ops = {.item = write_text};
+static const output_doc_ops csv_ops = {.begin = csv_begin, .item = write_csv};
+static const output_doc_ops json_ops = {.begin = json_begin, .item = write_json, .end = json_end};
+static const output_doc_formats placements_formats = {&text_ops, &csv_ops, &json_ops};
 
 /* ---------------------------------------------------------------- driver */
 
 /* One kernel: arrays, placements, output. Frees k. EXIT_*. */
 static int placements_kernel(const cli *c, const char *spec, rd_kernel *k, const sample_times *st,
-			     FILE *f, int *first)
+			     output_doc *d)
 {
 	char err[1024];
 	if (memcheck_model(spec, k, err, sizeof err) < 0) {
@@ -694,13 +740,7 @@ static int placements_kernel(const cli *c, const char *spec, rd_kernel *k, const
 	if (rc == EXIT_OK) {
 		plan_compare(&p, st);
 		plan_rank(&p, c->rank_inst);
-		if (c->format == OUTPUT_JSON)
-			write_json(f, &p, c, st, *first);
-		else if (c->format == OUTPUT_CSV)
-			write_csv(f, &p, st);
-		else
-			write_text(f, &p, c, st);
-		*first = 0;
+		output_doc_item(d, &(placements_rec){&p, c, st});
 	}
 	rd_model_free(m);
 	free(p.rows);
@@ -730,11 +770,8 @@ int placements_run(const cli *c)
 	if (batch_output_begin(c, &out))
 		return EXIT_RUNTIME;
 	const sample_times *stp = c->sample_times ? &st : NULL;
-	if (c->format == OUTPUT_JSON)
-		fputs("{\"format\":\"rdscope-placements\",\"version\":1,\"kernels\":[", out.f);
-	else if (c->format == OUTPUT_CSV)
-		write_csv_header(out.f, stp != NULL);
-	int first = 1;
+	output_doc d;
+	output_doc_begin(&d, out.f, c->format, &placements_formats, stp);
 	const char *spec = c->inputs[0];
 	input *in;
 	int s = input_open(spec, &opts, &in, err, sizeof err);
@@ -743,13 +780,12 @@ int placements_run(const cli *c)
 		s = input_next(in, &k, err, sizeof err);
 		if (s != INPUT_OK)
 			break;
-		rc = placements_kernel(c, spec, k, stp, out.f, &first);
+		rc = placements_kernel(c, spec, k, stp, &d);
 	}
 	if (rc == EXIT_OK)
 		rc = batch_input_end(in, s, err);
 	else if (in)
 		input_close(in);
-	if (c->format == OUTPUT_JSON)
-		fputs("\n]}\n", out.f);
+	output_doc_end(&d, NULL);
 	return batch_output_end(&out, rc);
 }
