@@ -28,7 +28,7 @@ static uint32_t max_rd(const rp_counts *p)
 	return p->len ? p->len - 1 : 0;
 }
 
-static void write_text(FILE *f, const char *spec, const char *kernel, const rp_counts *p)
+static void profile_text(FILE *f, const char *spec, const char *kernel, const rp_counts *p)
 {
 	fprintf(f, "input:    %s\nkernel:   %s\ncore:     %u", spec, kernel, p->core);
 	if (p->interval >= 0)
@@ -46,7 +46,7 @@ static void write_text(FILE *f, const char *spec, const char *kernel, const rp_c
 	fprintf(f, "max_rd %u, peaks %u\n\n", max_rd(p), rd_profile_peaks(p->hist, p->len));
 }
 
-static void write_csv(FILE *f, const char *spec, const char *kernel, const rp_counts *p)
+static void profile_csv(FILE *f, const char *spec, const char *kernel, const rp_counts *p)
 {
 	for (int64_t d = -1; d < (int64_t)p->len; d++) {
 		uint64_t n = d < 0 ? p->cold : p->hist[d];
@@ -63,9 +63,10 @@ static void write_csv(FILE *f, const char *spec, const char *kernel, const rp_co
 	}
 }
 
-static void write_json(FILE *f, const char *spec, const char *kernel, const rp_counts *p, int first)
+static void profile_json(output_doc *d, const char *spec, const char *kernel, const rp_counts *p)
 {
-	fputs(first ? "\n" : ",\n", f);
+	FILE *f = d->f;
+	output_doc_json_next(d);
 	fputs("{\"input\":", f);
 	output_json_quote(f, spec);
 	fputs(",\"kernel\":", f);
@@ -158,12 +159,79 @@ typedef struct estimates {
 	size_t n, cap;
 } estimates;
 
+/* One kernel's profiles, and its estimate with --estimate (else NULL):
+ * output_doc_item's record. */
+typedef struct profile_rec {
+	const char *spec, *kernel;
+	const rp_counts *pv;
+	size_t pn;
+	const estimate *est;
+} profile_rec;
+
+static int write_text(output_doc *d, const void *rec)
+{
+	const profile_rec *r = rec;
+	for (size_t i = 0; i < r->pn; i++)
+		profile_text(d->f, r->spec, r->kernel, &r->pv[i]);
+	if (r->est)
+		estimate_text(d->f, r->est);
+	return 0;
+}
+
+static void csv_begin(output_doc *d, const void *head)
+{
+	(void)head;
+	fputs("input,kernel,core,interval,requests,rd,count,fraction\n", d->f);
+}
+
+/* (--estimate has no CSV: cli_batch_finish refuses it) */
+static int write_csv(output_doc *d, const void *rec)
+{
+	const profile_rec *r = rec;
+	for (size_t i = 0; i < r->pn; i++)
+		profile_csv(d->f, r->spec, r->kernel, &r->pv[i]);
+	return 0;
+}
+
+static void json_begin(output_doc *d, const void *head)
+{
+	(void)head;
+	output_doc_json_open(d, "rdscope-profile");
+	fputs("\"profiles\":[", d->f);
+}
+
+static int write_json(output_doc *d, const void *rec)
+{
+	const profile_rec *r = rec;
+	for (size_t i = 0; i < r->pn; i++)
+		profile_json(d, r->spec, r->kernel, &r->pv[i]);
+	return 0;
+}
+
+/* tail: the estimates, or NULL without --estimate. */
+static void json_end(output_doc *d, const void *tail)
+{
+	const estimates *es = tail;
+	fputs("\n]", d->f);
+	if (es) {
+		fputs(",\"estimates\":[", d->f);
+		for (size_t i = 0; i < es->n; i++)
+			estimate_json(d->f, &es->v[i], i == 0);
+		fputs("\n]", d->f);
+	}
+	fputs("}\n", d->f);
+}
+
+static const output_doc_ops text_ops = {.item = write_text};
+static const output_doc_ops csv_ops = {.begin = csv_begin, .item = write_csv};
+static const output_doc_ops json_ops = {.begin = json_begin, .item = write_json, .end = json_end};
+static const output_doc_formats profile_formats = {&text_ops, &csv_ops, &json_ops};
+
 /* What profiling one kernel needs. */
 typedef struct pinput {
 	const cli *c;
 	const rd_config *cfg;
-	FILE *f;
-	int first;
+	output_doc *d;
 	estimates es;
 } pinput;
 
@@ -173,7 +241,6 @@ static int profile_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_mo
 	pinput *x = ctx;
 	const cli *c = x->c;
 	estimates *es = &x->es;
-	FILE *f = x->f;
 	progress prog;
 	progress_init(&prog, !c->quiet, k->name);
 	rp_counts *pv = NULL;
@@ -205,20 +272,9 @@ static int profile_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_mo
 			rc = RD_ENOMEM;
 		}
 	}
-	if (rc == RD_OK) {
-		for (size_t i = 0; i < pn; i++) {
-			const rp_counts *p = &pv[i];
-			if (c->format == OUTPUT_JSON)
-				write_json(f, spec, k->name, p, x->first);
-			else if (c->format == OUTPUT_CSV)
-				write_csv(f, spec, k->name, p);
-			else
-				write_text(f, spec, k->name, p);
-			x->first = 0;
-		}
-		if (c->estimate && c->format != OUTPUT_JSON)
-			estimate_text(f, &es->v[es->n - 1]);
-	}
+	if (rc == RD_OK)
+		output_doc_item(x->d, &(profile_rec){spec, k->name, pv, pn,
+						     c->estimate ? &es->v[es->n - 1] : NULL});
 	rp_counts_free(pv, pn);
 	return rc;
 }
@@ -244,24 +300,13 @@ int profile_run(const cli *c)
 		outfile_abort(&out);
 		return EXIT_USAGE;
 	}
-	if (c->format == OUTPUT_JSON)
-		fputs("{\"format\":\"rdscope-profile\",\"version\":1,\"profiles\":[", out.f);
-	else if (c->format == OUTPUT_CSV)
-		fputs("input,kernel,core,interval,requests,rd,count,fraction\n", out.f);
-	pinput x = {.c = c, .cfg = &cfg, .f = out.f, .first = 1};
+	output_doc d;
+	output_doc_begin(&d, out.f, c->format, &profile_formats, NULL);
+	pinput x = {.c = c, .cfg = &cfg, .d = &d};
 	for (int i = 0; i < c->ninputs && rc == EXIT_OK; i++)
 		rc = batch_each_kernel(c, c->inputs[i], profile_kernel, &x);
 	estimates es = x.es;
-	if (c->format == OUTPUT_JSON) {
-		fputs("\n]", out.f);
-		if (c->estimate) {
-			fputs(",\"estimates\":[", out.f);
-			for (size_t i = 0; i < es.n; i++)
-				estimate_json(out.f, &es.v[i], i == 0);
-			fputs("\n]", out.f);
-		}
-		fputs("}\n", out.f);
-	}
+	output_doc_end(&d, c->estimate ? &es : NULL);
 	for (size_t i = 0; i < es.n; i++) {
 		free(es.v[i].input);
 		free(es.v[i].kernel);
