@@ -152,100 +152,155 @@ static void stats_json(FILE *f, const rd_stats *st)
 	putc('}', f);
 }
 
-static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
-		      const rd_stats *s2)
+/* The document's head (the measurements) and tail (the statistics);
+ * output_doc_item's records are the vrows. */
+typedef struct vhead {
+	const char *measured, *format; /* the file and its format */
+} vhead;
+typedef struct vtail {
+	const rd_stats *s1, *s2;
+} vtail;
+
+static void json_begin(output_doc *d, const void *head)
 {
-	if (c->format == OUTPUT_JSON) {
-		fputs("{\"format\":\"rdscope-validate\",\"version\":1,\"measured\":", f);
-		output_json_quote(f, c->measured);
-		fputs(",\"measured_format\":", f);
-		output_json_quote(f, v->ms->format);
-		fputs(",\"kernels\":[", f);
-		for (size_t i = 0; i < v->n; i++) {
-			const vrow *w = &v->rows[i];
-			fputs(i ? ",\n{\"input\":" : "\n{\"input\":", f);
-			output_json_quote(f, w->input);
-			fputs(",\"kernel\":", f);
-			output_json_quote(f, w->kernel);
-			/* the measured row it matched: its name, launch and line */
-			fputs(",\"measured_as\":", f);
-			if (w->m) {
-				fputs("{\"kernel\":", f);
-				output_json_quote(f, w->m->kernel);
-				fprintf(f, ",\"launch\":%u,\"line\":%u}", w->m->launch, w->m->line);
-			} else {
-				fputs("null", f);
-			}
-			for (int l = 0; l < 2; l++) {
-				double mod = l ? w->l2 : w->l1;
-				double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
-				fprintf(f, ",\"%s\":{\"model\":", l ? "l2" : "l1");
-				output_json_double(f, mod);
-				fputs(",\"measured\":", f);
-				output_json_double(f, meas);
-				fputs(",\"error\":", f);
-				output_json_double(f, fabs(mod - meas));
-				putc('}', f);
-			}
-			putc('}', f);
-		}
-		fputs("\n],\"l1\":", f);
-		stats_json(f, s1);
-		fputs(",\"l2\":", f);
-		stats_json(f, s2);
-		fputs("}\n", f);
-		return;
+	const vhead *h = head;
+	FILE *f = d->f;
+	output_doc_json_open(d, "rdscope-validate");
+	fputs("\"measured\":", f);
+	output_json_quote(f, h->measured);
+	fputs(",\"measured_format\":", f);
+	output_json_quote(f, h->format);
+	fputs(",\"kernels\":[", f);
+}
+
+static int json_item(output_doc *d, const void *rec)
+{
+	const vrow *w = rec;
+	FILE *f = d->f;
+	output_doc_json_next(d);
+	fputs("{\"input\":", f);
+	output_json_quote(f, w->input);
+	fputs(",\"kernel\":", f);
+	output_json_quote(f, w->kernel);
+	/* the measured row it matched: its name, launch and line */
+	fputs(",\"measured_as\":", f);
+	if (w->m) {
+		fputs("{\"kernel\":", f);
+		output_json_quote(f, w->m->kernel);
+		fprintf(f, ",\"launch\":%u,\"line\":%u}", w->m->launch, w->m->line);
+	} else {
+		fputs("null", f);
 	}
-	if (c->format == OUTPUT_CSV) {
-		fputs("input,kernel,model_l1,measured_l1,error_l1,model_l2,measured_l2,error_l2\n", f);
-		for (size_t i = 0; i < v->n; i++) {
-			const vrow *w = &v->rows[i];
-			output_csv_field(f, w->input);
-			putc(',', f);
-			output_csv_field(f, w->kernel);
-			for (int l = 0; l < 2; l++) {
-				double mod = l ? w->l2 : w->l1;
-				double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
-				double x[3] = {mod, meas, fabs(mod - meas)};
-				for (int j = 0; j < 3; j++)
-					isnan(x[j]) ? fputs(",", f) : fprintf(f, ",%.17g", x[j]);
-			}
-			putc('\n', f);
-		}
-		return;
+	for (int l = 0; l < 2; l++) {
+		double mod = l ? w->l2 : w->l1;
+		double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
+		fprintf(f, ",\"%s\":{\"model\":", l ? "l2" : "l1");
+		output_json_double(f, mod);
+		fputs(",\"measured\":", f);
+		output_json_double(f, meas);
+		fputs(",\"error\":", f);
+		output_json_double(f, fabs(mod - meas));
+		putc('}', f);
 	}
+	putc('}', f);
+	return 0;
+}
+
+static void json_end(output_doc *d, const void *tail)
+{
+	const vtail *t = tail;
+	fputs("\n],\"l1\":", d->f);
+	stats_json(d->f, t->s1);
+	fputs(",\"l2\":", d->f);
+	stats_json(d->f, t->s2);
+	fputs("}\n", d->f);
+}
+
+static void csv_begin(output_doc *d, const void *head)
+{
+	(void)head;
+	fputs("input,kernel,model_l1,measured_l1,error_l1,model_l2,measured_l2,error_l2\n", d->f);
+}
+
+static int csv_item(output_doc *d, const void *rec)
+{
+	const vrow *w = rec;
+	FILE *f = d->f;
+	output_csv_field(f, w->input);
+	putc(',', f);
+	output_csv_field(f, w->kernel);
+	for (int l = 0; l < 2; l++) {
+		double mod = l ? w->l2 : w->l1;
+		double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
+		double x[3] = {mod, meas, fabs(mod - meas)};
+		for (int j = 0; j < 3; j++)
+			isnan(x[j]) ? fputs(",", f) : fprintf(f, ",%.17g", x[j]);
+	}
+	putc('\n', f);
+	return 0;
+}
+
+static void text_begin(output_doc *d, const void *head)
+{
+	const vhead *h = head;
+	FILE *f = d->f;
 	fputs("measured: ", f);
-	fputs_safe(c->measured, f);
-	fprintf(f, " (%s)", v->ms->format);
+	fputs_safe(h->measured, f);
+	fprintf(f, " (%s)", h->format);
 	fputs("\nhit rates, the hardware view (latency misses are not misses, as the paper "
 	      "counts them)\n\n",
 	      f);
 	fprintf(f, "%-36s %9s %9s %9s %9s %9s %9s\n", "kernel", "model L1", "measured", "error",
 		"model L2", "measured", "error");
-	for (size_t i = 0; i < v->n; i++) {
-		const vrow *w = &v->rows[i];
-		char name[40];
-		snprintf(name, sizeof name, "%.36s", w->kernel);
-		fputs_safe(name, f);
-		for (size_t q = strlen(name); q < 36; q++)
-			putc(' ', f);
-		for (int l = 0; l < 2; l++) {
-			double mod = l ? w->l2 : w->l1;
-			double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
-			output_text_rate_cell(f, mod);
-			output_text_rate_cell(f, meas);
-			if (isnan(mod) || isnan(meas))
-				fprintf(f, " %9s", "-");
-			else
-				fprintf(f, " %8.2f ", 100 * fabs(mod - meas));
-		}
-		fputs(w->m ? "\n" : "  (no measurement)\n", f);
+}
+
+static int text_item(output_doc *d, const void *rec)
+{
+	const vrow *w = rec;
+	FILE *f = d->f;
+	char name[40];
+	snprintf(name, sizeof name, "%.36s", w->kernel);
+	fputs_safe(name, f);
+	for (size_t q = strlen(name); q < 36; q++)
+		putc(' ', f);
+	for (int l = 0; l < 2; l++) {
+		double mod = l ? w->l2 : w->l1;
+		double meas = !w->m ? NAN : l ? w->m->l2 : w->m->l1;
+		output_text_rate_cell(f, mod);
+		output_text_rate_cell(f, meas);
+		if (isnan(mod) || isnan(meas))
+			fprintf(f, " %9s", "-");
+		else
+			fprintf(f, " %8.2f ", 100 * fabs(mod - meas));
 	}
-	putc('\n', f);
-	stats_text(f, "L1", s1);
-	if (s2->n)
-		stats_text(f, "L2", s2);
-	putc('\n', f);
+	fputs(w->m ? "\n" : "  (no measurement)\n", f);
+	return 0;
+}
+
+static void text_end(output_doc *d, const void *tail)
+{
+	const vtail *t = tail;
+	putc('\n', d->f);
+	stats_text(d->f, "L1", t->s1);
+	if (t->s2->n)
+		stats_text(d->f, "L2", t->s2);
+	putc('\n', d->f);
+}
+
+static const output_doc_ops text_ops = {text_begin, text_item, text_end};
+static const output_doc_ops csv_ops = {.begin = csv_begin, .item = csv_item};
+static const output_doc_ops json_ops = {json_begin, json_item, json_end};
+static const output_doc_formats validate_formats = {&text_ops, &csv_ops, &json_ops};
+
+static void write_out(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
+		      const rd_stats *s2)
+{
+	output_doc d;
+	output_doc_begin(&d, f, c->format, &validate_formats,
+			 &(vhead){c->measured, v->ms->format});
+	for (size_t i = 0; i < v->n; i++)
+		output_doc_item(&d, &v->rows[i]);
+	output_doc_end(&d, &(vtail){s1, s2});
 }
 
 /* --plot: the scatter of every kernel and level with both rates. */
