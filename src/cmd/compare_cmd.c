@@ -133,6 +133,123 @@ static void value_text(const json *v, char *buf, size_t len)
 		snprintf(buf, len, "%s", v->kind == JSON_BOOL ? (v->b ? "true" : "false") : "null");
 }
 
+/* The document's head (the files, the pairs' count), its records (a
+ * pair: A's run, its varying keys' values, both rates and ranks) and its
+ * tail (the statistics). */
+typedef struct chead {
+	const char *a, *b;
+	size_t np;
+} chead;
+typedef struct cpair {
+	const crun *a;
+	const json *c0;             /* the first pair's configuration: the keys */
+	const unsigned char *vary;  /* which of its keys differ among the pairs */
+	double ya, yb, ra, rb;
+} cpair;
+typedef struct ctail {
+	size_t np;
+	const rd_stats *st;
+} ctail;
+
+static void json_begin(output_doc *d, const void *head)
+{
+	const chead *h = head;
+	output_doc_json_open(d, "rdscope-compare");
+	fputs("\"a\":", d->f);
+	output_json_quote(d->f, h->a);
+	fputs(",\"b\":", d->f);
+	output_json_quote(d->f, h->b);
+	fputs(",\"pairs\":[", d->f);
+}
+
+static int json_item(output_doc *d, const void *rec)
+{
+	const cpair *r = rec;
+	FILE *o = d->f;
+	char buf[128];
+	output_doc_json_next(d);
+	fputs("{\"input\":", o);
+	output_json_quote(o, r->a->input);
+	fputs(",\"kernel\":", o);
+	output_json_quote(o, r->a->kernel);
+	fputs(",\"config\":{", o);
+	int first = 1;
+	for (size_t k = 0; k < r->c0->n; k++) {
+		if (!r->vary[k])
+			continue;
+		const json *v = json_get(r->a->config, r->c0->keys[k]);
+		fputs(first ? "" : ",", o);
+		output_json_quote(o, r->c0->keys[k]);
+		putc(':', o);
+		value_text(v, buf, sizeof buf);
+		if (v->kind == JSON_STR)
+			output_json_quote(o, buf);
+		else
+			fputs(buf, o);
+		first = 0;
+	}
+	fprintf(o, "},\"miss_rate_a\":%.17g,\"miss_rate_b\":%.17g,\"rank_a\":%g,\"rank_b\":%g}",
+		r->ya, r->yb, r->ra, r->rb);
+	return 0;
+}
+
+static void json_end(output_doc *d, const void *tail)
+{
+	const ctail *t = tail;
+	FILE *o = d->f;
+	fprintf(o, "\n],\"n\":%zu", t->np);
+	fputs(",\"mae\":", o);
+	isfinite(t->st->mae) ? fprintf(o, "%.17g", t->st->mae) : fputs("null", o);
+	fputs(",\"r2\":", o);
+	isfinite(t->st->r2) ? fprintf(o, "%.17g", t->st->r2) : fputs("null", o);
+	fputs(",\"spearman\":", o);
+	isfinite(t->st->spearman) ? fprintf(o, "%.17g", t->st->spearman) : fputs("null", o);
+	fputs("}\n", o);
+}
+
+static void text_begin(output_doc *d, const void *head)
+{
+	const chead *h = head;
+	fprintf(d->f, "a: %s\nb: %s\n%zu matched runs (miss rates, the hardware view; ranks: 1 "
+		      "the fewest misses)\n", h->a, h->b, h->np);
+}
+
+static int text_item(output_doc *d, const void *rec)
+{
+	const cpair *r = rec;
+	FILE *o = d->f;
+	char buf[128];
+	fprintf(o, "  %s %s", r->a->input, r->a->kernel);
+	for (size_t k = 0; k < r->c0->n; k++)
+		if (r->vary[k]) {
+			value_text(json_get(r->a->config, r->c0->keys[k]), buf, sizeof buf);
+			fprintf(o, " %s=%s", r->c0->keys[k], buf);
+		}
+	fprintf(o, "  a %.4f%% (rank %g)  b %.4f%% (rank %g)\n", 100 * r->ya, r->ra, 100 * r->yb,
+		r->rb);
+	return 0;
+}
+
+static void text_end(output_doc *d, const void *tail)
+{
+	const ctail *t = tail;
+	FILE *o = d->f;
+	fprintf(o, "MAE %.6f", t->st->mae);
+	if (isfinite(t->st->r2))
+		fprintf(o, ", R^2 %.6f", t->st->r2);
+	else
+		fputs(", R^2 - (a's miss rates do not vary)", o);
+	if (isfinite(t->st->spearman))
+		fprintf(o, ", Spearman rho %.6f\n", t->st->spearman);
+	else
+		fputs(", Spearman rho - (no spread to rank)\n", o);
+}
+
+static const output_doc_ops text_ops = {text_begin, text_item, text_end};
+static const output_doc_ops json_ops = {json_begin, json_item, json_end};
+/* CSV: the text (a comparison is a summary, not a table) */
+static const output_doc_formats compare_formats = {&text_ops, &text_ops, &json_ops};
+
 int compare_run(const cli *c)
 {
 	char err[1024];
@@ -205,71 +322,13 @@ int compare_run(const cli *c)
 			const json *v = json_get(f[0].runs[pa[p]].config, c0->keys[k]);
 			vary[k] = !v || !same_value(v, &c0->kids[k]);
 		}
-	FILE *o = out.f;
-	char buf[128];
-	if (c->format == OUTPUT_JSON) {
-		fputs("{\"format\":\"rdscope-compare\",\"version\":1,\"a\":", o);
-		output_json_quote(o, f[0].path);
-		fputs(",\"b\":", o);
-		output_json_quote(o, f[1].path);
-		fputs(",\"pairs\":[", o);
-		for (size_t p = 0; p < np; p++) {
-			const crun *a = &f[0].runs[pa[p]];
-			fputs(p ? ",\n{\"input\":" : "\n{\"input\":", o);
-			output_json_quote(o, a->input);
-			fputs(",\"kernel\":", o);
-			output_json_quote(o, a->kernel);
-			fputs(",\"config\":{", o);
-			int first = 1;
-			for (size_t k = 0; k < c0->n; k++) {
-				if (!vary[k])
-					continue;
-				const json *v = json_get(a->config, c0->keys[k]);
-				fputs(first ? "" : ",", o);
-				output_json_quote(o, c0->keys[k]);
-				putc(':', o);
-				value_text(v, buf, sizeof buf);
-				if (v->kind == JSON_STR)
-					output_json_quote(o, buf);
-				else
-					fputs(buf, o);
-				first = 0;
-			}
-			fprintf(o, "},\"miss_rate_a\":%.17g,\"miss_rate_b\":%.17g,\"rank_a\":%g,\"rank_b\":%g}",
-				ya[p], yb[p], ra[p], rb[p]);
-		}
-		fprintf(o, "\n],\"n\":%zu", np);
-		fputs(",\"mae\":", o);
-		isfinite(st.mae) ? fprintf(o, "%.17g", st.mae) : fputs("null", o);
-		fputs(",\"r2\":", o);
-		isfinite(st.r2) ? fprintf(o, "%.17g", st.r2) : fputs("null", o);
-		fputs(",\"spearman\":", o);
-		isfinite(st.spearman) ? fprintf(o, "%.17g", st.spearman) : fputs("null", o);
-		fputs("}\n", o);
-	} else {
-		fprintf(o, "a: %s\nb: %s\n%zu matched runs (miss rates, the hardware view; ranks: 1 "
-			   "the fewest misses)\n", f[0].path, f[1].path, np);
-		for (size_t p = 0; p < np; p++) {
-			const crun *a = &f[0].runs[pa[p]];
-			fprintf(o, "  %s %s", a->input, a->kernel);
-			for (size_t k = 0; k < c0->n; k++)
-				if (vary[k]) {
-					value_text(json_get(a->config, c0->keys[k]), buf, sizeof buf);
-					fprintf(o, " %s=%s", c0->keys[k], buf);
-				}
-			fprintf(o, "  a %.4f%% (rank %g)  b %.4f%% (rank %g)\n", 100 * ya[p], ra[p],
-				100 * yb[p], rb[p]);
-		}
-		fprintf(o, "MAE %.6f", st.mae);
-		if (isfinite(st.r2))
-			fprintf(o, ", R^2 %.6f", st.r2);
-		else
-			fputs(", R^2 - (a's miss rates do not vary)", o);
-		if (isfinite(st.spearman))
-			fprintf(o, ", Spearman rho %.6f\n", st.spearman);
-		else
-			fputs(", Spearman rho - (no spread to rank)\n", o);
-	}
+	output_doc d;
+	output_doc_begin(&d, out.f, c->format, &compare_formats,
+			 &(chead){f[0].path, f[1].path, np});
+	for (size_t p = 0; p < np; p++)
+		output_doc_item(&d, &(cpair){&f[0].runs[pa[p]], c0, vary, ya[p], yb[p], ra[p],
+					     rb[p]});
+	output_doc_end(&d, &(ctail){np, &st});
 	free(vary);
 	if (outfile_commit(&out, err, sizeof err) < 0) {
 		msg_error("cannot write results: %s", err);
