@@ -642,8 +642,17 @@ static void json_values(FILE *f, const cctx *x, unsigned long p)
 }
 
 
-static int write_json(FILE *f, const cctx *x, const cfit *fit)
+/* The fit: output_doc_item's one record. */
+typedef struct cal_rec {
+	const cctx *x;
+	const cfit *fit;
+} cal_rec;
+
+static int write_json(output_doc *d, const void *rec)
 {
+	FILE *f = d->f;
+	const cctx *x = ((const cal_rec *)rec)->x;
+	const cfit *fit = ((const cal_rec *)rec)->fit;
 	const sweep_plan *plan = x->plan;
 	unsigned long base = x->npts - 1;
 	fputs("{\"format\":\"rdscope-calibrate\",\"version\":1,\"measured\":", f);
@@ -718,8 +727,11 @@ static void csv_num(FILE *f, double v)
 }
 
 /* A row per point of the grid: the error surface. */
-static int write_csv(FILE *f, const cctx *x, const cfit *fit)
+static int write_csv(output_doc *d, const void *rec)
 {
+	FILE *f = d->f;
+	const cctx *x = ((const cal_rec *)rec)->x;
+	const cfit *fit = ((const cal_rec *)rec)->fit;
 	const sweep_plan *plan = x->plan;
 	fputs("point", f);
 	for (int a = 0; a < plan->naxes; a++) {
@@ -768,8 +780,11 @@ static void stats_line(FILE *f, const char *what, const rd_stats *st)
 	output_text_stats_tail(f, st);
 }
 
-static void write_text(FILE *f, const cctx *x, const cfit *fit)
+static int write_text(output_doc *d, const void *rec)
 {
+	FILE *f = d->f;
+	const cctx *x = ((const cal_rec *)rec)->x;
+	const cfit *fit = ((const cal_rec *)rec)->fit;
 	const sweep_plan *plan = x->plan;
 	unsigned long base = x->npts - 1;
 	char label[1024];
@@ -832,7 +847,13 @@ static void write_text(FILE *f, const cctx *x, const cfit *fit)
 		putc('\n', f);
 	}
 	putc('\n', f);
+	return 0;
 }
+
+static const output_doc_ops text_ops = {.item = write_text};
+static const output_doc_ops csv_ops = {.item = write_csv};
+static const output_doc_ops json_ops = {.item = write_json};
+static const output_doc_formats calibrate_formats = {&text_ops, &csv_ops, &json_ops};
 
 int calibrate_run(const cli *c)
 {
@@ -953,13 +974,10 @@ int calibrate_run(const cli *c)
 		}
 	}
 	if (rc == EXIT_OK) {
-		int wr = 0;
-		if (c->format == OUTPUT_JSON)
-			wr = write_json(stdout, &x, &f);
-		else if (c->format == OUTPUT_CSV)
-			wr = write_csv(stdout, &x, &f);
-		else
-			write_text(stdout, &x, &f);
+		output_doc d;
+		output_doc_begin(&d, stdout, c->format, &calibrate_formats, NULL);
+		int wr = output_doc_item(&d, &(cal_rec){&x, &f});
+		output_doc_end(&d, NULL);
 		if (wr < 0) {
 			msg_error("out of memory");
 			rc = EXIT_RUNTIME;
