@@ -1,7 +1,8 @@
 /*
  * src/writers: everything rdscope writes. Result streams in text, CSV and
  * JSON behind one {begin, run, end} interface (output.h; the formats are
- * private, output_fmt.h), the event log (output_log_*), files that appear
+ * private, output_fmt.h), the same interface for every other command's
+ * records (output_doc: the command's writer per format), the event log (output_log_*), files that appear
  * whole or not at all (outfile.h), and the side outputs of run and sweep:
  * the reuse-distance histogram CSV (histogram.h) and the SVG plot
  * (plot.h), opened and committed together (sidecar.h).
