@@ -318,6 +318,81 @@ static void test_eventlog(void **state)
 	free(buf);
 }
 
+/* output_doc: a command's writers, one per format; each writes its name
+ * and what it was given, so the picked writer and the order show. */
+static void doc_begin(output_doc *d, const void *head)
+{
+	fprintf(d->f, "[%s:", (const char *)head);
+}
+static int text_item(output_doc *d, const void *rec)
+{
+	fprintf(d->f, "t%d", *(const int *)rec);
+	return *(const int *)rec < 0 ? -1 : 0;
+}
+static int csv_item(output_doc *d, const void *rec)
+{
+	fprintf(d->f, "c%d", *(const int *)rec);
+	return 0;
+}
+static int json_item(output_doc *d, const void *rec)
+{
+	output_doc_json_next(d);
+	fprintf(d->f, "j%d", *(const int *)rec);
+	return 0;
+}
+static void doc_end(output_doc *d, const void *tail)
+{
+	fprintf(d->f, ":%s]", (const char *)tail);
+}
+
+static char *write_doc(enum output_format fmt, const int *recs, int n, int *rc)
+{
+	static const output_doc_ops text = {.item = text_item};
+	static const output_doc_ops csv = {doc_begin, csv_item, doc_end};
+	static const output_doc_ops json = {doc_begin, json_item, NULL};
+	static const output_doc_formats w = {&text, &csv, &json};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	output_doc d;
+	output_doc_begin(&d, f, fmt, &w, "head");
+	if (fmt == OUTPUT_JSON)
+		output_doc_json_open(&d, "rdscope-test");
+	*rc = 0;
+	for (int i = 0; i < n; i++)
+		if (output_doc_item(&d, &recs[i]) < 0)
+			*rc = -1;
+	output_doc_end(&d, "tail");
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_doc(void **state)
+{
+	(void)state;
+	int recs[3] = {1, 2, 3}, rc;
+	char *s = write_doc(OUTPUT_TEXT, recs, 3, &rc);
+	assert_string_equal(s, "t1t2t3"); /* no begin or end: nothing written */
+	assert_int_equal(rc, 0);
+	free(s);
+	s = write_doc(OUTPUT_CSV, recs, 3, &rc);
+	assert_string_equal(s, "[head:c1c2c3:tail]");
+	free(s);
+	s = write_doc(OUTPUT_JSON, recs, 3, &rc);
+	assert_string_equal(s, "[head:{\"format\":\"rdscope-test\",\"version\":1,\nj1,\nj2,\nj3");
+	free(s);
+	s = write_doc(OUTPUT_JSON, recs, 0, &rc);
+	assert_string_equal(s, "[head:{\"format\":\"rdscope-test\",\"version\":1,");
+	free(s);
+	/* a writer's out of memory comes back from output_doc_item */
+	int bad[2] = {1, -1};
+	s = write_doc(OUTPUT_TEXT, bad, 2, &rc);
+	assert_string_equal(s, "t1t-1");
+	assert_int_equal(rc, -1);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_csv_l2),
 		cmocka_unit_test(test_text_l2),
 		cmocka_unit_test(test_eventlog),
+		cmocka_unit_test(test_doc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
