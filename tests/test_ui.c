@@ -858,6 +858,12 @@ static void test_level(void **state)
 	assert_ptr_equal(o.hist, hist);
 	assert_int_equal(o.hist_inf, 53);
 	assert_int_equal(o.store_hits, 3);
+	assert_int_equal(o.sector_lookups, 0);
+	r.l2.sector_lookups = 12;
+	r.l2.sector_hits = 3;
+	level_as_result(&r, &o); /* l2.sector: its reads' sectors, as the L1's */
+	assert_int_equal(o.sector_lookups, 12);
+	assert_true(rd_result_l1_hit_rate(&o) == 0.25);
 	/* as the L1's: without merged (latency) misses, and with */
 	assert_true(o.miss_rate > 0.4999 && o.miss_rate < 0.5001);
 	assert_true(o.miss_rate_all > 0.5999 && o.miss_rate_all < 0.6001);
@@ -867,6 +873,13 @@ static void test_level(void **state)
 	c.l2_size = 65536;
 	c.l2_ways = 16;
 	c.l2_replacement = RD_REPL_FIFO;
+	c.l1_sector = 32; /* the L1's sectors are not the L2's */
+	level_config(&c, &lc);
+	assert_int_equal(lc.l1_sector, 0);
+	c.l2_sector = 32;
+	level_config(&c, &lc);
+	assert_int_equal(lc.l1_sector, 32);
+	c.l1_sector = c.l2_sector = 0;
 	level_config(&c, &lc);
 	assert_int_equal(lc.l1_ways, 16);
 	assert_int_equal(lc.replacement, RD_REPL_FIFO);

@@ -30,6 +30,8 @@ void level_as_result(const rd_result *r, rd_result *out)
 	out->hist_w = l->hist_w;
 	out->hist_w_len = l->hist_w_len;
 	out->hist_w_inf = l->hist_w_inf;
+	out->sector_lookups = l->sector_lookups; /* l2.sector: the reads' */
+	out->sector_hits = l->sector_hits;
 }
 
 void level_config(const rd_config *c, rd_config *out)
@@ -42,6 +44,7 @@ void level_config(const rd_config *c, rd_config *out)
 	/* Stores reach the L2 only when they leave the L1. */
 	out->stores = c->stores == RD_STORES_IGNORE ? RD_STORES_IGNORE : c->l2_stores;
 	out->loads = RD_LOADS_CACHE;
+	out->l1_sector = c->l2_sector;
 }
 
 int level_class_shown(const rd_config *c, int level, int cls)

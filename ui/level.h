@@ -15,13 +15,14 @@
 #include "rdscope.h"
 
 /* r's L2 as a result (r->has_l2): counts, classes, histograms, miss rates
- * (as the L1's: without merged misses, and with); the pointers are r's
- * (never free out). Without an L2, out is zeroed. */
+ * (as the L1's: without merged misses, and with), its reads' sectors; the
+ * pointers are r's (never free out). Without an L2, out is zeroed. */
 void level_as_result(const rd_result *r, rd_result *out);
 
 /* How the panes read the L2's result of configuration c: its ways (the
  * histogram's cut-off), replacement policy and stores (the stores line
- * when stores reach it), loads cached. */
+ * when stores reach it), its sectors (l2.sector as l1_sector: the sectors
+ * line), loads cached. */
 void level_config(const rd_config *c, rd_config *out);
 
 /* Does the level's breakdown have a row for miss class cls? The L1: as

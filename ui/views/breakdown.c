@@ -162,10 +162,12 @@ static int measured_line(const explorer *x, int level, double *l1)
 	       x->opts->measured(x->opts->ctx, x->k->name, l1, &l2) == 0;
 }
 
-/* ... and one for the L1's sectors (the L1's pane, l1.sector set)? */
+/* ... and one for the level's sectors (l1.sector; the L2's pane reads
+ * l2.sector there, level_config)? */
 static int sectors_line(const rd_config *c, int level)
 {
-	return c->l1_sector && level != 2;
+	(void)level;
+	return c->l1_sector != 0;
 }
 
 /* Is there an L2 to show (configured: its result may still be coming)? */
