@@ -570,6 +570,13 @@ typedef struct l2req {
 	uint16_t sect;
 } l2req;
 
+/* k's accesses (addresses, sizes, sites, the stores' arrays) freed and
+ * NULL, unless lent (k->release): rd_parts_add_spent frees them once a
+ * part is coalesced, since what the cases and the report read of a
+ * kernel is its counts, thread index and arrays (by-site runs and events,
+ * which read more, are not parts' business). */
+void kernel_free_accesses(rd_kernel *k);
+
 /* Append one (-1: out of memory); l2s_add_sect with its sectors. */
 int l2s_add(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store);
 int l2s_add_sect(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store,

@@ -783,6 +783,25 @@ void rd_kernel_store_range(const rd_kernel *k, uint32_t t0, uint32_t t1, uint64_
 	}
 }
 
+void kernel_free_accesses(rd_kernel *k)
+{
+	if (k->release)
+		return;
+	free(k->addr);
+	free(k->bytes);
+	free(k->site);
+	free(k->store_tid);
+	free(k->store_addr);
+	free(k->store_bytes);
+	free(k->store_pos);
+	k->addr = NULL;
+	k->bytes = NULL;
+	k->site = NULL;
+	k->store_tid = k->store_pos = NULL;
+	k->store_addr = NULL;
+	k->store_bytes = NULL;
+}
+
 void rd_kernel_free(rd_kernel *k)
 {
 	if (!k)
@@ -792,13 +811,7 @@ void rd_kernel_free(rd_kernel *k)
 		k->release(k->release_ctx);
 	} else {
 		free(k->thread_first);
-		free(k->addr);
-		free(k->bytes);
-		free(k->site);
-		free(k->store_tid);
-		free(k->store_addr);
-		free(k->store_bytes);
-		free(k->store_pos);
+		kernel_free_accesses(k);
 	}
 	for (uint32_t i = 0; i < k->nsites; i++) {
 		free(k->sites[i].ref);

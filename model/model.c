@@ -1162,28 +1162,6 @@ void rd_parts_set_threads(rd_parts *p, int n)
 	p->threads = n < 1 ? 1 : n > RD_NCASES ? RD_NCASES : n;
 }
 
-/* k's accesses freed (rd_parts_add_spent): what the cases and the report
- * read of a kernel is its counts, thread index and arrays (by-site runs
- * and events, which read more, are not parts' business). */
-static void kernel_spend(rd_kernel *k)
-{
-	if (k->release)
-		return;
-	free(k->addr);
-	free(k->bytes);
-	free(k->site);
-	free(k->store_tid);
-	free(k->store_addr);
-	free(k->store_bytes);
-	free(k->store_pos);
-	k->addr = NULL;
-	k->bytes = NULL;
-	k->site = NULL;
-	k->store_tid = k->store_pos = NULL;
-	k->store_addr = NULL;
-	k->store_bytes = NULL;
-}
-
 static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_callbacks *cb,
 		    void (*ready)(void *ctx), void *ctx)
 {
@@ -1208,7 +1186,7 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 	for (uint32_t t = 0; rc == RD_OK && t < m->sched.nthreads; t++)
 		accesses += kernel_loads(k, t);
 	if (spend)
-		kernel_spend(spend);
+		kernel_free_accesses(spend);
 	if (ready)
 		ready(ctx);
 	if (rc == RD_OK)

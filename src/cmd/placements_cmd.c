@@ -609,12 +609,6 @@ static int write_json(output_doc *d, const void *rec)
 	return 0;
 }
 
-static void json_end(output_doc *d, const void *tail)
-{
-	(void)tail;
-	fputs("\n]}\n", d->f);
-}
-
 static void csv_num(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v))
@@ -697,7 +691,8 @@ static int write_csv(output_doc *d, const void *rec)
 
 static const output_doc_ops text_ops = {.item = write_text};
 static const output_doc_ops csv_ops = {.begin = csv_begin, .item = write_csv};
-static const output_doc_ops json_ops = {.begin = json_begin, .item = write_json, .end = json_end};
+static const output_doc_ops json_ops = {.begin = json_begin, .item = write_json,
+					.end = output_doc_json_list_end};
 static const output_doc_formats placements_formats = {&text_ops, &csv_ops, &json_ops};
 
 /* ---------------------------------------------------------------- driver */

@@ -114,3 +114,9 @@ void output_doc_json_open(output_doc *d, const char *name)
 {
 	fprintf(d->f, "{\"format\":\"%s\",\"version\":1,", name);
 }
+
+void output_doc_json_list_end(output_doc *d, const void *tail)
+{
+	(void)tail;
+	fputs("\n]}\n", d->f);
+}

@@ -139,6 +139,8 @@ void output_doc_json_next(output_doc *d);
 /* For JSON writers: a document's opening members,
  * {"format":"NAME","version":1, */
 void output_doc_json_open(output_doc *d, const char *name);
+/* For JSON writers, an end: a document whose last member is its list, ]} */
+void output_doc_json_list_end(output_doc *d, const void *tail);
 
 /* The event log of case 0 (rd_callbacks.event), as CSV. */
 void output_log_header(FILE *f);

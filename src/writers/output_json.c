@@ -135,6 +135,18 @@ static void json_banks(FILE *f, const char *name, const uint64_t *v, uint32_t pa
 	putc(']', f);
 }
 
+/* ,"sectors":{"lookups":N,"hits":N,"hit_rate":X}: a level's sectors (l1.sector,
+ * l2.sector) as Nsight Compute counts them. */
+static void json_sectors(FILE *f, uint64_t lookups, uint64_t hits, double rate)
+{
+	fputs(",\"sectors\":{", f);
+	json_u64(f, "lookups", lookups, 1);
+	json_u64(f, "hits", hits, 0);
+	fputs(",\"hit_rate\":", f);
+	json_double(f, rate, "%.17g");
+	fputs("}", f);
+}
+
 /* ,"l2":{...}: the shared L2's counts, named as the L1's, its histograms
  * and its per-partition, per-bank requests and misses. */
 static void json_l2(FILE *f, const rd_level *l)
@@ -157,14 +169,8 @@ static void json_l2(FILE *f, const rd_level *l)
 	json_u64(f, "partitions", l->partitions, 0);
 	json_u64(f, "banks", l->banks, 0);
 	json_u64(f, "sets", l->sets, 0);
-	if (l->sector_lookups) { /* l2.sector: the reads' sectors, as ncu counts them */
-		fputs(",\"sectors\":{", f);
-		json_u64(f, "lookups", l->sector_lookups, 1);
-		json_u64(f, "hits", l->sector_hits, 0);
-		fputs(",\"hit_rate\":", f);
-		json_double(f, rd_level_hit_rate(l), "%.17g");
-		fputs("}", f);
-	}
+	if (l->sector_lookups) /* l2.sector: the reads' sectors, as ncu counts them */
+		json_sectors(f, l->sector_lookups, l->sector_hits, rd_level_hit_rate(l));
 	json_banks(f, "bank_requests", l->bank_requests, l->partitions, l->banks);
 	json_banks(f, "bank_misses", l->bank_misses, l->partitions, l->banks);
 	json_hist(f, "histogram", l->hist, l->hist_len, l->hist_inf);
@@ -308,14 +314,8 @@ static void json_run(output *o, const output_run *run)
 	json_double(f, r->miss_rate, "%.17g");
 	fputs(",\"miss_rate_all\":", f);
 	json_double(f, r->miss_rate_all, "%.17g");
-	if (r->sector_lookups) { /* l1.sector: the loads' sectors, as ncu counts them */
-		fputs(",\"sectors\":{", f);
-		json_u64(f, "lookups", r->sector_lookups, 1);
-		json_u64(f, "hits", r->sector_hits, 0);
-		fputs(",\"hit_rate\":", f);
-		json_double(f, rd_result_l1_hit_rate(r), "%.17g");
-		fputs("}", f);
-	}
+	if (r->sector_lookups) /* l1.sector: the loads' sectors, as ncu counts them */
+		json_sectors(f, r->sector_lookups, r->sector_hits, rd_result_l1_hit_rate(r));
 
 	fputs(",\"case_misses\":{", f);
 	int first = 1;
