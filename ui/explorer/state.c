@@ -287,7 +287,7 @@ int explorer_take_results(explorer *x)
 
 int explorer_views_start(explorer *x)
 {
-	for (int v = 0; v <= V_NVIEWS && x->views[v]; v++)
+	for (int v = 0; v < V_NALL && x->views[v]; v++)
 		if (x->views[v]->priv_size && !(x->priv[v] = calloc(1, x->views[v]->priv_size)))
 			return -1;
 	return 0;
@@ -295,7 +295,7 @@ int explorer_views_start(explorer *x)
 
 void explorer_views_end(explorer *x)
 {
-	for (int v = 0; v <= V_NVIEWS; v++) {
+	for (int v = 0; v < V_NALL; v++) {
 		free(x->priv[v]);
 		x->priv[v] = NULL;
 	}

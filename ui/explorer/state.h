@@ -120,7 +120,7 @@ typedef struct explorer {
 	int view;              /* enum view (views/view.h) */
 	/* Each view's private state (view_ops.priv_size), by enum view: the
 	 * view's file alone knows its struct (explorer_views_start). */
-	void *priv[V_NVIEWS + 1];
+	void *priv[V_NALL];
 	/* What the views ask of the explorer off the UI thread (prompt.c's
 	 * calls, handed over by the loop): a view never names the prompt. */
 	const struct explorer_calls *calls;

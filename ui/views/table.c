@@ -11,13 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define VIEW_ROW(e, ops) [e] = &ops,
 const view_ops *const view_table[] = {
-	[V_PANES] = &view_breakdown, [V_STEP] = &view_step,   [V_HEAT] = &view_heat,
-	[V_CURVES] = &view_curves,   [V_SOURCES] = &view_sources, [V_PROFILE] = &view_profile, [V_GEN] = &view_gen,
-	[V_COUNT] = &view_count,     [V_PLACE] = &view_place,
-	[V_TEACH] = &view_teach,
-	[V_TEACH + 1] = NULL,
+	VIEW_LIST(VIEW_ROW)[V_TEACH] = &view_teach,
+	[V_NALL] = NULL,
 };
+#undef VIEW_ROW
 
 void views_list(const view_ops *const *views,
 		void (*line)(void *ctx, const char *key, const char *text), void *ctx)

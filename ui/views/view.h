@@ -25,11 +25,21 @@
 
 struct explorer;
 
+/* The views, in order, each its index and its ops (its file's): the one
+ * list that makes the enum below, view_table (views/table.c), the help
+ * screen's list and the man page's VIEWS. After them V_TEACH, the
+ * teaching module: keys, no screen of its own. */
+#define VIEW_LIST(X)                                                                        \
+	X(V_PANES, view_breakdown) X(V_STEP, view_step) X(V_HEAT, view_heat)                \
+	X(V_CURVES, view_curves) X(V_SOURCES, view_sources) X(V_PROFILE, view_profile)      \
+	X(V_GEN, view_gen) X(V_COUNT, view_count) X(V_PLACE, view_place)
+
 /* What the screen shows (an index into the table): the panes, or a
  * teaching view (the heat map and the curves beside the parameters pane,
- * the step-through on its own). Modules after V_NVIEWS have keys but no
- * screen of their own. */
-enum view { V_PANES = 0, V_STEP, V_HEAT, V_CURVES, V_SOURCES, V_PROFILE, V_GEN, V_COUNT, V_PLACE, V_NVIEWS, V_TEACH = V_NVIEWS };
+ * the step-through on its own). */
+#define VIEW_ENUM(e, ops) e,
+enum view { VIEW_LIST(VIEW_ENUM) V_NVIEWS, V_TEACH = V_NVIEWS, V_NALL };
+#undef VIEW_ENUM
 
 typedef struct view_ops {
 	/* Its name and a line on what it shows (the help screen's list of
@@ -109,7 +119,9 @@ char *views_man_section(void);
  * man_text when the page is up to date. */
 char *views_man_update(const char *man_text);
 
-extern const view_ops view_breakdown, view_step, view_heat, view_curves, view_sources, view_profile,
-	view_gen, view_count, view_place, view_teach;
+#define VIEW_EXTERN(e, ops) extern const view_ops ops;
+VIEW_LIST(VIEW_EXTERN)
+#undef VIEW_EXTERN
+extern const view_ops view_teach;
 
 #endif
