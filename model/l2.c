@@ -163,6 +163,11 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 		uint64_t byte = q->line << sh1;
 		for (uint64_t j = 0; j < per; j++) {
 			uint64_t a2 = (byte >> sh2) + j;
+			/* l2.sector: an L2 line none of whose sectors the request
+			 * asks for (an L1 line larger than the L2's) is not asked */
+			uint8_t m = s2 ? sect_of(byte, l1_line, s1, q->sect, a2, sh2, s2) : 0;
+			if (s2 && !m)
+				continue;
 			s->t[s->n] = q->t;
 			uint64_t slot;
 			int64_t id = linemap_find(&map, a2, &slot);
@@ -176,7 +181,7 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 			s->core[s->n] = q->core;
 			s->store[s->n] = (uint8_t)q->store;
 			if (s2)
-				s->sect[s->n] = sect_of(byte, l1_line, s1, q->sect, a2, sh2, s2);
+				s->sect[s->n] = m;
 			s->n++;
 		}
 	}
@@ -745,6 +750,7 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	out->miss_rate = cnt.requests ? (double)cnt.misses / (double)cnt.requests : 0.0;
 	out->sector_lookups = cnt.sect_lookups;
 	out->sector_hits = cnt.sect_hits;
+	out->sector_bytes = c->l2_sector;
 	out->hist = cnt.hist;
 	out->hist_len = cnt.hist_len;
 	out->hist_inf = cnt.hist_inf;

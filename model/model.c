@@ -1367,8 +1367,8 @@ double rd_result_l1_hit_rate(const rd_result *r)
 
 double rd_level_hit_rate(const rd_level *l)
 {
-	if (l->sector_lookups)
-		return (double)l->sector_hits / (double)l->sector_lookups;
+	if (l->sector_bytes)
+		return l->sector_lookups ? (double)l->sector_hits / (double)l->sector_lookups : NAN;
 	return l->requests ? 1.0 - l->miss_rate : NAN;
 }
 

@@ -747,8 +747,10 @@ typedef struct rd_level {
 	double miss_rate;           /* misses / requests */
 	/* l2.sector: the reads' sector lookups and the ones that found their
 	 * sector there or coming (Nsight Compute's lts__t_sectors_srcunit_
-	 * tex_op_read.sum and its _lookup_hit); 0 without sectors */
+	 * tex_op_read.sum and its _lookup_hit); 0 without sectors; and the
+	 * sector size (l2.sector; 0: whole lines) */
 	uint64_t sector_lookups, sector_hits;
+	uint32_t sector_bytes;
 	uint64_t *hist;             /* reads' distances per bank's set; inf apart */
 	uint32_t hist_len;
 	uint64_t hist_inf;
@@ -883,8 +885,8 @@ void rd_result_free(rd_result *r);
  */
 double rd_result_l1_hit_rate(const rd_result *r);
 /* The L2's, alike: with l2.sector the reads' sector hit rate (Nsight
- * Compute's lts__t_sector_op_read_hit_rate for the L1s' reads), else 1 -
- * miss_rate. NAN without requests. */
+ * Compute's lts__t_sectors_srcunit_tex_op_read_lookup_hit over _read: NAN
+ * without reads), else 1 - miss_rate (NAN without requests). */
 double rd_level_hit_rate(const rd_level *l);
 
 /* RDGC's six metrics (seed 001 §5), from a run and, for the L1B pair, a

@@ -262,6 +262,39 @@ static void test_l2_fetch(void **state)
 	rd_kernel_free(k);
 }
 
+/* An L1 line of two L2 lines: a request asks only the L2 lines holding
+ * its sectors (one thread, one 4-byte load in the second half, then one
+ * in the first). A whole-line L1 request (no l1.sector) asks both. */
+static void test_l2_sector_halves(void **state)
+{
+	(void)state;
+	const uint64_t seq[] = {0x6090, 0x6010};
+	rd_kernel *k = tu_kernel_seq(seq, 2, 4);
+	rd_config c;
+	tu_toy_config(&c, 256, 4);
+	c.l1_sector = 32;
+	c.l2_size = 64 * 128;
+	c.l2_line = 128;
+	c.l2_ways = 8;
+	c.l2_sector = 32;
+	char err[256];
+	if (rd_config_check(&c, err, sizeof err))
+		fail_msg("%s", err);
+	rd_result r;
+	run_all(k, &c, &r);
+	assert_int_equal(r.l2.requests, 2); /* the line's miss, then the sector miss */
+	assert_int_equal(r.l2.sector_lookups, 2);
+	assert_int_equal(r.l2.hits + r.l2.misses, 2);
+	assert_int_equal(r.l2.sector_bytes, 32);
+	rd_result_free(&r);
+	c.l1_sector = 0; /* one request of the L1 line: both L2 lines, 4 sectors each */
+	run_all(k, &c, &r);
+	assert_int_equal(r.l2.requests, 2);
+	assert_int_equal(r.l2.sector_lookups, 8);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
 /* l2.sector's checks, as l1.sector's over l2.line. */
 static void test_l2_sector_checks(void **state)
 {
@@ -301,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_l2_sector_keeps),
 		cmocka_unit_test(test_l2_sector_checks),
 		cmocka_unit_test(test_l2_fetch),
+		cmocka_unit_test(test_l2_sector_halves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

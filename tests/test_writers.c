@@ -199,7 +199,7 @@ static void test_csv_l2(void **state)
 	       "dram_row_conflicts,dram_banks,dram_banks_used,dram_saturated_banks,"
 	       "dram_max_utilisation,dram_service_time,dram_queue_delay,dram_latency,"
 	       "dram_miss_ratio,dram_shmem_ratio,dram_amat,sector_lookups,sector_hits,"
-	       "sector_hit_rate\n");
+	       "sector_hit_rate,l2_sector_lookups,l2_sector_hits,l2_sector_hit_rate\n");
 	csv_parse(s, hdr, row, &n);
 	static const char *const want[][2] = {
 		{"l2_requests", "10"}, {"l2_hits", "2"},	   {"l2_compulsory", "8"},
@@ -240,6 +240,18 @@ static void test_csv_l2(void **state)
 	assert_string_equal(csv_get("sector_lookups", hdr, row, n), "8");
 	assert_string_equal(csv_get("sector_hits", hdr, row, n), "7");
 	assert_string_equal(csv_get("sector_hit_rate", hdr, row, n), "0.875000");
+	assert_string_equal(csv_get("l2_sector_lookups", hdr, row, n), "");
+	free(s);
+	/* the L2's sectors (l2.sector): its reads' lookups, hits and rate */
+	fake(&r, &c, 1);
+	r.l2.sector_bytes = 32;
+	r.l2.sector_lookups = 16;
+	r.l2.sector_hits = 4;
+	s = write_one(OUTPUT_CSV, &c, &r, NULL);
+	csv_parse(s, hdr, row, &n);
+	assert_string_equal(csv_get("l2_sector_lookups", hdr, row, n), "16");
+	assert_string_equal(csv_get("l2_sector_hits", hdr, row, n), "4");
+	assert_string_equal(csv_get("l2_sector_hit_rate", hdr, row, n), "0.250000");
 	free(s);
 }
 

@@ -114,6 +114,8 @@ enum csv_src {
 			 * DRAM or when not finite (saturated) */
 	COL_S_U64,      /* a uint64_t of rd_result at off, empty without sector lookups */
 	COL_S_RATE,     /* the loads' sector hit rate, empty without sector lookups */
+	COL_S2_U64,     /* a uint64_t of rd_level at off, empty without l2.sector */
+	COL_S2_RATE,    /* the L2's reads' sector hit rate, empty without l2.sector */
 };
 typedef struct csv_col {
 	const char *name;
@@ -174,6 +176,10 @@ static const csv_col csv_cols[] = {
 	{"sector_lookups", COL_S_U64, offsetof(rd_result, sector_lookups)},
 	{"sector_hits", COL_S_U64, offsetof(rd_result, sector_hits)},
 	{"sector_hit_rate", COL_S_RATE, 0},
+	/* l2.sector: the L2's reads' sectors, as Nsight Compute counts them */
+	{"l2_sector_lookups", COL_S2_U64, offsetof(rd_level, sector_lookups)},
+	{"l2_sector_hits", COL_S2_U64, offsetof(rd_level, sector_hits)},
+	{"l2_sector_hit_rate", COL_S2_RATE, 0},
 };
 #undef L2C
 #define NCOLS (sizeof csv_cols / sizeof *csv_cols)
@@ -196,6 +202,15 @@ static void csv_col_value(FILE *f, const csv_col *col, const rd_result *r, const
 	case COL_S_RATE:
 		if (r->sector_lookups)
 			fprintf(f, "%.6f", rd_result_l1_hit_rate(r));
+		return;
+	case COL_S2_U64:
+		if (!r->has_l2 || !r->l2.sector_bytes)
+			return;
+		memcpy(&u, l2 + col->off, sizeof u);
+		break;
+	case COL_S2_RATE:
+		if (r->has_l2 && r->l2.sector_bytes && r->l2.sector_lookups)
+			fprintf(f, "%.6f", rd_level_hit_rate(&r->l2));
 		return;
 	case COL_D_U64:
 		if (!r->has_dram)

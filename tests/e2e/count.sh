@@ -353,6 +353,9 @@ for args in "-D D=64 --levels 4K,8K" "-D D=100 --levels 2K,6K,20K" "-D D=129 -s 
 	done
 done
 rds count -f json -D D=128 sample:haystack/gemm
+# (a run that failed or printed no path would make inner fail too: check it ran)
+[ $rc -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))["path"]["flat"]' "$T/out" ||
+	{ ok=1; echo "# one loop down: count -D D=128 gave no path (exit $rc)"; }
 inner && ok=1 # 8,192 lines: B's 1,024 fit, its reuses may hit: streamed
 result "count: one loop down (gemm's k loop) equals --stream (sizes not multiples of a line, 32/64/128-byte lines, stores skipped, k running down); not where B fits" $ok
 

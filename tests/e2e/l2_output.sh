@@ -239,7 +239,7 @@ bad = []
 if len(rows) != 2 or len(h) != len(v) or len(set(h)) != len(h):
     bad.append("shape")
 if h.index("l2_requests") != h.index("model_s") + 1 or h.index("merge_rate") != h.index("steps") + 1 \
-        or h.index("dram_requests") != h.index("merge_rate") + 1 or h[h.index("dram_amat") + 1:] != ["sector_lookups", "sector_hits", "sector_hit_rate"]:
+        or h.index("dram_requests") != h.index("merge_rate") + 1 or h[h.index("dram_amat") + 1:] != ["sector_lookups", "sector_hits", "sector_hit_rate", "l2_sector_lookups", "l2_sector_hits", "l2_sector_hit_rate"]:
     bad.append("the new columns are not appended after model_s")
 c, m, l2 = r["l2"]["counts"], r["metrics"], r["l2"]
 for k in ("requests", "hits", "misses", "compulsory", "capacity", "associativity", "latency", "mshr",
@@ -263,11 +263,11 @@ import csv, sys
 h, v = list(csv.reader(open(sys.argv[1])))
 col = dict(zip(h, v))
 empty = [k for k in h if k.startswith("l2_") or k.startswith("L2_")]
-ok = len(empty) == 25 and all(col[k] == "" for k in empty) and col["L1_R_Trans"] != "" and col["steps"] != ""
+ok = len(empty) == 28 and all(col[k] == "" for k in empty) and col["L1_R_Trans"] != "" and col["steps"] != ""
 if not ok: print("#", {k: col[k] for k in empty})
 sys.exit(not ok)
 EOF
-result "csv without an L2: the 25 L2 columns empty, the L1's metrics there" $?
+result "csv without an L2: the 28 L2 columns empty, the L1's metrics there" $?
 
 # Text: the L2 section and the metrics line, by hand (the RWON run of (a)).
 # shellcheck disable=SC2086
