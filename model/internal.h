@@ -232,13 +232,13 @@ uint32_t spaces_shared_replays(const uint64_t *addr, uint32_t n, uint32_t banks,
 			       uint64_t *scratch);
 
 /* ---- stage 3 helper: per-set LRU stacks (Bennett-Kruskal + Fenwick) --- */
-/* Everything the hot loop needs of a line, in one 16-byte record: one
- * cache miss per request instead of one per array. */
+/* What a lookup needs of a line, in one 8-byte record: one cache miss
+ * per request instead of one per array, and half the bytes of the
+ * 16-byte record that also held the MSHR's count and owner (the paper
+ * engine keeps those apart, for misses only). */
 typedef struct rd_line {
 	uint32_t stamp; /* last update stamp in its set, 0 = never updated */
 	uint32_t set;   /* set index under the case's hash */
-	uint32_t pend;  /* fills still to land (the engines' in-flight count) */
-	uint32_t owner; /* warp holding the line's MSHR entry */
 } rd_line;
 
 /* One set's bookkeeping, together: every stack operation reads it. */

@@ -43,6 +43,24 @@ enum { EFF_HIT = 0, EFF_FILL = 1 };
  * (HOT_CLONES) then covers the stack operations they inline in turn. */
 #define STEP_INLINE static inline __attribute__((always_inline))
 
+/*
+ * How far ahead in the request array the plain loop prefetches. The
+ * stream is known in advance: request r + PF_AHEAD is the same warp's,
+ * PF_AHEAD requests on (or, past its end, another warp's), so it is looked
+ * up at least that many requests later. Its line record is fetched
+ * PF_AHEAD requests ahead; PF_NEAR ahead, with that record cached by
+ * then, what its distance reads (stack_prefetch_distance). One request
+ * ahead, within the instruction, hid nothing on a one-thread stream (one
+ * request an instruction). bench/README.md (2026-11-28) has the figures:
+ * case 0 of the random 64 MiB stream from about 180 to 45 ns an access.
+ */
+#ifndef PF_AHEAD
+#define PF_AHEAD 16
+#endif
+#ifndef PF_NEAR
+#define PF_NEAR 8
+#endif
+
 /* Lines of a set an event shows at most (a teaching view's stack). */
 #define EVENT_STACK_MAX 64
 
@@ -61,6 +79,15 @@ typedef struct arrivals {
 	uint32_t *v;
 	uint32_t n, cap;
 } arrivals;
+
+/* A line's MSHR entry, apart from its stack record (stamp, set): a hit
+ * reads 8 bytes a line, a miss also this. pend: fills still to land (the
+ * engines' in-flight count); owner: the warp holding the entry; land: the
+ * effect time of the entry's own fill, its low 32 bits (read only while
+ * the fill is still to land, so less than 2^32 steps ahead). */
+typedef struct line_fill {
+	uint32_t pend, owner, land;
+} line_fill;
 
 /* A warp's progress: one record, so a pop touches one cache line. */
 typedef struct warp_st {
@@ -110,11 +137,8 @@ typedef struct core_state {
 	int wb_fail;         /* a write-back found no memory: the run fails */
 	rd_rng rng;
 	rd_halfnormal latdist;
-	/* per line, beside st.ln (stamp, set, pending fills, MSHR owner) */
-	/* effect time of the entry's own fill, its low 32 bits: read only
-	 * while the fill is still to land, so less than 2^32 steps ahead
-	 * (half the bytes of a per-line array that is written at random) */
-	uint32_t *land;
+	/* per line, beside st.ln (stamp, set): its MSHR entry (line_fill) */
+	line_fill *fl;
 	/* per warp (global ids) */
 	warp_st *warps;
 	/* per block */
@@ -332,15 +356,15 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 				policy_touch(&cs->fa_pol, e->line);
 		}
 	}
-	rd_line *ln = &cs->st.ln[e->line];
-	if (e->kind == EFF_FILL && --ln->pend == 0) {
+	line_fill *f = &cs->fl[e->line];
+	if (e->kind == EFF_FILL && --f->pend == 0) {
 		cs->used--;
 		if (cs->alloc_miss)
 			policy_unreserve(&cs->pol, e->line);
 		if (cs->wslot)
-			load_slot_done(cs, ln->owner, e->line);
+			load_slot_done(cs, f->owner, e->line);
 		else
-			cs->warps[ln->owner].held--;
+			cs->warps[f->owner].held--;
 	}
 }
 
@@ -505,8 +529,7 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
 {
 	if (!ws->refused || !mshr_full(cs, ws))
 		return 0;
-	const rd_line *ln = &cs->st.ln[ws->rline];
-	return ws->refused == ln->stamp + 1 && !ln->pend;
+	return ws->refused == cs->st.ln[ws->rline].stamp + 1 && !cs->fl[ws->rline].pend;
 }
 
 /*
@@ -534,9 +557,9 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 	/* The LRU stack's view: the line in its ways, or effects of it
 	 * pending (a hit's or a fill's); the policy's: in its ways, or in
 	 * flight. Under LRU the two are one. */
-	uint32_t pending = ln->pend + cs->hpend[l];
+	uint32_t pend = cs->fl[l].pend, pending = pend + cs->hpend[l];
 	int stack_evicts = in_stack || pending;
-	int evicts = pol ? hit || ln->pend : stack_evicts;
+	int evicts = pol ? hit || pend : stack_evicts;
 	enum rd_outcome o = evicts ? RD_OUT_EVICT : RD_OUT_BYPASS;
 	if (events)
 		event_emit(cs, T, w, r, ln->set, d, o, -1, 0, T);
@@ -552,7 +575,7 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 			policy_evict(&cs->pol, l);
 		out->store_hits += hit;
 		out->store_evictions++;
-		cs->wev[l] = (cs->wev[l] & WEV_SEEN) | WEV_MARK | (ln->pend & WEV_CANCEL);
+		cs->wev[l] = (cs->wev[l] & WEV_SEEN) | WEV_MARK | (pend & WEV_CANCEL);
 		cs->version++;
 	}
 	if (shadow) {
@@ -593,9 +616,12 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 	for (; r < end; r++) {
 		const rd_req *rq = &co->req[r];
 		/* Large traces' line records miss in every cache; start fetching
-		 * the next request's while this one is worked on. */
-		if (r + 1 < end)
-			__builtin_prefetch(&lines[rq[1].line]);
+		 * those of the request PF_AHEAD on (and its MSHR entry, which a
+		 * miss reads) while this one is worked on. */
+		if (r + PF_AHEAD < co->nreq) {
+			__builtin_prefetch(&lines[rq[PF_AHEAD].line]);
+			__builtin_prefetch(&cs->fl[rq[PF_AHEAD].line]);
+		}
 		uint32_t l = rq->line;
 		rd_line *ln = &lines[l];
 		uint32_t set = ln->set;
@@ -619,7 +645,8 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		 * into the fill in flight, as a load after it would, so the LRU
 		 * stack sees the same effects in the same order whatever the
 		 * policy (whether the fill is due depends on the policy's hit). */
-		if (!hit && ln->pend && !(ext && rq->store)) {
+		line_fill *f = &cs->fl[l];
+		if (!hit && f->pend && !(ext && rq->store)) {
 			effects_land_line(cs, T, l, need_hist, ext && cs->wev);
 			hit = pol ? policy_ready(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		}
@@ -640,18 +667,18 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			if (ext && cs->wev)
 				cs->hpend[l]++;
 			out->hits++;
-		} else if (ln->pend) {
+		} else if (f->pend) {
 			/* In flight: merge into its MSHR entry (a latency miss). */
 			cls = RD_CLASS_LATENCY;
 			if (p->clip) {
-				eff = T + (uint32_t)(cs->land[l] - (uint32_t)T);
+				eff = T + (uint32_t)(f->land - (uint32_t)T);
 			} else {
 				eff = T + p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
 			}
 			lat = (uint32_t)(eff - T);
 			if (effect_push(cs, eff, l, EFF_FILL) < 0)
 				return -1;
-			ln->pend++;
+			f->pend++;
 			out->misses++;
 			out->latency++;
 		} else if (ext && p->bypass) {
@@ -699,9 +726,9 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			/* requested before iff it has landed once (nothing in flight
 			 * here): the first request of a line is compulsory */
 			int first = ln->stamp == 0 && !(ext && cs->wev && (cs->wev[l] & WEV_SEEN));
-			ln->owner = w;
-			ln->pend = 1;
-			cs->land[l] = (uint32_t)eff;
+			f->owner = w;
+			f->pend = 1;
+			f->land = (uint32_t)eff;
 			out->misses++;
 			/* a new entry: the line is asked of the L2 (a store's miss
 			 * under allocate fetches its line: a read), its sectors
@@ -848,7 +875,7 @@ static void core_free(core_state *cs)
 	policy_free(&cs->pol);
 	policy_free(&cs->fa_pol);
 	halfnormal_free(&cs->latdist);
-	free(cs->land);
+	free(cs->fl);
 	free(cs->wslot);
 	free(cs->lslot);
 	free(cs->wev);
@@ -922,7 +949,8 @@ static int core_init(core_state *cs)
 		    !(cs->hpend = calloc(nl, sizeof *cs->hpend)))
 			return -1;
 	}
-	cs->land = calloc(nl, sizeof *cs->land);
+	/* (untouched by the plain loop: calloc's pages stay unmapped) */
+	cs->fl = calloc(nl, sizeof *cs->fl);
 	cs->warps = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->warps);
 	cs->block_left = calloc(s->nblocks ? s->nblocks : 1, sizeof *cs->block_left);
 	uint64_t fn = 1; /* a mask, not a division, per pop and push */
@@ -947,7 +975,7 @@ static int core_init(core_state *cs)
 	cs->wmask = wn - 1;
 	cs->wheel = calloc(wn, sizeof *cs->wheel);
 	cs->back = calloc(wn, sizeof *cs->back);
-	if (!cs->land || !cs->warps || !cs->block_left || !cs->fifo || !cs->wheel || !cs->back)
+	if (!cs->fl || !cs->warps || !cs->block_left || !cs->fifo || !cs->wheel || !cs->back)
 		return -1;
 	if (p->record_events) {
 		if (counts_sets(cs->out, p->nsets) < 0)
@@ -1113,7 +1141,10 @@ static int core_plain(const core_state *cs)
  * up its instruction's requests, land their effects, push it back. Counts,
  * histogram and time are the event loop's (tests/test_mechanisms.c compares
  * them). A line asked twice in one step (two coalescing groups) has its
- * fill land before the second lookup, as effects_land_line does.
+ * fill land before the second lookup, as effects_land_line does; the
+ * step's misses are found in its effects, behind a 64-bit filter of their
+ * lines (bit line % 64), so the loop writes no per-line state beside the
+ * stack's own record.
  */
 STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shadow)
 {
@@ -1121,6 +1152,7 @@ STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shado
 	sim_counts *out = cs->out;
 	rd_line *const lines = cs->st.ln;
 	const int per_set = out->nsets != 0;
+	const uint64_t nreq = co->nreq;
 	uint64_t T = 0;
 	loop_marks mk = LOOP_MARKS_START;
 	int rc;
@@ -1129,18 +1161,23 @@ STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shado
 		uint32_t w = cs->fifo[cs->fhead++ & cs->fmask];
 		warp_st *ws = &cs->warps[w];
 		const uint64_t end = ws->req_end;
+		uint64_t missed = 0; /* bit l % 64: line l may have missed this step */
 		b->n = 0;
 		for (uint64_t r = ws->req; r < end; r++) {
 			uint32_t l = co->req[r].line;
-			if (r + 1 < end)
-				__builtin_prefetch(&lines[co->req[r + 1].line]);
+			if (r + PF_AHEAD < nreq) {
+				__builtin_prefetch(&lines[co->req[r + PF_AHEAD].line]);
+				if (shadow)
+					__builtin_prefetch(&cs->fa.ln[co->req[r + PF_AHEAD].line]);
+			}
+			if (exact && r + PF_NEAR < nreq)
+				stack_prefetch_distance(&cs->st, co->req[r + PF_NEAR].line);
 			rd_line *ln = &lines[l];
 			int hit = stack_hit_inline(&cs->st, l);
-			if (!hit && ln->pend) { /* missed earlier this step: landed */
+			if (!hit && (missed >> (l & 63) & 1)) { /* missed earlier this step? landed */
 				for (uint32_t i = 0; i < b->n; i++)
 					if (!b->v[i].done && b->v[i].line == l && b->v[i].kind == EFF_FILL) {
 						b->v[i].done = 1;
-						ln->pend = 0;
 						stack_update_as(&cs->st, l, exact, 1, 0);
 						if (shadow)
 							stack_update_as(&cs->fa, l, 0, 1, 0);
@@ -1159,7 +1196,7 @@ STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shado
 					out->compulsory++;
 				else if (fa_hit)
 					out->assoc_access++;
-				ln->pend = 1;
+				missed |= 1ULL << (l & 63);
 			}
 			out->requests++;
 			if (per_set) {
@@ -1174,7 +1211,6 @@ STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shado
 			effect *e = &b->v[i];
 			if (e->done)
 				continue;
-			lines[e->line].pend = 0;
 			stack_update_as(&cs->st, e->line, exact, 1, 0);
 			if (shadow)
 				stack_update_as(&cs->fa, e->line, 0, 1, 0);

@@ -78,6 +78,18 @@ static inline __attribute__((always_inline)) int stack_hit_inline(const rd_stack
 	return p && p >= st->set[st->ln[line].set].bound;
 }
 
+/* Prefetch what stack_distance_inline will read of a line whose record is
+ * (most likely) cached already: its stamp's bitmap word and the tree's
+ * entry for it. A hint only: the stamp may change before the query. */
+static inline __attribute__((always_inline)) void stack_prefetch_distance(const rd_stack *st,
+									  uint32_t line)
+{
+	uint32_t p = st->ln[line].stamp;
+	uint64_t off = st->set[st->ln[line].set].off + (p >> 6);
+	__builtin_prefetch(st->bits + off);
+	__builtin_prefetch(st->tree + off + 1);
+}
+
 /* The first mark at or after stamp `from` (one is known to exist). */
 static inline uint32_t next_mark(const uint64_t *b, uint32_t from)
 {

@@ -306,12 +306,16 @@ static void test_same_cases_not_rerun(void **state)
  * classes, cases, histogram and time as the event loop, which a cap of
  * MSHRs never reached makes the model take (classes by difference and
  * per access, the shadow's). Access sizes of 8 and 16
- * bytes coalesce in groups, so one warp instruction can ask a line twice. */
+ * bytes coalesce in groups, so one warp instruction can ask a line twice.
+ * Over 96 words the kernels touch at most 48 lines; over 960, hundreds,
+ * so that lines 64 apart (one bit of the plain loop's filter of a step's
+ * misses) meet in one warp instruction. */
 static void test_plain_loop_is_event_loop(void **state)
 {
 	(void)state;
 	uint64_t x = 0x2545f4914f6cdd1dull; /* xorshift, seeded */
-	for (int round = 0; round < 24; round++) {
+	for (int round = 0; round < 48; round++) {
+		uint64_t span = round < 24 ? 96 : 960;
 		uint32_t nthreads = 1 + (uint32_t)(x % 80), n[80];
 		uint64_t buf[80][48];
 		const uint64_t *a[80];
@@ -320,7 +324,7 @@ static void test_plain_loop_is_event_loop(void **state)
 			n[t] = (uint32_t)(x % 48);
 			for (uint32_t i = 0; i < n[t]; i++) {
 				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-				buf[t][i] = (x % 96) * 64 + (t % 4) * 16;
+				buf[t][i] = (x % span) * 64 + (t % 4) * 16;
 			}
 			a[t] = buf[t];
 		}
