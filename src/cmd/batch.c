@@ -130,6 +130,7 @@ static int batch_emit(const cli *c, const char *spec, const rd_kernel *k, const 
  */
 typedef struct parts_run {
 	const cli *c;
+	const rd_config *cfg;  /* the run's configuration (a sweep's point) */
 	const char *spec;
 	input *in;
 	rd_parts *p;
@@ -170,7 +171,7 @@ static void *parts_worker(void *arg)
 			pthread_mutex_unlock(&pr->turn);
 			return NULL;
 		}
-		keep_core kc = {&pr->c->config, pr->cores[pr->next++]};
+		keep_core kc = {pr->cfg, pr->cores[pr->next++]};
 		pthread_mutex_unlock(&pr->mu);
 		rd_kernel *k;
 		char err[1024];
@@ -205,12 +206,13 @@ static void *parts_worker(void *arg)
 	}
 }
 
-/* The result of kernel shape (nblocks blocks, built by in) for cases, in
- * parts: EXIT_OK with *res, else the exit status after saying why. */
-static int parts_result(const cli *c, const char *spec, input *in, const rd_kernel *shape,
-			uint64_t nblocks, int cases, rd_result *res)
+/* The result of kernel shape (nblocks blocks, built by in) under cfg for
+ * cases, in parts (a progress line unless quiet): EXIT_OK with *res, else
+ * the exit status with why in err. */
+static int parts_model(const cli *c, const rd_config *cfg, const char *spec, input *in,
+		       const rd_kernel *shape, uint64_t nblocks, int cases, int quiet,
+		       rd_result *res, char *err, size_t errlen)
 {
-	const rd_config *cfg = &c->config;
 	memset(res, 0, sizeof *res);
 	/* the cores with blocks, in order (one part each; at least one part) */
 	uint32_t *cores = calloc(cfg->cores, sizeof *cores);
@@ -220,7 +222,7 @@ static int parts_result(const cli *c, const char *spec, input *in, const rd_kern
 		free(cores);
 		free(has);
 		rd_parts_free(p);
-		msg_error("%s: out of memory", spec);
+		snprintf(err, errlen, "%s: out of memory", spec);
 		return EXIT_RUNTIME;
 	}
 	for (uint64_t b = 0; b < nblocks; b++)
@@ -247,8 +249,8 @@ static int parts_result(const cli *c, const char *spec, input *in, const rd_kern
 	if (jobs < 1)
 		jobs = 1;
 	batch_ctx ctx = {0};
-	progress_init(&ctx.prog, !c->quiet, shape->name);
-	parts_run pr = {.c = c, .spec = spec, .in = in, .p = p, .cores = cores, .n = n, .ctx = &ctx};
+	progress_init(&ctx.prog, !quiet, shape->name);
+	parts_run pr = {.c = c, .cfg = cfg, .spec = spec, .in = in, .p = p, .cores = cores, .n = n, .ctx = &ctx};
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_mutex_init(&pr.turn, NULL);
 	/* each part's cases on what the parts leave of the -j threads (set
@@ -278,9 +280,28 @@ static int parts_result(const cli *c, const char *spec, input *in, const rd_kern
 	rd_parts_free(p);
 	if (rc != EXIT_OK) {
 		rd_result_free(res);
-		msg_error("%s", pr.err);
+		snprintf(err, errlen, "%s", pr.err);
 	}
 	return rc;
+}
+
+/* parts_model under c's configuration, saying why not. */
+static int parts_result(const cli *c, const char *spec, input *in, const rd_kernel *shape,
+			uint64_t nblocks, int cases, rd_result *res)
+{
+	char err[1024];
+	int rc = parts_model(c, &c->config, spec, in, shape, nblocks, cases, c->quiet, res, err,
+			     sizeof err);
+	if (rc != EXIT_OK)
+		msg_error("%s", err);
+	return rc;
+}
+
+int batch_parts_result(const batch_parts *bp, const rd_config *cfg, int cases, rd_result *res,
+		       char *err, size_t errlen)
+{
+	return parts_model(bp->c, cfg, bp->spec, bp->in, bp->shape, bp->nblocks, cases, 1, res,
+			   err, errlen);
 }
 
 static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kernel *shape,
@@ -300,14 +321,19 @@ static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kern
 	return rc;
 }
 
-/* Model a kernel in parts? (the reader decides whether it can) */
-static int batch_parts_wanted(const cli *c)
+int batch_parts_config(const cli *c, const rd_config *cfg)
 {
 	const char *e = getenv("RDSCOPE_PARTS");
 	if (e && !strcmp(e, "0"))
 		return 0;
-	return c->config.cores > 1 && !c->log && c->by == OUTPUT_BY_NONE &&
-	       !(c->l1b && c->config.l2_size) && rd_parts_possible(&c->config, NULL, 0);
+	return cfg->cores > 1 && !c->log && c->by == OUTPUT_BY_NONE &&
+	       !(c->l1b && cfg->l2_size) && rd_parts_possible(cfg, NULL, 0);
+}
+
+/* Model a kernel in parts? (the reader decides whether it can) */
+static int batch_parts_wanted(const cli *c)
+{
+	return batch_parts_config(c, &c->config);
 }
 
 /* Model one kernel of INPUT spec and write its result (run index). Frees
@@ -654,6 +680,92 @@ int batch_each_result(const cli *c, const char *spec, int cases, batch_result_fn
 		}
 	}
 	return batch_input_end(in, st, err);
+}
+
+int batch_each_shape(const cli *c, const char *spec, int parts, batch_shape_fn *fn, void *ctx)
+{
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	input *in;
+	int st = input_open(spec, &opts, &in, err, sizeof err);
+	while (st == INPUT_OK) {
+		rd_kernel *k;
+		uint64_t nblocks = 0;
+		st = parts ? input_next_shape(in, &k, &nblocks, err, sizeof err)
+			   : input_next(in, &k, err, sizeof err);
+		if (st != INPUT_OK)
+			break;
+		int rc;
+		if (nblocks) {
+			batch_parts bp = {.c = c, .spec = spec, .in = in, .shape = k,
+					  .nblocks = nblocks};
+			rc = fn(ctx, spec, k, NULL, &bp);
+		} else if (memcheck_model(spec, k, err, sizeof err) < 0) {
+			msg_error("%s", err);
+			rc = EXIT_RUNTIME;
+		} else {
+			rd_model *m = rd_model_new(k);
+			if (m) {
+				rc = fn(ctx, spec, k, m, NULL);
+			} else {
+				msg_error("%s: %s", spec, rd_strerror(RD_ENOMEM));
+				rc = EXIT_RUNTIME;
+			}
+			rd_model_free(m);
+		}
+		rd_kernel_free(k);
+		if (rc != EXIT_OK) {
+			input_close(in);
+			return rc;
+		}
+	}
+	return batch_input_end(in, st, err); /* (in NULL when input_open failed) */
+}
+
+int batch_open_parts(const cli *c, const char *spec, batch_parts *bp)
+{
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	memset(bp, 0, sizeof *bp);
+	/* spec has one kernel (or --kernel picks one), built in parts: a
+	 * probe reads its shape and the next's; anything else is left to
+	 * input_load_with (the whole kernel, or its error) */
+	input *in;
+	if (input_open(spec, &opts, &in, err, sizeof err) != INPUT_OK)
+		return 0;
+	const struct trace_reader *r = input_reader(in);
+	rd_kernel *k = NULL;
+	uint64_t nblocks = 0;
+	int one = r && r->load_blocks &&
+		  input_next_shape(in, &k, &nblocks, err, sizeof err) == INPUT_OK && nblocks;
+	rd_kernel_free(k);
+	k = NULL;
+	if (one) {
+		uint64_t more = 0;
+		one = input_next_shape(in, &k, &more, err, sizeof err) == INPUT_END;
+		rd_kernel_free(k);
+		k = NULL;
+	}
+	input_close(in);
+	if (!one)
+		return 0;
+	/* the input itself, at its kernel */
+	if (input_open(spec, &opts, &in, err, sizeof err) != INPUT_OK)
+		return 0;
+	if (input_next_shape(in, &k, &nblocks, err, sizeof err) != INPUT_OK || !nblocks) {
+		rd_kernel_free(k);
+		input_close(in);
+		return 0;
+	}
+	*bp = (batch_parts){.c = c, .spec = spec, .in = in, .shape = k, .nblocks = nblocks};
+	return 1;
+}
+
+void batch_close_parts(batch_parts *bp)
+{
+	rd_kernel_free((rd_kernel *)bp->shape);
+	input_close(bp->in);
+	memset(bp, 0, sizeof *bp);
 }
 
 int batch_output_begin(const cli *c, outfile *out)

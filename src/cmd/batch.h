@@ -55,6 +55,47 @@ int batch_each_kernel(const cli *c, const char *spec, batch_kernel_fn *fn, void 
 typedef int batch_result_fn(void *ctx, const char *spec, const rd_kernel *k, const rd_result *r);
 int batch_each_result(const cli *c, const char *spec, int cases, batch_result_fn *fn, void *ctx);
 
+/*
+ * A kernel modelled in parts (rd_parts): its shape (no accesses), its
+ * blocks, and the input that builds each core's, as often as asked.
+ */
+typedef struct batch_parts {
+	const cli *c;
+	const char *spec;
+	input *in;
+	const rd_kernel *shape;
+	uint64_t nblocks;
+} batch_parts;
+
+/* Whether a run of c under cfg models a kernel in parts where its reader
+ * can (run's rule: RDSCOPE_PARTS=0 never, rd_parts_possible, more than one
+ * core, no --log, --by or --l1b with an L2). */
+int batch_parts_config(const cli *c, const rd_config *cfg);
+
+/* bp's kernel under cfg for cases, in parts on c's -j threads, no
+ * progress line: EXIT_OK with *res (the same as the whole kernel's), else
+ * the exit status with why in err. */
+int batch_parts_result(const batch_parts *bp, const rd_config *cfg, int cases, rd_result *res,
+		       char *err, size_t errlen);
+
+/*
+ * Each kernel of INPUT spec, as batch_each_kernel, but where parts is set
+ * and its reader builds it in parts, fn gets its shape and bp (m NULL),
+ * else the whole kernel (checked against the memory limit) and a model
+ * over it (bp NULL). fn returns an exit status, having said why. EXIT_OK,
+ * or the exit status after saying why.
+ */
+typedef int batch_shape_fn(void *ctx, const char *spec, const rd_kernel *k, rd_model *m,
+			   const batch_parts *bp);
+int batch_each_shape(const cli *c, const char *spec, int parts, batch_shape_fn *fn, void *ctx);
+
+/* The one kernel of INPUT spec (as input_load_with) in parts, where its
+ * reader builds it so: 1 with *bp (batch_close_parts frees it), else 0
+ * and nothing open (input_load_with loads it whole, or says what is
+ * wrong). */
+int batch_open_parts(const cli *c, const char *spec, batch_parts *bp);
+void batch_close_parts(batch_parts *bp);
+
 struct timespec;
 /* Read an --arrays CSV into *out, saying why not: an exit status. */
 int batch_read_arrays(const char *path, rd_arrays **out);

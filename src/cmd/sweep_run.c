@@ -222,6 +222,89 @@ static int sweep_input(const cli *c, const sweep_plan *plan, const rd_kernel *k,
 	return rc;
 }
 
+/*
+ * The points of one input modelled in parts (batch_parts_result): one
+ * point after another, each on the -j threads (its parts depend on its
+ * cores and schedule), written as each is done. The same records as
+ * sweep_input's.
+ */
+static int sweep_input_parts(const cli *c, const sweep_plan *plan, const batch_parts *bp,
+			     double load_s, const unsigned long *points, size_t n,
+			     unsigned long run0, sweep_out *o)
+{
+	const rd_kernel *k = bp->shape;
+	const char *spec = bp->spec;
+	for (size_t q = 0; q < n; q++) {
+		unsigned long p = points[q];
+		if (plan->skip[p]) {
+			write_skipped(c, plan, spec, p, run0, o);
+			continue;
+		}
+		struct timespec t0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		rd_result res;
+		char err[1024];
+		int rc = batch_parts_result(bp, &plan->configs[p], RD_ALL_CASES, &res, err,
+					    sizeof err);
+		if (rc != EXIT_OK) {
+			msg_error("%s", err);
+			return rc;
+		}
+		output_run run = {
+			.input = spec,
+			.kernel = k->name,
+			.config = &plan->configs[p],
+			.result = &res,
+			.k = k,
+			.by = c->by,
+			.top = c->top,
+			.load_s = load_s,
+			.model_s = batch_seconds_since(&t0),
+			.no_timing = c->no_timing,
+			.run = run0 + p,
+			.point = p,
+			.point_label = plan->labels[p],
+		};
+		output_write_run(&o->out, &run);
+		rc = EXIT_OK;
+		if (sidecar_add(&o->side, run.run, p, spec, k->name, run.point_label, run.config,
+				&res) < 0) {
+			msg_error("--plot: out of memory");
+			rc = EXIT_RUNTIME;
+		}
+		rd_result_free(&res);
+		if (rc != EXIT_OK)
+			return rc;
+		progress_update(&o->prog, (double)++o->done / (double)o->total);
+	}
+	return EXIT_OK;
+}
+
+/* Input i's points of this shard in parts, where every one of them that
+ * runs would be (run's rule, batch_parts_config) and its reader builds
+ * its one kernel so: 1 with its status in *rc, else 0 (load it whole). */
+static int sweep_one_input_parts(const cli *c, const sweep_plan *plan, int i,
+				 const unsigned long *points, size_t n, unsigned long run0,
+				 sweep_out *o, int *rc)
+{
+	for (size_t q = 0; q < n; q++)
+		if (!plan->skip[points[q]] && !batch_parts_config(c, &plan->configs[points[q]]))
+			return 0;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	batch_parts bp;
+	if (!batch_open_parts(c, c->inputs[i], &bp))
+		return 0;
+	double load_s = batch_seconds_since(&t0);
+	for (size_t q = 0; q < n; q++)
+		if (!plan->skip[points[q]] &&
+		    batch_note_counted_stores(c->inputs[i], bp.shape, plan->configs[points[q]].stores))
+			break;
+	*rc = sweep_input_parts(c, plan, &bp, load_s, points, n, run0, o);
+	batch_close_parts(&bp);
+	return 1;
+}
+
 /* Load input i and run its points of this shard. */
 static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned jobs,
 			   unsigned long *points, sweep_out *o)
@@ -242,6 +325,9 @@ static int sweep_one_input(const cli *c, const sweep_plan *plan, int i, unsigned
 			write_skipped(c, plan, c->inputs[i], points[q], run0, o);
 		return EXIT_OK;
 	}
+	int prc;
+	if (sweep_one_input_parts(c, plan, i, points, n, run0, o, &prc))
+		return prc;
 	char err[1024];
 	input_opts opts = cli_input_opts(c);
 	struct timespec t0;
