@@ -2,10 +2,12 @@
  * rdscope calibrate (see calibrate_cmd.h). The grid is a sweep plan
  * (sweep.h) over one --vary string per fitted key, so values, relative
  * values and invalid points are treated as sweep treats them. Each kernel
- * is loaded once (batch_each_kernel) and its points run on worker
- * threads, each with its own rd_model; the L1 hit rate of every (kernel,
- * point) is kept and the statistics are computed at the end, as validate
- * computes them (the same kernels in the same order, rd_compare_stats).
+ * is loaded once (batch_each_shape) and its points run on worker
+ * threads, each with its own rd_model, or, where run would model it in
+ * parts, one point after another, each in parts on the -j threads; the L1
+ * hit rate of every (kernel, point) is kept and the statistics are
+ * computed at the end, as validate computes them (the same kernels in the
+ * same order, rd_compare_stats).
  */
 #include "calibrate_cmd.h"
 
@@ -176,9 +178,11 @@ static int run_points(cctx *x, const char *spec, const rd_kernel *k, rd_model *m
 	return st;
 }
 
-static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
+/* Kernel k's record among x's kernels: RD_OK with *hit its points' hit
+ * rates to fill in, or NULL where it is not modelled. */
+static int kernel_slot(cctx *x, const char *spec, const rd_kernel *k, double **hit)
 {
-	cctx *x = ctx;
+	*hit = NULL;
 	if (x->n == x->cap) {
 		size_t nc = x->cap ? 2 * x->cap : 16;
 		ckernel *nk = realloc(x->ks, nc * sizeof *nk);
@@ -201,7 +205,73 @@ static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model 
 		return RD_ENOMEM;
 	for (unsigned long p = 0; p < x->npts; p++)
 		w->hit[p] = NAN;
-	return run_points(x, spec, k, m, w->hit);
+	*hit = w->hit;
+	return RD_OK;
+}
+
+static int one_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_model *m)
+{
+	cctx *x = ctx;
+	double *hit;
+	int st = kernel_slot(x, spec, k, &hit);
+	return st != RD_OK || !hit ? st : run_points(x, spec, k, m, hit);
+}
+
+/* Every point of a kernel in parts into hit[], one after another, each on
+ * the -j threads (its parts depend on its cores and schedule). EXIT_OK,
+ * or the exit status after saying why. */
+static int run_points_parts(cctx *x, const char *spec, const batch_parts *bp, double *hit)
+{
+	for (unsigned long p = 0; p < x->npts; p++) {
+		if (!point_skipped(x, p)) {
+			rd_result r;
+			char err[1024];
+			int rc = batch_parts_result(bp, point_config(x, p), 1 << RD_CASE_FULL, &r, err,
+						    sizeof err);
+			if (rc != EXIT_OK) {
+				progress_done(&x->prog);
+				msg_error("%s", err);
+				msg_error("%s: point %lu (%s)", spec, p,
+					  p < x->plan->npoints ? x->plan->labels[p] : "the baseline");
+				return rc;
+			}
+			hit[p] = rd_result_l1_hit_rate(&r);
+			rd_result_free(&r);
+		}
+		progress_update(&x->prog, ((double)x->input + (double)(p + 1) / (double)x->npts) /
+						  (double)x->c->ninputs);
+	}
+	return EXIT_OK;
+}
+
+/* A kernel whole (m) or in parts (bp), as batch_each_shape gives it. */
+static int one_shape(void *ctx, const char *spec, const rd_kernel *k, rd_model *m,
+		     const batch_parts *bp)
+{
+	cctx *x = ctx;
+	int st;
+	if (!bp) {
+		st = one_kernel(ctx, spec, k, m);
+	} else {
+		double *hit;
+		st = kernel_slot(x, spec, k, &hit);
+		if (st == RD_OK && hit)
+			return run_points_parts(x, spec, bp, hit);
+	}
+	if (st == RD_OK)
+		return EXIT_OK;
+	msg_error("%s: %s", spec, rd_strerror(st));
+	return st == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+/* The kernels in parts where run would model each point so
+ * (batch_parts_config), the baseline too. */
+static int parts_wanted(const cctx *x)
+{
+	for (unsigned long p = 0; p < x->npts; p++)
+		if (!point_skipped(x, p) && !batch_parts_config(x->c, point_config(x, p)))
+			return 0;
+	return 1;
 }
 
 /* ------------------------------------------------------------ the grid */
@@ -913,7 +983,7 @@ int calibrate_run(const cli *c)
 		x.input = i;
 		rc = vsel_begin(&x.sel, c, c->inputs[i]);
 		if (rc == EXIT_OK)
-			rc = batch_each_kernel(c, c->inputs[i], one_kernel, &x);
+			rc = batch_each_shape(c, c->inputs[i], parts_wanted(&x), one_shape, &x);
 		vsel_end(&x.sel);
 	}
 	progress_done(&x.prog);
