@@ -4,7 +4,8 @@
 # once (RDSCOPE_PARTS=0), on several kernels and launches, blocks that end
 # at different times, the L2, DRAM, stores and the model profiles; the
 # load limit applies to a part, not the kernel; gpu.max_threads overrides
-# a description's max_threads both ways; gpu.sample_cores estimates.
+# a description's max_threads both ways; gpu.sample_cores estimates;
+# sweep and calibrate model in parts as run does.
 # Prints "ok - NAME" / "not ok - NAME".
 . "$(dirname "$0")/common.inc"
 
@@ -140,6 +141,75 @@ model, want = row["l1"]["model"], r["runs"][0]["sectors"]["hit_rate"]
 assert abs(model - want) < 1e-12, (model, want, row)
 PY
 result "validate: a kernel over the load limit is modelled in parts, run's L1 hit rate" $?
+
+# ---------------------------------------------------------------- sweep, calibrate
+# sweep and calibrate model in parts too, each point its own parts run:
+# the same bytes as the whole kernels, and a kernel over the load limit
+# runs (so the parts are really parts)
+ok=0
+n=0
+for f in "--kernel 1 samples/polybench/bicg.kdesc:small" samples/kernels/matmul.kdesc \
+	samples/effects/halo-blocks.kdesc; do
+	for v in "-p hopper-h100 --vary l1.carveout=0,32768" \
+		"-p volta-v100 --vary l2.size=0,1048576 --vary l1.ways=4,8" \
+		"-s gpu.cores=7 --vary gpu.block_mapping=rr,bpart4,random"; do
+		for fmt in text csv json; do
+			# shellcheck disable=SC2086
+			RDSCOPE_PARTS=0 "$RDSCOPE" sweep -q --no-timing -f $fmt $v $f >"$T/a" 2>"$T/ae"
+			ra=$?
+			# shellcheck disable=SC2086
+			"$RDSCOPE" sweep -q --no-timing -f $fmt -j 2 $v $f >"$T/b" 2>"$T/be"
+			rb=$?
+			n=$((n + 1))
+			if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b" || ! cmp -s "$T/ae" "$T/be"; then
+				echo "# sweep differs: $f $v -f $fmt (exit $ra, $rb)"
+				ok=1
+			fi
+		done
+	done
+done
+for v in "--fit l1.mshr_per_warp,latency.miss --range l1.mshr_per_warp=0,16 --range latency.miss=100,400" \
+	"-p hopper-h100 --fit l1.carveout --range l1.carveout=0,32768,65536" \
+	"-s gpu.cores=7 --fit gpu.block_mapping,l1.ways --range l1.ways=4,8"; do
+	for fmt in text csv json; do
+		# shellcheck disable=SC2086
+		RDSCOPE_PARTS=0 "$RDSCOPE" calibrate -q -f $fmt --measured "$T/m.csv" $v \
+			samples/polybench/fdtd-2d.kdesc:small samples/kernels/matmul.kdesc >"$T/a" 2>"$T/ae"
+		ra=$?
+		# shellcheck disable=SC2086
+		"$RDSCOPE" calibrate -q -j 2 -f $fmt --measured "$T/m.csv" $v \
+			samples/polybench/fdtd-2d.kdesc:small samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be"
+		rb=$?
+		n=$((n + 1))
+		if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b" || ! cmp -s "$T/ae" "$T/be"; then
+			echo "# calibrate differs: $v -f $fmt (exit $ra, $rb)"
+			ok=1
+		fi
+	done
+done
+[ $n -eq 36 ]
+result "sweep (3 inputs x 3 plans) and calibrate (3 grids) in parts, text/CSV/JSON: the whole kernels' bytes" $((ok | $?))
+
+ok=0
+for cmd in "sweep --no-timing --vary l1.carveout=0,32768" \
+	"calibrate --measured $T/m.csv --fit l1.carveout --range l1.carveout=0,32768"; do
+	# shellcheck disable=SC2086
+	RDSCOPE_MAX_LOADS=200000 RDSCOPE_PARTS=0 "$RDSCOPE" $cmd -q -f json -p hopper-h100 \
+		samples/kernels/matmul.kdesc >"$T/a" 2>"$T/ae"
+	ra=$?
+	# shellcheck disable=SC2086
+	RDSCOPE_MAX_LOADS=200000 "$RDSCOPE" $cmd -q -f json -j 1 -p hopper-h100 \
+		samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be"
+	rb=$?
+	# shellcheck disable=SC2086
+	"$RDSCOPE" $cmd -q -f json -j 2 -p hopper-h100 samples/kernels/matmul.kdesc >"$T/c" 2>/dev/null
+	if [ $ra -eq 0 ] || ! grep -q "more than 200000 loads" "$T/ae" || [ $rb -ne 0 ] ||
+		! cmp -s "$T/b" "$T/c"; then
+		echo "# $cmd: over the load limit (exit $ra, $rb)"
+		ok=1
+	fi
+done
+result "sweep and calibrate: a kernel over the load limit runs in parts, the same bytes" $ok
 
 # ---------------------------------------------------------------- max_threads
 # matmul's ref-n64 variant: max_threads = 1024 of a 4096-thread launch
