@@ -129,7 +129,8 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		}
 		co->req[*nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1,
 					.store = (uint32_t)store, .sect = m};
-		co->req_acc[*nr] = a;
+		if (co->req_acc)
+			co->req_acc[*nr] = a;
 		lead_lane[nlead] = i;
 		lead_req[nlead++] = (*nr)++;
 	}
@@ -546,7 +547,11 @@ int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	co->warp_instr_first = calloc((size_t)s->nwarps + 1, sizeof *co->warp_instr_first);
 	co->instr_req_first = malloc((nloads + 2) * sizeof *co->instr_req_first);
 	co->req = malloc(nloads * sizeof *co->req);
-	if (stores)
+	/* the access index is read by events and per-site runs only: a part
+	 * (rd_parts: neither) goes without (8 bytes a request; sim_paper
+	 * tells its stores by k->part_block) */
+	int acc = stores && !k->part_block;
+	if (acc)
 		co->req_acc = malloc(nloads * sizeof *co->req_acc);
 	if (lanes) {
 		co->load_line = malloc(nloads * sizeof *co->load_line);
@@ -555,7 +560,7 @@ int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	run.lead_lane = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *run.lead_lane);
 	run.lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *run.lead_req);
 	if (!co->warp_instr_first || !co->instr_req_first || !co->req ||
-	    (lanes && (!co->load_line || !co->load_on)) || (stores && !co->req_acc) ||
+	    (lanes && (!co->load_line || !co->load_on)) || (acc && !co->req_acc) ||
 	    !run.lead_lane || !run.lead_req || linemap_init(&run.map, 1 << 14) < 0)
 		goto out;
 	/* While every instruction so far has one request (a one-thread

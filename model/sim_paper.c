@@ -938,7 +938,7 @@ static int core_init(core_state *cs)
 				    p->sets * p->ways, 0))
 		return -1;
 	/* (sectors are counted on the general issue path too) */
-	cs->ext = (p->stores != RD_STORES_IGNORE && cs->in->co->req_acc) || p->bypass || p->sector;
+	cs->ext = (p->stores != RD_STORES_IGNORE && (cs->in->co->req_acc || (cs->in->k->part_block && cs->in->k->nstores))) || p->bypass || p->sector;
 	if (p->sector && !(cs->sect = calloc(nl, 1)))
 		return -1;
 	if (p->stores == RD_STORES_EVICT) {
