@@ -165,7 +165,9 @@ typedef struct rd_coal {
 	/* Built with stores (l1.stores not ignore): per request, the leader's
 	 * load index (k->addr) or, for a store request, store index
 	 * (k->store_addr); NULL otherwise, where warp instruction i of thread
-	 * t is its load thread_first[t] + i. */
+	 * t is its load thread_first[t] + i, and NULL for a part of a kernel
+	 * (k->part_block: only events and per-site runs read it, which parts
+	 * refuse). */
 	uint64_t *req_acc;
 	/* Per thread-level load, for the reference profile's per-lane replay
 	 * only (NULL unless built with lanes: 5 bytes a load). */
