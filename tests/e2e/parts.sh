@@ -9,6 +9,25 @@
 # Prints "ok - NAME" / "not ok - NAME".
 . "$(dirname "$0")/common.inc"
 
+# whole_vs_parts ERR WHAT CMD ARGS...: rdscope CMD ARGS with the kernel whole
+# (RDSCOPE_PARTS=0) into $T/a, in parts (-j 2) into $T/b: both exit 0 with
+# the same standard output (and standard error when ERR is 1). Counts the
+# comparison in n; when they differ says WHAT and sets ok=1.
+whole_vs_parts() {
+	err=$1 what=$2 cmd=$3
+	shift 3
+	RDSCOPE_PARTS=0 "$RDSCOPE" "$cmd" "$@" >"$T/a" 2>"$T/ae"
+	ra=$?
+	"$RDSCOPE" "$cmd" -j 2 "$@" >"$T/b" 2>"$T/be"
+	rb=$?
+	n=$((n + 1))
+	if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b" ||
+		{ [ "$err" = 1 ] && ! cmp -s "$T/ae" "$T/be"; }; then
+		echo "# $what differs (exit $ra, $rb)"
+		ok=1
+	fi
+}
+
 # ---------------------------------------------------------------- same bytes
 ok=0
 n=0
@@ -21,16 +40,7 @@ for f in samples/polybench/fdtd-2d.kdesc:small samples/polybench/bicg.kdesc:smal
 		"-p gt740m -s l1.stores=evict" "-s gpu.cores=7 -s latency.stddev=9"; do
 		for fmt in text json; do
 			# shellcheck disable=SC2086
-			RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -f $fmt $cfg "$f" >"$T/a" 2>"$T/ae"
-			ra=$?
-			# shellcheck disable=SC2086
-			"$RDSCOPE" run -q --no-timing -f $fmt -j 2 $cfg "$f" >"$T/b" 2>"$T/be"
-			rb=$?
-			n=$((n + 1))
-			if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b"; then
-				echo "# differs: $f $cfg -f $fmt (exit $ra, $rb)"
-				ok=1
-			fi
+			whole_vs_parts 0 "run $f $cfg -f $fmt" run -q --no-timing -f $fmt $cfg "$f"
 		done
 	done
 done
@@ -67,16 +77,7 @@ for f in samples/polybench/2dconv.kdesc:small samples/polybench/gemm.kdesc:small
 		"-p hopper-h100 -s gpu.cores=3 -s l1.stores=evict -s gpu.max_threads=0" \
 		"-p $T/mt.cfg" "-p $T/mt5.cfg" "-p $T/mt5.cfg -s l1.stores=ignore"; do
 		# shellcheck disable=SC2086
-		RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -f json $cfg "$f" >"$T/a" 2>"$T/ae"
-		ra=$?
-		# shellcheck disable=SC2086
-		"$RDSCOPE" run -q --no-timing -f json -j 2 $cfg "$f" >"$T/b" 2>"$T/be"
-		rb=$?
-		n=$((n + 1))
-		if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b"; then
-			echo "# differs: $f $cfg (exit $ra, $rb)"
-			ok=1
-		fi
+		whole_vs_parts 0 "run $f $cfg" run -q --no-timing -f json $cfg "$f"
 	done
 done
 python3 - "$T/b" <<'PY' || ok=1
@@ -110,16 +111,7 @@ for f in samples/polybench/fdtd-2d.kdesc:small samples/polybench/bicg.kdesc:smal
 	samples/kernels/matmul.kdesc; do
 	for cfg in "-p hopper-h100" "-p volta-v100 -s l2.size=1048576" "-s gpu.cores=7"; do
 		# shellcheck disable=SC2086
-		RDSCOPE_PARTS=0 "$RDSCOPE" validate -q -f json --measured "$T/m.csv" $cfg "$f" >"$T/a" 2>"$T/ae"
-		ra=$?
-		# shellcheck disable=SC2086
-		"$RDSCOPE" validate -q -f json -j 2 --measured "$T/m.csv" $cfg "$f" >"$T/b" 2>"$T/be"
-		rb=$?
-		n=$((n + 1))
-		if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b" || ! cmp -s "$T/ae" "$T/be"; then
-			echo "# validate differs: $f $cfg (exit $ra, $rb)"
-			ok=1
-		fi
+		whole_vs_parts 1 "validate $f $cfg" validate -q -f json --measured "$T/m.csv" $cfg "$f"
 	done
 done
 [ $n -eq 9 ]
@@ -155,16 +147,7 @@ for f in "--kernel 1 samples/polybench/bicg.kdesc:small" samples/kernels/matmul.
 		"-s gpu.cores=7 --vary gpu.block_mapping=rr,bpart4,random"; do
 		for fmt in text csv json; do
 			# shellcheck disable=SC2086
-			RDSCOPE_PARTS=0 "$RDSCOPE" sweep -q --no-timing -f $fmt $v $f >"$T/a" 2>"$T/ae"
-			ra=$?
-			# shellcheck disable=SC2086
-			"$RDSCOPE" sweep -q --no-timing -f $fmt -j 2 $v $f >"$T/b" 2>"$T/be"
-			rb=$?
-			n=$((n + 1))
-			if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b" || ! cmp -s "$T/ae" "$T/be"; then
-				echo "# sweep differs: $f $v -f $fmt (exit $ra, $rb)"
-				ok=1
-			fi
+			whole_vs_parts 1 "sweep $f $v -f $fmt" sweep -q --no-timing -f $fmt $v $f
 		done
 	done
 done
@@ -173,18 +156,8 @@ for v in "--fit l1.mshr_per_warp,latency.miss --range l1.mshr_per_warp=0,16 --ra
 	"-s gpu.cores=7 --fit gpu.block_mapping,l1.ways --range l1.ways=4,8"; do
 	for fmt in text csv json; do
 		# shellcheck disable=SC2086
-		RDSCOPE_PARTS=0 "$RDSCOPE" calibrate -q -f $fmt --measured "$T/m.csv" $v \
-			samples/polybench/fdtd-2d.kdesc:small samples/kernels/matmul.kdesc >"$T/a" 2>"$T/ae"
-		ra=$?
-		# shellcheck disable=SC2086
-		"$RDSCOPE" calibrate -q -j 2 -f $fmt --measured "$T/m.csv" $v \
-			samples/polybench/fdtd-2d.kdesc:small samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be"
-		rb=$?
-		n=$((n + 1))
-		if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! cmp -s "$T/a" "$T/b" || ! cmp -s "$T/ae" "$T/be"; then
-			echo "# calibrate differs: $v -f $fmt (exit $ra, $rb)"
-			ok=1
-		fi
+		whole_vs_parts 1 "calibrate $v -f $fmt" calibrate -q -f $fmt --measured "$T/m.csv" $v \
+			samples/polybench/fdtd-2d.kdesc:small samples/kernels/matmul.kdesc
 	done
 done
 [ $n -eq 36 ]
