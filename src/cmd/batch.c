@@ -631,55 +631,48 @@ int batch_each_kernel(const cli *c, const char *spec, batch_kernel_fn *fn, void 
 	return batch_input_end(in, st, err); /* (in NULL when input_open failed) */
 }
 
-int batch_each_result(const cli *c, const char *spec, int cases, batch_result_fn *fn, void *ctx)
+/* batch_each_result's fn through batch_each_shape: each kernel's result,
+ * in parts (with c's progress line) or of the whole kernel's model. */
+typedef struct each_result {
+	const cli *c;
+	int cases;
+	batch_result_fn *fn;
+	void *ctx;
+} each_result;
+
+static int each_result_one(void *ctx, const char *spec, const rd_kernel *k, rd_model *m,
+			   const batch_parts *bp)
 {
-	char err[1024];
-	input_opts opts = cli_input_opts(c);
-	input *in;
-	int st = input_open(spec, &opts, &in, err, sizeof err);
-	int parts = batch_parts_wanted(c);
-	while (st == INPUT_OK) {
-		rd_kernel *k;
-		uint64_t nblocks = 0;
-		st = parts ? input_next_shape(in, &k, &nblocks, err, sizeof err)
-			   : input_next(in, &k, err, sizeof err);
-		if (st != INPUT_OK)
-			break;
-		rd_result res;
-		int rc;
-		if (nblocks) {
-			rc = parts_result(c, spec, in, k, nblocks, cases, &res);
-		} else if (memcheck_model(spec, k, err, sizeof err) < 0) {
-			msg_error("%s", err);
-			rc = EXIT_RUNTIME;
-		} else {
-			memset(&res, 0, sizeof res);
-			rd_model *m = rd_model_new(k);
-			rd_callbacks none = {0};
-			int mr = m ? rd_model_run(m, &c->config, cases, &none, &res) : RD_ENOMEM;
-			rd_model_free(m);
-			rc = EXIT_OK;
-			if (mr != RD_OK) {
-				rd_result_free(&res);
-				msg_error("%s: %s", spec, rd_strerror(mr));
-				rc = mr == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-			}
-		}
-		if (rc == EXIT_OK) {
-			int fr = fn(ctx, spec, k, &res);
+	const each_result *e = ctx;
+	rd_result res;
+	int rc = EXIT_OK;
+	if (bp) {
+		rc = parts_result(e->c, spec, bp->in, bp->shape, bp->nblocks, e->cases, &res);
+	} else {
+		memset(&res, 0, sizeof res);
+		rd_callbacks none = {0};
+		int mr = rd_model_run(m, &e->c->config, e->cases, &none, &res);
+		if (mr != RD_OK) {
 			rd_result_free(&res);
-			if (fr != RD_OK) {
-				msg_error("%s: %s", spec, rd_strerror(fr));
-				rc = fr == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-			}
-		}
-		rd_kernel_free(k);
-		if (rc != EXIT_OK) {
-			input_close(in);
-			return rc;
+			msg_error("%s: %s", spec, rd_strerror(mr));
+			rc = mr == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		}
 	}
-	return batch_input_end(in, st, err);
+	if (rc == EXIT_OK) {
+		int fr = e->fn(e->ctx, spec, k, &res);
+		rd_result_free(&res);
+		if (fr != RD_OK) {
+			msg_error("%s: %s", spec, rd_strerror(fr));
+			rc = fr == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+	}
+	return rc;
+}
+
+int batch_each_result(const cli *c, const char *spec, int cases, batch_result_fn *fn, void *ctx)
+{
+	each_result e = {.c = c, .cases = cases, .fn = fn, .ctx = ctx};
+	return batch_each_shape(c, spec, batch_parts_wanted(c), each_result_one, &e);
 }
 
 int batch_each_shape(const cli *c, const char *spec, int parts, batch_shape_fn *fn, void *ctx)
