@@ -45,6 +45,7 @@ void classify_paper(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int
 	r->cls[RD_CLASS_LATENCY] = c0->latency;
 	r->cls[RD_CLASS_WRITE_EVICT] = c0->write_evict;
 	r->cls[RD_CLASS_BYPASS] = c0->bypass;
+	r->cls[RD_CLASS_SECTOR] = c0->sector;
 	r->cls[RD_CLASS_ASSOCIATIVITY] = assoc;
 	r->cls[RD_CLASS_MSHR] = mshr;
 	r->cls[RD_CLASS_CAPACITY] = rest0 - assoc - mshr;
@@ -240,6 +241,7 @@ int classify_sites(rd_result *r, const sim_counts cc[RD_NCASES], int cases, int 
 		o->cls[RD_CLASS_LATENCY] = s->latency;
 		o->cls[RD_CLASS_WRITE_EVICT] = s->write_evict;
 		o->cls[RD_CLASS_BYPASS] = s->bypass;
+		o->cls[RD_CLASS_SECTOR] = s->sector;
 		o->cls[RD_CLASS_ASSOCIATIVITY] = a[i];
 		o->cls[RD_CLASS_MSHR] = m[i];
 		o->cls[RD_CLASS_CAPACITY] = rest[i] - a[i] - m[i];

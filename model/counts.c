@@ -150,6 +150,7 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 			a->assoc_access += b->assoc_access;
 			a->write_evict += b->write_evict;
 			a->bypass += b->bypass;
+			a->sector += b->sector;
 		}
 		if (from->site_hist && to->site_hist)
 			for (size_t i = 0; i < (size_t)from->nsites * (RD_SITE_BINS + 1); i++)
@@ -172,6 +173,7 @@ int counts_merge(sim_counts *to, const sim_counts *from)
 	to->assoc_access += from->assoc_access;
 	to->write_evict += from->write_evict;
 	to->bypass += from->bypass;
+	to->sector += from->sector;
 	to->store_requests += from->store_requests;
 	to->store_hits += from->store_hits;
 	to->store_evictions += from->store_evictions;
@@ -201,7 +203,7 @@ static uint64_t scaled(uint64_t v, uint64_t num, uint64_t den)
 void counts_scale(sim_counts *c, uint64_t num, uint64_t den)
 {
 	uint64_t *f[] = {&c->requests, &c->misses, &c->compulsory, &c->latency,
-			 &c->assoc_access, &c->write_evict, &c->bypass, &c->store_requests,
+			 &c->assoc_access, &c->write_evict, &c->bypass, &c->sector, &c->store_requests,
 			 &c->store_hits, &c->store_evictions, &c->sect_lookups, &c->sect_hits,
 			 &c->cancels, &c->hist_inf, &c->hist_w_inf};
 	int whole = c->hits + c->misses == c->requests;
@@ -238,6 +240,7 @@ int sim_partial(const sim_input *in, const sim_counts *now)
 	r.cls[RD_CLASS_LATENCY] = s.latency;
 	r.cls[RD_CLASS_WRITE_EVICT] = s.write_evict;
 	r.cls[RD_CLASS_BYPASS] = s.bypass;
+	r.cls[RD_CLASS_SECTOR] = s.sector;
 	r.cls[RD_CLASS_CAPACITY] = s.misses - COUNTS_KNOWN(&s);
 	r.stores = in->k->nstores;
 	r.store_requests = s.store_requests;

@@ -508,12 +508,13 @@ typedef struct sim_params {
 /* One site's counts in one case (sim_counts.site). */
 typedef struct site_counts {
 	uint64_t requests, hits, misses, compulsory, latency, assoc_access;
-	uint64_t write_evict, bypass;
+	uint64_t write_evict, bypass, sector;
 } site_counts;
 
 /* The misses of a case (sim_counts or site_counts) whose class is known
  * per request: the rest are split by the cases' differences. */
-#define COUNTS_KNOWN(c) ((c)->compulsory + (c)->latency + (c)->write_evict + (c)->bypass)
+#define COUNTS_KNOWN(c) \
+	((c)->compulsory + (c)->latency + (c)->write_evict + (c)->bypass + (c)->sector)
 
 /* The site of thread t's load number i (of load a = first[t] + i). */
 static inline uint32_t site_of(const rd_kernel *k, uint64_t a, uint64_t i)
@@ -536,6 +537,7 @@ typedef struct sim_counts {
 	uint64_t assoc_access;        /* other misses the shadow would hit (sim_params.shadow) */
 	uint64_t write_evict;         /* misses of lines a store evicted (l1.stores=evict) */
 	uint64_t bypass;              /* loads sent past the cache (l1.loads=bypass) */
+	uint64_t sector;              /* line hits missing a sector (l1.sector): misses */
 	uint64_t store_requests, store_hits, store_evictions;
 	uint64_t sect_lookups, sect_hits; /* loads' sectors (sim_params.sector) */
 	uint64_t cancels;

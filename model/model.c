@@ -1396,8 +1396,22 @@ void rd_result_free(rd_result *r)
 const char *rd_class_name(enum rd_class c)
 {
 	static const char *const names[] = {"compulsory", "capacity", "associativity", "latency",
-					    "mshr", "write_evict", "bypass"};
+					    "mshr", "write_evict", "bypass", "sector"};
 	return (unsigned)c < RD_NCLASS ? names[c] : "?";
+}
+
+int rd_class_possible(const rd_config *c, enum rd_class k)
+{
+	switch (k) {
+	case RD_CLASS_WRITE_EVICT:
+		return c->stores == RD_STORES_EVICT;
+	case RD_CLASS_BYPASS:
+		return c->loads == RD_LOADS_BYPASS;
+	case RD_CLASS_SECTOR:
+		return c->l1_sector != 0;
+	default:
+		return (unsigned)k < RD_NCLASS;
+	}
 }
 
 const char *rd_strerror(int status)

@@ -674,9 +674,15 @@ enum rd_class {
 	RD_CLASS_MSHR,
 	RD_CLASS_WRITE_EVICT, /* a load of a line a store evicted (l1.stores=evict) */
 	RD_CLASS_BYPASS,      /* a load sent past the L1 (l1.loads=bypass) */
+	RD_CLASS_SECTOR,      /* a load whose line hit but a sector of it was missing
+			       * (l1.sector): its line-level outcome is a hit */
 	RD_NCLASS
 };
 const char *rd_class_name(enum rd_class c);
+/* Whether the L1 can give class c under configuration c: the paper's five
+ * always, write_evict under l1.stores=evict, bypass under l1.loads=bypass,
+ * sector under l1.sector (what the text, the explorer and its help show). */
+int rd_class_possible(const rd_config *c, enum rd_class k);
 
 /* The four model cases of the breakdown (Nugteren et al., HPCA 2014, §6.1). */
 enum rd_case {
@@ -1152,7 +1158,10 @@ typedef struct rd_event {
 	uint32_t set;
 	int64_t distance;       /* -1: infinite */
 	enum rd_outcome outcome;
-	int cls;                /* enum rd_class of a miss, -1 for hit/cancel */
+	int cls;                /* enum rd_class of a miss, -1 for hit/cancel; a
+				 * sector miss (l1.sector) is outcome RD_OUT_HIT
+				 * (its line hit and took a hit's time) with
+				 * RD_CLASS_SECTOR, and counts as a miss */
 	uint32_t latency;
 	uint64_t effect_at;
 	uint32_t mshrs_used;    /* entries in use after this request */

@@ -131,7 +131,8 @@ typedef struct core_state {
 	uint8_t *dirty;
 	/* l1.sector: per line, the sectors present or in flight while it is
 	 * in the cache or on its way (a line miss starts it afresh); the
-	 * line-level engine is unchanged, sectors are counted beside it */
+	 * line-level engine is unchanged, sectors are counted beside it (a
+	 * line hit lacking a sector counts as a sector miss) */
 	uint8_t *sect;
 	uint64_t now;
 	int wb_fail;         /* a write-back found no memory: the run fails */
@@ -764,6 +765,15 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 				/* l2.sector: the sectors a present line lacks are
 				 * asked of the L2 (a line miss asked for its own) */
 				uint32_t lack = rq->sect & ~had;
+				/* A line hit lacking a sector is a sector miss: a
+				 * miss of its own class in the counts, a hit to
+				 * the line-level engine (its time and effect). */
+				if (lack && o == RD_OUT_HIT) {
+					out->hits--;
+					out->misses++;
+					out->sector++;
+					cls = RD_CLASS_SECTOR;
+				}
 				if (cs->emit_sect && lack && (o == RD_OUT_HIT || cls == RD_CLASS_LATENCY) &&
 				    l2s_add_sect(counts, T, co->line_addr[l], cs->core, 0, lack) < 0)
 					return -1;
@@ -786,7 +796,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		out->requests++;
 		if (per_set) {
 			out->set_requests[set]++;
-			out->set_misses[set] += o == RD_OUT_MISS;
+			out->set_misses[set] += o == RD_OUT_MISS || cls == RD_CLASS_SECTOR;
 		}
 		if (need_hist && hist_add(out, d) < 0)
 			return -1;
@@ -802,13 +812,15 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			uint32_t st = site_of(k, a, i);
 			site_counts *sc = &out->site[st];
 			sc->requests++;
-			sc->hits += o == RD_OUT_HIT;
-			sc->misses += o == RD_OUT_MISS;
+			int smiss = cls == RD_CLASS_SECTOR; /* (outcome: a hit) */
+			sc->hits += o == RD_OUT_HIT && !smiss;
+			sc->misses += o == RD_OUT_MISS || smiss;
 			sc->compulsory += cls == RD_CLASS_COMPULSORY;
 			sc->latency += cls == RD_CLASS_LATENCY;
 			sc->assoc_access += cls == RD_CLASS_ASSOCIATIVITY;
 			sc->write_evict += cls == RD_CLASS_WRITE_EVICT;
 			sc->bypass += cls == RD_CLASS_BYPASS;
+			sc->sector += smiss;
 			if (need_hist)
 				out->site_hist[(size_t)st * (RD_SITE_BINS + 1) +
 					       (d < 0 ? RD_SITE_BINS : (size_t)site_bin(d))]++;

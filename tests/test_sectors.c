@@ -63,7 +63,9 @@ static void test_sector_warp_line(void **state)
 
 /* One thread walks a line 4 bytes at a time (Figure 3's pattern): a line
  * miss, then every 8th load a sector miss of a present line; 32 loads,
- * 4 sector misses: 87.5 %, where whole lines give 31 of 32 (96.9 %). */
+ * 4 sector misses: 87.5 %, where whole lines give 31 of 32 (96.9 %). The
+ * three of a present line are their own class (issue 37 item 1): misses
+ * in the counts, hits to the line (the histogram's distance 0). */
 static void test_sector_walk(void **state)
 {
 	(void)state;
@@ -76,10 +78,67 @@ static void test_sector_walk(void **state)
 	rd_result r;
 	run_all(k, &c, &r);
 	assert_int_equal(r.requests, 32);
-	assert_int_equal(r.misses, 1);  /* the line-level view: one miss */
+	assert_int_equal(r.misses, 4);
+	assert_int_equal(r.hits, 28);
+	assert_int_equal(r.cls[RD_CLASS_COMPULSORY], 1);
+	assert_int_equal(r.cls[RD_CLASS_SECTOR], 3);
+	assert_int_equal(r.cls[RD_CLASS_CAPACITY] + r.cls[RD_CLASS_ASSOCIATIVITY] +
+				 r.cls[RD_CLASS_LATENCY] + r.cls[RD_CLASS_MSHR],
+			 0);
 	assert_int_equal(r.sector_lookups, 32);
 	assert_int_equal(r.sector_hits, 28);
+	assert_int_equal(r.hist_inf, 1);
+	assert_int_equal(r.hist_len > 0 ? r.hist[0] : 0, 31);
 	rd_result_free(&r);
+	/* per access alike, and without sectors a line's one miss */
+	c.classes = RD_CLASSES_PER_ACCESS;
+	run_all(k, &c, &r);
+	assert_int_equal(r.misses, 4);
+	assert_int_equal(r.cls[RD_CLASS_SECTOR], 3);
+	rd_result_free(&r);
+	c.l1_sector = 0;
+	run_all(k, &c, &r);
+	assert_int_equal(r.misses, 1);
+	assert_int_equal(r.cls[RD_CLASS_SECTOR], 0);
+	rd_result_free(&r);
+	rd_kernel_free(k);
+}
+
+/* Per site (--by site): the walk's loads are 32 sites (one per load
+ * number); the sector misses are the loads at 8, 16 and 24, each its
+ * site's one miss, and the sites add up to the kernel. */
+static void test_sector_sites(void **state)
+{
+	(void)state;
+	uint64_t seq[32];
+	for (int i = 0; i < 32; i++)
+		seq[i] = 0x2000 + (uint64_t)i * 4;
+	rd_kernel *k = tu_kernel_seq(seq, 32, 4);
+	rd_config c;
+	sect_config(&c, 4, 1);
+	rd_model *m = rd_model_new(k);
+	assert_non_null(m);
+	rd_callbacks cb = {.by_site = 1};
+	rd_result r;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &cb, &r), RD_OK);
+	assert_int_equal(r.nsites, 32);
+	uint64_t sect = 0, hits = 0, misses = 0;
+	for (uint32_t s = 0; s < r.nsites; s++) {
+		const rd_site_result *q = &r.sites[s];
+		int want = s == 8 || s == 16 || s == 24;
+		assert_int_equal(q->cls[RD_CLASS_SECTOR], want);
+		assert_int_equal(q->hits + q->misses, q->requests);
+		if (want)
+			assert_int_equal(rd_site_main_class(q), RD_CLASS_SECTOR);
+		sect += q->cls[RD_CLASS_SECTOR];
+		hits += q->hits;
+		misses += q->misses;
+	}
+	assert_int_equal(sect, r.cls[RD_CLASS_SECTOR]);
+	assert_int_equal(hits, r.hits);
+	assert_int_equal(misses, r.misses);
+	rd_result_free(&r);
+	rd_model_free(m);
 	rd_kernel_free(k);
 }
 
@@ -101,11 +160,16 @@ static void test_sector_store_then_load(void **state)
 	assert_int_equal(r.sector_lookups, 2); /* loads only */
 	assert_int_equal(r.sector_hits, 1);
 	assert_int_equal(r.store_requests, 1);
+	/* the load of sector 1: its line there (the store's), its sector not */
+	assert_int_equal(r.hits, 1);
+	assert_int_equal(r.cls[RD_CLASS_SECTOR], 1);
 	rd_result_free(&r);
 	c.stores = RD_STORES_IGNORE;
 	run_all(k, &c, &r);
 	assert_int_equal(r.sector_lookups, 2);
 	assert_int_equal(r.sector_hits, 0);
+	assert_int_equal(r.cls[RD_CLASS_COMPULSORY], 1);
+	assert_int_equal(r.cls[RD_CLASS_SECTOR], 1);
 	rd_result_free(&r);
 	rd_kernel_free(k);
 }
@@ -123,8 +187,9 @@ static void test_sector_eviction(void **state)
 	sect_config(&c, 1, 1);
 	rd_result r;
 	run_all(k, &c, &r);
-	assert_int_equal(r.misses, 3); /* A, B, A again */
-	assert_int_equal(r.hits, 2);
+	assert_int_equal(r.misses, 4); /* A, B, A again; A's sector 0 */
+	assert_int_equal(r.cls[RD_CLASS_SECTOR], 1);
+	assert_int_equal(r.hits, 1);
 	assert_int_equal(r.sector_lookups, 5);
 	assert_int_equal(r.sector_hits, 1);
 	rd_result_free(&r);
@@ -327,6 +392,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sector_warp_line),
 		cmocka_unit_test(test_sector_walk),
+		cmocka_unit_test(test_sector_sites),
 		cmocka_unit_test(test_sector_store_then_load),
 		cmocka_unit_test(test_sector_eviction),
 		cmocka_unit_test(test_sector_checks),

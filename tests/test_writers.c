@@ -199,7 +199,7 @@ static void test_csv_l2(void **state)
 	       "dram_row_conflicts,dram_banks,dram_banks_used,dram_saturated_banks,"
 	       "dram_max_utilisation,dram_service_time,dram_queue_delay,dram_latency,"
 	       "dram_miss_ratio,dram_shmem_ratio,dram_amat,sector_lookups,sector_hits,"
-	       "sector_hit_rate,l2_sector_lookups,l2_sector_hits,l2_sector_hit_rate\n");
+	       "sector_hit_rate,l2_sector_lookups,l2_sector_hits,l2_sector_hit_rate,sector\n");
 	csv_parse(s, hdr, row, &n);
 	static const char *const want[][2] = {
 		{"l2_requests", "10"}, {"l2_hits", "2"},	   {"l2_compulsory", "8"},

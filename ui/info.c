@@ -31,15 +31,16 @@ const class_gloss class_glosses[RD_NCLASS + 1] = {
 	[1 + RD_CLASS_BYPASS] = {"bypass", "past the L1",
 	 "the load was sent past the L1 (l1.loads=bypass): it never looks the cache up, so it "
 	 "misses by configuration, not by distance."},
+	[1 + RD_CLASS_SECTOR] = {"sector", "line here, sector not",
+	 "the line was in the cache (a hit to its tag) but a sector the request needs "
+	 "had not been fetched: today's L1s (l1.sector) fill only the sectors asked for, so a "
+	 "line whose first request touched one sector misses again for the next. Nsight Compute "
+	 "counts such a request as a sector miss; rdscope gives it a hit's time."},
 };
 
 int info_class_shown(const rd_config *c, int cls)
 {
-	if (cls == RD_CLASS_WRITE_EVICT)
-		return c->stores == RD_STORES_EVICT;
-	if (cls == RD_CLASS_BYPASS)
-		return c->loads == RD_LOADS_BYPASS;
-	return cls >= 0 && cls < RD_NCLASS;
+	return cls >= 0 && rd_class_possible(c, (enum rd_class)cls);
 }
 
 void info_inf_split(const rd_result *r, uint64_t *cold, uint64_t *removed, uint64_t *in_flight)
@@ -110,7 +111,7 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 	para(ctx, "On this screen", NULL);
 	/* The kinds of miss on screen: the paper's five, and write_evict and
 	 * bypass where the configuration has them. */
-	static const char *const kinds[] = {"five", "six", "seven"};
+	static const char *const kinds[] = {"five", "six", "seven", "eight"};
 	int nk = 0;
 	for (int k = 0; k < RD_NCLASS; k++)
 		nk += info_class_shown(c, k);
@@ -119,7 +120,7 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 		 "change it; every change reruns the model). Right, top: what each request of the "
 		 "kernel's warps to the L1 did, a hit or one of %s kinds of miss%s. Right, bottom: "
 		 "each request's reuse distance%s.",
-		 nk >= 5 && nk <= 7 ? kinds[nk - 5] : "several",
+		 nk >= 5 && nk <= 8 ? kinds[nk - 5] : "several",
 		 c->stores != RD_STORES_IGNORE ? ", loads only (the stores' own line under them)" : "",
 		 c->stores != RD_STORES_IGNORE ? ", the loads'" : "");
 	para(ctx, NULL, t);
@@ -164,9 +165,9 @@ void info_paragraphs(const rd_config *c, const rd_result *r, const char *try_hin
 				 100.0 * (double)r->sector_hits / (double)r->sector_lookups);
 		snprintf(t, sizeof t,
 			 "Sectors (l1.sector = %u of %u-byte lines): a line is tagged whole but "
-			 "filled only with the %u-byte sectors its requests ask for. The classes below "
-			 "count lines (a request whose line is there is a hit); a sector it asks for "
-			 "that is not there yet is a sector miss, what a profiler counts.%s Four-byte "
+			 "filled only with the %u-byte sectors its requests ask for. A request whose "
+			 "line is there but lacks a sector it asks for is a sector miss (a class of "
+			 "its own, taking a hit's time), as a profiler counts it.%s Four-byte "
 			 "loads walking a row miss once per line (96.9 %% hits) with whole lines, once "
 			 "per sector (87.5 %%) with 32-byte ones: sample:effects/sectors.",
 			 c->l1_sector, c->l1_line, c->l1_sector, n);

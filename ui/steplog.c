@@ -946,8 +946,16 @@ static void explain(const steplog *l, size_t i, char *buf, size_t len)
 			 "(write-evict: no lookup, no MSHR)", line, ev->set);
 		return;
 	case RD_OUT_HIT:
-		snprintf(buf, len, "%shit: line %llu is at distance %lld < %u ways in set %u's stack%s",
-			 ev->store ? "store " : "", line, (long long)ev->distance, ways, ev->set, when);
+		if (ev->cls == RD_CLASS_SECTOR)
+			snprintf(buf, len, "sector miss: line %llu is at distance %lld < %u ways in "
+					   "set %u's stack, but a sector this load needs was never "
+					   "fetched (l1.sector fills only the sectors asked for)%s",
+				 line, (long long)ev->distance, ways, ev->set, when);
+		else
+			snprintf(buf, len, "%shit: line %llu is at distance %lld < %u ways in set %u's "
+					   "stack%s",
+				 ev->store ? "store " : "", line, (long long)ev->distance, ways, ev->set,
+				 when);
 		return;
 	case RD_OUT_CANCEL: {
 		char why[64];

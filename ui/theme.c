@@ -35,7 +35,7 @@ int theme_use_color(enum color_mode mode, const char *no_color_env, int term_has
 /* Bars: colour tells the classes apart, so one solid fill; without colour
  * each class has a glyph of its own (the legend shows which). */
 static const glyphs g_color_utf8 = {
-	.cls = {"\u2588", "\u2588", "\u2588", "\u2588", "\u2588", "\u2588", "\u2588"},
+	.cls = {"\u2588", "\u2588", "\u2588", "\u2588", "\u2588", "\u2588", "\u2588", "\u2592"},
 	.hit = "\u2588",
 	.eighths = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587",
 		    "\u2588"},
@@ -45,7 +45,7 @@ static const glyphs g_color_utf8 = {
 	.heat = {"\u00b7", "\u2588", "\u2588", "\u2588", "\u2588"}, .arrow = "\u2192",
 };
 static const glyphs g_mono_utf8 = {
-	.cls = {"#", "=", "%", "~", "*", "x", "/"},
+	.cls = {"#", "=", "%", "~", "*", "x", "/", ":"},
 	.hit = "\u2591",
 	.eighths = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587",
 		    "\u2588"},
@@ -55,7 +55,7 @@ static const glyphs g_mono_utf8 = {
 	.heat = {"\u00b7", "\u2591", "\u2592", "\u2593", "\u2588"}, .arrow = "\u2192",
 };
 static const glyphs g_color_ascii = {
-	.cls = {"#", "#", "#", "#", "#", "#", "#"},
+	.cls = {"#", "#", "#", "#", "#", "#", "#", "#"},
 	.hit = "#",
 	.eighths = {" ", ".", ".", ".", "#", "#", "#", "#", "#"},
 	.vline = "|", .hline = "-", .tl = "+", .tr = "+", .bl = "+", .br = "+", .cut = "|",
@@ -63,7 +63,7 @@ static const glyphs g_color_ascii = {
 	.heat = {".", "#", "#", "#", "#"}, .arrow = "->",
 };
 static const glyphs g_mono_ascii = {
-	.cls = {"#", "=", "%", "~", "*", "x", "/"},
+	.cls = {"#", "=", "%", "~", "*", "x", "/", ":"},
 	.hit = ".",
 	.eighths = {" ", ".", ".", ".", "#", "#", "#", "#", "#"},
 	.vline = "|", .hline = "-", .tl = "+", .tr = "+", .bl = "+", .br = "+", .cut = "|",
@@ -99,7 +99,9 @@ typedef struct look {
  * (scheme_color below): hits blue, compulsory and first touches grey
  * (white), capacity vermillion (red), associativity orange (yellow),
  * latency sky blue (cyan), MSHR reddish purple (magenta), write-evict
- * bluish green (green), bypass yellow (the default colour, bold). Hits and
+ * bluish green (green), bypass yellow (the default colour, bold), sector
+ * misses black on the hits' blue (a line hit lacking a sector: a hit's
+ * colour, shaded; the palette's last colour). Hits and
  * capacity misses, the pair most on screen, are blue and red: apart for
  * red-green colour blindness, as no green-red pair would be.
  */
@@ -112,6 +114,7 @@ static const char *const palette[E_NELEM] = {
 	[E_MSHR] = "#cc79a7",       /* reddish purple */
 	[E_WRITE_EVICT] = "#009e73", /* bluish green */
 	[E_BYPASS] = "#f0e442",     /* yellow */
+	[E_SECTOR] = "#000000",     /* black (on the hits' blue) */
 	[E_COLD] = "#999999",       /* grey, like compulsory */
 };
 
@@ -166,6 +169,7 @@ static const look scheme_color[E_NELEM] = {
 	 * colour, bold (it is no miss of the cache's making). */
 	[E_WRITE_EVICT] = {COLOR_GREEN, D, 0},
 	[E_BYPASS] = {D, D, A_BOLD},
+	[E_SECTOR] = {COLOR_BLACK, COLOR_BLUE, 0}, /* shaded glyph: blue and black */
 	[E_CUTOFF] = {COLOR_YELLOW, D, A_BOLD},
 	[E_COLD] = {COLOR_WHITE, D, A_DIM},
 	[E_PENDING] = {COLOR_YELLOW, D, 0},
@@ -202,6 +206,7 @@ static const look scheme_mono[E_NELEM] = {
 	[E_MSHR] = {D, D, 0},
 	[E_WRITE_EVICT] = {D, D, 0},
 	[E_BYPASS] = {D, D, 0},
+	[E_SECTOR] = {D, D, 0},
 	[E_CUTOFF] = {D, D, A_BOLD},
 	[E_COLD] = {D, D, 0},
 	[E_PENDING] = {D, D, A_DIM},

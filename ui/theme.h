@@ -30,6 +30,7 @@ enum ui_elem {
 	E_MSHR,
 	E_WRITE_EVICT, /* (the classes stay contiguous: E_CLASS) */
 	E_BYPASS,
+	E_SECTOR,      /* a line hit lacking a sector (l1.sector) */
 	E_CUTOFF,      /* the hit/miss cut-off in the histogram */
 	E_COLD,        /* the cold-miss (infinite distance) bin */
 	E_PENDING,     /* partial results, running indicator */
@@ -51,7 +52,8 @@ enum ui_elem {
 
 /* The element of miss class c. */
 #define E_CLASS(c) ((enum ui_elem)(E_COMPULSORY + (int)(c)))
-_Static_assert(E_CLASS(RD_NCLASS - 1) == E_BYPASS && E_CLASS(RD_CLASS_WRITE_EVICT) == E_WRITE_EVICT,
+_Static_assert(E_CLASS(RD_NCLASS - 1) == E_SECTOR && E_CLASS(RD_CLASS_WRITE_EVICT) == E_WRITE_EVICT &&
+		       E_CLASS(RD_CLASS_BYPASS) == E_BYPASS,
 	       "one element per miss class, in enum rd_class order");
 
 enum color_mode { COLOR_AUTO = 0, COLOR_ALWAYS, COLOR_NEVER };

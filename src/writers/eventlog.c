@@ -30,8 +30,12 @@ void output_log_event(FILE *f, const rd_event *ev)
 		fprintf(f, "%lld", (long long)ev->distance);
 	/* Engines of one level (paper, reference-2013) leave level 0: their
 	 * rows are the L1's. */
+	/* a sector miss: a miss in the counts (its line hit) */
+	int smiss = ev->outcome == RD_OUT_HIT && ev->cls == RD_CLASS_SECTOR;
 	fprintf(f, ",%s,%s,%u,%llu,%u,%s,%d,%u,%u,%u,",
-		(unsigned)ev->outcome < sizeof outcomes / sizeof *outcomes ? outcomes[ev->outcome] : "?",
+		smiss ? "miss"
+		: (unsigned)ev->outcome < sizeof outcomes / sizeof *outcomes ? outcomes[ev->outcome]
+									     : "?",
 		ev->cls >= 0 && ev->cls < RD_NCLASS ? rd_class_name((enum rd_class)ev->cls) : "",
 		ev->latency, (unsigned long long)ev->effect_at, ev->mshrs_used,
 		ev->store ? "store" : "load", ev->level ? ev->level : 1, ev->partition, ev->bank,

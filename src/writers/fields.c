@@ -1,7 +1,7 @@
 /*
  * Field formatting every writer shares (text, CSV, JSON, SVG, histogram
  * CSV): CSV quoting, UTF-8 checks and JSON strings, a key's value, a
- * percentage. Beneath the format writers and output.c; calls only the
+ * percentage, the classes' keys. Beneath the format writers and output.c; calls only the
  * model and libc.
  */
 #include "output_fmt.h"
@@ -9,6 +9,11 @@
 
 #include <stddef.h>
 #include <string.h>
+
+/* (no bound here: one name too few or too many is a type conflict with
+ * output.h's declaration) */
+const char *const output_class_keys[] = {"compulsory", "capacity", "associativity", "latency",
+					 "mshr",       "write_evict", "bypass",	  "sector"};
 
 /* RFC 4180: quote a field only when it holds a separator, quote or newline. */
 void output_csv_field(FILE *f, const char *s)

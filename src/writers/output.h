@@ -88,6 +88,11 @@ void output_text_rate_cell(FILE *f, double x);
 void output_text_stats_tail(FILE *f, const rd_stats *st);
 /* A JSON string literal, escaped and valid UTF-8. */
 void output_json_quote(FILE *f, const char *s);
+
+/* The classes' keys in JSON and CSV, in enum rd_class order: fixed names,
+ * part of the formats, whatever rd_class_name says (the L1's, the L2's and
+ * the sites' counts). */
+extern const char *const output_class_keys[RD_NCLASS];
 /* Length of the JSON number at s (RFC 8259's grammar: no "inf", "nan",
  * hex, '+' or leading zeros), or 0 if none starts there. */
 size_t output_json_number_len(const char *s);

@@ -91,6 +91,10 @@ int output_csv_has_column(const char *key)
 	return 0;
 }
 
+/* The classes among the middle columns (compulsory ... bypass); the later
+ * ones are appended at the end (sector). */
+#define CSV_MID_CLASSES (RD_CLASS_BYPASS + 1)
+
 /*
  * The columns after model_s (appended, so that every earlier column keeps
  * its place): the shared L2's, named as the L1's with "l2_" in front
@@ -116,6 +120,8 @@ enum csv_src {
 	COL_S_RATE,     /* the loads' sector hit rate, empty without sector lookups */
 	COL_S2_U64,     /* a uint64_t of rd_level at off, empty without l2.sector */
 	COL_S2_RATE,    /* the L2's reads' sector hit rate, empty without l2.sector */
+	COL_SECTOR,     /* the sector misses (the class; a site's in its row), empty
+			 * without l1.sector */
 };
 typedef struct csv_col {
 	const char *name;
@@ -180,13 +186,24 @@ static const csv_col csv_cols[] = {
 	{"l2_sector_lookups", COL_S2_U64, offsetof(rd_level, sector_lookups)},
 	{"l2_sector_hits", COL_S2_U64, offsetof(rd_level, sector_hits)},
 	{"l2_sector_hit_rate", COL_S2_RATE, 0},
+	/* l1.sector: the loads whose line hit but a sector missed (their class,
+	 * beside the others of the middle columns, which keep their places) */
+	{"sector", COL_SECTOR, 0},
 };
 #undef L2C
 #define NCOLS (sizeof csv_cols / sizeof *csv_cols)
 
-/* Column i's value for result r (NULL: every column empty), m its metrics. */
-static void csv_col_value(FILE *f, const csv_col *col, const rd_result *r, const rd_metrics *m)
+/* Column i's value for result r (NULL: every column empty but a site's
+ * own, from site), m its metrics, cfg the run's configuration. */
+static void csv_col_value(FILE *f, const csv_col *col, const rd_result *r, const rd_metrics *m,
+			  const rd_site_result *site, const rd_config *cfg)
 {
+	if (col->src == COL_SECTOR) {
+		const uint64_t *cls = site ? site->cls : r ? r->cls : NULL;
+		if (cfg && cfg->l1_sector && cls)
+			fprintf(f, "%llu", (unsigned long long)cls[RD_CLASS_SECTOR]);
+		return;
+	}
 	if (!r)
 		return;
 	const char *l2 = (const char *)&r->l2, *mp = (const char *)m, *dr = (const char *)&r->dram;
@@ -328,7 +345,7 @@ static void csv_row(output *o, const output_run *run, const site_row *row)
 			output_csv_field(f, output_config_value(run->config, key, buf, sizeof buf));
 	}
 	if (!r) { /* a skipped point: no counts, no rates, no time */
-		for (int i = 0; i < 4 + RD_NCLASS + 4 + 3; i++)
+		for (int i = 0; i < 4 + CSV_MID_CLASSES + 4 + 3; i++)
 			putc(',', f);
 		goto tail;
 	}
@@ -336,7 +353,7 @@ static void csv_row(output *o, const output_run *run, const site_row *row)
 		const rd_site_result *q = &row->r;
 		fprintf(f, ",,%llu,%llu,%llu", (unsigned long long)q->requests,
 			(unsigned long long)q->hits, (unsigned long long)q->misses);
-		for (int c = 0; c < RD_NCLASS; c++)
+		for (int c = 0; c < CSV_MID_CLASSES; c++)
 			fprintf(f, ",%llu", (unsigned long long)q->cls[c]);
 		fputs(",,,,", f); /* stores are not counted per site */
 		double all = q->requests ? (double)q->misses / (double)q->requests : 0.0;
@@ -348,7 +365,7 @@ static void csv_row(output *o, const output_run *run, const site_row *row)
 		fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->accesses,
 			(unsigned long long)r->requests, (unsigned long long)r->hits,
 			(unsigned long long)r->misses);
-		for (int c = 0; c < RD_NCLASS; c++)
+		for (int c = 0; c < CSV_MID_CLASSES; c++)
 			fprintf(f, ",%llu", (unsigned long long)r->cls[c]);
 		fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->stores,
 			(unsigned long long)r->store_requests, (unsigned long long)r->store_hits,
@@ -368,7 +385,7 @@ tail:
 			rd_metrics_of(of, run->l1b, &m);
 		for (size_t i = 0; i < NCOLS; i++) {
 			putc(',', f);
-			csv_col_value(f, &csv_cols[i], of, &m);
+			csv_col_value(f, &csv_cols[i], of, &m, row ? &row->r : NULL, run->config);
 		}
 		if (o->spaces)
 			csv_spaces_row(f, run->config, of);

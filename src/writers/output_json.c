@@ -115,10 +115,6 @@ static void json_hist(FILE *f, const char *name, const uint64_t *hist, uint32_t 
 	fputs("]", f);
 }
 
-/* Fixed names, part of the format, whatever rd_class_name says; the L2's
- * counts use the same. */
-static const char *const class_keys[RD_NCLASS] = {"compulsory", "capacity", "associativity",
-						   "latency", "mshr", "write_evict", "bypass"};
 
 /* ,"name":[[n,...] per partition]: a partition-major [partitions * banks]
  * array as one array of banks per partition. */
@@ -155,8 +151,9 @@ static void json_l2(FILE *f, const rd_level *l)
 	json_u64(f, "requests", l->requests, 1);
 	json_u64(f, "hits", l->hits, 0);
 	json_u64(f, "misses", l->misses, 0);
-	for (int k = 0; k < RD_NCLASS; k++)
-		json_u64(f, class_keys[k], l->cls[k], 0);
+	for (int k = 0; k < RD_NCLASS; k++) /* (no sector class: its sectors are apart) */
+		if (k != RD_CLASS_SECTOR)
+			json_u64(f, output_class_keys[k], l->cls[k], 0);
 	json_u64(f, "store_requests", l->store_requests, 0);
 	json_u64(f, "store_hits", l->store_hits, 0);
 	json_u64(f, "store_evictions", l->store_evictions, 0);
@@ -286,7 +283,7 @@ static void json_run(output *o, const output_run *run)
 	json_u64(f, "hits", r->hits, 0);
 	json_u64(f, "misses", r->misses, 0);
 	for (int k = 0; k < RD_NCLASS; k++)
-		json_u64(f, class_keys[k], r->cls[k], 0);
+		json_u64(f, output_class_keys[k], r->cls[k], 0);
 	json_u64(f, "stores", r->stores, 0);
 	json_u64(f, "store_requests", r->store_requests, 0);
 	json_u64(f, "store_hits", r->store_hits, 0);

@@ -53,6 +53,7 @@ const char *const plot_class_colour[RD_NCLASS] = {
 	"#cc79a7", /* mshr: reddish purple */
 	"#009e73", /* write_evict: bluish green */
 	"#f0e442", /* bypass: yellow */
+	"#000000", /* sector: black */
 };
 const char plot_cold_colour[] = "#999999";         /* first touch: grey */
 /* The histogram's misses (distance >= ways) are drawn like capacity misses,

@@ -123,9 +123,6 @@ void sites_json(FILE *f, const output_run *run)
 	site_row *rows = sites_rows(run, &n, &oom);
 	if (!rows && !oom)
 		return;
-	static const char *const class_keys[RD_NCLASS] = {"compulsory", "capacity",
-							   "associativity", "latency", "mshr",
-							   "write_evict", "bypass"};
 	fputs(",\"sites\":[", f);
 	for (size_t i = 0; i < n; i++) {
 		const site_row *s = &rows[i];
@@ -150,7 +147,7 @@ void sites_json(FILE *f, const output_run *run)
 			(unsigned long long)s->r.requests, (unsigned long long)s->r.hits,
 			(unsigned long long)s->r.misses);
 		for (int c = 0; c < RD_NCLASS; c++)
-			fprintf(f, ",\"%s\":%llu", class_keys[c], (unsigned long long)s->r.cls[c]);
+			fprintf(f, ",\"%s\":%llu", output_class_keys[c], (unsigned long long)s->r.cls[c]);
 		fputs("},\"histogram\":[", f);
 		int first = 1;
 		for (int b = 0; b < RD_SITE_BINS; b++) {

@@ -115,7 +115,7 @@ cmp -s "$T/out" "$T/sweep.csv"
 result "sweep: -j 1 and -j N give the same bytes" $?
 
 rds sweep -q --no-timing -f csv -p fermi-16k -s l1.hash=mod --vary latency.clip=0,1 $T2
-[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q ',latency.clip,.*,model_s,.*,steps,merge_rate,dram_requests,.*,dram_amat,sector_lookups,sector_hits,sector_hit_rate,l2_sector_lookups,l2_sector_hits,l2_sector_hit_rate,skipped,sweep$' &&
+[ $rc -eq 0 ] && head -n 1 "$T/out" | grep -q ',latency.clip,.*,model_s,.*,steps,merge_rate,dram_requests,.*,dram_amat,sector_lookups,sector_hits,sector_hit_rate,l2_sector_lookups,l2_sector_hits,l2_sector_hit_rate,sector,skipped,sweep$' &&
 	[ "$(sed 1d "$T/out" | cut -d, -f16 | tr '\n' ' ')" = "0 1 " ]
 result "sweep: a varied key is in its column of the key table (no column twice)" $?
 

@@ -239,7 +239,7 @@ bad = []
 if len(rows) != 2 or len(h) != len(v) or len(set(h)) != len(h):
     bad.append("shape")
 if h.index("l2_requests") != h.index("model_s") + 1 or h.index("merge_rate") != h.index("steps") + 1 \
-        or h.index("dram_requests") != h.index("merge_rate") + 1 or h[h.index("dram_amat") + 1:] != ["sector_lookups", "sector_hits", "sector_hit_rate", "l2_sector_lookups", "l2_sector_hits", "l2_sector_hit_rate"]:
+        or h.index("dram_requests") != h.index("merge_rate") + 1 or h[h.index("dram_amat") + 1:] != ["sector_lookups", "sector_hits", "sector_hit_rate", "l2_sector_lookups", "l2_sector_hits", "l2_sector_hit_rate", "sector"]:
     bad.append("the new columns are not appended after model_s")
 c, m, l2 = r["l2"]["counts"], r["metrics"], r["l2"]
 for k in ("requests", "hits", "misses", "compulsory", "capacity", "associativity", "latency", "mshr",

@@ -158,7 +158,7 @@ t = sys.argv[1]
 d = json.load(open(t + "/d1.json"))["runs"][0]["dram"]
 h, v = list(csv.reader(open(t + "/d1.csv")))
 col = dict(zip(h, v))
-assert h.index("dram_requests") == h.index("merge_rate") + 1 and h[h.index("dram_amat") + 1:] == ["sector_lookups", "sector_hits", "sector_hit_rate", "l2_sector_lookups", "l2_sector_hits", "l2_sector_hit_rate"]
+assert h.index("dram_requests") == h.index("merge_rate") + 1 and h[h.index("dram_amat") + 1:] == ["sector_lookups", "sector_hits", "sector_hit_rate", "l2_sector_lookups", "l2_sector_hits", "l2_sector_hit_rate", "sector"]
 for k in ("requests", "reads", "writes", "row_hits", "row_misses", "row_conflicts", "banks", "banks_used"):
     assert col["dram_" + k] == str(d[k]), k
 for k in ("queue_delay", "latency", "amat", "service_time", "miss_ratio"):

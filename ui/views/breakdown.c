@@ -482,8 +482,11 @@ static void draw_bars(explorer *x, const pane *p)
 			snprintf(line, sizeof line, " sectors (pending)");
 		else {
 			double sh = rd_result_l1_hit_rate(R);
+			/* per line: the sector misses' lines hit */
+			double pl = 1 - R->miss_rate +
+				    (double)R->cls[RD_CLASS_SECTOR] / (double)R->requests;
 			snprintf(line, sizeof line, " sector hit rate %.2f%% (ncu's); per line %.2f%%",
-				 sh * 100, (1 - R->miss_rate) * 100);
+				 sh * 100, pl * 100);
 			if (draw_width(line) > iw)
 				snprintf(line, sizeof line, " sector hits %.2f%%", sh * 100);
 		}

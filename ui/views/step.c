@@ -164,6 +164,10 @@ static enum ui_elem outcome_word(const rd_event *e, int cls_name, char *buf, siz
 				   ? rd_class_name((enum rd_class)e->cls) : "miss";
 	switch (e->outcome) {
 	case RD_OUT_HIT:
+		if (e->cls == RD_CLASS_SECTOR) { /* the line hit, a sector missed */
+			snprintf(buf, len, "%s", cls_name ? "sector" : "miss");
+			return E_SECTOR;
+		}
 		snprintf(buf, len, "%shit", st);
 		return E_HIT;
 	case RD_OUT_CANCEL:
