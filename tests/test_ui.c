@@ -596,7 +596,30 @@ static void test_params_fields(void **state)
 			derived++, assert_false(param_editable(i));
 	}
 	assert_int_equal(derived, 2); /* the L1's sets, the L2's sets per bank */
-	assert_int_equal(headings, 5); /* the L2, RDGC's L1, the mechanisms, today's L1s, DRAM */
+	/* the L2, RDGC's L1, the mechanisms, today's L1s, DRAM, threads, spaces */
+	assert_int_equal(headings, 7);
+	/* One row per key (issue 35): every key of the model's table has its
+	 * row, with its own name as the label; a key added without one fails
+	 * here. */
+	for (size_t i = 0; i < rd_key_count(); i++) {
+		size_t f = field(rd_keys[i].name);
+		assert_string_equal(param_label(f), rd_keys[i].name);
+		assert_string_equal(param_help(f), rd_keys[i].help);
+	}
+	/* the rows of the threads and the spaces step as the others */
+	rd_config c;
+	rd_config_default(&c);
+	assert_string_equal(steps(&c, "gpu.sample_cores", 1, 3), "1 2 4");
+	assert_string_equal(steps(&c, "gpu.max_threads", 1, 2), "1 2");
+	assert_string_equal(steps(&c, "gpu.max_active_threads", 1, 1), "2048");
+	assert_string_equal(steps(&c, "gpu.max_active_threads", -1, 2), "1024 512");
+	assert_string_equal(steps(&c, "tex.size", 1, 2), "16384 32768");
+	assert_string_equal(steps(&c, "smem.latency", 1, 3), "1 2 5");
+	assert_string_equal(steps(&c, "tex.ways", 1, 2), "8 16");
+	/* every group has rows, and its heading its title */
+	for (size_t i = 0; i < param_nfields; i++)
+		if (param_heading(i))
+			assert_string_equal(param_label(i), param_groups[param_fields[i].group].title);
 	/* Issue 18: every L2 key and the L1's parallelism keys have a row. */
 	static const char *const l2[] = {"l2.size", "l2.line", "l2.ways", "l2.hash",
 		"l2.replacement", "l2.stores", "l2.partitions", "l2.banks", "l2.ports",
@@ -684,10 +707,14 @@ static void test_params_l2(void **state)
 	/* The pane's rows per level: the paper's 21 for the L1 (the
 	 * mechanisms after them under model=paper, RDGC's under model=rdgc),
 	 * the L2's own for the L2, l2.size first. */
-	size_t vis[64];
+	size_t vis[PARAM_ROWS_MAX];
 	rd_config_default(&c);
-	size_t n = param_visible(&c, 1, vis, 64);
-	assert_int_equal(n, 21 + 1 + 3 + 1 + 3 + DRAM_ROWS);
+	size_t n = param_visible(&c, 1, vis, PARAM_ROWS_MAX);
+	/* (after DRAM: the threads' 3 rows and the spaces' 10, each group
+	 * with its heading) */
+	assert_int_equal(n, 21 + 1 + 3 + 1 + 3 + DRAM_ROWS + 1 + 3 + 1 + 10);
+	assert_int_equal(vis[n - 1], field("smem.latency"));
+	assert_int_equal(vis[21 + 1 + 3 + 1 + 3 + DRAM_ROWS + 1], field("gpu.max_threads"));
 	assert_int_equal(vis[20], field("l1.loads"));
 	assert_true(param_heading(vis[21]));
 	assert_int_equal(vis[22], field("l1.allocate"));
@@ -708,13 +735,13 @@ static void test_params_l2(void **state)
 	assert_int_equal(param_step(&t, field("l1.carveout"), -1, msg, sizeof msg), 0);
 	assert_int_equal(param_step(&t, field("l1.carveout"), -1, msg, sizeof msg), -1);
 	c.model = RD_PROFILE_RDGC;
-	n = param_visible(&c, 1, vis, 64);
-	assert_int_equal(n, 21 + 1 + 9 + DRAM_ROWS);
+	n = param_visible(&c, 1, vis, PARAM_ROWS_MAX);
+	assert_int_equal(n, 21 + 1 + 9 + DRAM_ROWS + 1 + 3 + 1 + 10);
 	assert_true(param_heading(vis[31]));
 	assert_int_equal(vis[32], field("dram.enable"));
 	assert_true(param_heading(vis[21]));
 	assert_int_equal(vis[22], field("l1.banks"));
-	n = param_visible(&c, 2, vis, 64);
+	n = param_visible(&c, 2, vis, PARAM_ROWS_MAX);
 	assert_int_equal(n, 1 + 17 + DRAM_ROWS);
 	assert_true(param_heading(vis[0]));
 	assert_int_equal(vis[1], field("l2.size"));

@@ -6,85 +6,144 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The groups of the pane, in the order their rows come: each its heading
+ * (the L1's first group has none), the level whose pane shows it (0: both),
+ * the profile it belongs to (-1: every one; the others' rows are left out
+ * under another profile), and whether its rows count towards the pane's
+ * height (the later ones are scrolled to).
+ */
+const param_group_info param_groups[PG_NGROUPS] = {
+	[PG_L1] = {NULL, "", 1, -1, 1},
+	[PG_L2] = {"L2, shared by all cores", "the L2 every core's L1 misses go to (l2.size 0: none)",
+		   2, -1, 1},
+	[PG_RDGC] = {"L1 banks and ports (rdgc)",
+		     "RDGC's banked, ported L1 (model=rdgc; other profiles keep the defaults)", 1,
+		     RD_PROFILE_RDGC, 1},
+	[PG_MECH] = {"L1 mechanisms (paper)",
+		     "what real L1s and schedulers do beyond the paper's model (model=paper)", 1,
+		     RD_PROFILE_PAPER, 1},
+	[PG_TODAY] = {"Today's L1s (Volta on)",
+		      "today's L1s: 32-byte sectors, and one array shared with shared memory", 1,
+		      RD_PROFILE_PAPER, 1},
+	[PG_DRAM] = {"DRAM after the caches",
+		     "DRAM after the L2 (or the L1s): dram.enable 1 models it; M shows it", 0, -1, 0},
+	[PG_THREADS] = {"Threads and cores modelled",
+			"which threads are modelled and how many run at once; sampled cores", 1,
+			-1, 0},
+	[PG_SPACES] = {"Memory spaces' caches (seed 002)",
+		       "the texture, constant and shared memory of arrays placed there (M)", 1,
+		       -1, 0},
+};
+
+/* A key's row (its label is the key -s takes), a group's heading, a
+ * derived row. */
+#define R(g, key, step) {key, key, step, g}
+#define H(g) {NULL, NULL, STEP_HEADING, g}
+#define D(g, label) {NULL, label, STEP_DERIVED, g}
+
 const param_field param_fields[] = {
-	{"l1.size", "l1.size", STEP_POW2},
-	{"l1.ways", "l1.ways", STEP_WAYS},
-	{"l1.line", "l1.line", STEP_POW2},
-	{NULL, "sets", STEP_DERIVED},
-	{"l1.hash", "l1.hash", STEP_CHOICE},
-	{"l1.mshrs", "l1.mshrs", STEP_POW2_UNLIM},
-	{"l1.mshr_per_warp", "l1.mshr_per_warp", STEP_POW2_UNLIM},
-	{"gpu.block_mapping", "gpu.block_mapping", STEP_CHOICE},
-	{"latency.hit", "latency.hit", STEP_125},
-	{"latency.miss", "latency.miss", STEP_125},
-	{"latency.stddev", "latency.stddev", STEP_125},
-	{"gpu.warp_size", "gpu.warp_size", STEP_POW2},
-	{"gpu.cores", "gpu.cores", STEP_POW2},
-	{"model", "model", STEP_CHOICE},
-	{"latency.clip", "latency.clip", STEP_CHOICE},
-	{"gpu.divergence", "gpu.divergence", STEP_CHOICE},
-	{"seed", "seed", STEP_ONE},
-	{"classes", "classes", STEP_CHOICE},
-	{"l1.replacement", "l1.replacement", STEP_CHOICE},
-	{"l1.stores", "l1.stores", STEP_CHOICE},
-	{"l1.loads", "l1.loads", STEP_CHOICE},
+	R(PG_L1, "l1.size", STEP_POW2),
+	R(PG_L1, "l1.ways", STEP_WAYS),
+	R(PG_L1, "l1.line", STEP_POW2),
+	D(PG_L1, "sets"),
+	R(PG_L1, "l1.hash", STEP_CHOICE),
+	R(PG_L1, "l1.mshrs", STEP_POW2_UNLIM),
+	R(PG_L1, "l1.mshr_per_warp", STEP_POW2_UNLIM),
+	R(PG_L1, "gpu.block_mapping", STEP_CHOICE),
+	R(PG_L1, "latency.hit", STEP_125),
+	R(PG_L1, "latency.miss", STEP_125),
+	R(PG_L1, "latency.stddev", STEP_125),
+	R(PG_L1, "gpu.warp_size", STEP_POW2),
+	R(PG_L1, "gpu.cores", STEP_POW2),
+	R(PG_L1, "model", STEP_CHOICE),
+	R(PG_L1, "latency.clip", STEP_CHOICE),
+	R(PG_L1, "gpu.divergence", STEP_CHOICE),
+	R(PG_L1, "seed", STEP_ONE),
+	R(PG_L1, "classes", STEP_CHOICE),
+	R(PG_L1, "l1.replacement", STEP_CHOICE),
+	R(PG_L1, "l1.stores", STEP_CHOICE),
+	R(PG_L1, "l1.loads", STEP_CHOICE),
 	/* The shared L2 (seed 001): every profile but reference-2013. */
-	{NULL, "L2, shared by all cores", STEP_HEADING},
-	{"l2.size", "l2.size", STEP_POW2_ZERO},
-	{"l2.ways", "l2.ways", STEP_WAYS},
-	{"l2.line", "l2.line", STEP_POW2},
-	{NULL, "l2 sets/bank", STEP_DERIVED},
-	{"l2.partitions", "l2.partitions", STEP_POW2},
-	{"l2.banks", "l2.banks", STEP_POW2},
-	{"l2.ports", "l2.ports", STEP_POW2_UNLIM},
-	{"l2.interleave", "l2.interleave", STEP_POW2_ZERO},
-	{"l2.hash", "l2.hash", STEP_CHOICE},
-	{"l2.mshrs", "l2.mshrs", STEP_POW2_UNLIM},
-	{"l2.mshr_sets", "l2.mshr_sets", STEP_POW2},
-	{"l2.max_merges", "l2.max_merges", STEP_POW2_UNLIM},
-	{"l2.replacement", "l2.replacement", STEP_CHOICE},
-	{"l2.stores", "l2.stores", STEP_CHOICE},
-	{"l2.sector", "l2.sector", STEP_POW2_ZERO},
-	{"l2.fetch", "l2.fetch", STEP_POW2_ZERO},
-	{"latency.l2", "latency.l2", STEP_125},
+	H(PG_L2),
+	R(PG_L2, "l2.size", STEP_POW2_ZERO),
+	R(PG_L2, "l2.ways", STEP_WAYS),
+	R(PG_L2, "l2.line", STEP_POW2),
+	D(PG_L2, "l2 sets/bank"),
+	R(PG_L2, "l2.partitions", STEP_POW2),
+	R(PG_L2, "l2.banks", STEP_POW2),
+	R(PG_L2, "l2.ports", STEP_POW2_UNLIM),
+	R(PG_L2, "l2.interleave", STEP_POW2_ZERO),
+	R(PG_L2, "l2.hash", STEP_CHOICE),
+	R(PG_L2, "l2.mshrs", STEP_POW2_UNLIM),
+	R(PG_L2, "l2.mshr_sets", STEP_POW2),
+	R(PG_L2, "l2.max_merges", STEP_POW2_UNLIM),
+	R(PG_L2, "l2.replacement", STEP_CHOICE),
+	R(PG_L2, "l2.stores", STEP_CHOICE),
+	R(PG_L2, "l2.sector", STEP_POW2_ZERO),
+	R(PG_L2, "l2.fetch", STEP_POW2_ZERO),
+	R(PG_L2, "latency.l2", STEP_125),
 	/* The L1's parallelism (model=rdgc, seed 001 section 4.4). */
-	{NULL, "L1 banks and ports (rdgc)", STEP_HEADING},
-	{"l1.banks", "l1.banks", STEP_POW2},
-	{"l1.ports", "l1.ports", STEP_POW2_UNLIM},
-	{"l1.mshr_sets", "l1.mshr_sets", STEP_POW2},
-	{"l1.max_merges", "l1.max_merges", STEP_POW2_UNLIM},
-	{"gpu.schedulers", "gpu.schedulers", STEP_POW2},
-	{"gpu.max_active_blocks", "gpu.max_active_blocks", STEP_ONE},
-	{"latency.model", "latency.model", STEP_CHOICE},
-	{"latency.k1", "latency.k1", STEP_HALVES},
-	{"latency.k2", "latency.k2", STEP_HALVES},
+	H(PG_RDGC),
+	R(PG_RDGC, "l1.banks", STEP_POW2),
+	R(PG_RDGC, "l1.ports", STEP_POW2_UNLIM),
+	R(PG_RDGC, "l1.mshr_sets", STEP_POW2),
+	R(PG_RDGC, "l1.max_merges", STEP_POW2_UNLIM),
+	R(PG_RDGC, "gpu.schedulers", STEP_POW2),
+	R(PG_RDGC, "gpu.max_active_blocks", STEP_ONE),
+	R(PG_RDGC, "latency.model", STEP_CHOICE),
+	R(PG_RDGC, "latency.k1", STEP_HALVES),
+	R(PG_RDGC, "latency.k2", STEP_HALVES),
 	/* The L1 mechanisms of issue 22 (model=paper). */
-	{NULL, "L1 mechanisms (paper)", STEP_HEADING},
-	{"l1.allocate", "l1.allocate", STEP_CHOICE},
-	{"l1.mshr_per_warp_counts", "l1.mshr_per_warp_counts", STEP_CHOICE},
-	{"gpu.scheduler_policy", "gpu.scheduler_policy", STEP_CHOICE},
+	H(PG_MECH),
+	R(PG_MECH, "l1.allocate", STEP_CHOICE),
+	R(PG_MECH, "l1.mshr_per_warp_counts", STEP_CHOICE),
+	R(PG_MECH, "gpu.scheduler_policy", STEP_CHOICE),
 	/* Today's GPUs (issue 37): sectors, and a unified L1's carve-out. */
-	{NULL, "Today's L1s (Volta on)", STEP_HEADING},
-	{"l1.sector", "l1.sector", STEP_POW2_ZERO},
-	{"l1.unified", "l1.unified", STEP_POW2_ZERO},
-	{"l1.carveout", "l1.carveout", STEP_CARVEOUT},
+	H(PG_TODAY),
+	R(PG_TODAY, "l1.sector", STEP_POW2_ZERO),
+	R(PG_TODAY, "l1.unified", STEP_POW2_ZERO),
+	R(PG_TODAY, "l1.carveout", STEP_CARVEOUT),
 	/* DRAM after the last cache level (seed 002; issue 40 item 3): in
 	 * both levels' panes, under every profile (rows that do not apply
 	 * are dimmed with why). */
-	{NULL, "DRAM after the caches", STEP_HEADING},
-	{"dram.enable", "dram.enable", STEP_CHOICE},
-	{"dram.row_hit", "dram.row_hit", STEP_125},
-	{"dram.row_miss", "dram.row_miss", STEP_125},
-	{"dram.row_conflict", "dram.row_conflict", STEP_125},
-	{"dram.ns_per_step", "dram.ns_per_step", STEP_HALVES},
-	{"dram.row_timeout", "dram.row_timeout", STEP_125},
-	{"dram.cache_hit", "dram.cache_hit", STEP_125},
-	{"dram.channel_mask", "dram.channel_mask", STEP_MASK},
-	{"dram.bank_mask", "dram.bank_mask", STEP_MASK},
-	{"dram.row_mask", "dram.row_mask", STEP_MASK},
-	{"dram.col_mask", "dram.col_mask", STEP_MASK},
+	H(PG_DRAM),
+	R(PG_DRAM, "dram.enable", STEP_CHOICE),
+	R(PG_DRAM, "dram.row_hit", STEP_125),
+	R(PG_DRAM, "dram.row_miss", STEP_125),
+	R(PG_DRAM, "dram.row_conflict", STEP_125),
+	R(PG_DRAM, "dram.ns_per_step", STEP_HALVES),
+	R(PG_DRAM, "dram.row_timeout", STEP_125),
+	R(PG_DRAM, "dram.cache_hit", STEP_125),
+	R(PG_DRAM, "dram.channel_mask", STEP_MASK),
+	R(PG_DRAM, "dram.bank_mask", STEP_MASK),
+	R(PG_DRAM, "dram.row_mask", STEP_MASK),
+	R(PG_DRAM, "dram.col_mask", STEP_MASK),
+	/* Threads (issue 38): a description's max_threads lifted or lowered,
+	 * the occupancy, and sampled cores for long kernels. */
+	H(PG_THREADS),
+	R(PG_THREADS, "gpu.max_threads", STEP_POW2_ZERO),
+	R(PG_THREADS, "gpu.max_active_threads", STEP_POW2),
+	R(PG_THREADS, "gpu.sample_cores", STEP_POW2_ZERO),
+	/* The memory spaces' own caches (seed 002; arrays are placed with P). */
+	H(PG_SPACES),
+	R(PG_SPACES, "tex.size", STEP_POW2),
+	R(PG_SPACES, "tex.line", STEP_POW2),
+	R(PG_SPACES, "tex.ways", STEP_WAYS),
+	R(PG_SPACES, "const.size", STEP_POW2),
+	R(PG_SPACES, "const.line", STEP_POW2),
+	R(PG_SPACES, "const.ways", STEP_WAYS),
+	R(PG_SPACES, "smem.size", STEP_POW2),
+	R(PG_SPACES, "smem.banks", STEP_POW2),
+	R(PG_SPACES, "smem.bank_width", STEP_POW2),
+	R(PG_SPACES, "smem.latency", STEP_125),
 };
+#undef R
+#undef H
+#undef D
 const size_t param_nfields = sizeof param_fields / sizeof param_fields[0];
+_Static_assert(sizeof param_fields / sizeof param_fields[0] <= PARAM_ROWS_MAX,
+	       "every row fits the panes' lists");
 
 int param_editable(size_t i)
 {
@@ -97,18 +156,18 @@ int param_heading(size_t i)
 	return i < param_nfields && param_fields[i].step == STEP_HEADING;
 }
 
-/* The derived row of the L2 (its sets per bank), else the L1's. */
+/* A row of the L2's pane (its heading, keys and sets per bank). */
 static int l2_row(size_t i)
 {
-	const char *k = param_fields[i].key ? param_fields[i].key : param_fields[i].label;
-	return !strncmp(k, "l2", 2) || !strncmp(k, "L2", 2) || !strcmp(k, "latency.l2");
+	return param_fields[i].group == PG_L2;
 }
 
-/* A DRAM row (its heading or a dram.* key): shown in both levels' panes. */
-static int dram_row(size_t i)
+const char *param_label(size_t i)
 {
-	const char *k = param_fields[i].key ? param_fields[i].key : param_fields[i].label;
-	return !strncmp(k, "dram.", 5) || !strncmp(k, "DRAM", 4);
+	if (i >= param_nfields)
+		return "";
+	return param_fields[i].step == STEP_HEADING ? param_groups[param_fields[i].group].title
+						    : param_fields[i].label;
 }
 
 /* Whether the row's key is modelled: its row in the model's key table
@@ -128,21 +187,11 @@ int param_applies(const rd_config *cfg, size_t i, char *why, size_t len)
 size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max)
 {
 	size_t n = 0;
-	/* the L1's groups after the paper's rows: RDGC's (model=rdgc), then
-	 * the mechanisms (model=paper) */
-	enum rd_profile group = RD_PROFILE_PAPER;
-	int grouped = 0;
 	for (size_t i = 0; i < param_nfields && n < max; i++) {
-		if (dram_row(i)) {
-			out[n++] = i;
+		const param_group_info *g = &param_groups[param_fields[i].group];
+		if (g->level && g->level != (level == 2 ? 2 : 1))
 			continue;
-		}
-		if (param_heading(i) && !l2_row(i)) {
-			group = grouped++ ? RD_PROFILE_PAPER : RD_PROFILE_RDGC;
-		}
-		if (level == 2 ? !l2_row(i) : l2_row(i))
-			continue;
-		if (level != 2 && grouped && cfg->model != group)
+		if (g->profile >= 0 && (int)cfg->model != g->profile)
 			continue;
 		out[n++] = i;
 	}
@@ -155,15 +204,8 @@ const char *param_help(size_t i)
 		return "";
 	if (param_fields[i].key)
 		return rd_key_find(param_fields[i].key)->help;
-	if (param_heading(i) && dram_row(i))
-		return "DRAM after the L2 (or the L1s): dram.enable 1 models it; M shows it";
 	if (param_heading(i))
-		return l2_row(i) ? "the L2 every core's L1 misses go to (l2.size 0: none)"
-		       : param_fields[i - 1].key && !strcmp(param_fields[i - 1].key, "gpu.scheduler_policy")
-			       ? "today's L1s: 32-byte sectors, and one array shared with shared memory"
-		       : param_fields[i - 1].key && !strcmp(param_fields[i - 1].key, "latency.k2")
-			       ? "what real L1s and schedulers do beyond the paper's model (model=paper)"
-			       : "RDGC's banked, ported L1 (model=rdgc; other profiles keep the defaults)";
+		return param_groups[param_fields[i].group].help;
 	return l2_row(i) ? "derived: l2.size / (l2.line x l2.ways x l2.partitions x l2.banks)"
 			 : "derived: l1.size / (l1.line x l1.ways)";
 }
@@ -471,7 +513,7 @@ static int step_h(rd_config *cfg, size_t i, int dir, char *msg, size_t len,
 		  const hash_ctx *edit_hash)
 {
 	if (!param_editable(i)) {
-		snprintf(msg, len, "%s is %s", param_fields[i].label,
+		snprintf(msg, len, "%s is %s", param_label(i),
 			 param_heading(i) ? "a heading" : param_help(i));
 		return -1;
 	}
@@ -611,7 +653,7 @@ static int set_text_h(rd_config *cfg, size_t i, const char *text, char *msg, siz
 		      const hash_ctx *edit_hash)
 {
 	if (!param_editable(i)) {
-		snprintf(msg, len, "%s is %s", param_fields[i].label,
+		snprintf(msg, len, "%s is %s", param_label(i),
 			 param_heading(i) ? "a heading" : param_help(i));
 		return -1;
 	}

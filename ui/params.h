@@ -26,15 +26,48 @@ enum step_kind {
 	STEP_MASK,        /* an address mask: shifted one bit up or down (shown in hex) */
 };
 
+/* The pane's groups of rows, in order (params.c's param_groups says each
+ * one's heading, pane and profile). */
+enum param_group {
+	PG_L1 = 0,  /* the paper's L1 and GPU */
+	PG_L2,      /* the shared L2 (the L2's pane) */
+	PG_RDGC,    /* RDGC's banks and ports (model=rdgc) */
+	PG_MECH,    /* the L1 mechanisms of issue 22 (model=paper) */
+	PG_TODAY,   /* today's L1s: sectors, carve-out (model=paper) */
+	PG_DRAM,    /* DRAM (both panes) */
+	PG_THREADS, /* the threads modelled, sampled cores */
+	PG_SPACES,  /* the memory spaces' caches */
+	PG_NGROUPS
+};
+
+typedef struct param_group_info {
+	const char *title; /* the heading (NULL: none) */
+	const char *help;  /* the heading's help line */
+	int level;         /* the pane that shows it: 1 the L1's, 2 the L2's, 0 both */
+	int profile;       /* enum rd_profile it belongs to, -1: every one */
+	int sized;         /* its rows count towards the pane's height */
+} param_group_info;
+
+extern const param_group_info param_groups[PG_NGROUPS];
+
 typedef struct param_field {
-	const char *key;   /* dotted key; NULL for a derived row (the L1's sets,
-			    * the L2's sets per bank) or a heading */
-	const char *label; /* as shown */
+	const char *key;   /* dotted key (also its label); NULL for a derived
+			    * row (the L1's sets, the L2's sets per bank) or a
+			    * heading */
+	const char *label; /* as shown (a heading's: its group's title) */
 	enum step_kind step;
+	enum param_group group;
 } param_field;
+
+/* The most rows there are (the panes' lists of rows hold this many). */
+#define PARAM_ROWS_MAX 128
 
 extern const param_field param_fields[];
 extern const size_t param_nfields;
+
+/* The label of field i as shown: the key, a derived row's name, a
+ * heading's title. */
+const char *param_label(size_t i);
 
 /* Is field i editable (not derived, not a heading)? */
 int param_editable(size_t i);
@@ -54,9 +87,11 @@ int param_applies(const rd_config *cfg, size_t i, char *why, size_t len);
 
 /*
  * The rows the pane shows for a level, in order, into out (indices of
- * param_fields; at most max): the L1 (level 1) its and the GPU's, the
- * paper's first, then under model=rdgc its banks, ports and latency; the
- * L2 (level 2) its own, l2.size first (0: none). How many.
+ * param_fields; at most max): the groups of that level's pane (and both
+ * panes' DRAM) whose profile is cfg's, in table order: the L1 (level 1)
+ * its and the GPU's, the paper's first, then under model=rdgc its banks,
+ * ports and latency, under model=paper its mechanisms and today's L1s;
+ * the L2 (level 2) its own, l2.size first (0: none). How many.
  */
 size_t param_visible(const rd_config *cfg, int level, size_t *out, size_t max);
 

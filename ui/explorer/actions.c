@@ -14,8 +14,8 @@
 /* Up/Down among the focused level's rows (params.h: param_visible). */
 static int step_sel(explorer *x, int dir)
 {
-	size_t rows[64];
-	size_t n = param_visible(&x->cfg, x->level == 2 ? 2 : 1, rows, 64), k = 0;
+	size_t rows[PARAM_ROWS_MAX];
+	size_t n = param_visible(&x->cfg, x->level == 2 ? 2 : 1, rows, PARAM_ROWS_MAX), k = 0;
 	while (k < n && rows[k] != x->sel)
 		k++;
 	if (k == n)

@@ -58,12 +58,12 @@ int screen_params_rows(void)
 	/* the paper's rows (the pane scrolls through the others) */
 	rd_config c;
 	rd_config_default(&c);
-	size_t v[64], n = param_visible(&c, 1, v, 64), dram = 0;
-	/* not the DRAM's rows at the end (the pane scrolls to them) */
+	size_t v[PARAM_ROWS_MAX], n = param_visible(&c, 1, v, PARAM_ROWS_MAX), rows = 0;
+	/* not the groups at the end (DRAM, threads, spaces: the pane scrolls
+	 * to them) */
 	for (size_t k = 0; k < n; k++)
-		dram += param_fields[v[k]].key ? !strncmp(param_fields[v[k]].key, "dram.", 5)
-					       : !strncmp(param_fields[v[k]].label, "DRAM", 4);
-	return (int)(n - dram) + 3; /* frame, fields, help line */
+		rows += param_groups[param_fields[v[k]].group].sized;
+	return (int)rows + 3; /* frame, fields, help line */
 }
 
 static void draw_params(explorer *x)
@@ -75,8 +75,8 @@ static void draw_params(explorer *x)
 	if (vis < 1)
 		vis = 1;
 	/* The focused level's rows (params.h); the selection among them. */
-	size_t rows[64];
-	size_t n = param_visible(&x->cfg, x->level == 2 ? 2 : 1, rows, 64);
+	size_t rows[PARAM_ROWS_MAX];
+	size_t n = param_visible(&x->cfg, x->level == 2 ? 2 : 1, rows, PARAM_ROWS_MAX);
 	size_t at = n;
 	for (size_t k = 0; k < n; k++)
 		if (rows[k] == x->sel)
@@ -115,7 +115,7 @@ static void draw_params(explorer *x)
 		char val[64], extra[64], line[256], why[64];
 		if (param_heading(i)) { /* a group: a rule with its name */
 			draw_fill(y, cx, iw, E_BORDER, g->hline);
-			snprintf(line, sizeof line, " %s ", param_fields[i].label);
+			snprintf(line, sizeof line, " %s ", param_label(i));
 			draw_put(y, cx + 1, iw - 1, E_LABEL, line);
 			continue;
 		}
@@ -128,12 +128,12 @@ static void draw_params(explorer *x)
 		int selected = i == x->sel;
 		if (selected) {
 			snprintf(line, sizeof line, "%s %-*s %s %s", g->sel, LABEL_W,
-				 param_fields[i].label, val, extra);
+				 param_label(i), val, extra);
 			draw_fill(y, cx, iw, E_SELECTED, " ");
 			draw_put(y, cx, iw, E_SELECTED, line);
 			continue;
 		}
-		snprintf(line, sizeof line, "  %-*s ", LABEL_W, param_fields[i].label);
+		snprintf(line, sizeof line, "  %-*s ", LABEL_W, param_label(i));
 		int live = param_editable(i) && applies;
 		int c = draw_put(y, cx, iw, live ? E_LABEL : E_DERIVED, line);
 		c += draw_put(y, cx + c, iw - c, live ? E_VALUE : E_DERIVED, val);

@@ -776,7 +776,7 @@ static int key_level(explorer *x)
 	}
 	x->level = x->level == 2 ? 1 : 2;
 	/* the selection: the level's first row (l2.size), or back to the L1's */
-	size_t rows[64], n = param_visible(&x->cfg, x->level, rows, 64);
+	size_t rows[PARAM_ROWS_MAX], n = param_visible(&x->cfg, x->level, rows, PARAM_ROWS_MAX);
 	x->sel = 0;
 	for (size_t k = 0; k < n; k++)
 		if (param_editable(rows[k])) {
