@@ -616,6 +616,12 @@ static void test_params_fields(void **state)
 	assert_string_equal(steps(&c, "tex.size", 1, 2), "16384 32768");
 	assert_string_equal(steps(&c, "smem.latency", 1, 3), "1 2 5");
 	assert_string_equal(steps(&c, "tex.ways", 1, 2), "8 16");
+	/* off (0) up to the smallest value the key takes, not 1 */
+	rd_config_default(&c);
+	assert_int_equal(rd_config_set(&c, "l2.size", "1048576", NULL, 0), 0);
+	assert_int_equal(rd_config_set(&c, "l2.sector", "32", NULL, 0), 0);
+	assert_string_equal(steps(&c, "l2.fetch", 1, 2), "32 64");
+	assert_string_equal(steps(&c, "l2.fetch", -1, 2), "32 0");
 	/* every group has rows, and its heading its title */
 	for (size_t i = 0; i < param_nfields; i++)
 		if (param_heading(i))
