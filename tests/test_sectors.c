@@ -61,6 +61,17 @@ static void test_sector_warp_line(void **state)
 	rd_kernel_free(k);
 }
 
+/* One thread's 4-byte loads over one line, in order, and the toy cache of
+ * 4 lines, into c. */
+static rd_kernel *walk_kernel(rd_config *c)
+{
+	uint64_t seq[32];
+	for (int i = 0; i < 32; i++)
+		seq[i] = 0x2000 + (uint64_t)i * 4;
+	sect_config(c, 4, 1);
+	return tu_kernel_seq(seq, 32, 4);
+}
+
 /* One thread walks a line 4 bytes at a time (Figure 3's pattern): a line
  * miss, then every 8th load a sector miss of a present line; 32 loads,
  * 4 sector misses: 87.5 %, where whole lines give 31 of 32 (96.9 %). The
@@ -69,12 +80,8 @@ static void test_sector_warp_line(void **state)
 static void test_sector_walk(void **state)
 {
 	(void)state;
-	uint64_t seq[32];
-	for (int i = 0; i < 32; i++)
-		seq[i] = 0x2000 + (uint64_t)i * 4;
-	rd_kernel *k = tu_kernel_seq(seq, 32, 4);
 	rd_config c;
-	sect_config(&c, 4, 1);
+	rd_kernel *k = walk_kernel(&c);
 	rd_result r;
 	run_all(k, &c, &r);
 	assert_int_equal(r.requests, 32);
@@ -110,12 +117,8 @@ static void test_sector_walk(void **state)
 static void test_sector_sites(void **state)
 {
 	(void)state;
-	uint64_t seq[32];
-	for (int i = 0; i < 32; i++)
-		seq[i] = 0x2000 + (uint64_t)i * 4;
-	rd_kernel *k = tu_kernel_seq(seq, 32, 4);
 	rd_config c;
-	sect_config(&c, 4, 1);
+	rd_kernel *k = walk_kernel(&c);
 	rd_model *m = rd_model_new(k);
 	assert_non_null(m);
 	rd_callbacks cb = {.by_site = 1};
