@@ -190,8 +190,8 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	if (!s->line_addr)
 		goto out;
 	for (uint64_t i = 0; i <= map.mask; i++)
-		if (map.key[i])
-			s->line_addr[map.val[i]] = map.key[i] - 1;
+		if (map.slot[i].key)
+			s->line_addr[map.slot[i].val] = map.slot[i].key - 1;
 	rc = 0;
 out:
 	linemap_free(&map);

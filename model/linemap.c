@@ -12,11 +12,10 @@ int linemap_init(linemap *m, uint64_t hint)
 	uint64_t cap = 1024;
 	while (cap < hint * 2)
 		cap <<= 1;
-	m->key = calloc(cap, sizeof *m->key);
-	m->val = malloc(cap * sizeof *m->val);
+	m->slot = calloc(cap, sizeof *m->slot);
 	m->mask = cap - 1;
 	m->n = 0;
-	return m->key && m->val ? 0 : -1;
+	return m->slot ? 0 : -1;
 }
 
 int linemap_grow(linemap *m)
@@ -27,12 +26,11 @@ int linemap_grow(linemap *m)
 		return -1;
 	}
 	for (uint64_t i = 0; i <= m->mask; i++)
-		if (m->key[i]) {
-			uint64_t h = mix64(m->key[i]) & g.mask;
-			while (g.key[h])
+		if (m->slot[i].key) {
+			uint64_t h = mix64(m->slot[i].key) & g.mask;
+			while (g.slot[h].key)
 				h = (h + 1) & g.mask;
-			g.key[h] = m->key[i];
-			g.val[h] = m->val[i];
+			g.slot[h] = m->slot[i];
 		}
 	g.n = m->n;
 	linemap_free(m);
@@ -42,8 +40,6 @@ int linemap_grow(linemap *m)
 
 void linemap_free(linemap *m)
 {
-	free(m->key);
-	free(m->val);
-	m->key = NULL;
-	m->val = NULL;
+	free(m->slot);
+	m->slot = NULL;
 }
