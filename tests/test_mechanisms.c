@@ -524,6 +524,60 @@ static void test_coalescing_halves_are_serial(void **state)
 	rd_kernel_free(k);
 }
 
+/* Lines are numbered in first-touch order through a map large enough to
+ * be fetched ahead (LINEMAP_PF_MIN slots and more: 150,000 lines over
+ * 1 GiB), serially and in two halves: each request names its own load's
+ * line, the first request of a line gets the next id, and the halves'
+ * result is the serial one. A one-thread stream (the slot fetched 16
+ * loads on, to the thread's last) and warps of 32 threads. */
+static void test_coalescing_large_footprint(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 2; round++) {
+		uint32_t nthreads = round ? 1024 : 1, n = round ? 300 : 300000;
+		rd_kernel_builder *b = rd_kernel_builder_new("wide", 256, 1, 1);
+		uint64_t x = 0x2545f4914f6cdd1dull;
+		for (uint32_t t = 0; t < nthreads; t++)
+			for (uint32_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				rd_kernel_builder_add(b, t, 0, (x % (1u << 23)) * 128, 4);
+			}
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		rd_config c;
+		rd_config_default(&c);
+		c.warp_size = round ? 32 : 1;
+		rd_sched s;
+		assert_int_equal(sched_build(&s, k, &c), RD_OK);
+		rd_coal one, two;
+		assert_int_equal(coal_build_skip(&one, k, &s, 128, 0, 0, NULL, NULL, 1), RD_OK);
+		assert_int_equal(coal_build_skip(&two, k, &s, 128, 0, 0, NULL, NULL, 2), RD_OK);
+		assert_true(one.nlines > LINEMAP_PF_MIN);
+		assert_int_equal(one.nreq, k->nloads); /* (no two lanes share a line) */
+		/* requests in load order: a one-thread stream's, or warp by
+		 * warp, instruction by instruction, lane by lane */
+		uint32_t next = 0;
+		for (uint32_t w = 0, r = 0; w < s.nwarps; w++)
+			for (uint32_t kk = 0; kk < n; kk++)
+				for (uint32_t i = 0; i < s.warp_nt[w]; i++, r++) {
+					uint64_t a = k->thread_first[s.warp_t0[w] + i] + kk;
+					uint32_t id = one.req[r].line;
+					assert_true(id <= next);
+					if (id == next)
+						next++;
+					assert_int_equal(one.line_addr[id], k->addr[a] >> 7);
+				}
+		assert_int_equal(next, one.nlines);
+		assert_int_equal(one.nlines, two.nlines);
+		assert_memory_equal(one.line_addr, two.line_addr, one.nlines * sizeof *one.line_addr);
+		assert_int_equal(one.nreq, two.nreq);
+		assert_memory_equal(one.req, two.req, one.nreq * sizeof *one.req);
+		coal_free(&one);
+		coal_free(&two);
+		sched_free(&s);
+		rd_kernel_free(k);
+	}
+}
+
 /* The keys are model=paper's: the other profiles refuse them. */
 static void test_mechanism_keys_checked(void **state)
 {
@@ -568,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_plain_loop_is_event_loop),
 		cmocka_unit_test(test_coalescing_drops_what_it_read),
 		cmocka_unit_test(test_coalescing_halves_are_serial),
+		cmocka_unit_test(test_coalescing_large_footprint),
 		cmocka_unit_test(test_mechanism_keys_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
