@@ -309,10 +309,18 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 void stack_free(rd_stack *st);
 /* Distinct lines of its set updated since the line's last update; -1: never. */
 int64_t stack_distance(const rd_stack *st, uint32_t line);
-/* The lines of a set, most recent first, as line addresses (line_addr[]
- * maps dense ids); at most cap of them. O(lines): for teaching views. */
-uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr, uint64_t *out,
-		     uint32_t cap);
+/* The entries an event's stack lists at most (rd_callbacks.stack_depth). */
+static inline uint32_t stack_depth(const rd_callbacks *cb)
+{
+	uint32_t d = cb->stack_depth ? *cb->stack_depth : 0;
+	return d && d < RD_EVENT_STACK ? d : RD_EVENT_STACK;
+}
+
+/* The top entries of a set, most recent first: its lines as line
+ * addresses and its holes as RD_HOLE | stamp; at most cap. Needs exact
+ * distances and stack_who; O(cap + the words its marks span). */
+uint32_t stack_top(const rd_stack *st, uint32_t set, const uint64_t *line_addr, uint64_t *out,
+		   uint32_t cap);
 void stack_update(rd_stack *st, uint32_t line);
 /* Let lines be removed (l1.stores=evict): 0, or -1 out of memory. */
 int stack_holes(rd_stack *st);
@@ -698,6 +706,7 @@ typedef struct pcache {
 	const uint64_t *line_addr;
 	uint32_t line_bytes;      /* (a fill's address: its line's first byte) */
 	const uint32_t *set_show; /* [nlines] the set its events name (within its bank) */
+	uint64_t *stk;            /* events' stacks (RD_EVENT_STACK), or NULL: none */
 	uint32_t *fill_core;      /* [nlines] the core whose miss a fill answers, or NULL
 				   * (a fill's row then names the fills' caller's core) */
 	uint32_t req_core;        /* the core of the request pc_access is given */

@@ -201,6 +201,21 @@ static void fill_event(pcache *pc, uint32_t l, uint64_t t, uint32_t core)
 	pc->cb->event(pc->cb->ctx, &ev);
 }
 
+/* A fill that completed at the end of step t landed (the L1's, events). */
+static void fill_landing(pcache *pc, uint32_t l, uint64_t t, uint32_t core)
+{
+	rd_landing ld = {
+		.time = t, .core = pc->fill_core ? pc->fill_core[l] : core,
+		.set = pc->set_show ? pc->set_show[l] : pc->st.ln[l].set,
+		.line = pc->line_addr ? pc->line_addr[l] : l, .fill = 1,
+	};
+	if (pc->stk && pc->line_addr)
+		ld.stack_len = stack_top(&pc->st, pc->st.ln[l].set, pc->line_addr, pc->stk,
+					 stack_depth(pc->cb));
+	ld.stack = pc->stk;
+	pc->cb->land(pc->cb->ctx, &ld);
+}
+
 HOT_CLONES int pc_fills(pcache *pc, uint64_t t, uint32_t core)
 {
 	while (pc->nheap && pc->heap[0].done < t) {
@@ -212,8 +227,12 @@ HOT_CLONES int pc_fills(pcache *pc, uint64_t t, uint32_t core)
 		pc->merges[l] = 0;
 		pc->mset_used[pc->mset_of[l]]--;
 		pc->used--;
-		if (pc->cb && pc->cb->event)
+		if (pc->cb && pc->cb->event) {
+			/* (the L1's landing first: its set now; then its row) */
+			if (pc->level == 1 && pc->cb->land)
+				fill_landing(pc, l, f.done, core);
 			fill_event(pc, l, f.done, core);
+		}
 	}
 	return pc->wb_fail ? -1 : 0;
 }

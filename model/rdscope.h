@@ -1172,12 +1172,60 @@ typedef struct rd_event {
 	int level;
 	uint32_t partition, bank, port;
 	uint32_t mshrs_free;
-	/* With rd_callbacks.event_stacks only: the lines of the request's set
-	 * as its lookup saw them, most recent first (line addresses), and how
-	 * many of them there are; valid during the call only. */
+	/* MSHR entries in use at the lookup (after its line's fill due then
+	 * landed), before the request took or freed any; 0 at the L2. */
+	uint32_t mshrs_before;
+	/* With rd_callbacks.event_stacks only (the L1's requests; none under
+	 * reference-2013): the entries of the request's set as its lookup
+	 * found them, most recent first (line addresses, and empty ways as
+	 * rd_is_hole values), and how many there are, up to RD_EVENT_STACK;
+	 * after: the set just after the request (a store's removal under
+	 * l1.stores=evict; model=rdgc's hits and fills of latency 0 land at
+	 * once), else the same as stack. Any later change of the set comes
+	 * as an rd_landing. Valid during the call only. */
 	const uint64_t *stack;
 	uint32_t stack_len;
+	const uint64_t *after;
+	uint32_t after_len;
 } rd_event;
+
+/* Entries of a set an event or a landing lists at most. */
+#define RD_EVENT_STACK 64
+
+/* An entry of an event's stack that is an empty way (a store removed its
+ * line under l1.stores=evict; the set's next fill from outside its ways
+ * takes the newest): bit 63 set, which no line address has; the low bits
+ * tell the holes of a set apart. */
+#define RD_HOLE (1ull << 63)
+int rd_is_hole(uint64_t v);
+
+/* Does request ev leave an effect that lands later, reported by
+ * rd_callbacks.land (a lookup's hit, or its miss's fill, at effect_at)?
+ * Not a cancelled request or reservation fail, a store under
+ * l1.stores=evict (it goes past the L1 at once), a load past the L1
+ * (l1.loads=bypass), a fill's row, nor the L2's requests. */
+int rd_event_has_effect(const rd_event *ev);
+
+/*
+ * Effects landing in an L1 set, with rd_callbacks.land (paper and rdgc
+ * profiles; case 0, as the events). Each call is one landing at `time`
+ * (the step at whose end it lands, or, early, a fill due then that the
+ * next event's lookup of its line needed first): once it comes, the
+ * effects of every request of the core with that line and kind due at
+ * `time` (rd_event_has_effect; a fill: a miss's or a merge's) have
+ * landed by the core's next event. Between a core's events its sets
+ * change only by landings; in one step, effects land in issue order.
+ */
+typedef struct rd_landing {
+	uint64_t time;
+	uint32_t core, set;     /* set: as rd_event's */
+	uint64_t line;          /* line address */
+	int fill;               /* a miss's fill (else a hit's effect) */
+	int early;              /* landed before the next event's lookup, at `time` */
+	/* with event_stacks: the set after it landed (as rd_event's) */
+	const uint64_t *stack;
+	uint32_t stack_len;
+} rd_landing;
 
 /* ---------------------------------------------------------------- running */
 
@@ -1194,9 +1242,16 @@ typedef struct rd_callbacks {
 	 * histogram are valid during the call only.
 	 */
 	void (*partial)(void *ctx, const rd_result *r);
-	/* Nonzero: events carry their set's LRU stack (costs a pass over the
-	 * set's lines per event: for teaching-sized traces). */
+	/* Nonzero: events and landings carry their set's LRU stack (the
+	 * model then keeps each stamp's line, 4 bytes per stack slot, and
+	 * lists a set's top entries per event). */
 	int event_stacks;
+	/* With event_stacks: if not NULL, the entries a stack lists at most,
+	 * read at each event and landing (a callback may change it; 0, or
+	 * more than RD_EVENT_STACK: RD_EVENT_STACK). */
+	const uint32_t *stack_depth;
+	/* Called for every landing of an L1 effect of case 0 (may be NULL). */
+	void (*land)(void *ctx, const rd_landing *l);
 	/* Nonzero: the result has per-site counts (the paper profile only:
 	 * RD_EINVAL under reference-2013). */
 	int by_site;

@@ -61,9 +61,6 @@ enum { EFF_HIT = 0, EFF_FILL = 1 };
 #define PF_NEAR 8
 #endif
 
-/* Lines of a set an event shows at most (a teaching view's stack). */
-#define EVENT_STACK_MAX 64
-
 typedef struct effect {
 	uint32_t line;
 	uint8_t kind, done;
@@ -162,6 +159,7 @@ typedef struct core_state {
 	uint64_t wmask, pending, waiting;
 	uint32_t used;       /* MSHR entries in use */
 	uint64_t *stk;       /* event stacks (teaching views), or NULL */
+	uint64_t *stk2;      /* ... a store's set after it */
 	uint32_t next_block; /* index into this core's block list */
 	uint64_t warps_alive;
 	uint64_t issued;     /* requests issued, for progress */
@@ -286,9 +284,14 @@ static void load_slot_done(core_state *cs, uint32_t w, uint32_t l)
 	}
 }
 
-/* exact: the case keeps exact distances; we: stores evict (cs->wev). Both
- * constants in each copy of the event loop; the window is always kept. */
-STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const int we)
+static void land_emit(core_state *cs, const effect *e, int early);
+
+/* exact: the case keeps exact distances; we: stores evict (cs->wev); ev:
+ * events are logged (landings reported; early: before the lookup of its
+ * line). Constants in each copy of the event loop; the window is always
+ * kept. */
+STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const int we,
+			      const int ev, const int early)
 {
 	cs->version++;
 	e->done = 1;
@@ -367,27 +370,30 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 		else
 			cs->warps[f->owner].held--;
 	}
+	if (ev)
+		land_emit(cs, e, early);
 }
 
-STEP_INLINE void effects_due(core_state *cs, uint64_t t, const int exact, const int we)
+STEP_INLINE void effects_due(core_state *cs, uint64_t t, const int exact, const int we,
+			     const int ev)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
 	cs->now = t;
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!b->v[i].done)
-			effect_apply(cs, &b->v[i], exact, we);
+			effect_apply(cs, &b->v[i], exact, we, ev, 0);
 	b->n = 0;
 }
 
 /* The looked-up line's own fills due now land before the lookup. */
 STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line, const int exact,
-				   const int we)
+				   const int we, const int ev)
 {
 	bucket *b = &cs->wheel[t & cs->wmask];
 	cs->now = t;
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!b->v[i].done && b->v[i].line == line && b->v[i].kind == EFF_FILL)
-			effect_apply(cs, &b->v[i], exact, we);
+			effect_apply(cs, &b->v[i], exact, we, ev, 1);
 }
 
 /* Start this core's next block(s): called at start and when one finishes. */
@@ -432,8 +438,40 @@ STEP_INLINE int warp_exhausted(const core_state *cs, uint32_t w)
 	return cs->warps[w].instr == cs->warps[w].instr_end;
 }
 
+/* The set's top entries into out (event stacks). */
+static uint32_t set_list(const core_state *cs, uint32_t set, uint64_t *out)
+{
+	return stack_top(&cs->st, set, cs->in->co->line_addr, out, stack_depth(cs->in->cb));
+}
+
+/* An effect landed (effect_apply, with events): the landing callback. */
+static void land_emit(core_state *cs, const effect *e, int early)
+{
+	const rd_callbacks *cb = cs->in->cb;
+	if (!cb->land)
+		return;
+	uint32_t set = cs->st.ln[e->line].set;
+	rd_landing l = {
+		.time = cs->now,
+		.core = cs->core,
+		.set = cs->p->set_ids ? cs->p->set_ids[set] : set,
+		.line = cs->in->co->line_addr[e->line],
+		.fill = e->kind == EFF_FILL,
+		.early = early,
+	};
+	if (cs->stk)
+		l.stack_len = set_list(cs, set, cs->stk);
+	l.stack = cs->stk;
+	cb->land(cb->ctx, &l);
+}
+
+/* Request r's event. used0: the MSHR entries in use at its lookup.
+ * listed: -1, or (a store that changed its set) the entries cs->stk
+ * holds, the set as the store found it: its set now is the event's
+ * after. */
 static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint32_t set,
-		       int64_t d, enum rd_outcome o, int cls, uint32_t lat, uint64_t eff)
+		       int64_t d, enum rd_outcome o, int cls, uint32_t lat, uint64_t eff,
+		       uint32_t used0, int32_t listed)
 {
 	const rd_kernel *k = cs->in->k;
 	const rd_sched *s = cs->in->s;
@@ -463,10 +501,18 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint3
 		.mshrs_used = cs->used,
 		.level = 1,
 		.mshrs_free = cs->mshr_cap ? cs->mshr_cap - cs->used : UINT32_MAX,
+		.mshrs_before = used0,
 	};
-	if (cs->stk)
-		ev.stack_len = stack_lines(&cs->st, set, co->line_addr, cs->stk, EVENT_STACK_MAX);
-	ev.stack = cs->stk;
+	if (cs->stk) {
+		ev.stack = cs->stk;
+		ev.stack_len = listed >= 0 ? (uint32_t)listed : set_list(cs, set, cs->stk);
+		ev.after = cs->stk;
+		ev.after_len = ev.stack_len;
+		if (listed >= 0) {
+			ev.after = cs->stk2;
+			ev.after_len = set_list(cs, set, cs->stk2);
+		}
+	}
 	cs->in->cb->event(cs->in->cb->ctx, &ev);
 }
 
@@ -562,8 +608,9 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 	int stack_evicts = in_stack || pending;
 	int evicts = pol ? hit || pend : stack_evicts;
 	enum rd_outcome o = evicts ? RD_OUT_EVICT : RD_OUT_BYPASS;
-	if (events)
-		event_emit(cs, T, w, r, ln->set, d, o, -1, 0, T);
+	/* (the event, after the removal, shows the set as the store found
+	 * it, and after it) */
+	int32_t listed = events && cs->stk ? (int32_t)set_list(cs, ln->set, cs->stk) : -1;
 	if (in_stack) {
 		if (stack_evict(&cs->st, l) < 0)
 			return -1;
@@ -585,6 +632,8 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 		else if (stack_hit_inline(&cs->fa, l) && stack_evict(&cs->fa, l) < 0)
 			return -1;
 	}
+	if (events)
+		event_emit(cs, T, w, r, ln->set, d, o, -1, 0, T, cs->used, listed);
 	out->store_requests++;
 	if (need_hist && hist_w_add(out, d) < 0)
 		return -1;
@@ -648,9 +697,10 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		 * policy (whether the fill is due depends on the policy's hit). */
 		line_fill *f = &cs->fl[l];
 		if (!hit && f->pend && !(ext && rq->store)) {
-			effects_land_line(cs, T, l, need_hist, ext && cs->wev);
+			effects_land_line(cs, T, l, need_hist, ext && cs->wev, events);
 			hit = pol ? policy_ready(&cs->pol, l) : stack_hit_inline(&cs->st, l);
 		}
+		const uint32_t used0 = cs->used; /* (the event's: dead without events) */
 		uint32_t lat;
 		uint64_t eff;
 		int cls = -1;
@@ -703,7 +753,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			if (events)
 				event_emit(cs, T, w, r, set,
 					   need_hist ? stack_distance_inline(&cs->st, l) : -1,
-					   RD_OUT_CANCEL, -1, 0, 0);
+					   RD_OUT_CANCEL, -1, 0, 0, used0, -1);
 			break;
 		} else {
 			lat = p->lat_miss + halfnormal_draw(&cs->latdist, &cs->rng);
@@ -829,7 +879,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		if (lat > maxlat)
 			maxlat = lat;
 		if (events)
-			event_emit(cs, T, w, r, set, d, o, cls, lat, eff);
+			event_emit(cs, T, w, r, set, d, o, cls, lat, eff, used0, -1);
 		cs->issued++;
 	}
 	ws->req = r;
@@ -896,6 +946,7 @@ static void core_free(core_state *cs)
 	free(cs->dirty);
 	free(cs->sect);
 	free(cs->stk);
+	free(cs->stk2);
 	free(cs->warps);
 	free(cs->block_left);
 	free(cs->fifo);
@@ -993,8 +1044,12 @@ static int core_init(core_state *cs)
 		if (counts_sets(cs->out, p->nsets) < 0)
 			return -1;
 		const rd_callbacks *cb = cs->in->cb;
-		if (cb && cb->event && cb->event_stacks &&
-		    !(cs->stk = malloc(EVENT_STACK_MAX * sizeof *cs->stk)))
+		/* (the stacks list a set's top from its exact marks: each
+		 * stamp's line kept, as for write-backs) */
+		if (cb && cb->event && cb->event_stacks && cs->st.exact &&
+		    (!(cs->stk = malloc(RD_EVENT_STACK * sizeof *cs->stk)) ||
+		     !(cs->stk2 = malloc(RD_EVENT_STACK * sizeof *cs->stk2)) ||
+		     (!cs->st.who && stack_who(&cs->st) < 0)))
 			return -1;
 	}
 	cs->events = p->record_events && cs->in->cb && cs->in->cb->event;
@@ -1042,7 +1097,7 @@ static uint64_t spin_skip(core_state *cs, uint64_t T)
 	}
 	cs->out->cancels += k;
 	if (end == E + 1)
-		effects_due(cs, E, cs->st.exact, cs->wev != NULL);
+		effects_due(cs, E, cs->st.exact, cs->wev != NULL, 0);
 	return end;
 }
 
@@ -1075,7 +1130,7 @@ static int loop_report(core_state *cs, uint64_t T, loop_marks *mk)
 /* The event loop from step 0 until the core's warps are done. exact is a
  * constant in each copy (sim_paper_core makes one per value), so the stack
  * updates test no case flag. */
-STEP_INLINE int core_loop(core_state *cs, const int exact, const int we)
+STEP_INLINE int core_loop(core_state *cs, const int exact, const int we, const int ev)
 {
 	sim_counts *out = cs->out;
 	uint64_t T = 0, spin = 0;
@@ -1100,7 +1155,7 @@ STEP_INLINE int core_loop(core_state *cs, const int exact, const int we)
 			/* Idle: land what is due, then skip the steps where
 			 * nothing is due until the next arrival; or jump to it. */
 			if (cs->pending) {
-				effects_due(cs, T++, exact, we);
+				effects_due(cs, T++, exact, we, ev);
 				uint64_t A = next_arrival(cs, T);
 				while (T < A && cs->pending && !cs->wheel[T & cs->wmask].n)
 					T++;
@@ -1122,7 +1177,7 @@ STEP_INLINE int core_loop(core_state *cs, const int exact, const int we)
 		} else if ((st = warp_issue(cs, w, T, exact)) < 0) {
 			return RD_ENOMEM;
 		}
-		effects_due(cs, T, exact, we);
+		effects_due(cs, T, exact, we, ev);
 		spin = st == 1 && cs->version == v0 ? spin + 1 : 0;
 		T++;
 		if (cs->issued >= mk.next_report && (rc = loop_report(cs, T, &mk)) != RD_OK)
@@ -1257,10 +1312,12 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 		if (core_plain(&cs))
 			rc = cs.st.exact ? (cs.shadow ? core_loop_plain(&cs, 1, 1) : core_loop_plain(&cs, 1, 0))
 					 : (cs.shadow ? core_loop_plain(&cs, 0, 1) : core_loop_plain(&cs, 0, 0));
+		else if (cs.events) /* (one copy: landings reported) */
+			rc = core_loop(&cs, cs.st.exact, cs.wev != NULL, 1);
 		else if (cs.wev)
-			rc = cs.st.exact ? core_loop(&cs, 1, 1) : core_loop(&cs, 0, 1);
+			rc = cs.st.exact ? core_loop(&cs, 1, 1, 0) : core_loop(&cs, 0, 1, 0);
 		else
-			rc = cs.st.exact ? core_loop(&cs, 1, 0) : core_loop(&cs, 0, 0);
+			rc = cs.st.exact ? core_loop(&cs, 1, 0, 0) : core_loop(&cs, 0, 0, 0);
 		if (rc == RD_OK && cs.wb_fail)
 			rc = RD_ENOMEM;
 	}

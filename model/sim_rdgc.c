@@ -47,12 +47,13 @@ typedef struct rdgc_core {
 	uint64_t t;
 	uint64_t issued, reported, next_partial;
 	uint32_t *mset_of;
-	uint64_t *stk;    /* event stacks (rd_callbacks.event_stacks), or NULL */
+	uint64_t *stk;    /* event stacks (rd_callbacks.event_stacks), or NULL: the set as
+			   * the request found it (stk_n entries) */
+	uint64_t *stk2;   /* ... after it */
+	uint32_t stk_n;
+	uint32_t used0;   /* events: the MSHR entries in use at the request's lookup */
 	uint32_t *show;   /* events: each line's set within its bank */
 } rdgc_core;
-
-/* Lines of a set an event carries at most (teaching views) */
-#define RDGC_STACK_MAX 1024
 
 static void emit_event(rdgc_core *rc, const greq *q, int outcome, uint32_t port)
 {
@@ -76,11 +77,26 @@ static void emit_event(rdgc_core *rc, const greq *q, int outcome, uint32_t port)
 		.effect_at = rc->t + (rc->pc.last_lat ? rc->pc.last_lat - 1 : 0),
 		.mshrs_used = rc->pc.used, .level = 1, .bank = q->bank, .port = port,
 		.mshrs_free = pc_free_entries(&rc->pc, rq->line),
+		.mshrs_before = rc->used0,
 	};
-	if (rc->stk)
-		ev.stack_len = stack_lines(&rc->pc.st, set, co->line_addr, rc->stk, RDGC_STACK_MAX);
-	ev.stack = rc->stk;
-	rc->in->cb->event(rc->in->cb->ctx, &ev);
+	if (rc->stk) {
+		ev.stack = rc->stk;
+		ev.stack_len = rc->stk_n;
+		ev.after = rc->stk2;
+		ev.after_len = stack_top(&rc->pc.st, set, co->line_addr, rc->stk2,
+					 stack_depth(rc->in->cb));
+	}
+	const rd_callbacks *cb = rc->in->cb;
+	cb->event(cb->ctx, &ev);
+	/* A hit, or a fill of latency 0, landed at the lookup: said after
+	 * the request (a miss's fill lands in pc_fills, a merge's with it). */
+	if (cb->land && rd_event_has_effect(&ev) &&
+	    (outcome == RD_OUT_HIT || (outcome == RD_OUT_MISS && !rc->pc.last_lat))) {
+		rd_landing ld = {.time = ev.effect_at, .core = ev.core, .set = ev.set, .line = ev.line,
+				 .fill = outcome == RD_OUT_MISS,
+				 .stack = ev.after, .stack_len = ev.after_len};
+		cb->land(cb->ctx, &ld);
+	}
 }
 
 /* One request of the group at step t, with a port. 1: accepted. */
@@ -93,6 +109,12 @@ static int try_req(rdgc_core *rc, greq *q, uint32_t port)
 	int events = p->record_events && rc->in->cb && rc->in->cb->event;
 	uint32_t l = rq->line;
 	int outcome, leave = 0, write = 0;
+	if (events) { /* the set as the request finds it */
+		rc->used0 = rc->pc.used;
+		if (rc->stk)
+			rc->stk_n = stack_top(&rc->pc.st, rc->pc.st.ln[l].set, co->line_addr, rc->stk,
+					      stack_depth(rc->in->cb));
+	}
 	if (rq->store && p->stores == RD_STORES_EVICT) {
 		int o = pc_access(&rc->pc, l, 1, rc->t);
 		if (o < 0)
@@ -335,9 +357,12 @@ int sim_rdgc_core(const sim_input *in, uint32_t core, const sim_params *p, sim_c
 		}
 		rc.pc.set_show = rc.show;
 	}
-	if (p->record_events && in->cb && in->cb->event && in->cb->event_stacks) {
-		rc.stk = malloc(RDGC_STACK_MAX * sizeof *rc.stk);
-		if (!rc.stk)
+	if (p->record_events && in->cb && in->cb->event && in->cb->event_stacks && rc.pc.st.exact) {
+		/* (listed from the stack's marks: each stamp's line kept) */
+		rc.stk = malloc(RD_EVENT_STACK * sizeof *rc.stk);
+		rc.stk2 = malloc(RD_EVENT_STACK * sizeof *rc.stk2);
+		rc.pc.stk = rc.stk2;
+		if (!rc.stk || !rc.stk2 || (!rc.pc.st.who && stack_who(&rc.pc.st) < 0))
 			goto done;
 	}
 
@@ -390,6 +415,7 @@ done:
 	free(rc.bank_left);
 	free(rc.g);
 	free(rc.stk);
+	free(rc.stk2);
 	free(rc.show);
 	return rcode;
 }

@@ -122,7 +122,7 @@ static int requests_process(ref_state *rs, uint64_t t)
 }
 
 static void ref_event(ref_state *rs, uint64_t T, uint32_t w, uint32_t t, uint64_t a, uint32_t set,
-		      int64_t d, enum rd_outcome o, uint32_t lat, uint64_t eff, int fa_hit)
+		      int64_t d, enum rd_outcome o, uint32_t lat, uint64_t eff, int fa_hit, uint32_t used0)
 {
 	const rd_kernel *k = rs->in->k;
 	const rd_coal *co = rs->in->co;
@@ -147,6 +147,7 @@ static void ref_event(ref_state *rs, uint64_t T, uint32_t w, uint32_t t, uint64_
 		.latency = lat,
 		.effect_at = eff,
 		.mshrs_used = rs->nout,
+		.mshrs_before = used0,
 		.level = 1,
 	};
 	rs->in->cb->event(rs->in->cb->ctx, &ev);
@@ -183,6 +184,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 			uint32_t l = co->load_line[a], set = p->set_of[l];
 			int64_t d = stack_distance(&rs->st, l);
 			int fa_hit = p->shadow && stack_hit_inline(&rs->fa, l);
+			uint32_t used0 = rs->nout;
 			if (d < 0 || d >= p->ways) {
 				uint32_t lat = p->lat_miss + halfnormal_draw(&rs->latdist, &rs->rng);
 				if (lat > maxlat)
@@ -194,7 +196,7 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 					maxlat = 0;
 					rs->out->cancels++;
 					if (events)
-						ref_event(rs, T, w, t, a, set, d, RD_OUT_CANCEL, 0, 0, 0);
+						ref_event(rs, T, w, t, a, set, d, RD_OUT_CANCEL, 0, 0, 0, used0);
 					break;
 				}
 				if (req_push(rs, T + lat, l, set, 1) < 0)
@@ -207,14 +209,14 @@ static int warp_step(ref_state *rs, uint32_t w, uint64_t T, uint32_t M, int *ret
 				rs->out->assoc_access += d >= 0 && fa_hit;
 				if (events)
 					ref_event(rs, T, w, t, a, set, d, RD_OUT_MISS, lat, T + lat,
-						  fa_hit);
+						  fa_hit, used0);
 			} else {
 				if (req_push(rs, T + p->lat_hit, l, set, 0) < 0)
 					return -1;
 				rs->out->hits++;
 				if (events)
 					ref_event(rs, T, w, t, a, set, d, RD_OUT_HIT, p->lat_hit,
-						  T + p->lat_hit, 0);
+						  T + p->lat_hit, 0, used0);
 			}
 			if (p->shadow)
 				stack_update(&rs->fa, l);

@@ -111,31 +111,26 @@ HOT_CLONES void stack_update(rd_stack *st, uint32_t line)
 	stack_update_inline(st, line);
 }
 
-uint32_t stack_lines(const rd_stack *st, uint32_t set, const uint64_t *line_addr, uint64_t *out,
-		     uint32_t cap)
+uint32_t stack_top(const rd_stack *st, uint32_t set, const uint64_t *line_addr, uint64_t *out,
+		   uint32_t cap)
 {
-	/* (stamp, line) pairs of the set, newest first, by insertion */
-	uint32_t n = 0;
-	uint32_t *stamps = malloc((cap ? cap : 1) * sizeof *stamps);
-	if (!stamps)
+	/* every mark is a line's stamp or a hole's (exact: a line's older
+	 * marks are cleared); live counts them */
+	const rd_set *S = &st->set[set];
+	const uint64_t *b = st->bits + S->off;
+	const uint32_t *who = st->who + S->off * 64;
+	uint32_t n = 0, left = S->live;
+	if (S->counter <= 1)
 		return 0;
-	for (uint32_t l = 0; l < st->nlines; l++) {
-		uint32_t p = st->ln[l].stamp;
-		if (!p || st->ln[l].set != set)
-			continue;
-		uint32_t i = n < cap ? n++ : cap;
-		if (i == cap && (cap == 0 || p < stamps[cap - 1]))
-			continue; /* older than all kept */
-		if (i == cap)
-			i = cap - 1;
-		while (i && stamps[i - 1] < p) {
-			stamps[i] = stamps[i - 1];
-			out[i] = out[i - 1];
-			i--;
+	for (uint64_t w = (uint64_t)(S->counter - 1) >> 6; n < cap && left; w--) {
+		for (uint64_t m = b[w]; m && n < cap; left--) {
+			unsigned bit = 63u - (unsigned)__builtin_clzll(m);
+			m &= ~(1ULL << bit);
+			uint32_t q = (uint32_t)(w * 64 + bit), l = who[q];
+			out[n++] = st->ln[l].stamp == q ? line_addr[l] : RD_HOLE | q;
 		}
-		stamps[i] = p;
-		out[i] = line_addr[l];
+		if (!w)
+			break;
 	}
-	free(stamps);
 	return n;
 }

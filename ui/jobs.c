@@ -25,6 +25,12 @@ static void steps_event(void *ctx, const rd_event *ev)
 	steplog_add(sc->log, ev);
 }
 
+static void steps_land(void *ctx, const rd_landing *ld)
+{
+	steps_ctx *sc = ctx;
+	steplog_land(sc->log, ld);
+}
+
 /* Stop when stale, and once the log is full: the model reports progress
  * every few thousand requests, so a long trace costs only that much more. */
 static int steps_progress(void *ctx, double f)
@@ -66,10 +72,10 @@ static int steps_run(const job_env *env, const rd_config *cfg, steps_ctx *sc, ui
 	sc->log = steplog_new_at(cfg, first);
 	if (!sc->log)
 		return RD_ENOMEM;
-	/* The model's stacks cost a pass over the lines per request: for the
-	 * first window only (the replay's are checked against distances). */
-	rd_callbacks cb = {.progress = steps_progress, .event = steps_event,
-			   .event_stacks = first == 0, .ctx = sc};
+	/* The sets as the model lists them, and the landings, from the
+	 * first request on: the window's cache is what they say. */
+	rd_callbacks cb = {.progress = steps_progress, .event = steps_event, .land = steps_land,
+			   .event_stacks = 1, .stack_depth = &sc->log->depth, .ctx = sc};
 	rd_result res;
 	int st = rd_model_run(env->m, cfg, 1 << RD_CASE_FULL, &cb, &res);
 	if (st == RD_OK)

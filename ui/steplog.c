@@ -1,4 +1,4 @@
-/* The step-through log and its replay (see steplog.h). */
+/* The step-through log (see steplog.h). */
 #include "steplog.h"
 
 #include <ctype.h>
@@ -9,397 +9,70 @@
 
 #include "addrbits.h"
 
-/* ---------------------------------------------------------------- replay */
+/* ---------------------------------------------------------------- recording */
 
-typedef struct vec {
-	uint64_t *v;
-	uint32_t n, cap;
-	int dropped; /* a line fell off the bottom (the set has more than v) */
-} vec;
-
-/* The effect of a request still to land. idx: the request, an index into
- * the log's e[], or PRE | an index into pre[], or NO_REQ (before the
- * window, not kept). */
+/* A request whose effect has not landed yet. idx: the request, an index
+ * into the log's e[], or PRE | an index into pre[], or NO_REQ (before the
+ * window: ev kept for pre[]). */
 #define PRE 0x80000000u
 #define NO_REQ 0xFFFFFFFFu
 
-typedef struct effect {
-	uint64_t at, line;
-	uint32_t set, idx;
-	int fill;      /* a miss fill (holds the line's MSHR entry), or a hit */
-	rd_event ev;   /* the request (kept for the window's pre[]) */
-} effect;
+typedef struct pend {
+	uint32_t idx;
+	rd_event ev;   /* .stack and .after NULL */
+} pend;
 
-/* A line a store removed (l1.stores=evict: the model's wev): its effects
- * land without touching it, a hit's always, a fill's while fills that
- * were in flight at the store (skip of them) remain; a later fill puts it
- * back. */
-typedef struct wev {
-	uint64_t line;
-	uint32_t skip;
-} wev;
-
-/* An empty way (the model's hole): HOLE_BIT and the request number of the
- * store that made it, so that every replay names it alike and newer holes
- * have larger numbers (line addresses are byte addresses over the line
- * size: bit 63 is never set). */
-#define HOLE_BIT (1ull << 63)
-
-typedef struct core_rp {
-	vec *set;      /* per set: lines, most recent first (at most depth) */
-	vec *holes;    /* per set: its holes' numbers, the newest last (NULL: none yet) */
-	wev *wev;      /* lines stores removed */
-	size_t nwev, cwev;
-	effect *pend;  /* in push (issue) order */
-	size_t npend, cpend;
+typedef struct core_rec {
+	/* the latest entries the model reported of each set: its first
+	 * `ways` (sets x ways, NULL until the core reports) */
+	uint64_t *cur;
+	uint32_t *curn;
+	/* per set, its latest report kept in the pool (offset, count;
+	 * UINT32_MAX: none) */
+	uint32_t *last_off, *last_n;
+	pend *p;       /* in issue order */
+	size_t np, cp;
 	int have_step;
 	uint64_t step_t;
 	size_t rec_first; /* first kept request of the current step, or STEP_NONE */
-} core_rp;
+} core_rec;
 
-typedef struct replay {
-	steplog *l;    /* NULL: a replay for steplog_grid (nothing recorded) */
-	core_rp *core;
-	uint32_t ncores, sets, depth, ways;
-	int oom;
-} replay;
+typedef struct rec {
+	core_rec *core;
+	uint32_t ncores, sets, ways;
+} rec;
 
-int steplog_is_hole(uint64_t v)
+/* A fill's effect (a miss's, or a merge's into it), else a hit's. */
+static int is_fill(const rd_event *ev)
 {
-	return (v & HOLE_BIT) != 0;
+	return ev->outcome == RD_OUT_MISS || ev->outcome == RD_OUT_MERGE;
 }
-
-int steplog_has_effect(const rd_event *ev)
-{
-	if (ev->outcome == RD_OUT_CANCEL || ev->outcome == RD_OUT_EVICT ||
-	    ev->outcome == RD_OUT_BYPASS || ev->outcome == RD_OUT_RF || ev->outcome == RD_OUT_FILL)
-		return 0;
-	if (ev->level == 2) /* the L2's: not the replayed L1's */
-		return 0;
-	return !(ev->outcome == RD_OUT_MISS && ev->cls == RD_CLASS_BYPASS);
-}
-
-static int vec_push(replay *r, vec *s, uint64_t v)
-{
-	if (s->n == s->cap) {
-		uint32_t nc = s->cap ? s->cap * 2 : 4;
-		uint64_t *p = realloc(s->v, nc * sizeof *p);
-		if (!p) {
-			r->oom = 1;
-			return -1;
-		}
-		s->v = p;
-		s->cap = nc;
-	}
-	s->v[s->n++] = v;
-	return 0;
-}
-
-static void vec_remove(vec *s, uint32_t i)
-{
-	memmove(s->v + i, s->v + i + 1, (s->n - i - 1) * sizeof *s->v);
-	s->n--;
-}
-
-static int64_t lru_find(const vec *s, uint64_t line);
-static void lru_touch(replay *r, vec *s, uint64_t line);
-
-/*
- * A line lands in set si: to the top of its stack. As in the model
- * (stack_update_as), a line from outside the ways fills the newest hole
- * of the set, whose mark leaves the stack (nothing falls out of the ways
- * then).
- */
-static void set_touch(replay *r, core_rp *c, uint32_t si, uint64_t line)
-{
-	vec *s = &c->set[si];
-	int64_t at = lru_find(s, line);
-	if (c->holes && c->holes[si].n && !(at >= 0 && at < (int64_t)r->ways)) {
-		vec *h = &c->holes[si];
-		int64_t k = lru_find(s, h->v[--h->n]);
-		if (k >= 0) /* (else it fell below the lines kept) */
-			vec_remove(s, (uint32_t)k);
-	}
-	lru_touch(r, s, line);
-}
-
-static void lru_touch(replay *r, vec *s, uint64_t line)
-{
-	uint32_t i = 0;
-	while (i < s->n && s->v[i] != line)
-		i++;
-	if (i == s->n) {
-		if (s->n < r->depth) {
-			if (s->n == s->cap) {
-				uint32_t nc = s->cap ? s->cap * 2 : 8;
-				if (nc > r->depth)
-					nc = r->depth;
-				uint64_t *p = realloc(s->v, nc * sizeof *p);
-				if (!p) {
-					r->oom = 1;
-					return;
-				}
-				s->v = p;
-				s->cap = nc;
-			}
-			s->n++;
-		}
-		if (s->n == r->depth && i == s->n)
-			s->dropped = 1;
-		i = s->n - 1; /* the least recent line falls off a full set */
-	}
-	memmove(s->v + 1, s->v, i * sizeof *s->v);
-	s->v[0] = line;
-}
-
-static int64_t lru_find(const vec *s, uint64_t line)
-{
-	for (uint32_t i = 0; i < s->n; i++)
-		if (s->v[i] == line)
-			return i;
-	return -1;
-}
-
-static int replay_init(replay *r, steplog *l, const rd_config *c, uint32_t depth)
-{
-	memset(r, 0, sizeof *r);
-	r->l = l;
-	r->sets = rd_config_sets(c);
-	if (!r->sets)
-		r->sets = 1;
-	r->ncores = c->cores ? c->cores : 1;
-	r->depth = depth;
-	r->ways = c->l1_ways;
-	r->core = calloc(r->ncores, sizeof *r->core);
-	if (!r->core)
-		return -1;
-	for (uint32_t k = 0; k < r->ncores; k++) {
-		r->core[k].rec_first = STEP_NONE;
-		if (!(r->core[k].set = calloc(r->sets, sizeof *r->core[k].set)))
-			return -1;
-	}
-	return 0;
-}
-
-static void replay_free(replay *r)
-{
-	if (!r->core)
-		return;
-	for (uint32_t c = 0; c < r->ncores; c++) {
-		if (r->core[c].set)
-			for (uint32_t s = 0; s < r->sets; s++)
-				free(r->core[c].set[s].v);
-		free(r->core[c].set);
-		if (r->core[c].holes)
-			for (uint32_t s = 0; s < r->sets; s++)
-				free(r->core[c].holes[s].v);
-		free(r->core[c].holes);
-		free(r->core[c].wev);
-		free(r->core[c].pend);
-	}
-	free(r->core);
-	r->core = NULL;
-}
-
-static wev *wev_find(core_rp *c, uint64_t line)
-{
-	for (size_t k = 0; k < c->nwev; k++)
-		if (c->wev[k].line == line)
-			return &c->wev[k];
-	return NULL;
-}
-
-static void land(replay *r, core_rp *c, size_t k)
-{
-	const effect *e = &c->pend[k];
-	wev *w = c->nwev ? wev_find(c, e->line) : NULL;
-	if (w) {
-		/* a store removed the line: the effects of it then pending land
-		 * without touching the stack (model/sim_paper.c, effect_apply) */
-		if (w->skip) {
-			w->skip--;
-			return;
-		}
-		if (e->fill)
-			*w = c->wev[--c->nwev]; /* filled again */
-	}
-	set_touch(r, c, e->set, e->line);
-}
-
-/*
- * A store under l1.stores=evict, after its lookup: a line in the ways
- * leaves them, its way empty (a hole where it was); the effects of the
- * line then pending (fills in flight, hits' effects) land without
- * touching the stack. ev->outcome says whether the
- * model found it so (RD_OUT_EVICT); the replay's own view must agree.
- */
-static int rp_store(replay *r, core_rp *c, const rd_event *ev, uint64_t num)
-{
-	if (!ev->store || (ev->outcome != RD_OUT_EVICT && ev->outcome != RD_OUT_BYPASS))
-		return 0;
-	vec *s = &c->set[ev->set];
-	int64_t d = lru_find(s, ev->line);
-	int in_ways = d >= 0 && d < (int64_t)r->ways;
-	uint32_t pending = 0; /* the line's effects still to land: fills and hits */
-	for (size_t k = 0; k < c->npend; k++)
-		pending += c->pend[k].line == ev->line;
-	if ((in_ways || pending) != (ev->outcome == RD_OUT_EVICT))
-		return -1;
-	if (ev->outcome != RD_OUT_EVICT)
-		return 0;
-	if (in_ways) {
-		if (!c->holes && !(c->holes = calloc(r->sets, sizeof *c->holes))) {
-			r->oom = 1;
-			return 0;
-		}
-		uint64_t h = HOLE_BIT | num;
-		s->v[d] = h;
-		vec_push(r, &c->holes[ev->set], h);
-	}
-	wev *w = wev_find(c, ev->line);
-	if (!w) {
-		if (c->nwev == c->cwev) {
-			size_t nc = c->cwev ? c->cwev * 2 : 8;
-			wev *p = realloc(c->wev, nc * sizeof *p);
-			if (!p) {
-				r->oom = 1;
-				return 0;
-			}
-			c->wev = p;
-			c->cwev = nc;
-		}
-		w = &c->wev[c->nwev++];
-		w->line = ev->line;
-	}
-	w->skip = pending;
-	return 0;
-}
-
-/* Land every effect due at or before t, by time then issue order. */
-static void land_until(replay *r, core_rp *c, uint64_t t)
-{
-	for (;;) {
-		uint64_t first = UINT64_MAX;
-		for (size_t k = 0; k < c->npend; k++)
-			if (c->pend[k].at <= t && c->pend[k].at < first)
-				first = c->pend[k].at;
-		if (first == UINT64_MAX)
-			return;
-		size_t o = 0;
-		for (size_t k = 0; k < c->npend; k++) {
-			if (c->pend[k].at == first)
-				land(r, c, k);
-			else
-				c->pend[o++] = c->pend[k];
-		}
-		c->npend = o;
-	}
-}
-
-/* Lines with a fill in flight: the MSHR entries in use. */
-static uint32_t mshrs_used(const core_rp *c)
-{
-	uint32_t n = 0;
-	for (size_t k = 0; k < c->npend; k++) {
-		if (!c->pend[k].fill)
-			continue;
-		size_t j = 0;
-		while (j < k && !(c->pend[j].fill && c->pend[j].line == c->pend[k].line))
-			j++;
-		n += j == k;
-	}
-	return n;
-}
-
-/* Where a request's early_by is: in the log or in pre[]. */
-static uint32_t *early_slot(steplog *l, uint32_t idx)
-{
-	if (!l || idx == NO_REQ)
-		return NULL;
-	if (idx & PRE)
-		return (idx & ~PRE) < l->npre ? &l->pre[idx & ~PRE].early_by : NULL;
-	return idx < l->n ? &l->e[idx].early_by : NULL;
-}
-
-/* The lookup of ev at its time T: what was due before T lands, then, on a
- * miss, the looked-up line's own fills due at T. The distance the lookup
- * sees (-1: not among the lines kept). me: ev's index in the log (for
- * early_by), or NO_REQ. */
-static int64_t rp_lookup(replay *r, core_rp *c, const rd_event *ev, uint32_t me)
-{
-	uint64_t T = ev->time;
-	if (T > 0)
-		land_until(r, c, T - 1);
-	vec *set = &c->set[ev->set];
-	int64_t d = lru_find(set, ev->line);
-	/* (a store's line does not land first: it merges, as in the model) */
-	if ((d < 0 || d >= (int64_t)r->ways) && !ev->store) {
-		size_t o = 0;
-		for (size_t k = 0; k < c->npend; k++) {
-			effect *e = &c->pend[k];
-			if (e->fill && e->at == T && e->line == ev->line) {
-				land(r, c, k);
-				uint32_t *eb = early_slot(r->l, e->idx);
-				if (eb && me != NO_REQ)
-					*eb = me;
-			} else {
-				c->pend[o++] = *e;
-			}
-		}
-		c->npend = o;
-		d = lru_find(set, ev->line);
-	}
-	return d;
-}
-
-static int rp_push(replay *r, core_rp *c, const rd_event *ev, uint32_t idx)
-{
-	if (!steplog_has_effect(ev))
-		return 0;
-	if (c->npend == c->cpend) {
-		size_t nc = c->cpend ? c->cpend * 2 : 16;
-		effect *p = realloc(c->pend, nc * sizeof *p);
-		if (!p) {
-			r->oom = 1;
-			return -1;
-		}
-		c->pend = p;
-		c->cpend = nc;
-	}
-	effect *e = &c->pend[c->npend++];
-	e->at = ev->effect_at;
-	e->line = ev->line;
-	e->set = ev->set;
-	e->idx = idx;
-	e->fill = ev->outcome == RD_OUT_MISS;
-	e->ev = *ev;
-	e->ev.stack = NULL;
-	return 0;
-}
-
-/* ---------------------------------------------------------------- the log */
 
 static steplog *log_new(const rd_config *c, uint64_t first)
 {
 	steplog *l = calloc(1, sizeof *l);
-	replay *r = calloc(1, sizeof *r);
-	if (!l || !r) {
-		free(l);
+	rec *r = calloc(1, sizeof *r);
+	if (r) {
+		r->sets = rd_config_sets(c) ? rd_config_sets(c) : 1;
+		r->ncores = c->cores ? c->cores : 1;
+		r->ways = c->l1_ways;
+		r->core = calloc(r->ncores, sizeof *r->core);
+	}
+	if (!l || !r || !r->core) {
+		free(r ? r->core : NULL);
 		free(r);
+		free(l);
 		return NULL;
 	}
+	for (uint32_t k = 0; k < r->ncores; k++)
+		r->core[k].rec_first = STEP_NONE;
 	l->cfg = *c;
 	l->sets = rd_config_sets(c);
 	l->first = first;
-	l->replay_ok = 1;
-	uint32_t depth = c->l1_ways > STEP_DEPTH ? c->l1_ways : STEP_DEPTH;
-	if (replay_init(r, l, c, depth) < 0) {
-		replay_free(r);
-		free(r);
-		free(l);
-		return NULL;
-	}
-	l->rp = r;
+	l->ncores = r->ncores;
+	l->cways = r->ways;
+	l->depth = first ? (r->ways ? r->ways : 1) : STEP_KEEP;
+	l->rec = r;
 	return l;
 }
 
@@ -413,21 +86,29 @@ steplog *steplog_new_at(const rd_config *c, uint64_t first)
 	return log_new(c, first);
 }
 
-static void rp_drop(steplog *l)
+static void rec_drop(steplog *l)
 {
-	replay *r = l->rp;
-	if (r) {
-		replay_free(r);
-		free(r);
-		l->rp = NULL;
+	rec *r = l->rec;
+	if (!r)
+		return;
+	for (uint32_t k = 0; k < r->ncores; k++) {
+		core_rec *c = &r->core[k];
+		free(c->cur);
+		free(c->curn);
+		free(c->last_off);
+		free(c->last_n);
+		free(c->p);
 	}
+	free(r->core);
+	free(r);
+	l->rec = NULL;
 }
 
 void steplog_free(steplog *l)
 {
 	if (!l)
 		return;
-	rp_drop(l);
+	rec_drop(l);
 	free(l->e);
 	free(l->lines);
 	free(l->pre);
@@ -435,12 +116,7 @@ void steplog_free(steplog *l)
 	free(l->snap_set);
 	free(l->snap_n);
 	free(l->snap_lines);
-	free(l->snap_hole_core);
-	free(l->snap_hole_set);
-	free(l->snap_hole);
-	free(l->snap_wev_core);
-	free(l->snap_wev_skip);
-	free(l->snap_wev_line);
+	free(l->chg);
 	free(l);
 }
 
@@ -464,52 +140,99 @@ static uint32_t pool_put(steplog *l, const uint64_t *v, uint32_t n)
 	return off;
 }
 
-static void disagree(steplog *l, size_t i)
+/* The core's per-set records, at its first report. */
+static int core_ready(const rec *r, core_rec *c)
 {
-	if (l->replay_ok) {
-		l->replay_ok = 0;
-		l->replay_bad = i;
-	}
+	if (c->cur)
+		return 0;
+	size_t cells = (size_t)r->sets * r->ways;
+	c->cur = malloc((cells ? cells : 1) * sizeof *c->cur);
+	c->curn = calloc(r->sets, sizeof *c->curn);
+	c->last_off = malloc(r->sets * sizeof *c->last_off);
+	c->last_n = calloc(r->sets, sizeof *c->last_n);
+	if (!c->cur || !c->curn || !c->last_off || !c->last_n)
+		return -1;
+	memset(c->last_off, 0xff, r->sets * sizeof *c->last_off);
+	return 0;
 }
 
-/* The step of c ends: land its effects and note each of its kept
- * requests' set as it is afterwards. */
-static void step_end(replay *r, core_rp *c, size_t end)
+/*
+ * The model reported set s of core c as v (n entries, most recent first):
+ * it is the set now. Kept while the log records (the window and the rest
+ * of its last step): in the pool, and for the grid as a change at pos (the
+ * requests before it: the log's e[0 .. pos)). off: already in the pool
+ * there (a request's stack before), else UINT32_MAX.
+ */
+static int report(steplog *l, core_rec *c, uint32_t s, const uint64_t *v, uint32_t n, size_t pos,
+		  uint32_t off)
+{
+	rec *r = l->rec;
+	if (core_ready(r, c) < 0)
+		return -1;
+	uint32_t w = n < r->ways ? n : r->ways;
+	if (w)
+		memcpy(c->cur + (size_t)s * r->ways, v, w * sizeof *v);
+	c->curn[s] = w;
+	if (!l->have_snap || l->tail_done)
+		return 0;
+	if (n > STEP_KEEP)
+		n = STEP_KEEP;
+	if (off == UINT32_MAX && (off = pool_put(l, v, n)) == UINT32_MAX)
+		return -1;
+	c->last_off[s] = off;
+	c->last_n[s] = n;
+	if (l->nchg == l->cchg) {
+		size_t nc = l->cchg ? l->cchg * 2 : 256;
+		step_chg *p = realloc(l->chg, nc * sizeof *p);
+		if (!p)
+			return -1;
+		l->chg = p;
+		l->cchg = nc;
+	}
+	l->chg[l->nchg++] = (step_chg){(uint32_t)pos, (uint32_t)(c - r->core), s, off, n};
+	return 0;
+}
+
+/* The step of c ends: each of its kept requests' set as it is now. */
+static void step_end(steplog *l, core_rec *c, size_t end)
 {
 	if (!c->have_step)
 		return;
-	steplog *l = r->l;
-	land_until(r, c, c->step_t);
-	uint32_t core = (uint32_t)(c - r->core);
-	for (size_t i = c->rec_first; l && c->rec_first != STEP_NONE && i < end; i++) {
+	uint32_t core = (uint32_t)(c - ((rec *)l->rec)->core);
+	for (size_t i = c->rec_first; c->rec_first != STEP_NONE && i < end; i++) {
 		step_ev *s = &l->e[i];
-		if (s->ev.core != core)
+		if (s->ev.core != core || s->ev.level == 2 || s->ev.outcome == RD_OUT_FILL)
 			continue;
-		const vec *v = &c->set[s->ev.set];
-		s->nafter = v->n > STEP_KEEP ? STEP_KEEP : v->n;
-		s->after = pool_put(l, v->v, s->nafter);
-		if (s->after == UINT32_MAX) {
-			r->oom = 1;
-			s->after = 0;
-			s->nafter = 0;
+		if (c->last_n && c->last_off[s->ev.set] != UINT32_MAX) {
+			s->after = c->last_off[s->ev.set];
+			s->nafter = c->last_n[s->ev.set];
+		} else {
+			s->after = s->before;
+			s->nafter = s->nbefore;
 		}
 	}
 	c->have_step = 0;
 	c->rec_first = STEP_NONE;
 }
 
+/* A report of core c at time t: a later time ends its step. */
+static void step_at(steplog *l, core_rec *c, uint64_t t)
+{
+	if (c->have_step && c->step_t != t)
+		step_end(l, c, l->n);
+}
+
 /* The window starts: keep the cache (its sets that hold lines) and the
  * requests in flight. */
-static int window_start(steplog *l, replay *r)
+static int window_start(steplog *l)
 {
-	l->ncores = r->ncores;
-	l->cways = r->ways;
+	rec *r = l->rec;
 	l->have_snap = 1;
 	size_t ns = 0, np = 0;
 	for (uint32_t k = 0; k < r->ncores; k++) {
-		np += r->core[k].npend;
-		for (uint32_t s = 0; s < r->sets; s++)
-			ns += r->core[k].set[s].n > 0;
+		np += r->core[k].np;
+		for (uint32_t s = 0; r->core[k].curn && s < r->sets; s++)
+			ns += r->core[k].curn[s] > 0;
 	}
 	l->pre = calloc(np ? np : 1, sizeof *l->pre);
 	l->snap_core = malloc((ns ? ns : 1) * sizeof *l->snap_core);
@@ -518,105 +241,138 @@ static int window_start(steplog *l, replay *r)
 	l->snap_lines = malloc((ns * l->cways > 0 ? ns * l->cways : 1) * sizeof *l->snap_lines);
 	if (!l->pre || !l->snap_core || !l->snap_set || !l->snap_n || !l->snap_lines)
 		return -1;
-	/* The stores' holes and removed lines (none unless l1.stores=evict). */
-	size_t nh = 0, nw = 0;
 	for (uint32_t k = 0; k < r->ncores; k++) {
-		nw += r->core[k].nwev;
-		for (uint32_t s = 0; r->core[k].holes && s < r->sets; s++)
-			nh += r->core[k].holes[s].n;
-	}
-	l->snap_hole_core = malloc((nh ? nh : 1) * sizeof *l->snap_hole_core);
-	l->snap_hole_set = malloc((nh ? nh : 1) * sizeof *l->snap_hole_set);
-	l->snap_hole = malloc((nh ? nh : 1) * sizeof *l->snap_hole);
-	l->snap_wev_core = malloc((nw ? nw : 1) * sizeof *l->snap_wev_core);
-	l->snap_wev_skip = malloc((nw ? nw : 1) * sizeof *l->snap_wev_skip);
-	l->snap_wev_line = malloc((nw ? nw : 1) * sizeof *l->snap_wev_line);
-	if (!l->snap_hole_core || !l->snap_hole_set || !l->snap_hole || !l->snap_wev_core ||
-	    !l->snap_wev_skip || !l->snap_wev_line)
-		return -1;
-	for (uint32_t k = 0; k < r->ncores; k++) {
-		const core_rp *c = &r->core[k];
-		for (uint32_t s = 0; c->holes && s < r->sets; s++)
-			for (uint32_t j = 0; j < c->holes[s].n; j++) {
-				l->snap_hole_core[l->nsnap_holes] = k;
-				l->snap_hole_set[l->nsnap_holes] = s;
-				l->snap_hole[l->nsnap_holes++] = c->holes[s].v[j];
-			}
-		for (size_t j = 0; j < c->nwev; j++) {
-			l->snap_wev_core[l->nsnap_wev] = k;
-			l->snap_wev_skip[l->nsnap_wev] = c->wev[j].skip;
-			l->snap_wev_line[l->nsnap_wev++] = c->wev[j].line;
-		}
-	}
-	for (uint32_t k = 0; k < r->ncores; k++) {
-		core_rp *c = &r->core[k];
-		for (uint32_t s = 0; s < r->sets; s++) {
-			const vec *v = &c->set[s];
-			if (!v->n)
+		core_rec *c = &r->core[k];
+		for (uint32_t s = 0; c->curn && s < r->sets; s++) {
+			if (!c->curn[s])
 				continue;
-			uint32_t n = v->n < l->cways ? v->n : l->cways;
 			l->snap_core[l->nsnap] = k;
 			l->snap_set[l->nsnap] = s;
-			l->snap_n[l->nsnap] = n;
-			memcpy(l->snap_lines + l->nsnap * l->cways, v->v, n * sizeof *v->v);
+			l->snap_n[l->nsnap] = c->curn[s];
+			memcpy(l->snap_lines + l->nsnap * l->cways, c->cur + (size_t)s * r->ways,
+			       c->curn[s] * sizeof *c->cur);
 			l->nsnap++;
 		}
-		for (size_t j = 0; j < c->npend; j++) {
+		for (size_t j = 0; j < c->np; j++) {
 			step_ev *p = &l->pre[l->npre];
 			memset(p, 0, sizeof *p);
-			p->ev = c->pend[j].ev;
+			p->ev = c->p[j].ev;
 			p->early_by = STEP_NONE;
+			p->landed = STEP_NONE;
 			p->prev = STEP_NONE;
-			c->pend[j].idx = PRE | (uint32_t)l->npre++;
+			c->p[j].idx = PRE | (uint32_t)l->npre++;
 		}
+	}
+	return 0;
+}
+
+/* Where request idx is kept: in the log, in pre[], or nowhere. */
+static step_ev *kept(steplog *l, uint32_t idx)
+{
+	if (idx == NO_REQ)
+		return NULL;
+	if (idx & PRE)
+		return (idx & ~PRE) < l->npre ? &l->pre[idx & ~PRE] : NULL;
+	return idx < l->n ? &l->e[idx] : NULL;
+}
+
+static int pend_push(core_rec *c, const rd_event *ev, uint32_t idx)
+{
+	if (c->np == c->cp) {
+		size_t nc = c->cp ? c->cp * 2 : 16;
+		pend *p = realloc(c->p, nc * sizeof *p);
+		if (!p)
+			return -1;
+		c->p = p;
+		c->cp = nc;
+	}
+	pend *p = &c->p[c->np++];
+	p->idx = idx;
+	p->ev = *ev;
+	p->ev.stack = p->ev.after = NULL;
+	return 0;
+}
+
+/* A report starts the window once the requests before it have come. */
+static int window_due(steplog *l)
+{
+	if (l->have_snap || l->seen != l->first)
+		return 0;
+	if (window_start(l) < 0) {
+		l->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
+int steplog_land(steplog *l, const rd_landing *ld)
+{
+	rec *r = l->rec;
+	if (!r || l->oom || window_due(l) < 0)
+		return -1;
+	if (l->tail_done || ld->core >= r->ncores || ld->set >= r->sets)
+		return l->tail_done;
+	core_rec *c = &r->core[ld->core];
+	step_at(l, c, ld->time);
+	/* Its requests: landed, before the next one's lookup (early: that
+	 * lookup needed it), the next one kept or not. */
+	uint32_t next = l->have_snap && l->n < STEP_MAX ? (uint32_t)l->n : STEP_NONE;
+	size_t o = 0;
+	for (size_t k = 0; k < c->np; k++) {
+		pend *p = &c->p[k];
+		if (p->ev.line != ld->line || p->ev.effect_at != ld->time || is_fill(&p->ev) != ld->fill) {
+			c->p[o++] = *p;
+			continue;
+		}
+		step_ev *s = kept(l, p->idx);
+		if (s) {
+			s->landed = (uint32_t)l->n;
+			if (ld->early)
+				s->early_by = next;
+		}
+	}
+	c->np = o;
+	if (ld->stack && report(l, c, ld->set, ld->stack, ld->stack_len, l->n, UINT32_MAX) < 0) {
+		l->oom = 1;
+		return -1;
 	}
 	return 0;
 }
 
 int steplog_add(steplog *l, const rd_event *ev)
 {
-	replay *r = l->rp;
-	if (!r || l->oom)
+	rec *r = l->rec;
+	if (!r || l->oom || window_due(l) < 0)
 		return -1;
 	uint64_t num = l->seen++;
+	if (l->seen == l->first) /* (the window's reports come next) */
+		l->depth = STEP_KEEP;
 	/* The L2's requests and the fills' rows (model=rdgc, an L2) are
-	 * kept and shown, not replayed: the replay is the L1's, under the
-	 * paper profile's rules. The L2 runs after every L1: once its
-	 * requests come, every L1 step has ended. */
+	 * kept and shown; the L1's sets are the rest's. The L2 runs after
+	 * every L1: once its requests come, every L1 step has ended. */
 	int foreign = ev->level == 2 || ev->outcome == RD_OUT_FILL;
-	if (foreign && num >= l->first + STEP_MAX) {
-		l->truncated = 1;
-		l->tail_done = 1;
-		return 1;
-	}
+	int mine = !foreign && ev->core < r->ncores && ev->set < r->sets;
 	if (num >= l->first + STEP_MAX) {
 		l->truncated = 1;
-		if (!l->tail_done && ev->core < r->ncores && ev->set < r->sets) {
-			core_rp *c = &r->core[ev->core];
+		if (!l->tail_done && mine) {
+			core_rec *c = &r->core[ev->core];
 			if (c->have_step && c->rec_first != STEP_NONE && c->step_t == ev->time) {
-				/* the step of kept requests goes on: its effects count */
-				rp_lookup(r, c, ev, NO_REQ);
-				rp_store(r, c, ev, num);
-				if (rp_push(r, c, ev, NO_REQ) < 0)
+				/* the step of kept requests goes on: what it changes counts */
+				if (ev->after && report(l, c, ev->set, ev->after, ev->after_len, l->n,
+							UINT32_MAX) < 0) {
 					l->oom = 1;
+					return -1;
+				}
 				return 1;
 			}
 		}
+		/* (the step has ended: the rest does not matter) */
 		l->tail_done = 1;
 		return 1;
 	}
 	int keep = num >= l->first;
-	if (keep && num == l->first && window_start(l, r) < 0) {
-		l->oom = 1;
-		return -1;
-	}
-	if (foreign && !keep)
+	if (!keep && !mine)
 		return 0;
-	if (!foreign && (ev->core >= r->ncores || ev->set >= r->sets)) {
-		disagree(l, l->n); /* not the model the replay knows */
-		if (!keep)
-			return 0;
-	}
 	if (keep && l->n == l->cap) {
 		size_t nc = l->cap ? l->cap * 2 : 64;
 		step_ev *p = realloc(l->e, nc * sizeof *p);
@@ -632,18 +388,19 @@ int steplog_add(steplog *l, const rd_event *ev)
 	if (s) {
 		memset(s, 0, sizeof *s);
 		s->ev = *ev;
-		s->ev.stack = NULL;
+		s->ev.stack = s->ev.after = NULL;
+		s->mshr_before = ev->mshrs_before;
 		s->early_by = STEP_NONE;
+		s->landed = STEP_NONE;
 		s->prev = STEP_NONE;
 		l->n++;
-		if (ev->stack && !foreign)
+		if (ev->stack && mine)
 			l->stacks = 1;
 	}
-	if (foreign || ev->core >= r->ncores || ev->set >= r->sets)
+	if (!mine)
 		return 0;
-	core_rp *c = &r->core[ev->core];
-	if (c->have_step && c->step_t != ev->time)
-		step_end(r, c, li);
+	core_rec *c = &r->core[ev->core];
+	step_at(l, c, ev->time);
 	if (!c->have_step) {
 		c->have_step = 1;
 		c->step_t = ev->time;
@@ -651,52 +408,25 @@ int steplog_add(steplog *l, const rd_event *ev)
 	}
 	if (s && c->rec_first == STEP_NONE)
 		c->rec_first = li;
-	int64_t d = rp_lookup(r, c, ev, s ? (uint32_t)li : NO_REQ);
-	if (s) {
-		const vec *set = &c->set[ev->set];
-		/* Check the replay against what the model reported: its lines,
-		 * most recent first (the model's stack lists no holes). */
-		uint64_t lines[STEP_DEPTH];
-		/* A set that lost lines off its bottom, then entries above
-		 * (a hole filled by a line from below), is known only as far
-		 * as it goes: the model's may go on. */
-		uint32_t have = 0, partial = set->dropped;
-		for (uint32_t k = 0; k < set->n && have < STEP_DEPTH; k++)
-			if (!steplog_is_hole(set->v[k]))
-				lines[have++] = set->v[k];
-		int same = !ev->stack ||
-			   ((partial ? ev->stack_len >= have : ev->stack_len == have) &&
-			    (!have || memcmp(ev->stack, lines, have * sizeof *lines) == 0));
-		if (!same)
-			disagree(l, li);
-		/* Kept: the replay's set, its empty ways shown, while it agrees;
-		 * else what the model reported. */
-		const uint64_t *src = ev->stack && !same ? ev->stack : set->v;
-		uint32_t n = ev->stack && !same ? ev->stack_len : set->n;
-		if (n > STEP_KEEP)
-			n = STEP_KEEP;
-		s->nbefore = n;
-		s->before = pool_put(l, src, n);
-		if (s->before == UINT32_MAX) {
-			l->oom = 1;
-			return -1;
+	int bad = 0;
+	if (ev->stack) {
+		/* the set as the lookup found it (kept: the request's before) */
+		uint32_t off = UINT32_MAX;
+		if (s) {
+			s->nbefore = ev->stack_len > STEP_KEEP ? STEP_KEEP : ev->stack_len;
+			bad |= (off = s->before = pool_put(l, ev->stack, s->nbefore)) == UINT32_MAX;
+			s->after = s->before;
+			s->nafter = s->nbefore;
 		}
-		if (d >= 0 ? d != ev->distance
-			   : ev->distance >= 0 && ev->distance < (int64_t)set->n)
-			disagree(l, li);
-		s->mshr_before = mshrs_used(c);
+		bad |= !bad && report(l, c, ev->set, ev->stack, ev->stack_len, li, off) < 0;
+		/* ... and after it, where it changed it */
+		if (ev->after && ev->after != ev->stack)
+			bad |= !bad && report(l, c, ev->set, ev->after, ev->after_len, li + 1,
+					      UINT32_MAX) < 0;
 	}
-	/* A store's removal comes after its stack: the event shows the set
-	 * as the store found it (the line it removes still there). */
-	if (rp_store(r, c, ev, num) < 0)
-		disagree(l, s ? li : l->n);
-	if (rp_push(r, c, ev, s ? (uint32_t)li : NO_REQ) < 0) {
-		l->oom = 1;
-		return -1;
-	}
-	if (s && mshrs_used(c) != ev->mshrs_used)
-		disagree(l, li);
-	if (r->oom) {
+	/* (reference-2013 reports no landings: nothing would leave the list) */
+	if (bad || (rd_event_has_effect(ev) && l->cfg.model != RD_PROFILE_REF2013 &&
+		    pend_push(c, ev, s ? (uint32_t)li : NO_REQ) < 0)) {
 		l->oom = 1;
 		return -1;
 	}
@@ -744,20 +474,13 @@ static int link_warps(steplog *l)
 
 int steplog_end(steplog *l, int complete)
 {
-	replay *r = l->rp;
-	int oom = l->oom;
-	if (r) {
+	rec *r = l->rec;
+	if (r)
 		for (uint32_t c = 0; c < r->ncores; c++)
-			step_end(r, &r->core[c], l->n);
-		oom |= r->oom;
-		rp_drop(l);
-	}
+			step_end(l, &r->core[c], l->n);
+	rec_drop(l);
 	l->complete = complete;
-	/* The replay follows the paper profile's rules (the reference-2013
-	 * code's differ, and it reports no stacks). */
-	if (l->cfg.model != RD_PROFILE_PAPER || (!l->stacks && !l->n))
-		l->replay_ok = l->replay_ok && l->stacks;
-	if (oom || link_warps(l) < 0)
+	if (l->oom || link_warps(l) < 0)
 		return -1;
 	return 0;
 }
@@ -770,14 +493,10 @@ int steplog_finish(steplog *l)
 /* ---------------------------------------------------------------- queries */
 
 /* Is s (issued before request i, on its core) still to take effect at
- * i's lookup? */
+ * i's lookup (the model reported it landed after)? */
 static int pending_at(const steplog *l, const step_ev *s, size_t i)
 {
-	const rd_event *ev = &l->e[i].ev;
-	if (s->ev.core != ev->core || !steplog_has_effect(&s->ev))
-		return 0;
-	return s->ev.effect_at > ev->time ||
-	       (s->ev.effect_at == ev->time && (s->early_by == STEP_NONE || s->early_by > i));
+	return s->ev.core == l->e[i].ev.core && rd_event_has_effect(&s->ev) && s->landed > i;
 }
 
 size_t steplog_inflight(const steplog *l, size_t i, const step_ev **out, size_t max)
@@ -1030,11 +749,8 @@ static void explain(const steplog *l, size_t i, char *buf, size_t len)
 
 void step_grid_free(step_grid *g)
 {
-	replay *r = g->rp;
-	if (r) {
-		replay_free(r);
-		free(r);
-	}
+	free(g->lines);
+	free(g->n);
 	free(g->fly_line);
 	free(g->fly_set);
 	memset(g, 0, sizeof *g);
@@ -1050,88 +766,58 @@ int step_grid_flying(const step_grid *g, uint64_t line)
 
 const uint64_t *step_grid_set(const step_grid *g, uint32_t s, uint32_t *n)
 {
-	const replay *r = g->rp;
 	*n = 0;
-	if (!r || s >= g->sets)
+	if (!g->lines || s >= g->sets)
 		return NULL;
-	const vec *v = &r->core[g->core].set[s];
-	*n = v->n < g->ways ? v->n : g->ways;
-	return v->v;
+	*n = g->n[s];
+	return g->lines + (size_t)s * g->ways;
+}
+
+/* Set s of g is v (n entries): its first ways. */
+static void grid_put(step_grid *g, uint32_t s, const uint64_t *v, uint32_t n)
+{
+	if (s >= g->sets)
+		return;
+	g->n[s] = n < g->ways ? n : g->ways;
+	memcpy(g->lines + (size_t)s * g->ways, v, g->n[s] * sizeof *v);
 }
 
 int steplog_grid(const steplog *l, size_t i, step_grid *g)
 {
 	memset(g, 0, sizeof *g);
-	if (i >= l->n || !l->have_snap || !l->cways)
+	if (i >= l->n || !l->have_snap || !l->cways || l->e[i].ev.core >= l->ncores)
 		return -1;
 	uint32_t core = l->e[i].ev.core;
-	replay *r = calloc(1, sizeof *r);
-	rd_config c = l->cfg;
-	if (!r || core >= l->ncores || replay_init(r, NULL, &c, l->cways) < 0) {
-		if (r && core < l->ncores)
-			replay_free(r);
-		free(r);
-		return -1;
-	}
-	g->rp = r;
-	core_rp *cr = &r->core[core];
-	for (size_t k = 0; k < l->nsnap && !r->oom; k++) {
-		if (l->snap_core[k] != core || l->snap_set[k] >= r->sets)
-			continue;
-		for (uint32_t j = l->snap_n[k]; j-- > 0;)
-			lru_touch(r, &cr->set[l->snap_set[k]], l->snap_lines[k * l->cways + j]);
-	}
-	/* The stores' holes (oldest first: the newest is filled first) and
-	 * removed lines at the window's start. */
-	for (size_t k = 0; k < l->nsnap_holes && !r->oom; k++) {
-		if (l->snap_hole_core[k] != core || l->snap_hole_set[k] >= r->sets)
-			continue;
-		if (!cr->holes && !(cr->holes = calloc(r->sets, sizeof *cr->holes)))
-			r->oom = 1;
-		else
-			vec_push(r, &cr->holes[l->snap_hole_set[k]], l->snap_hole[k]);
-	}
-	for (size_t k = 0; k < l->nsnap_wev && !r->oom; k++) {
-		if (l->snap_wev_core[k] != core)
-			continue;
-		wev *w = realloc(cr->wev, (cr->nwev + 1) * sizeof *w);
-		if (!w) {
-			r->oom = 1;
-			break;
-		}
-		cr->wev = w;
-		cr->cwev = cr->nwev + 1;
-		cr->wev[cr->nwev++] = (wev){l->snap_wev_line[k], l->snap_wev_skip[k]};
-	}
-	for (size_t j = 0; j < l->npre && !r->oom; j++)
-		if (l->pre[j].ev.core == core)
-			rp_push(r, cr, &l->pre[j].ev, NO_REQ);
-	for (size_t j = 0; j < i && !r->oom; j++) {
-		const rd_event *ev = &l->e[j].ev;
-		if (ev->core != core || ev->set >= r->sets)
-			continue;
-		rp_lookup(r, cr, ev, NO_REQ);
-		rp_store(r, cr, ev, l->first + j);
-		rp_push(r, cr, ev, NO_REQ);
-	}
-	/* the cache as request i finds it (a store's line still there: its
-	 * after row shows the way emptied) */
-	if (l->e[i].ev.set < r->sets)
-		rp_lookup(r, cr, &l->e[i].ev, NO_REQ);
 	g->core = core;
-	g->sets = r->sets;
+	g->sets = l->sets ? l->sets : 1;
 	g->ways = l->cways;
-	g->fly_line = malloc((cr->npend ? cr->npend : 1) * sizeof *g->fly_line);
-	g->fly_set = malloc((cr->npend ? cr->npend : 1) * sizeof *g->fly_set);
-	if (r->oom || !g->fly_line || !g->fly_set) {
+	g->lines = malloc((size_t)g->sets * g->ways * sizeof *g->lines);
+	g->n = calloc(g->sets, sizeof *g->n);
+	/* the fills in flight at i's lookup: of its requests in flight */
+	size_t nf = steplog_inflight(l, i, NULL, 0);
+	const step_ev **fl = malloc((nf ? nf : 1) * sizeof *fl);
+	g->fly_line = malloc((nf ? nf : 1) * sizeof *g->fly_line);
+	g->fly_set = malloc((nf ? nf : 1) * sizeof *g->fly_set);
+	if (!g->lines || !g->n || !fl || !g->fly_line || !g->fly_set) {
+		free(fl);
 		step_grid_free(g);
 		return -1;
 	}
-	for (size_t k = 0; k < cr->npend; k++)
-		if (cr->pend[k].fill && !step_grid_flying(g, cr->pend[k].line)) {
-			g->fly_line[g->nfly] = cr->pend[k].line;
-			g->fly_set[g->nfly++] = cr->pend[k].set;
+	/* The cache at the window's start, then every change the model
+	 * reported before i's lookup (i's set as it found it, last). */
+	for (size_t k = 0; k < l->nsnap; k++)
+		if (l->snap_core[k] == core)
+			grid_put(g, l->snap_set[k], l->snap_lines + k * l->cways, l->snap_n[k]);
+	for (size_t k = 0; k < l->nchg && l->chg[k].pos <= i; k++)
+		if (l->chg[k].core == core)
+			grid_put(g, l->chg[k].set, l->lines + l->chg[k].off, l->chg[k].n);
+	steplog_inflight(l, i, fl, nf);
+	for (size_t k = 0; k < nf; k++)
+		if (fl[k]->ev.outcome == RD_OUT_MISS && !step_grid_flying(g, fl[k]->ev.line)) {
+			g->fly_line[g->nfly] = fl[k]->ev.line;
+			g->fly_set[g->nfly++] = fl[k]->ev.set;
 		}
+	free(fl);
 	return 0;
 }
 

@@ -5,19 +5,13 @@
  * builds and hands to the UI; and the whole cache (sets x ways) at any
  * request of the window.
  *
- * Every request the model reports goes through a replay of the cache here
- * (those before the window too, unstored), with the model's landing rules
- * (model/sim_paper.c): effects due at T land at the end of step T in
- * issue order, except that a miss fill of the looked-up line due at T
- * lands before a lookup that would otherwise miss. Each set keeps only the
- * top of its LRU stack (the top k lines of an LRU stack never depend on
- * the lines below), enough for every check. The replay is checked against
- * the model at every stored lookup (stack when the model reports it,
- * distance, MSHRs in use); the view shows replayed facts only while they
- * agree (replay_ok). At the window's start the replay keeps a copy of the
- * cache and of the requests still in flight, from which steplog_grid
- * rebuilds the cache at any request of the window. Pure: no curses, no
- * threads.
+ * It records what the model reports (rd_callbacks with event_stacks, the
+ * events and the landings, steplog_add and steplog_land): each set as the
+ * model last listed it, and which requests' effects have landed. Before
+ * the window it keeps only the first `ways` entries of every set and the
+ * requests still in flight; at the window's start, a copy of them, from
+ * which, with the changes reported in the window, steplog_grid rebuilds
+ * the cache at any request of the window. Pure: no curses, no threads.
  */
 #ifndef UI_STEPLOG_H
 #define UI_STEPLOG_H
@@ -38,13 +32,22 @@
 
 typedef struct step_ev {
 	rd_event ev;            /* .stack is NULL: the stacks are in lines[] */
-	uint32_t before, nbefore; /* the set's stack at the lookup (model), most recent first */
-	uint32_t after, nafter;   /* the set's stack at the end of the step (replayed) */
-	uint32_t mshr_before;   /* MSHR entries in use at the lookup (replayed) */
+	uint32_t before, nbefore; /* the set's stack at the lookup, most recent first */
+	uint32_t after, nafter;   /* the set's stack at the end of the step */
+	uint32_t mshr_before;   /* MSHR entries in use at the lookup */
 	uint32_t early_by;      /* a fill that landed before request early_by's lookup */
+	uint32_t landed;        /* its effect landed before request landed's lookup
+				 * (STEP_NONE: not within the log) */
 	uint32_t prev;          /* the previous request of the same warp, or STEP_NONE */
 	int last;               /* the warp's last request in the log */
 } step_ev;
+
+/* A set as the model reported it in the window (the grid's changes): after
+ * the log's requests e[0 .. pos), set `set` of core `core` held the n
+ * entries at lines[off]. */
+typedef struct step_chg {
+	uint32_t pos, core, set, off, n;
+} step_chg;
 
 typedef struct steplog {
 	rd_config cfg;
@@ -69,22 +72,18 @@ typedef struct steplog {
 	size_t nsnap;
 	uint32_t *snap_core, *snap_set, *snap_n;
 	uint64_t *snap_lines;
-	/* ... its holes (l1.stores=evict): nsnap_holes of them, oldest
-	 * first, each with its core and set; and the lines stores had
-	 * removed, each with its core and the fills to skip. */
-	size_t nsnap_holes, nsnap_wev;
-	uint32_t *snap_hole_core, *snap_hole_set;
-	uint64_t *snap_hole;
-	uint32_t *snap_wev_core, *snap_wev_skip;
-	uint64_t *snap_wev_line;
+	/* ... and the changes of the sets in the window, in order */
+	step_chg *chg;
+	size_t nchg, cchg;
 	int truncated;          /* the run had requests after the window */
 	int tail_done;          /* ... and the step of the last kept one has ended
-				 * (replayed, so that its stacks after are whole) */
-	int stacks;             /* the model reported stacks (the paper profile does) */
-	int replay_ok;          /* the replay agreed with the model everywhere */
-	size_t replay_bad;      /* the first request (index into e) it disagreed on */
+				 * (so that its stacks after are whole) */
+	int stacks;             /* the model reported stacks (not reference-2013) */
+	uint32_t depth;         /* the entries of a set the log needs the model to list
+				 * now (rd_callbacks.stack_depth): the ways before
+				 * the window, then STEP_KEEP */
 	int oom;
-	void *rp;               /* the replay while requests come in */
+	void *rec;              /* the recording while requests come in */
 } steplog;
 
 /* A log of the first STEP_MAX requests (steplog_new), or of the STEP_MAX
@@ -93,11 +92,13 @@ steplog *steplog_new(const rd_config *c);
 steplog *steplog_new_at(const rd_config *c, uint64_t first);
 void steplog_free(steplog *l);
 
-/* Replay one event, and keep it (its stack copied) when it is in the
+/* Record one event, and keep it (its stack copied) when it is in the
  * window. 0; 1 when it is past the window (dropped, the log marked
- * truncated; the rest of the last kept request's step still replayed:
+ * truncated; the rest of the last kept request's step still recorded:
  * the run may stop once tail_done is set too); -1 out of memory. */
 int steplog_add(steplog *l, const rd_event *ev);
+/* Record one landing: 0, 1 once tail_done, -1 out of memory. */
+int steplog_land(steplog *l, const rd_landing *ld);
 
 /* After the run (complete: the model reported every request): the stacks
  * after the last steps, the warps' links. 0, or -1 out of memory. */
@@ -106,18 +107,11 @@ int steplog_end(steplog *l, int complete);
 
 /*
  * Under l1.stores=evict a store removes its line and leaves its way empty
- * (the model's hole, model/stack.c): the stacks and the grid's sets then
- * hold an empty way where the line was, a value no line address takes
- * (steplog_is_hole), counted in the distances like a line. A store's
- * stack "before" is its set just after the removal, as the model reports
- * it, so the removed way shows empty at the store itself.
+ * (the model's hole): the stacks and the grid's sets then hold an empty
+ * way where the line was (rd_is_hole), counted in the distances like a
+ * line. A store's stack "before" is its set as it found it (the line
+ * still there); its "after", the way empty.
  */
-int steplog_is_hole(uint64_t v);
-
-/* Does request ev leave an effect to land at effect_at (a lookup's hit or
- * fill)? Not a cancelled request, a store under write-evict (it goes past
- * the L1 at once) or a load past the L1 (l1.loads=bypass). */
-int steplog_has_effect(const rd_event *ev);
 
 /* A stack of request i: before (at the lookup) or after (end of its step). */
 const uint64_t *steplog_stack(const steplog *l, size_t i, int after, uint32_t *len);
@@ -146,10 +140,12 @@ typedef struct step_grid {
 	size_t nfly;            /* fills in flight (a line once, oldest first) */
 	uint64_t *fly_line;
 	uint32_t *fly_set;
-	void *rp;               /* the replay that holds the sets */
+	uint64_t *lines;        /* sets x ways */
+	uint32_t *n;            /* per set: entries in its ways */
 } step_grid;
 
-/* 0, or -1 out of memory (or no cache copy: g zeroed). */
+/* 0, or -1 out of memory (or no cache copy: g zeroed). Set s holds the
+ * entries (lines, or empty ways: rd_is_hole) in its ways. */
 int steplog_grid(const steplog *l, size_t i, step_grid *g);
 void step_grid_free(step_grid *g);
 /* Set s of g: its lines in the ways, most recent first (*n of them). */

@@ -103,7 +103,7 @@ static int table_build(table *t, const steplog *l, size_t cur)
 	}
 	size_t ne = 0;
 	for (size_t i = 0; one_core && !l->truncated && i < l->n; i++)
-		if (steplog_has_effect(&l->e[i].ev))
+		if (rd_event_has_effect(&l->e[i].ev))
 			eff[ne++] = l->e[i].ev.effect_at;
 	for (size_t i = 0; one_core && !l->truncated && i < l->npre; i++)
 		if (l->pre[i].ev.core == l->e[0].ev.core)
@@ -141,7 +141,7 @@ static void effects_at(const steplog *l, uint64_t at, uint32_t core, size_t upto
 		for (size_t jj = 0; jj < l->npre + l->n && jj <= l->npre + upto; jj++) {
 			/* requests still in flight from before the window first */
 			const step_ev *s = jj < l->npre ? &l->pre[jj] : &l->e[jj - l->npre];
-			if (s->ev.core != core || !steplog_has_effect(&s->ev) ||
+			if (s->ev.core != core || !rd_event_has_effect(&s->ev) ||
 			    s->ev.effect_at != at || (s->early_by != STEP_NONE) != (pass == 0))
 				continue;
 			if (o + 24 >= len)
@@ -440,7 +440,7 @@ static void draw_stack(const explorer *x, size_t i, int after, const char *label
 			c += draw_put(y, x0 + c, w - c, E_CUTOFF, theme_g()->vline) + 1;
 		char item[40];
 		int mine = v[k] == e->line;
-		if (steplog_is_hole(v[k])) /* a way a store emptied */
+		if (rd_is_hole(v[k])) /* a way a store emptied */
 			snprintf(item, sizeof item, "%s", x->utf8 ? "\u00b7" : ".");
 		else
 			snprintf(item, sizeof item, mine ? "[%llu]" : "%llu", (unsigned long long)v[k]);
@@ -574,7 +574,7 @@ static void grid_row(const explorer *x, const step_grid *g, const grid_fit *f, i
 	for (int k = 0; k < f->shown; k++) {
 		char cellt[40];
 		int cx = x0 + c + k * f->cellw;
-		if ((uint32_t)k >= n || steplog_is_hole(v[k])) { /* an empty way */
+		if ((uint32_t)k >= n || rd_is_hole(v[k])) { /* an empty way */
 			snprintf(cellt, sizeof cellt, "%*s", tagw, x->utf8 ? "·" : ".");
 			draw_put(y, cx, f->cellw, E_DERIVED, cellt);
 			continue;
@@ -619,10 +619,10 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 	step_grid g;
 	if (yend - y < 3)
 		return;
-	if (!l->replay_ok || steplog_grid(l, i, &g) < 0) {
+	if (!l->stacks || steplog_grid(l, i, &g) < 0) {
 		draw_put(y, x0, w, E_ERROR,
-			 l->replay_ok ? "cache: out of memory"
-				      : "cache: not shown (the replay differs from the model)");
+			 l->stacks ? "cache: out of memory"
+				   : "cache: not shown (the reference-2013 profile does not report it)");
 		return;
 	}
 	uint32_t S = g.sets;
@@ -647,7 +647,7 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 		uint32_t gn;
 		const uint64_t *gv = step_grid_set(&g, s, &gn);
 		for (uint32_t k = 0; k < gn; k++) {
-			if (steplog_is_hole(gv[k]))
+			if (rd_is_hole(gv[k]))
 				continue;
 			int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, gv[k]));
 			if (d > tagw)
@@ -655,7 +655,7 @@ static void draw_grid(explorer *x, size_t i, int y, int yend, int x0, int w)
 		}
 	}
 	for (uint32_t k = 0; after && k < na && k < g.ways; k++) {
-		if (steplog_is_hole(after[k]))
+		if (rd_is_hole(after[k]))
 			continue;
 		int d = fit_hex_digits(steplog_tag(&l->cfg, l->sets, after[k]));
 		if (d > tagw)
@@ -841,45 +841,30 @@ static void draw(explorer *x, const rect *r, int flags)
 		int bottom = yend - (yend - y >= 8 ? 2 : 0);
 		draw_grid(x, i, y, bottom, x0, w);
 		y = bottom;
-		if (y < yend && l->replay_ok)
+		if (y < yend && l->stacks)
 			draw_inflight(x, i, y++, x0, w);
 		if (y < yend)
 			draw_queue(x, i, y++, x0, w);
 		return;
 	}
 	if (y < yend) {
-		if (l->stacks || l->replay_ok) {
+		if (l->stacks) {
 			/* Every request's stack is its set as it found it (a store's
 			 * line still there; the after row shows its way emptied). */
 			snprintf(line, sizeof line, "set %u before: ", se->ev.set);
 			draw_stack(x, i, 0, line, y++, x0, w);
-		} else if (l->cfg.model == RD_PROFILE_REF2013) {
+		} else {
 			draw_put(y++, x0, w, E_DERIVED,
 				 "stacks: the reference-2013 profile does not report them");
-		} else {
-			/* past the first chunk, only the replay has stacks (under
-			 * l1.allocate=miss, say, hits come from reserved ways the
-			 * LRU replay does not keep) */
-			snprintf(line, sizeof line, "stacks: not shown (the replay differs from the "
-						    "model at request %llu)",
-				 (unsigned long long)(l->first + l->replay_bad + 1));
-			draw_put(y++, x0, w, E_DERIVED, line);
 		}
 	}
 	if (y < yend && l->stacks) {
-		if (l->replay_ok) {
-			snprintf(line, sizeof line, "after t=%llu:  ", (unsigned long long)se->ev.time);
-			while (draw_width(line) < 14)
-				strcat(line, " ");
-			draw_stack(x, i, 1, line, y++, x0, w);
-		} else {
-			snprintf(line, sizeof line, "after: not shown (the replay differs from the model "
-						    "at request %llu)",
-				 (unsigned long long)(l->first + l->replay_bad + 1));
-			draw_put(y++, x0, w, E_ERROR, line);
-		}
+		snprintf(line, sizeof line, "after t=%llu:  ", (unsigned long long)se->ev.time);
+		while (draw_width(line) < 14)
+			strcat(line, " ");
+		draw_stack(x, i, 1, line, y++, x0, w);
 	}
-	if (y < yend && l->replay_ok)
+	if (y < yend && l->stacks)
 		draw_inflight(x, i, y++, x0, w);
 	if (y < yend)
 		draw_queue(x, i, y++, x0, w);
