@@ -1298,6 +1298,13 @@ STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shado
 	return RD_OK;
 }
 
+/* The loop of a case whose events are logged (landings reported): a copy
+ * of its own, apart from the others. */
+static __attribute__((noinline)) int core_loop_events(core_state *cs)
+{
+	return core_loop(cs, cs->st.exact, cs->wev != NULL, 1);
+}
+
 HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out)
 {
 	core_state cs = {.in = in, .p = p, .out = out, .core = core};
@@ -1312,8 +1319,8 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 		if (core_plain(&cs))
 			rc = cs.st.exact ? (cs.shadow ? core_loop_plain(&cs, 1, 1) : core_loop_plain(&cs, 1, 0))
 					 : (cs.shadow ? core_loop_plain(&cs, 0, 1) : core_loop_plain(&cs, 0, 0));
-		else if (cs.events) /* (one copy: landings reported) */
-			rc = core_loop(&cs, cs.st.exact, cs.wev != NULL, 1);
+		else if (cs.events)
+			rc = core_loop_events(&cs);
 		else if (cs.wev)
 			rc = cs.st.exact ? core_loop(&cs, 1, 1, 0) : core_loop(&cs, 0, 1, 0);
 		else
