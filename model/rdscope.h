@@ -1215,6 +1215,7 @@ int rd_event_has_effect(const rd_event *ev);
  * `time` (rd_event_has_effect; a fill: a miss's or a merge's) have
  * landed by the core's next event. Between a core's events its sets
  * change only by landings; in one step, effects land in issue order.
+ * What is still due when a core's last warp finishes never lands.
  */
 typedef struct rd_landing {
 	uint64_t time;
@@ -1250,7 +1251,8 @@ typedef struct rd_callbacks {
 	 * read at each event and landing (a callback may change it; 0, or
 	 * more than RD_EVENT_STACK: RD_EVENT_STACK). */
 	const uint32_t *stack_depth;
-	/* Called for every landing of an L1 effect of case 0 (may be NULL). */
+	/* Called for every landing of an L1 effect of case 0 (may be NULL;
+	 * only with event). */
 	void (*land)(void *ctx, const rd_landing *l);
 	/* Nonzero: the result has per-site counts (the paper profile only:
 	 * RD_EINVAL under reference-2013). */

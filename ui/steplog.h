@@ -23,12 +23,10 @@
 
 /* Requests kept: a teaching trace, or a window of any trace. */
 #define STEP_MAX 2000
-/* Lines of a stack kept per request for the screen (the model reports
- * up to 64; the replay compares all it reports). */
+/* Entries of a stack kept per request for the screen (the model lists as
+ * many in the window: rd_callbacks.stack_depth). */
 #define STEP_KEEP 32
 #define STEP_NONE UINT32_MAX
-/* Lines of each set the replay keeps (at least the ways). */
-#define STEP_DEPTH 64
 
 typedef struct step_ev {
 	rd_event ev;            /* .stack is NULL: the stacks are in lines[] */
