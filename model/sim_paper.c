@@ -131,6 +131,7 @@ typedef struct core_state {
 	 * line-level engine is unchanged, sectors are counted beside it (a
 	 * line hit lacking a sector counts as a sector miss) */
 	uint8_t *sect;
+	uint32_t ev_had;     /* the issuing request's line's sectors at its lookup (events) */
 	uint64_t now;
 	int wb_fail;         /* a write-back found no memory: the run fails */
 	rd_rng rng;
@@ -503,6 +504,10 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint3
 		.mshrs_free = cs->mshr_cap ? cs->mshr_cap - cs->used : UINT32_MAX,
 		.mshrs_before = used0,
 	};
+	if (cs->sect && o != RD_OUT_CANCEL) {
+		ev.sect_ask = rq->sect;
+		ev.sect_had = cs->ev_had;
+	}
 	if (cs->stk) {
 		ev.stack = cs->stk;
 		ev.stack_len = listed >= 0 ? (uint32_t)listed : set_list(cs, set, cs->stk);
@@ -809,6 +814,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			 * load's sectors are looked up one by one (as Nsight
 			 * Compute counts them); a store's take their place. */
 			uint32_t had = o == RD_OUT_HIT || cls == RD_CLASS_LATENCY ? cs->sect[l] : 0;
+			cs->ev_had = had;
 			if (!rq->store) {
 				out->sect_lookups += (uint64_t)__builtin_popcount(rq->sect);
 				out->sect_hits += (uint64_t)__builtin_popcount(rq->sect & had);

@@ -145,6 +145,61 @@ static void test_sector_sites(void **state)
 	rd_kernel_free(k);
 }
 
+/* The events say each request's sectors (the step view draws them): the
+ * walk's load 0 asks sector 0 of a missing line, load 8 sector 1 of a line
+ * holding sector 0 (a sector miss: outcome hit, class sector), load 9 the
+ * same sector again (a hit). */
+typedef struct sect_ev {
+	uint32_t ask[32], had[32];
+	int cls[32], outcome[32];
+	int n;
+} sect_ev;
+
+static void on_event(void *ctx, const rd_event *ev)
+{
+	sect_ev *s = ctx;
+	if (ev->outcome == RD_OUT_CANCEL || s->n >= 32)
+		return;
+	s->ask[s->n] = ev->sect_ask;
+	s->had[s->n] = ev->sect_had;
+	s->cls[s->n] = ev->cls;
+	s->outcome[s->n++] = (int)ev->outcome;
+}
+
+static void test_sector_events(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_kernel *k = walk_kernel(&c);
+	rd_model *m = rd_model_new(k);
+	assert_non_null(m);
+	sect_ev s = {0};
+	rd_callbacks cb = {.event = on_event, .ctx = &s};
+	rd_result r;
+	assert_int_equal(rd_model_run(m, &c, 1 << RD_CASE_FULL, &cb, &r), RD_OK);
+	assert_int_equal(s.n, 32);
+	assert_int_equal(s.ask[0], 1);
+	assert_int_equal(s.had[0], 0);
+	assert_int_equal(s.cls[0], RD_CLASS_COMPULSORY);
+	assert_int_equal(s.ask[8], 2);
+	assert_int_equal(s.had[8], 1);
+	assert_int_equal(s.outcome[8], RD_OUT_HIT);
+	assert_int_equal(s.cls[8], RD_CLASS_SECTOR);
+	assert_int_equal(s.ask[9], 2);
+	assert_int_equal(s.had[9], 3);
+	assert_int_equal(s.cls[9], -1);
+	assert_int_equal(s.had[31], 15);
+	rd_result_free(&r);
+	/* without sectors, none */
+	c.l1_sector = 0;
+	s.n = 0;
+	assert_int_equal(rd_model_run(m, &c, 1 << RD_CASE_FULL, &cb, &r), RD_OK);
+	assert_int_equal(s.ask[8] | s.had[8] | s.had[31], 0);
+	rd_result_free(&r);
+	rd_model_free(m);
+	rd_kernel_free(k);
+}
+
 /* A store then a load of the same sector: under l1.stores=allocate the
  * store brings its sector (the load hits); ignored, it does not. */
 static void test_sector_store_then_load(void **state)
@@ -396,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_sector_warp_line),
 		cmocka_unit_test(test_sector_walk),
 		cmocka_unit_test(test_sector_sites),
+		cmocka_unit_test(test_sector_events),
 		cmocka_unit_test(test_sector_store_then_load),
 		cmocka_unit_test(test_sector_eviction),
 		cmocka_unit_test(test_sector_checks),

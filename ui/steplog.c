@@ -666,10 +666,13 @@ static void explain(const steplog *l, size_t i, char *buf, size_t len)
 		return;
 	case RD_OUT_HIT:
 		if (ev->cls == RD_CLASS_SECTOR)
-			snprintf(buf, len, "sector miss: line %llu is at distance %lld < %u ways in "
-					   "set %u's stack, but a sector this load needs was never "
-					   "fetched (l1.sector fills only the sectors asked for)%s",
-				 line, (long long)ev->distance, ways, ev->set, when);
+			snprintf(buf, len, "sector miss: line %llu is in set %u (distance %lld < %u "
+					   "ways) but its sector %d was never fetched: l1.sector fills "
+					   "only the sectors asked for%s",
+				 line, ev->set, (long long)ev->distance, ways,
+				 ev->sect_ask & ~ev->sect_had ? __builtin_ctz(ev->sect_ask & ~ev->sect_had)
+							      : 0,
+				 when);
 		else
 			snprintf(buf, len, "%shit: line %llu is at distance %lld < %u ways in set %u's "
 					   "stack%s",

@@ -341,3 +341,34 @@ run info_sectors 60 140 -s l1.sector=32 sample:effects/sectors &&
 	tr -d '\n' <"$T/info_sectors.txt" | tr -s ' ' | grep -q "Here $h of $l load sector lookups found their sector: 87.50 %" &&
 	! grep -q "Sector misses" "$T/info_lines.txt"
 result "i explains sector misses with the run's sector counts (87.50 %), only where l1.sector is set" $?
+
+# The step view draws the request's line's sectors (issue 37 item 6):
+# thread 0's 9th load asks sector 1 of a line that holds sector 0, a
+# sector miss; its first, the line's miss, brings sector 0 only. No such
+# line without sectors.
+keys step_sectors <<EOF2
+wait
+s
+wait
+dump-screen $T/step_sect0.txt
+:
+type 256
+enter
+right
+right
+right
+right
+right
+right
+dump-screen $T/step_sect8.txt
+EOF2
+sed 's/step_sect/step_line/' "$T/step_sectors.keys" >"$T/step_lines.keys"
+run step_sectors 30 120 -s l1.sector=32 -s latency.miss=0 -s latency.stddev=0 sample:effects/sectors &&
+	run step_lines 30 120 -s latency.miss=0 -s latency.stddev=0 sample:effects/sectors &&
+	grep -q "sectors  had □□□□  asked ■□□□  the line's miss brings only these" "$T/step_sect0.txt" &&
+	grep -q "thread 0  instruction 8 " "$T/step_sect8.txt" &&
+	grep -q "sectors  had ■□□□  asked □■□□  sector 1 not fetched: a sector miss" "$T/step_sect8.txt" &&
+	grep -q "sector miss: line 2097152 is in set 0 (distance 3 < 4 ways) but its sector 1 was never fetched" "$T/step_sect8.txt" &&
+	grep -q "thread 0  instruction 8 " "$T/step_line8.txt" &&
+	! grep -q "sectors  had" "$T/step_line0.txt" "$T/step_line8.txt"
+result "the step view draws the line's sectors: sector 1 not fetched is a sector miss; none without l1.sector" $?

@@ -422,6 +422,38 @@ static void draw_bits(const explorer *x, const step_ev *se, int y, int x0, int w
 	draw_put(y + 2, x0, w, E_DERIVED, how);
 }
 
+/* l1.sector: the request's line's sectors, one cell each (had: there or
+ * coming, filled; asked: marked), and what that made of the request:
+ * "sectors  had ##.. asked ..#.  sector 2 not fetched: a sector miss". */
+static void draw_sectors(const explorer *x, const rd_event *e, uint32_t n, int y, int x0,
+			 int w)
+{
+	char had[64] = "", ask[64] = "";
+	const char *on = x->utf8 ? "\u25a0" : "#", *off = x->utf8 ? "\u25a1" : ".";
+	for (uint32_t s = 0; s < n && s < 8; s++) {
+		strcat(had, (e->sect_had >> s) & 1 ? on : off);
+		strcat(ask, (e->sect_ask >> s) & 1 ? on : off);
+	}
+	int c = draw_put(y, x0, w, E_LABEL, "sectors  had ");
+	c += draw_put(y, x0 + c, w - c, E_VALUE, had);
+	c += draw_put(y, x0 + c, w - c, E_LABEL, "  asked ");
+	c += draw_put(y, x0 + c, w - c, E_VALUE, ask);
+	char why[96];
+	uint32_t lack = e->sect_ask & ~e->sect_had;
+	if (e->outcome == RD_OUT_CANCEL)
+		snprintf(why, sizeof why, "  (refused: looked up again later)");
+	else if (!e->sect_had)
+		snprintf(why, sizeof why, "  the line's miss brings only these");
+	else if (lack && e->cls == RD_CLASS_SECTOR)
+		snprintf(why, sizeof why, "  sector %d not fetched: a sector miss",
+			 __builtin_ctz(lack));
+	else if (lack)
+		snprintf(why, sizeof why, "  sector %d comes with this request", __builtin_ctz(lack));
+	else
+		snprintf(why, sizeof why, "  all there or coming");
+	draw_put(y, x0 + c, w - c, lack && e->cls == RD_CLASS_SECTOR ? E_SECTOR : E_DERIVED, why);
+}
+
 /* A stack as "[a] b | c d": the request's line bracketed, the cache's
  * capacity (ways) marked with a bar. */
 static void draw_stack(const explorer *x, size_t i, int after, const char *label, int y, int x0,
@@ -835,6 +867,9 @@ static void draw(explorer *x, const rect *r, int flags)
 		draw_bits(x, se, y, x0, w, elem);
 		y += 3;
 	}
+	if (y < yend && l->cfg.l1_sector && l->cfg.l1_sector < l->cfg.l1_line &&
+	    se->ev.level != 2)
+		draw_sectors(x, &se->ev, l->cfg.l1_line / l->cfg.l1_sector, y++, x0, w);
 	if (P(x)->step_grid) {
 		if (y < yend)
 			draw_split(x, &se->ev, y++, x0, w);
@@ -1048,8 +1083,9 @@ static int answer(explorer *x, int kind, const char *text)
 const view_ops view_step = {
 	.name = "step-through", .body = 1, .scope = KS_STEP,
 	.desc = "the requests of a run one at a time, as the columns of the paper's Tables 2-5, "
-		"with the address bits, the set's LRU stack before and after, the requests in "
-		"flight, the MSHRs and the warp queue, or the whole cache",
+		"with the address bits (and with l1.sector the line's sectors), the set's LRU "
+		"stack before and after, the requests in flight, the MSHRs and the warp queue, or "
+		"the whole cache",
 	.priv_size = sizeof(step_priv),
 	.draw = draw, .key = key, .request = request, .result = result, .ready = ready,
 	.status = status, .hint = hint, .drop = drop, .answer = answer,
