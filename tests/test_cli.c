@@ -85,6 +85,71 @@ static void test_cli_table_rows(void **state)
 	assert_null(cli_cmd_find("--help"));
 }
 
+/* Every command of CLI_COMMANDS has its functions: it runs, its arguments
+ * are checked, its configuration is (or is not) read; and each of its
+ * words is a row of cli_cmds[]. */
+static void test_cli_command_rows(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (int e = 0; e < CLI_NCOMMANDS; e++) {
+		const cli_command_fns *f = &cli_commands[e];
+		if (!f->run || !f->check || !f->config)
+			fail_msg("command %d lacks its run, check or config function", e);
+		const cli_cmd *k = cli_cmd_of((enum cli_command)e);
+		if (e == CLI_VERSION) /* --version alone: no row of its own */
+			assert_null(k);
+		else
+			assert_non_null(k);
+		n += k != NULL;
+	}
+	assert_int_equal(n, cli_ncmds);
+	/* the no-command form runs as run does; keys, help and version read
+	 * no configuration; profile and count check only what they read */
+	assert_ptr_equal(cli_commands[CLI_DEFAULT].run, cli_commands[CLI_RUN].run);
+	assert_ptr_equal(cli_commands[CLI_KEYS].config, cli_config_none);
+	assert_ptr_equal(cli_commands[CLI_COMPARE].config, cli_config_none);
+	rd_config cfg, chk;
+	rd_config_default(&cfg);
+	cfg.l1_line = 64;
+	cfg.l1_size = 5; /* no whole number of ways: refused, but count reads only l1.line */
+	chk = cfg;
+	cli_commands[CLI_COUNT].config(&cfg, &chk);
+	char err[256];
+	assert_int_equal(rd_config_check(&chk, err, sizeof err), 0);
+	assert_int_equal(chk.l1_line, 64);
+	chk = cfg;
+	cli_commands[CLI_RUN].config(&cfg, &chk);
+	assert_true(rd_config_check(&chk, err, sizeof err) < 0);
+	/* each command's own check, at the parser's end */
+	static const char *const cases[][6] = {
+		{"rdscope: sweep: no --vary KEY=V1,V2,... given (use 'run' for one point)", "sweep", "x"},
+		{"rdscope: profile: no INPUT given", "profile"},
+		{"rdscope: --estimate: text or JSON output (the CSV has a row per distance)", "profile",
+		 "--estimate", "-f", "csv", "x"},
+		{"rdscope: train: unexpected argument 'x' (it generates its own profiles)", "train", "x"},
+		{"rdscope: count: one KDESC[:VARIANT] expected", "count", "a", "b"},
+		{"rdscope: kdesc: --from-c FILE.c expected (and nothing else)", "kdesc"},
+		{"rdscope: compare: two result files (A.json B.json) expected", "compare", "a"},
+		{"rdscope: calibrate: --fit KEY[,KEY...] expected (the keys to fit)", "calibrate",
+		 "--measured", "m", "x"},
+		{"rdscope: placements: one INPUT expected", "placements"},
+		{"rdscope: check: no FILE given", "check"},
+		{"rdscope: presets: takes no arguments", "presets", "x"},
+		{"rdscope: --as: unknown format 'x' (preset, gpgpusim or gpgpusim4)", "preset", "--as",
+		 "x"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *w[8] = {"rdscope"};
+		for (int j = 1; j < 6 && cases[i][j]; j++)
+			w[j] = cases[i][j];
+		cli c;
+		assert_int_equal(parse(&c, w), EXIT_USAGE);
+		assert_string_equal(first_line(), cases[i][0]);
+		cli_free(&c);
+	}
+}
+
 /* Options set what their rows say, in either form. */
 static void test_cli_parse_ok(void **state)
 {
@@ -306,6 +371,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_table_rows),
+		cmocka_unit_test(test_cli_command_rows),
 		cmocka_unit_test(test_cli_parse_ok),
 		cmocka_unit_test(test_cli_parse_errors),
 		cmocka_unit_test(test_cli_help),

@@ -199,6 +199,11 @@ static int arrays_input(const cli *c, const rd_arrays *file, const char *spec, o
 	return batch_input_end(in, st, err);
 }
 
+int arrays_check(const cli *c)
+{
+	return c->ninputs ? 0 : cli_command_error(c, "%s: no INPUT given");
+}
+
 int arrays_run(const cli *c)
 {
 	if (samefile_check(c))

@@ -925,6 +925,20 @@ static const output_doc_ops csv_ops = {.item = write_csv};
 static const output_doc_ops json_ops = {.item = write_json};
 static const output_doc_formats calibrate_formats = {&text_ops, &csv_ops, &json_ops};
 
+int calibrate_check(const cli *c)
+{
+	if (!c->measured)
+		return cli_command_error(c, "%s: --measured FILE expected");
+	if (c->nfit == 0)
+		return cli_command_error(c, "%s: --fit KEY[,KEY...] expected (the keys to fit)");
+	if (c->ninputs == 0)
+		return cli_command_error(c, "%s: no INPUT given");
+	if (c->output && !strcmp(c->output, "-"))
+		return cli_usage_error("%s -: the report is on standard output; -o takes the "
+				       "fitted preset's FILE", "-o", NULL);
+	return 0;
+}
+
 int calibrate_run(const cli *c)
 {
 	if (samefile_check(c))

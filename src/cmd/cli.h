@@ -19,31 +19,53 @@
 /* Exit statuses: the contract with scripts, see the man page. */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
-enum cli_command {
-	CLI_DEFAULT = 0, /* no subcommand: `rdscope [OPTIONS] [INPUT]` */
-	CLI_RUN,
-	CLI_KEYS,
-	CLI_HELP,
-	CLI_VERSION,
-	CLI_SWEEP,   /* batch commands of cli_batch.c */
-	CLI_MERGE,
-	CLI_CHECK,
-	CLI_PRESETS,
-	CLI_PRESET,
-	CLI_CONVERT, /* trace commands of trace_cmd.c */
-	CLI_SAMPLES,
-	CLI_PROFILE, /* reuse profiles (profile_cmd.c) */
-	CLI_COMPARE, /* two result files' miss rates (compare_cmd.c) */
-	CLI_TRAIN,    /* fit the learned estimator (train_cmd.c) */
-	CLI_ESTIMATE, /* miss rates estimated from profiles (estimate_cmd.c) */
-	CLI_COUNT,   /* a description's exact misses without a trace (count_cmd.c) */
-	CLI_KDESC,   /* a description from C (trace_cmd.c) */
-	CLI_ARRAYS,  /* the arrays of each kernel and their accesses (arrays_cmd.c) */
-	CLI_PLACEMENTS, /* memory-space placements ranked (placements_cmd.c) */
-	CLI_VALIDATE, /* the model against measured hit rates (validate_cmd.c) */
-	CLI_CALIBRATE, /* keys fitted to measured hit rates (calibrate_cmd.c) */
-	CLI_NCU_ARGS, /* the ncu command line that measures what validate reads (validate_cmd.c) */
-};
+/*
+ * The commands, one line each: the command (its enum cli_command), the
+ * function that runs it, the one that checks its arguments after parsing
+ * (cli_batch_finish; 0, or the exit status of the usage error it printed)
+ * and the part of the model configuration it checks (cli_batch_finish
+ * gives it a copy of the configuration to narrow to what the command
+ * reads; cli_config_none: the command reads none, and neither it nor the
+ * output options are checked). The list makes enum cli_command, the
+ * functions' declarations and cli_commands[] (commands.c); the command's
+ * words, usage and help are its row of cli_cmds[] (cli_table.c), its
+ * options the rows of cli_options[] that name it. (cli_parse itself says
+ * run's "no INPUT given" and the no-command form's "one INPUT at most",
+ * before --teach and --log, as it always has.)
+ */
+#define CLI_COMMANDS(X)                                                                            \
+	/* no subcommand: `rdscope [OPTIONS] [INPUT]` (on a terminal main.c opens the explorer) */ \
+	X(CLI_DEFAULT,    batch_run,         cli_check_none,         cli_config_whole)             \
+	X(CLI_RUN,        batch_run,         cli_check_none,         cli_config_whole)             \
+	/* alone as the first word (cli_common.c) */                                               \
+	X(CLI_KEYS,       cli_keys_run,      cli_check_none,         cli_config_none)              \
+	X(CLI_HELP,       cli_help_run,      cli_check_none,         cli_config_none)              \
+	X(CLI_VERSION,    cli_version_run,   cli_check_none,         cli_config_none)              \
+	/* the other commands, each in its file: sweep_run.c, merge.c, preset_cmd.c ... */         \
+	X(CLI_SWEEP,      sweep_run,         sweep_check,            cli_config_whole)             \
+	X(CLI_MERGE,      merge_run,         merge_check,            cli_config_none)              \
+	X(CLI_CHECK,      preset_cmd_check,  preset_cmd_check_check, cli_config_none)              \
+	X(CLI_PRESETS,    preset_cmd_list,   preset_cmd_list_check,  cli_config_none)              \
+	X(CLI_PRESET,     preset_cmd_show,   preset_cmd_show_check,  cli_config_whole)             \
+	X(CLI_CONVERT,    trace_cmd_convert, cli_check_none,         cli_config_whole)             \
+	X(CLI_SAMPLES,    trace_cmd_samples, cli_check_none,         cli_config_whole)             \
+	/* reuse profiles, on one fully associative set (rd_config_profile) */                     \
+	X(CLI_PROFILE,    profile_run,       profile_check,          rd_config_profile)            \
+	X(CLI_COMPARE,    compare_run,       compare_check,          cli_config_none)              \
+	X(CLI_TRAIN,      train_run,         train_check,            cli_config_whole)             \
+	X(CLI_ESTIMATE,   estimate_run,      estimate_check,         cli_config_whole)             \
+	/* a description's exact misses; of the configuration only l1.line */                      \
+	X(CLI_COUNT,      count_run,         count_check,            count_config)                 \
+	X(CLI_KDESC,      trace_cmd_kdesc,   trace_cmd_kdesc_check,  cli_config_none)              \
+	X(CLI_ARRAYS,     arrays_run,        arrays_check,           cli_config_none)              \
+	X(CLI_PLACEMENTS, placements_run,    placements_check,       cli_config_whole)             \
+	X(CLI_VALIDATE,   validate_run,      validate_check,         cli_config_whole)             \
+	X(CLI_CALIBRATE,  calibrate_run,     calibrate_check,        cli_config_whole)             \
+	X(CLI_NCU_ARGS,   validate_ncu_args, cli_check_none,         cli_config_none)
+
+#define CLI_ENUM(e, run, check, config) e,
+enum cli_command { CLI_COMMANDS(CLI_ENUM) CLI_NCOMMANDS };
+#undef CLI_ENUM
 
 typedef struct cli {
 	enum cli_command cmd;
@@ -116,6 +138,30 @@ typedef struct cli {
 	unsigned char given[CLI_MAX_OPTIONS / 8];
 } cli;
 
+/* The functions of CLI_COMMANDS, declared from the list. */
+typedef int cli_run_fn(const cli *c);
+typedef int cli_check_fn(const cli *c);
+typedef void cli_config_fn(const rd_config *config, rd_config *checked);
+#define CLI_DECLARE(e, run, check, config)                                                  \
+	cli_run_fn run;                                                                     \
+	cli_check_fn check;                                                                 \
+	cli_config_fn config;
+CLI_COMMANDS(CLI_DECLARE)
+#undef CLI_DECLARE
+
+/* One row per command, indexed by enum cli_command (commands.c). */
+typedef struct cli_command_fns {
+	cli_run_fn *run;
+	cli_check_fn *check;
+	cli_config_fn *config;
+} cli_command_fns;
+extern const cli_command_fns cli_commands[CLI_NCOMMANDS];
+
+/* In cli_common.c: cli_check_none, no argument to check; cli_config_whole,
+ * the whole configuration is checked (narrowed in nothing); cli_config_none
+ * marks a command that reads no model configuration (cli_batch_finish then
+ * checks neither it nor the output options). */
+
 /*
  * Parse argv into c (cli.c). Returns 0 when c->cmd can run (CLI_HELP:
  * print the help), or an exit status after having printed the problem.
@@ -160,6 +206,17 @@ void cli_key_placeholder(const rd_key *k, char *buf, size_t len);
 
 /* Print "rdscope: " fmt (with arg), a hint, and the usage; EXIT_USAGE. */
 int cli_usage_error(const char *fmt, const char *arg, const char *hint);
+/* How messages name cmd ("count"; the no-command form, convert and
+ * samples: "rdscope"). */
+const char *cli_said(enum cli_command cmd);
+/* A command's usage error: cli_usage_error with fmt's one %s its name. */
+int cli_command_error(const cli *c, const char *fmt);
+
+/* Print one GPGPU-Sim import/export note (a gpgpusim_note_fn). */
+void cli_gpgpusim_note(void *ctx, const char *msg);
+
+/* Print preset_load's problems, one "rdscope: FILE:LINE: ..." line each. */
+void cli_print_errors(const char *errs);
 
 /* Apply one "KEY=VALUE"; prints "rdscope: ..." and returns -1 on error. */
 int cli_set(rd_config *config, const char *assignment);

@@ -1,5 +1,6 @@
 /*
- * The commands' checks on the command line (see cli_batch.h).
+ * After parsing (see cli_batch.h): the checks every command shares; each
+ * command's own are its check function (CLI_COMMANDS, cli.h).
  */
 #include "cli_batch.h"
 #include "rprofile.h"
@@ -49,22 +50,6 @@ static int parse_shard(cli *c)
 	    parse_count(slash + 1, 1u << 30, &c->shard_n) < 0)
 		return -1;
 	return c->shard_n >= 1 && c->shard_k < c->shard_n ? 0 : -1;
-}
-
-void cli_print_errors(const char *errs)
-{
-	while (*errs) {
-		const char *nl = strchr(errs, '\n');
-		int n = nl ? (int)(nl - errs) : (int)strlen(errs);
-		msg_error("%.*s", n, errs);
-		errs += n + (nl != NULL);
-	}
-}
-
-void cli_gpgpusim_note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	msg_error("gpgpusim: %s", msg);
 }
 
 /*
@@ -134,20 +119,11 @@ static int build_config(cli *c)
 	/* profile measures on one fully associative set: only the line size
 	 * and the GPU's keys of the configuration count (a hash that cannot
 	 * take the sets of the configured cache is no reason to refuse) */
+	/* the part of it the command reads (profile: one fully associative
+	 * set, where a hash that cannot take the configured sets is no reason
+	 * to refuse; count: only l1.line) */
 	rd_config chk = c->config;
-	if (c->cmd == CLI_PROFILE)
-		rd_config_profile(&c->config, &chk);
-	if (c->cmd == CLI_COUNT) {
-		/* count's caches are --levels, fully associative LRU: it reads
-		 * only l1.line (count_run says the other keys have no effect),
-		 * so only l1.line is checked, in a cache of one line (-s
-		 * l1.size=5 was refused for the l1.ways it made, 0) */
-		rd_config_default(&chk);
-		chk.l1_line = c->config.l1_line;
-		chk.l1_size = chk.l1_line;
-		chk.l1_ways = 1;
-		chk.l1_hash = RD_HASH_MOD;
-	}
+	cli_commands[c->cmd].config(&c->config, &chk);
 	if (rd_config_check(&chk, err, sizeof err) < 0) {
 		explain_problem(c, &base, err, sizeof err);
 		msg_error("%s", err);
@@ -158,106 +134,18 @@ static int build_config(cli *c)
 
 int cli_batch_finish(cli *c)
 {
-	const cli_cmd *k = cli_cmd_of(c->cmd);
-	const char *name = k->said ? k->said : k->name;
 	const cli_option *bad = foreign_option(c);
 	if (bad) {
 		char msg[64], opt[32];
-		snprintf(msg, sizeof msg, "%%s: not an option of '%s'", name);
+		snprintf(msg, sizeof msg, "%%s: not an option of '%s'", cli_said(c->cmd));
 		cli_option_name(bad, opt, sizeof opt);
 		return cli_usage_error(msg, opt, NULL);
 	}
-	switch (c->cmd) {
-	case CLI_PROFILE:
-		if (c->ninputs == 0)
-			return cli_usage_error("%s: no INPUT given", name, NULL);
-		if (c->estimate && c->format == OUTPUT_CSV)
-			return cli_usage_error("%s: text or JSON output (the CSV has a row per "
-					       "distance)", "--estimate", NULL);
-		break;
-	case CLI_ESTIMATE:
-		if (c->ninputs == 0)
-			return cli_usage_error("%s: no INPUT given", name, NULL);
-		if (c->format == OUTPUT_JSON && (c->methods == 0 || (c->methods & (c->methods - 1))))
-			return cli_usage_error("%s: JSON has one miss rate per run (for compare): give "
-					       "--method binomial, fa or learned", "-f json", NULL);
-		break;
-	case CLI_TRAIN:
-		if (c->format != OUTPUT_TEXT)
-			return cli_usage_error("%s: train writes a weights file (text)", "-f", NULL);
-		if (c->ninputs)
-			return cli_usage_error("train: unexpected argument '%s' (it generates its own "
-					       "profiles)", c->inputs[0], NULL);
-		break;
-	case CLI_KDESC:
-		if (!c->from_c || c->ninputs)
-			return cli_usage_error("%s: --from-c FILE.c expected (and nothing else)", name,
-					       NULL);
-		return 0; /* no model configuration involved */
-	case CLI_COUNT:
-		if (c->ninputs != 1)
-			return cli_usage_error("%s: one KDESC[:VARIANT] expected", name, NULL);
-		break;
-	case CLI_SWEEP:
-		if (c->nvary == 0)
-			return cli_usage_error("%s: no --vary KEY=V1,V2,... given (use 'run' for one point)",
-					       name, NULL);
-		if (c->ninputs == 0)
-			return cli_usage_error("%s: no INPUT given", name, NULL);
-		break;
-	case CLI_COMPARE:
-		if (c->ninputs != 2)
-			return cli_usage_error("%s: two result files (A.json B.json) expected", name,
-					       NULL);
-		return 0; /* no model configuration involved */
-	case CLI_VALIDATE:
-		if (!c->measured)
-			return cli_usage_error("%s: --measured FILE expected", name, NULL);
-		if (c->ninputs == 0)
-			return cli_usage_error("%s: no INPUT given", name, NULL);
-		break;
-	case CLI_CALIBRATE:
-		if (!c->measured)
-			return cli_usage_error("%s: --measured FILE expected", name, NULL);
-		if (c->nfit == 0)
-			return cli_usage_error("%s: --fit KEY[,KEY...] expected (the keys to fit)", name,
-					       NULL);
-		if (c->ninputs == 0)
-			return cli_usage_error("%s: no INPUT given", name, NULL);
-		if (c->output && !strcmp(c->output, "-"))
-			return cli_usage_error("%s -: the report is on standard output; -o takes the "
-					       "fitted preset's FILE", "-o", NULL);
-		break;
-	case CLI_NCU_ARGS:
-		return 0; /* no model configuration involved */
-	case CLI_PLACEMENTS:
-		if (c->ninputs != 1)
-			return cli_usage_error("%s: one INPUT expected", name, NULL);
-		break;
-	case CLI_ARRAYS:
-		if (c->ninputs == 0)
-			return cli_usage_error("%s: no INPUT given", name, NULL);
-		return 0; /* no model configuration involved */
-	case CLI_MERGE:
-	case CLI_CHECK:
-		if (c->ninputs == 0)
-			return cli_usage_error("%s: no FILE given", name, NULL);
-		return 0; /* no model configuration involved */
-	case CLI_PRESETS:
-		if (c->ninputs)
-			return cli_usage_error("%s: takes no arguments", name, NULL);
-		return 0;
-	case CLI_PRESET:
-		if (c->ninputs)
-			return cli_usage_error("preset: unexpected argument '%s'", c->inputs[0], NULL);
-		if (c->as && strcmp(c->as, "preset") && strcmp(c->as, "gpgpusim") &&
-		    strcmp(c->as, "gpgpusim4"))
-			return cli_usage_error("--as: unknown format '%s' (preset, gpgpusim or gpgpusim4)",
-					       c->as, NULL);
-		break;
-	default:
-		break;
-	}
+	/* The command's own checks (its file), then, where it reads the
+	 * model's configuration, the output options and the configuration. */
+	int rc = cli_commands[c->cmd].check(c);
+	if (rc != 0 || cli_commands[c->cmd].config == cli_config_none)
+		return rc;
 	/* Standard output holds the results unless -o moves them. */
 	if (c->histogram && !strcmp(c->histogram, "-") && (!c->output || !strcmp(c->output, "-")))
 		return cli_usage_error("%s -: standard output has the results (use -o FILE)",
@@ -277,7 +165,7 @@ int cli_batch_finish(cli *c)
 	if (c->shard_arg && parse_shard(c) < 0)
 		return cli_usage_error("--shard: expected K/N with 0 <= K < N, got '%s'", c->shard_arg,
 				       NULL);
-	int rc = build_config(c);
+	rc = build_config(c);
 	if (rc == 0 && c->by != OUTPUT_BY_NONE && c->config.model == RD_PROFILE_REF2013) {
 		/* the command line is right; the combination is not: no usage */
 		msg_error("--by: the reference-2013 profile has no breakdown by source (it "

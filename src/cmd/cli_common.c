@@ -1,8 +1,10 @@
 /*
  * What the command line prints, generated from its tables and the model's
  * key table: the usage, --help, `rdscope keys`, usage errors and the
- * problems of -s assignments. Beneath the parser (cli.c) and the commands'
- * checks (cli_batch.c), which both use it.
+ * problems of -s assignments, preset problems; the runs of help, --version
+ * and keys and the plain rows of CLI_COMMANDS (cli_check_none, ...).
+ * Beneath the parser (cli.c), the shared checks (cli_batch.c) and the
+ * commands, which use it; it calls none of them.
  */
 #include "cli.h"
 
@@ -174,4 +176,68 @@ int cli_set(rd_config *config, const char *assignment)
 			msg_error("%s (see 'rdscope keys')", err);
 	}
 	return -1;
+}
+void cli_print_errors(const char *errs)
+{
+	while (*errs) {
+		const char *nl = strchr(errs, '\n');
+		int n = nl ? (int)(nl - errs) : (int)strlen(errs);
+		msg_error("%.*s", n, errs);
+		errs += n + (nl != NULL);
+	}
+}
+
+void cli_gpgpusim_note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	msg_error("gpgpusim: %s", msg);
+}
+
+const char *cli_said(enum cli_command cmd)
+{
+	const cli_cmd *k = cli_cmd_of(cmd);
+	return k->said ? k->said : k->name;
+}
+
+int cli_command_error(const cli *c, const char *fmt)
+{
+	return cli_usage_error(fmt, cli_said(c->cmd), NULL);
+}
+
+int cli_check_none(const cli *c)
+{
+	(void)c;
+	return 0;
+}
+
+void cli_config_whole(const rd_config *config, rd_config *checked)
+{
+	(void)config;
+	(void)checked;
+}
+
+/* Never called: cli_batch_finish compares with it. */
+void cli_config_none(const rd_config *config, rd_config *checked)
+{
+	(void)config;
+	(void)checked;
+}
+
+int cli_help_run(const cli *c)
+{
+	cli_help_command(stdout, c->help_of);
+	return EXIT_OK;
+}
+
+int cli_version_run(const cli *c)
+{
+	(void)c;
+	printf("rdscope %s\n", RD_VERSION);
+	return EXIT_OK;
+}
+
+int cli_keys_run(const cli *c)
+{
+	cli_keys(stdout, &c->config);
+	return EXIT_OK;
 }

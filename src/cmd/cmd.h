@@ -5,8 +5,8 @@
  * trace_cmd.h, profile_cmd.h, compare_cmd.h, count_cmd.h; the profiles
  * they measure, rprofile.h; the estimates and the learned estimator's
  * training, estimate_cmd.h, train_cmd.h) and the progress
- * line of long runs (progress.h); main.c starts the right one, or the
- * explorer.
+ * line of long runs (progress.h); main.c starts the right one by its row
+ * of CLI_COMMANDS (cli.h, cli_commands[] in commands.c), or the explorer.
  *
  * The public header of the family (tests include it).
  * May include: everything of src/; main.c alone also includes ui/ (the

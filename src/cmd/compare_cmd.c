@@ -250,6 +250,13 @@ static const output_doc_ops json_ops = {json_begin, json_item, json_end};
 /* CSV: the text (a comparison is a summary, not a table) */
 static const output_doc_formats compare_formats = {&text_ops, &text_ops, &json_ops};
 
+int compare_check(const cli *c)
+{
+	if (c->ninputs != 2)
+		return cli_command_error(c, "%s: two result files (A.json B.json) expected");
+	return 0;
+}
+
 int compare_run(const cli *c)
 {
 	char err[1024];

@@ -382,6 +382,26 @@ void counted_free(counted *c)
 	memset(c, 0, sizeof *c);
 }
 
+int count_check(const cli *c)
+{
+	if (c->ninputs != 1)
+		return cli_command_error(c, "%s: one KDESC[:VARIANT] expected");
+	return 0;
+}
+
+/* count's caches are --levels, fully associative LRU: it reads only
+ * l1.line (count_run says the other keys have no effect), so only l1.line
+ * is checked, in a cache of one line (-s l1.size=5 was refused for the
+ * l1.ways it made, 0). */
+void count_config(const rd_config *config, rd_config *checked)
+{
+	rd_config_default(checked);
+	checked->l1_line = config->l1_line;
+	checked->l1_size = checked->l1_line;
+	checked->l1_ways = 1;
+	checked->l1_hash = RD_HASH_MOD;
+}
+
 int count_run(const cli *c)
 {
 	if (samefile_check(c))

@@ -4,7 +4,6 @@
  */
 #include "estimate_cmd.h"
 #include "batch.h"
-#include "cli_batch.h"
 #include "samefile.h"
 #include "sweep.h"
 
@@ -169,7 +168,7 @@ static int write_csv(output_doc *d, const void *rec)
 	return 0;
 }
 
-/* head: the methods (JSON has one, cli_batch_finish checks). */
+/* head: the methods (JSON has one, estimate_check checks). */
 static void json_begin(output_doc *d, const void *head)
 {
 	unsigned methods = *(const unsigned *)head;
@@ -248,6 +247,16 @@ static int estimate_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_m
 	}
 	rp_counts_free(pv, pn);
 	return rc;
+}
+
+int estimate_check(const cli *c)
+{
+	if (c->ninputs == 0)
+		return cli_command_error(c, "%s: no INPUT given");
+	if (c->format == OUTPUT_JSON && (c->methods == 0 || (c->methods & (c->methods - 1))))
+		return cli_usage_error("%s: JSON has one miss rate per run (for compare): give "
+				       "--method binomial, fa or learned", "-f json", NULL);
+	return 0;
 }
 
 int estimate_run(const cli *c)

@@ -12,26 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch.h"
 #include "cli.h"
+#include "count_cmd.h"
+#include "estimate_cmd.h"
 #include "explorer.h"
 #include "kernel_pick.h"
-#include "merge.h"
 #include "preset/preset.h"
-#include "preset_cmd.h"
-#include "profile_cmd.h"
-#include "compare_cmd.h"
-#include "estimate_cmd.h"
-#include "train_cmd.h"
-#include "count_cmd.h"
-#include "arrays_cmd.h"
-#include "placements_cmd.h"
-#include "validate_cmd.h"
-#include "calibrate_cmd.h"
 #include "rdscope.h"
 #include "readers/readers.h"
-#include "sweep_run.h"
-#include "trace_cmd.h"
 #include "util/util.h"
 
 _Static_assert((int)EXPLORER_OK == EXIT_OK && (int)EXPLORER_ERUNTIME == EXIT_RUNTIME &&
@@ -367,90 +355,18 @@ int main(int argc, char **argv)
 	cli c;
 	int rc = cli_parse(&c, argc, argv);
 	if (rc == 0) {
-		switch (c.cmd) {
-		case CLI_HELP:
-			cli_help_command(stdout, c.help_of);
-			rc = EXIT_OK;
-			break;
-		case CLI_VERSION:
-			printf("rdscope %s\n", RD_VERSION);
-			rc = EXIT_OK;
-			break;
-		case CLI_KEYS:
-			cli_keys(stdout, &c.config);
-			rc = EXIT_OK;
-			break;
-		case CLI_RUN:
-			rc = batch_run(&c);
-			break;
-		case CLI_SWEEP:
-			rc = sweep_run(&c);
-			break;
-		case CLI_MERGE:
-			rc = merge_run(&c);
-			break;
-		case CLI_CHECK:
-			rc = preset_cmd_check(&c);
-			break;
-		case CLI_PRESETS:
-			rc = preset_cmd_list(&c);
-			break;
-		case CLI_PRESET:
-			rc = preset_cmd_show(&c);
-			break;
-		case CLI_CONVERT:
-			rc = trace_cmd_convert(&c);
-			break;
-		case CLI_SAMPLES:
-			rc = trace_cmd_samples(&c);
-			break;
-		case CLI_PROFILE:
-			rc = profile_run(&c);
-			break;
-		case CLI_COMPARE:
-			rc = compare_run(&c);
-			break;
-		case CLI_ESTIMATE:
-			rc = estimate_run(&c);
-			break;
-		case CLI_TRAIN:
-			rc = train_run(&c);
-			break;
-		case CLI_COUNT:
-			rc = count_run(&c);
-			break;
-		case CLI_KDESC:
-			rc = trace_cmd_kdesc(&c);
-			break;
-		case CLI_ARRAYS:
-			rc = arrays_run(&c);
-			break;
-		case CLI_PLACEMENTS:
-			rc = placements_run(&c);
-			break;
-		case CLI_VALIDATE:
-			rc = validate_run(&c);
-			break;
-		case CLI_CALIBRATE:
-			rc = calibrate_run(&c);
-			break;
-		case CLI_NCU_ARGS:
-			rc = validate_ncu_args(&c);
-			break;
-		case CLI_DEFAULT:
-			/* On a terminal the no-command form opens the explorer;
-			 * in pipes and scripts it prints text results. */
-			if (!explorer_wanted(&c)) {
-				rc = batch_run(&c);
-			} else if (!c.script && !c.teach && !explorer_terminal_ok(why, sizeof why)) {
-				/* A terminal the explorer cannot draw on (TERM=dumb):
-				 * the text result, as `rdscope run` prints it. */
-				msg_error("%s: printing the text result instead", why);
-				rc = batch_run(&c);
-			} else {
-				rc = explorer_from_cli(&c);
-			}
-			break;
+		/* On a terminal the no-command form opens the explorer (only
+		 * main.c calls into ui/); in pipes and scripts, and every
+		 * command, runs by its row of CLI_COMMANDS. */
+		if (c.cmd != CLI_DEFAULT || !explorer_wanted(&c))
+			rc = cli_commands[c.cmd].run(&c);
+		else if (!c.script && !c.teach && !explorer_terminal_ok(why, sizeof why)) {
+			/* A terminal the explorer cannot draw on (TERM=dumb):
+			 * the text result, as `rdscope run` prints it. */
+			msg_error("%s: printing the text result instead", why);
+			rc = cli_commands[c.cmd].run(&c);
+		} else {
+			rc = explorer_from_cli(&c);
 		}
 	}
 	cli_free(&c);

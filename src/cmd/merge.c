@@ -505,6 +505,11 @@ static int merge_files(merge_state *s, const cli *c)
 	return 0;
 }
 
+int merge_check(const cli *c)
+{
+	return c->ninputs ? 0 : cli_command_error(c, "%s: no FILE given");
+}
+
 int merge_run(const cli *c)
 {
 	if (samefile_check(c))

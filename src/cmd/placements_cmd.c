@@ -744,6 +744,11 @@ static int placements_kernel(const cli *c, const char *spec, rd_kernel *k, const
 	return rc;
 }
 
+int placements_check(const cli *c)
+{
+	return c->ninputs == 1 ? 0 : cli_command_error(c, "%s: one INPUT expected");
+}
+
 int placements_run(const cli *c)
 {
 	if (samefile_check(c))

@@ -7,10 +7,14 @@
 #include <limits.h>
 #include <string.h>
 
-#include "cli_batch.h"
 #include "writers/writers.h"
 #include "preset/preset.h"
 #include "util/util.h"
+
+int preset_cmd_list_check(const cli *c)
+{
+	return c->ninputs ? cli_command_error(c, "%s: takes no arguments") : 0;
+}
 
 int preset_cmd_list(const cli *c)
 {
@@ -32,6 +36,11 @@ int preset_cmd_list(const cli *c)
 	if (n > 0)
 		preset_path_entries_free(e, n);
 	return EXIT_OK;
+}
+
+int preset_cmd_check_check(const cli *c)
+{
+	return c->ninputs ? 0 : cli_command_error(c, "%s: no FILE given");
 }
 
 int preset_cmd_check(const cli *c)
@@ -72,6 +81,17 @@ static void show_meta(const cli *c, char *name, size_t nlen, char *desc, size_t 
 				 c->sets[i]);
 		used = n < 0 ? used : used + (size_t)n;
 	}
+}
+
+int preset_cmd_show_check(const cli *c)
+{
+	if (c->ninputs)
+		return cli_usage_error("preset: unexpected argument '%s'", c->inputs[0], NULL);
+	if (c->as && strcmp(c->as, "preset") && strcmp(c->as, "gpgpusim") &&
+	    strcmp(c->as, "gpgpusim4"))
+		return cli_usage_error("--as: unknown format '%s' (preset, gpgpusim or gpgpusim4)",
+				       c->as, NULL);
+	return 0;
 }
 
 int preset_cmd_show(const cli *c)

@@ -184,7 +184,7 @@ static void csv_begin(output_doc *d, const void *head)
 	fputs("input,kernel,core,interval,requests,rd,count,fraction\n", d->f);
 }
 
-/* (--estimate has no CSV: cli_batch_finish refuses it) */
+/* (--estimate has no CSV: profile_check refuses it) */
 static int write_csv(output_doc *d, const void *rec)
 {
 	const profile_rec *r = rec;
@@ -277,6 +277,16 @@ static int profile_kernel(void *ctx, const char *spec, const rd_kernel *k, rd_mo
 						     c->estimate ? &es->v[es->n - 1] : NULL});
 	rp_counts_free(pv, pn);
 	return rc;
+}
+
+int profile_check(const cli *c)
+{
+	if (c->ninputs == 0)
+		return cli_command_error(c, "%s: no INPUT given");
+	if (c->estimate && c->format == OUTPUT_CSV)
+		return cli_usage_error("%s: text or JSON output (the CSV has a row per distance)",
+				       "--estimate", NULL);
+	return 0;
 }
 
 int profile_run(const cli *c)

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "cli_batch.h"
 #include "readers/readers.h"
 #include "writers/writers.h"
 #include "progress.h"
@@ -399,6 +398,16 @@ static char *sweep_json_header(const cli *c, const sweep_plan *plan, char *id, s
 		return NULL;
 	}
 	return buf;
+}
+
+int sweep_check(const cli *c)
+{
+	if (c->nvary == 0)
+		return cli_command_error(c, "%s: no --vary KEY=V1,V2,... given (use 'run' for one "
+					    "point)");
+	if (c->ninputs == 0)
+		return cli_command_error(c, "%s: no INPUT given");
+	return 0;
 }
 
 int sweep_run(const cli *c)

@@ -125,6 +125,13 @@ int trace_cmd_samples(const cli *c)
 	return EXIT_OK;
 }
 
+int trace_cmd_kdesc_check(const cli *c)
+{
+	if (!c->from_c || c->ninputs)
+		return cli_command_error(c, "%s: --from-c FILE.c expected (and nothing else)");
+	return 0;
+}
+
 int trace_cmd_kdesc(const cli *c)
 {
 	if (samefile_check(c))

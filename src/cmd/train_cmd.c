@@ -218,6 +218,16 @@ static void maes(const rd_mlp *m, const double *x, const double *y, const double
 	}
 }
 
+int train_check(const cli *c)
+{
+	if (c->format != OUTPUT_TEXT)
+		return cli_usage_error("%s: train writes a weights file (text)", "-f", NULL);
+	if (c->ninputs)
+		return cli_usage_error("train: unexpected argument '%s' (it generates its own "
+				       "profiles)", c->inputs[0], NULL);
+	return 0;
+}
+
 int train_run(const cli *c)
 {
 	if (samefile_check(c))

@@ -332,6 +332,15 @@ static void write_plot(FILE *f, const cli *c, const vctx *v, const rd_stats *s1,
 	free(pts);
 }
 
+int validate_check(const cli *c)
+{
+	if (!c->measured)
+		return cli_command_error(c, "%s: --measured FILE expected");
+	if (c->ninputs == 0)
+		return cli_command_error(c, "%s: no INPUT given");
+	return 0;
+}
+
 int validate_run(const cli *c)
 {
 	if (samefile_check(c))
