@@ -87,7 +87,8 @@ static void test_cli_table_rows(void **state)
 
 /* Every command of CLI_COMMANDS has its functions: it runs, its arguments
  * are checked, its configuration is (or is not) read; and each of its
- * words is a row of cli_cmds[]. */
+ * words is a row of cli_cmds[] (a row per command at most: the parser's
+ * list of names for "did you mean" holds CLI_NCOMMANDS). */
 static void test_cli_command_rows(void **state)
 {
 	(void)state;
@@ -148,6 +149,31 @@ static void test_cli_command_rows(void **state)
 		assert_string_equal(first_line(), cases[i][0]);
 		cli_free(&c);
 	}
+}
+
+/* "did you mean" looks at every option, past any fixed count (the parser
+ * once compared the first 64 alone). */
+static void test_cli_option_suggest(void **state)
+{
+	(void)state;
+	static char names[200][16];
+	static cli_option table[201];
+	const char *(*set)(cli *, const cli_option *, const char *) = cli_options[0].set;
+	for (int i = 0; i < 200; i++) {
+		snprintf(names[i], sizeof names[i], "opt%03d", i * 7);
+		table[i] = (cli_option){.name = names[i], .set = set};
+	}
+	snprintf(names[150], sizeof names[150], "zebra-stripes");
+	char buf[64];
+	const char *hint = cli_option_suggest(table, "--zebra-stripe", buf, sizeof buf);
+	assert_non_null(hint);
+	assert_string_equal(hint, "--zebra-stripes");
+	assert_null(cli_option_suggest(table, "--giraffe", buf, sizeof buf));
+	table[150].set = NULL; /* alone (--version): not after the first word */
+	assert_null(cli_option_suggest(table, "--zebra-stripe", buf, sizeof buf));
+	hint = cli_option_suggest(cli_options, "--prest", buf, sizeof buf);
+	assert_non_null(hint);
+	assert_string_equal(hint, "--preset");
 }
 
 /* Options set what their rows say, in either form. */
@@ -372,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_table_rows),
 		cmocka_unit_test(test_cli_command_rows),
+		cmocka_unit_test(test_cli_option_suggest),
 		cmocka_unit_test(test_cli_parse_ok),
 		cmocka_unit_test(test_cli_parse_errors),
 		cmocka_unit_test(test_cli_help),

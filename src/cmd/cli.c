@@ -37,18 +37,10 @@ static int looks_like_input(const char *word)
 /* "unknown option" for a, with the closest long option for a --word. */
 static int unknown_option(const char *a, const char *opt)
 {
-	char longs[64][32];
-	const char *names[64];
-	size_t n = 0;
-	for (const cli_option *o = cli_options; o->name && n < 64; o++) {
-		if (!o->set)
-			continue;
-		snprintf(longs[n], sizeof longs[n], "--%s", o->name);
-		names[n] = longs[n];
-		n++;
-	}
+	char hint[64];
 	return cli_usage_error("unknown option '%s'", a,
-			       a[1] == '-' ? suggest_closest(opt, names, n) : NULL);
+			       a[1] == '-' ? cli_option_suggest(cli_options, opt, hint, sizeof hint)
+					   : NULL);
 }
 
 /* The words from argv[first]: options and INPUTs. Returns 0 or an exit
@@ -126,9 +118,9 @@ static int parse_command(cli *c, const char *word, int *first)
 	}
 	if (word[0] == '-' || looks_like_input(word))
 		return 0;
-	const char *names[32];
+	const char *names[CLI_NCOMMANDS]; /* a row per command at most (test_cli) */
 	size_t n = 0;
-	for (size_t i = 0; i < cli_ncmds && n < 32; i++)
+	for (size_t i = 0; i < cli_ncmds && n < CLI_NCOMMANDS; i++)
 		if (cli_cmds[i].name)
 			names[n++] = cli_cmds[i].name;
 	return cli_usage_error("unknown command '%s' (and no such file)", word,

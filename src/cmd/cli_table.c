@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "util/util.h"
 
 /* The no-command form and run model inputs alike. */
 #define RUN_LIKE (CLI_CMD(CLI_DEFAULT) | CLI_CMD(CLI_RUN))
@@ -1190,6 +1191,31 @@ const cli_option *cli_option_find(const char *opt, enum cli_command cmd)
 		}
 	}
 	return first;
+}
+
+const char *cli_option_suggest(const cli_option *table, const char *opt, char *buf, size_t len)
+{
+	/* "--name" of every row taken after the first word, one after another in text */
+	size_t n = 0, bytes = 1;
+	for (const cli_option *o = table; o->name; o++)
+		if (o->set)
+			n++, bytes += strlen(o->name) + 3;
+	const char **names = malloc((n ? n : 1) * sizeof *names);
+	char *text = malloc(bytes), *p = text;
+	const char *best = NULL;
+	if (names && text) {
+		n = 0;
+		for (const cli_option *o = table; o->name; o++)
+			if (o->set) {
+				names[n++] = p;
+				p += sprintf(p, "--%s", o->name) + 1;
+			}
+		if ((best = suggest_closest(opt, names, n)) != NULL)
+			snprintf(buf, len, "%s", best);
+	}
+	free(names);
+	free(text);
+	return best ? buf : NULL;
 }
 
 void cli_option_name(const cli_option *o, char *buf, size_t len)

@@ -12,6 +12,7 @@
 /* A set of commands: bit (1 << enum cli_command) for each. */
 #define CLI_CMD(cmd) (1u << (cmd))
 #define CLI_ALL_COMMANDS (~0u)
+_Static_assert(CLI_NCOMMANDS <= 32, "a set of commands (unsigned) has a bit for each");
 
 typedef struct cli_option cli_option;
 
@@ -41,6 +42,12 @@ extern const cli_option cli_options[]; /* NULL-name terminated */
 /* The option whose "-x" or "--name" (no "=value") opt is, among the ones
  * taken after the first word; NULL if none. */
 const cli_option *cli_option_find(const char *opt, enum cli_command cmd);
+
+/* The long option ("--name") of table (NULL-name terminated) closest to
+ * opt ("--nmae"), among the ones taken after the first word, where close
+ * enough (suggest_closest), copied into buf; NULL if none. Every row is
+ * compared, however many the table has. */
+const char *cli_option_suggest(const cli_option *table, const char *opt, char *buf, size_t len);
 
 /* How messages name an option: "-p" where it has a short form, else "--vary". */
 void cli_option_name(const cli_option *o, char *buf, size_t len);
