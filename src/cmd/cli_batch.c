@@ -116,11 +116,9 @@ static int build_config(cli *c)
 	for (int i = 0; i < c->nsets; i++)
 		if (cli_set(&c->config, c->sets[i]) < 0)
 			return EXIT_USAGE;
-	/* profile measures on one fully associative set: only the line size
-	 * and the GPU's keys of the configuration count (a hash that cannot
-	 * take the sets of the configured cache is no reason to refuse) */
-	/* the part of it the command reads (profile: one fully associative
-	 * set, where a hash that cannot take the configured sets is no reason
+	/* the part of it the command reads (profile measures on one fully
+	 * associative set: only the line size and the GPU's keys count, and a
+	 * hash that cannot take the sets of the configured cache is no reason
 	 * to refuse; count: only l1.line) */
 	rd_config chk = c->config;
 	cli_commands[c->cmd].config(&c->config, &chk);
