@@ -188,8 +188,14 @@ typedef struct run {
 	 * iterations over all its threads and launches (d->steps), or what
 	 * RDSCOPE_MAX_STEPS says. Loads alone are bounded by loads_left,
 	 * loops alone by MAX_LOOP, but two nested loops of MAX_LOOP
-	 * iterations, or one in each of 2^26 threads, would run for days. */
+	 * iterations, or one in each of 2^26 threads, would run for days.
+	 * A part (keep set: one core's blocks) may take that much on its own:
+	 * max_steps is then d->steps at its start plus the limit, so that a
+	 * whole kernel in parts (132 of them on a 132-SM GPU) is bounded by
+	 * its largest part, not stopped at a count of the whole. step_limit
+	 * is the limit itself (the message's). */
 	uint64_t max_steps;
+	uint64_t step_limit;
 	uint64_t stop_check;     /* the step at which to ask trace_stopped() next */
 	int failed;
 	int64_t *site;           /* [d->nrefs] a load reference's site id, or -1 */

@@ -50,10 +50,15 @@ int kd_run_fail(run *r, unsigned line, const char *fmt, ...)
 
 static int too_much(run *r, unsigned line)
 {
+	if (r->keep)
+		return kd_run_fail(r, line, "more than %llu steps (statements and loop iterations) "
+					 "in the blocks of one core (the kernel is modelled core by "
+					 "core); RDSCOPE_MAX_STEPS=N sets another limit per core",
+				   (unsigned long long)r->step_limit);
 	return kd_run_fail(r, line, "more than %llu steps (statements and loop iterations over all "
 				 "threads and launches) in one description; RDSCOPE_MAX_STEPS=N sets "
 				 "another limit",
-			(unsigned long long)r->max_steps);
+			(unsigned long long)r->step_limit);
 }
 
 /* Running (not counting): one more step (a statement or a loop iteration)
@@ -760,12 +765,19 @@ int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), voi
 {
 	kdesc *d = (kdesc *)rr;
 	*out = NULL;
+	uint64_t lim = limit_from_env("RDSCOPE_MAX_STEPS", KD_MAX_STEPS, UINT64_MAX);
 	run r = {.d = d,
 		 .loads_left = trace_max_loads(),
 		 .stores_left = trace_max_loads(),
-		 .max_steps = limit_from_env("RDSCOPE_MAX_STEPS", KD_MAX_STEPS, UINT64_MAX),
+		 .max_steps = lim,
+		 .step_limit = lim,
 		 .keep = keep,
 		 .keep_ctx = ctx};
+	/* a part: the limit counts from here (see run.max_steps) */
+	if (keep && d->steps < UINT64_MAX - lim)
+		r.max_steps = d->steps + lim;
+	else if (keep)
+		r.max_steps = UINT64_MAX;
 	if (kd_run_launch(&r, &d->launches[d->next - 1]) < 0) {
 		rd_kernel_builder_free(r.b);
 		free(r.part_ids);
