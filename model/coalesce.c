@@ -9,12 +9,14 @@
  * Line addresses are renamed to dense 32-bit ids here, once per line size,
  * so that every later stage indexes flat arrays instead of hashing.
  */
+#define _DEFAULT_SOURCE /* MADV_DONTNEED (spend_pages) */
 #include "internal.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Dense id of a line, assigning the next id to a new one; -1: no memory.
  * The map starts small and doubles: sized for the loads up front, its
@@ -137,13 +139,56 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 	return 0;
 }
 
+/* The whole pages of the n bytes at p, which nothing reads again, given
+ * back to the system (a kernel being spent: see coal_build_sect). The
+ * bytes are the kernel's own (malloc'ed); a page wholly inside them holds
+ * none of the allocator's, and the array is freed, not read, after. */
+static void spend_pages(const void *p, size_t n)
+{
+#ifdef MADV_DONTNEED
+	const uintptr_t page = 4096;
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + n) & ~(page - 1);
+	if (a < e)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+#else
+	(void)p, (void)n;
+#endif
+}
+
+/* Spending: the loads [*l, l1) and stores [*st, s1), all read, given back
+ * once they are 4 MiB of addresses or more (or at the end, last); the
+ * marks move on. */
+static void spend_read(const rd_kernel *k, uint64_t *l, uint64_t l1, uint64_t *st, uint64_t s1,
+		       int last)
+{
+	if (l1 > *l && (last || l1 - *l >= (1u << 19))) {
+		spend_pages(k->addr + *l, (size_t)(l1 - *l) * sizeof *k->addr);
+		spend_pages(k->bytes + *l, (size_t)(l1 - *l) * sizeof *k->bytes);
+		*l = l1;
+	}
+	if (s1 > *st && (last || s1 - *st >= (1u << 19))) {
+		/* (store_tid stays: the warps' binary searches read it) */
+		spend_pages(k->store_addr + *st, (size_t)(s1 - *st) * sizeof *k->store_addr);
+		spend_pages(k->store_bytes + *st, (size_t)(s1 - *st) * sizeof *k->store_bytes);
+		spend_pages(k->store_pos + *st, (size_t)(s1 - *st) * sizeof *k->store_pos);
+		*st = s1;
+	}
+}
+
 /* coal_build for l1.stores not ignore: warp instruction k is each lane's
- * k-th access; its load requests, then its store requests. */
+ * k-th access; its load requests, then its store requests. spend: the
+ * accesses are given back as they are read (see coal_build_sect), when
+ * the warps come in thread order (a part's do). */
 static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t shift,
 		       linemap *map, uint64_t *line_cap, uint32_t *lead_lane, uint64_t *lead_req,
-		       const coal_skip *skip, const rd_callbacks *cb, uint32_t sect, uint32_t sshift)
+		       const coal_skip *skip, const rd_callbacks *cb, uint32_t sect, uint32_t sshift,
+		       int spend)
 {
 	uint32_t ws = s->warp_size ? s->warp_size : 1;
+	for (uint32_t w = 1; spend && w < s->nwarps; w++)
+		if (s->warp_t0[w] < s->warp_t0[w - 1] + s->warp_nt[w - 1])
+			spend = 0; /* out of thread order: what is read is not a prefix */
+	uint64_t spent_l = 0, spent_s = 0;
 	uint64_t *cur = malloc((size_t)ws * 3 * sizeof *cur); /* per lane (below) */
 	uint32_t *lanes = malloc((size_t)ws * 2 * sizeof *lanes);
 	uint64_t *accs = malloc((size_t)ws * 2 * sizeof *accs);
@@ -195,6 +240,11 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 			if (nr == co->instr_req_first[ni])
 				continue; /* every lane outside global memory */
 			co->instr_req_first[++ni] = nr;
+		}
+		if (spend) {
+			uint32_t te = t0 + nt < k->nthreads ? t0 + nt : k->nthreads;
+			spend_read(k, &spent_l, k->thread_first[te], &spent_s, send,
+				   w + 1 == s->nwarps);
 		}
 	}
 	co->warp_instr_first[s->nwarps] = ni;
@@ -535,12 +585,12 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb,
 		    int threads)
 {
-	return coal_build_sect(co, k, s, line_size, 0, lanes, stores, skip, cb, threads);
+	return coal_build_sect(co, k, s, line_size, 0, lanes, stores, skip, cb, threads, 0);
 }
 
 int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 		    uint32_t sector, int lanes, int stores, const coal_skip *skip,
-		    const rd_callbacks *cb, int threads)
+		    const rd_callbacks *cb, int threads, int spend)
 {
 	memset(co, 0, sizeof *co);
 	uint32_t shift = log2u64(line_size);
@@ -579,7 +629,8 @@ int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	run.ident = 0;
 	if (stores) {
 		if ((rc = coal_stores(co, k, s, shift, &run.map, &run.line_cap, run.lead_lane,
-				      run.lead_req, skip, cb, run.sect, run.sshift)))
+				      run.lead_req, skip, cb, run.sect, run.sshift,
+				      spend && !k->release && !lanes)))
 			goto out;
 		goto shrink;
 	}

@@ -224,10 +224,14 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 		    int lanes, int stores, const coal_skip *skip, const rd_callbacks *cb,
 		    int threads);
 /* coal_build_skip giving each request the mask of the sector-byte sectors
- * of its line that its lanes touch (rd_req.sect; sector 0: none). */
+ * of its line that its lanes touch (rd_req.sect; sector 0: none). spend:
+ * k's accesses are freed after (rd_parts_add_spent) and nothing else
+ * reads them: with stores, their pages are given back as they are read,
+ * so that a part's accesses and its requests are not both in memory
+ * (store_tid and the thread index stay; k's own arrays only). */
 int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 		    uint32_t sector, int lanes, int stores, const coal_skip *skip,
-		    const rd_callbacks *cb, int threads);
+		    const rd_callbacks *cb, int threads, int spend);
 void coal_free(rd_coal *co);
 
 /* ---- memory spaces (spaces.c) ------------------------------------------ */

@@ -78,6 +78,7 @@ struct rd_model {
 	rd_dram dram;
 	int threads;     /* threads a run may use for its cases */
 	int no_memo;     /* one run only (a part of rd_parts): keep no results */
+	int spend;       /* k's accesses freed once coalesced (rd_parts_add_spent) */
 	/* Each case's last few results: a run whose case has the same
 	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
 	 * cases; stepping a value back and forth, or the explorer's
@@ -300,7 +301,7 @@ static int stages_prepare(rd_model *m, const rd_config *c, const uint8_t *skip,
 		coal_skip cs = {m->k->arrays, skip};
 		if ((rc = coal_build_sect(&m->coal, m->k, &m->sched, c->l1_line, c->l1_sector, lanes,
 					  c->stores != RD_STORES_IGNORE, skip ? &cs : NULL, cb,
-					  m->threads)))
+					  m->threads, m->spend)))
 			return rc;
 		if (skip) {
 			size_t n = m->k->arrays->n;
@@ -1177,6 +1178,7 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 		return RD_ENOMEM;
 	}
 	m->no_memo = 1;
+	m->spend = spend != NULL;
 	m->threads = p->threads;
 	sim_counts cc[RD_NCASES];
 	memset(cc, 0, sizeof cc);

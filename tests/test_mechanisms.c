@@ -578,6 +578,72 @@ static void test_coalescing_large_footprint(void **state)
 	}
 }
 
+/* Two kernels alike: 4096 threads of 160 loads (every addr nonzero) and a
+ * store after every fourth, built in thread order. */
+static rd_kernel *stores_kernel(void)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("st", 256, 1, 1);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (uint32_t t = 0; t < 4096; t++)
+		for (uint32_t i = 0; i < 160; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			rd_kernel_builder_add(b, t, 0, 4096 + (x % 20000) * 64 + (t % 8) * 4, 4);
+			if (i % 4 == 3)
+				rd_kernel_builder_add(b, t, 1, 4096 + (uint64_t)t * 4 + i * 16384, 4);
+		}
+	return rd_kernel_builder_finish(b);
+}
+
+/* Coalescing with stores a kernel being spent (rd_parts_add_spent) gives
+ * the accesses' pages back as it reads them (issue 38: a part's accesses
+ * and its requests not both in memory): the same requests, lines and
+ * offsets as keeping them, and the loads' and stores' addresses read as
+ * zeros after (given back), but for the last partial pages. */
+static void test_coalescing_spends_what_it_read(void **state)
+{
+	(void)state;
+	rd_kernel *keep = stores_kernel(), *spent = stores_kernel();
+	assert_int_equal(keep->nloads, 4096 * 160);
+	assert_int_equal(keep->nstores, 4096 * 40);
+	rd_config c;
+	rd_config_default(&c);
+	rd_sched s;
+	assert_int_equal(sched_build(&s, keep, &c), RD_OK);
+	rd_coal one, two;
+	assert_int_equal(coal_build_sect(&one, keep, &s, 128, 0, 0, 1, NULL, NULL, 1, 0), RD_OK);
+	assert_int_equal(coal_build_sect(&two, spent, &s, 128, 0, 0, 1, NULL, NULL, 1, 1), RD_OK);
+	assert_int_equal(one.nlines, two.nlines);
+	assert_memory_equal(one.line_addr, two.line_addr, one.nlines * sizeof *one.line_addr);
+	assert_int_equal(one.nreq, two.nreq);
+	assert_memory_equal(one.req, two.req, one.nreq * sizeof *one.req);
+	assert_int_equal(one.ninstr, two.ninstr);
+	for (uint64_t i = 0; i <= one.ninstr; i++)
+		assert_int_equal(coal_req_first(&one, i), coal_req_first(&two, i));
+	assert_memory_equal(one.warp_instr_first, two.warp_instr_first,
+			    ((size_t)s.nwarps + 1) * sizeof *one.warp_instr_first);
+	/* kept: as built; spent: zeros, but within a page of either end */
+	uint64_t zl = 0, zs = 0;
+	for (uint64_t i = 0; i < keep->nloads; i++) {
+		assert_int_not_equal(keep->addr[i], 0);
+		zl += spent->addr[i] == 0;
+	}
+	for (uint64_t i = 0; i < keep->nstores; i++) {
+		assert_int_not_equal(keep->store_addr[i], 0);
+		zs += spent->store_addr[i] == 0;
+	}
+	assert_true(zl >= keep->nloads - 1024);
+	assert_true(zs >= keep->nstores - 1024);
+	/* the thread index and store_tid stay */
+	assert_memory_equal(keep->thread_first, spent->thread_first,
+			    ((size_t)keep->nthreads + 1) * sizeof *keep->thread_first);
+	assert_memory_equal(keep->store_tid, spent->store_tid, keep->nstores * sizeof *keep->store_tid);
+	coal_free(&one);
+	coal_free(&two);
+	sched_free(&s);
+	rd_kernel_free(keep);
+	rd_kernel_free(spent);
+}
+
 /* The keys are model=paper's: the other profiles refuse them. */
 static void test_mechanism_keys_checked(void **state)
 {
@@ -623,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_coalescing_drops_what_it_read),
 		cmocka_unit_test(test_coalescing_halves_are_serial),
 		cmocka_unit_test(test_coalescing_large_footprint),
+		cmocka_unit_test(test_coalescing_spends_what_it_read),
 		cmocka_unit_test(test_mechanism_keys_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,7 +142,16 @@ typedef struct parts_run {
 	int rc;
 	char err[1024];
 	batch_ctx *ctx;
+	int threads, all;      /* a part's cases' threads; alone (see PART_ALONE) */
 } parts_run;
+
+/* A part whose accesses take more than this (10 bytes a load, 18 a store,
+ * as built) is modelled alone: the turn is held until its cases are done,
+ * which then take every thread. Otherwise the next part would be built
+ * while its cases run, and two large parts' accesses and requests would
+ * be in memory at once (syr2k at its default size on 132 SMs: 471 MB of
+ * accesses a part; 610 MB peak for one part, 851 MB for two). */
+#define PART_ALONE ((uint64_t)64 << 20)
 
 typedef struct keep_core {
 	const rd_config *c;
@@ -189,8 +198,15 @@ static void *parts_worker(void *arg)
 		int big = memcheck_model(pr->spec, k, err, sizeof err) < 0;
 		if (big)
 			pthread_mutex_unlock(&pr->turn);
-		/* (the turn ends once the part is coalesced) */
-		int rc = big ? -1 : rd_parts_add_spent(pr->p, k, turn_end, &pr->turn);
+		/* (the turn ends once the part is coalesced; alone, once it is
+		 * modelled: p's threads are read under the turn) */
+		int alone = k->nloads * 10 + k->nstores * 18 > PART_ALONE, rc = -1;
+		if (!big) {
+			rd_parts_set_threads(pr->p, alone ? pr->all : pr->threads);
+			rc = rd_parts_add_spent(pr->p, k, alone ? NULL : turn_end, &pr->turn);
+			if (alone)
+				pthread_mutex_unlock(&pr->turn);
+		}
 		rd_kernel_free(k);
 		pthread_mutex_lock(&pr->mu);
 		if (rc != RD_OK && pr->rc == EXIT_OK) {
@@ -250,13 +266,13 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 		jobs = 1;
 	batch_ctx ctx = {0};
 	progress_init(&ctx.prog, !quiet, shape->name);
-	parts_run pr = {.c = c, .cfg = cfg, .spec = spec, .in = in, .p = p, .cores = cores, .n = n, .ctx = &ctx};
+	/* each part's cases on what the parts leave of the -j threads (set
+	 * before each part starts) */
+	unsigned all = c->jobs ? c->jobs : util_online_cpus();
+	parts_run pr = {.c = c, .cfg = cfg, .spec = spec, .in = in, .p = p, .cores = cores, .n = n,
+			.ctx = &ctx, .threads = (int)(all / jobs), .all = (int)all};
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_mutex_init(&pr.turn, NULL);
-	/* each part's cases on what the parts leave of the -j threads (set
-	 * before any part starts) */
-	unsigned all = c->jobs ? c->jobs : util_online_cpus();
-	rd_parts_set_threads(p, (int)(all / jobs));
 	pthread_t th[64];
 	unsigned nth = 0;
 	for (unsigned t = 1; t < jobs && t < 64; t++)
