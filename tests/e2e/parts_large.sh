@@ -1,10 +1,11 @@
 #!/bin/sh
-# The limits of a description's work when its kernel is modelled in parts
-# (issue 38): RDSCOPE_MAX_STEPS bounds the work of one core's blocks, not
-# of the whole kernel, so a full kernel on many SMs is not stopped at a
-# count of all its threads; a part over the limit is refused with a
-# message naming the variable. Without parts the limit spans the whole
-# description as before (tests/hostile/work.sh).
+# Large kernels in parts (issue 38): RDSCOPE_MAX_STEPS bounds the work of
+# one core's blocks, not of the whole kernel, so a full kernel on many SMs
+# is not stopped at a count of all its threads; a part over the limit is
+# refused with a message naming the variable. Without parts the limit
+# spans the whole description as before (tests/hostile/work.sh). A part
+# over 64 MiB of accesses (modelled alone, its accesses given back as they
+# are coalesced) gives the whole kernel's bytes.
 # Prints "ok - NAME" / "not ok - NAME".
 . "$(dirname "$0")/common.inc"
 
@@ -40,3 +41,18 @@ result "in parts: one core's blocks over the limit, refused with a message namin
 RDSCOPE_MAX_STEPS=6000 "$RDSCOPE" run -q --no-timing -p hopper-h100 "$T/k.kdesc" >/dev/null 2>"$T/pe"
 [ $? -eq 2 ] && grep -q "more than 6000 steps .*one core" "$T/pe"
 result "in parts: a limit below one block's 6,432 steps, refused" $?
+
+# two parts of 2,457,600 loads and as many stores (69 MB as built: each
+# modelled alone), -j 2: the whole kernel's bytes
+cat >"$T/big.kdesc" <<'KD'
+format = "rdscope-kernel";
+version = 1;
+arrays = { A = { elem = 4; dims = [1048576]; }; B = { elem = 4; dims = [512]; }; };
+kernels = ( { name = "big"; grid = [2]; block = [256];
+  body = ( "t = blockIdx.x * 256 + threadIdx.x",
+           { for = "i = 0; i < 9600; i++"; do = ( "load A[(i * 512 + t * 37) % 1048576]", "store B[t]" ); } ); } );
+KD
+RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -f json -p hopper-h100 -s gpu.cores=2 "$T/big.kdesc" >"$T/whole" 2>/dev/null
+"$RDSCOPE" run -q --no-timing -f json -j 2 -p hopper-h100 -s gpu.cores=2 "$T/big.kdesc" >"$T/parts" 2>/dev/null
+[ $? -eq 0 ] && grep -q '"accesses":4915200' "$T/whole" && cmp -s "$T/whole" "$T/parts"
+result "two parts over 64 MiB of accesses each, modelled alone: the whole kernel's bytes" $?
