@@ -87,8 +87,45 @@ static uint8_t sect_of(uint64_t byte, uint32_t l1, uint32_t s1, uint32_t m1, uin
 	return m;
 }
 
+/* One merged request q (of core-ordered position) into s: its L2 lines
+ * (per of them, sh1/sh2 the L1's and L2's line shifts), with their
+ * sectors when s2. 0, or -1: out of memory. */
+static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, int sh1, int sh2,
+		      uint32_t l1_line, uint32_t s1, uint32_t s2)
+{
+	uint64_t byte = q->line << sh1;
+	for (uint64_t j = 0; j < per; j++) {
+		uint64_t a2 = (byte >> sh2) + j;
+		/* l2.sector: an L2 line none of whose sectors the request
+		 * asks for (an L1 line larger than the L2's) is not asked */
+		uint8_t m = s2 ? sect_of(byte, l1_line, s1, q->sect, a2, sh2, s2) : 0;
+		if (s2 && !m)
+			continue;
+		s->t[s->n] = q->t;
+		uint64_t slot;
+		int64_t id = linemap_find(map, a2, &slot);
+		if (id == -1)
+			return -1;
+		if (id == -2) { /* a new line */
+			id = (int64_t)map->n;
+			linemap_put(map, slot, a2, (uint32_t)id);
+		}
+		s->line[s->n] = (uint32_t)id;
+		s->core[s->n] = q->core;
+		s->store[s->n] = (uint8_t)q->store;
+		if (s2)
+			s->sect[s->n] = m;
+		s->n++;
+	}
+	return 0;
+}
+
 /* Steps 1 and 2 (and each request's L2 sectors when s2, l2.sector, is
- * set; s1 is l1.sector). */
+ * set; s1 is l1.sector): each core's records in their order, the cores
+ * merged round-robin by step, put into s in that order. Where every
+ * core's records lie together in c0 (a kernel in parts: a part's after
+ * another's), they are read in place; else through an index of them by
+ * core (8 bytes a record). */
 static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint32_t l1_line,
 			uint32_t l2_line, uint32_t s1, uint32_t s2)
 {
@@ -98,57 +135,50 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	/* each core's segment (cores one after the other), sorted by step */
 	uint64_t *first = calloc((size_t)ncores + 1, sizeof *first);
 	uint64_t *pos = calloc((size_t)ncores + 1, sizeof *pos);
-	uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+	uint64_t *end = calloc((size_t)ncores + 1, sizeof *end);
+	uint64_t *byc = NULL;
 	int rc = -1;
 	linemap map = {0};
-	if (!first || !pos || !order)
+	if (!first || !pos || !end)
 		goto out;
-	for (uint64_t i = 0; i < n; i++)
-		if (v[i].core < ncores)
-			first[v[i].core + 1]++;
+	/* together: each core's records one run (pos: its start, end: its
+	 * end, while they are) */
+	int together = 1;
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t c = v[i].core;
+		if (c >= ncores)
+			continue;
+		if (!first[c + 1])
+			pos[c] = i;
+		else if (end[c] != i)
+			together = 0;
+		end[c] = i + 1;
+		first[c + 1]++;
+	}
 	for (uint32_t c = 0; c < ncores; c++)
 		first[c + 1] += first[c];
-	memcpy(pos, first, ((size_t)ncores + 1) * sizeof *pos);
-	{
+	if (!together) {
+		/* the index: byc[first[c] ..] core c's records in their order */
 		uint64_t *slot = malloc(((size_t)ncores + 1) * sizeof *slot);
-		if (!slot)
-			goto out;
-		memcpy(slot, first, ((size_t)ncores + 1) * sizeof *slot);
-		uint64_t *byc = malloc((n ? n : 1) * sizeof *byc);
-		if (!byc) {
+		byc = malloc((n ? n : 1) * sizeof *byc);
+		if (!slot || !byc) {
 			free(slot);
 			goto out;
 		}
+		memcpy(slot, first, ((size_t)ncores + 1) * sizeof *slot);
 		for (uint64_t i = 0; i < n; i++) /* stable: each core's issue order */
 			if (v[i].core < ncores)
 				byc[slot[v[i].core]++] = i;
 		free(slot);
-		/* round-robin by step (one core: its order) */
-		uint64_t k = 0;
-		if (ncores == 1) {
-			memcpy(order, byc, first[1] * sizeof *order);
-			k = first[1];
+		for (uint32_t c = 0; c < ncores; c++) {
+			pos[c] = first[c];
+			end[c] = first[c + 1];
 		}
-		for (; ncores > 1;) {
-			uint64_t tmin = UINT64_MAX;
-			for (uint32_t c = 0; c < ncores; c++)
-				if (pos[c] < first[c + 1] && v[byc[pos[c]]].t < tmin)
-					tmin = v[byc[pos[c]]].t;
-			if (tmin == UINT64_MAX)
-				break;
-			for (int any = 1; any;) {
-				any = 0;
-				for (uint32_t c = 0; c < ncores; c++)
-					if (pos[c] < first[c + 1] && v[byc[pos[c]]].t <= tmin) {
-						order[k++] = byc[pos[c]++];
-						any = 1;
-					}
-			}
-		}
-		free(byc);
-		n = k;
 	}
-	uint64_t total = n * per;
+	for (uint32_t c = 0; c < ncores; c++)
+		if (pos[c] > end[c]) /* (a core without records) */
+			pos[c] = end[c];
+	uint64_t total = first[ncores] * per;
 	s->t = malloc((total ? total : 1) * sizeof *s->t);
 	s->line = malloc((total ? total : 1) * sizeof *s->line);
 	s->core = malloc((total ? total : 1) * sizeof *s->core);
@@ -158,33 +188,32 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	if (!s->t || !s->line || !s->core || !s->store || linemap_init(&map, 4096) < 0)
 		goto out;
 	int sh1 = log2u64(l1_line), sh2 = log2u64(l2_line);
-	for (uint64_t i = 0; i < n; i++) {
-		const l2req *q = &v[order[i]];
-		uint64_t byte = q->line << sh1;
-		for (uint64_t j = 0; j < per; j++) {
-			uint64_t a2 = (byte >> sh2) + j;
-			/* l2.sector: an L2 line none of whose sectors the request
-			 * asks for (an L1 line larger than the L2's) is not asked */
-			uint8_t m = s2 ? sect_of(byte, l1_line, s1, q->sect, a2, sh2, s2) : 0;
-			if (s2 && !m)
-				continue;
-			s->t[s->n] = q->t;
-			uint64_t slot;
-			int64_t id = linemap_find(&map, a2, &slot);
-			if (id == -1)
+#define AT(c) (&v[byc ? byc[pos[c]] : pos[c]])
+	if (ncores == 1) { /* one core: its order */
+		for (; pos[0] < end[0]; pos[0]++)
+			if (stream_put(s, &map, AT(0), per, sh1, sh2, l1_line, s1, s2) < 0)
 				goto out;
-			if (id == -2) { /* a new line */
-				id = (int64_t)map.n;
-				linemap_put(&map, slot, a2, (uint32_t)id);
-			}
-			s->line[s->n] = (uint32_t)id;
-			s->core[s->n] = q->core;
-			s->store[s->n] = (uint8_t)q->store;
-			if (s2)
-				s->sect[s->n] = m;
-			s->n++;
+	}
+	/* round-robin by step */
+	for (; ncores > 1;) {
+		uint64_t tmin = UINT64_MAX;
+		for (uint32_t c = 0; c < ncores; c++)
+			if (pos[c] < end[c] && AT(c)->t < tmin)
+				tmin = AT(c)->t;
+		if (tmin == UINT64_MAX)
+			break;
+		for (int any = 1; any;) {
+			any = 0;
+			for (uint32_t c = 0; c < ncores; c++)
+				if (pos[c] < end[c] && AT(c)->t <= tmin) {
+					if (stream_put(s, &map, AT(c), per, sh1, sh2, l1_line, s1, s2) < 0)
+						goto out;
+					pos[c]++;
+					any = 1;
+				}
 		}
 	}
+#undef AT
 	s->nlines = (uint32_t)map.n;
 	s->line_addr = malloc((map.n ? map.n : 1) * sizeof *s->line_addr);
 	if (!s->line_addr)
@@ -197,7 +226,8 @@ out:
 	linemap_free(&map);
 	free(first);
 	free(pos);
-	free(order);
+	free(end);
+	free(byc);
 	if (rc)
 		stream_free(s);
 	return rc;

@@ -1263,33 +1263,19 @@ int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb,
 	memset(r, 0, sizeof *r);
 	if (!p->nparts || p->sets_differ || (cb && (cb->by_site || cb->event)))
 		return RD_EINVAL;
-	/* case 0's stream as one run makes it: core after core, each core's
-	 * records in their order (every core's records are in one part) */
-	uint32_t nc = p->c.cores;
-	uint64_t *at = calloc((size_t)nc + 1, sizeof *at);
-	l2req *v = malloc((p->nl2s ? p->nl2s : 1) * sizeof *v);
-	if (!at || !v) {
-		free(at);
-		free(v);
-		return RD_ENOMEM;
-	}
-	for (uint64_t i = 0; i < p->nl2s; i++)
-		at[(p->l2s[i].core < nc ? p->l2s[i].core : nc - 1) + 1]++;
-	for (uint32_t i = 0; i < nc; i++)
-		at[i + 1] += at[i];
-	for (uint64_t i = 0; i < p->nl2s; i++)
-		v[at[p->l2s[i].core < nc ? p->l2s[i].core : nc - 1]++] = p->l2s[i];
-	free(at);
-	free(p->l2s);
-	p->l2s = NULL;
-	p->cc[0].l2s = v;
+	/* case 0's stream: the parts' records one part after another, each
+	 * core's in one part and in their order, which is all the L2 and
+	 * DRAM stages read of it (stream_build takes each core's records in
+	 * order and merges the cores by step: the bytes of one run) */
+	p->cc[0].l2s = p->l2s;
 	p->cc[0].nl2s = p->cc[0].l2s_cap = p->nl2s;
+	p->l2s = NULL;
 	p->nl2s = 0;
 	rd_model *tot = rd_model_new(shape);
 	if (!tot)
 		return RD_ENOMEM;
 	tot->no_memo = 1;
-	tot->sched.ncores = nc; /* (the L2 and DRAM stages read it) */
+	tot->sched.ncores = p->c.cores; /* (the L2 and DRAM stages read it) */
 	sim_counts offc;
 	memset(&offc, 0, sizeof offc);
 	run_facts f = p->f;
