@@ -793,6 +793,12 @@ typedef struct l2_cache l2_cache;
  * under allocate), L2 line addresses, in time order. */
 int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
 	   const rd_callbacks *cb, l2_cache **cache, rd_level *out, sim_counts *dstream);
+/* A one-time run's (rd_parts_finish's): the merged stream that l2_run
+ * (or, without an L2 but with DRAM, l1_stream) will read built into
+ * *cache, and c0's records, which it was made of, freed (24 bytes a
+ * record: 480 MB of syrk's at its default size on 132 SMs). */
+int l2_stream_take(const rd_config *c, sim_counts *c0, uint64_t serial, uint32_t ncores,
+		   l2_cache **cache);
 /* Without an L2: the L1s' merged stream (the L2's input: seed 001's L2
  * trace at l1.line granularity) appended to out, L1 line addresses. */
 int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,

@@ -716,6 +716,25 @@ static const l2stream *stream_get(const rd_config *c, const sim_counts *c0, uint
 	return &k->s;
 }
 
+int l2_stream_take(const rd_config *c, sim_counts *c0, uint64_t serial, uint32_t ncores,
+		   l2_cache **cache)
+{
+	if (!cache || !(c->l2_size || c->dram_enable))
+		return RD_OK;
+	l2stream own = {0};
+	/* the stream l2_run or, without an L2, l1_stream asks for */
+	const l2stream *sp = c->l2_size ? stream_get(c, c0, serial, ncores, c->l2_line, c->l2_sector,
+						     cache, &own)
+					: stream_get(c, c0, serial, ncores, c->l1_line, 0, cache, &own);
+	stream_free(&own); /* (empty: the stream is the cache's) */
+	if (!sp)
+		return RD_ENOMEM;
+	free(c0->l2s);
+	c0->l2s = NULL;
+	c0->nl2s = c0->l2s_cap = 0;
+	return RD_OK;
+}
+
 int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
 	      l2_cache **cache, sim_counts *out)
 {

@@ -79,6 +79,7 @@ struct rd_model {
 	int threads;     /* threads a run may use for its cases */
 	int no_memo;     /* one run only (a part of rd_parts): keep no results */
 	int spend;       /* k's accesses freed once coalesced (rd_parts_add_spent) */
+	int spend_stream; /* run_report frees case 0's records once streamed (rd_parts_finish) */
 	/* Each case's last few results: a run whose case has the same
 	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
 	 * cases; stepping a value back and forth, or the explorer's
@@ -911,6 +912,8 @@ static int run_report(rd_model *m, const rd_config *c, int cases, int same, sim_
 		/* a stream of its own: the kept L2 and DRAM inputs do not match */
 		m->case0_serial = ++m->serial;
 	}
+	if (rc == RD_OK && m->spend_stream && c0 == &cc[0])
+		rc = l2_stream_take(c, &cc[0], m->case0_serial, m->sched.ncores, &m->l2cache);
 	if (rc == RD_OK && c->l2_size)
 		rc = l2_stage(m, c, c0, cb, &r->l2);
 	if (rc == RD_OK && c->dram_enable)
@@ -1275,6 +1278,7 @@ int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb,
 	if (!tot)
 		return RD_ENOMEM;
 	tot->no_memo = 1;
+	tot->spend_stream = 1;
 	tot->sched.ncores = p->c.cores; /* (the L2 and DRAM stages read it) */
 	sim_counts offc;
 	memset(&offc, 0, sizeof offc);

@@ -644,6 +644,79 @@ static void test_coalescing_spends_what_it_read(void **state)
 	rd_kernel_free(spent);
 }
 
+/* Records of three cores into c: core order[j]'s 400 in turn (together)
+ * or round-robin (interleaved), each core's in its own order. */
+static void l2_records(sim_counts *c, const uint32_t order[3], int together)
+{
+	memset(c, 0, sizeof *c);
+	for (uint32_t r = 0; r < 1200; r++) {
+		uint32_t j = together ? r / 400 : r % 3, i = together ? r % 400 : r / 3;
+		uint32_t core = order[j];
+		uint64_t line = (i * 7 + core * 13) % 97 + (i % 5 == 0 ? 1000 + i : 0);
+		assert_int_equal(l2s_add_sect(c, i * 2 + core, line, core, i % 9 == 0, 0), 0);
+	}
+}
+
+static void level_done(rd_level *l)
+{
+	free(l->hist);
+	free(l->hist_w);
+	free(l->bank_requests);
+	free(l->bank_misses);
+}
+
+static void same_level(const rd_level *a, const rd_level *b)
+{
+	assert_int_equal(a->requests, b->requests);
+	assert_int_equal(a->hits, b->hits);
+	assert_int_equal(a->misses, b->misses);
+	assert_memory_equal(a->cls, b->cls, sizeof a->cls);
+	assert_int_equal(a->steps, b->steps);
+	assert_int_equal(a->hist_len, b->hist_len);
+	assert_memory_equal(a->hist, b->hist, a->hist_len * sizeof *a->hist);
+}
+
+/* The L2's merged stream (issue 38, a kernel in parts): each core's
+ * records read in place where they lie together, in whatever order of
+ * cores, give the run of the same records interleaved; and taken
+ * (l2_stream_take: built into the cache, the records freed) the same
+ * run again. */
+static void test_l2_stream_in_place_and_taken(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	set(&c, "l2.size", "2048");
+	set(&c, "l2.line", "128");
+	set(&c, "l2.ways", "2");
+	static const uint32_t mixed[3] = {2, 0, 1}, plain[3] = {0, 1, 2};
+	sim_counts inter, together, taken;
+	l2_records(&inter, plain, 0);
+	l2_records(&together, mixed, 1);
+	l2_records(&taken, mixed, 1);
+	rd_level a, b, t;
+	l2_cache *ka = NULL, *kb = NULL, *kt = NULL;
+	assert_int_equal(l2_run(&c, &inter, 1, 3, NULL, &ka, &a, NULL), RD_OK);
+	assert_int_equal(l2_run(&c, &together, 1, 3, NULL, &kb, &b, NULL), RD_OK);
+	assert_true(a.requests > 1000); /* (some merged) */
+	assert_true(a.hits > 0 && a.misses > 0);
+	same_level(&a, &b);
+	assert_int_equal(l2_stream_take(&c, &taken, 1, 3, &kt), RD_OK);
+	assert_null(taken.l2s);
+	assert_int_equal(taken.nl2s, 0);
+	assert_int_equal(l2_run(&c, &taken, 1, 3, NULL, &kt, &t, NULL), RD_OK);
+	same_level(&a, &t);
+	level_done(&a);
+	level_done(&b);
+	level_done(&t);
+	l2_cache_free(ka);
+	l2_cache_free(kb);
+	l2_cache_free(kt);
+	counts_free(&inter);
+	counts_free(&together);
+	counts_free(&taken);
+}
+
 /* The keys are model=paper's: the other profiles refuse them. */
 static void test_mechanism_keys_checked(void **state)
 {
@@ -690,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_coalescing_halves_are_serial),
 		cmocka_unit_test(test_coalescing_large_footprint),
 		cmocka_unit_test(test_coalescing_spends_what_it_read),
+		cmocka_unit_test(test_l2_stream_in_place_and_taken),
 		cmocka_unit_test(test_mechanism_keys_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
