@@ -226,7 +226,8 @@ int coal_build_skip(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 /* coal_build_skip giving each request the mask of the sector-byte sectors
  * of its line that its lanes touch (rd_req.sect; sector 0: none). spend:
  * k's accesses are freed after (rd_parts_add_spent) and nothing else
- * reads them: with stores, their pages are given back as they are read,
+ * reads them: with stores, and 64 MiB of them or more (as built), their
+ * pages are given back as they are read,
  * so that a part's accesses and its requests are not both in memory
  * (store_tid and the thread index stay; k's own arrays only). */
 int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
