@@ -948,9 +948,12 @@ static int run_report(rd_model *m, const rd_config *c, int cases, int same, sim_
 			if (cb && cb->by_site &&
 			    classify_sites(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS) < 0)
 				rc = RD_ENOMEM;
+			/* the helper cases track no sectors: theirs are line
+			 * misses, whether run or taken from case 0 (whose
+			 * own, the total, counts the sector misses) */
 			for (int i = 0; i < RD_NCASES; i++)
 				if (cases & (1 << i))
-					r->case_misses[i] = cc[i].misses;
+					r->case_misses[i] = cc[i].misses - (i ? cc[i].sector : 0);
 		}
 		if (r->requests) {
 			r->miss_rate_all = (double)r->misses / (double)r->requests;

@@ -1175,10 +1175,10 @@ typedef struct rd_event {
 	/* MSHR entries in use at the lookup (after its line's fill due then
 	 * landed), before the request took or freed any; 0 at the L2. */
 	uint32_t mshrs_before;
-	/* l1.sector (the L1's requests, paper profile): the sectors the
+	/* l1.sector (the L1's load requests, paper profile): the sectors the
 	 * request asks for (bit s: sector s of its line) and those its line
 	 * had, there or on their way, at its lookup (0: a line miss); both 0
-	 * without sectors and for a cancelled request. */
+	 * without sectors, for a store and for a cancelled request. */
 	uint32_t sect_ask, sect_had;
 	/* With rd_callbacks.event_stacks only (the L1's requests; none under
 	 * reference-2013): the entries of the request's set as its lookup

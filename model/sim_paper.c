@@ -504,7 +504,7 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint3
 		.mshrs_free = cs->mshr_cap ? cs->mshr_cap - cs->used : UINT32_MAX,
 		.mshrs_before = used0,
 	};
-	if (cs->sect && o != RD_OUT_CANCEL) {
+	if (cs->sect && o != RD_OUT_CANCEL && !rq->store) { /* (loads' sectors) */
 		ev.sect_ask = rq->sect;
 		ev.sect_had = cs->ev_had;
 	}

@@ -26,6 +26,7 @@
 #include "lessons.h"
 #include "preset.h"
 #include "steplog.h"
+#include "testutil.h"
 #include "worker.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -636,6 +637,34 @@ static void test_steplog_windows(void **state)
  * finds and its way empty after, and the second load a write_evict
  * miss. A store at the step its line's fill is due finds it in flight
  * (a store's line does not land first): it cancels the insertion. */
+/* A set of more ways than STEP_KEEP (Hopper's 48): the whole cache shows
+ * every line of it, in the first window and in a later one (the review's
+ * regression: 32 kept). 40 lines, then lines 0-2 over and over. */
+static void test_steplog_wide_sets(void **state)
+{
+	(void)state;
+	uint64_t seq[600];
+	for (uint32_t i = 0; i < 600; i++)
+		seq[i] = (uint64_t)(i < 40 ? i : i % 3) * 128;
+	rd_kernel *k = tu_kernel_seq(seq, 600, 4);
+	rd_config c;
+	tu_toy_config(&c, 128, 48);
+	for (int w = 0; w < 2; w++) {
+		steplog *l = collect_at(k, &c, w ? 100 : 0, 1);
+		assert_true(l->n > 0);
+		step_grid g;
+		assert_int_equal(steplog_grid(l, l->n - 1, &g), 0);
+		uint32_t n;
+		step_grid_set(&g, 0, &n);
+		assert_int_equal(n, 40);
+		step_grid_free(&g);
+		steplog_stack(l, l->n - 1, 0, &n);
+		assert_int_equal(n, 40);
+		steplog_free(l);
+	}
+	rd_kernel_free(k);
+}
+
 static void test_steplog_store_evict(void **state)
 {
 	(void)state;
@@ -1077,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(test_steplog_windows),
 		cmocka_unit_test(test_steplog_windows_stores),
 		cmocka_unit_test(test_steplog_store_evict),
+		cmocka_unit_test(test_steplog_wide_sets),
 		cmocka_unit_test(test_steplog_tag),
 		cmocka_unit_test(test_steplog_goal),
 		cmocka_unit_test(test_curves_mattson),

@@ -71,7 +71,9 @@ static steplog *log_new(const rd_config *c, uint64_t first)
 	l->first = first;
 	l->ncores = r->ncores;
 	l->cways = r->ways;
-	l->depth = first ? (r->ways ? r->ways : 1) : STEP_KEEP;
+	l->keep = r->ways > STEP_KEEP ? (r->ways < RD_EVENT_STACK ? r->ways : RD_EVENT_STACK)
+				      : STEP_KEEP;
+	l->depth = first ? (r->ways ? r->ways : 1) : l->keep;
 	l->rec = r;
 	return l;
 }
@@ -175,8 +177,8 @@ static int report(steplog *l, core_rec *c, uint32_t s, const uint64_t *v, uint32
 	c->curn[s] = w;
 	if (!l->have_snap || l->tail_done)
 		return 0;
-	if (n > STEP_KEEP)
-		n = STEP_KEEP;
+	if (n > l->keep)
+		n = l->keep;
 	if (off == UINT32_MAX && (off = pool_put(l, v, n)) == UINT32_MAX)
 		return -1;
 	c->last_off[s] = off;
@@ -346,7 +348,7 @@ int steplog_add(steplog *l, const rd_event *ev)
 		return -1;
 	uint64_t num = l->seen++;
 	if (l->seen == l->first) /* (the window's reports come next) */
-		l->depth = STEP_KEEP;
+		l->depth = l->keep;
 	/* The L2's requests and the fills' rows (model=rdgc, an L2) are
 	 * kept and shown; the L1's sets are the rest's. The L2 runs after
 	 * every L1: once its requests come, every L1 step has ended. */
@@ -413,7 +415,7 @@ int steplog_add(steplog *l, const rd_event *ev)
 		/* the set as the lookup found it (kept: the request's before) */
 		uint32_t off = UINT32_MAX;
 		if (s) {
-			s->nbefore = ev->stack_len > STEP_KEEP ? STEP_KEEP : ev->stack_len;
+			s->nbefore = ev->stack_len > l->keep ? l->keep : ev->stack_len;
 			bad |= (off = s->before = pool_put(l, ev->stack, s->nbefore)) == UINT32_MAX;
 			s->after = s->before;
 			s->nafter = s->nbefore;

@@ -79,7 +79,10 @@ typedef struct steplog {
 	int stacks;             /* the model reported stacks (not reference-2013) */
 	uint32_t depth;         /* the entries of a set the log needs the model to list
 				 * now (rd_callbacks.stack_depth): the ways before
-				 * the window, then STEP_KEEP */
+				 * the window, then keep */
+	uint32_t keep;          /* entries of a set kept per change in the window:
+				 * STEP_KEEP, or the ways where more (the whole
+				 * cache's sets whole), at most RD_EVENT_STACK */
 	int oom;
 	void *rec;              /* the recording while requests come in */
 } steplog;

@@ -202,9 +202,12 @@ static void text_l2_banks(FILE *f, const rd_level *l)
 static void text_l2(FILE *f, const rd_config *c, const rd_level *l)
 {
 	text_l2_config(f, c, l);
-	fprintf(f, "L2 requests: %llu read%s (the L1s' misses%s and bypassed loads), %llu write%s\n",
+	/* (with l1.sector but not l2.sector a sector miss sends nothing) */
+	fprintf(f, "L2 requests: %llu read%s (the L1s' %s and bypassed loads), %llu write%s\n",
 		(unsigned long long)l->requests, l->requests == 1 ? "" : "s",
-		c->l2_sector && c->l1_sector ? ", sector misses" : "",
+		c->l2_sector && c->l1_sector ? "misses, sector misses"
+		: c->l1_sector		      ? "line misses"
+					      : "misses",
 		(unsigned long long)l->store_requests, l->store_requests == 1 ? "" : "s");
 	text_count(f, "hits", l->hits, l->requests);
 	text_count(f, "misses", l->misses, l->requests);

@@ -97,9 +97,14 @@ void sites_text(FILE *f, const output_run *run)
 		run->by == OUTPUT_BY_ARRAY ? (n == 1 ? "array" : "arrays")
 					   : (n == 1 ? "site" : "sites"),
 		"", shown < n ? " (--top shows fewer)" : "");
-	fprintf(f, "  %-28s %10s %10s %7s  %-13s %9s %9s %9s %9s %9s\n",
-		run->by == OUTPUT_BY_ARRAY ? "array" : "site", "requests",
-		"misses", "rate", "mostly", "compuls.", "capacity", "assoc", "latency", "mshr");
+	/* a heading over each class's column (the classes' order) */
+	static const char *const heads[RD_NCLASS] = {"compuls.", "capacity", "assoc",  "latency",
+						     "mshr",     "wr_evict", "bypass", "sector"};
+	fprintf(f, "  %-28s %10s %10s %7s  %-13s", run->by == OUTPUT_BY_ARRAY ? "array" : "site",
+		"requests", "misses", "rate", "mostly");
+	for (int c = 0; c < RD_NCLASS; c++)
+		fprintf(f, " %9s", heads[c]);
+	putc('\n', f);
 	for (size_t i = 0; i < shown; i++) {
 		const site_row *s = &rows[i];
 		const char *d = dominant(&s->r);

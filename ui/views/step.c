@@ -868,7 +868,7 @@ static void draw(explorer *x, const rect *r, int flags)
 		y += 3;
 	}
 	if (y < yend && l->cfg.l1_sector && l->cfg.l1_sector < l->cfg.l1_line &&
-	    se->ev.level != 2)
+	    se->ev.level != 2 && !se->ev.store)
 		draw_sectors(x, &se->ev, l->cfg.l1_line / l->cfg.l1_sector, y++, x0, w);
 	if (P(x)->step_grid) {
 		if (y < yend)
