@@ -85,6 +85,21 @@ static void test_cli_table_rows(void **state)
 	assert_null(cli_cmd_find("--help"));
 }
 
+/* Each case {message, words...} refused with exit 2, its first line the
+ * message. */
+static void expect_usage(const char *const (*cases)[6], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *w[8] = {"rdscope"};
+		for (int j = 1; j < 6 && cases[i][j]; j++)
+			w[j] = cases[i][j];
+		cli c;
+		assert_int_equal(parse(&c, w), EXIT_USAGE);
+		assert_string_equal(first_line(), cases[i][0]);
+		cli_free(&c);
+	}
+}
+
 /* Every command of CLI_COMMANDS has its functions: it runs, its arguments
  * are checked, its configuration is (or is not) read; and each of its
  * words is a row of cli_cmds[] (a row per command at most: the parser's
@@ -140,15 +155,7 @@ static void test_cli_command_rows(void **state)
 		{"rdscope: --as: unknown format 'x' (preset, gpgpusim or gpgpusim4)", "preset", "--as",
 		 "x"},
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *w[8] = {"rdscope"};
-		for (int j = 1; j < 6 && cases[i][j]; j++)
-			w[j] = cases[i][j];
-		cli c;
-		assert_int_equal(parse(&c, w), EXIT_USAGE);
-		assert_string_equal(first_line(), cases[i][0]);
-		cli_free(&c);
-	}
+	expect_usage(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* "did you mean" looks at every option, past any fixed count (the parser
@@ -252,15 +259,7 @@ static void test_cli_parse_errors(void **state)
 		{"rdscope: run: no INPUT given", "run"},
 		{"rdscope: l1.wayz: unknown key; did you mean 'l1.ways'?", "run", "-s", "l1.wayz=2", "x"},
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *w[8] = {"rdscope"};
-		for (int j = 1; j < 6 && cases[i][j]; j++)
-			w[j] = cases[i][j];
-		cli c;
-		assert_int_equal(parse(&c, w), EXIT_USAGE);
-		assert_string_equal(first_line(), cases[i][0]);
-		cli_free(&c);
-	}
+	expect_usage(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* --help: one line per option and command from the tables. */
