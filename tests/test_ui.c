@@ -804,7 +804,7 @@ static void test_params_dram(void **state)
 	assert_string_equal(extra, "bits 13-14,16");
 	for (size_t i = 0; i < param_nfields; i++)
 		if (param_fields[i].key)
-			assert_string_equal(param_fields[i].label, param_fields[i].key);
+			assert_string_equal(param_label(i), param_fields[i].key);
 }
 
 static void test_params_step(void **state)

@@ -22,10 +22,10 @@ typedef struct class_gloss {
 
 extern const class_gloss class_glosses[RD_NCLASS + 1];
 
-/* Does the configuration show miss class cls (enum rd_class)? The five
- * of the paper always; write_evict only under l1.stores=evict and bypass
- * only under l1.loads=bypass, the only configurations that can have them
- * (so the paper's screens keep their rows). */
+/* Does the configuration show miss class cls (enum rd_class)? Those it
+ * can give (rd_class_possible: the paper's five always, write_evict,
+ * bypass and sector only where configured, so the paper's screens keep
+ * their rows); no class for cls < 0. */
 int info_class_shown(const rd_config *c, int cls);
 
 /* The requests of infinite distance, split: cold (first request of the

@@ -36,9 +36,9 @@ const param_group_info param_groups[PG_NGROUPS] = {
 		       -1, 0},
 };
 
-/* A key's row (its label is the key -s takes), a group's heading, a
- * derived row. */
-#define R(g, key, step) {key, key, step, g}
+/* A key's row (its label is the key -s takes: param_label), a group's
+ * heading, a derived row. */
+#define R(g, key, step) {key, NULL, step, g}
 #define H(g) {NULL, NULL, STEP_HEADING, g}
 #define D(g, label) {NULL, label, STEP_DERIVED, g}
 
@@ -125,7 +125,7 @@ const param_field param_fields[] = {
 	R(PG_THREADS, "gpu.max_threads", STEP_POW2_ZERO),
 	R(PG_THREADS, "gpu.max_active_threads", STEP_POW2),
 	R(PG_THREADS, "gpu.sample_cores", STEP_POW2_ZERO),
-	/* The memory spaces' own caches (seed 002; arrays are placed with P). */
+	/* The memory spaces' own caches (seed 002; arrays are placed with M). */
 	H(PG_SPACES),
 	R(PG_SPACES, "tex.size", STEP_POW2),
 	R(PG_SPACES, "tex.line", STEP_POW2),
@@ -166,8 +166,8 @@ const char *param_label(size_t i)
 {
 	if (i >= param_nfields)
 		return "";
-	return param_fields[i].step == STEP_HEADING ? param_groups[param_fields[i].group].title
-						    : param_fields[i].label;
+	const param_field *f = &param_fields[i];
+	return f->key ? f->key : f->step == STEP_HEADING ? param_groups[f->group].title : f->label;
 }
 
 /* Whether the row's key is modelled: its row in the model's key table

@@ -54,7 +54,7 @@ typedef struct param_field {
 	const char *key;   /* dotted key (also its label); NULL for a derived
 			    * row (the L1's sets, the L2's sets per bank) or a
 			    * heading */
-	const char *label; /* as shown (a heading's: its group's title) */
+	const char *label; /* a derived row's name (param_label: every row's) */
 	enum step_kind step;
 	enum param_group group;
 } param_field;
