@@ -872,7 +872,10 @@ const rd_key rd_keys[] = {
 		       "all of them (each count times cores with blocks / N, rounded): an\n"
 		       "estimate for kernels too long to model whole. The text and JSON say\n"
 		       "so, with the spread of the sampled cores' miss rates as its\n"
-		       "uncertainty. The L2 and DRAM see the sampled cores' misses only.\n"
+		       "uncertainty. Per-site counts\n"
+		       "(\\-\\-by site) are scaled too, each site\n"
+		       "kept whole, their sums the kernel's within rounding. The L2 and DRAM\n"
+		       "see the sampled cores' misses only.\n"
 		       "0 (or N at least the cores with blocks) models every core.",
 	},
 	[K_L2_SECTOR] = {

@@ -200,6 +200,60 @@ static uint64_t scaled(uint64_t v, uint64_t num, uint64_t den)
 	return (uint64_t)((long double)v * num / den + 0.5L);
 }
 
+/* v[0 .. n) (summing to S) to integers summing to T, each the floor of
+ * v[i] * T / S plus one for the largest remainders (ties: the first). */
+static void apportion(uint64_t *v, int n, uint64_t T)
+{
+	long double S = 0, rem[RD_SITE_BINS + 1];
+	for (int i = 0; i < n; i++)
+		S += (long double)v[i];
+	if (S == 0)
+		return;
+	uint64_t given = 0;
+	for (int i = 0; i < n; i++) {
+		long double x = (long double)v[i] * (long double)T / S;
+		v[i] = (uint64_t)x;
+		rem[i] = x - (long double)v[i];
+		given += v[i];
+	}
+	for (; given < T; given++) {
+		int best = 0;
+		for (int i = 1; i < n; i++)
+			if (rem[i] > rem[best])
+				best = i;
+		v[best]++;
+		rem[best] = -1;
+	}
+}
+
+/* One site's counts (and its distance bins, or NULL) to all cores: its
+ * requests and misses scaled as the kernel's are (so misses <= requests),
+ * the misses shared out exactly among the known classes and the rest, its
+ * bins scaled as a whole and shared out the same way. So a site stays whole; the sites' sums are the
+ * kernel's within rounding (a unit or so a site). */
+static void site_scale(site_counts *s, uint64_t *hist, uint64_t num, uint64_t den)
+{
+	uint64_t R = scaled(s->requests, num, den), M = scaled(s->misses, num, den);
+	uint64_t rest = s->misses - COUNTS_KNOWN(s);
+	uint64_t v[6] = {s->compulsory, s->latency, s->write_evict, s->bypass, s->sector, rest};
+	apportion(v, 6, M);
+	uint64_t a = scaled(s->assoc_access, num, den);
+	s->assoc_access = a < v[5] ? a : v[5];
+	s->compulsory = v[0];
+	s->latency = v[1];
+	s->write_evict = v[2];
+	s->bypass = v[3];
+	s->sector = v[4];
+	s->requests = R;
+	s->misses = M;
+	s->hits = R - M;
+	uint64_t H = 0;
+	for (int b = 0; hist && b <= RD_SITE_BINS; b++)
+		H += hist[b];
+	if (hist)
+		apportion(hist, RD_SITE_BINS + 1, scaled(H, num, den));
+}
+
 void counts_scale(sim_counts *c, uint64_t num, uint64_t den)
 {
 	uint64_t *f[] = {&c->requests, &c->misses, &c->compulsory, &c->latency,
@@ -219,6 +273,9 @@ void counts_scale(sim_counts *c, uint64_t num, uint64_t den)
 		c->set_requests[s] = scaled(c->set_requests[s], num, den);
 		c->set_misses[s] = scaled(c->set_misses[s], num, den);
 	}
+	for (uint32_t i = 0; i < c->nsites; i++)
+		site_scale(&c->site[i], c->site_hist ? c->site_hist + (size_t)i * (RD_SITE_BINS + 1) : NULL,
+			   num, den);
 }
 
 int sim_partial(const sim_input *in, const sim_counts *now)

@@ -670,7 +670,8 @@ void counts_free(sim_counts *c);
 int counts_sets(sim_counts *c, uint32_t nsets);
 int counts_sites(sim_counts *c, uint32_t nsites, int hist);
 int counts_merge(sim_counts *to, const sim_counts *from);
-/* Every count of c times num / den, rounded (gpu.sample_cores); the stream
+/* Every count of c times num / den, rounded (gpu.sample_cores; each site
+ * kept whole, its sums within rounding of the kernel's); the stream
  * to the L2 and the per-core counts are left as they are. */
 void counts_scale(sim_counts *c, uint64_t num, uint64_t den);
 int sim_paper_core(const sim_input *in, uint32_t core, const sim_params *p, sim_counts *out);

@@ -234,3 +234,32 @@ for a, b in zip(full, s1):
 PY
 [ $? -eq 0 ] && grep -q "^sampled: 4 of the 32 cores with blocks (gpu.sample_cores), counts scaled by 32/4" "$T/out"
 result "gpu.sample_cores: scaled totals, the spread, marked sampled; N >= the cores with blocks is the full run" $?
+
+# per-site results are scaled with the totals: each site stays whole
+# (hits + misses = requests, classes = misses) and the sites sum to the
+# kernel's within a unit a site; at 4 of 32 cores (every block alike) they
+# are the full run's exactly
+rds run -q --no-timing -f json --by site -p hopper-h100 $F
+cp "$T/out" "$T/sf.json"
+rds run -q --no-timing -f json --by site -p hopper-h100 -s gpu.sample_cores=4 $F
+cp "$T/out" "$T/s4.json"
+rds run -q --no-timing -f json --by site -p hopper-h100 -s gpu.sample_cores=3 $F
+cp "$T/out" "$T/s3.json"
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+ld = lambda f: json.load(open(t + "/" + f))["runs"]
+classes = ("compulsory", "capacity", "associativity", "latency", "mshr", "write_evict", "bypass", "sector")
+for full, s4, s3 in zip(ld("sf.json"), ld("s4.json"), ld("s3.json")):
+    assert [x["counts"] for x in s4["sites"]] == [x["counts"] for x in full["sites"]], s4["sites"]
+    for run in (s4, s3):
+        S = run["sites"]
+        for x in S:
+            c = x["counts"]
+            assert c["hits"] + c["misses"] == c["requests"], c
+            assert sum(c[k] for k in classes) == c["misses"], c
+        for key in ("requests", "misses"):
+            tot = sum(x["counts"][key] for x in S)
+            assert abs(tot - run["counts"][key]) <= len(S), (key, tot, run["counts"][key])
+PY
+result "gpu.sample_cores: per-site counts scaled with the totals, each site whole" $?
