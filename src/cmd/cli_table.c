@@ -1142,10 +1142,10 @@ const cli_option cli_options[] = {
 		       "is the default.",
 	},
 	{
-		.name = "kernel", .arg = "NAME|INDEX",
+		.name = "kernel", .arg = "NAME|INDEX[,...]",
 		.commands = CLI_ALL_COMMANDS,
 		.set = set_str, .field = offsetof(cli, kernel),
-		.help = "only this kernel of multi-kernel INPUTs (default: all)",
+		.help = "only these kernels of multi-kernel INPUTs (default: all)",
 		.man = "Of an\n"
 		       ".I INPUT\n"
 		       "with several kernels, model only the kernel named\n"
@@ -1154,7 +1154,9 @@ const cli_option cli_options[] = {
 		       ".IB KERNEL [ VAR = VALUE ]\\fR;\n"
 		       "the bare kernel name selects all of its launches) or the one at position\n"
 		       ".I INDEX\n"
-		       "(from 0).\n"
+		       "(from 0); a comma-separated list selects each kernel it names, in the\n"
+		       "input's order (a name with commas of its own is taken whole when a\n"
+		       "kernel has it).\n"
 		       "An unknown name or index is an error listing the kernels.",
 	},
 	{

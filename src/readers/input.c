@@ -118,6 +118,8 @@ struct input {
 	char *spec;
 	const char *sel;         /* NULL: all */
 	long sel_index;          /* >= 0: select by index */
+	int sel_list;            /* sel is a list "A,B,...": its items so far matched */
+	uint64_t sel_hit;        /* bit i: item i of the list matched a kernel */
 	trace_reader *r;
 	rd_kernel *builtin;      /* a builtin: its one kernel */
 	long index;              /* of the kernel announced last */
@@ -748,6 +750,17 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 	in->index = -1;
 	in->sel = o->kernel;
 	in->sel_index = -1;
+	in->sel_list = in->sel && strchr(in->sel, ',');
+	if (in->sel_list) {
+		size_t items = 1;
+		for (const char *p = in->sel; (p = strchr(p, ',')); p++)
+			items++;
+		if (items > 64) {
+			say(err, errlen, "%s: --kernel %s: at most 64 kernels in a list", spec, in->sel);
+			input_close(in);
+			return INPUT_EINPUT;
+		}
+	}
 	if (in->sel && *in->sel && strspn(in->sel, "0123456789") == strlen(in->sel)) {
 		errno = 0;
 		unsigned long v = strtoul(in->sel, NULL, 10);
@@ -826,6 +839,22 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 	return INPUT_OK;
 }
 
+/* Does the selection item sel[0 .. n) (a name or an INDEX) select the
+ * kernel just announced (name)? */
+static int item_selects(const input *in, const char *sel, size_t n, const char *name)
+{
+	if (n && strspn(sel, "0123456789") >= n) {
+		char num[24];
+		if (n >= sizeof num)
+			return 0;
+		memcpy(num, sel, n);
+		num[n] = '\0';
+		return in->index == strtol(num, NULL, 10);
+	}
+	/* "fdtd_step1_kernel" selects every "fdtd_step1_kernel[t=..]" */
+	return !strncmp(name, sel, n) && (name[n] == '\0' || name[n] == '[');
+}
+
 /* Is the kernel just announced (name) selected? */
 static int selected(input *in, const char *name)
 {
@@ -833,11 +862,42 @@ static int selected(input *in, const char *name)
 		return 1;
 	if (in->sel_index >= 0)
 		return in->index == in->sel_index;
-	if (!strcmp(name, in->sel))
+	if (!strcmp(name, in->sel)) {
+		in->sel_hit = ~0ull; /* a name with commas, given whole */
 		return 1;
-	/* "fdtd_step1_kernel" selects every "fdtd_step1_kernel[t=..]" */
-	size_t n = strlen(in->sel);
-	return !strncmp(name, in->sel, n) && name[n] == '[';
+	}
+	if (!in->sel_list)
+		return item_selects(in, in->sel, strlen(in->sel), name);
+	int hit = 0, i = 0;
+	for (const char *p = in->sel; i < 64; i++) {
+		size_t n = strcspn(p, ",");
+		if (item_selects(in, p, n, name)) {
+			in->sel_hit |= 1ull << i;
+			hit = 1;
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	return hit;
+}
+
+/* The first item of a --kernel list that matched no kernel, into item
+ * (empty: all matched, or not a list). */
+static void unmatched_item(const input *in, char *item, size_t len)
+{
+	*item = '\0';
+	int i = 0;
+	for (const char *p = in->sel; in->sel_list && i < 64; i++) {
+		size_t n = strcspn(p, ",");
+		if (!(in->sel_hit >> i & 1)) {
+			snprintf(item, len, "%.*s", (int)n, p);
+			return;
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
 }
 
 static void note_name(input *in, const char *name)
@@ -877,8 +937,15 @@ static int advance(input *in, const char **name)
 
 static int end_of_input(input *in, char *err, size_t errlen)
 {
-	if (in->matched)
+	char item[256];
+	unmatched_item(in, item, sizeof item);
+	if (in->matched && !*item)
 		return INPUT_END;
+	if (*item) {
+		say(err, errlen, "%s: --kernel %s: no kernel '%s' (kernels: %s)", in->spec, in->sel,
+		    item, in->names);
+		return INPUT_EINPUT;
+	}
 	if (in->index < 0)
 		say(err, errlen, "%s: no kernels in the input", in->spec);
 	else if (in->sel_index >= 0)
@@ -906,8 +973,8 @@ int input_next(input *in, rd_kernel **k, char *err, size_t errlen)
 		in->builtin = NULL;
 		return INPUT_OK;
 	}
-	if (!in->r)
-		return INPUT_END;
+	if (!in->r) /* a builtin, taken: a list's other items name nothing */
+		return in->matched ? end_of_input(in, err, errlen) : INPUT_END;
 	const char *name;
 	int rc = advance(in, &name);
 	if (rc < 0) {

@@ -189,6 +189,15 @@ result "--kernel index out of range: exit 2, kernels listed" $?
 rds run -q --kernel gathr $S/tiny-nvbit.nvbit
 [ $rc -eq 2 ] && err_is "rdscope: $S/tiny-nvbit.nvbit: no kernel 'gathr' (kernels: copy2d(float*, int), gather(float*, int))"
 result "--kernel unknown name: exit 2, kernels listed" $?
+# a list: names and indices, each kernel once in the input's order; a name
+# with commas given whole still selects it; an item naming nothing: exit 2
+[ "$(sel --kernel gather,0 $S/tiny.kdesc)" = "copy2d gather " ] &&
+	[ "$(sel --kernel 'gather(float*, int)' $S/tiny-nvbit.nvbit)" = '"gather(float* ' ] &&
+	[ "$(sel --kernel 1,copy2d $S/tiny.kdesc)" = "copy2d gather " ]
+result "--kernel A,B: a list of names and indices" $?
+rds run -q --kernel copy2d,gathr $S/tiny.kdesc
+[ $rc -eq 2 ] && err_is "rdscope: $S/tiny.kdesc: --kernel copy2d,gathr: no kernel 'gathr' (kernels: copy2d, gather)"
+result "--kernel A,B: an item naming no kernel: exit 2, kernels listed" $?
 # launch loops name their launches; the bare name selects all of them
 [ "$(sel --kernel fdtd_step2_kernel samples/polybench/fdtd-2d.kdesc:small)" = "fdtd_step2_kernel[t=0] fdtd_step2_kernel[t=1] " ] &&
 	[ "$(sel --kernel 'fdtd_step1_kernel[t=1]' samples/polybench/fdtd-2d.kdesc:small)" = "fdtd_step1_kernel[t=1] " ]
