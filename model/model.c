@@ -1409,6 +1409,21 @@ int rd_class_possible(const rd_config *c, enum rd_class k)
 	}
 }
 
+int rd_l2_class_possible(const rd_config *c, enum rd_class k)
+{
+	switch (k) {
+	case RD_CLASS_COMPULSORY:
+	case RD_CLASS_CAPACITY:
+	case RD_CLASS_ASSOCIATIVITY:
+	case RD_CLASS_LATENCY:
+		return 1;
+	case RD_CLASS_WRITE_EVICT: /* stores reach the L2 unless the L1 ignores them */
+		return c->stores != RD_STORES_IGNORE && c->l2_stores == RD_STORES_EVICT;
+	default:
+		return 0;
+	}
+}
+
 const char *rd_strerror(int status)
 {
 	switch (status) {

@@ -683,6 +683,10 @@ const char *rd_class_name(enum rd_class c);
  * always, write_evict under l1.stores=evict, bypass under l1.loads=bypass,
  * sector under l1.sector (what the text, the explorer and its help show). */
 int rd_class_possible(const rd_config *c, enum rd_class k);
+/* The same for the L2 (rd_level): compulsory, capacity, associativity and
+ * latency always, write_evict under l2.stores=evict when stores reach it
+ * (l1.stores not ignore); never mshr, bypass or sector. */
+int rd_l2_class_possible(const rd_config *c, enum rd_class k);
 
 /* The four model cases of the breakdown (Nugteren et al., HPCA 2014, §6.1). */
 enum rd_case {

@@ -393,6 +393,29 @@ static void test_class_keys(void **state)
 	assert_string_equal(rd_class_name(RD_NCLASS), "?");
 }
 
+/* Which classes an L2 can give: one rule (the text's L2 section and the
+ * explorer's L2 bars both ask it): write_evict only when stores reach an
+ * evicting L2. */
+static void test_l2_classes(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	c.l2_stores = RD_STORES_EVICT;
+	c.stores = RD_STORES_IGNORE;
+	assert_false(rd_l2_class_possible(&c, RD_CLASS_WRITE_EVICT));
+	c.stores = RD_STORES_ALLOCATE;
+	assert_true(rd_l2_class_possible(&c, RD_CLASS_WRITE_EVICT));
+	c.l2_stores = RD_STORES_ALLOCATE;
+	assert_false(rd_l2_class_possible(&c, RD_CLASS_WRITE_EVICT));
+	c.l1_sector = 32;
+	c.loads = RD_LOADS_BYPASS;
+	for (int k = 0; k < RD_NCLASS; k++)
+		assert_int_equal(rd_l2_class_possible(&c, (enum rd_class)k),
+				 k == RD_CLASS_COMPULSORY || k == RD_CLASS_CAPACITY ||
+					 k == RD_CLASS_ASSOCIATIVITY || k == RD_CLASS_LATENCY);
+}
+
 static void test_doc(void **state)
 {
 	(void)state;
@@ -427,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_eventlog),
 		cmocka_unit_test(test_doc),
 		cmocka_unit_test(test_class_keys),
+		cmocka_unit_test(test_l2_classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,17 +51,7 @@ int level_class_shown(const rd_config *c, int level, int cls)
 {
 	if (level != 2)
 		return info_class_shown(c, cls);
-	switch (cls) {
-	case RD_CLASS_COMPULSORY:
-	case RD_CLASS_CAPACITY:
-	case RD_CLASS_ASSOCIATIVITY:
-	case RD_CLASS_LATENCY:
-		return 1;
-	case RD_CLASS_WRITE_EVICT:
-		return c->stores != RD_STORES_IGNORE && c->l2_stores == RD_STORES_EVICT;
-	default:
-		return 0;
-	}
+	return cls >= 0 && rd_l2_class_possible(c, (enum rd_class)cls);
 }
 
 void level_metrics_line(const rd_metrics *m, int l1b, int width, char *buf, size_t len)

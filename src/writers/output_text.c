@@ -213,8 +213,7 @@ static void text_l2(FILE *f, const rd_config *c, const rd_level *l)
 	text_count(f, "misses", l->misses, l->requests);
 	for (int k = 0; k < RD_NCLASS; k++) {
 		/* the classes an L2 can give, and any other that has misses */
-		if (!l->cls[k] && (k == RD_CLASS_MSHR || k == RD_CLASS_BYPASS || k == RD_CLASS_SECTOR ||
-				   (k == RD_CLASS_WRITE_EVICT && c->l2_stores != RD_STORES_EVICT)))
+		if (!l->cls[k] && !rd_l2_class_possible(c, (enum rd_class)k))
 			continue;
 		char label[32];
 		snprintf(label, sizeof label, "  %s", rd_class_name((enum rd_class)k));
