@@ -104,7 +104,26 @@ typedef struct rdt_reader {
 	uint32_t entry; /* table entry size: RDT_ENTRY, RDT_ENTRY_V2 before version 3 */
 	uint64_t table;
 	char name[RDT_NAME_MAX + 1];
+	/* A kernel past the load limit modelled in parts (rdt_load_blocks):
+	 * the whole kernel, lent and checked once, of table entry whole_ki
+	 * (kernel next - 1), whose parts are copied from it; or NULL.
+	 * unlimited: rdt_load takes a kernel past the limit (for this). */
+	rd_kernel *whole;
+	uint32_t whole_ki;
+	int unlimited;
 } rdt_reader;
+
+/* A kernel checked for parts (unlimited): the checks hand back each chunk
+ * of an array they have read (elements [i - RDT_CHUNK, i) of width bytes
+ * at base, when i is a multiple of RDT_CHUNK), so that checking a kernel
+ * larger than memory does not hold it. */
+#define RDT_CHUNK (1u << 20)
+#define LET_GO(r, base, i, width)                                                          \
+	do {                                                                               \
+		if ((r)->unlimited && (i) && !((i) % RDT_CHUNK))                            \
+			map_drop((r)->map, (const char *)(base) + ((i) - RDT_CHUNK) * (width), \
+				 (size_t)RDT_CHUNK * (width));                                \
+	} while (0)
 
 static int rdt_fail(rdt_reader *r, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -153,6 +172,8 @@ static void *big_alloc(size_t n)
 static int rdt_next(trace_reader *rr, const char **name)
 {
 	rdt_reader *r = (rdt_reader *)rr;
+	rd_kernel_free(r->whole);
+	r->whole = NULL;
 	if (r->next >= r->nkernels)
 		return 0;
 	const unsigned char *e = r->data + r->table + (uint64_t)r->next * r->entry;
@@ -196,6 +217,7 @@ static int rdt_sites(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 	}
 	k->nsites = nsites;
 	for (uint64_t i = 0; i < n; i++) {
+		LET_GO(r, k->site, i, 4);
 		if (!k->release)
 			k->site[i] = get32(p + i * 4);
 		if (k->site[i] >= nsites)
@@ -253,7 +275,7 @@ static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 	if (nt > RD_MAX_THREAD_ID + 1u)
 		return rdt_fail(r, "kernel %s: %u store threads, more than the model takes", r->name,
 				nt), TRACE_EINPUT;
-	if (n > trace_max_loads())
+	if (n > trace_max_loads() && !r->unlimited)
 		return rdt_fail(r, "kernel %s: %llu stores, more than %llu", r->name,
 				(unsigned long long)n, (unsigned long long)trace_max_loads()),
 		       TRACE_EINPUT;
@@ -298,17 +320,21 @@ static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 	}
 	const char *bad = NULL;
 	uint64_t at = 0;
-	for (uint64_t i = 0; !bad && i < n; i++)
+	for (uint64_t i = 0; !bad && i < n; i++) {
+		LET_GO(r, k->store_tid, i, 4);
 		if (k->store_tid[i] >= nt)
 			bad = "a store's thread id is not below the store thread count", at = i;
 		else if (i && k->store_tid[i] < k->store_tid[i - 1])
 			bad = "store_tid decreases", at = i;
+	}
 	if (!bad && k->store_tid[n - 1] != nt - 1)
 		bad = "its last store's thread is not the last store thread (store thread count "
 		      "is 1 + the largest thread id with a store)", at = n - 1;
-	for (uint64_t i = 0; !bad && i < n; i++)
+	for (uint64_t i = 0; !bad && i < n; i++) {
+		LET_GO(r, k->store_bytes, i, 2);
 		if (k->store_bytes[i] == 0)
 			bad = "a store of 0 bytes", at = i;
+	}
 	/* Each store's loads before it (its place less its index in the
 	 * thread's run) must lie within the thread's loads (none beyond the
 	 * load threads) and never fall, which is the same as the places
@@ -316,6 +342,8 @@ static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 	 * walk, before the thread's accesses run out. */
 	uint64_t run = 0, loads = 0; /* the index of the thread's first store; its loads */
 	for (uint64_t i = 0; !bad && i < n; i++) {
+		LET_GO(r, k->store_tid, i, 4);
+		LET_GO(r, k->store_pos, i, 4);
 		uint32_t tid = k->store_tid[i];
 		if (!i || tid != k->store_tid[i - 1]) {
 			run = i;
@@ -348,7 +376,7 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 	if (nthreads > RD_MAX_THREAD_ID + 1u)
 		return rdt_fail(r, "kernel %s: %u threads, more than the model takes", r->name,
 				nthreads), TRACE_EINPUT;
-	if (nloads > trace_max_loads())
+	if (nloads > trace_max_loads() && !r->unlimited)
 		return rdt_fail(r, "kernel %s: %llu loads, more than %llu", r->name,
 				(unsigned long long)nloads, (unsigned long long)trace_max_loads()),
 		       TRACE_EINPUT;
@@ -412,17 +440,21 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 	uint64_t at = 0;
 	if (k->thread_first[0] != 0)
 		bad = "thread_first[0] is not 0";
-	for (uint64_t t = 0; !bad && t < nthreads; t++)
+	for (uint64_t t = 0; !bad && t < nthreads; t++) {
+		LET_GO(r, k->thread_first, t, 8);
 		if (k->thread_first[t + 1] < k->thread_first[t])
 			bad = "thread_first decreases", at = t + 1;
+	}
 	if (!bad && k->thread_first[nthreads] != nloads)
 		bad = "thread_first does not end at the load count", at = nthreads;
 	if (!bad && nthreads && k->thread_first[nthreads - 1] == nloads)
 		bad = "its last thread has no loads (thread count is 1 + the last thread with a "
 		      "load)", at = nthreads - 1;
-	for (uint64_t i = 0; !bad && i < nloads; i++)
+	for (uint64_t i = 0; !bad && i < nloads; i++) {
+		LET_GO(r, k->bytes, i, 2);
 		if (k->bytes[i] == 0)
 			bad = "an access of 0 bytes", at = i;
+	}
 	if (bad) {
 		rdt_fail(r, "kernel %s: %s (at %llu)", r->name, bad, (unsigned long long)at);
 		rd_kernel_free(k);
@@ -440,9 +472,186 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 	return TRACE_OK;
 }
 
+/*
+ * A kernel past the load limit (RDSCOPE_MAX_LOADS), read from a mapped
+ * file, is modelled in parts (rd_parts): the whole kernel is lent from the
+ * mapping and checked once, and each part -- the blocks keep() accepts,
+ * their threads numbered over the part's own blocks (rd_kernel.part_block)
+ * -- is copied out of it, so that memory holds one part's accesses (10
+ * bytes a load, 18 a store) and the limit counts a part's. A kernel within
+ * the limit, one whose stores are counted only (versions 1 and 2), or a
+ * file read into memory (compressed, or standard input) is loaded whole as
+ * rdt_load does (*nblocks 0: the caller models it whole).
+ */
+static int rdt_part(rdt_reader *r, const rd_kernel *w, int (*keep)(void *ctx, uint64_t block),
+		    void *ctx, rd_kernel **out);
+
+static int rdt_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+			   uint64_t *nblocks, rd_kernel **out)
+{
+	rdt_reader *r = (rdt_reader *)rr;
+	*out = NULL;
+	const unsigned char *e = r->data + r->table + (uint64_t)(r->next - 1) * r->entry;
+	uint64_t nloads = get64(e + 32), nstores = get64(e + 40);
+	int counted = nstores && (r->version < 3 || (!get64(e + 64) && !get32(e + 72)));
+	uint64_t lim = trace_max_loads();
+	if (!r->map || !little_endian() || counted || (nloads <= lim && nstores <= lim)) {
+		if (nblocks)
+			*nblocks = 0;
+		return rdt_load(rr, out);
+	}
+	if (!r->whole || r->whole_ki != r->next - 1) {
+		rd_kernel_free(r->whole);
+		r->whole = NULL;
+		r->unlimited = 1;
+		int rc = rdt_load(rr, &r->whole);
+		r->unlimited = 0;
+		if (rc != TRACE_OK)
+			return rc;
+		r->whole_ki = r->next - 1;
+		/* checked: its pages go back (the parts read theirs again) */
+		const rd_kernel *w = r->whole;
+		map_drop(r->map, w->thread_first, ((size_t)w->nthreads + 1) * sizeof *w->thread_first);
+		map_drop(r->map, w->addr, w->nloads * sizeof *w->addr);
+		map_drop(r->map, w->bytes, w->nloads * sizeof *w->bytes);
+		if (w->site)
+			map_drop(r->map, w->site, w->nloads * sizeof *w->site);
+		if (w->store_tid) {
+			map_drop(r->map, w->store_addr, w->nstores * sizeof *w->store_addr);
+			map_drop(r->map, w->store_tid, w->nstores * sizeof *w->store_tid);
+			map_drop(r->map, w->store_pos, w->nstores * sizeof *w->store_pos);
+			map_drop(r->map, w->store_bytes, w->nstores * sizeof *w->store_bytes);
+		}
+	}
+	const rd_kernel *w = r->whole;
+	uint64_t bs = w->block_size, nt = w->nthreads > w->store_threads ? w->nthreads
+									 : w->store_threads;
+	if (nblocks)
+		*nblocks = (nt + bs - 1) / bs;
+	return rdt_part(r, w, keep, ctx, out);
+}
+
+static int rdt_part(rdt_reader *r, const rd_kernel *w, int (*keep)(void *ctx, uint64_t block),
+		    void *ctx, rd_kernel **out)
+{
+	uint64_t bs = w->block_size, nt = w->nthreads > w->store_threads ? w->nthreads
+									 : w->store_threads;
+	uint64_t nb = (nt + bs - 1) / bs, kept = 0, loads = 0, stores = 0;
+	for (uint64_t b = 0; b < nb; b++)
+		kept += keep(ctx, b) != 0;
+	uint32_t *ids = malloc((kept ? kept : 1) * sizeof *ids);
+	rd_kernel *k = calloc(1, sizeof *k);
+	if (!ids || !k || !(k->name = strdup(w->name))) {
+		free(ids);
+		rd_kernel_free(k);
+		r->base.oom = 1;
+		return rdt_fail(r, "out of memory"), TRACE_ENOMEM;
+	}
+	/* the kept blocks, their loads and stores (each block's a run) */
+	uint64_t j = 0, lth = 0, sth = 0; /* 1 + the last local thread with a load, a store */
+	for (uint64_t b = 0; b < nb; b++) {
+		if (!keep(ctx, b))
+			continue;
+		ids[j] = (uint32_t)b;
+		uint64_t t0 = b * bs, t1 = t0 + bs;
+		uint64_t l0 = w->thread_first[t0 < w->nthreads ? t0 : w->nthreads];
+		uint64_t l1 = w->thread_first[t1 < w->nthreads ? t1 : w->nthreads];
+		if (l1 > l0) {
+			loads += l1 - l0;
+			uint64_t last = (t1 < w->nthreads ? t1 : w->nthreads) - 1;
+			while (w->thread_first[last] == l1) /* its last thread with a load */
+				last--;
+			lth = j * bs + (last - t0) + 1;
+		}
+		uint64_t lo = 0, hi = 0;
+		if (w->store_tid) {
+			rd_kernel_store_range(w, (uint32_t)t0, (uint32_t)(t1 < nt ? t1 : nt), &lo, &hi);
+			stores += hi - lo;
+			if (hi > lo)
+				sth = j * bs + (w->store_tid[hi - 1] - t0) + 1;
+		}
+		j++;
+	}
+	uint64_t lim = trace_max_loads();
+	if (loads > lim || stores > lim) {
+		free(ids);
+		rd_kernel_free(k);
+		return rdt_fail(r, "kernel %s: more than %llu %s in one SM's %llu block%s, which it "
+				   "models at once (in memory whole, 10 bytes a load, 18 a store): "
+				   "more SMs (gpu.cores) make them fewer",
+				r->name, (unsigned long long)lim, loads > lim ? "loads" : "stores",
+				(unsigned long long)kept, kept == 1 ? "" : "s"),
+		       TRACE_EINPUT;
+	}
+	k->block_dim[0] = w->block_dim[0], k->block_dim[1] = w->block_dim[1];
+	k->block_dim[2] = w->block_dim[2];
+	k->block_size = w->block_size;
+	k->nthreads = (uint32_t)lth;
+	k->nloads = loads;
+	k->nstores = stores;
+	k->store_threads = (uint32_t)sth;
+	k->thread_first = big_alloc((lth + 1) * sizeof *k->thread_first);
+	k->addr = big_alloc((loads ? loads : 1) * sizeof *k->addr);
+	k->bytes = big_alloc((loads ? loads : 1) * sizeof *k->bytes);
+	if (stores) {
+		k->store_addr = big_alloc(stores * sizeof *k->store_addr);
+		k->store_tid = big_alloc(stores * sizeof *k->store_tid);
+		k->store_pos = big_alloc(stores * sizeof *k->store_pos);
+		k->store_bytes = big_alloc(stores * sizeof *k->store_bytes);
+	}
+	if (!k->thread_first || !k->addr || !k->bytes ||
+	    (stores && (!k->store_addr || !k->store_tid || !k->store_pos || !k->store_bytes))) {
+		free(ids);
+		rd_kernel_free(k);
+		r->base.oom = 1;
+		return rdt_fail(r, "out of memory"), TRACE_ENOMEM;
+	}
+	uint64_t at = 0, sat = 0;
+	k->thread_first[0] = 0;
+	for (j = 0; j < kept; j++) {
+		uint64_t t0 = (uint64_t)ids[j] * bs;
+		for (uint64_t i = 0; i < bs && j * bs + i < lth; i++) {
+			uint64_t t = t0 + i;
+			uint64_t n = t < w->nthreads ? w->thread_first[t + 1] - w->thread_first[t] : 0;
+			if (n) {
+				memcpy(k->addr + at, w->addr + w->thread_first[t], n * sizeof *k->addr);
+				memcpy(k->bytes + at, w->bytes + w->thread_first[t], n * sizeof *k->bytes);
+			}
+			at += n;
+			k->thread_first[j * bs + i + 1] = at;
+		}
+		/* the block's loads read: their pages go back */
+		uint64_t e0 = t0 < w->nthreads ? t0 : w->nthreads;
+		uint64_t e1 = t0 + bs < w->nthreads ? t0 + bs : w->nthreads;
+		uint64_t l0 = w->thread_first[e0], l1 = w->thread_first[e1];
+		map_drop(r->map, w->addr + l0, (l1 - l0) * sizeof *w->addr);
+		map_drop(r->map, w->bytes + l0, (l1 - l0) * sizeof *w->bytes);
+		map_drop(r->map, w->thread_first + e0, (e1 - e0) * sizeof *w->thread_first);
+		if (stores) {
+			uint64_t lo, hi;
+			rd_kernel_store_range(w, (uint32_t)t0, (uint32_t)(t0 + bs < nt ? t0 + bs : nt), &lo,
+					      &hi);
+			for (uint64_t i = lo; i < hi; i++, sat++) {
+				k->store_addr[sat] = w->store_addr[i];
+				k->store_bytes[sat] = w->store_bytes[i];
+				k->store_pos[sat] = w->store_pos[i];
+				k->store_tid[sat] = (uint32_t)(j * bs + (w->store_tid[i] - t0));
+			}
+			map_drop(r->map, w->store_addr + lo, (hi - lo) * sizeof *w->store_addr);
+			map_drop(r->map, w->store_tid + lo, (hi - lo) * sizeof *w->store_tid);
+			map_drop(r->map, w->store_pos + lo, (hi - lo) * sizeof *w->store_pos);
+			map_drop(r->map, w->store_bytes + lo, (hi - lo) * sizeof *w->store_bytes);
+		}
+	}
+	rd_kernel_set_part_blocks(k, ids, (uint32_t)kept);
+	*out = k;
+	return TRACE_OK;
+}
+
 static void rdt_close(trace_reader *rr)
 {
 	rdt_reader *r = (rdt_reader *)rr;
+	rd_kernel_free(r->whole);
 	if (r->map)
 		map_unref(r->map);
 	else
@@ -489,6 +698,7 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 	r->shown = r->shown_copy = shown;
 	r->base.next = rdt_next;
 	r->base.load = rdt_load;
+	r->base.load_blocks = rdt_load_blocks;
 	r->base.close = rdt_close;
 	r->base.err = err;
 	r->base.errlen = errlen;

@@ -101,6 +101,40 @@ rb=$?
 	[ $rb -eq 2 ] && grep -q "more than 200000 loads in one SM's 8 blocks (passed in its block 2).*more SMs (gpu.cores)" "$T/be"
 result "a part over the load limit: one block, or an SM's blocks, and what makes it smaller" $?
 
+# ---------------------------------------------------------------- .rdt
+# a mapped .rdt kernel past the load limit runs in parts copied out of the
+# file (the whole kernel checked once): the bytes of the kernel run whole
+# (no limit), on several kernels, launches, stores and configurations;
+# within the limit it is read whole as before; a part over it says so
+ok=0
+n=0
+for f in samples/kernels/matmul.kdesc samples/polybench/fdtd-2d.kdesc:small \
+	samples/effects/halo-blocks.kdesc; do
+	b=$(basename "${f%%:*}" .kdesc)
+	"$RDSCOPE" convert -q "$f" "$T/$b.rdt" || ok=1
+	mx=$("$RDSCOPE" run -q -f csv "$T/$b.rdt" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "accesses") c = i } NR > 1 && $c > m { m = $c } END { print m }')
+	for cfg in "-p hopper-h100" "-p volta-v100 -s l2.size=1048576" \
+		"-p hopper-h100 -s gpu.block_mapping=bpart4 -s gpu.max_threads=0" \
+		"-s gpu.cores=7 -s latency.stddev=9 -s l1.stores=evict"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$RDSCOPE" run -q --no-timing -f json $cfg "$T/$b.rdt" >"$T/a" 2>"$T/ae"
+		# shellcheck disable=SC2086
+		RDSCOPE_MAX_LOADS=$((mx / 3)) "$RDSCOPE" run -q --no-timing -j 2 -f json $cfg \
+			"$T/$b.rdt" >"$T/b" 2>"$T/be" && cmp -s "$T/a" "$T/b" ||
+			{ echo "# $b.rdt $cfg differs"; ok=1; }
+	done
+done
+RDSCOPE_MAX_LOADS=1000000 RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -p hopper-h100 \
+	"$T/matmul.rdt" >/dev/null 2>"$T/ae"
+ra=$?
+RDSCOPE_MAX_LOADS=100000 "$RDSCOPE" run -q --no-timing -p hopper-h100 "$T/matmul.rdt" \
+	>/dev/null 2>"$T/be"
+rb=$?
+[ $ok -eq 0 ] && [ $n -eq 12 ] && [ $ra -eq 2 ] && grep -q "4194304 loads, more than 1000000" "$T/ae" &&
+	[ $rb -eq 2 ] && grep -q "kernel matmul: more than 100000 loads in one SM's 1 block, which it models at once" "$T/be"
+result ".rdt past the load limit: in parts copied from the mapped file, the whole kernel's bytes" $?
+
 # ---------------------------------------------------------------- validate
 # validate models in parts too: the same bytes as the whole kernels, and
 # a kernel over the load limit is compared (all threads of a large launch)
