@@ -78,6 +78,25 @@ typedef struct explorer_opts {
 	int (*load)(const struct explorer_opts *o, int interactive, rd_kernel **k, char *err,
 		    size_t len);
 	/*
+	 * A kernel too large to load whole (load refused it: past the load
+	 * limit) that its reader builds SM by SM, where the configuration
+	 * allows modelling it so (as rdscope run does: rd_parts): 0 with *k
+	 * its shape (name, block size, arrays; no accesses) and *parts the
+	 * handle for parts_run, which parts_free frees (after *k's last run,
+	 * before *k is freed); -1 when it cannot be. NULL: never.
+	 */
+	int (*parts_open)(const struct explorer_opts *o, rd_kernel **k, void **parts);
+	/*
+	 * parts' kernel under cfg, all cases, one SM's blocks at a time:
+	 * RD_OK with *res (what the whole kernel's rd_model_run gives), or
+	 * an RD_* status with why in err. stop(ctx, done) is asked between
+	 * parts with the fraction of them done: nonzero ends the run with
+	 * RD_ECANCELED. Off the UI thread (the model thread); may take long.
+	 */
+	int (*parts_run)(void *parts, const rd_config *cfg, int (*stop)(void *ctx, double done),
+			 void *ctx, rd_result *res, char *err, size_t len);
+	void (*parts_free)(void *parts);
+	/*
 	 * Read a preset (file or name) over *cfg: 0, or -1 with the reason in
 	 * err. Write cfg as a preset file at path: 0; 1 when path exists and
 	 * replace is 0 (nothing written: the explorer asks); -1 with the reason

@@ -23,6 +23,10 @@ struct worker {
 	rd_model *m_l1b;      /* the L1B runs' (JOB_L1B), made at the first: their
 			       * configuration would push the breakdown's out of m's
 			       * stages, and an L2-only edit must find its L1s there */
+	/* a kernel modelled in parts (worker_start_parts): m is NULL */
+	worker_parts_fn *parts_run;
+	void (*parts_free)(void *parts);
+	void *parts;
 	pthread_t th;
 	int started;
 	int pipe[2];
@@ -192,6 +196,34 @@ static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int part
 	return ok ? 0 : -1;
 }
 
+/* The breakdown of a kernel in parts: stopped between parts by a newer
+ * generation, the fraction of parts done its progress. */
+static int on_parts_progress(void *ctx, double done)
+{
+	return on_progress(ctx, done);
+}
+
+static int parts_pass(worker *w, const rd_config *cfg, unsigned long gen)
+{
+	snap *s = snap_new(JOB_BREAKDOWN, gen, cfg);
+	if (!s)
+		return -1;
+	double t0 = now_s();
+	run_ctx ctx = {.w = w, .gen = gen, .cfg = cfg, .start = t0, .last_poke = t0};
+	char err[1024] = "";
+	s->status = w->parts_run(w->parts, cfg, on_parts_progress, &ctx, &s->res, err, sizeof err);
+	s->seconds = now_s() - t0;
+	if (s->status == RD_ECANCELED) {
+		free(s);
+		return -1;
+	}
+	if (s->status != RD_OK)
+		snprintf(s->err, sizeof s->err, "%s", err);
+	int ok = s->status == RD_OK;
+	publish(w, s);
+	return ok ? 0 : -1;
+}
+
 /* The job interface (jobs.h) over this worker. */
 typedef struct job_ctx {
 	worker *w;
@@ -230,6 +262,10 @@ static void *worker_main(void *arg)
 			pthread_cond_wait(&w->cv, &w->mu);
 		if (w->quit)
 			break;
+		if (kind < 0 && w->parts) { /* no speculation in parts */
+			w->nspec = 0;
+			continue;
+		}
 		if (kind < 0) { /* idle: the next speculative run */
 			rd_config cfg = w->spec_cfg[0];
 			unsigned long gen = w->spec_gen;
@@ -255,7 +291,10 @@ static void *worker_main(void *arg)
 		w->runs += run;
 		pthread_mutex_unlock(&w->mu);
 
-		if (run) {
+		if (run && w->parts) {
+			if (kind == JOB_BREAKDOWN)
+				parts_pass(w, &cfg, gen);
+		} else if (run) {
 			double secs;
 			job_ctx jc = {w, gen};
 			job_env env = {w->m, gen, job_stale, job_publish, &jc};
@@ -286,10 +325,13 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-worker *worker_start(const rd_kernel *k, char *err, size_t len)
+static worker *start(const rd_kernel *k, worker_parts_fn *run, void (*free_parts)(void *parts),
+		     void *parts, char *err, size_t len)
 {
 	worker *w = calloc(1, sizeof *w);
 	if (!w) {
+		if (parts)
+			free_parts(parts);
 		snprintf(err, len, "out of memory");
 		return NULL;
 	}
@@ -297,18 +339,25 @@ worker *worker_start(const rd_kernel *k, char *err, size_t len)
 	w->pipe[0] = w->pipe[1] = -1;
 	atomic_init(&w->want, 0);
 	atomic_init(&w->asked, 0);
-	w->m = rd_model_new(k);
-	if (!w->m) {
-		snprintf(err, len, "out of memory");
-		free(w);
-		return NULL;
+	w->parts_run = run;
+	w->parts_free = free_parts;
+	w->parts = parts;
+	if (!parts) {
+		w->m = rd_model_new(k);
+		if (!w->m) {
+			snprintf(err, len, "out of memory");
+			free(w);
+			return NULL;
+		}
+		/* The breakdown's cases on up to 4 threads (the model's own). */
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		rd_model_set_threads(w->m, ncpu < 1 ? 1 : ncpu > 4 ? 4 : (int)ncpu);
 	}
-	/* The breakdown's cases on up to 4 threads (the model's own). */
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	rd_model_set_threads(w->m, ncpu < 1 ? 1 : ncpu > 4 ? 4 : (int)ncpu);
 	if (pipe(w->pipe) < 0) {
 		snprintf(err, len, "pipe: %s", strerror(errno));
 		rd_model_free(w->m);
+		if (parts)
+			free_parts(parts);
 		free(w);
 		return NULL;
 	}
@@ -327,6 +376,17 @@ worker *worker_start(const rd_kernel *k, char *err, size_t len)
 	}
 	w->started = 1;
 	return w;
+}
+
+worker *worker_start(const rd_kernel *k, char *err, size_t len)
+{
+	return start(k, NULL, NULL, NULL, err, len);
+}
+
+worker *worker_start_parts(const rd_kernel *shape, worker_parts_fn *run,
+			   void (*free_parts)(void *parts), void *parts, char *err, size_t len)
+{
+	return start(shape, run, free_parts, parts, err, len);
 }
 
 void worker_stop(worker *w)
@@ -351,6 +411,8 @@ void worker_stop(worker *w)
 	close(w->pipe[1]);
 	rd_model_free(w->m);
 	rd_model_free(w->m_l1b);
+	if (w->parts)
+		w->parts_free(w->parts);
 	free(w);
 }
 

@@ -143,6 +143,11 @@ typedef struct parts_run {
 	char err[1024];
 	batch_ctx *ctx;
 	int threads, all;      /* a part's cases' threads; alone (see PART_ALONE) */
+	/* asked with the fraction of parts done before each part and after
+	 * each: nonzero stops the run (RD_ECANCELED); NULL: never */
+	int (*stop)(void *ctx, double done);
+	void *stop_ctx;
+	int stopped;
 } parts_run;
 
 /* A part whose accesses take more than this (10 bytes a load, 18 a store,
@@ -175,6 +180,13 @@ static void *parts_worker(void *arg)
 	for (;;) {
 		pthread_mutex_lock(&pr->turn);
 		pthread_mutex_lock(&pr->mu);
+		if (pr->rc == EXIT_OK && pr->next < pr->n && pr->stop &&
+		    pr->stop(pr->stop_ctx, (double)pr->done / pr->n)) {
+			pr->stopped = 1;
+			pr->rc = EXIT_RUNTIME;
+			snprintf(pr->err, sizeof pr->err, "%s: %s", pr->spec,
+				 rd_strerror(RD_ECANCELED));
+		}
 		if (pr->rc != EXIT_OK || pr->next >= pr->n) {
 			pthread_mutex_unlock(&pr->mu);
 			pthread_mutex_unlock(&pr->turn);
@@ -218,17 +230,23 @@ static void *parts_worker(void *arg)
 		}
 		pr->done++;
 		progress_update(&pr->ctx->prog, (double)pr->done / pr->n);
+		if (pr->stop && pr->done < pr->n)
+			pr->stop(pr->stop_ctx, (double)pr->done / pr->n); /* (progress only) */
 		pthread_mutex_unlock(&pr->mu);
 	}
 }
 
 /* The result of kernel shape (nblocks blocks, built by in) under cfg for
- * cases, in parts (a progress line unless quiet): EXIT_OK with *res, else
- * the exit status with why in err. */
+ * cases, in parts (a progress line unless quiet; stop(stop_ctx, done) asked
+ * between parts, NULL: never): EXIT_OK with *res, else the exit status
+ * with why in err (*stopped set when stop ended it). */
 static int parts_model(const cli *c, const rd_config *cfg, const char *spec, input *in,
 		       const rd_kernel *shape, uint64_t nblocks, int cases, int quiet,
+		       int (*stop)(void *ctx, double done), void *stop_ctx, int *stopped,
 		       rd_result *res, char *err, size_t errlen)
 {
+	if (stopped)
+		*stopped = 0;
 	memset(res, 0, sizeof *res);
 	/* the cores with blocks, in order (one part each; at least one part) */
 	uint32_t *cores = calloc(cfg->cores, sizeof *cores);
@@ -270,7 +288,8 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 	 * before each part starts) */
 	unsigned all = c->jobs ? c->jobs : util_online_cpus();
 	parts_run pr = {.c = c, .cfg = cfg, .spec = spec, .in = in, .p = p, .cores = cores, .n = n,
-			.ctx = &ctx, .threads = (int)(all / jobs), .all = (int)all};
+			.ctx = &ctx, .threads = (int)(all / jobs), .all = (int)all,
+			.stop = stop, .stop_ctx = stop_ctx};
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_mutex_init(&pr.turn, NULL);
 	pthread_t th[64];
@@ -294,6 +313,8 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 	}
 	progress_done(&ctx.prog);
 	rd_parts_free(p);
+	if (stopped)
+		*stopped = pr.stopped;
 	if (rc != EXIT_OK) {
 		rd_result_free(res);
 		snprintf(err, errlen, "%s", pr.err);
@@ -306,8 +327,8 @@ static int parts_result(const cli *c, const char *spec, input *in, const rd_kern
 			uint64_t nblocks, int cases, rd_result *res)
 {
 	char err[1024];
-	int rc = parts_model(c, &c->config, spec, in, shape, nblocks, cases, c->quiet, res, err,
-			     sizeof err);
+	int rc = parts_model(c, &c->config, spec, in, shape, nblocks, cases, c->quiet, NULL, NULL,
+			     NULL, res, err, sizeof err);
 	if (rc != EXIT_OK)
 		msg_error("%s", err);
 	return rc;
@@ -316,8 +337,16 @@ static int parts_result(const cli *c, const char *spec, input *in, const rd_kern
 int batch_parts_result(const batch_parts *bp, const rd_config *cfg, int cases, rd_result *res,
 		       char *err, size_t errlen)
 {
-	return parts_model(bp->c, cfg, bp->spec, bp->in, bp->shape, bp->nblocks, cases, 1, res,
-			   err, errlen);
+	return parts_model(bp->c, cfg, bp->spec, bp->in, bp->shape, bp->nblocks, cases, 1, NULL,
+			   NULL, NULL, res, err, errlen);
+}
+
+int batch_parts_result_stop(const batch_parts *bp, const rd_config *cfg, int cases,
+			    int (*stop)(void *ctx, double done), void *ctx, int *stopped,
+			    rd_result *res, char *err, size_t errlen)
+{
+	return parts_model(bp->c, cfg, bp->spec, bp->in, bp->shape, bp->nblocks, cases, 1, stop,
+			   ctx, stopped, res, err, errlen);
 }
 
 static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kernel *shape,

@@ -77,6 +77,12 @@ int batch_parts_config(const cli *c, const rd_config *cfg);
  * the exit status with why in err. */
 int batch_parts_result(const batch_parts *bp, const rd_config *cfg, int cases, rd_result *res,
 		       char *err, size_t errlen);
+/* The same, asking stop(ctx, done) (done: the fraction of parts modelled)
+ * before each part and after each: nonzero before one ends the run, with
+ * *stopped set (the explorer's newer edit). */
+int batch_parts_result_stop(const batch_parts *bp, const rd_config *cfg, int cases,
+			    int (*stop)(void *ctx, double done), void *ctx, int *stopped,
+			    rd_result *res, char *err, size_t errlen);
 
 /*
  * Each kernel of INPUT spec, as batch_each_kernel, but where parts is set

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "count_cmd.h"
 #include "estimate_cmd.h"
@@ -76,6 +77,62 @@ static int explorer_load(const explorer_opts *o, int interactive, rd_kernel **k,
 		}
 	}
 	return st == INPUT_OK ? EXIT_OK : st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+/*
+ * The explorer's kernel in parts (explorer_opts.parts_open, parts_run,
+ * parts_free): where load refused it and run would model it in parts
+ * (batch_parts_config), its shape, handed to the explorer, which frees it
+ * after parts_free.
+ */
+static int explorer_parts_open(const explorer_opts *o, rd_kernel **k, void **parts)
+{
+	const cli *c = o->ctx;
+	if (!batch_parts_config(c, &c->config))
+		return -1;
+	batch_parts *bp = malloc(sizeof *bp);
+	if (!bp || !batch_open_parts(c, o->input, bp)) {
+		free(bp);
+		return -1;
+	}
+	*k = (rd_kernel *)bp->shape;
+	*parts = bp;
+	return 0;
+}
+
+static int explorer_parts_run(void *parts, const rd_config *cfg,
+			      int (*stop)(void *ctx, double done), void *ctx, rd_result *res,
+			      char *err, size_t len)
+{
+	const batch_parts *bp = parts;
+	memset(res, 0, sizeof *res);
+	/* the rule of rdscope run, under the configuration on screen */
+	if (!batch_parts_config(bp->c, cfg)) {
+		char why[256] = "";
+		if (!rd_parts_possible(cfg, why, sizeof why))
+			snprintf(err, len, "this kernel is modelled SM by SM, which this configuration "
+					   "does not allow: %s", why);
+		else
+			snprintf(err, len, "this kernel is modelled SM by SM, which needs more than "
+					   "one SM (gpu.cores) and RDSCOPE_PARTS not 0");
+		return RD_EINVAL;
+	}
+	int stopped = 0;
+	int rc = batch_parts_result_stop(bp, cfg, RD_ALL_CASES, stop, ctx, &stopped, res, err,
+					 len);
+	if (rc == EXIT_OK)
+		return RD_OK;
+	return stopped ? RD_ECANCELED : rc == EXIT_USAGE ? RD_EINVAL : RD_ENOMEM;
+}
+
+static void explorer_parts_free(void *parts)
+{
+	batch_parts *bp = parts;
+	if (!bp)
+		return;
+	bp->shape = NULL; /* the explorer's kernel, freed by it */
+	batch_close_parts(bp);
+	free(bp);
 }
 
 /*
@@ -316,6 +373,9 @@ static int explorer_from_cli(cli *c)
 		.teach = c->teach,
 		.ctx = c,
 		.load = explorer_load,
+		.parts_open = explorer_parts_open,
+		.parts_run = explorer_parts_run,
+		.parts_free = explorer_parts_free,
 		.preset_load = preset_load,
 		.preset_save = explorer_preset_save,
 		.svg_save = explorer_svg_save,

@@ -257,11 +257,13 @@ static int explorer_start(explorer *x, const explorer_opts *o, int scripted)
 	rd_kernel *k = NULL;
 	int interactive = !scripted && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	int st = o->load(o, interactive, &k, err, sizeof err);
-	if (st != 0) {
+	void *parts = NULL;
+	/* too large to load whole: SM by SM, where it can be */
+	if (st != 0 && (!o->parts_open || o->parts_open(o, &k, &parts) < 0)) {
 		say("%s", err);
 		return st;
 	}
-	if (explorer_switch(x, k, o->input, &o->config) < 0) {
+	if (explorer_switch_parts(x, k, parts, o->input, &o->config) < 0) {
 		say("%s", x->msg);
 		return EXPLORER_ERUNTIME;
 	}

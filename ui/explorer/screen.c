@@ -33,9 +33,13 @@ static void draw_title(explorer *x)
 	if (x->cfg.stores != RD_STORES_IGNORE)
 		snprintf(st, sizeof st, ", %llu store%s", (unsigned long long)x->k->nstores,
 			 x->k->nstores == 1 ? "" : "s");
-	snprintf(t, sizeof t, " rdscope %s %s %s (%u thread%s, %llu load%s%s)", RD_VERSION,
-		 theme_g()->sep, x->k->name, x->k->nthreads, x->k->nthreads == 1 ? "" : "s",
-		 (unsigned long long)x->k->nloads, x->k->nloads == 1 ? "" : "s", st);
+	if (x->parts) /* a shape: its loads are never all in memory */
+		snprintf(t, sizeof t, " rdscope %s %s %s (modelled SM by SM: past the load limit)",
+			 RD_VERSION, theme_g()->sep, x->k->name);
+	else
+		snprintf(t, sizeof t, " rdscope %s %s %s (%u thread%s, %llu load%s%s)", RD_VERSION,
+			 theme_g()->sep, x->k->name, x->k->nthreads, x->k->nthreads == 1 ? "" : "s",
+			 (unsigned long long)x->k->nloads, x->k->nloads == 1 ? "" : "s", st);
 	const char *right = x->base ? "compare: baseline pinned (c unpins)   ? help  q quit "
 				    : "? help  q quit ";
 	int rw = draw_width(right);
@@ -193,7 +197,7 @@ static void draw_status(explorer *x)
 		SEG("%s %llu requests", g->sep, (unsigned long long)s->res.requests);
 	if (!x_settled(x))
 		SEG("%s running %3.0f%%%s", g->sep, x->progress * 100,
-		    s && s->partial ? ", partial result" : "");
+		    s && s->partial ? ", partial result" : x->parts ? " of the SMs" : "");
 	else if (x->no_timing)
 		SEG("%s model done", g->sep);
 	else

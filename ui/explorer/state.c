@@ -81,6 +81,8 @@ void explorer_speculate(explorer *x)
 	rd_config next[2];
 	int n = 0;
 	char msg[512];
+	if (x->parts)
+		return; /* each run takes seconds: only what is asked for */
 	for (int dir = 1; dir >= -1; dir -= 2) {
 		rd_config c = x->cfg;
 		char note[256];
@@ -169,6 +171,11 @@ int explorer_undo(explorer *x)
 
 int explorer_toggle_view(explorer *x, int v)
 {
+	const char *no = explorer_view_unavailable(x, v);
+	if (no && x->view != v) {
+		explorer_message(x, 1, "%s", no);
+		return R_STATUS;
+	}
 	x->view = x->view == v ? V_PANES : v;
 	if (x_view(x)->params_focus)
 		x->focus = F_PARAMS; /* its keys are the parameters pane's */
@@ -178,6 +185,8 @@ int explorer_toggle_view(explorer *x, int v)
 
 void explorer_want_profile(explorer *x)
 {
+	if (x->parts)
+		return; /* no accesses to profile */
 	rd_config k;
 	rprof_key(&x->cfg, &k);
 	if ((x->prof && rd_config_equal(&x->prof->cfg, &k)) || x->prof_asked == x->gen)
@@ -258,7 +267,8 @@ static int on_result(explorer *x, snap *s)
 		if (!s->partial)
 			x->last_seconds = s->seconds;
 		if (s->status != RD_OK)
-			explorer_message(x, 1, "model: %s", rd_strerror(s->status));
+			explorer_message(x, 1, "model: %s",
+					 *s->err ? s->err : rd_strerror(s->status));
 		if (x->pin_pending && !s->partial)
 			pin_now(x);
 		flags |= R_ALL;
@@ -319,23 +329,44 @@ void explorer_free(explorer *x)
 			(*v)->drop(x);
 	rd_kernel_free(x->k);
 	x->k = NULL;
+	x->parts = 0;
 }
 
 int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_config *c)
+{
+	return explorer_switch_parts(x, k, NULL, input, c);
+}
+
+const char *explorer_view_unavailable(const explorer *x, int v)
+{
+	static char why[400];
+	if (!x->parts || v < 0 || v >= V_NALL || !x->views[v] || !x->views[v]->accesses)
+		return NULL;
+	snprintf(why, sizeof why,
+		 "this kernel is modelled SM by SM: the %s view needs its accesses, which are never "
+		 "in memory at once (past the load limit); its totals and histogram are exact",
+		 x->views[v]->name);
+	return why;
+}
+
+int explorer_switch_parts(explorer *x, rd_kernel *k, void *parts, const char *input,
+			  const rd_config *c)
 {
 	char err[512];
 	/* A trace names no arrays: find them by gaps as rdscope arrays and
 	 * run do (the placement view's), now, before the model thread shares
 	 * the kernel; only up to EXPLORER_ARRAYS_AUTO accesses (the time and
 	 * memory it takes before the first result). */
-	if (!k->arrays && k->nloads + k->nstores <= EXPLORER_ARRAYS_AUTO) {
+	if (!parts && !k->arrays && k->nloads + k->nstores <= EXPLORER_ARRAYS_AUTO) {
 		rd_arrays *as = rd_arrays_detect(k, RD_ARRAYS_GAP_DEFAULT);
 		if (as && as->n)
 			rd_kernel_set_arrays(k, as);
 		else
 			rd_arrays_free(as);
 	}
-	worker *w = worker_start(k, err, sizeof err);
+	worker *w = parts ? worker_start_parts(k, x->opts->parts_run, x->opts->parts_free, parts,
+					       err, sizeof err)
+			  : worker_start(k, err, sizeof err);
 	if (!w) {
 		rd_kernel_free(k);
 		explorer_message(x, 1, "%s", err);
@@ -349,6 +380,7 @@ int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_confi
 	int first = !x->k;
 	explorer_free(x);
 	x->k = k;
+	x->parts = parts != NULL;
 	x->w = w;
 	x->input = input;
 	x->try_hint = NULL; /* the opener sets the new input's */

@@ -66,6 +66,9 @@ typedef struct explorer {
 	int typed_timing;
 	char input_buf[600];   /* an input opened or typed in the explorer (input) */
 	rd_kernel *k;
+	/* k is a shape modelled SM by SM (explorer_opts.parts_open): no
+	 * accesses, so the views that need them are not offered */
+	int parts;
 	worker *w;
 	int no_timing;
 
@@ -230,6 +233,13 @@ int explorer_take_results(explorer *x);
  * configuration: r and u still reach the ones before it). 0, or -1 with
  * the reason as the message (k freed, the old kernel stays). */
 int explorer_switch(explorer *x, rd_kernel *k, const char *input, const rd_config *c);
+/* The same for a kernel modelled in parts: k its shape, parts the handle
+ * for opts->parts_run (the model thread's, freed with it). */
+int explorer_switch_parts(explorer *x, rd_kernel *k, void *parts, const char *input,
+			  const rd_config *c);
+/* Why view v cannot be shown for the kernel on screen (one modelled SM by
+ * SM, where the view needs its accesses), or NULL: it can. */
+const char *explorer_view_unavailable(const explorer *x, int v);
 
 /* Class mode's lesson i (lessons.h) in the step-through: its kernel and
  * configuration through explorer_switch. 0, or -1 with the message. */

@@ -348,7 +348,8 @@ static void draw_bars(explorer *x, const pane *p)
 	char line[512], est[48];
 	estimate_note(x, p, est, sizeof est);
 	if (!s) {
-		snprintf(line, sizeof line, "modelling... %3.0f%%", x->progress * 100);
+		snprintf(line, sizeof line, "modelling%s... %3.0f%%", x->parts ? " SM by SM" : "",
+			 x->progress * 100);
 		draw_put(y0 + 3, cx + 1, iw - 1, E_PENDING, line);
 		if (*est) {
 			snprintf(line, sizeof line, "miss rate%s from the reuse profile (binomial)", est);
@@ -357,7 +358,8 @@ static void draw_bars(explorer *x, const pane *p)
 		return;
 	}
 	if (s->status != RD_OK) {
-		snprintf(line, sizeof line, "model error: %s", rd_strerror(s->status));
+		snprintf(line, sizeof line, "model error: %s",
+			 *s->err ? s->err : rd_strerror(s->status));
 		draw_put(y0 + 3, cx + 1, iw - 1, E_ERROR, line);
 		return;
 	}
@@ -795,6 +797,11 @@ static int key_level(explorer *x)
 /* B: the L1B pair on or off. */
 static int key_l1b(explorer *x)
 {
+	if (x->parts) {
+		explorer_message(x, 1, "this kernel is modelled SM by SM: the L1B pair is not (its "
+				       "L1-off run would need the whole kernel's accesses at once)");
+		return R_STATUS;
+	}
 	P(x)->l1b_on = !P(x)->l1b_on;
 	if (!P(x)->l1b_on) {
 		snap_unref(P(x)->l1b);

@@ -363,6 +363,7 @@ static int csv(const explorer *x, FILE *f)
 }
 
 const view_ops view_curves = {
+	.accesses = 1,
 	.name = "curves", .params_focus = 1,
 	.desc = "miss rate against cache size, one curve per associativity, latency-free; below, "
 		"the full model at neighbouring values of the selected parameter (the paper's "

@@ -498,6 +498,7 @@ static void drop(explorer *x)
 }
 
 const view_ops view_place = {
+	.accesses = 1,
 	.name = "placement", .body = 1, .scope = KS_PLACE,
 	.desc = "the kernel's arrays with their memory space and accesses, each movable to "
 		"another space it is allowed in; per space its requests, hits, misses, replays "

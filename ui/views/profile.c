@@ -232,6 +232,7 @@ static const char *hint(const explorer *x)
 }
 
 const view_ops view_profile = {
+	.accesses = 1,
 	.name = "profile", .params_focus = 1,
 	.desc = "the reuse profile: each request's distance in a fully associative stack, "
 		"latency-free, in log2 buckets and per interval over time, with the binomial and "

@@ -420,6 +420,7 @@ static const char *hint(const explorer *x)
 }
 
 const view_ops view_sources = {
+	.accesses = 1,
 	.name = "sources", .params_focus = 1,
 	.desc = "misses by source: the kernel's load sites (a description's references, a "
 		"trace's PCs or load numbers) sorted by misses, with the selected one's breakdown "

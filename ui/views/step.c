@@ -1081,6 +1081,7 @@ static int answer(explorer *x, int kind, const char *text)
 }
 
 const view_ops view_step = {
+	.accesses = 1,
 	.name = "step-through", .body = 1, .scope = KS_STEP,
 	.desc = "the requests of a run one at a time, as the columns of the paper's Tables 2-5, "
 		"with the address bits (and with l1.sector the line's sectors), the set's LRU "

@@ -56,6 +56,9 @@ typedef struct view_ops {
 	/* Its keys are the parameters pane's: the focus moves there when the
 	 * view opens. */
 	int params_focus;
+	/* It needs the kernel's accesses: not offered for a kernel modelled
+	 * SM by SM (explorer_view_unavailable says why). */
+	int accesses;
 	/* Key scope while the view is shown (KS_STEP), or KS_GLOBAL: the
 	 * focused pane's. */
 	enum key_scope scope;

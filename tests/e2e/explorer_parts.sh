@@ -1,0 +1,117 @@
+#!/bin/sh
+# Screen tests of the explorer on a kernel past the load limit (issue 38):
+# where rdscope run models a description SM by SM (rd_parts), the
+# explorer does too instead of refusing it: the breakdown's totals are
+# run's, an edit reruns it (its totals then run's under the edit), and
+# the views that need the kernel's accesses say why they are not there
+# (the explorer stays up through their keys). Without parts
+# (RDSCOPE_PARTS=0) the load limit still refuses it.
+NAME=explorer_parts
+. "$(dirname "$0")/screen.inc"
+
+# (the tmux server was started without it: each session gets it, too)
+export RDSCOPE_MAX_LOADS=20000 # gemm:small: 66560 loads, 16640 an SM
+K=samples/polybench/gemm.kdesc:small
+CFG="-p hopper-h100 -s gpu.max_threads=0"
+
+# hits_run ARGS...: "HITS RATE" of rdscope run's L1 (its first hits line
+# and miss rate)
+hits_run() {
+	"$RDSCOPE" run --no-timing $CFG "$@" $K >"$T/run.txt" 2>"$T/run.err" || return 1
+	h=$(awk '$1 == "hits" { print $2; exit }' "$T/run.txt")
+	m=$(sed -n 's/^miss rate \([0-9.]*%\).*/\1/p' "$T/run.txt" | head -1)
+	echo "$h $m"
+}
+# hits_screen FILE: the same of the breakdown on screen
+hits_screen() {
+	h=$(sed -n 's/.*│░ hits  *\([0-9][0-9]*\) .*/\1/p' "$1" | head -1)
+	m=$(sed -n 's/.* miss rate \([0-9.]*%\) .*/\1/p' "$1" | head -1)
+	echo "$h $m"
+}
+
+want=$(hits_run) && want64=$(hits_run -s l1.line=64)
+# (the whole kernel is refused: what the explorer meets)
+RDSCOPE_PARTS=0 "$RDSCOPE" run $CFG $K >/dev/null 2>"$T/whole.err"
+grep -q "more than 20000 loads in one kernel" "$T/whole.err" && [ "$want" != "$want64" ] &&
+	[ -n "${want%% *}" ]
+result "parts: run models gemm:small in parts past RDSCOPE_MAX_LOADS=20000 ($want; line 64: $want64)" $?
+
+# ---------------------------------------------------------------- totals
+# Open, wait for the result; l1.line 128 -> 64 (two rows down) reruns it;
+# then the keys of the views that need the accesses.
+keys parts <<KEYS
+wait
+dump-screen $T/first.txt
+down
+down
+left
+wait
+dump-screen $T/edit.txt
+s
+dump-screen $T/step.txt
+L
+dump-screen $T/sources.txt
+g
+dump-screen $T/curves.txt
+R
+dump-screen $T/profile.txt
+M
+dump-screen $T/place.txt
+B
+dump-screen $T/l1b.txt
+m
+wait
+dump-screen $T/heat.txt
+esc
+[
+]
+T
+u
+wait
+dump-screen $T/undo.txt
+q
+KEYS
+screen parts 34 120 NO_COLOR=1 RDSCOPE_MAX_LOADS=20000 -- --no-timing $CFG --script "$T/parts.keys" $K
+rc=$?
+got=$(hits_screen "$T/first.txt")
+[ $rc -eq 0 ] && [ "$got" = "$want" ] && grep -q "gemm_kernel (modelled SM by SM" "$T/first.txt"
+result "parts: the explorer opens it SM by SM with run's totals (screen: $got; run: $want)" $?
+
+got=$(hits_screen "$T/edit.txt")
+[ "$got" = "$want64" ] && grep -q "l1.line  *64" "$T/edit.txt"
+result "parts: an edit (l1.line 64) reruns it: run's totals (screen: $got; run: $want64)" $?
+
+got=$(hits_screen "$T/undo.txt")
+[ "$got" = "$want" ]
+result "parts: undo brings the first totals back ($got)" $?
+
+ok=0
+for v in step:step-through sources:sources curves:curves profile:profile place:placement; do
+	f=${v%%:*} name=${v#*:}
+	if ! tr -d '\n' <"$T/$f.txt" | grep -q "this kernel is modelled SM by SM: the $name view needs its accesses" ||
+		! grep -q "L1 miss breakdown" "$T/$f.txt"; then
+		echo "# $f: no reason on screen, or the view opened"
+		sed 's/^/# /' "$T/$f.txt" | tail -4
+		ok=1
+	fi
+done
+[ $ok -eq 0 ]
+result "parts: the step-through, sources, curves, profile and placement say why they are not there" $?
+
+ok=0
+tr -d '\n' <"$T/l1b.txt" | grep -q "modelled SM by SM: the L1B pair is not" || ok=1
+grep -q "requests per set" "$T/heat.txt" || ok=1
+[ $ok -eq 0 ] || tail -3 "$T/l1b.txt" "$T/heat.txt" | sed 's/^/# /'
+[ $ok -eq 0 ]
+result "parts: B says the L1B pair is not there; the heat map (m) draws" $?
+
+# ---------------------------------------------------------------- no parts
+keys noparts <<KEYS
+q
+KEYS
+start noparts 34 120 NO_COLOR=1 RDSCOPE_MAX_LOADS=20000 RDSCOPE_PARTS=0 -- --no-timing $CFG \
+	--script "$T/noparts.keys" $K
+i=0
+while [ ! -s "$T/noparts.rc" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+[ "$(cat "$T/noparts.rc")" = 2 ] && grep -q "more than 20000 loads in one kernel" "$T/noparts.err"
+result "parts: RDSCOPE_PARTS=0 refuses it as before" $?
