@@ -131,7 +131,7 @@ tsan:
 	  SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer" build-tsan/rdscope build-tsan/tests/test_ui \
 	  build-tsan/tests/test_teach build-tsan/tests/test_mechanisms
 	$(Q)TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" \
-	  E2E="tests/e2e/explorer.sh tests/e2e/explorer_place.sh tests/e2e/teach.sh tests/e2e/stress.sh \
+	  E2E="tests/e2e/explorer.sh tests/e2e/explorer_parts.sh tests/e2e/explorer_place.sh tests/e2e/teach.sh tests/e2e/stress.sh \
 	  tests/e2e/calibrate.sh" tests/run build-tsan
 
 # Regenerate the sections of man/rdscope.1 made from tables: OPTIONS (the
