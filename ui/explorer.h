@@ -78,14 +78,15 @@ typedef struct explorer_opts {
 	int (*load)(const struct explorer_opts *o, int interactive, rd_kernel **k, char *err,
 		    size_t len);
 	/*
-	 * A kernel too large to load whole (load refused it: past the load
-	 * limit) that its reader builds SM by SM, where the configuration
-	 * allows modelling it so (as rdscope run does: rd_parts): 0 with *k
-	 * its shape (name, block size, arrays; no accesses) and *parts the
-	 * handle for parts_run, which parts_free frees (after *k's last run,
-	 * before *k is freed); -1 when it cannot be. NULL: never.
+	 * A kernel too large to load whole (refused: load refused it; else
+	 * asked before load: clearly past the load limit) that its reader
+	 * builds SM by SM, where the configuration allows modelling it so (as
+	 * rdscope run does: rd_parts): 0 with *k its shape (name, block size,
+	 * arrays; no accesses) and *parts the handle for parts_run, which
+	 * parts_free frees (after *k's last run, before *k is freed); -1
+	 * when it cannot be (or, not refused, need not). NULL: never.
 	 */
-	int (*parts_open)(const struct explorer_opts *o, rd_kernel **k, void **parts);
+	int (*parts_open)(const struct explorer_opts *o, int refused, rd_kernel **k, void **parts);
 	/*
 	 * parts' kernel under cfg, all cases, one SM's blocks at a time:
 	 * RD_OK with *res (what the whole kernel's rd_model_run gives), or

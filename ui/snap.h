@@ -38,7 +38,7 @@ typedef struct snap {
 			 * decide (JOB_PROFILE: cfg is its rprof_key) */
 	struct rprof *prof;     /* JOB_PROFILE: the reuse profile (rprof.h) */
 	char key[32];   /* JOB_CURVES: the swept parameter as asked */
-	char err[256];  /* why status is not RD_OK, where more is known than
+	char err[1024]; /* why status is not RD_OK, where more is known than
 			 * rd_strerror says (a kernel in parts); "" else */
 } snap;
 

@@ -24,6 +24,7 @@ hits_run() {
 }
 # hits_screen FILE: the same of the breakdown on screen
 hits_screen() {
+	[ -f "$1" ] || return 0
 	h=$(sed -n 's/.*│░ hits  *\([0-9][0-9]*\) .*/\1/p' "$1" | head -1)
 	m=$(sed -n 's/.* miss rate \([0-9.]*%\) .*/\1/p' "$1" | head -1)
 	echo "$h $m"
@@ -88,10 +89,10 @@ result "parts: undo brings the first totals back ($got)" $?
 ok=0
 for v in step:step-through sources:sources curves:curves profile:profile place:placement; do
 	f=${v%%:*} name=${v#*:}
-	if ! tr -d '\n' <"$T/$f.txt" | grep -q "this kernel is modelled SM by SM: the $name view needs its accesses" ||
+	if ! cat "$T/$f.txt" 2>/dev/null | tr -d '\n' | grep -q "this kernel is modelled SM by SM: the $name view needs its accesses" ||
 		! grep -q "L1 miss breakdown" "$T/$f.txt"; then
 		echo "# $f: no reason on screen, or the view opened"
-		sed 's/^/# /' "$T/$f.txt" | tail -4
+		tail -n 4 "$T/$f.txt" 2>&1 | sed 's/^/# /'
 		ok=1
 	fi
 done
@@ -99,11 +100,31 @@ done
 result "parts: the step-through, sources, curves, profile and placement say why they are not there" $?
 
 ok=0
-tr -d '\n' <"$T/l1b.txt" | grep -q "modelled SM by SM: the L1B pair is not" || ok=1
-grep -q "requests per set" "$T/heat.txt" || ok=1
-[ $ok -eq 0 ] || tail -3 "$T/l1b.txt" "$T/heat.txt" | sed 's/^/# /'
+cat "$T/l1b.txt" 2>/dev/null | tr -d '\n' | grep -q "modelled SM by SM: the L1B pair is not" || ok=1
+grep -qs "requests per set" "$T/heat.txt" || ok=1
+[ $ok -eq 0 ] || tail -n 3 "$T/l1b.txt" "$T/heat.txt" 2>&1 | sed 's/^/# /'
 [ $ok -eq 0 ]
 result "parts: B says the L1B pair is not there; the heat map (m) draws" $?
+
+# ---------------------------------------------------------------- refused
+# Under a limit of 40000 its first SM's loads (16640 x 4 SMs) do not say
+# it is past the limit: the explorer tries it whole, is refused, and then
+# models it SM by SM; the edit comes at once (it stops the first run
+# where that is still going).
+keys refused <<KEYS
+down
+down
+left
+wait
+dump-screen $T/refused.txt
+q
+KEYS
+screen refused 34 120 NO_COLOR=1 RDSCOPE_MAX_LOADS=40000 -- --no-timing $CFG \
+	--script "$T/refused.keys" $K
+rc=$?
+got=$(hits_screen "$T/refused.txt")
+[ $rc -eq 0 ] && [ "$got" = "$want64" ] && grep -q "gemm_kernel (modelled SM by SM" "$T/refused.txt"
+result "parts: a kernel refused whole is then modelled SM by SM (screen: $got; run: $want64)" $?
 
 # ---------------------------------------------------------------- no parts
 keys noparts <<KEYS

@@ -256,12 +256,15 @@ static int explorer_start(explorer *x, const explorer_opts *o, int scripted)
 	char err[1024];
 	rd_kernel *k = NULL;
 	int interactive = !scripted && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	int st = o->load(o, interactive, &k, err, sizeof err);
+	/* too large to load whole: SM by SM, where it can be (clearly too
+	 * large: without trying) */
 	void *parts = NULL;
-	/* too large to load whole: SM by SM, where it can be */
-	if (st != 0 && (!o->parts_open || o->parts_open(o, &k, &parts) < 0)) {
-		say("%s", err);
-		return st;
+	if (!o->parts_open || o->parts_open(o, 0, &k, &parts) < 0) {
+		int st = o->load(o, interactive, &k, err, sizeof err);
+		if (st != 0 && (!o->parts_open || o->parts_open(o, 1, &k, &parts) < 0)) {
+			say("%s", err);
+			return st;
+		}
 	}
 	if (explorer_switch_parts(x, k, parts, o->input, &o->config) < 0) {
 		say("%s", x->msg);

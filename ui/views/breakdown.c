@@ -358,7 +358,7 @@ static void draw_bars(explorer *x, const pane *p)
 		return;
 	}
 	if (s->status != RD_OK) {
-		snprintf(line, sizeof line, "model error: %s",
+		snprintf(line, sizeof line, "model error: %.480s",
 			 *s->err ? s->err : rd_strerror(s->status));
 		draw_put(y0 + 3, cx + 1, iw - 1, E_ERROR, line);
 		return;
