@@ -197,12 +197,7 @@ static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int part
 }
 
 /* The breakdown of a kernel in parts: stopped between parts by a newer
- * generation, the fraction of parts done its progress. */
-static int on_parts_progress(void *ctx, double done)
-{
-	return on_progress(ctx, done);
-}
-
+ * generation (on_progress), the fraction of parts done its progress. */
 static int parts_pass(worker *w, const rd_config *cfg, unsigned long gen)
 {
 	snap *s = snap_new(JOB_BREAKDOWN, gen, cfg);
@@ -211,7 +206,7 @@ static int parts_pass(worker *w, const rd_config *cfg, unsigned long gen)
 	double t0 = now_s();
 	run_ctx ctx = {.w = w, .gen = gen, .cfg = cfg, .start = t0, .last_poke = t0};
 	char err[1024] = "";
-	s->status = w->parts_run(w->parts, cfg, on_parts_progress, &ctx, &s->res, err, sizeof err);
+	s->status = w->parts_run(w->parts, cfg, on_progress, &ctx, &s->res, err, sizeof err);
 	s->seconds = now_s() - t0;
 	if (s->status == RD_ECANCELED) {
 		free(s);
