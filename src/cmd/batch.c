@@ -799,6 +799,20 @@ int batch_open_parts(const cli *c, const char *spec, batch_parts *bp)
 	return 1;
 }
 
+int batch_parts_clearly(const batch_parts *bp)
+{
+	const rd_config *cfg = &bp->c->config;
+	keep_core kc = {cfg, rd_block_core(cfg, 0)};
+	rd_kernel *k = NULL;
+	char err[1024];
+	if (input_blocks(bp->in, keep_core_blocks, &kc, &k, err, sizeof err) != INPUT_OK)
+		return 0; /* (loading it whole says why) */
+	uint64_t cores = bp->nblocks < cfg->cores ? bp->nblocks : cfg->cores;
+	int past = (long double)k->nloads * cores > 2.0L * (long double)trace_max_loads();
+	rd_kernel_free(k);
+	return past;
+}
+
 void batch_close_parts(batch_parts *bp)
 {
 	rd_kernel_free((rd_kernel *)bp->shape);

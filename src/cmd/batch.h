@@ -100,6 +100,11 @@ int batch_each_shape(const cli *c, const char *spec, int parts, batch_shape_fn *
  * and nothing open (input_load_with loads it whole, or says what is
  * wrong). */
 int batch_open_parts(const cli *c, const char *spec, batch_parts *bp);
+/* Is bp's kernel clearly past the load limit: its first core's loads times
+ * the cores with blocks more than twice the limit? (Then loading it whole,
+ * which fails only at the limit, need not be tried: gemm at its default
+ * size would take 9 s and 3 GB to be refused.) */
+int batch_parts_clearly(const batch_parts *bp);
 void batch_close_parts(batch_parts *bp);
 
 struct timespec;

@@ -85,34 +85,6 @@ static int explorer_load(const explorer_opts *o, int interactive, rd_kernel **k,
  * (batch_parts_config), its shape, handed to the explorer, which frees it
  * after parts_free.
  */
-typedef struct keep_core {
-	const rd_config *c;
-	uint32_t core;
-} keep_core;
-
-static int keep_core_blocks(void *ctx, uint64_t block)
-{
-	const keep_core *kc = ctx;
-	return rd_block_core(kc->c, block) == kc->core;
-}
-
-/* Is bp's kernel clearly past the load limit: its first core's loads
- * times the cores with blocks more than twice the limit? (Then loading it
- * whole, which fails only at the limit, is not tried: gemm at its default
- * size would take 9 s and 3 GB to be refused.) */
-static int parts_clearly(const cli *c, const batch_parts *bp)
-{
-	keep_core kc = {&c->config, rd_block_core(&c->config, 0)};
-	rd_kernel *k = NULL;
-	char err[1024];
-	if (input_blocks(bp->in, keep_core_blocks, &kc, &k, err, sizeof err) != INPUT_OK)
-		return 0; /* (loading it whole says why) */
-	uint64_t cores = bp->nblocks < c->config.cores ? bp->nblocks : c->config.cores;
-	int past = (long double)k->nloads * cores > 2.0L * (long double)trace_max_loads();
-	rd_kernel_free(k);
-	return past;
-}
-
 static int explorer_parts_open(const explorer_opts *o, int refused, rd_kernel **k, void **parts)
 {
 	const cli *c = o->ctx;
@@ -123,7 +95,7 @@ static int explorer_parts_open(const explorer_opts *o, int refused, rd_kernel **
 		free(bp);
 		return -1;
 	}
-	if (!refused && !parts_clearly(c, bp)) {
+	if (!refused && !batch_parts_clearly(bp)) {
 		batch_close_parts(bp);
 		free(bp);
 		return -1;

@@ -478,10 +478,11 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
  * mapping and checked once, and each part -- the blocks keep() accepts,
  * their threads numbered over the part's own blocks (rd_kernel.part_block)
  * -- is copied out of it, so that memory holds one part's accesses (10
- * bytes a load, 18 a store) and the limit counts a part's. A kernel within
- * the limit, one whose stores are counted only (versions 1 and 2), or a
- * file read into memory (compressed, or standard input) is loaded whole as
- * rdt_load does (*nblocks 0: the caller models it whole).
+ * bytes a load, 18 a store) and the limit counts a part's. Asked for its
+ * shape (nblocks), a kernel within the limit, one whose stores are counted
+ * only (versions 1 and 2) or one of a file read into memory (compressed,
+ * or standard input) is loaded whole as rdt_load does (*nblocks 0: the
+ * caller models it whole); any kernel of a mapped file gives its parts.
  */
 static int rdt_part(rdt_reader *r, const rd_kernel *w, int (*keep)(void *ctx, uint64_t block),
 		    void *ctx, rd_kernel **out);
@@ -495,11 +496,15 @@ static int rdt_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t blo
 	uint64_t nloads = get64(e + 32), nstores = get64(e + 40);
 	int counted = nstores && (r->version < 3 || (!get64(e + 64) && !get32(e + 72)));
 	uint64_t lim = trace_max_loads();
-	if (!r->map || !little_endian() || counted || (nloads <= lim && nstores <= lim)) {
-		if (nblocks)
-			*nblocks = 0;
+	int can = r->map && little_endian() && !counted;
+	if (nblocks && (!can || (nloads <= lim && nstores <= lim))) {
+		*nblocks = 0; /* the kernel whole (or the limit's error) */
 		return rdt_load(rr, out);
 	}
+	if (!can) /* (a part asked of a kernel the shape gave whole) */
+		return rdt_fail(r, "kernel %s: cannot be read in parts (stores counted only, or "
+				   "the file not mapped)", r->name),
+		       TRACE_EINPUT;
 	if (!r->whole || r->whole_ki != r->next - 1) {
 		rd_kernel_free(r->whole);
 		r->whole = NULL;
