@@ -4,7 +4,8 @@
 # explorer does too instead of refusing it: the breakdown's totals are
 # run's, an edit reruns it (its totals then run's under the edit), and
 # the views that need the kernel's accesses say why they are not there
-# (the explorer stays up through their keys). Without parts
+# (the explorer stays up through their keys); a mapped .rdt past the limit
+# opens SM by SM as well. Without parts
 # (RDSCOPE_PARTS=0) the load limit still refuses it.
 NAME=explorer_parts
 . "$(dirname "$0")/screen.inc"
@@ -125,6 +126,24 @@ rc=$?
 got=$(hits_screen "$T/refused.txt")
 [ $rc -eq 0 ] && [ "$got" = "$want64" ] && grep -q "gemm_kernel (modelled SM by SM" "$T/refused.txt"
 result "parts: a kernel refused whole is then modelled SM by SM (screen: $got; run: $want64)" $?
+
+# ---------------------------------------------------------------- .rdt
+# the same kernel as a mapped .rdt past the limit: SM by SM, run's totals
+# (converted and run whole: no limit)
+env -u RDSCOPE_MAX_LOADS "$RDSCOPE" convert -q $K "$T/g.rdt"
+env -u RDSCOPE_MAX_LOADS "$RDSCOPE" run --no-timing $CFG "$T/g.rdt" >"$T/rrun.txt" 2>/dev/null
+wantr="$(awk '$1 == "hits" { print $2; exit }' "$T/rrun.txt") $(sed -n 's/^miss rate \([0-9.]*%\).*/\1/p' "$T/rrun.txt" | head -1)"
+keys rdt <<KEYS
+wait
+dump-screen $T/rdt.txt
+q
+KEYS
+screen rdt 34 120 NO_COLOR=1 RDSCOPE_MAX_LOADS=20000 -- --no-timing $CFG --script "$T/rdt.keys" \
+	"$T/g.rdt"
+rc=$?
+got=$(hits_screen "$T/rdt.txt")
+[ $rc -eq 0 ] && [ "$got" = "$wantr" ] && grep -q "gemm_kernel (modelled SM by SM" "$T/rdt.txt"
+result "parts: a .rdt past the limit opens SM by SM with run's totals (screen: $got; run: $wantr)" $?
 
 # ---------------------------------------------------------------- no parts
 keys noparts <<KEYS
