@@ -373,13 +373,14 @@ typedef struct banks {
 	sim_counts *ds;         /* DRAM's stream, or NULL */
 	pcache pc;
 	int inited;
-	/* Each bank's requests in stream order (a counting sort): bank b's
-	 * are bq[bfirst[b] .. bfirst[b + 1]); of them [head[b], adm[b]) are
-	 * admitted and waiting, the accepted ones squeezed out as they go.
-	 * act[0 .. nact): the banks with requests waiting. */
-	uint64_t *bfirst, *head, *adm, *win, *bq, *cand;
-	uint32_t *rbank, *act, *port_used, nact;
-	uint8_t *done;
+	/* Each bank's admitted and waiting requests in stream order, bank
+	 * g's bq[g][head[g] .. adm[g]) (of cap[g]), the accepted squeezed out
+	 * as they go: memory for the waiting, not the stream (a queue of
+	 * the whole stream took 21 bytes a request). act[0 .. nact): the
+	 * banks with requests waiting; cand[0 .. ncand_cap): one step's. */
+	uint64_t **bq, *head, *adm, *qcap, *win, *cand, ncand_cap;
+	uint32_t *act, *port_used, nact;
+	uint64_t *done; /* accepted, a bit a request */
 	/* l2.sector: per line, the sectors present or in flight while it is
 	 * in the L2 or on its way (a miss starts it afresh), as the L1's; the
 	 * sectors a read miss fills around each (l2.fetch), 0 or 1: itself */
@@ -393,40 +394,51 @@ static void banks_free(banks *b)
 {
 	if (b->inited)
 		pc_free(&b->pc);
-	free(b->bfirst);
+	for (uint32_t g = 0; b->bq && g < b->pl->nbanks; g++)
+		free(b->bq[g]);
+	free(b->bq);
 	free(b->head);
 	free(b->adm);
+	free(b->qcap);
 	free(b->win);
-	free(b->bq);
 	free(b->cand);
-	free(b->rbank);
 	free(b->act);
 	free(b->port_used);
 	free(b->done);
 	free(b->lsect);
 }
 
-/* Each bank's queue, in stream order (under l2.stores=ignore the writes
- * never enter the L2). */
-static void banks_queue(banks *b)
+/* Request q admitted to bank g's queue (its waiting moved to the front
+ * when the queue is full). 0, or -1: out of memory. */
+static int banks_admit(banks *b, uint32_t g, uint64_t q)
 {
-	const l2stream *s = b->s;
-	uint32_t nb = b->pl->nbanks;
-	const int skip_w = b->c->l2_stores == RD_STORES_IGNORE;
-	for (uint64_t i = 0; i < s->n; i++) {
-		b->rbank[i] = b->pl->bank[s->line[i]];
-		if (!(skip_w && s->store[i]))
-			b->bfirst[b->rbank[i] + 1]++;
+	if (b->adm[g] == b->qcap[g]) {
+		uint64_t h = b->head[g], w = b->adm[g] - h;
+		if (h && w <= b->qcap[g] / 2) {
+			memmove(b->bq[g], b->bq[g] + h, w * sizeof *b->bq[g]);
+		} else {
+			uint64_t nc = b->qcap[g] ? b->qcap[g] * 2 : 64;
+			uint64_t *v = realloc(b->bq[g], nc * sizeof *v);
+			if (!v)
+				return -1;
+			if (h)
+				memmove(v, v + h, w * sizeof *v);
+			b->bq[g] = v;
+			b->qcap[g] = nc;
+		}
+		b->head[g] = 0;
+		b->adm[g] = w;
 	}
-	for (uint32_t k = 0; k < nb; k++)
-		b->bfirst[k + 1] += b->bfirst[k];
-	for (uint32_t k = 0; k < nb; k++)
-		b->head[k] = b->adm[k] = b->bfirst[k];
-	for (uint64_t i = 0; i < s->n; i++)
-		if (!(skip_w && s->store[i]))
-			b->bq[b->adm[b->rbank[i]]++] = i;
-	for (uint32_t k = 0; k < nb; k++)
-		b->adm[k] = b->bfirst[k];
+	b->bq[g][b->adm[g]++] = q;
+	if (b->nwait + 1 > b->ncand_cap) { /* a step tries at most the waiting */
+		uint64_t nc = b->ncand_cap * 2;
+		uint64_t *v = realloc(b->cand, nc * sizeof *v);
+		if (!v)
+			return -1;
+		b->cand = v;
+		b->ncand_cap = nc;
+	}
+	return 0;
 }
 
 /* The scratch, the cache (its sets' and banks' capacities from the
@@ -440,20 +452,20 @@ static int banks_init(banks *b, const rd_callbacks *cb, sim_counts *out)
 	uint32_t *cap = calloc(pl->nsets ? pl->nsets : 1, sizeof *cap);
 	uint32_t *bcap = calloc(nb, sizeof *bcap);
 	int rc = RD_ENOMEM;
-	b->bfirst = calloc(nb + 1, sizeof *b->bfirst);
-	b->head = malloc(nb * sizeof *b->head);
-	b->adm = malloc(nb * sizeof *b->adm);
+	b->bq = calloc(nb, sizeof *b->bq);
+	b->head = calloc(nb, sizeof *b->head);
+	b->adm = calloc(nb, sizeof *b->adm);
+	b->qcap = calloc(nb, sizeof *b->qcap);
 	b->win = malloc(nb * sizeof *b->win);
-	b->bq = malloc(n1 * sizeof *b->bq);
-	b->cand = malloc(n1 * sizeof *b->cand);
-	b->rbank = malloc(n1 * sizeof *b->rbank);
+	b->ncand_cap = 64;
+	b->cand = malloc(b->ncand_cap * sizeof *b->cand);
 	b->act = malloc(nb * sizeof *b->act);
 	b->port_used = calloc(nb, sizeof *b->port_used);
-	b->done = calloc(n1, 1);
+	b->done = calloc(n1 / 64 + 1, sizeof *b->done);
 	b->lsect = s->sect ? calloc(s->nlines ? s->nlines : 1, 1) : NULL;
 	b->fetch = c->l2_sector ? c->l2_fetch / c->l2_sector : 0;
-	if (!cap || !bcap || !b->bfirst || !b->head || !b->adm || !b->win || !b->bq || !b->cand ||
-	    !b->rbank || !b->act || !b->port_used || !b->done || (s->sect && !b->lsect))
+	if (!cap || !bcap || !b->bq || !b->head || !b->adm || !b->qcap || !b->win || !b->cand ||
+	    !b->act || !b->port_used || !b->done || (s->sect && !b->lsect))
 		goto out;
 	for (uint64_t i = 0; i < s->n; i++) {
 		cap[pl->set[s->line[i]]]++;
@@ -485,7 +497,6 @@ static int banks_init(banks *b, const rd_callbacks *cb, sim_counts *out)
 	if (b->cb && !(pc->fill_core = calloc(s->nlines ? s->nlines : 1, sizeof *pc->fill_core)))
 		goto out;
 	pc->level = 2;
-	banks_queue(b);
 	rc = RD_OK;
 out:
 	free(cap);
@@ -553,7 +564,7 @@ static int banks_try(banks *b, uint64_t q, uint64_t t)
 	if (o == PC_RF) {
 		b->rf++;
 	} else {
-		b->done[q] = 1;
+		b->done[q / 64] |= (uint64_t)1 << (q % 64);
 		b->nwait--;
 		b->bank_req[g]++;
 		b->bank_miss[g] += o != PC_HIT && o != PC_EVICT;
@@ -570,7 +581,7 @@ static int banks_try(banks *b, uint64_t q, uint64_t t)
 static int64_t banks_step(banks *b, uint64_t t)
 {
 	const uint32_t ports = b->c->l2_ports;
-	uint64_t nc = 0, *cand = b->cand;
+	uint64_t nc = 0, *cand = b->cand; /* (banks_admit keeps it the waiting's size) */
 	for (uint32_t a = 0; a < b->nact; a++) {
 		uint32_t g = b->act[a];
 		uint64_t k = b->adm[g] - b->head[g];
@@ -578,7 +589,7 @@ static int64_t banks_step(banks *b, uint64_t t)
 			k = ports;
 		b->win[g] = k;
 		for (uint64_t j = 0; j < k; j++)
-			cand[nc++] = b->bq[b->head[g] + j];
+			cand[nc++] = b->bq[g][b->head[g] + j];
 	}
 	if (nc > 64) {
 		qsort(cand, nc, sizeof *cand, cmp_u64);
@@ -599,10 +610,11 @@ static int64_t banks_step(banks *b, uint64_t t)
 	for (uint32_t a = 0; a < b->nact; a++) {
 		uint32_t g = b->act[a];
 		uint64_t h = b->head[g], k = b->win[g], w = h + k;
+		uint64_t *bq = b->bq[g];
 		for (uint64_t j = k; j-- > 0;) {
-			uint64_t q = b->bq[h + j];
-			if (!b->done[q])
-				b->bq[--w] = q;
+			uint64_t q = bq[h + j];
+			if (!(b->done[q / 64] >> (q % 64) & 1))
+				bq[--w] = q;
 		}
 		b->head[g] = w;
 		if (w < b->adm[g])
@@ -625,14 +637,15 @@ static int banks_run(banks *b, uint64_t *steps)
 		if (!b->nwait && s->t[next] > t)
 			t = s->t[next]; /* idle until the next arrival */
 		while (next < s->n && s->t[next] <= t) {
-			uint32_t g = b->rbank[next];
-			if (skip_w && s->store[next]) {
+			if (skip_w && s->store[next]) { /* (they never enter the L2) */
 				next++;
 				continue;
 			}
+			uint32_t g = b->pl->bank[s->line[next]];
 			if (b->head[g] == b->adm[g])
 				b->act[b->nact++] = g; /* a bank with something waiting */
-			b->adm[g]++;
+			if (banks_admit(b, g, next) < 0)
+				return RD_ENOMEM;
 			next++;
 			b->nwait++;
 		}
