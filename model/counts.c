@@ -85,6 +85,7 @@ void counts_free(sim_counts *c)
 	free(c->site);
 	free(c->site_hist);
 	free(c->l2s);
+	l2pack_free(&c->pk);
 	free(c->core_rm);
 	memset(c, 0, sizeof *c);
 }
@@ -106,6 +107,79 @@ int l2s_add_sect(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int st
 		c->l2s_cap = nc;
 	}
 	c->l2s[c->nl2s++] = (l2req){t, line, core, (uint16_t)(store != 0), (uint16_t)sect};
+	return 0;
+}
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static uint64_t zig(uint64_t d) /* (d a two's complement difference) */
+{
+	return d << 1 ^ (0 - (d >> 63));
+}
+
+int l2pack_add(l2pack *pk, const l2req *v, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		/* a record takes at most 1 + 3 varints of 10 bytes and sect's 3 */
+		if (pk->cap - pk->len < 34) {
+			uint64_t nc = pk->cap ? pk->cap + pk->cap / 2 : 4096;
+			uint8_t *b = realloc(pk->b, nc);
+			if (!b)
+				return -1;
+			pk->b = b;
+			pk->cap = nc;
+		}
+		const l2req *q = &v[i];
+		uint8_t *p = pk->b + pk->len;
+		int start = !pk->n || q->core != pk->core;
+		*p++ = (uint8_t)((q->store ? 1 : 0) | start << 1 | (q->sect < 63 ? q->sect + 1 : 0) << 2);
+		if (q->sect >= 63)
+			p = put_varint(p, q->sect);
+		if (start) {
+			p = put_varint(p, q->core);
+			p = put_varint(p, q->t);
+			p = put_varint(p, q->line);
+		} else {
+			p = put_varint(p, zig(q->t - pk->t));
+			p = put_varint(p, zig(q->line - pk->line));
+		}
+		pk->len = (uint64_t)(p - pk->b);
+		pk->t = q->t;
+		pk->line = q->line;
+		pk->core = q->core;
+		pk->n++;
+	}
+	return 0;
+}
+
+void l2pack_free(l2pack *pk)
+{
+	free(pk->b);
+	memset(pk, 0, sizeof *pk);
+}
+
+int l2pack_unpack(sim_counts *c)
+{
+	if (!c->pk.n)
+		return 0;
+	uint64_t n = c->nl2s + c->pk.n;
+	l2req *v = realloc(c->l2s, n * sizeof *v);
+	if (!v)
+		return -1;
+	l2pack_cur cur = {.p = c->pk.b};
+	for (uint64_t i = c->nl2s; i < n; i++)
+		l2pack_next(&cur, &v[i]);
+	c->l2s = v;
+	c->nl2s = c->l2s_cap = n;
+	l2pack_free(&c->pk);
 	return 0;
 }
 

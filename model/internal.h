@@ -564,6 +564,47 @@ static inline int site_bin(int64_t d)
 	return b;
 }
 
+/* Requests leaving the L1s (l2req's fields), packed: about 5 bytes a
+ * record against l2req's 24 (rd_parts keeps its parts' so; syrk's 20 M
+ * records at its default size on 132 SMs). Records in runs of one core;
+ * each record a head byte (bit 0 a store; bit 1 a run starts; bits 2..7
+ * sect + 1, or 0: sect follows as a varint), then varints (7 bits a byte,
+ * low first): at a run's start its core, t and line, else t and line as
+ * zigzag differences from the run's previous record. A run decodes from
+ * its start alone. */
+typedef struct l2pack {
+	uint8_t *b;
+	uint64_t len, cap, n;
+	uint64_t t, line; /* the last record's, and its core (appending) */
+	uint32_t core;
+} l2pack;
+
+/* A reader of a pack from a run's start (p its first byte). */
+typedef struct l2pack_cur {
+	const uint8_t *p;
+	uint64_t t, line;
+	uint32_t core;
+} l2pack_cur;
+
+static inline uint64_t l2pack_varint(const uint8_t **pp)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	for (int sh = 0;; sh += 7) {
+		uint8_t x = *p++;
+		v |= (uint64_t)(x & 0x7f) << sh;
+		if (!(x & 0x80))
+			break;
+	}
+	*pp = p;
+	return v;
+}
+
+static inline uint64_t l2pack_unzig(uint64_t v)
+{
+	return (v >> 1) ^ (0 - (v & 1));
+}
+
 typedef struct sim_counts {
 	uint64_t requests, hits, misses;
 	uint64_t compulsory, latency; /* first touches; misses to in-flight lines */
@@ -593,6 +634,7 @@ typedef struct sim_counts {
 	 * order per core, cores one after the other */
 	struct l2req *l2s;
 	uint64_t nl2s, l2s_cap;
+	l2pack pk; /* or packed (a kernel in parts': see l2pack), n records */
 } sim_counts;
 
 /* One request leaving an L1: its step, core, L1 line address, whether it
@@ -606,6 +648,35 @@ typedef struct l2req {
 	uint16_t store;
 	uint16_t sect;
 } l2req;
+
+/* The next record at cur: its t, line, core, store and sect in *q; 1 when
+ * it starts a run. */
+static inline int l2pack_next(l2pack_cur *cur, l2req *q)
+{
+	const uint8_t *p = cur->p;
+	uint8_t h = *p++;
+	int start = h >> 1 & 1;
+	uint32_t sect = h >> 2;
+	sect = sect ? sect - 1 : (uint32_t)l2pack_varint(&p);
+	if (start) {
+		cur->core = (uint32_t)l2pack_varint(&p);
+		cur->t = l2pack_varint(&p);
+		cur->line = l2pack_varint(&p);
+	} else {
+		cur->t += l2pack_unzig(l2pack_varint(&p));
+		cur->line += l2pack_unzig(l2pack_varint(&p));
+	}
+	cur->p = p;
+	*q = (l2req){cur->t, cur->line, cur->core, (uint16_t)(h & 1), (uint16_t)sect};
+	return start;
+}
+
+/* n records of v appended to pk (-1: out of memory); pk freed and
+ * cleared; c's pack (if any) appended to its records as l2reqs and freed
+ * (-1: out of memory, c unchanged). */
+int l2pack_add(l2pack *pk, const l2req *v, uint64_t n);
+void l2pack_free(l2pack *pk);
+int l2pack_unpack(sim_counts *c);
 
 /* k's accesses (addresses, sizes, sites, the stores' arrays) freed and
  * NULL, unless lent (k->release): rd_parts_add_spent frees them once a

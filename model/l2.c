@@ -124,27 +124,64 @@ static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, i
  * set; s1 is l1.sector): each core's records in their order, the cores
  * merged round-robin by step, put into s in that order. Where every
  * core's records lie together in c0 (a kernel in parts: a part's after
- * another's), they are read in place; else through an index of them by
- * core (8 bytes a record). */
+ * another's), they are read in place, from its records or its pack; else
+ * through an index of its records by core (8 bytes a record; a pack is
+ * first unpacked, 24). */
 static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint32_t l1_line,
 			uint32_t l2_line, uint32_t s1, uint32_t s2)
 {
 	memset(s, 0, sizeof *s);
-	uint64_t n = c0->nl2s, per = l1_line > l2_line ? l1_line / l2_line : 1;
-	const l2req *v = c0->l2s;
+	uint64_t per = l1_line > l2_line ? l1_line / l2_line : 1;
+	sim_counts un = {0}; /* a pack not together, unpacked */
+	const sim_counts *src = c0;
 	/* each core's segment (cores one after the other), sorted by step */
 	uint64_t *first = calloc((size_t)ncores + 1, sizeof *first);
 	uint64_t *pos = calloc((size_t)ncores + 1, sizeof *pos);
 	uint64_t *end = calloc((size_t)ncores + 1, sizeof *end);
+	l2req *head = malloc(((size_t)ncores + 1) * sizeof *head); /* each core's next */
+	l2pack_cur *cur = NULL; /* the pack's: each core's reader */
 	uint64_t *byc = NULL;
 	int rc = -1;
 	linemap map = {0};
-	if (!first || !pos || !end)
+	if (!first || !pos || !end || !head)
 		goto out;
 	/* together: each core's records one run (pos: its start, end: its
 	 * end, while they are) */
 	int together = 1;
-	for (uint64_t i = 0; i < n; i++) {
+	if (c0->pk.n) {
+		if (!(cur = calloc((size_t)ncores + 1, sizeof *cur)))
+			goto out;
+		l2pack_cur sc = {.p = c0->pk.b};
+		for (uint64_t i = 0; i < c0->pk.n; i++) {
+			const uint8_t *at = sc.p;
+			l2req q;
+			int start = l2pack_next(&sc, &q);
+			uint32_t c = q.core;
+			if (c >= ncores)
+				continue;
+			if (start && first[c + 1])
+				together = 0;
+			else if (start)
+				cur[c].p = at;
+			first[c + 1]++;
+		}
+		if (!together) {
+			un.pk = c0->pk;
+			un.pk.b = malloc(c0->pk.len ? c0->pk.len : 1);
+			if (!un.pk.b)
+				goto out;
+			memcpy(un.pk.b, c0->pk.b, c0->pk.len);
+			if (l2pack_unpack(&un) < 0)
+				goto out;
+			src = &un;
+			free(cur);
+			cur = NULL;
+			memset(first, 0, ((size_t)ncores + 1) * sizeof *first);
+		}
+	}
+	uint64_t n = src->nl2s;
+	const l2req *v = src->l2s;
+	for (uint64_t i = 0; !cur && i < n; i++) {
 		uint32_t c = v[i].core;
 		if (c >= ncores)
 			continue;
@@ -157,7 +194,12 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	}
 	for (uint32_t c = 0; c < ncores; c++)
 		first[c + 1] += first[c];
-	if (!together) {
+	if (cur) {
+		for (uint32_t c = 0; c < ncores; c++) {
+			pos[c] = 0;
+			end[c] = first[c + 1] - first[c];
+		}
+	} else if (!together) {
 		/* the index: byc[first[c] ..] core c's records in their order */
 		uint64_t *slot = malloc(((size_t)ncores + 1) * sizeof *slot);
 		byc = malloc((n ? n : 1) * sizeof *byc);
@@ -188,32 +230,48 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	if (!s->t || !s->line || !s->core || !s->store || linemap_init(&map, 4096) < 0)
 		goto out;
 	int sh1 = log2u64(l1_line), sh2 = log2u64(l2_line);
-#define AT(c) (&v[byc ? byc[pos[c]] : pos[c]])
+	/* head[c]: core c's next record, while pos[c] < end[c] */
+#define LOAD(c)                                                                                  \
+	do {                                                                                     \
+		if (pos[c] < end[c]) {                                                           \
+			if (cur)                                                                 \
+				l2pack_next(&cur[c], &head[c]);                                  \
+			else                                                                     \
+				head[c] = v[byc ? byc[pos[c]] : pos[c]];                         \
+		}                                                                                \
+	} while (0)
+	for (uint32_t c = 0; c < ncores; c++)
+		LOAD(c);
 	if (ncores == 1) { /* one core: its order */
-		for (; pos[0] < end[0]; pos[0]++)
-			if (stream_put(s, &map, AT(0), per, sh1, sh2, l1_line, s1, s2) < 0)
+		while (pos[0] < end[0]) {
+			if (stream_put(s, &map, &head[0], per, sh1, sh2, l1_line, s1, s2) < 0)
 				goto out;
+			pos[0]++;
+			LOAD(0);
+		}
 	}
 	/* round-robin by step */
 	for (; ncores > 1;) {
 		uint64_t tmin = UINT64_MAX;
 		for (uint32_t c = 0; c < ncores; c++)
-			if (pos[c] < end[c] && AT(c)->t < tmin)
-				tmin = AT(c)->t;
+			if (pos[c] < end[c] && head[c].t < tmin)
+				tmin = head[c].t;
 		if (tmin == UINT64_MAX)
 			break;
 		for (int any = 1; any;) {
 			any = 0;
 			for (uint32_t c = 0; c < ncores; c++)
-				if (pos[c] < end[c] && AT(c)->t <= tmin) {
-					if (stream_put(s, &map, AT(c), per, sh1, sh2, l1_line, s1, s2) < 0)
+				if (pos[c] < end[c] && head[c].t <= tmin) {
+					if (stream_put(s, &map, &head[c], per, sh1, sh2, l1_line, s1,
+						       s2) < 0)
 						goto out;
 					pos[c]++;
+					LOAD(c);
 					any = 1;
 				}
 		}
 	}
-#undef AT
+#undef LOAD
 	s->nlines = (uint32_t)map.n;
 	s->line_addr = malloc((map.n ? map.n : 1) * sizeof *s->line_addr);
 	if (!s->line_addr)
@@ -224,9 +282,12 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	rc = 0;
 out:
 	linemap_free(&map);
+	counts_free(&un);
 	free(first);
 	free(pos);
 	free(end);
+	free(head);
+	free(cur);
 	free(byc);
 	if (rc)
 		stream_free(s);
@@ -745,6 +806,7 @@ int l2_stream_take(const rd_config *c, sim_counts *c0, uint64_t serial, uint32_t
 	free(c0->l2s);
 	c0->l2s = NULL;
 	c0->nl2s = c0->l2s_cap = 0;
+	l2pack_free(&c0->pk);
 	return RD_OK;
 }
 

@@ -902,6 +902,8 @@ static int run_report(rd_model *m, const rd_config *c, int cases, int same, sim_
 	const sim_counts *c0 = m->case0_src ? m->case0_src : &cc[0];
 	sim_counts merged;
 	l2req *mv = NULL;
+	if (rc == RD_OK && offc->nl2s && c0 == &cc[0] && l2pack_unpack(&cc[0]) < 0)
+		rc = RD_ENOMEM; /* (parts have no spaces: not so far) */
 	if (rc == RD_OK && offc->nl2s) {
 		if (!(mv = offchip_merge(c0, offc, core_instr, m->sched.ncores)))
 			rc = RD_ENOMEM;
@@ -1129,8 +1131,7 @@ struct rd_parts {
 	int cases, threads, nparts, same;
 	pthread_mutex_t mu;
 	sim_counts cc[RD_NCASES]; /* the parts' counts, case 0's stream aside */
-	l2req *l2s;               /* case 0's stream, the parts' in turn */
-	uint64_t nl2s;
+	l2pack pk;                /* case 0's stream, the parts' in turn, packed */
 	run_facts f;
 	uint32_t sets_n;          /* the parts' per-set counts' length */
 	int sets_differ;
@@ -1225,16 +1226,8 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 	}
 	if (rc == RD_OK && cc[0].nsets)
 		p->sets_n = cc[0].nsets;
-	if (rc == RD_OK && cc[0].nl2s) {
-		l2req *v = realloc(p->l2s, (p->nl2s + cc[0].nl2s) * sizeof *v);
-		if (!v) {
-			rc = RD_ENOMEM;
-		} else {
-			memcpy(v + p->nl2s, cc[0].l2s, cc[0].nl2s * sizeof *v);
-			p->l2s = v;
-			p->nl2s += cc[0].nl2s;
-		}
-	}
+	if (rc == RD_OK && cc[0].nl2s && l2pack_add(&p->pk, cc[0].l2s, cc[0].nl2s) < 0)
+		rc = RD_ENOMEM;
 	if (rc == RD_OK) {
 		p->same = p->nparts ? p->same & same : same;
 		p->nparts++;
@@ -1273,10 +1266,8 @@ int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb,
 	 * core's in one part and in their order, which is all the L2 and
 	 * DRAM stages read of it (stream_build takes each core's records in
 	 * order and merges the cores by step: the bytes of one run) */
-	p->cc[0].l2s = p->l2s;
-	p->cc[0].nl2s = p->cc[0].l2s_cap = p->nl2s;
-	p->l2s = NULL;
-	p->nl2s = 0;
+	p->cc[0].pk = p->pk;
+	memset(&p->pk, 0, sizeof p->pk);
 	rd_model *tot = rd_model_new(shape);
 	if (!tot)
 		return RD_ENOMEM;
@@ -1311,7 +1302,7 @@ void rd_parts_free(rd_parts *p)
 		return;
 	for (int i = 0; i < RD_NCASES; i++)
 		counts_free(&p->cc[i]);
-	free(p->l2s);
+	l2pack_free(&p->pk);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
 }

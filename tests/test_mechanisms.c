@@ -718,6 +718,95 @@ static void test_l2_stream_in_place_and_taken(void **state)
 	counts_free(&taken);
 }
 
+/* The parts' records packed (l2pack): any values round-trip (times and
+ * lines up and down, far apart, sectors past the head byte's, stores),
+ * appended in pieces; a record of a run with small differences takes 3
+ * bytes (l2req: 24), a run's start 4 with small values. */
+static void test_l2_pack_round_trip(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	l2req *v = malloc(N * sizeof *v);
+	assert_non_null(v);
+	uint64_t x = 12345;
+	for (uint32_t i = 0; i < N; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		v[i] = (l2req){.t = i < 1000 ? i / 3 : x >> (x & 63), .line = (x >> 7) ^ (i & 1 ? ~0ULL : 0),
+			       .core = i / 700 % 3 + (i > 2500 ? 100000 : 0), .store = (uint16_t)(x >> 60 & 1),
+			       .sect = (uint16_t)(i % 7 == 0 ? x >> 40 : i % 16)};
+	}
+	l2pack pk = {0};
+	assert_int_equal(l2pack_add(&pk, v, 1000), 0);
+	assert_int_equal(l2pack_add(&pk, v + 1000, N - 1000), 0);
+	assert_int_equal(pk.n, N);
+	sim_counts c = {0};
+	c.pk = pk;
+	assert_int_equal(l2pack_unpack(&c), 0);
+	assert_null(c.pk.b);
+	assert_int_equal(c.nl2s, N);
+	for (uint32_t i = 0; i < N; i++) {
+		assert_int_equal(c.l2s[i].t, v[i].t);
+		assert_int_equal(c.l2s[i].line, v[i].line);
+		assert_int_equal(c.l2s[i].core, v[i].core);
+		assert_int_equal(c.l2s[i].store, v[i].store);
+		assert_int_equal(c.l2s[i].sect, v[i].sect);
+	}
+	counts_free(&c);
+	/* the sizes: one core's run, steps and lines close together */
+	memset(&pk, 0, sizeof pk);
+	for (uint32_t i = 0; i < 1000; i++)
+		v[i] = (l2req){.t = i / 2, .line = 5000 + (i * 37) % 50, .core = 7, .store = i % 3 == 0,
+			       .sect = (uint16_t)(i % 16)};
+	assert_int_equal(l2pack_add(&pk, v, 1000), 0);
+	assert_int_equal(pk.len, 4 + 1 + 3 * 999); /* (the start's line: 2 bytes) */
+	l2pack_free(&pk);
+	free(v);
+}
+
+/* The L2's merged stream from a pack (rd_parts'): each core's run read in
+ * place, in whatever order of cores, gives the run of the same records
+ * interleaved; a pack whose cores come in many runs (unpacked) too; taken,
+ * the pack is freed and the run the same. */
+static void test_l2_stream_from_pack(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	set(&c, "l2.size", "2048");
+	set(&c, "l2.line", "128");
+	set(&c, "l2.ways", "2");
+	static const uint32_t mixed[3] = {2, 0, 1}, plain[3] = {0, 1, 2};
+	sim_counts inter, runs[3];
+	l2_records(&inter, plain, 0);
+	for (int k = 0; k < 3; k++) {
+		sim_counts r;
+		l2_records(&r, k == 2 ? plain : mixed, k < 2);
+		memset(&runs[k], 0, sizeof runs[k]);
+		assert_int_equal(l2pack_add(&runs[k].pk, r.l2s, r.nl2s), 0);
+		counts_free(&r);
+	}
+	assert_true(runs[0].pk.len < runs[0].pk.n * 6); /* (packed: l2req is 24) */
+	rd_level a, b[3];
+	l2_cache *ka = NULL, *kb[3] = {NULL, NULL, NULL};
+	assert_int_equal(l2_run(&c, &inter, 1, 3, NULL, &ka, &a, NULL), RD_OK);
+	assert_true(a.requests > 1000 && a.hits > 0 && a.misses > 0);
+	assert_int_equal(l2_run(&c, &runs[0], 1, 3, NULL, &kb[0], &b[0], NULL), RD_OK);
+	assert_int_equal(l2_stream_take(&c, &runs[1], 1, 3, &kb[1]), RD_OK);
+	assert_null(runs[1].pk.b);
+	assert_int_equal(runs[1].pk.n, 0);
+	assert_int_equal(l2_run(&c, &runs[1], 1, 3, NULL, &kb[1], &b[1], NULL), RD_OK);
+	assert_int_equal(l2_run(&c, &runs[2], 1, 3, NULL, &kb[2], &b[2], NULL), RD_OK);
+	for (int k = 0; k < 3; k++) {
+		same_level(&a, &b[k]);
+		level_done(&b[k]);
+		l2_cache_free(kb[k]);
+		counts_free(&runs[k]);
+	}
+	level_done(&a);
+	l2_cache_free(ka);
+	counts_free(&inter);
+}
+
 /* The keys are model=paper's: the other profiles refuse them. */
 static void test_mechanism_keys_checked(void **state)
 {
@@ -765,6 +854,8 @@ int main(void)
 		cmocka_unit_test(test_coalescing_large_footprint),
 		cmocka_unit_test(test_coalescing_spends_what_it_read),
 		cmocka_unit_test(test_l2_stream_in_place_and_taken),
+		cmocka_unit_test(test_l2_pack_round_trip),
+		cmocka_unit_test(test_l2_stream_from_pack),
 		cmocka_unit_test(test_mechanism_keys_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
