@@ -110,21 +110,6 @@ int l2s_add_sect(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int st
 	return 0;
 }
 
-static uint8_t *put_varint(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
-static uint64_t zig(uint64_t d) /* (d a two's complement difference) */
-{
-	return d << 1 ^ (0 - (d >> 63));
-}
-
 int l2pack_add(l2pack *pk, const l2req *v, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
@@ -142,14 +127,14 @@ int l2pack_add(l2pack *pk, const l2req *v, uint64_t n)
 		int start = !pk->n || q->core != pk->core;
 		*p++ = (uint8_t)((q->store ? 1 : 0) | start << 1 | (q->sect < 63 ? q->sect + 1 : 0) << 2);
 		if (q->sect >= 63)
-			p = put_varint(p, q->sect);
+			p = l2pack_put(p, q->sect);
 		if (start) {
-			p = put_varint(p, q->core);
-			p = put_varint(p, q->t);
-			p = put_varint(p, q->line);
+			p = l2pack_put(p, q->core);
+			p = l2pack_put(p, q->t);
+			p = l2pack_put(p, q->line);
 		} else {
-			p = put_varint(p, zig(q->t - pk->t));
-			p = put_varint(p, zig(q->line - pk->line));
+			p = l2pack_put(p, l2pack_zig(q->t - pk->t));
+			p = l2pack_put(p, l2pack_zig(q->line - pk->line));
 		}
 		pk->len = (uint64_t)(p - pk->b);
 		pk->t = q->t;

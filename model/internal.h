@@ -605,6 +605,23 @@ static inline uint64_t l2pack_unzig(uint64_t v)
 	return (v >> 1) ^ (0 - (v & 1));
 }
 
+/* v as a varint at p: past it (at most 10 bytes) */
+static inline uint8_t *l2pack_put(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* a two's complement difference d, zigzagged: small either way */
+static inline uint64_t l2pack_zig(uint64_t d)
+{
+	return d << 1 ^ (0 - (d >> 63));
+}
+
 typedef struct sim_counts {
 	uint64_t requests, hits, misses;
 	uint64_t compulsory, latency; /* first touches; misses to in-flight lines */

@@ -31,12 +31,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The merged stream, as L2 requests. */
+/* The merged stream, as L2 requests: 9 to 10 bytes a request (18 with
+ * 8-byte steps and 4-byte cores). */
 typedef struct l2stream {
 	uint64_t n;
-	uint64_t *t;
+	uint8_t *t;      /* steps, read in order: varints of the zigzagged
+			  * differences (l2pack's), tlen bytes; a step's
+			  * requests after the first take a byte */
+	uint64_t tlen, tcap, tlast;
 	uint32_t *line;  /* dense L2 line id */
-	uint32_t *core;
+	uint16_t *core;  /* (gpu.cores <= 4096) */
 	uint8_t *store;
 	uint8_t *sect;   /* l2.sector: the L2 line's sectors asked; else NULL */
 	uint32_t nlines;
@@ -52,6 +56,18 @@ static void stream_free(l2stream *s)
 	free(s->sect);
 	free(s->line_addr);
 	memset(s, 0, sizeof *s);
+}
+
+/* A reader of the stream's steps, from its first: t_next gives the next. */
+typedef struct tcur {
+	const uint8_t *p;
+	uint64_t t;
+} tcur;
+
+static inline uint64_t t_next(tcur *c)
+{
+	c->t += l2pack_unzig(l2pack_varint(&c->p));
+	return c->t;
 }
 
 static int log2u64(uint64_t v)
@@ -101,7 +117,16 @@ static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, i
 		uint8_t m = s2 ? sect_of(byte, l1_line, s1, q->sect, a2, sh2, s2) : 0;
 		if (s2 && !m)
 			continue;
-		s->t[s->n] = q->t;
+		if (s->tcap - s->tlen < 10) {
+			uint64_t nc = s->tcap + s->tcap / 2 + 64;
+			uint8_t *tb = realloc(s->t, nc);
+			if (!tb)
+				return -1;
+			s->t = tb;
+			s->tcap = nc;
+		}
+		s->tlen = (uint64_t)(l2pack_put(s->t + s->tlen, l2pack_zig(q->t - s->tlast)) - s->t);
+		s->tlast = q->t;
 		uint64_t slot;
 		int64_t id = linemap_find(map, a2, &slot);
 		if (id == -1)
@@ -111,7 +136,7 @@ static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, i
 			linemap_put(map, slot, a2, (uint32_t)id);
 		}
 		s->line[s->n] = (uint32_t)id;
-		s->core[s->n] = q->core;
+		s->core[s->n] = (uint16_t)q->core;
 		s->store[s->n] = (uint8_t)q->store;
 		if (s2)
 			s->sect[s->n] = m;
@@ -221,7 +246,8 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 		if (pos[c] > end[c]) /* (a core without records) */
 			pos[c] = end[c];
 	uint64_t total = first[ncores] * per;
-	s->t = malloc((total ? total : 1) * sizeof *s->t);
+	s->tcap = total + 64; /* (grown as the steps need) */
+	s->t = malloc(s->tcap);
 	s->line = malloc((total ? total : 1) * sizeof *s->line);
 	s->core = malloc((total ? total : 1) * sizeof *s->core);
 	s->store = malloc(total ? total : 1);
@@ -272,6 +298,9 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 		}
 	}
 #undef LOAD
+	uint8_t *tb = realloc(s->t, s->tlen ? s->tlen : 1); /* (shrunk: harmless if not) */
+	if (tb)
+		s->t = tb;
 	s->nlines = (uint32_t)map.n;
 	s->line_addr = malloc((map.n ? map.n : 1) * sizeof *s->line_addr);
 	if (!s->line_addr)
@@ -693,21 +722,20 @@ static int banks_run(banks *b, uint64_t *steps)
 	const l2stream *s = b->s;
 	const int skip_w = b->c->l2_stores == RD_STORES_IGNORE;
 	uint64_t next = 0, t = 0, last = 0, since = 0;
+	tcur tc = {.p = s->t};
+	uint64_t tn = s->n ? t_next(&tc) : 0; /* request next's step */
 	int any_step = 0;
 	while (next < s->n || b->nwait) {
-		if (!b->nwait && s->t[next] > t)
-			t = s->t[next]; /* idle until the next arrival */
-		while (next < s->n && s->t[next] <= t) {
-			if (skip_w && s->store[next]) { /* (they never enter the L2) */
-				next++;
+		if (!b->nwait && tn > t)
+			t = tn; /* idle until the next arrival */
+		for (; next < s->n && tn <= t; tn = ++next < s->n ? t_next(&tc) : 0) {
+			if (skip_w && s->store[next]) /* (they never enter the L2) */
 				continue;
-			}
 			uint32_t g = b->pl->bank[s->line[next]];
 			if (b->head[g] == b->adm[g])
 				b->act[b->nact++] = g; /* a bank with something waiting */
 			if (banks_admit(b, g, next) < 0)
 				return RD_ENOMEM;
-			next++;
 			b->nwait++;
 		}
 		if (pc_fills(&b->pc, t, 0) < 0)
@@ -723,8 +751,8 @@ static int banks_run(banks *b, uint64_t *steps)
 		/* nothing accepted: nothing changes before the next fill or
 		 * arrival (the skipped steps' reservation fails repeat this one's) */
 		uint64_t nx = pc_next_fill(&b->pc);
-		if (next < s->n && s->t[next] < nx)
-			nx = s->t[next];
+		if (next < s->n && tn < nx)
+			nx = tn;
 		if (b->nwait && b->nwait == wait0 && nx != UINT64_MAX && nx > t + 1) {
 			b->rf += (b->rf - rf0) * (nx - t - 1);
 			t = nx;
@@ -816,8 +844,10 @@ int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_
 	l2stream own = {0};
 	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l1_line, 0, cache, &own);
 	int rc = sp ? RD_OK : RD_ENOMEM;
+	tcur tc = {.p = sp ? sp->t : NULL};
 	for (uint64_t i = 0; sp && i < sp->n; i++)
-		if (l2s_add(out, sp->t[i], sp->line_addr[sp->line[i]], sp->core[i], sp->store[i]) < 0) {
+		if (l2s_add(out, t_next(&tc), sp->line_addr[sp->line[i]], sp->core[i], sp->store[i]) <
+		    0) {
 			rc = RD_ENOMEM;
 			break;
 		}
