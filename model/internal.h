@@ -885,8 +885,9 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	   const rd_callbacks *cb, l2_cache **cache, rd_level *out, sim_counts *dstream);
 /* A one-time run's (rd_parts_finish's): the merged stream that l2_run
  * (or, without an L2 but with DRAM, l1_stream) will read built into
- * *cache, and c0's records, which it was made of, freed (24 bytes a
- * record: 480 MB of syrk's at its default size on 132 SMs). */
+ * *cache, and c0's records or pack, which it was made of, freed (the
+ * pack about 3 bytes a record, the stream about 9: syrk's 20 M at its
+ * default size on 132 SMs). */
 int l2_stream_take(const rd_config *c, sim_counts *c0, uint64_t serial, uint32_t ncores,
 		   l2_cache **cache);
 /* Without an L2: the L1s' merged stream (the L2's input: seed 001's L2
@@ -898,6 +899,9 @@ int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_
 int dram_run(const rd_config *c, const l2req *v, uint64_t n, uint32_t line_bytes,
 	     const rd_callbacks *cb, rd_dram *out);
 void l2_cache_free(l2_cache *k);
+/* The bytes k's merged stream holds, and its requests through *n (tests:
+ * about 9 a request). */
+uint64_t l2_cache_bytes(const l2_cache *k, uint64_t *n);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the
  * caller's thread invokes the user's progress callback. */

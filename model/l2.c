@@ -777,6 +777,14 @@ struct l2_cache {
 	l2stream s;
 };
 
+uint64_t l2_cache_bytes(const l2_cache *k, uint64_t *n)
+{
+	const l2stream *s = &k->s;
+	*n = s->n;
+	return s->tlen + s->n * (sizeof *s->line + sizeof *s->core + 1 + (s->sect ? 1 : 0)) +
+	       s->nlines * sizeof *s->line_addr;
+}
+
 void l2_cache_free(l2_cache *k)
 {
 	if (k) {
