@@ -1265,7 +1265,8 @@ int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb,
 	/* case 0's stream: the parts' records one part after another, each
 	 * core's in one part and in their order, which is all the L2 and
 	 * DRAM stages read of it (stream_build takes each core's records in
-	 * order and merges the cores by step: the bytes of one run) */
+	 * order and merges the cores by step: the bytes of one run); packed
+	 * (l2pack: about 3 bytes a record, l2req 24), read in place */
 	p->cc[0].pk = p->pk;
 	memset(&p->pk, 0, sizeof p->pk);
 	rd_model *tot = rd_model_new(shape);
