@@ -859,9 +859,14 @@ static int l2_stage_memory_child(int limit)
 	if (limit && (!kb || setrlimit(RLIMIT_AS, &rl) != 0))
 		return 5;
 	rd_level out;
-	if (l2_run(&c, &in, 1, CORES, NULL, &kc, &out, NULL) != RD_OK)
-		return 6;
-	return out.requests + out.store_requests == n ? 0 : 7;
+	int rc = 6;
+	if (l2_run(&c, &in, 1, CORES, NULL, &kc, &out, NULL) == RD_OK) {
+		rc = out.requests + out.store_requests == n ? 0 : 7;
+		level_done(&out);
+	}
+	l2_cache_free(kc);
+	counts_free(&in);
+	return rc;
 }
 
 /* The L2 stage's memory (issue 38): l2_stage_memory_child's checks, in a
