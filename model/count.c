@@ -16,6 +16,19 @@
 
 #define NIL UINT32_MAX
 
+/* Lines of skipped periods, kept as arithmetic instead of one by one (the
+ * flat path's one loop down, rd_count_ghost): the lines x + e * step of
+ * x in the runs and e = 1 .. times, x's last reference each. */
+typedef struct ghost {
+	uint64_t base;         /* the runs' first line */
+	uint64_t lo, hi;       /* the lines covered lie in lo..hi */
+	int64_t step;
+	uint64_t times;
+	rd_count_run *runs;    /* sorted, disjoint, within base .. base + |step| - 1 */
+	size_t nruns;
+	int dirty;             /* a line it covers touched since by another reference */
+} ghost;
+
 typedef struct level {
 	uint64_t cap;      /* lines */
 	uint64_t n;        /* lines held */
@@ -47,6 +60,15 @@ struct rd_count {
 	uint32_t near_id[256];
 	int oom;
 	uint64_t extra_lines;  /* distinct lines added by rd_count_extrapolate */
+	/* ghosts, oldest first; gone[id]: the ghosts there were when the line
+	 * last left the largest level (a ghost j >= it touched it later) */
+	ghost *gh;
+	size_t ngh, cgh;
+	uint32_t *gone;
+	/* which lines have ids, 64 to a page (line / 64 + 1 -> mask), kept
+	 * once a ghost is made: a span's ids without a lookup per line */
+	uint64_t *pkeys, *pmask;
+	uint64_t pcap, pn;
 };
 
 rd_count *rd_count_new(uint32_t line, const uint64_t *lines, int nlevels, uint32_t nrefs)
@@ -101,6 +123,12 @@ void rd_count_free(rd_count *c)
 	free(c->in);
 	free(c->last_ref);
 	free(c->id_line);
+	for (size_t i = 0; i < c->ngh; i++)
+		free(c->gh[i].runs);
+	free(c->gh);
+	free(c->gone);
+	free(c->pkeys);
+	free(c->pmask);
 	free(c);
 }
 
@@ -152,7 +180,10 @@ static int grow_ids(rd_count *c)
 	uint64_t *lo = realloc(c->id_line, (size_t)n * sizeof *lo);
 	if (lo)
 		c->id_line = lo;
-	if (!in || !lr || !lo)
+	uint32_t *go = realloc(c->gone, (size_t)n * sizeof *go);
+	if (go)
+		c->gone = go;
+	if (!in || !lr || !lo || !go)
 		return -1;
 	for (int k = 0; k < c->nlevels; k++) {
 		uint32_t *p = realloc(c->lv[k].prev, (size_t)n * sizeof *p);
@@ -167,6 +198,9 @@ static int grow_ids(rd_count *c)
 	c->capids = n;
 	return 0;
 }
+
+static int ghost_newest(const rd_count *c, uint64_t y, size_t since, uint32_t *ref, size_t *j);
+static int page_set(rd_count *c, uint64_t line);
 
 /* The line's id; *fresh when it is new. NIL when out of memory. */
 static uint32_t line_id(rd_count *c, uint64_t line, int *fresh)
@@ -198,6 +232,13 @@ static uint32_t line_id(rd_count *c, uint64_t line, int *fresh)
 	c->vals[h] = id;
 	c->in[id] = 0;
 	c->id_line[id] = line;
+	c->gone[id] = (uint32_t)c->ngh;
+	uint32_t r;
+	size_t j;
+	if (c->ngh && ghost_newest(c, line, 0, &r, &j))
+		c->extra_lines--; /* a ghost's line: counted there */
+	if (c->pcap && page_set(c, line) < 0)
+		return NIL;
 	*fresh = 1;
 	c->near_key[slot] = key;
 	return c->near_id[slot] = id;
@@ -249,10 +290,21 @@ int rd_count_access(rd_count *c, uint64_t addr, uint32_t ref)
 		c->last_ref[id] = ref;
 		return 0;
 	}
+	uint32_t prev = c->last_ref[id];
+	if (c->ngh && !c->in[id]) { /* out of every stack: a ghost may have touched it since */
+		uint32_t gr;
+		size_t j;
+		if (ghost_newest(c, c->id_line[id], fresh ? 0 : c->gone[id], &gr, &j)) {
+			fresh = 0;
+			prev = gr;
+			if (gr != ref)
+				c->gh[j].dirty = 1;
+		}
+	}
 	if (fresh)
 		R->compulsory++;
 	else
-		c->reuse[(size_t)ref * c->nrefs + c->last_ref[id]] = 1;
+		c->reuse[(size_t)ref * c->nrefs + prev] = 1;
 	for (int k = 0; k < c->nlevels; k++) {
 		level *L = &c->lv[k];
 		if (c->in[id] & (1u << k)) {
@@ -264,6 +316,7 @@ int rd_count_access(rd_count *c, uint64_t addr, uint32_t ref)
 				uint32_t v = L->tail;
 				unlink_id(L, v);
 				c->in[v] &= (uint16_t)~(1u << k);
+				c->gone[v] = (uint32_t)c->ngh;
 			} else {
 				L->n++;
 			}
@@ -349,7 +402,9 @@ int rd_count_seen(const rd_count *c, uint64_t line)
 	for (uint64_t h = hash(key) & (c->hcap - 1); c->keys[h]; h = (h + 1) & (c->hcap - 1))
 		if (c->keys[h] == key)
 			return 1;
-	return 0;
+	uint32_t r;
+	size_t j;
+	return c->ngh && ghost_newest(c, line, 0, &r, &j);
 }
 
 int rd_count_reset(rd_count *c)
@@ -426,8 +481,11 @@ static uint32_t find_id(const rd_count *c, uint64_t line)
 int rd_count_last(const rd_count *c, uint64_t line, uint32_t *ref)
 {
 	uint32_t id = find_id(c, line);
+	size_t j;
 	if (id == NIL)
-		return 0;
+		return c->ngh && ghost_newest(c, line, 0, ref, &j);
+	if (c->ngh && !c->in[id] && ghost_newest(c, line, c->gone[id], ref, &j))
+		return 1;
 	*ref = c->last_ref[id];
 	return 1;
 }
@@ -450,7 +508,13 @@ int rd_count_touch(rd_count *c, uint64_t line, uint32_t ref)
 		c->oom = 1;
 		return -1;
 	}
+	uint32_t gr;
+	size_t j;
+	if (c->ngh && ghost_newest(c, line, c->in[id] ? c->ngh : c->gone[id], &gr, &j) && gr != ref)
+		c->gh[j].dirty = 1;
 	c->last_ref[id] = ref;
+	if (!c->in[id])
+		c->gone[id] = (uint32_t)c->ngh;
 	return 0;
 }
 
@@ -500,8 +564,10 @@ int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n)
 		}
 	for (int k = 0; k < c->nlevels; k++) {
 		level *L = &c->lv[k];
-		for (uint32_t id = L->head; id != NIL; id = L->next[id])
+		for (uint32_t id = L->head; id != NIL; id = L->next[id]) {
 			c->in[id] &= (uint16_t)~(1u << k);
+			c->gone[id] = (uint32_t)c->ngh;
+		}
 		L->head = L->tail = NIL;
 		L->n = 0;
 		for (size_t i = n; i-- > 0;) { /* the oldest first: each pushed to the front */
@@ -520,4 +586,288 @@ int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n)
 	c->mru = ids[0];
 	free(ids);
 	return 0;
+}
+
+/* ---------------------------------------------------------------- ghosts */
+
+/* Is y a line of ghost g? Its reference into *ref, the run's index into
+ * *ri, the period (1 .. times) into *pe. */
+static int ghost_at(const ghost *g, uint64_t y, uint32_t *ref, size_t *ri, uint64_t *pe)
+{
+	if (y < g->lo || y > g->hi)
+		return 0;
+	uint64_t w = g->step > 0 ? (uint64_t)g->step : (uint64_t)-g->step, e, x;
+	if (g->step > 0) {
+		if (y < g->base)
+			return 0;
+		e = (y - g->base) / w;
+		x = y - e * w;
+	} else {
+		if (y >= g->base)
+			return 0;
+		e = (g->base - y + w - 1) / w;
+		x = y + e * w;
+	}
+	if (e < 1 || e > g->times)
+		return 0;
+	size_t a = 0, b = g->nruns; /* the run holding x */
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (g->runs[m].hi < x)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a == g->nruns || g->runs[a].lo > x)
+		return 0;
+	*ref = g->runs[a].ref;
+	*ri = a;
+	*pe = e;
+	return 1;
+}
+
+static int ghost_eval(const ghost *g, uint64_t y, uint32_t *ref, size_t *ri)
+{
+	uint64_t e;
+	return ghost_at(g, y, ref, ri, &e);
+}
+
+/* The newest ghost j >= since holding line y: 1 with its reference. */
+static int ghost_newest(const rd_count *c, uint64_t y, size_t since, uint32_t *ref, size_t *j)
+{
+	size_t ri;
+	for (size_t i = c->ngh; i-- > since;)
+		if (ghost_eval(&c->gh[i], y, ref, &ri)) {
+			*j = i;
+			return 1;
+		}
+	return 0;
+}
+
+static int page_set(rd_count *c, uint64_t line)
+{
+	if (2 * (c->pn + 1) > c->pcap) {
+		uint64_t nc = c->pcap ? 2 * c->pcap : 1024;
+		uint64_t *k = calloc(nc, sizeof *k), *m = malloc(nc * sizeof *m);
+		if (!k || !m) {
+			free(k);
+			free(m);
+			return -1;
+		}
+		for (uint64_t i = 0; i < c->pcap; i++) {
+			if (!c->pkeys[i])
+				continue;
+			uint64_t h = hash(c->pkeys[i]) & (nc - 1);
+			while (k[h])
+				h = (h + 1) & (nc - 1);
+			k[h] = c->pkeys[i];
+			m[h] = c->pmask[i];
+		}
+		free(c->pkeys);
+		free(c->pmask);
+		c->pkeys = k;
+		c->pmask = m;
+		c->pcap = nc;
+	}
+	uint64_t key = (line >> 6) + 1, h = hash(key) & (c->pcap - 1);
+	while (c->pkeys[h] && c->pkeys[h] != key)
+		h = (h + 1) & (c->pcap - 1);
+	if (!c->pkeys[h]) {
+		c->pkeys[h] = key;
+		c->pmask[h] = 0;
+		c->pn++;
+	}
+	c->pmask[h] |= 1ull << (line & 63);
+	return 0;
+}
+
+static uint64_t page_get(const rd_count *c, uint64_t page)
+{
+	uint64_t key = page + 1;
+	for (uint64_t h = hash(key) & (c->pcap - 1); c->pkeys[h]; h = (h + 1) & (c->pcap - 1))
+		if (c->pkeys[h] == key)
+			return c->pmask[h];
+	return 0;
+}
+
+/* The pages, from every id, the first time they are needed. */
+static int pages_on(rd_count *c)
+{
+	if (c->pcap)
+		return 0;
+	if (page_set(c, 0) < 0) /* the table; line 0's bit undone below */
+		return -1;
+	c->pmask[hash(1) & (c->pcap - 1)] = 0;
+	for (uint32_t id = 0; id < c->nids; id++)
+		if (page_set(c, c->id_line[id]) < 0)
+			return -1;
+	return 0;
+}
+
+/* One sweep's ghost, checked; its runs copied. 0, or -1. */
+static int ghost_make(const rd_count *c, const rd_count_sweep *sw, ghost *g)
+{
+	int64_t step = sw->step;
+	uint64_t times = sw->times;
+	const rd_count_run *runs = sw->runs;
+	size_t nruns = sw->nruns;
+	if (!step || !times || !nruns || step == INT64_MIN)
+		return -1;
+	uint64_t w = step > 0 ? (uint64_t)step : (uint64_t)-step;
+	for (size_t i = 0; i < nruns; i++)
+		if (runs[i].lo > runs[i].hi || runs[i].ref >= c->nrefs ||
+		    (i && runs[i].lo <= runs[i - 1].hi))
+			return -1;
+	uint64_t ext = runs[nruns - 1].hi - runs[0].lo;
+	if (ext >= w || times > (UINT64_MAX >> 2) / w || runs[nruns - 1].hi > (UINT64_MAX >> 2) ||
+	    (step < 0 && runs[0].lo < times * w))
+		return -1;
+	memset(g, 0, sizeof *g);
+	g->base = runs[0].lo;
+	g->step = step;
+	g->times = times;
+	g->nruns = nruns;
+	if (step > 0) {
+		g->lo = runs[0].lo + w;
+		g->hi = runs[nruns - 1].hi + times * w;
+	} else {
+		g->lo = runs[0].lo - times * w;
+		g->hi = runs[nruns - 1].hi - w;
+	}
+	if (!(g->runs = malloc(nruns * sizeof *g->runs)))
+		return -1;
+	memcpy(g->runs, runs, nruns * sizeof *runs);
+	return 0;
+}
+
+int rd_count_ghost(rd_count *c, const rd_count_sweep *sw, size_t nsw, const uint64_t *top,
+		   size_t ntop)
+{
+	if (c->oom || !nsw || nsw > 64 || c->ngh + nsw >= UINT32_MAX - 1)
+		return -1;
+	if (pages_on(c) < 0) {
+		c->oom = 1;
+		return -1;
+	}
+	if (c->ngh + nsw > c->cgh) {
+		size_t n = c->cgh ? 2 * c->cgh : 8;
+		while (n < c->ngh + nsw)
+			n *= 2;
+		ghost *p = realloc(c->gh, n * sizeof *p);
+		if (!p) {
+			c->oom = 1;
+			return -1;
+		}
+		c->gh = p;
+		c->cgh = n;
+	}
+	ghost g[64];
+	size_t made = 0;
+	int rc = 0;
+	for (; made < nsw; made++)
+		if (ghost_make(c, &sw[made], &g[made]) < 0) {
+			rc = -1;
+			goto out;
+		}
+	/* the stacks' lines among theirs: ids with their references (a new
+	 * one was a first touch in the skipped periods: counted there) */
+	for (size_t i = 0; i < ntop; i++) {
+		uint32_t r;
+		size_t ri, k = 0;
+		while (k < nsw && !ghost_eval(&g[k], top[i], &r, &ri))
+			k++;
+		if (k == nsw)
+			continue;
+		uint64_t before = c->extra_lines;
+		int fresh;
+		uint32_t id = line_id(c, top[i], &fresh);
+		if (id == NIL) {
+			c->oom = 1;
+			rc = -1;
+			goto out;
+		}
+		if (fresh && c->extra_lines == before)
+			c->extra_lines--;
+		c->last_ref[id] = r;
+	}
+	if (rd_count_restack(c, top, ntop) < 0) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t k = 0; k < nsw; k++)
+		c->gh[c->ngh++] = g[k];
+	return 0;
+out:
+	for (size_t k = 0; k < made; k++)
+		free(g[k].runs);
+	return rc;
+}
+
+size_t rd_count_ghosts(const rd_count *c)
+{
+	return c->ngh;
+}
+
+/* Does ghost g hold every line of lo..hi? 1 with their references in
+ * refs, 0 none of them, -1 some. */
+static int ghost_span(const ghost *g, uint64_t lo, uint64_t hi, uint8_t *refs)
+{
+	if (hi < g->lo || lo > g->hi)
+		return 0;
+	uint32_t r;
+	size_t a, b;
+	uint64_t ea, eb;
+	if (!ghost_at(g, lo, &r, &a, &ea) || !ghost_at(g, hi, &r, &b, &eb) || ea != eb || b < a)
+		return -1;
+	/* one period: the runs from lo's source to hi's joined */
+	for (size_t i = a; i < b; i++)
+		if (g->runs[i + 1].lo != g->runs[i].hi + 1)
+			return -1;
+	if (refs)
+		for (size_t i = a; i <= b; i++)
+			refs[g->runs[i].ref] = 1;
+	return 1;
+}
+
+int rd_count_covered(const rd_count *c, size_t since, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = c->ngh; i-- > since;)
+		if (ghost_span(&c->gh[i], lo, hi, NULL) == 1)
+			return 1;
+	return 0;
+}
+
+int rd_count_span(rd_count *c, uint64_t lo, uint64_t hi, uint8_t *refs)
+{
+	if (c->oom || hi < lo || hi - lo > 4096)
+		return -1;
+	for (size_t i = c->ngh; i-- > 0;) {
+		int k = ghost_span(&c->gh[i], lo, hi, refs);
+		if (k < 0 || (k && c->gh[i].dirty))
+			return -1;
+		if (k)
+			return 1;
+	}
+	if (pages_on(c) < 0) {
+		c->oom = 1;
+		return -1;
+	}
+	uint64_t n = 0;
+	for (uint64_t p = lo >> 6; p <= hi >> 6; p++) {
+		uint64_t m = page_get(c, p);
+		uint64_t a = p == lo >> 6 ? lo & 63 : 0, b = p == hi >> 6 ? hi & 63 : 63;
+		uint64_t want = (b == 63 ? ~0ull : (2ull << b) - 1) & ~((1ull << a) - 1);
+		n += (uint64_t)__builtin_popcountll(m & want);
+	}
+	if (!n)
+		return 0;
+	if (n != hi - lo + 1)
+		return -1;
+	for (uint64_t y = lo; refs && y <= hi; y++) {
+		uint32_t id = find_id(c, y);
+		if (id == NIL)
+			return -1;
+		refs[c->last_ref[id]] = 1;
+	}
+	return 1;
 }

@@ -1048,6 +1048,38 @@ int rd_count_touch(rd_count *c, uint64_t line, uint32_t ref);
 uint64_t rd_count_max_lines(const rd_count *c);
 size_t rd_count_stack(const rd_count *c, uint64_t *out, size_t max);
 int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n);
+/* Ghosts: the lines of skipped periods kept as arithmetic, not touched one
+ * by one (the one loop down's time then grows with a period, not with the
+ * loop). rd_count_ghost: per sweep, the lines x + e * step, for each line x of the
+ * runs (sorted, disjoint, all within |step| lines of the first) and e = 1
+ * .. times, were touched, in that order of e, x's run's reference last;
+ * the caller has added their counts with rd_count_extrapolate (their
+ * first touches are distinct lines) and gives the stacks' lines after
+ * them as rd_count_restack takes them (top[0..ntop)). From then on every
+ * query, access and touch sees these lines as touched. rd_count_ghosts:
+ * the ghosts made so far (a mark); rd_count_covered: 1 when one ghost
+ * made since mark `since` holds every line of lo..hi. rd_count_span: of
+ * lines lo..hi (at most 4,097), 1 every one touched before (refs[r] set
+ * to 1 for each reference r that touched one last), 0 none, -1 not known
+ * cheaply (some of them, or kept in a way the answer would need line by
+ * line: ask rd_count_last). rd_count_ghost takes up to 64 sweeps at once
+ * (one step each, their lines disjoint); -1: out of memory or arguments
+ * out of range (c unchanged but for its stacks' new lines). */
+typedef struct rd_count_run {
+	uint64_t lo, hi;
+	uint32_t ref;
+} rd_count_run;
+typedef struct rd_count_sweep {
+	int64_t step;
+	uint64_t times;
+	const rd_count_run *runs;
+	size_t nruns;
+} rd_count_sweep;
+int rd_count_ghost(rd_count *c, const rd_count_sweep *sw, size_t nsw, const uint64_t *top,
+		   size_t ntop);
+size_t rd_count_ghosts(const rd_count *c);
+int rd_count_covered(const rd_count *c, size_t since, uint64_t lo, uint64_t hi);
+int rd_count_span(rd_count *c, uint64_t lo, uint64_t hi, uint8_t *refs);
 
 /*
  * The learned estimator (seed 003 §IV, MLCRP; model/learn.c).

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #define MAX_ARRAYS_FLAT 64 /* arrays the path follows (more: not taken) */
+#define SPAN 4096          /* lines a span query of the counter takes */
 
 /* ---------------------------------------------------------------- line sets */
 
@@ -118,6 +119,7 @@ struct kd_watch {
 	lset first;  /* first touches in period 1 */
 	int oom;
 	int stale;   /* a line touched before period 0 (only) touched again in period 1 */
+	size_t gmark; /* the counter's ghosts when period 0 began: later ones in win */
 	/* one loop down (inner_see): the watch it passes each line on to */
 	struct kd_watch *up;
 	void (*upsee)(struct kd_watch *w, uint64_t line);
@@ -131,7 +133,7 @@ static void kd_watch_see(struct kd_watch *w, uint64_t x)
 		rc = lset_add(&w->win, x) < 0;
 		break;
 	case PH_P1:
-		if (!lset_has(&w->win, x)) {
+		if (!lset_has(&w->win, x) && !rd_count_covered(w->cnt, w->gmark, x, x)) {
 			if (rd_count_seen(w->cnt, x)) /* seen (just before this access): */
 				w->stale = 1;         /* before period 0, not since */
 			else
@@ -351,8 +353,62 @@ static int array_of_line(const kdesc *d, uint64_t x, uint32_t line)
 
 /* After period 1: the conditions of the argument (see the top). "" when
  * they hold, else why not in why. */
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* check_period1's translates asked span by span: 1 every first touch moves
+ * and no translate was touched, 0 not so or not known, -1 out of memory
+ * (then line by line, which also finds the first one to report). */
+static int first_spans(const kdesc *d, const shape *sh, const struct kd_watch *w, rd_count *cnt,
+		       int64_t c, uint64_t g, uint64_t q, uint64_t line, uint64_t lo, uint64_t hi)
+{
+	uint64_t *x = malloc((w->first.n ? w->first.n : 1) * sizeof *x);
+	if (!x)
+		return -1;
+	size_t n = 0;
+	for (size_t i = 0; i < w->first.cap; i++)
+		if (w->first.k[i])
+			x[n++] = w->first.k[i] - 1;
+	qsort(x, n, sizeof *x, u64_cmp);
+	int ok = 1;
+	for (size_t i = 0; i < n && ok;) {
+		int a = array_of_line(d, x[i], (uint32_t)line);
+		int64_t step = a < 0 ? 0 : (int64_t)((int64_t)g * sh->coef[a] * c) / (int64_t)line;
+		size_t j = i + 1;
+		while (j < n && x[j] == x[j - 1] + 1 && j - i < SPAN &&
+		       array_of_line(d, x[j], (uint32_t)line) == a)
+			j++;
+		if (!step) {
+			ok = 0;
+			break;
+		}
+		for (uint64_t k = 1; k + 2 <= q && ok; k++) {
+			/* the run moved k periods, within the arrays' lines */
+			int64_t o = (int64_t)k * step;
+			int64_t u = (int64_t)x[i] + o, v = (int64_t)x[j - 1] + o;
+			if (v < 0 || (uint64_t)v < lo || u > (int64_t)hi ||
+			    (u < 0 ? 0 : (uint64_t)u) > hi)
+				break;
+			uint64_t ul = u < 0 || (uint64_t)u < lo ? lo : (uint64_t)u;
+			uint64_t vl = (uint64_t)v > hi ? hi : (uint64_t)v;
+			int sp = rd_count_span(cnt, ul, vl, NULL);
+			if (sp > 0)
+				ok = 0;
+			for (uint64_t y = ul; sp < 0 && y <= vl && ok; y++)
+				if (rd_count_seen(cnt, y))
+					ok = 0;
+		}
+		i = j;
+	}
+	free(x);
+	return ok;
+}
+
 static void check_period1(const kdesc *d, const shape *sh, const struct kd_watch *w,
-			  const rd_count *cnt, const kd_stmt *st, int64_t c, uint64_t g, uint64_t q,
+			  rd_count *cnt, const kd_stmt *st, int64_t c, uint64_t g, uint64_t q,
 			  uint64_t line, char *why, size_t len)
 {
 	why[0] = '\0';
@@ -374,6 +430,8 @@ static void check_period1(const kdesc *d, const shape *sh, const struct kd_watch
 		if ((A->base + bytes - 1) / line > hi)
 			hi = (A->base + bytes - 1) / line;
 	}
+	if (first_spans(d, sh, w, cnt, c, g, q, line, lo, hi) > 0)
+		return; /* else line by line (out of memory too) */
 	for (size_t i = 0; i < w->first.cap; i++) {
 		if (!w->first.k[i])
 			continue;
@@ -631,6 +689,211 @@ static uint64_t shift_line(const kdesc *d, const int64_t *s, uint64_t x, uint64_
 	return a < 0 ? x : x + (uint64_t)s[a] * e;
 }
 
+#define MAX_GHOSTS 64 /* the counter's ghosts the path makes (then lines one by one) */
+
+typedef struct gline {
+	uint64_t x;
+	int64_t step;
+	int arr; /* its array (one sweep each) */
+	uint32_t ref;
+	uint8_t stale;
+} gline;
+
+static int gline_cmp(const void *pa, const void *pb)
+{
+	const gline *a = pa, *b = pb;
+	if (a->arr != b->arr)
+		return a->arr < b->arr ? -1 : 1;
+	if (a->step != b->step)
+		return a->step < b->step ? -1 : 1;
+	return a->x < b->x ? -1 : a->x > b->x;
+}
+
+/* The skip (try_skip's) with the skipped lines kept as the counter's
+ * ghosts (rd_count_ghost) instead of touched one by one, and (4) asked of
+ * whole spans of lines (rd_count_span): the same conditions, the same
+ * counter afterwards, in time that grows with period m's lines and E, not
+ * with their product. Taken when the loop is directly in the flat loop's
+ * body (its watch knows ghosts), each step's lines of period m lie within
+ * one step (so no two translates meet), and, in the flat loop's period 1,
+ * every skipped line is one its watch has seen since period 0 (else the
+ * lines go one by one through the watch). 1 skipped, 0 not (a check
+ * failed), 2 not taken (try_skip goes on line by line), -1 an error.
+ * pairs: [nr * nr] zeroed, the reuses found. */
+static int ghost_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int64_t v0,
+		      int64_t c, uint64_t N, uint64_t E, const rd_count_ref *start,
+		      const uint64_t *last, size_t nlast, uint64_t *top, size_t ntop, uint8_t *pairs)
+{
+	kdesc *d = r->d;
+	rd_count *cnt = r->count;
+	uint32_t line = r->line;
+	int nr = d->nrefs;
+	struct kd_watch *up = in->w.up;
+	if (in->w.upsee != kd_watch_see || !up || !nlast)
+		return 2;
+	gline *gl = malloc(nlast * sizeof *gl), *od = malloc((in->nodd ? in->nodd : 1) * sizeof *od);
+	rd_count_run *runs = malloc(nlast * sizeof *runs);
+	rd_count_sweep sw[MAX_GHOSTS];
+	uint8_t *refs = calloc((size_t)nr, 1);
+	rd_count_ref *delta = malloc((size_t)nr * sizeof *delta);
+	size_t ng = 0, nruns = 0, nsw = 0;
+	uint64_t *fresh = NULL;
+	size_t nfresh = 0, cfresh = 0;
+	int rc = 2;
+	if (!gl || !od || !runs || !refs || !delta) {
+		rc = kd_oom(d);
+		goto out;
+	}
+	/* period m's moving lines by step, with their last references */
+	for (size_t i = 0; i < nlast; i++) {
+		int a = array_of_line(d, last[i], line);
+		if (a < 0 || !s[a])
+			continue;
+		gl[ng].x = last[i];
+		gl[ng].step = s[a];
+		gl[ng].arr = a;
+		if (!rd_count_last(cnt, last[i], &gl[ng].ref))
+			goto out;
+		ng++;
+	}
+	if (!ng)
+		goto out;
+	qsort(gl, ng, sizeof *gl, gline_cmp);
+	for (size_t i = 0; i < ng;) {
+		size_t j = i;
+		while (j < ng && gl[j].arr == gl[i].arr)
+			j++;
+		uint64_t w = gl[i].step > 0 ? (uint64_t)gl[i].step : (uint64_t)-gl[i].step;
+		if (nsw == MAX_GHOSTS || rd_count_ghosts(cnt) + nsw + 1 > MAX_GHOSTS ||
+		    gl[j - 1].x - gl[i].x >= w)
+			goto out;
+		sw[nsw].step = gl[i].step;
+		sw[nsw].times = E;
+		sw[nsw].runs = runs + nruns;
+		size_t n0 = nruns;
+		for (size_t k = i; k < j; k++) {
+			if (nruns > n0 && runs[nruns - 1].hi + 1 == gl[k].x && runs[nruns - 1].ref == gl[k].ref)
+				runs[nruns - 1].hi = gl[k].x;
+			else
+				runs[nruns++] = (rd_count_run){gl[k].x, gl[k].x, gl[k].ref};
+		}
+		sw[nsw++].nruns = nruns - n0;
+		i = j;
+	}
+	/* the sweeps' lines apart (two arrays may share a line) */
+	uint64_t hlo[MAX_GHOSTS], hhi[MAX_GHOSTS];
+	for (size_t k = 0; k < nsw; k++) {
+		uint64_t w = sw[k].step > 0 ? (uint64_t)sw[k].step : (uint64_t)-sw[k].step;
+		uint64_t a = sw[k].runs[0].lo, b = sw[k].runs[sw[k].nruns - 1].hi;
+		hlo[k] = sw[k].step > 0 ? a + w : a - E * w;
+		hhi[k] = sw[k].step > 0 ? b + E * w : b - w;
+		for (size_t l = 0; l < k; l++)
+			if (hlo[k] <= hhi[l] && hlo[l] <= hhi[k])
+				goto out;
+	}
+	/* in the flat loop's period 1 its watch is shown the skipped lines new
+	 * to its window (kd_watch_see's: first touches or stale), found here */
+	if (up->phase == PH_P1)
+		for (size_t k = 0; k < nsw; k++)
+			for (size_t i = 0; i < sw[k].nruns;) {
+				uint64_t u = sw[k].runs[i].lo, v = sw[k].runs[i].hi;
+				while (++i < sw[k].nruns && sw[k].runs[i].lo == v + 1 && v - u < SPAN - 1)
+					v = sw[k].runs[i].hi;
+				for (uint64_t e = 1; e <= E; e++) {
+					uint64_t o = (uint64_t)sw[k].step * e;
+					if (rd_count_covered(cnt, up->gmark, u + o, v + o))
+						continue;
+					for (uint64_t y = u + o; y <= v + o; y++)
+						if (!lset_has(&up->win, y) &&
+						    !rd_count_covered(cnt, up->gmark, y, y) &&
+						    push_u64(&fresh, &nfresh, &cfresh, y) < 0) {
+							rc = kd_oom(d);
+							goto out;
+						}
+				}
+			}
+	/* (4), span by span: period m's stale lines and first touches in
+	 * runs of one step, one kind and one reference */
+	size_t no = 0;
+	for (size_t i = 0; i < in->nodd; i++) {
+		int a = array_of_line(d, in->odd[i], line);
+		od[no++] = (gline){in->odd[i], s[a], 0, in->oref[i], in->ostale[i]};
+	}
+	qsort(od, no, sizeof *od, gline_cmp);
+	rc = 0;
+	for (size_t i = 0; i < no;) {
+		size_t j = i + 1;
+		while (j < no && od[j].step == od[i].step && od[j].x == od[j - 1].x + 1 &&
+		       od[j].ref == od[i].ref && od[j].stale == od[i].stale && j - i < SPAN)
+			j++;
+		uint64_t u = od[i].x, v = od[j - 1].x;
+		for (uint64_t e = 1; e <= E; e++) {
+			uint64_t o = (uint64_t)od[i].step * e;
+			int k = rd_count_span(cnt, u + o, v + o, refs);
+			if (k < 0) { /* line by line */
+				for (uint64_t y = u + o; y <= v + o; y++) {
+					uint32_t prev;
+					int seen = rd_count_last(cnt, y, &prev);
+					if (seen != od[i].stale)
+						goto out;
+					if (seen)
+						pairs[(size_t)od[i].ref * nr + prev] = 1;
+				}
+				continue;
+			}
+			if (k != od[i].stale)
+				goto out;
+			for (int q = 0; q < nr; q++)
+				if (refs[q]) {
+					pairs[(size_t)od[i].ref * nr + q] = 1;
+					refs[q] = 0;
+				}
+		}
+		i = j;
+	}
+	/* skipped: the counts, their first touches distinct lines */
+	diff(delta, rd_count_refs(cnt), start, nr);
+	if (rd_count_extrapolate(cnt, delta, E) < 0) {
+		rc = kd_fail(d, st->line, "the counts pass 2^64");
+		r->failed = 1;
+		goto out;
+	}
+	if (r->flat && r->flat->acc)
+		for (int i = 0; i < nr; i++)
+			r->flat->acc[i] += delta[i].accesses * E;
+	for (int p = 0; p < nr; p++)
+		for (int q = 0; q < nr; q++)
+			if (pairs[(size_t)p * nr + q] && rd_count_note_reuse(cnt, (uint32_t)p, (uint32_t)q) < 0) {
+				rc = kd_oom(d);
+				goto out;
+			}
+	/* the lines new to the flat loop's window, as they come (translates
+	 * are distinct lines: seen now is seen before their touch) */
+	for (size_t i = 0; i < nfresh; i++)
+		kd_watch_see(up, fresh[i]);
+	if (up->oom) {
+		rc = kd_oom(d);
+		goto out;
+	}
+	/* the lines and the stacks */
+	for (size_t i = 0; i < ntop; i++)
+		top[i] = shift_line(d, s, top[i], E, line);
+	if (rd_count_ghost(cnt, sw, nsw, top, ntop) < 0) {
+		rc = kd_oom(d);
+		goto out;
+	}
+	r->vals[st->slot] = v0 + (int64_t)N * c; /* as the loop leaves it */
+	rc = 1;
+out:
+	free(fresh);
+	free(gl);
+	free(od);
+	free(runs);
+	free(refs);
+	free(delta);
+	return rc;
+}
+
 /* Skip the periods after m (E of them; see above): 1 skipped, 0 not (the
  * loop runs on), -1 an error. start: the counts when period m began. */
 static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int64_t v0, int64_t c,
@@ -664,7 +927,7 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 	r->failed = failed;
 	if (e5 < 0)
 		return 0;
-	/* (4), the reuses noted on the way */
+	/* (4) below, the reuses noted on the way */
 	uint8_t *pairs = calloc((size_t)nr * (size_t)nr, 1);
 	rd_count_ref *delta = malloc((size_t)nr * sizeof *delta);
 	uint64_t *top = malloc((size_t)in->cap * sizeof *top);
@@ -675,18 +938,6 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 	if (!pairs || !delta || !top) {
 		rc = kd_oom(d);
 		goto out;
-	}
-	for (size_t i = 0; i < in->nodd; i++) {
-		uint64_t x = in->odd[i];
-		int a = array_of_line(d, x, line);
-		for (uint64_t e = 1; e <= E; e++) {
-			uint32_t prev;
-			int seen = rd_count_last(cnt, x + (uint64_t)s[a] * e, &prev);
-			if (seen != in->ostale[i])
-				goto out; /* rc 0: not skipped */
-			if (seen)
-				pairs[(size_t)in->oref[i] * nr + prev] = 1;
-		}
 	}
 	/* the stacks' lines, checked to have arrays */
 	size_t ntop = rd_count_stack(cnt, top, in->cap);
@@ -699,6 +950,25 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 		if (k < 0 || (k && push_u64(&last, &nlast, &clast, in->seq[i]) < 0)) {
 			rc = kd_oom(d);
 			goto out;
+		}
+	}
+	/* the lines of the skipped periods as ghosts where they can be */
+	int gk = ghost_skip(r, in, st, s, v0, c, N, E, start, last, nlast, top, ntop, pairs);
+	if (gk != 2) {
+		rc = gk;
+		goto out;
+	}
+	/* (4) line by line */
+	for (size_t i = 0; i < in->nodd; i++) {
+		uint64_t x = in->odd[i];
+		int a = array_of_line(d, x, line);
+		for (uint64_t e = 1; e <= E; e++) {
+			uint32_t prev;
+			int seen = rd_count_last(cnt, x + (uint64_t)s[a] * e, &prev);
+			if (seen != in->ostale[i])
+				goto out; /* rc 0: not skipped */
+			if (seen)
+				pairs[(size_t)in->oref[i] * nr + prev] = 1;
 		}
 	}
 	/* skipped: the counts */
@@ -913,8 +1183,10 @@ static int flat_loop(run *r, const kd_kernel *K, const kd_stmt *st)
 	r->see = kd_watch_see;
 	uint64_t streamed = rem + 3 * g;
 	for (uint64_t it = 0; it < streamed && rc == 1; it++) {
-		if (it == rem)
+		if (it == rem) {
 			w->phase = PH_P0;
+			w->gmark = rd_count_ghosts(r->count);
+		}
 		if (it == rem + g) {
 			w->phase = PH_P1;
 			if (!(s0 = snap(r->count, nr)))
