@@ -255,6 +255,141 @@ static void test_extrapolate_reset(void **state)
 	rd_count_free(c);
 }
 
+/* Ghosts (the flat path's one loop down): a counter that streams the
+ * first periods of a moving loop and keeps the rest as a ghost is the
+ * counter that streams them all: counts, distinct lines, which lines were
+ * touched and by which reference last, the reuse sets, and so on for
+ * every access after, including ones of the ghost's lines by other
+ * references; spans answered from the ghost (or -1 once a line of it was
+ * touched again by another reference). Periods move up and down, over
+ * new lines and over lines touched before. */
+static void ghost_line(uint64_t base, int dir, uint64_t p, uint64_t x, uint64_t *line)
+{
+	*line = dir > 0 ? base + 8 * p + x : base - 8 * p + x;
+}
+
+static void ghost_period(rd_count *c, uint64_t base, int dir, uint64_t p)
+{
+	for (uint64_t x = 0; x < 8; x++) {
+		uint64_t l;
+		ghost_line(base, dir, p, x, &l);
+		assert_int_equal(rd_count_access(c, l * 64, x < 4 ? 0 : 1), 0);
+	}
+	assert_int_equal(rd_count_access(c, 1000 * 64, 2), 0); /* a line that does not move */
+}
+
+static void ghost_same(rd_count *a, rd_count *b)
+{
+	assert_memory_equal(rd_count_refs(a), rd_count_refs(b), 4 * sizeof(rd_count_ref));
+	assert_int_equal(rd_count_lines(a), rd_count_lines(b));
+	for (uint64_t y = 0; y < 2100; y++) {
+		uint32_t ra = 99, rb = 99;
+		assert_int_equal(rd_count_seen(a, y), rd_count_seen(b, y));
+		assert_int_equal(rd_count_last(a, y, &ra), rd_count_last(b, y, &rb));
+		assert_int_equal(ra, rb);
+	}
+	for (uint32_t r = 0; r < 4; r++)
+		for (uint32_t q = 0; q < 4; q++)
+			assert_int_equal(rd_count_reused(a, r, q), rd_count_reused(b, r, q));
+	uint64_t sa[16], sb[16];
+	size_t na = rd_count_stack(a, sa, 16), nb = rd_count_stack(b, sb, 16);
+	assert_int_equal(na, nb);
+	assert_memory_equal(sa, sb, na * sizeof *sa);
+}
+
+static void ghost_case(int dir, int again)
+{
+	const uint64_t m = 3, E = 5, P = m + 1 + E, base = dir > 0 ? 100 : 500;
+	uint64_t lines[] = {4, 12};
+	rd_count *a = rd_count_new(64, lines, 2, 4), *b = rd_count_new(64, lines, 2, 4);
+	assert_non_null(a);
+	assert_non_null(b);
+	/* again: a previous pass over every period (the ghost's lines have
+	 * ids), else its lines are new */
+	for (uint64_t p = 0; again && p < P; p++)
+		for (uint64_t x = 0; x < 8; x++) {
+			uint64_t l;
+			ghost_line(base, dir, p, x, &l);
+			assert_int_equal(rd_count_access(a, l * 64, 3), 0);
+			assert_int_equal(rd_count_access(b, l * 64, 3), 0);
+		}
+	for (uint64_t p = 0; p < P; p++)
+		ghost_period(a, base, dir, p);
+	rd_count_ref s0[4], s1[4], delta[4];
+	for (uint64_t p = 0; p <= m; p++) {
+		if (p == m)
+			memcpy(s0, rd_count_refs(b), sizeof s0);
+		ghost_period(b, base, dir, p);
+	}
+	memcpy(s1, rd_count_refs(b), sizeof s1);
+	for (int i = 0; i < 4; i++) {
+		delta[i].accesses = s1[i].accesses - s0[i].accesses;
+		delta[i].compulsory = s1[i].compulsory - s0[i].compulsory;
+		for (int k = 0; k < RD_COUNT_MAX_LEVELS; k++)
+			delta[i].capacity[k] = s1[i].capacity[k] - s0[i].capacity[k];
+	}
+	uint64_t l0;
+	ghost_line(base, dir, m, 0, &l0);
+	rd_count_run runs[] = {{l0, l0 + 3, 0}, {l0 + 4, l0 + 7, 1}};
+	rd_count_sweep sw = {dir * 8, E, runs, 2};
+	uint64_t top[16];
+	size_t ntop = rd_count_stack(a, top, 12);
+	rd_count_sweep bad = {dir * 7, E, runs, 2}; /* its periods would meet */
+	assert_int_equal(rd_count_ghost(b, &bad, 1, top, ntop), -1);
+	assert_int_equal(rd_count_ghosts(b), 0);
+	assert_int_equal(rd_count_extrapolate(b, delta, E), 0);
+	assert_int_equal(rd_count_ghost(b, &sw, 1, top, ntop), 0);
+	assert_int_equal(rd_count_ghosts(b), 1);
+	ghost_same(a, b);
+	/* a skipped period's lines: one span from the ghost, its references */
+	uint64_t g0;
+	ghost_line(base, dir, m + 2, 0, &g0);
+	uint8_t refs[4] = {0};
+	assert_int_equal(rd_count_span(b, g0, g0 + 7, refs), 1);
+	assert_true(refs[0] && refs[1] && !refs[2] && !refs[3]);
+	assert_int_equal(rd_count_covered(b, 0, g0 + 2, g0 + 6), 1);
+	assert_int_equal(rd_count_covered(b, 1, g0 + 2, g0 + 6), 0);
+	assert_int_equal(rd_count_span(b, 2000, 2010, NULL), 0);
+	ghost_line(base, dir, 1, 0, &l0); /* streamed lines: from the ids */
+	memset(refs, 0, sizeof refs);
+	assert_int_equal(rd_count_span(b, l0, l0 + 7, refs), 1);
+	assert_true(refs[0] && refs[1] && !refs[2] && !refs[3]);
+	/* accesses after: a ghost's line by another reference and by its own,
+	 * an early line, a new one, the line that does not move */
+	uint64_t after[][2] = {{g0 + 5, 3}, {g0, 0}, {l0 + 1, 3}, {3000, 0}, {1000, 2}, {g0 + 8 * (uint64_t)dir, 1},
+			       {g0 + 5, 0}, {g0 + 6, 3}};
+	for (size_t i = 0; i < sizeof after / sizeof *after; i++) {
+		assert_int_equal(rd_count_access(a, after[i][0] * 64, (uint32_t)after[i][1]), 0);
+		assert_int_equal(rd_count_access(b, after[i][0] * 64, (uint32_t)after[i][1]), 0);
+		ghost_same(a, b);
+	}
+	/* touched again by another reference: known only line by line now */
+	assert_int_equal(rd_count_span(b, g0, g0 + 7, refs), -1);
+	/* out of every level again: still the reference that touched it last */
+	for (uint64_t y = 2000; y < 2020; y++) {
+		assert_int_equal(rd_count_access(a, y * 64, 2), 0);
+		assert_int_equal(rd_count_access(b, y * 64, 2), 0);
+	}
+	ghost_same(a, b);
+	/* lines of the ghost pushed out again, then back */
+	for (uint64_t p = 0; p < P; p++) {
+		ghost_period(a, base, dir, p);
+		ghost_period(b, base, dir, p);
+	}
+	ghost_same(a, b);
+	rd_count_free(a);
+	rd_count_free(b);
+}
+
+static void test_ghost(void **state)
+{
+	(void)state;
+	for (int again = 0; again < 2; again++) {
+		ghost_case(1, again);
+		ghost_case(-1, again);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_repeat_is_expansion),
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_extrapolate_reset),
+		cmocka_unit_test(test_ghost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -359,6 +359,46 @@ rds count -f json -D D=128 sample:haystack/gemm
 inner && ok=1 # 8,192 lines: B's 1,024 fit, its reuses may hit: streamed
 result "count: one loop down (gemm's k loop) equals --stream (sizes not multiples of a line, 32/64/128-byte lines, stores skipped, k running down); not where B fits" $ok
 
+# one loop down without touching each skipped line (the counter's ghosts):
+# B's skipped rows read again after the k loop by other references (its
+# last row, its first column), written by another (stores), two arrays
+# moving alike, k running down; equal to --stream
+cat >"$T/ghost.kdesc" <<'K'
+format = "rdscope-kernel";
+version = 1;
+params = { D = 64; };
+arrays = {
+  A = { elem = 4; dims = ["D", "D"]; };
+  B = { elem = 4; dims = ["D", "D"]; };
+  C = { elem = 4; dims = ["D", "D"]; };
+};
+kernels = (
+  { name = "ghost"; grid = [1]; block = [1];
+    body = (
+      { for = "i = 0; i < D; i++"; do = (
+          { for = "k = 0; k < D; k++"; do = (
+              { for = "j = 0; j < D; j++"; do = ( "load C[i][j], A[i][k], B[k][j]", "store C[i][j]" ); }
+          ); },
+          { for = "j = 0; j < D; j++"; do = ( "load B[D - 1][j], B[j][0]" ); }
+      ); }
+    ); }
+);
+K
+sed 's/"load B\[D - 1\]\[j\], B\[j\]\[0\]"/"load C[i][j]", "store B[D \/ 2][j], B[D - 2][j]"/' "$T/ghost.kdesc" >"$T/ghost-st.kdesc"
+sed 's/A\[i\]\[k\], B\[k\]\[j\]/A[k][j], B[k][j]/' "$T/ghost.kdesc" >"$T/ghost-two.kdesc"
+sed 's/for = "k = 0; k < D; k++"/for = "k = D - 1; k >= 0; k--"/' "$T/ghost.kdesc" >"$T/ghost-down.kdesc"
+ok=0
+grep -q 'store B\[D / 2\]\[j\]' "$T/ghost-st.kdesc" && grep -q 'A\[k\]\[j\], B\[k\]\[j\]' "$T/ghost-two.kdesc" &&
+	grep -q 'k = D - 1' "$T/ghost-down.kdesc" || ok=1
+for args in "-D D=64 --levels 1K,2K" "-D D=128 --levels 2K,4K" "-D D=96 -s l1.line=32 --levels 1K,4K" \
+	"-D D=160 --stores skip --levels 2K,8K" "-D D=100 --levels 1K,2K"; do
+	for k in ghost ghost-st ghost-two ghost-down; do
+		# shellcheck disable=SC2086
+		same $args "$T/$k.kdesc" && grep -qx flat "$T/path" && inner || { ok=1; echo "# ghosts $args $k: $(cat "$T/path")"; }
+	done
+done
+result "count: one loop down with the skipped lines as ghosts equals --stream (reread and rewritten by other references, two arrays alike, k running down)" $ok
+
 # statements before the loop are counted access by access, the last loop
 # by the flat path (a line they touched and the loop touches again only
 # after its first period sends it back to streaming)
