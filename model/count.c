@@ -19,6 +19,8 @@
 /* Lines of skipped periods, kept as arithmetic instead of one by one (the
  * flat path's one loop down, rd_count_ghost): the lines x + e * step of
  * x in the runs and e = 1 .. times, x's last reference each. */
+#define GHOST_MEET 64 /* periods' lines a ghost's line may be in at most (its runs' extent / |step|, less one) */
+
 typedef struct ghost {
 	uint64_t base;         /* the runs' first line */
 	uint64_t lo, hi;       /* the lines covered lie in lo..hi */
@@ -596,34 +598,43 @@ static int ghost_at(const ghost *g, uint64_t y, uint32_t *ref, size_t *ri, uint6
 {
 	if (y < g->lo || y > g->hi)
 		return 0;
-	uint64_t w = g->step > 0 ? (uint64_t)g->step : (uint64_t)-g->step, e, x;
+	uint64_t w = g->step > 0 ? (uint64_t)g->step : (uint64_t)-g->step;
+	uint64_t smax = g->runs[g->nruns - 1].hi, elo, ehi;
+	/* the periods e whose x = y - e * step lies within the runs' lines:
+	 * the latest one holding x wins (periods may meet: a later touch) */
 	if (g->step > 0) {
 		if (y < g->base)
 			return 0;
-		e = (y - g->base) / w;
-		x = y - e * w;
+		ehi = (y - g->base) / w;
+		elo = y > smax ? (y - smax + w - 1) / w : 0;
 	} else {
-		if (y >= g->base)
+		if (y > smax)
 			return 0;
-		e = (g->base - y + w - 1) / w;
-		x = y + e * w;
+		ehi = (smax - y) / w;
+		elo = y < g->base ? (g->base - y + w - 1) / w : 0;
 	}
-	if (e < 1 || e > g->times)
-		return 0;
-	size_t a = 0, b = g->nruns; /* the run holding x */
-	while (a < b) {
-		size_t m = a + (b - a) / 2;
-		if (g->runs[m].hi < x)
-			a = m + 1;
-		else
-			b = m;
+	if (ehi > g->times)
+		ehi = g->times;
+	if (elo < 1)
+		elo = 1;
+	for (uint64_t e = ehi; e >= elo && e >= 1; e--) {
+		uint64_t x = g->step > 0 ? y - e * w : y + e * w;
+		size_t a = 0, b = g->nruns; /* the run holding x */
+		while (a < b) {
+			size_t m = a + (b - a) / 2;
+			if (g->runs[m].hi < x)
+				a = m + 1;
+			else
+				b = m;
+		}
+		if (a < g->nruns && g->runs[a].lo <= x) {
+			*ref = g->runs[a].ref;
+			*ri = a;
+			*pe = e;
+			return 1;
+		}
 	}
-	if (a == g->nruns || g->runs[a].lo > x)
-		return 0;
-	*ref = g->runs[a].ref;
-	*ri = a;
-	*pe = e;
-	return 1;
+	return 0;
 }
 
 static int ghost_eval(const ghost *g, uint64_t y, uint32_t *ref, size_t *ri)
@@ -719,7 +730,7 @@ static int ghost_make(const rd_count *c, const rd_count_sweep *sw, ghost *g)
 		    (i && runs[i].lo <= runs[i - 1].hi))
 			return -1;
 	uint64_t ext = runs[nruns - 1].hi - runs[0].lo;
-	if (ext >= w || times > (UINT64_MAX >> 2) / w || runs[nruns - 1].hi > (UINT64_MAX >> 2) ||
+	if (ext / w >= GHOST_MEET || times > (UINT64_MAX >> 2) / w || runs[nruns - 1].hi > (UINT64_MAX >> 2) ||
 	    (step < 0 && runs[0].lo < times * w))
 		return -1;
 	memset(g, 0, sizeof *g);
@@ -817,6 +828,17 @@ static int ghost_span(const ghost *g, uint64_t lo, uint64_t hi, uint8_t *refs)
 	uint32_t r;
 	size_t a, b;
 	uint64_t ea, eb;
+	if (g->runs[g->nruns - 1].hi - g->base >= (g->step > 0 ? (uint64_t)g->step : (uint64_t)-g->step)) {
+		/* periods that meet: line by line */
+		uint64_t n = 0;
+		for (uint64_t y = lo; y <= hi; y++)
+			if (ghost_at(g, y, &r, &a, &ea)) {
+				n++;
+				if (refs)
+					refs[r] = 1;
+			}
+		return n == hi - lo + 1 ? 1 : n ? -1 : 0;
+	}
 	if (!ghost_at(g, lo, &r, &a, &ea) || !ghost_at(g, hi, &r, &b, &eb) || ea != eb || b < a)
 		return -1;
 	/* one period: the runs from lo's source to hi's joined */

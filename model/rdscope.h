@@ -1051,8 +1051,9 @@ int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n);
 /* Ghosts: the lines of skipped periods kept as arithmetic, not touched one
  * by one (the one loop down's time then grows with a period, not with the
  * loop). rd_count_ghost: per sweep, the lines x + e * step, for each line x of the
- * runs (sorted, disjoint, all within |step| lines of the first) and e = 1
- * .. times, were touched, in that order of e, x's run's reference last;
+ * runs (sorted, disjoint, within 64 |step| lines of the first) and e = 1
+ * .. times, were touched, in that order of e (a line of two periods: the
+ * later's), x's run's reference last;
  * the caller has added their counts with rd_count_extrapolate (their
  * first touches are distinct lines) and gives the stacks' lines after
  * them as rd_count_restack takes them (top[0..ntop)). From then on every

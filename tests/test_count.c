@@ -262,10 +262,13 @@ static void test_extrapolate_reset(void **state)
  * every access after, including ones of the ghost's lines by other
  * references; spans answered from the ghost (or -1 once a line of it was
  * touched again by another reference). Periods move up and down, over
- * new lines and over lines touched before. */
+ * new lines and over lines touched before, apart and meeting (a line of
+ * two periods is the later one's). */
+static uint64_t ghost_w; /* lines a period moves (8: its lines; 6: periods meet) */
+
 static void ghost_line(uint64_t base, int dir, uint64_t p, uint64_t x, uint64_t *line)
 {
-	*line = dir > 0 ? base + 8 * p + x : base - 8 * p + x;
+	*line = dir > 0 ? base + ghost_w * p + x : base - ghost_w * p + x;
 }
 
 static void ghost_period(rd_count *c, uint64_t base, int dir, uint64_t p)
@@ -331,10 +334,10 @@ static void ghost_case(int dir, int again)
 	uint64_t l0;
 	ghost_line(base, dir, m, 0, &l0);
 	rd_count_run runs[] = {{l0, l0 + 3, 0}, {l0 + 4, l0 + 7, 1}};
-	rd_count_sweep sw = {dir * 8, E, runs, 2};
+	rd_count_sweep sw = {dir * (int64_t)ghost_w, E, runs, 2};
 	uint64_t top[16];
 	size_t ntop = rd_count_stack(a, top, 12);
-	rd_count_sweep bad = {dir * 7, E, runs, 2}; /* its periods would meet */
+	rd_count_sweep bad = {0, E, runs, 2}; /* lines that do not move */
 	assert_int_equal(rd_count_ghost(b, &bad, 1, top, ntop), -1);
 	assert_int_equal(rd_count_ghosts(b), 0);
 	assert_int_equal(rd_count_extrapolate(b, delta, E), 0);
@@ -356,7 +359,7 @@ static void ghost_case(int dir, int again)
 	assert_true(refs[0] && refs[1] && !refs[2] && !refs[3]);
 	/* accesses after: a ghost's line by another reference and by its own,
 	 * an early line, a new one, the line that does not move */
-	uint64_t after[][2] = {{g0 + 5, 3}, {g0, 0}, {l0 + 1, 3}, {3000, 0}, {1000, 2}, {g0 + 8 * (uint64_t)dir, 1},
+	uint64_t after[][2] = {{g0 + 5, 3}, {g0, 0}, {l0 + 1, 3}, {3000, 0}, {1000, 2}, {g0 + ghost_w * (uint64_t)dir, 1},
 			       {g0 + 5, 0}, {g0 + 6, 3}};
 	for (size_t i = 0; i < sizeof after / sizeof *after; i++) {
 		assert_int_equal(rd_count_access(a, after[i][0] * 64, (uint32_t)after[i][1]), 0);
@@ -384,10 +387,11 @@ static void ghost_case(int dir, int again)
 static void test_ghost(void **state)
 {
 	(void)state;
-	for (int again = 0; again < 2; again++) {
-		ghost_case(1, again);
-		ghost_case(-1, again);
-	}
+	for (ghost_w = 6; ghost_w <= 8; ghost_w += 2)
+		for (int again = 0; again < 2; again++) {
+			ghost_case(1, again);
+			ghost_case(-1, again);
+		}
 }
 
 int main(void)

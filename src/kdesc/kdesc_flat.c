@@ -765,7 +765,7 @@ static int ghost_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, in
 			j++;
 		uint64_t w = gl[i].step > 0 ? (uint64_t)gl[i].step : (uint64_t)-gl[i].step;
 		if (nsw == MAX_GHOSTS || rd_count_ghosts(cnt) + nsw + 1 > MAX_GHOSTS ||
-		    gl[j - 1].x - gl[i].x >= w)
+		    (gl[j - 1].x - gl[i].x) / w >= 64)
 			goto out;
 		sw[nsw].step = gl[i].step;
 		sw[nsw].times = E;
