@@ -584,6 +584,18 @@ static int analyse(run *r, const kd_kernel *K, const kd_stmt *st, shape **out, i
  * periods are T^E of the E periods ending with m, so the final stacks are
  * T^E of these lines, in the same order. The outer loop's watch is shown
  * every line touched.
+ *
+ * Ghosts (ghost_skip): the same skip without touching each line. The lines
+ * T^e(x) of period m's lines x are given to the counter per array as
+ * arithmetic (rd_count_ghost: x + e s_a, e = 1 .. E, x's reference; where
+ * periods meet, the later's), which answers every later question as the
+ * touches would have; (4) asks whole spans T^e(run) of period m's stale
+ * lines and first touches at once (rd_count_span), line by line where it
+ * cannot say. The outer watch holds the ghosts made since its period 0 in
+ * its window; in its period 1 the skipped lines not in that window are
+ * shown to it one by one (kd_watch_see: first touches or stale), found
+ * span by span. Taken only directly inside the flat loop (a deeper loop's
+ * watch holds no ghosts) and while the counter holds fewer than 64.
  */
 typedef struct inner {
 	struct kd_watch w; /* first: r->watch */
