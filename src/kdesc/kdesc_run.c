@@ -559,6 +559,10 @@ int kd_count_loop(run *r, const kd_stmt *st)
 		return lt;
 	if (!trips)
 		return 0;
+	if (!nacc) { /* its stores skipped (--stores skip): nothing to count */
+		r->vals[slot] = v0 + (int64_t)trips * c;
+		return 0;
+	}
 	/* each access's address at the first iteration and its stride; every
 	 * index checked at the first and the last iteration (an affine index
 	 * is monotone in between) */
