@@ -106,35 +106,60 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		     const coal_skip *skip, uint32_t sect, uint32_t sshift)
 {
 	uint32_t nlead = 0;
+	rd_req *const req = co->req;
+	/* the previous lane's line and group, and its leader's request: a
+	 * lane with both the same joins that request, no look-up (gemm's
+	 * warps: one line a pass); its lanes and sectors are added once the
+	 * run of such lanes ends (nthr counts modulo its width either way) */
+	uint64_t prev_line = UINT64_MAX, prev_r = 0;
+	uint32_t prev_start = UINT32_MAX, run = 0, run_m = 0;
 	for (uint32_t x = 0; x < pl->n; x++) {
 		uint32_t i = pl->lane[x];
 		uint64_t a = pl->acc[x];
-		if (skipped(skip, addr[a]))
+		if (skip && skipped(skip, addr[a]))
 			continue;
 		uint64_t line = addr[a] >> shift;
 		uint32_t g = group_len(ws, bytes[a]);
 		uint32_t start = g * (i / g);
+		uint32_t m = sect ? sect_mask(addr[a], bytes[a], shift, sshift) : 0;
+		if (line == prev_line && start == prev_start) {
+			run++;
+			run_m |= m;
+			continue;
+		}
+		if (run) {
+			req[prev_r].nthr += run;
+			req[prev_r].sect |= run_m;
+			run = run_m = 0;
+		}
 		int64_t id = linemap_id(map, line, co, line_cap);
 		if (id < 0)
 			return -1;
+		prev_line = line;
+		prev_start = start;
 		uint32_t j = 0;
 		while (j < nlead && lead_lane[j] < start)
 			j++;
 		for (; j < nlead; j++)
-			if (co->req[lead_req[j]].line == (uint32_t)id)
+			if (req[lead_req[j]].line == (uint32_t)id)
 				break;
-		uint32_t m = sect ? sect_mask(addr[a], bytes[a], shift, sshift) : 0;
 		if (j < nlead) {
-			co->req[lead_req[j]].nthr++;
-			co->req[lead_req[j]].sect |= m;
+			prev_r = lead_req[j];
+			run = 1;
+			run_m = m;
 			continue;
 		}
-		co->req[*nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1,
-					.store = (uint32_t)store, .sect = m};
+		req[*nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1,
+				    .store = (uint32_t)store, .sect = m};
 		if (co->req_acc)
 			co->req_acc[*nr] = a;
+		prev_r = *nr;
 		lead_lane[nlead] = i;
 		lead_req[nlead++] = (*nr)++;
+	}
+	if (run) {
+		req[prev_r].nthr += run;
+		req[prev_r].sect |= run_m;
 	}
 	return 0;
 }
