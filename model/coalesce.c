@@ -120,7 +120,8 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 			continue;
 		uint64_t line = addr[a] >> shift;
 		uint32_t g = group_len(ws, bytes[a]);
-		uint32_t start = g * (i / g);
+		/* (a power of two, but for an odd warp size: no division) */
+		uint32_t start = g & (g - 1) ? g * (i / g) : i & ~(g - 1);
 		uint32_t m = sect ? sect_mask(addr[a], bytes[a], shift, sshift) : 0;
 		if (line == prev_line && start == prev_start) {
 			run++;

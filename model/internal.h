@@ -701,6 +701,11 @@ int l2pack_unpack(sim_counts *c);
  * kernel is its counts, thread index and arrays (by-site runs and events,
  * which read more, are not parts' business). */
 void kernel_free_accesses(rd_kernel *k);
+/* kernel_free_accesses once k's part is coalesced: its arrays go to
+ * k->spare where there is one (the last ones there freed). */
+void kernel_spend_accesses(rd_kernel *k);
+/* The arrays s holds, freed (rd_parts_finish). */
+void kernel_spare_empty(rd_kernel_spare *s);
 
 /* Append one (-1: out of memory); l2s_add_sect with its sectors. */
 int l2s_add(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store);

@@ -10,6 +10,7 @@
  */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <assert.h>
@@ -53,7 +54,110 @@ struct rd_kernel_builder {
 	uint16_t *sbytes;
 	uint32_t *spos;
 	uint64_t scap;
+	rd_kernel_spare *spare; /* named in the kernel (rd_kernel_builder_use_spare) */
 };
+
+/* One spent part's loads' and stores' arrays, with room for loads and
+ * stores of them (all NULL and 0: none). */
+struct rd_kernel_spare {
+	pthread_mutex_t mu;
+	uint64_t *addr;
+	uint16_t *bytes;
+	uint64_t loads;
+	uint32_t *stid, *spos;
+	uint64_t *saddr;
+	uint16_t *sbytes;
+	uint64_t stores;
+};
+
+rd_kernel_spare *rd_kernel_spare_new(void)
+{
+	rd_kernel_spare *s = calloc(1, sizeof *s);
+	if (s && pthread_mutex_init(&s->mu, NULL) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* (under s->mu) */
+static void spare_clear(rd_kernel_spare *s)
+{
+	free(s->addr);
+	free(s->bytes);
+	free(s->stid);
+	free(s->spos);
+	free(s->saddr);
+	free(s->sbytes);
+	s->addr = s->saddr = NULL;
+	s->bytes = s->sbytes = NULL;
+	s->stid = s->spos = NULL;
+	s->loads = s->stores = 0;
+}
+
+void kernel_spare_empty(rd_kernel_spare *s)
+{
+	pthread_mutex_lock(&s->mu);
+	spare_clear(s);
+	pthread_mutex_unlock(&s->mu);
+}
+
+void rd_kernel_spare_free(rd_kernel_spare *s)
+{
+	if (!s)
+		return;
+	spare_clear(s);
+	pthread_mutex_destroy(&s->mu);
+	free(s);
+}
+
+void kernel_spend_accesses(rd_kernel *k)
+{
+	rd_kernel_spare *s = k->spare;
+	if (s && !k->release && k->addr && k->bytes) {
+		pthread_mutex_lock(&s->mu);
+		spare_clear(s);
+		s->addr = k->addr;
+		s->bytes = k->bytes;
+		s->loads = k->nloads;
+		k->addr = NULL;
+		k->bytes = NULL;
+		if (k->store_tid && k->store_addr && k->store_bytes && k->store_pos) {
+			s->stid = k->store_tid;
+			s->saddr = k->store_addr;
+			s->sbytes = k->store_bytes;
+			s->spos = k->store_pos;
+			s->stores = k->nstores;
+			k->store_tid = k->store_pos = NULL;
+			k->store_addr = NULL;
+			k->store_bytes = NULL;
+		}
+		pthread_mutex_unlock(&s->mu);
+	}
+	kernel_free_accesses(k);
+}
+
+void rd_kernel_builder_use_spare(rd_kernel_builder *b, rd_kernel_spare *s)
+{
+	b->spare = s;
+	if (!s || !b->ordered || b->n || b->laddr || b->lbytes || b->stid || b->saddr ||
+	    b->sbytes || b->spos)
+		return;
+	pthread_mutex_lock(&s->mu);
+	b->laddr = s->addr;
+	b->lbytes = s->bytes;
+	b->lcap = s->addr ? s->loads : 0;
+	b->stid = s->stid;
+	b->saddr = s->saddr;
+	b->sbytes = s->sbytes;
+	b->spos = s->spos;
+	b->scap = s->stid ? s->stores : 0;
+	s->addr = s->saddr = NULL;
+	s->bytes = s->sbytes = NULL;
+	s->stid = s->spos = NULL;
+	s->loads = s->stores = 0;
+	pthread_mutex_unlock(&s->mu);
+}
 
 rd_kernel_builder *rd_kernel_builder_new(const char *name, uint32_t bx, uint32_t by, uint32_t bz)
 {
@@ -619,6 +723,7 @@ static rd_kernel *finish_ordered(rd_kernel_builder *b)
 	}
 	k->name = b->name;
 	b->name = NULL;
+	k->spare = b->spare;
 	memcpy(k->block_dim, b->dim, sizeof k->block_dim);
 	uint64_t bs = (uint64_t)b->dim[0] * b->dim[1] * b->dim[2];
 	k->block_size = bs > UINT32_MAX ? UINT32_MAX : (uint32_t)bs;
@@ -671,6 +776,7 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b)
 	}
 	k->name = b->name;
 	b->name = NULL;
+	k->spare = b->spare;
 	memcpy(k->block_dim, b->dim, sizeof k->block_dim);
 	uint64_t bs = (uint64_t)b->dim[0] * b->dim[1] * b->dim[2];
 	k->block_size = bs > UINT32_MAX ? UINT32_MAX : (uint32_t)bs;

@@ -1137,6 +1137,7 @@ struct rd_parts {
 	int sets_differ;
 	uint32_t sample_active;   /* rd_parts_set_sample, or 0 */
 	uint32_t sample_threads, sample_blocks;
+	rd_kernel_spare *spare;   /* the parts' (rd_kernel.spare), emptied at finish */
 };
 
 void rd_parts_set_sample(rd_parts *p, uint32_t active, uint32_t cores_sampled, uint32_t threads,
@@ -1195,7 +1196,7 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 	for (uint32_t t = 0; rc == RD_OK && t < m->sched.nthreads; t++)
 		accesses += kernel_loads(k, t);
 	if (spend)
-		kernel_free_accesses(spend);
+		kernel_spend_accesses(spend);
 	if (ready)
 		ready(ctx);
 	if (rc == RD_OK)
@@ -1228,6 +1229,8 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 		p->sets_n = cc[0].nsets;
 	if (rc == RD_OK && cc[0].nl2s && l2pack_add(&p->pk, cc[0].l2s, cc[0].nl2s) < 0)
 		rc = RD_ENOMEM;
+	if (spend && spend->spare)
+		p->spare = spend->spare;
 	if (rc == RD_OK) {
 		p->same = p->nparts ? p->same & same : same;
 		p->nparts++;
@@ -1260,6 +1263,10 @@ int rd_parts_add_spent(rd_parts *p, rd_kernel *k, void (*ready)(void *ctx), void
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r)
 {
 	memset(r, 0, sizeof *r);
+	if (p->spare) { /* no part is built after (its memory is the L2's) */
+		kernel_spare_empty(p->spare);
+		p->spare = NULL;
+	}
 	if (!p->nparts || p->sets_differ || (cb && (cb->by_site || cb->event)))
 		return RD_EINVAL;
 	/* case 0's stream: the parts' records one part after another, each

@@ -52,6 +52,7 @@ int kdesc_is(const trace_reader *r)
 static void kd_close(trace_reader *rr)
 {
 	kdesc *d = (kdesc *)rr;
+	rd_kernel_spare_free(d->spare);
 	if (d->cf_live)
 		config_destroy(&d->cf);
 	for (int i = 0; i < d->nsyms; i++)

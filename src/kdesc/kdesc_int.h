@@ -157,6 +157,9 @@ typedef struct kdesc {
 	 * and its loads and stores, the next part's hint */
 	size_t hint_launch;
 	uint64_t hint_loads, hint_stores;
+	/* the parts' arrays, each part built in the last one's (NULL: none
+	 * made yet, or no memory for one) */
+	rd_kernel_spare *spare;
 	int oom;
 } kdesc;
 

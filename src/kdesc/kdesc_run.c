@@ -696,6 +696,13 @@ int kd_run_launch(run *r, const kd_launch *L)
 	if (!r->count) {
 		r->b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1],
 					     (uint32_t)bd[2]);
+		/* a part: built in the arrays of the one before (a spare is
+		 * only an economy: none, no memory, is no error) */
+		if (r->b && r->keep) {
+			if (!d->spare)
+				d->spare = rd_kernel_spare_new();
+			rd_kernel_builder_use_spare(r->b, d->spare);
+		}
 		/* a part of the launch before: this one is likely its size */
 		int again = d->hint_launch == (size_t)(L - d->launches) + 1;
 		if (r->b)
