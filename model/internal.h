@@ -706,6 +706,8 @@ void kernel_free_accesses(rd_kernel *k);
 void kernel_spend_accesses(rd_kernel *k);
 /* The arrays s holds, freed (rd_parts_finish). */
 void kernel_spare_empty(rd_kernel_spare *s);
+/* The loads and stores the arrays s holds have room for (tests). */
+void kernel_spare_held(rd_kernel_spare *s, uint64_t *loads, uint64_t *stores);
 
 /* Append one (-1: out of memory); l2s_add_sect with its sectors. */
 int l2s_add(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int store);

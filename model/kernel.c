@@ -102,6 +102,14 @@ void kernel_spare_empty(rd_kernel_spare *s)
 	pthread_mutex_unlock(&s->mu);
 }
 
+void kernel_spare_held(rd_kernel_spare *s, uint64_t *loads, uint64_t *stores)
+{
+	pthread_mutex_lock(&s->mu);
+	*loads = s->addr ? s->loads : 0;
+	*stores = s->stid ? s->stores : 0;
+	pthread_mutex_unlock(&s->mu);
+}
+
 void rd_kernel_spare_free(rd_kernel_spare *s)
 {
 	if (!s)

@@ -4,7 +4,8 @@
  * modelled by rd_parts_add or rd_parts_add_spent (which frees a part's
  * accesses once coalesced and says so once, by its ready callback), give
  * the counts and thread counts of the whole kernel at once; also where
- * gpu.max_threads cuts a block (in the launch's thread ids).
+ * gpu.max_threads cuts a block (in the launch's thread ids); and parts
+ * built each in the arrays of the one spent before (rd_kernel_spare).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "internal.h"
 #include "testutil.h"
 
 enum { BS = 4, NBLOCKS = 14, CORES = 4, LOADS = 6 };
@@ -51,10 +53,13 @@ static void thread_accesses(rd_kernel_builder *b, uint32_t tid, uint64_t g)
 	}
 }
 
-/* The whole launch (core < 0), or core's blocks numbered over its own. */
-static rd_kernel *build(const rd_config *c, int core)
+/* The whole launch (core < 0), or core's blocks numbered over its own,
+ * built in spare's arrays (NULL: none). */
+static rd_kernel *build_in(const rd_config *c, int core, rd_kernel_spare *spare)
 {
 	rd_kernel_builder *b = rd_kernel_builder_new("parts", BS, 1, 1);
+	assert_non_null(b);
+	rd_kernel_builder_use_spare(b, spare);
 	uint32_t *ids = malloc(NBLOCKS * sizeof *ids), n = 0;
 	assert_non_null(ids);
 	for (uint32_t blk = 0; blk < NBLOCKS; blk++) {
@@ -72,6 +77,11 @@ static rd_kernel *build(const rd_config *c, int core)
 	else
 		free(ids);
 	return k;
+}
+
+static rd_kernel *build(const rd_config *c, int core)
+{
+	return build_in(c, core, NULL);
 }
 
 static void count_ready(void *ctx)
@@ -136,6 +146,56 @@ static void test_parts_max_threads(void **state)
 	check_parts(9, 1);
 }
 
+/* Each part built in the arrays the one before left in the spare (taken:
+ * the spare is empty while it builds), the same counts as the whole;
+ * rd_parts_finish empties the spare of the last part's. */
+static void test_parts_spare(void **state)
+{
+	(void)state;
+	rd_config c;
+	config(&c, 0);
+	rd_kernel *whole = build(&c, -1);
+	rd_model *m = rd_model_new(whole);
+	rd_result want;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+	rd_model_free(m);
+	rd_kernel_spare *spare = rd_kernel_spare_new();
+	assert_non_null(spare);
+	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+	assert_non_null(p);
+	uint64_t loads, stores;
+	for (int core = 0; core < CORES; core++) {
+		rd_kernel *k = build_in(&c, core, spare);
+		assert_ptr_equal(k->spare, spare);
+		kernel_spare_held(spare, &loads, &stores);
+		assert_int_equal(loads, 0); /* the part before's: taken */
+		assert_int_equal(stores, 0);
+		uint64_t nl = k->nloads, ns = k->nstores;
+		assert_true(nl > 0 && ns > 0);
+		assert_int_equal(rd_parts_add_spent(p, k, NULL, NULL), RD_OK);
+		assert_null(k->addr);
+		assert_null(k->store_addr);
+		kernel_spare_held(spare, &loads, &stores);
+		assert_int_equal(loads, nl); /* this part's, for the next */
+		assert_int_equal(stores, ns);
+		rd_kernel_free(k);
+	}
+	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	rd_result got;
+	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
+	kernel_spare_held(spare, &loads, &stores);
+	assert_int_equal(loads, 0);
+	assert_int_equal(stores, 0);
+	tu_assert_same_counts(&want, &got);
+	assert_int_equal(got.accesses, want.accesses);
+	rd_result_free(&want);
+	rd_result_free(&got);
+	rd_parts_free(p);
+	rd_kernel_free(shape);
+	rd_kernel_free(whole);
+	rd_kernel_spare_free(spare);
+}
+
 static void test_launch_ids(void **state)
 {
 	(void)state;
@@ -159,6 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parts_whole),
 		cmocka_unit_test(test_parts_max_threads),
+		cmocka_unit_test(test_parts_spare),
 		cmocka_unit_test(test_launch_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
