@@ -93,7 +93,9 @@ static int skipped(const coal_skip *skip, uint64_t addr)
 typedef struct pass_lanes {
 	uint32_t n;
 	uint32_t *lane;   /* lane numbers, ascending */
-	uint64_t *acc;    /* each one's access index into addr/bytes */
+	uint64_t *acc;    /* each one's access index (k->addr's or k->store_addr's) */
+	uint64_t *addr;   /* ... its address */
+	uint16_t *bytes;  /* ... and size */
 } pass_lanes;
 
 /* One pass (the loads, or the stores) of a warp instruction: lanes in
@@ -101,10 +103,11 @@ typedef struct pass_lanes {
  * first lane; as coal_build's loop below, which it mirrors for kernels
  * with stores. -1: no memory. */
 static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_lanes *pl,
-		     const uint64_t *addr, const uint16_t *bytes, uint32_t shift, uint32_t ws,
-		     int store, uint64_t *nr, uint32_t *lead_lane, uint64_t *lead_req,
-		     const coal_skip *skip, uint32_t sect, uint32_t sshift)
+		     uint32_t shift, uint32_t ws, int store, uint64_t *nr, uint32_t *lead_lane,
+		     uint64_t *lead_req, const coal_skip *skip, uint32_t sect, uint32_t sshift)
 {
+	const uint64_t *addr = pl->addr;
+	const uint16_t *bytes = pl->bytes;
 	uint32_t nlead = 0;
 	rd_req *const req = co->req;
 	/* the previous lane's line and group, and its leader's request: a
@@ -114,8 +117,7 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 	uint64_t prev_line = UINT64_MAX, prev_r = 0;
 	uint32_t prev_start = UINT32_MAX, run = 0, run_m = 0;
 	for (uint32_t x = 0; x < pl->n; x++) {
-		uint32_t i = pl->lane[x];
-		uint64_t a = pl->acc[x];
+		uint32_t i = pl->lane[x], a = x;
 		if (skip && skipped(skip, addr[a]))
 			continue;
 		uint64_t line = addr[a] >> shift;
@@ -153,7 +155,7 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		req[*nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1,
 				    .store = (uint32_t)store, .sect = m};
 		if (co->req_acc)
-			co->req_acc[*nr] = a;
+			co->req_acc[*nr] = pl->acc[x];
 		prev_r = *nr;
 		lead_lane[nlead] = i;
 		lead_req[nlead++] = (*nr)++;
@@ -210,6 +212,13 @@ static void spend_read(const rd_kernel *k, uint64_t *l, uint64_t l1, uint64_t *s
 	}
 }
 
+/* Warp instructions coal_stores gathers at a time, lane after lane: a
+ * lane's accesses are read in order, a cache line of each of its arrays
+ * at once (read instruction after instruction, a warp's lanes' arrays,
+ * each thread's thousands of accesses apart, fight over the CPU cache's
+ * same few sets: gemm's coalescing waited on them most of its time). */
+#define COAL_TILE 8
+
 /* coal_build for l1.stores not ignore: warp instruction k is each lane's
  * k-th access; its load requests, then its store requests. spend: the
  * accesses are given back as they are read (see coal_build_sect), when
@@ -224,12 +233,21 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 		if (s->warp_t0[w] < s->warp_t0[w - 1] + s->warp_nt[w - 1])
 			spend = 0; /* out of thread order: what is read is not a prefix */
 	uint64_t spent_l = 0, spent_s = 0;
-	uint64_t *cur = malloc((size_t)ws * 3 * sizeof *cur); /* per lane (below) */
-	uint32_t *lanes = malloc((size_t)ws * 2 * sizeof *lanes);
-	uint64_t *accs = malloc((size_t)ws * 2 * sizeof *accs);
+	/* per lane: next load, end of loads, next store, end of stores */
+	uint64_t *cur = malloc((size_t)ws * 4 * sizeof *cur);
+	/* per instruction of a tile, its loads' pass and its stores' */
+	size_t nl = (size_t)ws * 2 * COAL_TILE;
+	uint32_t *lanes = malloc(nl * sizeof *lanes);
+	uint64_t *accs = malloc(nl * sizeof *accs);
+	uint64_t *addrs = malloc(nl * sizeof *addrs);
+	uint16_t *bytes = malloc(nl * sizeof *bytes);
+	pass_lanes pass[2 * COAL_TILE];
 	int rc = RD_ENOMEM;
-	if (!cur || !lanes || !accs)
+	if (!cur || !lanes || !accs || !addrs || !bytes)
 		goto out;
+	for (size_t j = 0; j < 2 * COAL_TILE; j++)
+		pass[j] = (pass_lanes){0, lanes + j * ws, accs + j * ws, addrs + j * ws,
+				       bytes + j * ws};
 	uint64_t ni = 0, nr = 0;
 	co->instr_req_first[0] = 0;
 	for (uint32_t w = 0; w < s->nwarps; w++) {
@@ -250,31 +268,59 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 			uint64_t n = kernel_loads(k, t) + (sp - s0);
 			if (n > kmax)
 				kmax = n;
-			cur[3 * i] = t < k->nthreads ? k->thread_first[t] : 0;
-			cur[3 * i + 1] = s0;
-			cur[3 * i + 2] = sp;
+			cur[4 * i] = t < k->nthreads ? k->thread_first[t] : 0;
+			cur[4 * i + 1] = t < k->nthreads ? k->thread_first[t + 1] : 0;
+			cur[4 * i + 2] = s0;
+			cur[4 * i + 3] = sp;
 		}
-		for (uint64_t kk = 0; kk < kmax; kk++) {
-			pass_lanes ld = {0, lanes, accs}, st = {0, lanes + ws, accs + ws};
+		for (uint64_t k0 = 0; k0 < kmax; k0 += COAL_TILE) {
+			uint32_t kn = kmax - k0 < COAL_TILE ? (uint32_t)(kmax - k0) : COAL_TILE;
+			for (uint32_t d = 0; d < 2 * kn; d++)
+				pass[d].n = 0;
+			/* lane after lane (so each pass's lanes ascend), its
+			 * accesses of the tile's instructions */
 			for (uint32_t i = 0; i < nt; i++) {
-				uint32_t t = t0 + i;
-				uint64_t *c = &cur[3 * i]; /* next load, next store, end of stores */
-				if (c[1] < c[2] && k->store_pos[c[1]] == kk) {
-					st.lane[st.n] = i;
-					st.acc[st.n++] = c[1]++;
-				} else if (t < k->nthreads && c[0] < k->thread_first[t + 1]) {
-					ld.lane[ld.n] = i;
-					ld.acc[ld.n++] = c[0]++;
+				uint64_t *c = &cur[4 * i];
+				for (uint32_t d = 0; d < kn; d++) {
+					pass_lanes *pl;
+					uint64_t a;
+					if (c[2] < c[3] && k->store_pos[c[2]] == k0 + d) {
+						pl = &pass[2 * d + 1];
+						a = c[2]++;
+						pl->addr[pl->n] = k->store_addr[a];
+						pl->bytes[pl->n] = k->store_bytes[a];
+					} else if (c[0] < c[1]) {
+						pl = &pass[2 * d];
+						a = c[0]++;
+						pl->addr[pl->n] = k->addr[a];
+						pl->bytes[pl->n] = k->bytes[a];
+					} else {
+						continue;
+					}
+					pl->lane[pl->n] = i;
+					pl->acc[pl->n++] = a;
+				}
+				/* its next tile's, asked for now */
+				if (c[0] + COAL_TILE < c[1]) {
+					__builtin_prefetch(&k->addr[c[0] + COAL_TILE]);
+					__builtin_prefetch(&k->bytes[c[0] + COAL_TILE]);
+				}
+				if (c[2] + COAL_TILE < c[3]) {
+					__builtin_prefetch(&k->store_pos[c[2] + COAL_TILE]);
+					__builtin_prefetch(&k->store_addr[c[2] + COAL_TILE]);
+					__builtin_prefetch(&k->store_bytes[c[2] + COAL_TILE]);
 				}
 			}
-			if (coal_pass(co, map, line_cap, &ld, k->addr, k->bytes, shift, ws, 0, &nr,
-				      lead_lane, lead_req, skip, sect, sshift) < 0 ||
-			    coal_pass(co, map, line_cap, &st, k->store_addr, k->store_bytes, shift, ws,
-				      1, &nr, lead_lane, lead_req, skip, sect, sshift) < 0)
-				goto out;
-			if (nr == co->instr_req_first[ni])
-				continue; /* every lane outside global memory */
-			co->instr_req_first[++ni] = nr;
+			for (uint32_t d = 0; d < kn; d++) {
+				if (coal_pass(co, map, line_cap, &pass[2 * d], shift, ws, 0, &nr,
+					      lead_lane, lead_req, skip, sect, sshift) < 0 ||
+				    coal_pass(co, map, line_cap, &pass[2 * d + 1], shift, ws, 1, &nr,
+					      lead_lane, lead_req, skip, sect, sshift) < 0)
+					goto out;
+				if (nr == co->instr_req_first[ni])
+					continue; /* every lane outside global memory */
+				co->instr_req_first[++ni] = nr;
+			}
 		}
 		if (spend) {
 			uint32_t te = t0 + nt < k->nthreads ? t0 + nt : k->nthreads;
@@ -290,6 +336,8 @@ out:
 	free(cur);
 	free(lanes);
 	free(accs);
+	free(addrs);
+	free(bytes);
 	return rc;
 }
 
