@@ -113,18 +113,28 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 	/* the previous lane's line and group, and its leader's request: a
 	 * lane with both the same joins that request, no look-up (gemm's
 	 * warps: one line a pass); its lanes and sectors are added once the
-	 * run of such lanes ends (nthr counts modulo its width either way) */
+	 * run of such lanes ends (nthr counts modulo its width either way).
+	 * A lane of the previous one's size below its group's end is in its
+	 * group: its group is not worked out again. */
 	uint64_t prev_line = UINT64_MAX, prev_r = 0;
-	uint32_t prev_start = UINT32_MAX, run = 0, run_m = 0;
+	uint32_t prev_start = UINT32_MAX, prev_end = 0, prev_by = UINT32_MAX, run = 0, run_m = 0;
 	for (uint32_t x = 0; x < pl->n; x++) {
 		uint32_t i = pl->lane[x], a = x;
 		if (skip && skipped(skip, addr[a]))
 			continue;
 		uint64_t line = addr[a] >> shift;
-		uint32_t g = group_len(ws, bytes[a]);
+		uint32_t by = bytes[a];
+		uint32_t m = sect ? sect_mask(addr[a], by, shift, sshift) : 0;
+		if (line == prev_line && by == prev_by && i < prev_end) {
+			run++;
+			run_m |= m;
+			continue;
+		}
+		uint32_t g = group_len(ws, (uint16_t)by);
 		/* (a power of two, but for an odd warp size: no division) */
 		uint32_t start = g & (g - 1) ? g * (i / g) : i & ~(g - 1);
-		uint32_t m = sect ? sect_mask(addr[a], bytes[a], shift, sshift) : 0;
+		prev_by = by;
+		prev_end = start + g;
 		if (line == prev_line && start == prev_start) {
 			run++;
 			run_m |= m;
@@ -312,6 +322,12 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 				}
 			}
 			for (uint32_t d = 0; d < kn; d++) {
+				/* the next instruction's first lines' slots, asked
+				 * for ahead (a part's lines' map outgrows the CPU's
+				 * nearest caches: gemm's, 512 KB) */
+				for (uint32_t e = 2 * d + 2; e < 2 * d + 4 && e < 2 * kn; e++)
+					if (pass[e].n)
+						linemap_prefetch(map, pass[e].addr[0] >> shift);
 				if (coal_pass(co, map, line_cap, &pass[2 * d], shift, ws, 0, &nr,
 					      lead_lane, lead_req, skip, sect, sshift) < 0 ||
 				    coal_pass(co, map, line_cap, &pass[2 * d + 1], shift, ws, 1, &nr,
