@@ -493,9 +493,13 @@ static int coal_warps(coal_run *r)
 				coal_drop_run(k, t0, nt, kk, k0);
 			uint32_t nlead = 0;
 			/* the previous lane's line, group and leader: neighbouring
-			 * lanes mostly share a line, and then share its leader */
+			 * lanes mostly share a line, and then share its leader;
+			 * a run of such lanes' threads and sectors is added to the
+			 * leader's request once it ends (each lane's bit-field
+			 * update read back by the next stalled the CPU: most of
+			 * coalescing's time under l1.sector) */
 			uint64_t prev_line = UINT64_MAX;
-			uint32_t prev_start = UINT32_MAX, prev_j = 0, prev_id = 0;
+			uint32_t prev_start = UINT32_MAX, prev_j = 0, prev_id = 0, run = 0, run_m = 0;
 			for (uint32_t i = 0; i < nt; i++) {
 				uint64_t a = k->thread_first[t0 + i] + kk;
 				if (a >= k->thread_first[t0 + i + 1])
@@ -504,15 +508,20 @@ static int coal_warps(coal_run *r)
 					continue;
 				uint64_t line = k->addr[a] >> shift;
 				uint32_t g = group_len(s->warp_size, k->bytes[a]);
-				uint32_t start = g * (i / g);
+				/* (a power of two, but for an odd warp size: no division) */
+				uint32_t start = g & (g - 1) ? g * (i / g) : i & ~(g - 1);
 				if (line == prev_line && start == prev_start) {
 					if (lanes)
 						co->load_line[a] = prev_id;
-					req[lead_req[prev_j]].nthr++;
+					run++;
 					if (sect)
-						req[lead_req[prev_j]].sect |=
-							sect_mask(k->addr[a], k->bytes[a], shift, sshift);
+						run_m |= sect_mask(k->addr[a], k->bytes[a], shift, sshift);
 					continue;
+				}
+				if (run) {
+					req[lead_req[prev_j]].nthr += run;
+					req[lead_req[prev_j]].sect |= run_m;
+					run = run_m = 0;
 				}
 				uint32_t m = sect ? sect_mask(k->addr[a], k->bytes[a], shift, sshift) : 0;
 				/* the slot of this thread's load COAL_PF on, asked for
@@ -549,6 +558,10 @@ static int coal_warps(coal_run *r)
 				req[nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1, .sect = m};
 				lead_lane[nlead] = i;
 				lead_req[nlead++] = nr++;
+			}
+			if (run) {
+				req[lead_req[prev_j]].nthr += run;
+				req[lead_req[prev_j]].sect |= run_m;
 			}
 			if (nr == (ident ? ni : irf[ni]))
 				continue; /* every lane outside global memory */
