@@ -454,7 +454,34 @@ typedef struct coal_run {
 /* How many of a thread's loads ahead coal_warps fetches a line's slot. */
 #define COAL_PF 16
 
+/* A tile of coal_warps: the loads of COAL_TILE warp instructions read
+ * lane after lane (as coal_stores's), instruction d's n[d] of them from
+ * d * warp size on. */
+typedef struct coal_tile {
+	uint32_t n[COAL_TILE];
+	uint32_t *lane;
+	uint64_t *acc, *addr;
+	uint16_t *bytes;
+} coal_tile;
+
+static int coal_warps_in(coal_run *r, coal_tile *tl);
+
 static int coal_warps(coal_run *r)
+{
+	size_t n = (size_t)(r->s->warp_size ? r->s->warp_size : 1) * COAL_TILE;
+	coal_tile tl = {.lane = malloc(n * sizeof *tl.lane),
+			.acc = malloc(n * sizeof *tl.acc),
+			.addr = malloc(n * sizeof *tl.addr),
+			.bytes = malloc(n * sizeof *tl.bytes)};
+	int rc = tl.lane && tl.acc && tl.addr && tl.bytes ? coal_warps_in(r, &tl) : RD_ENOMEM;
+	free(tl.lane);
+	free(tl.acc);
+	free(tl.addr);
+	free(tl.bytes);
+	return rc;
+}
+
+static int coal_warps_in(coal_run *r, coal_tile *tl)
 {
 	const rd_kernel *k = r->k;
 	const rd_sched *s = r->s;
@@ -466,6 +493,7 @@ static int coal_warps(coal_run *r)
 	uint64_t *const irf = r->irf;
 	uint32_t *const lead_lane = r->lead_lane;
 	uint64_t *const lead_req = r->lead_req;
+	const uint32_t ws = s->warp_size ? s->warp_size : 1;
 	uint64_t ni = 0, nr = 0;
 	int ident = 1;
 	/* loads below it were dropped (k->drop); a run that starts inside a
@@ -489,6 +517,28 @@ static int coal_warps(coal_run *r)
 		if (cut)
 			kmax = r->ke;
 		for (uint64_t kk = k0; kk < kmax; kk++) {
+			uint32_t d = (uint32_t)((kk - k0) % COAL_TILE);
+			if (!d) { /* the tile's loads, lane after lane */
+				uint32_t kn = kmax - kk < COAL_TILE ? (uint32_t)(kmax - kk) : COAL_TILE;
+				for (uint32_t e = 0; e < kn; e++)
+					tl->n[e] = 0;
+				for (uint32_t i = 0; i < nt; i++) {
+					uint64_t f = k->thread_first[t0 + i] + kk;
+					uint64_t end = k->thread_first[t0 + i + 1];
+					for (uint32_t e = 0; e < kn && f + e < end; e++) {
+						size_t x = (size_t)e * ws + tl->n[e]++;
+						tl->lane[x] = i;
+						tl->acc[x] = f + e;
+						tl->addr[x] = k->addr[f + e];
+						tl->bytes[x] = k->bytes[f + e];
+					}
+					if (f + 2 * COAL_TILE <= end) { /* its next tile's */
+						__builtin_prefetch(&k->addr[f + COAL_TILE]);
+						__builtin_prefetch(&k->addr[f + 2 * COAL_TILE - 1]);
+						__builtin_prefetch(&k->bytes[f + 2 * COAL_TILE - 1]);
+					}
+				}
+			}
 			if (k->drop && kk > k0 && !(kk & COAL_DROP_RUN))
 				coal_drop_run(k, t0, nt, kk, k0);
 			uint32_t nlead = 0;
@@ -500,14 +550,15 @@ static int coal_warps(coal_run *r)
 			 * coalescing's time under l1.sector) */
 			uint64_t prev_line = UINT64_MAX;
 			uint32_t prev_start = UINT32_MAX, prev_j = 0, prev_id = 0, run = 0, run_m = 0;
-			for (uint32_t i = 0; i < nt; i++) {
-				uint64_t a = k->thread_first[t0 + i] + kk;
-				if (a >= k->thread_first[t0 + i + 1])
-					continue; /* this thread has no k-th load */
-				if (skipped(skip, k->addr[a]))
+			for (size_t x = (size_t)d * ws, xe = x + tl->n[d]; x < xe; x++) {
+				/* (the lanes with a kk-th load, in order) */
+				uint32_t i = tl->lane[x];
+				uint64_t a = tl->acc[x], ad = tl->addr[x];
+				uint16_t by = tl->bytes[x];
+				if (skipped(skip, ad))
 					continue;
-				uint64_t line = k->addr[a] >> shift;
-				uint32_t g = group_len(s->warp_size, k->bytes[a]);
+				uint64_t line = ad >> shift;
+				uint32_t g = group_len(s->warp_size, by);
 				/* (a power of two, but for an odd warp size: no division) */
 				uint32_t start = g & (g - 1) ? g * (i / g) : i & ~(g - 1);
 				if (line == prev_line && start == prev_start) {
@@ -515,7 +566,7 @@ static int coal_warps(coal_run *r)
 						co->load_line[a] = prev_id;
 					run++;
 					if (sect)
-						run_m |= sect_mask(k->addr[a], k->bytes[a], shift, sshift);
+						run_m |= sect_mask(ad, by, shift, sshift);
 					continue;
 				}
 				if (run) {
@@ -523,7 +574,7 @@ static int coal_warps(coal_run *r)
 					req[lead_req[prev_j]].sect |= run_m;
 					run = run_m = 0;
 				}
-				uint32_t m = sect ? sect_mask(k->addr[a], k->bytes[a], shift, sshift) : 0;
+				uint32_t m = sect ? sect_mask(ad, by, shift, sshift) : 0;
 				/* the slot of this thread's load COAL_PF on, asked for
 				 * now: a large table's probe misses the CPU's caches
 				 * (the 64 MiB random stream's line numbering: 78 ns
