@@ -119,10 +119,18 @@ void rd_kernel_spare_free(rd_kernel_spare *s)
 	free(s);
 }
 
+/* A part of this many bytes of accesses or more (10 a load, 18 a store,
+ * as built) is freed, not kept: the spare is held while the part's cases
+ * run, which a large part's pages would add to the run's peak (its own
+ * are given back as it is coalesced: coal_build_sect). Below it a spare
+ * adds at most this much (gemm, l1.stores=ignore on hopper-h100: 63 ->
+ * 74 MB). */
+#define SPARE_MAX ((uint64_t)64 << 20)
+
 void kernel_spend_accesses(rd_kernel *k)
 {
 	rd_kernel_spare *s = k->spare;
-	if (s && !k->release && k->addr && k->bytes) {
+	if (s && !k->release && k->addr && k->bytes && k->nloads * 10 + k->nstores * 18 < SPARE_MAX) {
 		pthread_mutex_lock(&s->mu);
 		spare_clear(s);
 		s->addr = k->addr;

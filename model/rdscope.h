@@ -663,10 +663,12 @@ rd_kernel *rd_kernel_builder_finish(rd_kernel_builder *b);
  * are then not given back to the system and faulted in again, part after
  * part (a part of gemm's: 38 MB; 1.3 million page faults over the launch
  * on 132 SMs, a quarter of its time). The spare holds one part's arrays
- * at most, from a kernel's rd_parts_add_spent (the kernels a builder
- * using it finishes name it: rd_kernel.spare) to the next builder's use,
- * or rd_parts_finish, which frees them before its own work; it must
- * outlive those kernels until then. Thread-safe. NULL: out of memory.
+ * at most, a part's under 64 MiB of accesses as built (they are held
+ * while its cases run), from its rd_parts_add_spent (the kernels a
+ * builder using the spare finishes name it: rd_kernel.spare) to the next
+ * builder's use, or to rd_parts_finish, which frees them before its own
+ * work; it must outlive those kernels until then. Thread-safe. NULL: out
+ * of memory.
  */
 typedef struct rd_kernel_spare rd_kernel_spare;
 rd_kernel_spare *rd_kernel_spare_new(void);

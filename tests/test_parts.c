@@ -196,6 +196,42 @@ static void test_parts_spare(void **state)
 	rd_kernel_spare_free(spare);
 }
 
+/* A part of 64 MiB of accesses or more (10 bytes a load as built) is not
+ * kept: its arrays are freed, the spare left empty (it would hold them
+ * while the part's cases run); one just below is kept. */
+static void test_parts_spare_large(void **state)
+{
+	(void)state;
+	rd_config c;
+	config(&c, 0);
+	rd_kernel_spare *spare = rd_kernel_spare_new();
+	assert_non_null(spare);
+	rd_parts *p = rd_parts_new(&c, 1);
+	assert_non_null(p);
+	const uint64_t big = ((uint64_t)64 << 20) / 10 + 1;
+	for (int i = 0; i < 2; i++) {
+		uint64_t n = i ? big : big - 1; /* below, then at the limit */
+		rd_kernel_builder *b = rd_kernel_builder_new("big", BS, 1, 1);
+		assert_non_null(b);
+		rd_kernel_builder_use_spare(b, spare);
+		for (uint64_t j = 0; j < n; j++) /* one line again and again */
+			assert_int_equal(rd_kernel_builder_add(b, 0, 0, 64 + (j & 7) * 4, 4), 0);
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		assert_non_null(k);
+		uint32_t *ids = malloc(sizeof *ids);
+		assert_non_null(ids);
+		ids[0] = 0;
+		rd_kernel_set_part_blocks(k, ids, 1);
+		assert_int_equal(rd_parts_add_spent(p, k, NULL, NULL), RD_OK);
+		uint64_t loads, stores;
+		kernel_spare_held(spare, &loads, &stores);
+		assert_int_equal(loads, i ? 0 : n);
+		rd_kernel_free(k);
+	}
+	rd_parts_free(p);
+	rd_kernel_spare_free(spare);
+}
+
 static void test_launch_ids(void **state)
 {
 	(void)state;
@@ -220,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_parts_whole),
 		cmocka_unit_test(test_parts_max_threads),
 		cmocka_unit_test(test_parts_spare),
+		cmocka_unit_test(test_parts_spare_large),
 		cmocka_unit_test(test_launch_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
