@@ -721,6 +721,30 @@ static int gline_cmp(const void *pa, const void *pb)
 	return a->x < b->x ? -1 : a->x > b->x;
 }
 
+/* The skipped periods' counts added: E times each reference's counts of
+ * one period (delta, from start to now; distinct: its first touches are
+ * distinct lines, rd_count_extrapolate, else rd_count_add), and the
+ * reuses pairs found. 0, or -1 (said; r->failed when the counts overflow). */
+static int skipped_counts(run *r, const kd_stmt *st, rd_count_ref *delta,
+			  const rd_count_ref *start, uint64_t E, const uint8_t *pairs, int distinct)
+{
+	rd_count *cnt = r->count;
+	int nr = r->d->nrefs;
+	diff(delta, rd_count_refs(cnt), start, nr);
+	if ((distinct ? rd_count_extrapolate(cnt, delta, E) : rd_count_add(cnt, delta, E)) < 0) {
+		r->failed = 1;
+		return kd_fail(r->d, st->line, "the counts pass 2^64");
+	}
+	if (r->flat && r->flat->acc)
+		for (int i = 0; i < nr; i++)
+			r->flat->acc[i] += delta[i].accesses * E;
+	for (int p = 0; p < nr; p++)
+		for (int q = 0; q < nr; q++)
+			if (pairs[(size_t)p * nr + q] && rd_count_note_reuse(cnt, (uint32_t)p, (uint32_t)q) < 0)
+				return kd_oom(r->d);
+	return 0;
+}
+
 /* The skip (try_skip's) with the skipped lines kept as the counter's
  * ghosts (rd_count_ghost) instead of touched one by one, and (4) asked of
  * whole spans of lines (rd_count_span): the same conditions, the same
@@ -864,21 +888,8 @@ static int ghost_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, in
 		i = j;
 	}
 	/* skipped: the counts, their first touches distinct lines */
-	diff(delta, rd_count_refs(cnt), start, nr);
-	if (rd_count_extrapolate(cnt, delta, E) < 0) {
-		rc = kd_fail(d, st->line, "the counts pass 2^64");
-		r->failed = 1;
+	if ((rc = skipped_counts(r, st, delta, start, E, pairs, 1)) < 0)
 		goto out;
-	}
-	if (r->flat && r->flat->acc)
-		for (int i = 0; i < nr; i++)
-			r->flat->acc[i] += delta[i].accesses * E;
-	for (int p = 0; p < nr; p++)
-		for (int q = 0; q < nr; q++)
-			if (pairs[(size_t)p * nr + q] && rd_count_note_reuse(cnt, (uint32_t)p, (uint32_t)q) < 0) {
-				rc = kd_oom(d);
-				goto out;
-			}
 	/* the lines new to the flat loop's window, as they come (translates
 	 * are distinct lines: seen now is seen before their touch) */
 	for (size_t i = 0; i < nfresh; i++)
@@ -984,22 +995,8 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 		}
 	}
 	/* skipped: the counts */
-	const rd_count_ref *now = rd_count_refs(cnt);
-	diff(delta, now, start, nr);
-	if (rd_count_add(cnt, delta, E) < 0) {
-		rc = kd_fail(d, st->line, "the counts pass 2^64");
-		r->failed = 1;
+	if ((rc = skipped_counts(r, st, delta, start, E, pairs, 0)) < 0)
 		goto out;
-	}
-	if (r->flat && r->flat->acc)
-		for (int i = 0; i < nr; i++)
-			r->flat->acc[i] += delta[i].accesses * E;
-	for (int p = 0; p < nr; p++)
-		for (int q = 0; q < nr; q++)
-			if (pairs[(size_t)p * nr + q] && rd_count_note_reuse(cnt, (uint32_t)p, (uint32_t)q) < 0) {
-				rc = kd_oom(d);
-				goto out;
-			}
 	/* the lines of the skipped periods: period m's moving lines, oldest
 	 * touch first, with the references that touched them last */
 	size_t nmov = 0;
