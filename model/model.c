@@ -1308,6 +1308,8 @@ void rd_parts_free(rd_parts *p)
 {
 	if (!p)
 		return;
+	if (p->spare) /* a run that failed or stopped before finishing */
+		kernel_spare_empty(p->spare);
 	for (int i = 0; i < RD_NCASES; i++)
 		counts_free(&p->cc[i]);
 	l2pack_free(&p->pk);

@@ -866,7 +866,9 @@ static int ghost_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, in
 		for (uint64_t e = 1; e <= E; e++) {
 			uint64_t o = (uint64_t)od[i].step * e;
 			int k = rd_count_span(cnt, u + o, v + o, refs);
-			if (k < 0) { /* line by line */
+			if (k < 0) { /* line by line (what the span marked before it
+				      * gave up is not a reuse) */
+				memset(refs, 0, (size_t)nr * sizeof *refs);
 				for (uint64_t y = u + o; y <= v + o; y++) {
 					uint32_t prev;
 					int seen = rd_count_last(cnt, y, &prev);

@@ -760,6 +760,18 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 			input_close(in);
 			return INPUT_EINPUT;
 		}
+		for (const char *p = in->sel;; p++) {
+			size_t n = strcspn(p, ",");
+			if (!n) {
+				say(err, errlen, "%s: --kernel %s: an empty item in the list", spec,
+				    in->sel);
+				input_close(in);
+				return INPUT_EINPUT;
+			}
+			p += n;
+			if (!*p)
+				break;
+		}
 	}
 	if (in->sel && *in->sel && strspn(in->sel, "0123456789") == strlen(in->sel)) {
 		errno = 0;
@@ -862,8 +874,9 @@ static int selected(input *in, const char *name)
 		return 1;
 	if (in->sel_index >= 0)
 		return in->index == in->sel_index;
-	if (!strcmp(name, in->sel)) {
-		in->sel_hit = ~0ull; /* a name with commas, given whole */
+	size_t whole = strlen(in->sel);
+	if (!strncmp(name, in->sel, whole) && (!name[whole] || name[whole] == '[')) {
+		in->sel_hit = ~0ull; /* a name (or its launches) with commas, given whole */
 		return 1;
 	}
 	if (!in->sel_list)

@@ -198,6 +198,9 @@ result "--kernel A,B: a list of names and indices" $?
 rds run -q --kernel copy2d,gathr $S/tiny.kdesc
 [ $rc -eq 2 ] && err_is "rdscope: $S/tiny.kdesc: --kernel copy2d,gathr: no kernel 'gathr' (kernels: copy2d, gather)"
 result "--kernel A,B: an item naming no kernel: exit 2, kernels listed" $?
+rds run -q --kernel copy2d,,gathr $S/tiny.kdesc
+[ $rc -eq 2 ] && err_is "rdscope: $S/tiny.kdesc: --kernel copy2d,,gathr: an empty item in the list"
+result "--kernel A,,B: an empty item (which would hide the rest): exit 2" $?
 # launch loops name their launches; the bare name selects all of them
 [ "$(sel --kernel fdtd_step2_kernel samples/polybench/fdtd-2d.kdesc:small)" = "fdtd_step2_kernel[t=0] fdtd_step2_kernel[t=1] " ] &&
 	[ "$(sel --kernel 'fdtd_step1_kernel[t=1]' samples/polybench/fdtd-2d.kdesc:small)" = "fdtd_step1_kernel[t=1] " ]
