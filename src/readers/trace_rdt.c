@@ -105,11 +105,10 @@ typedef struct rdt_reader {
 	uint64_t table;
 	char name[RDT_NAME_MAX + 1];
 	/* A kernel past the load limit modelled in parts (rdt_load_blocks):
-	 * the whole kernel, lent and checked once, of table entry whole_ki
-	 * (kernel next - 1), whose parts are copied from it; or NULL.
-	 * unlimited: rdt_load takes a kernel past the limit (for this). */
+	 * the current kernel whole (rdt_next drops it), lent and checked
+	 * once, whose parts are copied from it; or NULL. unlimited: rdt_load
+	 * takes a kernel past the limit (for this). */
 	rd_kernel *whole;
-	uint32_t whole_ki;
 	int unlimited;
 } rdt_reader;
 
@@ -118,12 +117,11 @@ typedef struct rdt_reader {
  * at base, when i is a multiple of RDT_CHUNK), so that checking a kernel
  * larger than memory does not hold it. */
 #define RDT_CHUNK (1u << 20)
-#define LET_GO(r, base, i, width)                                                          \
-	do {                                                                               \
-		if ((r)->unlimited && (i) && !((i) % RDT_CHUNK))                            \
-			map_drop((r)->map, (const char *)(base) + ((i) - RDT_CHUNK) * (width), \
-				 (size_t)RDT_CHUNK * (width));                                \
-	} while (0)
+static inline void let_go(const rdt_reader *r, const void *base, uint64_t i, size_t width)
+{
+	if (r->unlimited && i && !(i % RDT_CHUNK))
+		map_drop(r->map, (const char *)base + (i - RDT_CHUNK) * width, (size_t)RDT_CHUNK * width);
+}
 
 static int rdt_fail(rdt_reader *r, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -217,7 +215,7 @@ static int rdt_sites(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 	}
 	k->nsites = nsites;
 	for (uint64_t i = 0; i < n; i++) {
-		LET_GO(r, k->site, i, 4);
+		let_go(r, k->site, i, 4);
 		if (!k->release)
 			k->site[i] = get32(p + i * 4);
 		if (k->site[i] >= nsites)
@@ -321,7 +319,7 @@ static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 	const char *bad = NULL;
 	uint64_t at = 0;
 	for (uint64_t i = 0; !bad && i < n; i++) {
-		LET_GO(r, k->store_tid, i, 4);
+		let_go(r, k->store_tid, i, 4);
 		if (k->store_tid[i] >= nt)
 			bad = "a store's thread id is not below the store thread count", at = i;
 		else if (i && k->store_tid[i] < k->store_tid[i - 1])
@@ -331,7 +329,7 @@ static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 		bad = "its last store's thread is not the last store thread (store thread count "
 		      "is 1 + the largest thread id with a store)", at = n - 1;
 	for (uint64_t i = 0; !bad && i < n; i++) {
-		LET_GO(r, k->store_bytes, i, 2);
+		let_go(r, k->store_bytes, i, 2);
 		if (k->store_bytes[i] == 0)
 			bad = "a store of 0 bytes", at = i;
 	}
@@ -342,8 +340,8 @@ static int rdt_stores(rdt_reader *r, const unsigned char *e, rd_kernel *k)
 	 * walk, before the thread's accesses run out. */
 	uint64_t run = 0, loads = 0; /* the index of the thread's first store; its loads */
 	for (uint64_t i = 0; !bad && i < n; i++) {
-		LET_GO(r, k->store_tid, i, 4);
-		LET_GO(r, k->store_pos, i, 4);
+		let_go(r, k->store_tid, i, 4);
+		let_go(r, k->store_pos, i, 4);
 		uint32_t tid = k->store_tid[i];
 		if (!i || tid != k->store_tid[i - 1]) {
 			run = i;
@@ -441,7 +439,7 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 	if (k->thread_first[0] != 0)
 		bad = "thread_first[0] is not 0";
 	for (uint64_t t = 0; !bad && t < nthreads; t++) {
-		LET_GO(r, k->thread_first, t, 8);
+		let_go(r, k->thread_first, t, 8);
 		if (k->thread_first[t + 1] < k->thread_first[t])
 			bad = "thread_first decreases", at = t + 1;
 	}
@@ -451,7 +449,7 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 		bad = "its last thread has no loads (thread count is 1 + the last thread with a "
 		      "load)", at = nthreads - 1;
 	for (uint64_t i = 0; !bad && i < nloads; i++) {
-		LET_GO(r, k->bytes, i, 2);
+		let_go(r, k->bytes, i, 2);
 		if (k->bytes[i] == 0)
 			bad = "an access of 0 bytes", at = i;
 	}
@@ -472,76 +470,16 @@ static int rdt_load(trace_reader *rr, rd_kernel **out)
 	return TRACE_OK;
 }
 
-/*
- * A kernel past the load limit (RDSCOPE_MAX_LOADS), read from a mapped
- * file, is modelled in parts (rd_parts): the whole kernel is lent from the
- * mapping and checked once, and each part -- the blocks keep() accepts,
- * their threads numbered over the part's own blocks (rd_kernel.part_block)
- * -- is copied out of it, so that memory holds one part's accesses (10
- * bytes a load, 18 a store) and the limit counts a part's. Asked for its
- * shape (nblocks), a kernel within the limit, one whose stores are counted
- * only (versions 1 and 2) or one of a file read into memory (compressed,
- * or standard input) is loaded whole as rdt_load does (*nblocks 0: the
- * caller models it whole); any kernel of a mapped file gives its parts.
- */
+/* The part of whole kernel w of the blocks keep() accepts into *out, and
+ * w's blocks into *nblocks (if not NULL). */
 static int rdt_part(rdt_reader *r, const rd_kernel *w, int (*keep)(void *ctx, uint64_t block),
-		    void *ctx, rd_kernel **out);
-
-static int rdt_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
-			   uint64_t *nblocks, rd_kernel **out)
-{
-	rdt_reader *r = (rdt_reader *)rr;
-	*out = NULL;
-	const unsigned char *e = r->data + r->table + (uint64_t)(r->next - 1) * r->entry;
-	uint64_t nloads = get64(e + 32), nstores = get64(e + 40);
-	int counted = nstores && (r->version < 3 || (!get64(e + 64) && !get32(e + 72)));
-	uint64_t lim = trace_max_loads();
-	int can = r->map && little_endian() && !counted;
-	if (nblocks && (!can || (nloads <= lim && nstores <= lim))) {
-		*nblocks = 0; /* the kernel whole (or the limit's error) */
-		return rdt_load(rr, out);
-	}
-	if (!can) /* (a part asked of a kernel the shape gave whole) */
-		return rdt_fail(r, "kernel %s: cannot be read in parts (stores counted only, or "
-				   "the file not mapped)", r->name),
-		       TRACE_EINPUT;
-	if (!r->whole || r->whole_ki != r->next - 1) {
-		rd_kernel_free(r->whole);
-		r->whole = NULL;
-		r->unlimited = 1;
-		int rc = rdt_load(rr, &r->whole);
-		r->unlimited = 0;
-		if (rc != TRACE_OK)
-			return rc;
-		r->whole_ki = r->next - 1;
-		/* checked: its pages go back (the parts read theirs again) */
-		const rd_kernel *w = r->whole;
-		map_drop(r->map, w->thread_first, ((size_t)w->nthreads + 1) * sizeof *w->thread_first);
-		map_drop(r->map, w->addr, w->nloads * sizeof *w->addr);
-		map_drop(r->map, w->bytes, w->nloads * sizeof *w->bytes);
-		if (w->site)
-			map_drop(r->map, w->site, w->nloads * sizeof *w->site);
-		if (w->store_tid) {
-			map_drop(r->map, w->store_addr, w->nstores * sizeof *w->store_addr);
-			map_drop(r->map, w->store_tid, w->nstores * sizeof *w->store_tid);
-			map_drop(r->map, w->store_pos, w->nstores * sizeof *w->store_pos);
-			map_drop(r->map, w->store_bytes, w->nstores * sizeof *w->store_bytes);
-		}
-	}
-	const rd_kernel *w = r->whole;
-	uint64_t bs = w->block_size, nt = w->nthreads > w->store_threads ? w->nthreads
-									 : w->store_threads;
-	if (nblocks)
-		*nblocks = (nt + bs - 1) / bs;
-	return rdt_part(r, w, keep, ctx, out);
-}
-
-static int rdt_part(rdt_reader *r, const rd_kernel *w, int (*keep)(void *ctx, uint64_t block),
-		    void *ctx, rd_kernel **out)
+		    void *ctx, uint64_t *nblocks, rd_kernel **out)
 {
 	uint64_t bs = w->block_size, nt = w->nthreads > w->store_threads ? w->nthreads
 									 : w->store_threads;
 	uint64_t nb = (nt + bs - 1) / bs, kept = 0, loads = 0, stores = 0;
+	if (nblocks)
+		*nblocks = nb;
 	for (uint64_t b = 0; b < nb; b++)
 		kept += keep(ctx, b) != 0;
 	uint32_t *ids = malloc((kept ? kept : 1) * sizeof *ids);
@@ -651,6 +589,59 @@ static int rdt_part(rdt_reader *r, const rd_kernel *w, int (*keep)(void *ctx, ui
 	rd_kernel_set_part_blocks(k, ids, (uint32_t)kept);
 	*out = k;
 	return TRACE_OK;
+}
+
+/*
+ * A kernel past the load limit (RDSCOPE_MAX_LOADS), read from a mapped
+ * file, is modelled in parts (rd_parts): the whole kernel is lent from the
+ * mapping and checked once, and each part -- the blocks keep() accepts,
+ * their threads numbered over the part's own blocks (rd_kernel.part_block)
+ * -- is copied out of it, so that memory holds one part's accesses (10
+ * bytes a load, 18 a store) and the limit counts a part's. Asked for its
+ * shape (nblocks), a kernel within the limit, one whose stores are counted
+ * only (versions 1 and 2) or one of a file read into memory (compressed,
+ * or standard input) is loaded whole as rdt_load does (*nblocks 0: the
+ * caller models it whole); any kernel of a mapped file gives its parts.
+ */
+static int rdt_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+			   uint64_t *nblocks, rd_kernel **out)
+{
+	rdt_reader *r = (rdt_reader *)rr;
+	*out = NULL;
+	const unsigned char *e = r->data + r->table + (uint64_t)(r->next - 1) * r->entry;
+	uint64_t nloads = get64(e + 32), nstores = get64(e + 40);
+	int counted = nstores && (r->version < 3 || (!get64(e + 64) && !get32(e + 72)));
+	uint64_t lim = trace_max_loads();
+	int can = r->map && little_endian() && !counted;
+	if (nblocks && (!can || (nloads <= lim && nstores <= lim))) {
+		*nblocks = 0; /* the kernel whole (or the limit's error) */
+		return rdt_load(rr, out);
+	}
+	if (!can) /* (a part asked of a kernel the shape gave whole) */
+		return rdt_fail(r, "kernel %s: cannot be read in parts (stores counted only, or "
+				   "the file not mapped)", r->name),
+		       TRACE_EINPUT;
+	if (!r->whole) {
+		r->unlimited = 1;
+		int rc = rdt_load(rr, &r->whole);
+		r->unlimited = 0;
+		if (rc != TRACE_OK)
+			return rc;
+		/* checked: its pages go back (the parts read theirs again) */
+		const rd_kernel *w = r->whole;
+		map_drop(r->map, w->thread_first, ((size_t)w->nthreads + 1) * sizeof *w->thread_first);
+		map_drop(r->map, w->addr, w->nloads * sizeof *w->addr);
+		map_drop(r->map, w->bytes, w->nloads * sizeof *w->bytes);
+		if (w->site)
+			map_drop(r->map, w->site, w->nloads * sizeof *w->site);
+		if (w->store_tid) {
+			map_drop(r->map, w->store_addr, w->nstores * sizeof *w->store_addr);
+			map_drop(r->map, w->store_tid, w->nstores * sizeof *w->store_tid);
+			map_drop(r->map, w->store_pos, w->nstores * sizeof *w->store_pos);
+			map_drop(r->map, w->store_bytes, w->nstores * sizeof *w->store_bytes);
+		}
+	}
+	return rdt_part(r, r->whole, keep, ctx, nblocks, out);
 }
 
 static void rdt_close(trace_reader *rr)
