@@ -118,7 +118,7 @@ struct input {
 	char *spec;
 	const char *sel;         /* NULL: all */
 	long sel_index;          /* >= 0: select by index */
-	int sel_list;            /* sel is a list "A,B,...": its items so far matched */
+	int sel_list;            /* sel is a list "A,B,..." (of at most 64 items) */
 	uint64_t sel_hit;        /* bit i: item i of the list matched a kernel */
 	trace_reader *r;
 	rd_kernel *builtin;      /* a builtin: its one kernel */
@@ -128,6 +128,19 @@ struct input {
 	size_t nnames;
 	char err[1024];
 };
+
+/* The next item of a --kernel list from *p (NULL: none left): 1 with the
+ * item at *item, n bytes long (up to the next comma), *p moved past it;
+ * 0 at the end. */
+static int list_item(const char **p, const char **item, size_t *n)
+{
+	if (!*p)
+		return 0;
+	*item = *p;
+	*n = strcspn(*p, ",");
+	*p = (*p)[*n] ? *p + *n + 1 : NULL;
+	return 1;
+}
 
 static int is_dir(const char *path)
 {
@@ -752,25 +765,17 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 	in->sel_index = -1;
 	in->sel_list = in->sel && strchr(in->sel, ',');
 	if (in->sel_list) {
-		size_t items = 1;
-		for (const char *p = in->sel; (p = strchr(p, ',')); p++)
-			items++;
-		if (items > 64) {
-			say(err, errlen, "%s: --kernel %s: at most 64 kernels in a list", spec, in->sel);
+		const char *p = in->sel, *it;
+		size_t n, items = 0, empty = 0;
+		while (list_item(&p, &it, &n))
+			items++, empty += !n;
+		const char *why = items > 64 ? "at most 64 kernels in a list"
+				  : empty    ? "an empty item in the list"
+					     : NULL;
+		if (why) {
+			say(err, errlen, "%s: --kernel %s: %s", spec, in->sel, why);
 			input_close(in);
 			return INPUT_EINPUT;
-		}
-		for (const char *p = in->sel;; p++) {
-			size_t n = strcspn(p, ",");
-			if (!n) {
-				say(err, errlen, "%s: --kernel %s: an empty item in the list", spec,
-				    in->sel);
-				input_close(in);
-				return INPUT_EINPUT;
-			}
-			p += n;
-			if (!*p)
-				break;
 		}
 	}
 	if (in->sel && *in->sel && strspn(in->sel, "0123456789") == strlen(in->sel)) {
@@ -853,6 +858,15 @@ int input_open(const char *spec, const input_opts *o, input **out, char *err, si
 
 /* Does the selection item sel[0 .. n) (a name or an INDEX) select the
  * kernel just announced (name)? */
+/* Does sel[0 .. n) name the kernel name? "fdtd_step1_kernel" names every
+ * "fdtd_step1_kernel[t=..]" too. */
+static int name_selects(const char *name, const char *sel, size_t n)
+{
+	return !strncmp(name, sel, n) && (name[n] == '\0' || name[n] == '[');
+}
+
+/* Does the list item sel[0 .. n) (a name or an INDEX) select the kernel
+ * just announced (name)? */
 static int item_selects(const input *in, const char *sel, size_t n, const char *name)
 {
 	if (n && strspn(sel, "0123456789") >= n) {
@@ -863,8 +877,7 @@ static int item_selects(const input *in, const char *sel, size_t n, const char *
 		num[n] = '\0';
 		return in->index == strtol(num, NULL, 10);
 	}
-	/* "fdtd_step1_kernel" selects every "fdtd_step1_kernel[t=..]" */
-	return !strncmp(name, sel, n) && (name[n] == '\0' || name[n] == '[');
+	return name_selects(name, sel, n);
 }
 
 /* Is the kernel just announced (name) selected? */
@@ -874,24 +887,18 @@ static int selected(input *in, const char *name)
 		return 1;
 	if (in->sel_index >= 0)
 		return in->index == in->sel_index;
-	size_t whole = strlen(in->sel);
-	if (!strncmp(name, in->sel, whole) && (!name[whole] || name[whole] == '[')) {
-		in->sel_hit = ~0ull; /* a name (or its launches) with commas, given whole */
+	if (name_selects(name, in->sel, strlen(in->sel))) {
+		in->sel_hit = ~0ull; /* (a list: a name with commas, given whole) */
 		return 1;
 	}
-	if (!in->sel_list)
-		return item_selects(in, in->sel, strlen(in->sel), name);
-	int hit = 0, i = 0;
-	for (const char *p = in->sel; i < 64; i++) {
-		size_t n = strcspn(p, ",");
-		if (item_selects(in, p, n, name)) {
+	const char *p = in->sel, *it;
+	size_t n;
+	int hit = 0;
+	for (int i = 0; in->sel_list && list_item(&p, &it, &n); i++)
+		if (item_selects(in, it, n, name)) {
 			in->sel_hit |= 1ull << i;
 			hit = 1;
 		}
-		if (!p[n])
-			break;
-		p += n + 1;
-	}
 	return hit;
 }
 
@@ -900,17 +907,13 @@ static int selected(input *in, const char *name)
 static void unmatched_item(const input *in, char *item, size_t len)
 {
 	*item = '\0';
-	int i = 0;
-	for (const char *p = in->sel; in->sel_list && i < 64; i++) {
-		size_t n = strcspn(p, ",");
+	const char *p = in->sel, *it;
+	size_t n;
+	for (int i = 0; in->sel_list && list_item(&p, &it, &n); i++)
 		if (!(in->sel_hit >> i & 1)) {
-			snprintf(item, len, "%.*s", (int)n, p);
+			snprintf(item, len, "%.*s", (int)n, it);
 			return;
 		}
-		if (!p[n])
-			break;
-		p += n + 1;
-	}
 }
 
 static void note_name(input *in, const char *name)
