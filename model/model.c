@@ -1304,6 +1304,68 @@ int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb,
 	return rc;
 }
 
+/* The L1 counts of the parts added so far (rd_parts_peek): copied under
+ * the mutex (the parts keep theirs), classified as rd_parts_finish
+ * classifies them, unscaled, no L2 or DRAM (they need every part). */
+int rd_parts_peek(rd_parts *p, rd_result *r, uint32_t *nparts)
+{
+	memset(r, 0, sizeof *r);
+	sim_counts cc[RD_NCASES];
+	memset(cc, 0, sizeof cc);
+	int rc = RD_OK;
+	pthread_mutex_lock(&p->mu);
+	for (int i = 0; i < RD_NCASES && rc == RD_OK; i++)
+		if (counts_merge(&cc[i], &p->cc[i]) < 0)
+			rc = RD_ENOMEM;
+	run_facts f = p->f;
+	int same = p->same;
+	if (nparts)
+		*nparts = (uint32_t)p->nparts;
+	pthread_mutex_unlock(&p->mu);
+	if (rc == RD_OK) {
+		r->partial = 1;
+		r->threads_total = f.threads_total;
+		r->threads_modelled = f.threads_modelled;
+		r->blocks_modelled = f.blocks;
+		r->cores_used = f.cores_used;
+		r->accesses = f.accesses;
+		r->stores = f.stores;
+		r->store_requests = cc[0].store_requests;
+		r->store_hits = cc[0].store_hits;
+		r->store_evictions = cc[0].store_evictions;
+		r->sector_lookups = cc[0].sect_lookups;
+		r->sector_hits = cc[0].sect_hits;
+		r->requests = cc[0].requests;
+		r->cancels = cc[0].cancels;
+		r->time_steps = cc[0].time;
+		r->cases_run = p->cases;
+		r->cases_same = same;
+		if (p->c.model == RD_PROFILE_RDGC)
+			r->reservation_fails = cc[0].cancels;
+		/* (rd_parts_possible: never the reference-2013 profile) */
+		classify_paper(r, cc, p->cases, p->c.classes == RD_CLASSES_PER_ACCESS);
+		for (int i = 0; i < RD_NCASES; i++)
+			if (p->cases & (1 << i))
+				r->case_misses[i] = cc[i].misses - (i ? cc[i].sector : 0);
+		if (r->requests) {
+			r->miss_rate_all = (double)r->misses / (double)r->requests;
+			r->miss_rate =
+				(double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
+		}
+		r->hist = cc[0].hist;
+		r->hist_len = cc[0].hist_len;
+		r->hist_inf = cc[0].hist_inf;
+		cc[0].hist = NULL;
+		r->hist_w = cc[0].hist_w;
+		r->hist_w_len = cc[0].hist_w_len;
+		r->hist_w_inf = cc[0].hist_w_inf;
+		cc[0].hist_w = NULL;
+	}
+	for (int i = 0; i < RD_NCASES; i++)
+		counts_free(&cc[i]);
+	return rc;
+}
+
 void rd_parts_free(rd_parts *p)
 {
 	if (!p)

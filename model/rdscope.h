@@ -1403,6 +1403,12 @@ int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb);
 int rd_parts_add_spent(rd_parts *p, rd_kernel *k, void (*ready)(void *ctx), void *ctx);
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r);
 void rd_parts_free(rd_parts *p);
+/* The L1 result of the parts added so far, while others are still being
+ * added (any thread; the parts are not changed): r->partial 1, the counts,
+ * classes and histogram of those parts' cores, unscaled (gpu.sample_cores
+ * scales only at rd_parts_finish), no L2 or DRAM; *nparts (if not NULL)
+ * the parts counted. RD_OK, or RD_ENOMEM (r empty). rd_result_free it. */
+int rd_parts_peek(rd_parts *p, rd_result *r, uint32_t *nparts);
 
 const char *rd_strerror(int status);
 

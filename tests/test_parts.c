@@ -232,6 +232,73 @@ static void test_parts_spare_large(void **state)
 	rd_kernel_spare_free(spare);
 }
 
+/* rd_parts_peek: none before the first part; after each, the L1 of the
+ * parts so far (partial, the counts growing, classes summing to the
+ * misses, no L2), the parts untouched: after the last, the whole
+ * kernel's L1 counts, and rd_parts_finish still gives the whole result. */
+static void test_parts_peek(void **state)
+{
+	(void)state;
+	rd_config c;
+	config(&c, 0);
+	set(&c, "l2.size", "4096");
+	rd_kernel *whole = build(&c, -1);
+	rd_model *m = rd_model_new(whole);
+	rd_result want;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+	rd_model_free(m);
+	assert_true(want.has_l2);
+	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+	assert_non_null(p);
+	rd_result r;
+	uint32_t np = 99;
+	assert_int_equal(rd_parts_peek(p, &r, &np), RD_OK);
+	assert_int_equal(np, 0);
+	assert_int_equal(r.requests, 0);
+	assert_int_equal(r.partial, 1);
+	rd_result_free(&r);
+	uint64_t last = 0;
+	for (int core = 0; core < CORES; core++) {
+		rd_kernel *k = build(&c, core);
+		assert_int_equal(rd_parts_add_spent(p, k, NULL, NULL), RD_OK);
+		rd_kernel_free(k);
+		assert_int_equal(rd_parts_peek(p, &r, &np), RD_OK);
+		assert_int_equal(np, core + 1);
+		assert_int_equal(r.partial, 1);
+		assert_int_equal(r.cores_used, core + 1);
+		assert_false(r.has_l2);
+		assert_false(r.has_dram);
+		assert_true(r.requests > last);
+		last = r.requests;
+		uint64_t cls = 0, hist = r.hist_inf;
+		for (int i = 0; i < RD_NCLASS; i++)
+			cls += r.cls[i];
+		assert_int_equal(cls, r.misses);
+		assert_int_equal(r.hits + r.misses, r.requests);
+		for (uint32_t d = 0; d < r.hist_len; d++)
+			hist += r.hist[d];
+		assert_true(hist > 0);
+		if (core == CORES - 1) { /* every part: the whole kernel's L1 */
+			tu_assert_same_counts(&want, &r);
+			assert_int_equal(r.accesses, want.accesses);
+			assert_int_equal(r.store_requests, want.store_requests);
+			assert_true(r.miss_rate == want.miss_rate);
+		}
+		rd_result_free(&r);
+	}
+	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	rd_result got;
+	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
+	tu_assert_same_counts(&want, &got);
+	assert_int_equal(got.l2.requests, want.l2.requests);
+	assert_int_equal(got.l2.misses, want.l2.misses);
+	rd_result_free(&want);
+	rd_result_free(&got);
+	rd_parts_free(p);
+	rd_kernel_free(shape);
+	rd_kernel_free(whole);
+}
+
 static void test_launch_ids(void **state)
 {
 	(void)state;
@@ -257,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_parts_max_threads),
 		cmocka_unit_test(test_parts_spare),
 		cmocka_unit_test(test_parts_spare_large),
+		cmocka_unit_test(test_parts_peek),
 		cmocka_unit_test(test_launch_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
