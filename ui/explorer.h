@@ -92,9 +92,15 @@ typedef struct explorer_opts {
 	 * RD_OK with *res (what the whole kernel's rd_model_run gives), or
 	 * an RD_* status with why in err. stop(ctx, done) is asked between
 	 * parts with the fraction of them done: nonzero ends the run with
-	 * RD_ECANCELED. Off the UI thread (the model thread); may take long.
+	 * RD_ECANCELED. partial(ctx, r, done, total), after each part but the
+	 * last: the L1 result of the done of total parts so far (r->partial;
+	 * unscaled, no L2 or DRAM: rd_parts_peek), valid during the call.
+	 * stop and partial are called one at a time, maybe from other
+	 * threads. Off the UI thread (the model thread); may take long.
 	 */
 	int (*parts_run)(void *parts, const rd_config *cfg, int (*stop)(void *ctx, double done),
+			 void (*partial)(void *ctx, const rd_result *r, unsigned done,
+					 unsigned total),
 			 void *ctx, rd_result *res, char *err, size_t len);
 	void (*parts_free)(void *parts);
 	/*

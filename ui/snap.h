@@ -28,7 +28,11 @@ typedef struct snap {
 	unsigned long gen;
 	rd_config cfg;
 	int status;     /* RD_OK, or the model's error */
-	int partial;    /* 1: a snapshot of a run still going (no class breakdown) */
+	int partial;    /* 1: a snapshot of a run still going (no class breakdown,
+			 * unless parts_total) */
+	unsigned parts_done, parts_total; /* a partial result of a kernel in parts:
+			 * the L1 of parts_done of its parts_total SMs (classes
+			 * too; no L2); 0, 0 else */
 	double seconds; /* wall time of the model run */
 	rd_result res;  /* JOB_BREAKDOWN, JOB_SITES (with its per-site counts), JOB_L1B (the
 			 * run of cfg under rd_config_l1b: its L2 gives the L1B pair) */

@@ -109,11 +109,11 @@ static void publish(worker *w, snap *s)
 #define PARTIAL_AFTER_S 0.03
 #define PARTIAL_EVERY_S 0.1
 
-/* The model's snapshot of a run still going, published as a partial
- * result (copied: the model's lives only during the call). */
-static void on_partial(void *ctx, const rd_result *r)
+/* A snapshot of a run still going, published as a partial result (copied:
+ * the model's lives only during the call), throttled; done of total: the
+ * parts counted in it (a kernel in parts), or 0, 0. */
+static void partial_publish(run_ctx *rc, const rd_result *r, unsigned done, unsigned total)
 {
-	run_ctx *rc = ctx;
 	worker *w = rc->w;
 	double t = now_s();
 	if (!rc->partials || atomic_load(&w->want) != rc->gen || t - rc->start < PARTIAL_AFTER_S ||
@@ -142,9 +142,24 @@ static void on_partial(void *ctx, const rd_result *r)
 	s->res.set_requests = s->res.set_misses = NULL;
 	s->res.sites = NULL;
 	s->res.nsites = 0;
+	s->parts_done = done;
+	s->parts_total = total;
 	s->seconds = t - rc->start;
 	rc->last_partial = t;
 	publish(w, s);
+}
+
+/* The model's snapshot of the as-configured case (rd_callbacks.partial). */
+static void on_partial(void *ctx, const rd_result *r)
+{
+	partial_publish(ctx, r, 0, 0);
+}
+
+/* The L1 of a kernel's parts done so far (worker_parts_fn's partial: one
+ * call at a time, maybe on the parts' threads). */
+static void on_parts_partial(void *ctx, const rd_result *r, unsigned done, unsigned total)
+{
+	partial_publish(ctx, r, done ? done : 1, total ? total : 1);
 }
 
 /* A speculative run stops for any newer generation or request. */
@@ -197,16 +212,19 @@ static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int part
 }
 
 /* The breakdown of a kernel in parts: stopped between parts by a newer
- * generation (on_progress), the fraction of parts done its progress. */
+ * generation (on_progress), the fraction of parts done its progress, the
+ * parts' L1 so far its partial results (on_parts_partial). */
 static int parts_pass(worker *w, const rd_config *cfg, unsigned long gen)
 {
 	snap *s = snap_new(JOB_BREAKDOWN, gen, cfg);
 	if (!s)
 		return -1;
 	double t0 = now_s();
-	run_ctx ctx = {.w = w, .gen = gen, .cfg = cfg, .start = t0, .last_poke = t0};
+	run_ctx ctx = {.w = w, .gen = gen, .cfg = cfg, .partials = 1, .start = t0,
+		       .last_poke = t0};
 	char err[1024] = "";
-	s->status = w->parts_run(w->parts, cfg, on_progress, &ctx, &s->res, err, sizeof err);
+	s->status = w->parts_run(w->parts, cfg, on_progress, on_parts_partial, &ctx, &s->res, err,
+				 sizeof err);
 	s->seconds = now_s() - t0;
 	if (s->status == RD_ECANCELED) {
 		free(s);

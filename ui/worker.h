@@ -30,12 +30,15 @@ worker *worker_start(const rd_kernel *k, char *err, size_t len);
  * The same over a kernel modelled in parts (shape: its shape, no
  * accesses): each breakdown is run(parts, cfg, stop, ctx, res, err, len)
  * (explorer_opts.parts_run), stopped between parts by a newer generation,
- * its fraction of parts done the progress; no partial results, no other
- * jobs (the views that need the accesses are not offered), no speculation.
- * The worker owns parts: free_parts(parts) when it stops (or fails to
- * start).
+ * its fraction of parts done the progress; the parts' L1 result so far
+ * published as a partial result (snap.parts_done of snap.parts_total,
+ * throttled as the quick runs' snapshots are), no other jobs (the views
+ * that need the accesses are not offered), no speculation. The worker
+ * owns parts: free_parts(parts) when it stops (or fails to start).
  */
 typedef int worker_parts_fn(void *parts, const rd_config *cfg, int (*stop)(void *ctx, double done),
+			    void (*partial)(void *ctx, const rd_result *r, unsigned done,
+					    unsigned total),
 			    void *ctx, rd_result *res, char *err, size_t len);
 worker *worker_start_parts(const rd_kernel *shape, worker_parts_fn *run,
 			   void (*free_parts)(void *parts), void *parts, char *err, size_t len);

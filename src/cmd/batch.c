@@ -146,6 +146,9 @@ typedef struct parts_run {
 	/* asked with the fraction of parts done before each part and after
 	 * each: nonzero stops the run (RD_ECANCELED); NULL: never */
 	int (*stop)(void *ctx, double done);
+	/* after each part (under mu): the L1 result of the parts done so far
+	 * (rd_parts_peek), NULL: none */
+	void (*partial)(void *ctx, const rd_result *r, unsigned done, unsigned total);
 	void *stop_ctx;
 	int stopped;
 } parts_run;
@@ -172,6 +175,18 @@ static int keep_core_blocks(void *ctx, uint64_t block)
 static void turn_end(void *ctx)
 {
 	pthread_mutex_unlock(ctx);
+}
+
+/* The parts done so far, to pr->partial (under pr->mu: one at a time, the
+ * parts counted never fewer than the last call's). */
+static void parts_partial(parts_run *pr)
+{
+	rd_result r;
+	uint32_t np = 0;
+	if (rd_parts_peek(pr->p, &r, &np) != RD_OK)
+		return; /* a partial result is a nicety: the final one still comes */
+	pr->partial(pr->stop_ctx, &r, np, pr->n);
+	rd_result_free(&r);
 }
 
 static void *parts_worker(void *arg)
@@ -232,18 +247,22 @@ static void *parts_worker(void *arg)
 		progress_update(&pr->ctx->prog, (double)pr->done / pr->n);
 		if (pr->stop && pr->done < pr->n)
 			pr->stop(pr->stop_ctx, (double)pr->done / pr->n); /* (progress only) */
+		if (pr->partial && pr->rc == EXIT_OK && pr->done < pr->n)
+			parts_partial(pr);
 		pthread_mutex_unlock(&pr->mu);
 	}
 }
 
 /* The result of kernel shape (nblocks blocks, built by in) under cfg for
  * cases, in parts (a progress line unless quiet; stop(stop_ctx, done) asked
- * between parts, NULL: never): EXIT_OK with *res, else the exit status
- * with why in err (*stopped set when stop ended it). */
+ * between parts, NULL: never; partial(stop_ctx, ...) after each part but
+ * the last, NULL: never): EXIT_OK with *res, else the exit status with why
+ * in err (*stopped set when stop ended it). */
 static int parts_model(const cli *c, const rd_config *cfg, const char *spec, input *in,
 		       const rd_kernel *shape, uint64_t nblocks, int cases, int quiet,
-		       int (*stop)(void *ctx, double done), void *stop_ctx, int *stopped,
-		       rd_result *res, char *err, size_t errlen)
+		       int (*stop)(void *ctx, double done),
+		       void (*partial)(void *ctx, const rd_result *r, unsigned done, unsigned total),
+		       void *stop_ctx, int *stopped, rd_result *res, char *err, size_t errlen)
 {
 	if (stopped)
 		*stopped = 0;
@@ -289,7 +308,7 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 	unsigned all = c->jobs ? c->jobs : util_online_cpus();
 	parts_run pr = {.c = c, .cfg = cfg, .spec = spec, .in = in, .p = p, .cores = cores, .n = n,
 			.ctx = &ctx, .threads = (int)(all / jobs), .all = (int)all,
-			.stop = stop, .stop_ctx = stop_ctx};
+			.stop = stop, .partial = partial, .stop_ctx = stop_ctx};
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_mutex_init(&pr.turn, NULL);
 	pthread_t th[64];
@@ -328,7 +347,7 @@ static int parts_result(const cli *c, const char *spec, input *in, const rd_kern
 {
 	char err[1024];
 	int rc = parts_model(c, &c->config, spec, in, shape, nblocks, cases, c->quiet, NULL, NULL,
-			     NULL, res, err, sizeof err);
+			     NULL, NULL, res, err, sizeof err);
 	if (rc != EXIT_OK)
 		msg_error("%s", err);
 	return rc;
@@ -338,15 +357,17 @@ int batch_parts_result(const batch_parts *bp, const rd_config *cfg, int cases, r
 		       char *err, size_t errlen)
 {
 	return parts_model(bp->c, cfg, bp->spec, bp->in, bp->shape, bp->nblocks, cases, 1, NULL,
-			   NULL, NULL, res, err, errlen);
+			   NULL, NULL, NULL, res, err, errlen);
 }
 
 int batch_parts_result_stop(const batch_parts *bp, const rd_config *cfg, int cases,
-			    int (*stop)(void *ctx, double done), void *ctx, int *stopped,
-			    rd_result *res, char *err, size_t errlen)
+			    int (*stop)(void *ctx, double done),
+			    void (*partial)(void *ctx, const rd_result *r, unsigned done,
+					    unsigned total),
+			    void *ctx, int *stopped, rd_result *res, char *err, size_t errlen)
 {
 	return parts_model(bp->c, cfg, bp->spec, bp->in, bp->shape, bp->nblocks, cases, 1, stop,
-			   ctx, stopped, res, err, errlen);
+			   partial, ctx, stopped, res, err, errlen);
 }
 
 static int batch_kernel_parts(const cli *c, const char *spec, input *in, rd_kernel *shape,

@@ -79,10 +79,15 @@ int batch_parts_result(const batch_parts *bp, const rd_config *cfg, int cases, r
 		       char *err, size_t errlen);
 /* The same, asking stop(ctx, done) (done: the fraction of parts modelled)
  * before each part and after each: nonzero before one ends the run, with
- * *stopped set (the explorer's newer edit). */
+ * *stopped set (the explorer's newer edit). partial (NULL: none) gets,
+ * after each part, the L1 result of the parts done so far (rd_parts_peek:
+ * valid during the call), done of total parts; stop and partial are
+ * called one at a time, from the run's threads. */
 int batch_parts_result_stop(const batch_parts *bp, const rd_config *cfg, int cases,
-			    int (*stop)(void *ctx, double done), void *ctx, int *stopped,
-			    rd_result *res, char *err, size_t errlen);
+			    int (*stop)(void *ctx, double done),
+			    void (*partial)(void *ctx, const rd_result *r, unsigned done,
+					    unsigned total),
+			    void *ctx, int *stopped, rd_result *res, char *err, size_t errlen);
 
 /*
  * Each kernel of INPUT spec, as batch_each_kernel, but where parts is set

@@ -106,8 +106,10 @@ static int explorer_parts_open(const explorer_opts *o, int refused, rd_kernel **
 }
 
 static int explorer_parts_run(void *parts, const rd_config *cfg,
-			      int (*stop)(void *ctx, double done), void *ctx, rd_result *res,
-			      char *err, size_t len)
+			      int (*stop)(void *ctx, double done),
+			      void (*partial)(void *ctx, const rd_result *r, unsigned done,
+					      unsigned total),
+			      void *ctx, rd_result *res, char *err, size_t len)
 {
 	const batch_parts *bp = parts;
 	memset(res, 0, sizeof *res);
@@ -123,8 +125,8 @@ static int explorer_parts_run(void *parts, const rd_config *cfg,
 		return RD_EINVAL;
 	}
 	int stopped = 0;
-	int rc = batch_parts_result_stop(bp, cfg, RD_ALL_CASES, stop, ctx, &stopped, res, err,
-					 len);
+	int rc = batch_parts_result_stop(bp, cfg, RD_ALL_CASES, stop, partial, ctx, &stopped, res,
+					 err, len);
 	if (rc == EXIT_OK)
 		return RD_OK;
 	return stopped ? RD_ECANCELED : rc == EXIT_USAGE ? RD_EINVAL : RD_ENOMEM;

@@ -5,7 +5,8 @@
 # run's, an edit reruns it (its totals then run's under the edit), and
 # the views that need the kernel's accesses say why they are not there
 # (the explorer stays up through their keys); a mapped .rdt past the limit
-# opens SM by SM as well. Without parts
+# opens SM by SM as well. While the SMs run, the breakdown shows the L1 of
+# those done (partial: N/132 SMs), the L2 only at the end. Without parts
 # (RDSCOPE_PARTS=0) the load limit still refuses it.
 NAME=explorer_parts
 . "$(dirname "$0")/screen.inc"
@@ -144,6 +145,55 @@ rc=$?
 got=$(hits_screen "$T/rdt.txt")
 [ $rc -eq 0 ] && [ "$got" = "$wantr" ] && grep -q "gemm_kernel (modelled SM by SM" "$T/rdt.txt"
 result "parts: a .rdt past the limit opens SM by SM with run's totals (screen: $got; run: $wantr)" $?
+
+# ---------------------------------------------------------------- partial
+# gemm at 384 (113 M loads; about 3 s SM by SM here, most of it building
+# the parts, one at a time whatever the cores): while it runs the
+# breakdown shows the L1 of the SMs done, classes and all, marked
+# "partial: N/132 SMs" (polled until it shows, or the run ends), the L2
+# pane only "when all SMs are done"; then run's totals.
+KB="-D NI=384 -D NJ=384 -D NK=384 samples/polybench/gemm.kdesc"
+RDSCOPE_MAX_LOADS=1000000 "$RDSCOPE" run --no-timing $CFG $KB >"$T/brun.txt" 2>"$T/brun.err"
+wantb="$(awk '$1 == "hits" { print $2; exit }' "$T/brun.txt") $(sed -n 's/^miss rate \([0-9.]*%\).*/\1/p' "$T/brun.txt" | head -1) L2 $(awk '$1 == "hits" { n++; if (n == 2) { print $2; exit } }' "$T/brun.txt")"
+keys partial <<KEYS
+wait
+dump-screen $T/pfinal.txt
+q
+KEYS
+start partial 34 190 NO_COLOR=1 RDSCOPE_MAX_LOADS=1000000 -- --no-timing $CFG \
+	--script "$T/partial.keys" $KB
+i=0
+: >"$T/pmid.txt"
+while [ ! -s "$T/partial.rc" ] && [ $i -lt 1800 ]; do
+	tmux -L "$SOCK" capture-pane -p -t partial >"$T/pcap.txt" 2>/dev/null
+	if grep -q "partial: [0-9]*/132 SMs" "$T/pcap.txt"; then
+		cp "$T/pcap.txt" "$T/pmid.txt"
+		break
+	fi
+	sleep 0.1
+	i=$((i + 1))
+done
+finish partial
+rc=$?
+# l1 TEXT FILE: the number after TEXT in the L1's pane of FILE (the middle
+# one: "params││L1││L2")
+l1() { awk -F'││' '{ print $2 }' "$2" | grep -o "^$1 *[0-9.]*%*" | head -1 | sed "s/^$1 *//"; }
+l2() { awk -F'││' '{ print $3 }' "$2" | grep -o "^$1 *[0-9.]*%*" | head -1 | sed "s/^$1 *//"; }
+# the L1's rows of hits and of compulsory misses: counts (not "pending")
+mh=$(l1 "░ hits" "$T/pmid.txt")
+mc=$(l1 "# compulsory" "$T/pmid.txt")
+sms=$(sed -n 's/.*partial: \([0-9]*\)\/132 SMs.*/\1/p' "$T/pmid.txt" | head -1)
+got="$(l1 "░ hits" "$T/pfinal.txt") $(l1 " miss rate" "$T/pfinal.txt") L2 $(l2 "░ hits" "$T/pfinal.txt")"
+ok=0
+[ -n "$mh" ] && [ "$mh" -gt 0 ] && [ "$mh" -lt "${wantb%% *}" ] || ok=1
+[ -n "$mc" ] && [ "$mc" -gt 0 ] && [ -n "$sms" ] && [ "$sms" -lt 132 ] || ok=1
+grep -q "L2 miss breakdown (when all SMs are done)" "$T/pmid.txt" || ok=1
+grep -q "partial result: the L1 of those done, unscaled" "$T/pmid.txt" || ok=1
+[ $ok -eq 0 ] || sed 's/^/# /' "$T/pmid.txt"
+[ $rc -eq 0 ] && [ $ok -eq 0 ]
+result "parts: while it runs, the L1 of the SMs done ($sms/132 SMs: hits $mh, compulsory $mc), the L2 at the end" $?
+[ "$got" = "$wantb" ] && ! grep -q "partial" "$T/pfinal.txt" && [ -n "${wantb%% *}" ]
+result "parts: then run's totals (screen: $got; run: $wantb)" $?
 
 # ---------------------------------------------------------------- no parts
 keys noparts <<KEYS

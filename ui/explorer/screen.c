@@ -197,7 +197,11 @@ static void draw_status(explorer *x)
 		SEG("%s %llu requests", g->sep, (unsigned long long)s->res.requests);
 	if (!x_settled(x))
 		SEG("%s running %3.0f%%%s", g->sep, x->progress * 100,
-		    s && s->partial ? ", partial result" : x->parts ? " of the SMs" : "");
+		    s && s->partial && s->parts_total
+			    ? " of the SMs, partial result: the L1 of those done, unscaled"
+		    : s && s->partial ? ", partial result"
+		    : x->parts	      ? " of the SMs"
+				      : "");
 	else if (x->no_timing)
 		SEG("%s model done", g->sep);
 	else

@@ -49,7 +49,7 @@ typedef struct pane {
 	rd_result R, B;       /* the level's result, and the baseline's */
 	int have_r, have_b;   /* R (a final or partial result with the level), B */
 	rd_config cfg;        /* how to read R: the L2's ways, policy, stores */
-	int partial;
+	int partial;          /* a snapshot without classes (R's hits and misses only) */
 	int focused;          /* the focused level (its histogram's keys) */
 	int both;             /* both levels on screen */
 	int metrics;          /* the metrics line goes in this pane's bars */
@@ -219,7 +219,8 @@ static void pane_make(explorer *x, int level, rect col, int both, pane *p)
 	/* one metrics line: in the L2's pane, or the one level shown */
 	p->metrics = with_l2(x) && (level == 2 || !both);
 	const snap *s = x->cur;
-	p->partial = s && s->partial;
+	/* a kernel in parts' snapshot has the classes of its SMs done */
+	p->partial = s && s->partial && !s->parts_total;
 	if (level == 2) {
 		level_config(s ? &s->cfg : &x->cfg, &p->cfg);
 		if (s && s->status == RD_OK && s->res.has_l2) {
@@ -339,9 +340,14 @@ static void draw_bars(explorer *x, const pane *p)
 {
 	rect r = p->bars;
 	const snap *s = p->s;
-	char title[128], t0[64];
-	snprintf(t0, sizeof t0, "Miss breakdown%s%s", s && s->partial ? " (partial)" : "",
-		 x->base ? " vs baseline" : "");
+	char title[160], t0[96], part[40] = "";
+	if (s && s->partial && s->parts_total && p->level == 2)
+		snprintf(part, sizeof part, " (when all SMs are done)");
+	else if (s && s->partial && s->parts_total)
+		snprintf(part, sizeof part, " (partial: %u/%u SMs)", s->parts_done, s->parts_total);
+	else if (s && s->partial)
+		snprintf(part, sizeof part, " (partial)");
+	snprintf(t0, sizeof t0, "Miss breakdown%s%s", part, x->base ? " vs baseline" : "");
 	pane_title(x, p, t0, title, sizeof title);
 	draw_frame(&r, title, p->both && p->focused);
 	int iw = r.w - 2, cx = r.x + 1, y0 = r.y + 1;
@@ -365,8 +371,10 @@ static void draw_bars(explorer *x, const pane *p)
 	}
 	if (!p->have_r) { /* the L2's: it runs after every L1 */
 		draw_put(y0 + 3, cx + 1, iw - 1, E_PENDING,
-			 s->partial ? "the L2 runs after every L1: pending"
-				    : "no L2 result (the model gave none)");
+			 s->partial && s->parts_total ? "the L2 merges every SM's requests in "
+							"time: when all SMs are done"
+			 : s->partial ? "the L2 runs after every L1: pending"
+				      : "no L2 result (the model gave none)");
 		if (p->metrics && y0 + 5 < r.y + r.h - 1) {
 			metrics_line(x, iw, line, sizeof line);
 			draw_put(y0 + 5, cx, iw, E_VALUE, line);
@@ -442,7 +450,7 @@ static void draw_bars(explorer *x, const pane *p)
 	/* The miss rates: without latency misses (the hardware's view) and with. */
 	y = y0 + nrows + 2;
 	char rate[96], all[64];
-	if (s->partial)
+	if (p->partial)
 		snprintf(rate, sizeof rate, "miss rate (pending)%s", est);
 	else
 		snprintf(rate, sizeof rate, "miss rate %.2f%%%s", R->miss_rate * 100, est);
@@ -452,12 +460,12 @@ static void draw_bars(explorer *x, const pane *p)
 		char d1[48], d2[48];
 		snprintf(d1, sizeof d1, "%s%+.2fpp", dl, (R->miss_rate - B->miss_rate) * 100);
 		snprintf(d2, sizeof d2, "%s%+.2fpp", dl, (R->miss_rate_all - B->miss_rate_all) * 100);
-		snprintf(line, sizeof line, " %s %s  with latency %s %s", rate, s->partial ? "" : d1,
+		snprintf(line, sizeof line, " %s %s  with latency %s %s", rate, p->partial ? "" : d1,
 			 all, d2);
 		if (draw_width(line) > iw)
-			snprintf(line, sizeof line, " %s %s  all %s", rate, s->partial ? "" : d1, all);
+			snprintf(line, sizeof line, " %s %s  all %s", rate, p->partial ? "" : d1, all);
 		if (draw_width(line) > iw)
-			snprintf(line, sizeof line, " %s %s", rate, s->partial ? "" : d1);
+			snprintf(line, sizeof line, " %s %s", rate, p->partial ? "" : d1);
 	} else {
 		snprintf(line, sizeof line, " %s  with latency misses %s", rate, all);
 		if (draw_width(line) > iw)
@@ -659,7 +667,8 @@ static void draw_hist(explorer *x, const pane *p)
 		pane_title(x, p, "Reuse distance", title, sizeof title);
 		draw_frame(&r, title, hfocus);
 		if (!s || (s->status == RD_OK && s->partial))
-			draw_put(y0 + ih / 2, cx + 1, iw - 1, E_PENDING, "modelling...");
+			draw_put(y0 + ih / 2, cx + 1, iw - 1, E_PENDING,
+				 s && s->parts_total ? "the L2: when all SMs are done" : "modelling...");
 		return;
 	}
 	size_t *first = p->first;
