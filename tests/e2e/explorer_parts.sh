@@ -148,35 +148,37 @@ result "parts: a .rdt past the limit opens SM by SM with run's totals (screen: $
 
 # ---------------------------------------------------------------- partial
 # gemm at 384 (113 M loads; about 3 s SM by SM here, most of it building
-# the parts, one at a time whatever the cores): while it runs the
-# breakdown shows the L1 of the SMs done, classes and all, marked
-# "partial: N/132 SMs" (polled until it shows, or the run ends), the L2
-# pane only "when all SMs are done"; then run's totals.
+# the parts, one at a time whatever the cores; minutes under TSan): while
+# it runs the breakdown shows the L1 of the SMs done, classes and all,
+# marked "partial: N/132 SMs", the L2 pane only "when all SMs are done";
+# then run's totals. The keyboard's explorer, polled (no script: its wait
+# gives up after 60 s): the partial screen until it shows or the run ends,
+# then the final one.
 KB="-D NI=384 -D NJ=384 -D NK=384 samples/polybench/gemm.kdesc"
 RDSCOPE_MAX_LOADS=1000000 "$RDSCOPE" run --no-timing $CFG $KB >"$T/brun.txt" 2>"$T/brun.err"
 wantb="$(awk '$1 == "hits" { print $2; exit }' "$T/brun.txt") $(sed -n 's/^miss rate \([0-9.]*%\).*/\1/p' "$T/brun.txt" | head -1) L2 $(awk '$1 == "hits" { n++; if (n == 2) { print $2; exit } }' "$T/brun.txt")"
-keys partial <<KEYS
-wait
-dump-screen $T/pfinal.txt
-q
-KEYS
-start partial 34 190 NO_COLOR=1 RDSCOPE_MAX_LOADS=1000000 -- --no-timing $CFG \
-	--script "$T/partial.keys" $KB
-i=0
-: >"$T/pmid.txt"
-while [ ! -s "$T/partial.rc" ] && [ $i -lt 1800 ]; do
-	tmux -L "$SOCK" capture-pane -p -t partial >"$T/pcap.txt" 2>/dev/null
-	if grep -q "partial: [0-9]*/132 SMs" "$T/pcap.txt"; then
-		cp "$T/pcap.txt" "$T/pmid.txt"
-		break
-	fi
-	sleep 0.1
-	i=$((i + 1))
-done
+start partial 34 190 NO_COLOR=1 RDSCOPE_MAX_LOADS=1000000 -- --no-timing $CFG $KB
+# poll TEXT FILE: wait (up to 10 min) for TEXT in the pane, into FILE;
+# 1 if the run ended first (model done) or time ran out
+poll() {
+	i=0
+	while [ $i -lt 6000 ] && [ ! -s "$T/partial.rc" ]; do
+		tmux -L "$SOCK" capture-pane -p -t partial >"$T/pcap.txt" 2>/dev/null
+		grep -q "$1" "$T/pcap.txt" && { cp "$T/pcap.txt" "$2"; return 0; }
+		grep -q "model done" "$T/pcap.txt" && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+: >"$T/pmid.txt" && : >"$T/pfinal.txt"
+poll "partial: [0-9]*/132 SMs" "$T/pmid.txt"
+poll "model done" "$T/pfinal.txt"
+tmux -L "$SOCK" send-keys -t partial q
 finish partial
 rc=$?
 # l1 TEXT FILE: the number after TEXT in the L1's pane of FILE (the middle
-# one: "params││L1││L2")
+# one: "params││L1││L2"); l2 the same in the L2's
 l1() { awk -F'││' '{ print $2 }' "$2" | grep -o "^$1 *[0-9.]*%*" | head -1 | sed "s/^$1 *//"; }
 l2() { awk -F'││' '{ print $3 }' "$2" | grep -o "^$1 *[0-9.]*%*" | head -1 | sed "s/^$1 *//"; }
 # the L1's rows of hits and of compulsory misses: counts (not "pending")
