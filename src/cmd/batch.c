@@ -787,28 +787,21 @@ int batch_open_parts(const cli *c, const char *spec, batch_parts *bp)
 	input_opts opts = cli_input_opts(c);
 	memset(bp, 0, sizeof *bp);
 	/* spec has one kernel (or --kernel picks one), built in parts: a
-	 * probe reads its shape and the next's; anything else is left to
+	 * probe counts the kernels selected, reading none (a .rdt's kernel
+	 * is checked when read: once, below); anything else is left to
 	 * input_load_with (the whole kernel, or its error) */
 	input *in;
 	if (input_open(spec, &opts, &in, err, sizeof err) != INPUT_OK)
 		return 0;
 	const struct trace_reader *r = input_reader(in);
-	rd_kernel *k = NULL;
-	uint64_t nblocks = 0;
-	int one = r && r->load_blocks &&
-		  input_next_shape(in, &k, &nblocks, err, sizeof err) == INPUT_OK && nblocks;
-	rd_kernel_free(k);
-	k = NULL;
-	if (one) {
-		uint64_t more = 0;
-		one = input_next_shape(in, &k, &more, err, sizeof err) == INPUT_END;
-		rd_kernel_free(k);
-		k = NULL;
-	}
+	int one = r && r->load_blocks && input_skip(in, err, sizeof err) == INPUT_OK &&
+		  input_skip(in, err, sizeof err) == INPUT_END;
 	input_close(in);
 	if (!one)
 		return 0;
 	/* the input itself, at its kernel */
+	rd_kernel *k = NULL;
+	uint64_t nblocks = 0;
 	if (input_open(spec, &opts, &in, err, sizeof err) != INPUT_OK)
 		return 0;
 	if (input_next_shape(in, &k, &nblocks, err, sizeof err) != INPUT_OK || !nblocks) {
@@ -832,6 +825,19 @@ int batch_parts_clearly(const batch_parts *bp)
 	int past = (long double)k->nloads * cores > 2.0L * (long double)trace_max_loads();
 	rd_kernel_free(k);
 	return past;
+}
+
+int batch_parts_after_refusal(const cli *c, const char *spec)
+{
+	char err[1024];
+	input_opts opts = cli_input_opts(c);
+	input *in;
+	if (input_open(spec, &opts, &in, err, sizeof err) != INPUT_OK)
+		return 0;
+	const struct trace_reader *r = input_reader(in);
+	int yes = r && r->shape_past_limit;
+	input_close(in);
+	return yes;
 }
 
 void batch_close_parts(batch_parts *bp)

@@ -110,6 +110,11 @@ int batch_open_parts(const cli *c, const char *spec, batch_parts *bp);
  * which fails only at the limit, need not be tried: gemm at its default
  * size would take 9 s and 3 GB to be refused.) */
 int batch_parts_clearly(const batch_parts *bp);
+/* Does spec's reader refuse a kernel past the load limit at once, before
+ * reading it (a .rdt: its table gives the counts), and give its shape only
+ * then? Then the explorer loads it whole first and opens it in parts only
+ * once refused: each kernel read (and a .rdt's checked) once. */
+int batch_parts_after_refusal(const cli *c, const char *spec);
 void batch_close_parts(batch_parts *bp);
 
 struct timespec;

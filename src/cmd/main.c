@@ -90,6 +90,8 @@ static int explorer_parts_open(const explorer_opts *o, int refused, rd_kernel **
 	const cli *c = o->ctx;
 	if (!batch_parts_config(c, &c->config))
 		return -1;
+	if (!refused && batch_parts_after_refusal(c, o->input))
+		return -1; /* (a .rdt: loaded whole first, refused at once) */
 	batch_parts *bp = malloc(sizeof *bp);
 	if (!bp || !batch_open_parts(c, o->input, bp)) {
 		free(bp);

@@ -1007,6 +1007,23 @@ int input_next(input *in, rd_kernel **k, char *err, size_t errlen)
 	return INPUT_OK;
 }
 
+int input_skip(input *in, char *err, size_t errlen)
+{
+	if (in->builtin || !in->r) { /* (built in memory: nothing to read) */
+		rd_kernel *k;
+		int rc = input_next(in, &k, err, errlen);
+		rd_kernel_free(k);
+		return rc;
+	}
+	const char *name;
+	int rc = advance(in, &name);
+	if (rc < 0) {
+		say(err, errlen, "%s", in->err);
+		return status_of(in->r->oom);
+	}
+	return rc == 0 ? end_of_input(in, err, errlen) : INPUT_OK;
+}
+
 static int keep_none(void *ctx, uint64_t block)
 {
 	(void)ctx;

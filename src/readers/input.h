@@ -75,6 +75,10 @@ int input_next(input *in, rd_kernel **k, char *err, size_t errlen);
  * the next input_next*. Elsewhere *nblocks is 0 and *k the whole kernel.
  */
 int input_next_shape(input *in, rd_kernel **k, uint64_t *nblocks, char *err, size_t errlen);
+/* input_next passing over the kernel, unread (a file's kernels: how many
+ * the selection takes without reading one): INPUT_OK, INPUT_END after the
+ * last (an error if the selection matched none), or an error status. */
+int input_skip(input *in, char *err, size_t errlen);
 /* The announced kernel with only the blocks keep(ctx, block) accepts. */
 int input_blocks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx, rd_kernel **k,
 		 char *err, size_t errlen);

@@ -67,6 +67,10 @@ struct trace_reader {
 	int (*load_blocks)(trace_reader *r, int (*keep)(void *ctx, uint64_t block), void *ctx,
 			   uint64_t *nblocks, rd_kernel **k);
 	void (*close)(trace_reader *r);
+	/* 1: load_blocks gives a kernel's shape (nblocks) only when it is past
+	 * the load limit, which load refuses before reading it; else the
+	 * whole kernel */
+	int shape_past_limit;
 	char *err;    /* "path:line: message" of the last failure */
 	size_t errlen;
 	int oom;

@@ -695,6 +695,7 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 	r->base.next = rdt_next;
 	r->base.load = rdt_load;
 	r->base.load_blocks = rdt_load_blocks;
+	r->base.shape_past_limit = 1;
 	r->base.close = rdt_close;
 	r->base.err = err;
 	r->base.errlen = errlen;
