@@ -147,14 +147,14 @@ got=$(hits_screen "$T/rdt.txt")
 result "parts: a .rdt past the limit opens SM by SM with run's totals (screen: $got; run: $wantr)" $?
 
 # ---------------------------------------------------------------- partial
-# gemm at 384 (113 M loads; about 3 s SM by SM here, most of it building
-# the parts, one at a time whatever the cores; minutes under TSan): while
+# gemm at 256 (34 M loads; about 1 s SM by SM here, most of it building
+# the parts, one at a time whatever the cores; a minute under TSan): while
 # it runs the breakdown shows the L1 of the SMs done, classes and all,
 # marked "partial: N/132 SMs", the L2 pane only "when all SMs are done";
 # then run's totals. The keyboard's explorer, polled (no script: its wait
 # gives up after 60 s): the partial screen until it shows or the run ends,
 # then the final one.
-KB="-D NI=384 -D NJ=384 -D NK=384 samples/polybench/gemm.kdesc"
+KB="-D NI=256 -D NJ=256 -D NK=256 samples/polybench/gemm.kdesc"
 RDSCOPE_MAX_LOADS=1000000 "$RDSCOPE" run --no-timing $CFG $KB >"$T/brun.txt" 2>"$T/brun.err"
 wantb="$(awk '$1 == "hits" { print $2; exit }' "$T/brun.txt") $(sed -n 's/^miss rate \([0-9.]*%\).*/\1/p' "$T/brun.txt" | head -1) L2 $(awk '$1 == "hits" { n++; if (n == 2) { print $2; exit } }' "$T/brun.txt")"
 start partial 34 190 NO_COLOR=1 RDSCOPE_MAX_LOADS=1000000 -- --no-timing $CFG $KB
@@ -162,11 +162,11 @@ start partial 34 190 NO_COLOR=1 RDSCOPE_MAX_LOADS=1000000 -- --no-timing $CFG $K
 # 1 if the run ended first (model done) or time ran out
 poll() {
 	i=0
-	while [ $i -lt 6000 ] && [ ! -s "$T/partial.rc" ]; do
+	while [ $i -lt 12000 ] && [ ! -s "$T/partial.rc" ]; do
 		tmux -L "$SOCK" capture-pane -p -t partial >"$T/pcap.txt" 2>/dev/null
 		grep -q "$1" "$T/pcap.txt" && { cp "$T/pcap.txt" "$2"; return 0; }
 		grep -q "model done" "$T/pcap.txt" && return 1
-		sleep 0.1
+		sleep 0.05
 		i=$((i + 1))
 	done
 	return 1
