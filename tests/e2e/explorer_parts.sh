@@ -150,30 +150,42 @@ result "parts: a .rdt past the limit opens SM by SM with run's totals (screen: $
 # gemm at 256 (34 M loads; about 1 s SM by SM here, most of it building
 # the parts, one at a time whatever the cores; a minute under TSan): while
 # it runs the breakdown shows the L1 of the SMs done, classes and all,
-# marked "partial: N/132 SMs", the L2 pane only "when all SMs are done";
-# then run's totals. The keyboard's explorer, polled (no script: its wait
-# gives up after 60 s): the partial screen until it shows or the run ends,
-# then the final one.
+# marked "partial: N/132 SMs", the L2 pane only "when all SMs are done".
+# An edit then (l1.line 128 -> 64) stops it between parts: the screen ends
+# with run's totals of line 64; undo runs line 128 again: run's totals.
+# The keyboard's explorer, polled (no script: its wait gives up after
+# 60 s).
 KB="-D NI=256 -D NJ=256 -D NK=256 samples/polybench/gemm.kdesc"
-RDSCOPE_MAX_LOADS=1000000 "$RDSCOPE" run --no-timing $CFG $KB >"$T/brun.txt" 2>"$T/brun.err"
-wantb="$(awk '$1 == "hits" { print $2; exit }' "$T/brun.txt") $(sed -n 's/^miss rate \([0-9.]*%\).*/\1/p' "$T/brun.txt" | head -1) L2 $(awk '$1 == "hits" { n++; if (n == 2) { print $2; exit } }' "$T/brun.txt")"
+# totals_run ARGS...: "HITS RATE L2 HITS" of rdscope run
+totals_run() {
+	RDSCOPE_MAX_LOADS=1000000 "$RDSCOPE" run --no-timing $CFG "$@" $KB >"$T/brun.txt" 2>"$T/brun.err"
+	echo "$(awk '$1 == "hits" { print $2; exit }' "$T/brun.txt")" \
+		"$(sed -n 's/^miss rate \([0-9.]*%\).*/\1/p' "$T/brun.txt" | head -1)" \
+		"L2 $(awk '$1 == "hits" { n++; if (n == 2) { print $2; exit } }' "$T/brun.txt")"
+}
+wantb=$(totals_run)
+wantb64=$(totals_run -s l1.line=64)
 start partial 34 190 NO_COLOR=1 RDSCOPE_MAX_LOADS=1000000 -- --no-timing $CFG $KB
-# poll TEXT FILE: wait (up to 10 min) for TEXT in the pane, into FILE;
-# 1 if the run ended first (model done) or time ran out
+# poll FILE TEXT [TEXT2]: wait (up to 10 min) for TEXT (and TEXT2) in the
+# pane, into FILE; 1 if time ran out, or (no TEXT2) the run ended first
 poll() {
 	i=0
 	while [ $i -lt 12000 ] && [ ! -s "$T/partial.rc" ]; do
 		tmux -L "$SOCK" capture-pane -p -t partial >"$T/pcap.txt" 2>/dev/null
-		grep -q "$1" "$T/pcap.txt" && { cp "$T/pcap.txt" "$2"; return 0; }
-		grep -q "model done" "$T/pcap.txt" && return 1
+		grep -q "$2" "$T/pcap.txt" && grep -q "${3:-$2}" "$T/pcap.txt" &&
+			{ cp "$T/pcap.txt" "$1"; return 0; }
+		[ $# -eq 2 ] && grep -q "model done" "$T/pcap.txt" && return 1
 		sleep 0.05
 		i=$((i + 1))
 	done
 	return 1
 }
-: >"$T/pmid.txt" && : >"$T/pfinal.txt"
-poll "partial: [0-9]*/132 SMs" "$T/pmid.txt"
-poll "model done" "$T/pfinal.txt"
+: >"$T/pmid.txt" && : >"$T/p64.txt" && : >"$T/pundo.txt"
+poll "$T/pmid.txt" "partial: [0-9]*/132 SMs"
+tmux -L "$SOCK" send-keys -t partial Down Down Left
+poll "$T/p64.txt" "l1.line  *64 B" "model done"
+tmux -L "$SOCK" send-keys -t partial u
+poll "$T/pundo.txt" "l1.line  *128 B" "model done"
 tmux -L "$SOCK" send-keys -t partial q
 finish partial
 rc=$?
@@ -181,11 +193,11 @@ rc=$?
 # one: "params││L1││L2"); l2 the same in the L2's
 l1() { awk -F'││' '{ print $2 }' "$2" | grep -o "^$1 *[0-9.]*%*" | head -1 | sed "s/^$1 *//"; }
 l2() { awk -F'││' '{ print $3 }' "$2" | grep -o "^$1 *[0-9.]*%*" | head -1 | sed "s/^$1 *//"; }
+totals_screen() { echo "$(l1 "░ hits" "$1") $(l1 " miss rate" "$1") L2 $(l2 "░ hits" "$1")"; }
 # the L1's rows of hits and of compulsory misses: counts (not "pending")
 mh=$(l1 "░ hits" "$T/pmid.txt")
 mc=$(l1 "# compulsory" "$T/pmid.txt")
 sms=$(sed -n 's/.*partial: \([0-9]*\)\/132 SMs.*/\1/p' "$T/pmid.txt" | head -1)
-got="$(l1 "░ hits" "$T/pfinal.txt") $(l1 " miss rate" "$T/pfinal.txt") L2 $(l2 "░ hits" "$T/pfinal.txt")"
 ok=0
 [ -n "$mh" ] && [ "$mh" -gt 0 ] && [ "$mh" -lt "${wantb%% *}" ] || ok=1
 [ -n "$mc" ] && [ "$mc" -gt 0 ] && [ -n "$sms" ] && [ "$sms" -lt 132 ] || ok=1
@@ -194,8 +206,12 @@ grep -q "partial result: the L1 of those done, unscaled" "$T/pmid.txt" || ok=1
 [ $ok -eq 0 ] || sed 's/^/# /' "$T/pmid.txt"
 [ $rc -eq 0 ] && [ $ok -eq 0 ]
 result "parts: while it runs, the L1 of the SMs done ($sms/132 SMs: hits $mh, compulsory $mc), the L2 at the end" $?
-[ "$got" = "$wantb" ] && ! grep -q "partial" "$T/pfinal.txt" && [ -n "${wantb%% *}" ]
-result "parts: then run's totals (screen: $got; run: $wantb)" $?
+got=$(totals_screen "$T/p64.txt")
+[ "$got" = "$wantb64" ] && ! grep -q "partial" "$T/p64.txt" && [ -n "${wantb64%% *}" ]
+result "parts: an edit then stops it; run's totals of the edit (screen: $got; run: $wantb64)" $?
+got=$(totals_screen "$T/pundo.txt")
+[ "$got" = "$wantb" ] && ! grep -q "partial" "$T/pundo.txt" && [ -n "${wantb%% *}" ]
+result "parts: undo, run again: run's totals (screen: $got; run: $wantb)" $?
 
 # ---------------------------------------------------------------- no parts
 keys noparts <<KEYS
