@@ -549,6 +549,12 @@ size_t rd_count_stack(const rd_count *c, uint64_t *out, size_t max)
 	return n;
 }
 
+int rd_count_held(const rd_count *c, uint64_t line)
+{
+	uint32_t id = find_id(c, line);
+	return id != NIL && (c->in[id] >> largest(c) & 1);
+}
+
 int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n)
 {
 	if (c->oom)

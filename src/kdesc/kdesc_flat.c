@@ -615,6 +615,7 @@ typedef struct inner {
 	uint8_t *ostale;
 	size_t nodd, codd;
 	int pending; /* odd's last entry still waits for its reference */
+	int early;   /* skips tried before win holds L lines (try_skip's (1')) */
 	const kdesc *d;
 	uint32_t line;
 } inner;
@@ -665,8 +666,8 @@ static void inner_see(struct kd_watch *w, uint64_t x)
 	}
 	if (!lset_has(&in->win, x)) {
 		int stale = rd_count_seen(w->cnt, x);
-		if (stale && in->win.n < in->cap)
-			in->bad = 1;
+		if (stale && rd_count_held(w->cnt, x))
+			in->bad = 1; /* (3): not a miss at every level */
 		if (in->nodd == in->codd) {
 			size_t nc = in->codd ? 2 * in->codd : 256;
 			uint64_t *o = realloc(in->odd, nc * sizeof *o);
@@ -758,7 +759,8 @@ static int skipped_counts(run *r, const kd_stmt *st, rd_count_ref *delta,
  * pairs: [nr * nr] zeroed, the reuses found. */
 static int ghost_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int64_t v0,
 		      int64_t c, uint64_t N, uint64_t E, const rd_count_ref *start,
-		      const uint64_t *last, size_t nlast, uint64_t *top, size_t ntop, uint8_t *pairs)
+		      const uint64_t *last, size_t nlast, const uint64_t *top, size_t ntop,
+		      uint8_t *pairs)
 {
 	kdesc *d = r->d;
 	rd_count *cnt = r->count;
@@ -901,8 +903,6 @@ static int ghost_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, in
 		goto out;
 	}
 	/* the lines and the stacks */
-	for (size_t i = 0; i < ntop; i++)
-		top[i] = shift_line(d, s, top[i], E, line);
 	if (rd_count_ghost(cnt, sw, nsw, top, ntop) < 0) {
 		rc = kd_oom(d);
 		goto out;
@@ -919,10 +919,48 @@ out:
 	return rc;
 }
 
+#define EARLY_TRIES 4 /* skips a loop tries before win holds L lines */
+
+/* (1') The stacks after the skipped periods when win holds fewer than L
+ * lines: the last L distinct lines of periods m + E, m + E - 1, ..., 0
+ * (period j's lines are period m's moved by j - m periods, in the same
+ * order: last, most recent first). L of them, or 0 when periods 0 .. m +
+ * E hold fewer (then older lines would be needed); -1 out of memory. */
+static int walk_stacks(const kdesc *d, const int64_t *s, const uint64_t *last, size_t nlast,
+		       uint64_t m, uint64_t E, uint32_t line, uint64_t *top, size_t cap)
+{
+	int64_t *st = malloc((nlast ? nlast : 1) * sizeof *st);
+	lset done = {0};
+	size_t n = 0;
+	int rc = 0;
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < nlast; i++) {
+		int a = array_of_line(d, last[i], line);
+		st[i] = a < 0 ? 0 : s[a];
+	}
+	for (int64_t k = (int64_t)E; k >= -(int64_t)m && n < cap; k--)
+		for (size_t i = 0; i < nlast && n < cap; i++) {
+			uint64_t y = last[i] + (uint64_t)(st[i] * k);
+			int add = lset_add(&done, y);
+			if (add < 0) {
+				rc = -1;
+				goto out;
+			}
+			if (add)
+				top[n++] = y;
+		}
+	rc = n == cap;
+out:
+	free(st);
+	lset_free(&done);
+	return rc;
+}
+
 /* Skip the periods after m (E of them; see above): 1 skipped, 0 not (the
  * loop runs on), -1 an error. start: the counts when period m began. */
 static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int64_t v0, int64_t c,
-		    uint64_t N, uint64_t E, const rd_count_ref *start)
+		    uint64_t N, uint64_t m, uint64_t E, const rd_count_ref *start)
 {
 	kdesc *d = r->d;
 	rd_count *cnt = r->count;
@@ -931,8 +969,16 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 	settle(in);
 	if (in->oom)
 		return kd_oom(d);
-	if (in->bad || in->win.n < in->cap || !E)
+	if (in->bad || !E)
 		return 0;
+	/* (1) or else (1'): only by ghosts, the walk long enough, a few times */
+	int early = in->win.n < in->cap;
+	if (early) {
+		if (in->w.upsee != kd_watch_see || !in->w.up || !in->nodd ||
+		    in->early >= EARLY_TRIES || (in->cap - in->win.n + in->nodd - 1) / in->nodd > E)
+			return 0;
+		in->early++;
+	}
 	/* (2) */
 	for (size_t i = 0; i < in->nodd; i++) {
 		uint64_t x = in->odd[i];
@@ -942,6 +988,20 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 		if (in->in0[a] && (s[a] > 0 ? x + (uint64_t)s[a] <= in->hi0[a]
 					    : x + (uint64_t)s[a] >= in->lo0[a]))
 			return 0;
+	}
+	/* (3'): the e-th translate of period m's i-th new line, stale, finds
+	 * at least W + (e - 1) n + i lines since period 0 (W = win's lines, n
+	 * = period m's new lines: each later period's new lines are its
+	 * translates); where that is less than L it must lie below the
+	 * largest level now */
+	for (size_t i = 0; early && i < in->nodd; i++) {
+		if (!in->ostale[i])
+			continue;
+		uint64_t x = in->odd[i];
+		int64_t sa = s[array_of_line(d, x, line)];
+		for (uint64_t e = 1; e <= E && in->win.n + (e - 1) * in->nodd + i < in->cap; e++)
+			if (rd_count_held(cnt, x + (uint64_t)sa * e))
+				return 0;
 	}
 	/* (5), its error left to the loop's own run */
 	int failed = r->failed;
@@ -957,18 +1017,13 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 	rd_count_ref *delta = malloc((size_t)nr * sizeof *delta);
 	uint64_t *top = malloc((size_t)in->cap * sizeof *top);
 	uint64_t *last = NULL;
-	size_t nlast = 0, clast = 0;
+	size_t nlast = 0, clast = 0, ntop = 0;
 	lset done = {0};
 	int rc = 0;
 	if (!pairs || !delta || !top) {
 		rc = kd_oom(d);
 		goto out;
 	}
-	/* the stacks' lines, checked to have arrays */
-	size_t ntop = rd_count_stack(cnt, top, in->cap);
-	for (size_t i = 0; i < ntop; i++)
-		if (array_of_line(d, top[i], line) < 0 || !lset_has(&in->win, top[i]))
-			goto out;
 	/* period m's lines, each once, in the order of their last touch */
 	for (size_t i = in->nseq; i-- > 0;) {
 		int k = lset_add(&done, in->seq[i]);
@@ -977,10 +1032,25 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 			goto out;
 		}
 	}
+	if (early) { /* (1') */
+		int w = walk_stacks(d, s, last, nlast, m, E, line, top, in->cap);
+		if (w <= 0) {
+			rc = w < 0 ? kd_oom(d) : 0;
+			goto out;
+		}
+		ntop = in->cap;
+	} else { /* (1): the stacks' lines, checked to have arrays, moved */
+		ntop = rd_count_stack(cnt, top, in->cap);
+		for (size_t i = 0; i < ntop; i++)
+			if (array_of_line(d, top[i], line) < 0 || !lset_has(&in->win, top[i]))
+				goto out;
+		for (size_t i = 0; i < ntop; i++)
+			top[i] = shift_line(d, s, top[i], E, line);
+	}
 	/* the lines of the skipped periods as ghosts where they can be */
 	int gk = ghost_skip(r, in, st, s, v0, c, N, E, start, last, nlast, top, ntop, pairs);
-	if (gk != 2) {
-		rc = gk;
+	if (gk != 2 || early) {
+		rc = gk == 2 ? 0 : gk;
 		goto out;
 	}
 	/* (4) line by line */
@@ -1032,8 +1102,6 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 	if (rc)
 		goto out;
 	/* the stacks */
-	for (size_t i = 0; i < ntop; i++)
-		top[i] = shift_line(d, s, top[i], E, line);
 	if (rd_count_restack(cnt, top, ntop) < 0) {
 		rc = kd_oom(d);
 		goto out;
@@ -1102,7 +1170,7 @@ static int inner_loop(run *r, const kd_kernel *K, const kd_stmt *st, int at)
 		if (it >= rem && (it - rem) % g == 0) { /* a period begins */
 			uint64_t p = (it - rem) / g;
 			if (p >= 2 && q >= 3) {
-				int k = try_skip(r, in, st, s, v0, c, N, q - p, start);
+				int k = try_skip(r, in, st, s, v0, c, N, p - 1, q - p, start);
 				if (k < 0) {
 					rc = -1;
 					break;
