@@ -555,6 +555,53 @@ int rd_count_held(const rd_count *c, uint64_t line)
 	return id != NIL && (c->in[id] >> largest(c) & 1);
 }
 
+static uint64_t page_get(const rd_count *c, uint64_t page);
+
+int rd_count_held_any(const rd_count *c, uint64_t lo, uint64_t hi)
+{
+	for (uint64_t y = lo; y <= hi && y >= lo;) {
+		uint64_t p = y >> 6, m = ~0ull << (y & 63);
+		if (c->pcap) /* the lines with ids only */
+			m &= page_get(c, p);
+		for (; m; m &= m - 1) {
+			uint64_t x = p << 6 | (uint64_t)__builtin_ctzll(m);
+			if (x > hi)
+				return 0;
+			if (rd_count_held(c, x))
+				return 1;
+		}
+		y = (p + 1) << 6;
+	}
+	return 0;
+}
+
+/* The stacks become ids[0..n) (rd_count_restack's); ids freed. */
+static int restack_ids(rd_count *c, uint32_t *ids, size_t n)
+{
+	for (int k = 0; k < c->nlevels; k++) {
+		level *L = &c->lv[k];
+		for (uint32_t id = L->head; id != NIL; id = L->next[id]) {
+			c->in[id] &= (uint16_t)~(1u << k);
+			c->gone[id] = (uint32_t)c->ngh;
+		}
+		L->head = L->tail = NIL;
+		L->n = 0;
+		for (size_t i = n < L->cap ? n : L->cap; i-- > 0;) { /* the oldest first: each pushed to the front */
+			if (c->in[ids[i]] & (1u << k)) { /* a line twice: not a stack */
+				c->oom = 1;
+				free(ids);
+				return -1;
+			}
+			c->in[ids[i]] |= (uint16_t)(1u << k);
+			push_front(L, ids[i]);
+			L->n++;
+		}
+	}
+	c->mru = ids[0];
+	free(ids);
+	return 0;
+}
+
 int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n)
 {
 	if (c->oom)
@@ -570,30 +617,7 @@ int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n)
 			free(ids);
 			return -1;
 		}
-	for (int k = 0; k < c->nlevels; k++) {
-		level *L = &c->lv[k];
-		for (uint32_t id = L->head; id != NIL; id = L->next[id]) {
-			c->in[id] &= (uint16_t)~(1u << k);
-			c->gone[id] = (uint32_t)c->ngh;
-		}
-		L->head = L->tail = NIL;
-		L->n = 0;
-		for (size_t i = n; i-- > 0;) { /* the oldest first: each pushed to the front */
-			if (i >= L->cap)
-				continue;
-			if (c->in[ids[i]] & (1u << k)) { /* a line twice: not a stack */
-				c->oom = 1;
-				free(ids);
-				return -1;
-			}
-			c->in[ids[i]] |= (uint16_t)(1u << k);
-			push_front(L, ids[i]);
-			L->n++;
-		}
-	}
-	c->mru = ids[0];
-	free(ids);
-	return 0;
+	return restack_ids(c, ids, n);
 }
 
 /* ---------------------------------------------------------------- ghosts */
@@ -780,6 +804,7 @@ int rd_count_ghost(rd_count *c, const rd_count_sweep *sw, size_t nsw, const uint
 	}
 	ghost g[64];
 	size_t made = 0;
+	uint32_t *ids = NULL;
 	int rc = 0;
 	for (; made < nsw; made++)
 		if (ghost_make(c, &sw[made], &g[made]) < 0) {
@@ -787,14 +812,24 @@ int rd_count_ghost(rd_count *c, const rd_count_sweep *sw, size_t nsw, const uint
 			goto out;
 		}
 	/* the stacks' lines among theirs: ids with their references (a new
-	 * one was a first touch in the skipped periods: counted there) */
+	 * one was a first touch in the skipped periods: counted there); the
+	 * others' ids (rd_count_restack's) */
+	if (ntop < c->lv[largest(c)].n || !ntop || !(ids = malloc(ntop * sizeof *ids))) {
+		rc = -1;
+		goto out;
+	}
 	for (size_t i = 0; i < ntop; i++) {
 		uint32_t r;
 		size_t ri, k = 0;
 		while (k < nsw && !ghost_eval(&g[k], top[i], &r, &ri))
 			k++;
-		if (k == nsw)
+		if (k == nsw) {
+			if ((ids[i] = find_id(c, top[i])) == NIL) {
+				rc = -1;
+				goto out;
+			}
 			continue;
+		}
 		uint64_t before = c->extra_lines;
 		int fresh;
 		uint32_t id = line_id(c, top[i], &fresh);
@@ -806,15 +841,17 @@ int rd_count_ghost(rd_count *c, const rd_count_sweep *sw, size_t nsw, const uint
 		if (fresh && c->extra_lines == before)
 			c->extra_lines--;
 		c->last_ref[id] = r;
+		ids[i] = id;
 	}
-	if (rd_count_restack(c, top, ntop) < 0) {
-		rc = -1;
+	rc = restack_ids(c, ids, ntop);
+	ids = NULL;
+	if (rc < 0)
 		goto out;
-	}
 	for (size_t k = 0; k < nsw; k++)
 		c->gh[c->ngh++] = g[k];
 	return 0;
 out:
+	free(ids);
 	for (size_t k = 0; k < made; k++)
 		free(g[k].runs);
 	return rc;

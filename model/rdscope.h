@@ -1062,7 +1062,9 @@ int rd_count_extrapolate(rd_count *c, const rd_count_ref *delta, uint64_t times)
  * rd_count_stack: the largest level's lines, most recent first (up to
  * max); rd_count_held: 1 when the largest level holds line now (its
  * stack distance below that level's lines; a line it does not hold is a
- * miss at every level until it is touched again); rd_count_restack: the stacks become lines[0..n) (distinct, each
+ * miss at every level until it is touched again); rd_count_held_any: 1
+ * when it holds a line of lo..hi (a span of lines without ids asked a
+ * page of 64 at a time once ghosts are made); rd_count_restack: the stacks become lines[0..n) (distinct, each
  * touched before, most recent first, n at least the lines the largest
  * level holds), each level holding its first ones, lines[0] the line
  * accessed last. -1: out of memory or arguments out of range. */
@@ -1073,6 +1075,7 @@ int rd_count_touch(rd_count *c, uint64_t line, uint32_t ref);
 uint64_t rd_count_max_lines(const rd_count *c);
 size_t rd_count_stack(const rd_count *c, uint64_t *out, size_t max);
 int rd_count_held(const rd_count *c, uint64_t line);
+int rd_count_held_any(const rd_count *c, uint64_t lo, uint64_t hi);
 int rd_count_restack(rd_count *c, const uint64_t *lines, size_t n);
 /* Ghosts: the lines of skipped periods kept as arithmetic, not touched one
  * by one (the one loop down's time then grows with a period, not with the

@@ -294,6 +294,13 @@ static void ghost_same(rd_count *a, rd_count *b)
 	for (uint32_t r = 0; r < 4; r++)
 		for (uint32_t q = 0; q < 4; q++)
 			assert_int_equal(rd_count_reused(a, r, q), rd_count_reused(b, r, q));
+	for (uint64_t y = 0; y < 2100; y++) { /* held: b's by pages once it has ghosts */
+		assert_int_equal(rd_count_held(a, y), rd_count_held(b, y));
+		int any = 0;
+		for (uint64_t z = y; z < y + 70; z++)
+			any |= rd_count_held(a, z);
+		assert_int_equal(rd_count_held_any(b, y, y + 69), any);
+	}
 	uint64_t sa[16], sb[16];
 	size_t na = rd_count_stack(a, sa, 16), nb = rd_count_stack(b, sb, 16);
 	assert_int_equal(na, nb);
@@ -394,6 +401,42 @@ static void test_ghost(void **state)
 		}
 }
 
+/* rd_count_held(_any): the largest level's lines, against an LRU list of
+ * its size kept here, on a stream that revisits lines near and far */
+static void test_held(void **state)
+{
+	(void)state;
+	uint64_t lines[] = {3, 12};
+	rd_count *c = rd_count_new(64, lines, 2, 1);
+	assert_non_null(c);
+	uint64_t lru[12];
+	size_t n = 0;
+	uint64_t x = 7;
+	for (int t = 0; t < 3000; t++) {
+		x = (x * 6364136223846793005ull + 1442695040888963407ull);
+		uint64_t y = (x >> 33) % (t < 1500 ? 40 : 200);
+		assert_int_equal(rd_count_access(c, y * 64, 0), 0);
+		size_t i = 0;
+		while (i < n && lru[i] != y)
+			i++;
+		if (i == n && n < 12)
+			n++;
+		for (size_t j = i < n ? i : n - 1; j > 0; j--)
+			lru[j] = lru[j - 1];
+		lru[0] = y;
+		for (uint64_t z = 0; z < 200; z += 1 + (uint64_t)t % 3) {
+			int want = 0, any = 0;
+			for (size_t j = 0; j < n; j++) {
+				want |= lru[j] == z;
+				any |= lru[j] >= z && lru[j] <= z + 9;
+			}
+			assert_int_equal(rd_count_held(c, z), want);
+			assert_int_equal(rd_count_held_any(c, z, z + 9), any);
+		}
+	}
+	rd_count_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_extrapolate_reset),
 		cmocka_unit_test(test_ghost),
+		cmocka_unit_test(test_held),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

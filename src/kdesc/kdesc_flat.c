@@ -102,6 +102,19 @@ static int lset_add(lset *s, uint64_t x)
 	}
 }
 
+/* an empty set for n lines without growing: 0, or -1 out of memory */
+static int lset_init(lset *s, size_t n)
+{
+	size_t c = 1024;
+	while (c < 4 * n)
+		c *= 2;
+	memset(s, 0, sizeof *s);
+	if (!(s->k = calloc(c, sizeof *s->k)))
+		return -1;
+	s->cap = c;
+	return 0;
+}
+
 static void lset_free(lset *s)
 {
 	free(s->k);
@@ -925,22 +938,58 @@ out:
  * lines: the last L distinct lines of periods m + E, m + E - 1, ..., 0
  * (period j's lines are period m's moved by j - m periods, in the same
  * order: last, most recent first). L of them, or 0 when periods 0 .. m +
- * E hold fewer (then older lines would be needed); -1 out of memory. */
+ * E hold fewer (then older lines would be needed); -1 out of memory.
+ * Without a set of the lines met where no two periods can share a line:
+ * the arrays' lines apart, and each moving array's lines of period m
+ * within one step (a line that does not move is met first in period m +
+ * E). */
 static int walk_stacks(const kdesc *d, const int64_t *s, const uint64_t *last, size_t nlast,
 		       uint64_t m, uint64_t E, uint32_t line, uint64_t *top, size_t cap)
 {
 	int64_t *st = malloc((nlast ? nlast : 1) * sizeof *st);
+	uint64_t lo[MAX_ARRAYS_FLAT], hi[MAX_ARRAYS_FLAT];
+	uint8_t in[MAX_ARRAYS_FLAT] = {0};
 	lset done = {0};
 	size_t n = 0;
-	int rc = 0;
+	int rc = 0, apart = 1;
 	if (!st)
 		return -1;
 	for (size_t i = 0; i < nlast; i++) {
 		int a = array_of_line(d, last[i], line);
 		st[i] = a < 0 ? 0 : s[a];
+		if (a < 0) {
+			apart = 0;
+			continue;
+		}
+		if (!in[a] || last[i] < lo[a])
+			lo[a] = last[i];
+		if (!in[a] || last[i] > hi[a])
+			hi[a] = last[i];
+		in[a] = 1;
+	}
+	for (int a = 0; a < d->narrays && a < MAX_ARRAYS_FLAT && apart; a++) {
+		if (in[a] && s[a] && hi[a] - lo[a] >= (uint64_t)(s[a] < 0 ? -s[a] : s[a]))
+			apart = 0;
+		const kd_array *A = &d->arrays[a];
+		uint64_t a0 = A->base / line, a1 = (A->base + (uint64_t)A->total * A->elem - 1) / line;
+		for (int b = a + 1; b < d->narrays && b < MAX_ARRAYS_FLAT && apart; b++) {
+			const kd_array *B = &d->arrays[b];
+			uint64_t b0 = B->base / line, b1 = (B->base + (uint64_t)B->total * B->elem - 1) / line;
+			if (A->total && B->total && a0 <= b1 && b0 <= a1)
+				apart = 0;
+		}
+	}
+	if (!apart && lset_init(&done, cap) < 0) {
+		free(st);
+		return -1;
 	}
 	for (int64_t k = (int64_t)E; k >= -(int64_t)m && n < cap; k--)
 		for (size_t i = 0; i < nlast && n < cap; i++) {
+			if (apart) {
+				if (st[i] || k == (int64_t)E)
+					top[n++] = last[i] + (uint64_t)(st[i] * k);
+				continue;
+			}
 			uint64_t y = last[i] + (uint64_t)(st[i] * k);
 			int add = lset_add(&done, y);
 			if (add < 0) {
@@ -994,13 +1043,17 @@ static int try_skip(run *r, inner *in, const kd_stmt *st, const int64_t *s, int6
 	 * = period m's new lines: each later period's new lines are its
 	 * translates); where that is less than L it must lie below the
 	 * largest level now */
-	for (size_t i = 0; early && i < in->nodd; i++) {
+	for (size_t i = 0, j; early && i < in->nodd; i = j) { /* by runs of lines */
+		int a = array_of_line(d, in->odd[i], line);
+		for (j = i + 1; j < in->nodd && in->odd[j] == in->odd[j - 1] + 1 &&
+				in->ostale[j] == in->ostale[i] && array_of_line(d, in->odd[j], line) == a;
+		     j++)
+			;
 		if (!in->ostale[i])
 			continue;
-		uint64_t x = in->odd[i];
-		int64_t sa = s[array_of_line(d, x, line)];
 		for (uint64_t e = 1; e <= E && in->win.n + (e - 1) * in->nodd + i < in->cap; e++)
-			if (rd_count_held(cnt, x + (uint64_t)sa * e))
+			if (rd_count_held_any(cnt, in->odd[i] + (uint64_t)s[a] * e,
+					      in->odd[j - 1] + (uint64_t)s[a] * e))
 				return 0;
 	}
 	/* (5), its error left to the loop's own run */

@@ -421,6 +421,21 @@ for args in "-D D=64 --levels 1K,2K" "-D D=128 --levels 2K,4K" "-D D=96 -s l1.li
 done
 result "count: one loop down with the skipped lines as ghosts equals --stream (reread and rewritten by other references, two arrays alike, k running down)" $ok
 
+# one loop down before its lines fill the largest level: the stale lines'
+# translates proven misses by the lines since period 0 or by lying below
+# the largest level now, the stacks the last periods' lines walked back.
+# The largest level just under the k loop's lines, so that only this skip
+# skips (the one before waited for them to fill it: the k loop ended
+# first); B reread and rewritten after it; equal to --stream
+ok=0
+for args in "-D D=128 --levels 4K,64000" "-D D=256 --levels 4K,249600" "-D D=256 --stores skip --levels 2K,6K,249600"; do
+	for k in sample:haystack/gemm "$T/down.kdesc" "$T/ghost.kdesc" "$T/ghost-st.kdesc" "$T/ghost-down.kdesc"; do
+		# shellcheck disable=SC2086
+		same $args "$k" && grep -qx flat "$T/path" && inner || { ok=1; echo "# early $args $k: $(cat "$T/path")"; }
+	done
+done
+result "count: one loop down before its lines fill the largest level equals --stream (B reread and rewritten after the loop, k running down, stores skipped, 3 levels)" $ok
+
 # statements before the loop are counted access by access, the last loop
 # by the flat path (a line they touched and the loop touches again only
 # after its first period sends it back to streaming)
