@@ -573,7 +573,8 @@ static int analyse(run *r, const kd_kernel *K, const kd_stmt *st, shape **out, i
  *      x + s_a beyond period 0's lines of its array (in the direction of
  *      s_a), so no translate T^e(x), e >= 1, is a line of period 0 and
  *      none of T^e(x) (1 <= e <= E) is touched in periods 0 .. m + e - 1;
- *  (3) a stale access found at least L lines in win;
+ *  (3) a stale access's line is not held by the largest level (a miss
+ *      at every level; so it is whenever win held L lines);
  *  (4) each translate T^e(x) (1 <= e <= E) of a stale x was touched
  *      before (the counter knows it; its last reference is noted as a
  *      reuse) and of a first touch never was;
@@ -585,9 +586,9 @@ static int analyse(run *r, const kd_kernel *K, const kd_stmt *st, shape **out, i
  *    accesses): by (2) x is not touched in periods 0 .. m + e - 1, nor
  *    earlier in period m + e (that would translate to a touch of x_m
  *    earlier in period m), so its last touch is before period 0: every
- *    line touched in [period e's start, t_m + eP) lies in between, and
- *    those are the translates of period 0 .. t_m's lines (T one to one):
- *    at least L by (3), a miss at every level; not a first touch by (4);
+ *    line touched in [period 0's start, t_m + eP) lies in between, those
+ *    of periods 0 .. m among them (e >= 1): at least L by (1), a miss at
+ *    every level, as x_m was by (3); not a first touch by (4);
  *  - a first touch: its translates are first touches by (2) and (4).
  * The counter afterwards: the counts of period m times E added; each
  * line of period m moved by T^e (e = 1 .. E, in order: a later touch wins)
@@ -609,6 +610,33 @@ static int analyse(run *r, const kd_kernel *K, const kd_stmt *st, shape **out, i
  * shown to it one by one (kd_watch_see: first touches or stale), found
  * span by span. Taken only directly inside the flat loop (a deeper loop's
  * watch holds no ghosts) and while the counter holds fewer than 64.
+ *
+ * Before win holds L lines (try_skip's early skip; gemm's k loop at D =
+ * 1024 after 2 of its 64 periods instead of 9): (1) and the L of the
+ * stale lines' argument are replaced by
+ *  (1') the stacks afterwards are the last L distinct lines of periods m +
+ *       E, m + E - 1, ..., 0 (period j's lines are period m's moved by j -
+ *       m, in the same order; walk_stacks): taken only when these periods
+ *       hold L lines, so no line from before the loop is among them;
+ *  (3') the e-th translate x' of period m's i-th new line x, stale: by
+ *       (2) each later period's new lines are the translates of period m's
+ *       n new lines, so at its access x' finds at least W + (e - 1) n + i
+ *       lines touched since period 0 (W: win's lines now), all after its
+ *       last touch; and at least its stack distance now, which only
+ *       grows until then. Where W + (e - 1) n + i < L, x' must lie below
+ *       the largest level now (rd_count_held_any, a run of lines at once).
+ * Only by ghosts (the line-by-line skip moves the stacks of (1)), and at
+ * most EARLY_TRIES times a loop (each try costs about L).
+ *
+ * Kernels that stay on the slower path (their inner loop streams until
+ * win holds L lines, or to its end): loops more than one loop down (their
+ * watch holds no ghosts); periods whose new lines' translates are held by
+ * the largest level when the skip is tried (lines reused from before the
+ * loop at a short distance: the skip waits for win to hold L lines, as
+ * before); loops whose periods 0 .. m + E hold fewer than L lines (gemm at
+ * D <= 361 with 512 KiB: B fits; nothing to skip, the whole k loop
+ * streams, which costs no more than its lines); and everything outside
+ * the flat path's class (see the top and kdesc_flat_info's reasons).
  */
 typedef struct inner {
 	struct kd_watch w; /* first: r->watch */
