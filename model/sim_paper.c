@@ -668,6 +668,12 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 	uint32_t maxlat = 0;
 	int cancelled = 0;
 	ws->refused = 0; /* retried in full: still_refused said no, or events are logged */
+	/* The instruction's distances read the bitmap words at its lines'
+	 * stamps (their line records were fetched as the warp was queued):
+	 * asked for together, their cache misses overlap. */
+	if (need_hist)
+		for (uint64_t q = r; q < end; q++)
+			stack_prefetch_distance(&cs->st, co->req[q].line);
 	for (; r < end; r++) {
 		const rd_req *rq = &co->req[r];
 		/* Large traces' line records miss in every cache; start fetching
