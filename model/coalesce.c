@@ -755,6 +755,21 @@ int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 		    uint32_t sector, int lanes, int stores, const coal_skip *skip,
 		    const rd_callbacks *cb, int threads, int spend)
 {
+	return coal_build_lines(co, k, s, line_size, sector, lanes, stores, skip, cb, threads,
+				spend, NULL);
+}
+
+void coal_lines_free(coal_lines *l)
+{
+	linemap_free(&l->map);
+	free(l->line_addr);
+	memset(l, 0, sizeof *l);
+}
+
+int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+		     uint32_t sector, int lanes, int stores, const coal_skip *skip,
+		     const rd_callbacks *cb, int threads, int spend, coal_lines *shared)
+{
 	memset(co, 0, sizeof *co);
 	uint32_t shift = log2u64(line_size);
 	stores = stores && k->nstores && k->store_tid;
@@ -783,8 +798,18 @@ int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 	run.lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *run.lead_req);
 	if (!co->warp_instr_first || !co->instr_req_first || !co->req ||
 	    (lanes && (!co->load_line || !co->load_on)) || (acc && !co->req_acc) ||
-	    !run.lead_lane || !run.lead_req || linemap_init(&run.map, 1 << 14) < 0)
+	    !run.lead_lane || !run.lead_req)
 		goto out;
+	if (shared) { /* the lines named so far: the map and list go on */
+		if (!shared->map.slot && linemap_init(&shared->map, 1 << 14) < 0)
+			goto out;
+		run.map = shared->map;
+		co->line_addr = shared->line_addr;
+		co->nlines = shared->nlines;
+		run.line_cap = shared->cap;
+	} else if (linemap_init(&run.map, 1 << 14) < 0) {
+		goto out;
+	}
 	/* While every instruction so far has one request (a one-thread
 	 * stream, or no two lanes sharing nothing), instr_req_first is the
 	 * identity: it is not written (its pages stay untouched) and, if it
@@ -863,7 +888,15 @@ shrink:;
 	}
 	rc = RD_OK;
 out:
-	linemap_free(&run.map);
+	if (shared && run.map.slot) { /* (handed back, grown, whatever rc) */
+		shared->map = run.map;
+		shared->line_addr = co->line_addr;
+		shared->nlines = co->nlines;
+		shared->cap = run.line_cap;
+		co->line_addr = NULL;
+	} else {
+		linemap_free(&run.map);
+	}
 	free(run.lead_lane);
 	free(run.lead_req);
 	if (rc != RD_OK)

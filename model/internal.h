@@ -234,6 +234,22 @@ int coal_build_sect(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t
 		    uint32_t sector, int lanes, int stores, const coal_skip *skip,
 		    const rd_callbacks *cb, int threads, int spend);
 void coal_free(rd_coal *co);
+/* Lines named over several coalescings: a part coalesced a few blocks at
+ * a time (rd_part_builder) numbers them as one coalescing of the whole
+ * part would, in the order its warps meet them. */
+typedef struct coal_lines {
+	linemap map;
+	uint64_t *line_addr; /* [nlines] (cap of room) */
+	uint32_t nlines;
+	uint64_t cap;
+} coal_lines;
+/* coal_build_sect naming k's lines after those of shared (NULL: its own):
+ * co->line_addr stays NULL, the lines are shared's (co->nlines theirs,
+ * whatever the result); coal_lines_free frees them. */
+int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
+		     uint32_t sector, int lanes, int stores, const coal_skip *skip,
+		     const rd_callbacks *cb, int threads, int spend, coal_lines *shared);
+void coal_lines_free(coal_lines *l);
 
 /* ---- memory spaces (spaces.c) ------------------------------------------ */
 struct sim_counts;

@@ -1171,8 +1171,232 @@ void rd_parts_set_threads(rd_parts *p, int n)
 	p->threads = n < 1 ? 1 : n > RD_NCASES ? RD_NCASES : n;
 }
 
+/* ---------------------------------------------------------------- a part built in chunks */
+
+struct rd_part_builder {
+	rd_config c;
+	int threads;
+	coal_lines lines;  /* the part's line ids */
+	rd_coal co;        /* its requests so far (lines in `lines`) */
+	uint64_t wcap, icap, rcap; /* room in co's arrays */
+	uint32_t nwarps;   /* warps so far (warp_instr_first's) */
+	int ident;         /* every instruction so far one request (co.instr_req_first unused) */
+	uint32_t nblocks;  /* the part's blocks so far (the chunks' part_nblocks) */
+	uint32_t block_size;
+	/* the part's thread index and store threads so far */
+	uint64_t *first, first_cap;
+	uint32_t nthreads;
+	uint64_t nloads, nstores;
+	uint32_t *stid;
+	uint64_t stid_cap;
+	uint32_t store_threads;
+	int rc;            /* the first failure (later chunks are only freed) */
+};
+
+rd_part_builder *rd_part_builder_new(const rd_config *c, int threads)
+{
+	rd_part_builder *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->c = *c;
+	b->threads = threads < 1 ? 1 : threads;
+	b->ident = 1;
+	return b;
+}
+
+void rd_part_builder_free(rd_part_builder *b)
+{
+	if (!b)
+		return;
+	coal_lines_free(&b->lines);
+	coal_free(&b->co);
+	free(b->first);
+	free(b->stid);
+	free(b);
+}
+
+/* *p (of *cap entries of size) with room for need: doubled (-1: memory). */
+static int room_for(void **p, uint64_t *cap, uint64_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	uint64_t nc = *cap ? *cap * 2 : 1024;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+/* The chunk's requests (co, over schedule s) after the part's. */
+static int builder_append(rd_part_builder *b, const rd_sched *s, const rd_coal *co)
+{
+	rd_coal *pc = &b->co;
+	uint64_t ni0 = pc->ninstr, nr0 = pc->nreq;
+	if (room_for((void **)&pc->warp_instr_first, &b->wcap, (uint64_t)b->nwarps + s->nwarps + 1,
+		     sizeof *pc->warp_instr_first) < 0 ||
+	    room_for((void **)&pc->req, &b->rcap, nr0 + co->nreq, sizeof *pc->req) < 0)
+		return RD_ENOMEM;
+	if (co->instr_req_first || !b->ident) {
+		if (room_for((void **)&pc->instr_req_first, &b->icap, ni0 + co->ninstr + 1,
+			     sizeof *pc->instr_req_first) < 0)
+			return RD_ENOMEM;
+		if (b->ident) /* the first instruction of more than one request */
+			for (uint64_t i = 0; i <= ni0; i++)
+				pc->instr_req_first[i] = i;
+		b->ident = 0;
+		for (uint64_t i = 1; i <= co->ninstr; i++)
+			pc->instr_req_first[ni0 + i] = nr0 + coal_req_first(co, i);
+	}
+	for (uint32_t w = 0; w < s->nwarps; w++)
+		pc->warp_instr_first[b->nwarps + w] = ni0 + co->warp_instr_first[w];
+	memcpy(pc->req + nr0, co->req, co->nreq * sizeof *co->req);
+	pc->ninstr += co->ninstr;
+	pc->nreq += co->nreq;
+	b->nwarps += s->nwarps;
+	return RD_OK;
+}
+
+/* The chunk's thread index and store threads after the part's (its
+ * threads from off on). */
+static int builder_index(rd_part_builder *b, const rd_kernel *k, uint64_t off)
+{
+	if (k->nthreads) {
+		uint64_t end = off + k->nthreads;
+		if (end > RD_MAX_THREAD_ID + 1ull)
+			return RD_EINVAL;
+		if (room_for((void **)&b->first, &b->first_cap, end + 1, sizeof *b->first) < 0)
+			return RD_ENOMEM;
+		for (uint64_t t = b->nthreads; t < off; t++) /* threads without loads */
+			b->first[t] = b->nloads;
+		for (uint32_t t = 0; t < k->nthreads; t++)
+			b->first[off + t] = b->nloads + k->thread_first[t];
+		b->nthreads = (uint32_t)end;
+	}
+	b->nloads += k->nloads;
+	if (k->nstores && k->store_tid) {
+		if (off + k->store_threads > RD_MAX_THREAD_ID + 1ull)
+			return RD_EINVAL;
+		if (room_for((void **)&b->stid, &b->stid_cap, b->nstores + k->nstores,
+			     sizeof *b->stid) < 0)
+			return RD_ENOMEM;
+		for (uint64_t i = 0; i < k->nstores; i++)
+			b->stid[b->nstores + i] = (uint32_t)(off + k->store_tid[i]);
+		b->store_threads = (uint32_t)(off + k->store_threads);
+	}
+	b->nstores += k->nstores;
+	return RD_OK;
+}
+
+int rd_part_builder_add(rd_part_builder *b, rd_kernel *chunk)
+{
+	int rc = b->rc;
+	if (rc == RD_OK && (!chunk->block_size || (b->block_size && chunk->block_size != b->block_size) ||
+			    chunk->release || !chunk->part_block))
+		rc = RD_EINVAL;
+	rd_sched s;
+	rd_coal co;
+	memset(&s, 0, sizeof s);
+	memset(&co, 0, sizeof co);
+	if (rc == RD_OK)
+		rc = sched_build(&s, chunk, &b->c);
+	if (rc == RD_OK)
+		rc = coal_build_lines(&co, chunk, &s, b->c.l1_line, b->c.l1_sector, 0,
+				      b->c.stores != RD_STORES_IGNORE, NULL, NULL, b->threads, 0,
+				      &b->lines);
+	if (rc == RD_OK)
+		rc = builder_append(b, &s, &co);
+	if (rc == RD_OK)
+		rc = builder_index(b, chunk, (uint64_t)b->nblocks * chunk->block_size);
+	if (rc == RD_OK) {
+		b->block_size = chunk->block_size;
+		b->nblocks += chunk->part_nblocks;
+	}
+	coal_free(&co);
+	sched_free(&s);
+	if (!chunk->release)
+		kernel_spend_accesses(chunk);
+	rd_kernel_free(chunk);
+	b->rc = rc;
+	return rc;
+}
+
+int rd_part_builder_shell(rd_part_builder *b, rd_kernel *k)
+{
+	if (b->rc != RD_OK)
+		return b->rc;
+	if (k->release || k->nloads || k->nstores || k->part_nblocks != b->nblocks ||
+	    (b->nblocks && k->block_size != b->block_size))
+		return RD_EINVAL;
+	uint64_t *first = malloc(((uint64_t)b->nthreads + 1) * sizeof *first);
+	if (!first)
+		return RD_ENOMEM;
+	if (b->nthreads)
+		memcpy(first, b->first, (size_t)b->nthreads * sizeof *first);
+	first[b->nthreads] = b->nloads;
+	kernel_free_accesses(k);
+	free(k->thread_first);
+	k->thread_first = first;
+	k->nthreads = b->nthreads;
+	k->nloads = b->nloads;
+	k->nstores = b->nstores;
+	k->store_threads = b->nstores ? b->store_threads : 0;
+	k->store_tid = b->stid; /* (sched_build's: which blocks have stores) */
+	b->stid = NULL;
+	b->stid_cap = 0;
+	return RD_OK;
+}
+
+/* m's schedule built over its (shell) kernel, and b's requests taken as
+ * its coalescing, as stages_prepare would make them over the whole part. */
+static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
+{
+	int rc = sched_build(&m->sched, m->k, c);
+	if (rc)
+		return rc;
+	m->have_sched = 1;
+	m->sched_key = *c;
+	m->stage_runs[RD_STAGE_SCHED]++;
+	if (m->sched.nwarps != b->nwarps)
+		return RD_EINVAL; /* (the chunks were not the part's blocks) */
+	rd_coal *co = &b->co;
+	if (room_for((void **)&co->warp_instr_first, &b->wcap, (uint64_t)b->nwarps + 1,
+		     sizeof *co->warp_instr_first) < 0)
+		return RD_ENOMEM;
+	co->warp_instr_first[b->nwarps] = co->ninstr;
+	if (b->ident) {
+		free(co->instr_req_first);
+		co->instr_req_first = NULL;
+	} else {
+		uint64_t *ir = realloc(co->instr_req_first, (co->ninstr + 1) * sizeof *ir);
+		if (ir)
+			co->instr_req_first = ir;
+	}
+	rd_req *rq = realloc(co->req, (co->nreq ? co->nreq : 1) * sizeof *rq);
+	if (rq)
+		co->req = rq;
+	else if (!co->req && !(co->req = malloc(sizeof *co->req)))
+		return RD_ENOMEM;
+	co->line_addr = b->lines.line_addr;
+	co->nlines = b->lines.nlines;
+	b->lines.line_addr = NULL;
+	b->lines.nlines = 0;
+	m->coal = *co;
+	memset(co, 0, sizeof *co);
+	b->wcap = b->icap = b->rcap = 0;
+	m->have_coal = 1;
+	m->gen_coal++;
+	m->coal_key = *c;
+	m->stage_runs[RD_STAGE_COAL]++;
+	m->zeros = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->zeros);
+	return m->zeros ? RD_OK : RD_ENOMEM;
+}
+
 static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_callbacks *cb,
-		    void (*ready)(void *ctx), void *ctx)
+		    void (*ready)(void *ctx), void *ctx, rd_part_builder *built)
 {
 	if (cb && (cb->by_site || cb->event)) {
 		if (ready)
@@ -1191,7 +1415,9 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 	sim_counts cc[RD_NCASES];
 	memset(cc, 0, sizeof cc);
 	int same = 0;
-	int rc = stages_prepare(m, &p->c, NULL, cb);
+	int rc = built ? part_take(m, &p->c, built) : RD_OK;
+	if (rc == RD_OK)
+		rc = stages_prepare(m, &p->c, NULL, cb);
 	uint64_t accesses = 0; /* (counted before the thread index can go) */
 	for (uint32_t t = 0; rc == RD_OK && t < m->sched.nthreads; t++)
 		accesses += kernel_loads(k, t);
@@ -1252,12 +1478,18 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 
 int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb)
 {
-	return part_add(p, k, NULL, cb, NULL, NULL);
+	return part_add(p, k, NULL, cb, NULL, NULL, NULL);
 }
 
 int rd_parts_add_spent(rd_parts *p, rd_kernel *k, void (*ready)(void *ctx), void *ctx)
 {
-	return part_add(p, k, k, NULL, ready, ctx);
+	return part_add(p, k, k, NULL, ready, ctx, NULL);
+}
+
+int rd_parts_add_built(rd_parts *p, rd_kernel *shape, rd_part_builder *b,
+		       void (*ready)(void *ctx), void *ctx)
+{
+	return part_add(p, shape, shape, NULL, ready, ctx, b);
 }
 
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r)

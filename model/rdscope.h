@@ -1407,6 +1407,33 @@ int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb);
  * however many parts run side by side. ready is called exactly once,
  * whatever happens (NULL: none). */
 int rd_parts_add_spent(rd_parts *p, rd_kernel *k, void (*ready)(void *ctx), void *ctx);
+/*
+ * A part coalesced as it is built, a few blocks at a time, so that its
+ * thread-level accesses are never all in memory at once: a part's peak
+ * is its requests and one chunk's accesses (syr2k at its default size on
+ * 132 SMs: 471 MB of accesses a part otherwise). A chunk is a kernel of
+ * the part's next blocks (rd_kernel.part_block: their launch ids,
+ * ascending, the part's blocks in order, every one in one chunk, empty
+ * ones too), its threads numbered from 0; coalesced under c (as
+ * rd_parts_new's; on up to threads threads) with the part's line ids, and
+ * then its accesses freed (to its spare, if any) and the chunk freed,
+ * whatever the result. rd_part_builder_shell gives the part's kernel
+ * (shape: the reader's, with the whole part's part_block and no
+ * accesses) the chunks' counts, thread index and store threads, and
+ * rd_parts_add_built models it with the requests built (the chunks'
+ * coalescing is then the builder's, not repeated): what rd_parts_add_spent
+ * on the part built whole gives, byte for byte. RD_OK, RD_ENOMEM,
+ * RD_EINVAL (chunks that are not the shape's blocks).
+ */
+typedef struct rd_part_builder rd_part_builder;
+rd_part_builder *rd_part_builder_new(const rd_config *c, int threads); /* NULL: memory */
+int rd_part_builder_add(rd_part_builder *b, rd_kernel *chunk);
+int rd_part_builder_shell(rd_part_builder *b, rd_kernel *shape);
+void rd_part_builder_free(rd_part_builder *b);
+/* rd_parts_add_spent for a part built by b (its shell: shape after
+ * rd_part_builder_shell); b's requests are taken (free b after). */
+int rd_parts_add_built(rd_parts *p, rd_kernel *shape, rd_part_builder *b,
+		       void (*ready)(void *ctx), void *ctx);
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r);
 void rd_parts_free(rd_parts *p);
 /* The L1 result of the parts added so far, while others are still being

@@ -189,6 +189,13 @@ static void parts_partial(parts_run *pr)
 	rd_result_free(&r);
 }
 
+/* A chunk of a part, coalesced as it is built (rd_part_builder). */
+static int part_chunk(void *ctx, rd_kernel *chunk)
+{
+	int rc = rd_part_builder_add(ctx, chunk);
+	return rc == RD_OK ? 0 : -1;
+}
+
 static void *parts_worker(void *arg)
 {
 	parts_run *pr = arg;
@@ -209,10 +216,29 @@ static void *parts_worker(void *arg)
 		}
 		keep_core kc = {pr->cfg, pr->cores[pr->next++]};
 		pthread_mutex_unlock(&pr->mu);
-		rd_kernel *k;
+		rd_kernel *k = NULL;
 		char err[1024];
-		int st = input_blocks(pr->in, keep_core_blocks, &kc, &k, err, sizeof err);
+		/* coalesced a few blocks at a time as it is built, where the
+		 * reader can (its accesses never all in memory at once) */
+		rd_part_builder *pb = input_can_chunk(pr->in) ? rd_part_builder_new(pr->cfg, pr->all)
+							      : NULL;
+		int st = INPUT_ENOMEM;
+		if (pb) {
+			st = input_chunks(pr->in, keep_core_blocks, &kc, part_chunk, pb, &k, err,
+					  sizeof err);
+			int bs = st == INPUT_OK ? rd_part_builder_shell(pb, k) : RD_OK;
+			if (bs != RD_OK) {
+				snprintf(err, sizeof err, "%s: %s", pr->spec, rd_strerror(bs));
+				st = bs == RD_ENOMEM ? INPUT_ENOMEM : INPUT_EINPUT;
+			}
+		} else if (!input_can_chunk(pr->in)) {
+			st = input_blocks(pr->in, keep_core_blocks, &kc, &k, err, sizeof err);
+		} else {
+			snprintf(err, sizeof err, "%s: out of memory", pr->spec);
+		}
 		if (st != INPUT_OK) {
+			rd_kernel_free(k);
+			rd_part_builder_free(pb);
 			pthread_mutex_lock(&pr->mu);
 			if (pr->rc == EXIT_OK) {
 				snprintf(pr->err, sizeof pr->err, "%s", err);
@@ -230,11 +256,17 @@ static void *parts_worker(void *arg)
 		int alone = k->nloads * 10 + k->nstores * 18 > PART_ALONE, rc = -1;
 		if (!big) {
 			rd_parts_set_threads(pr->p, alone ? pr->all : pr->threads);
-			rc = rd_parts_add_spent(pr->p, k, alone ? NULL : turn_end, &pr->turn);
+			if (pb)
+				rc = rd_parts_add_built(pr->p, k, pb, alone ? NULL : turn_end,
+							&pr->turn);
+			else
+				rc = rd_parts_add_spent(pr->p, k, alone ? NULL : turn_end,
+							&pr->turn);
 			if (alone)
 				pthread_mutex_unlock(&pr->turn);
 		}
 		rd_kernel_free(k);
+		rd_part_builder_free(pb);
 		pthread_mutex_lock(&pr->mu);
 		if (rc != RD_OK && pr->rc == EXIT_OK) {
 			if (rc == -1)

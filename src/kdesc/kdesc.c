@@ -141,6 +141,7 @@ trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant,
 	d->base.next = kd_next;
 	d->base.load = kd_load;
 	d->base.load_blocks = kd_load_blocks;
+	d->base.load_chunks = kd_load_chunks;
 	d->base.close = kd_close;
 	d->defines = defines;
 	d->ndefines = ndefines;

@@ -227,6 +227,14 @@ typedef struct run {
 	void *keep_ctx;
 	uint32_t *part_ids;      /* the blocks kept, ascending (their threads numbered densely) */
 	uint32_t npart, part_all; /* kept so far, and in all */
+	/* a part built in chunks (kd_load_chunks): each few blocks' kernel
+	 * handed to sink once it has chunk accesses or more, the next chunk's
+	 * first block in part_ids at chunk_first */
+	int (*sink)(void *sctx, rd_kernel *chunk);
+	void *sink_ctx;
+	uint32_t chunk_first;
+	uint64_t chunk;
+	const char *lname;       /* the launch's name (its builders') */
 	uint64_t nblocks;
 	uint64_t grid_threads;   /* the launch's threads before max_threads */
 	int flat_off;            /* --stream: every access counted */
@@ -271,5 +279,7 @@ int kd_count_loop(run *r, const kd_stmt *st);
 int kd_load(trace_reader *rr, rd_kernel **out);
 int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
 		   uint64_t *nblocks, rd_kernel **out);
+int kd_load_chunks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		   int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, rd_kernel **out);
 
 #endif

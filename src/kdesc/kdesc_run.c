@@ -626,6 +626,48 @@ int kd_count_loop(run *r, const kd_stmt *st)
 
 /* ---------------------------------------------------------------- launches */
 
+/* A builder for launch L's kernel, a part's or a chunk's of it. */
+static rd_kernel_builder *chunk_builder(run *r, const char *name, const int64_t *bd)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new(name, (uint32_t)bd[0], (uint32_t)bd[1],
+						     (uint32_t)bd[2]);
+	/* a part: built in the arrays of the one before (a spare is only an
+	 * economy: none, no memory, is no error) */
+	if (b && r->keep) {
+		if (!r->d->spare)
+			r->d->spare = rd_kernel_spare_new();
+		rd_kernel_builder_use_spare(b, r->d->spare);
+	}
+	return b;
+}
+
+/* A part in chunks: the blocks built since the last chunk (part_ids from
+ * chunk_first) as a kernel to the sink, and a new builder (again: another
+ * chunk follows). 0 or -1 (the message set). */
+static int chunk_flush(run *r, int again)
+{
+	uint32_t n = r->npart - r->chunk_first;
+	uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+	const char *name = r->lname;
+	int64_t bd[3] = {r->vals[S_DX], r->vals[S_DY], r->vals[S_DZ]};
+	rd_kernel *ck = ids ? rd_kernel_builder_finish(r->b) : NULL;
+	if (!ids)
+		rd_kernel_builder_free(r->b);
+	r->b = NULL;
+	if (!ck) {
+		free(ids);
+		return run_oom(r);
+	}
+	memcpy(ids, r->part_ids + r->chunk_first, (size_t)n * sizeof *ids);
+	rd_kernel_set_part_blocks(ck, ids, n);
+	r->chunk_first = r->npart;
+	if (r->sink(r->sink_ctx, ck) < 0)
+		return run_oom(r);
+	if (again && !(r->b = chunk_builder(r, name, bd)))
+		return run_oom(r);
+	return 0;
+}
+
 int kd_run_launch(run *r, const kd_launch *L)
 {
 	kdesc *d = r->d;
@@ -694,18 +736,12 @@ int kd_run_launch(run *r, const kd_launch *L)
 		r->part_all = (uint32_t)kept;
 	}
 	if (!r->count) {
-		r->b = rd_kernel_builder_new(L->name, (uint32_t)bd[0], (uint32_t)bd[1],
-					     (uint32_t)bd[2]);
-		/* a part: built in the arrays of the one before (a spare is
-		 * only an economy: none, no memory, is no error) */
-		if (r->b && r->keep) {
-			if (!d->spare)
-				d->spare = rd_kernel_spare_new();
-			rd_kernel_builder_use_spare(r->b, d->spare);
-		}
-		/* a part of the launch before: this one is likely its size */
+		r->lname = L->name;
+		r->b = chunk_builder(r, L->name, bd);
+		/* a part of the launch before: this one is likely its size
+		 * (in chunks: the spare's arrays are a chunk's) */
 		int again = d->hint_launch == (size_t)(L - d->launches) + 1;
-		if (r->b)
+		if (r->b && !r->sink)
 			rd_kernel_builder_expect(r->b, again ? d->hint_loads : 0,
 						 again ? d->hint_stores : 0, kept * bs);
 	}
@@ -725,9 +761,13 @@ int kd_run_launch(run *r, const kd_launch *L)
 	for (uint64_t b = 0; b < nblocks && !r->failed; b++) {
 		if (r->keep && !r->keep(r->keep_ctx, b))
 			continue;
+		if (r->sink && rd_kernel_builder_loads(r->b) + rd_kernel_builder_stores(r->b) >=
+				       r->chunk &&
+		    chunk_flush(r, 1) < 0)
+			break;
 		uint64_t local = b; /* the block's number in the kernel built */
 		if (r->keep) {
-			local = r->npart;
+			local = r->npart - r->chunk_first; /* (in its chunk) */
 			r->part_ids[r->npart++] = (uint32_t)b;
 		}
 		if (K->order == ORDER_CUDA) {
@@ -759,6 +799,19 @@ int kd_run_launch(run *r, const kd_launch *L)
 	}
 	r->base = base;
 	r->span = span;
+	if (r->sink && !r->failed) {
+		/* the last chunk, and the builder of the shape: no accesses (the
+		 * part's are the sink's), no spare (the next chunk's) */
+		if (r->npart > r->chunk_first) {
+			chunk_flush(r, 0);
+		} else {
+			rd_kernel_builder_free(r->b);
+			r->b = NULL;
+		}
+		if (!r->failed && !(r->b = rd_kernel_builder_new(L->name, (uint32_t)bd[0],
+								 (uint32_t)bd[1], (uint32_t)bd[2])))
+			run_oom(r);
+	}
 	free(vals);
 	r->vals = NULL;
 	free(r->site);
@@ -771,8 +824,16 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 	return kd_load_blocks(rr, NULL, NULL, NULL, out);
 }
 
-int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
-		   uint64_t *nblocks, rd_kernel **out)
+/* Accesses of a chunk of a part built in chunks (kd_load_chunks): once a
+ * chunk has this many, the next block starts the next one. A chunk's
+ * accesses are in memory with the part's requests (about 10 to 18 bytes
+ * an access as built, 8 a request). RDSCOPE_PART_CHUNK=N sets another
+ * (1: a chunk a block, for the tests). */
+#define KD_PART_CHUNK ((uint64_t)1 << 21)
+
+static int load_part(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		     int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, uint64_t *nblocks,
+		     rd_kernel **out)
 {
 	kdesc *d = (kdesc *)rr;
 	*out = NULL;
@@ -783,7 +844,11 @@ int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), voi
 		 .max_steps = lim,
 		 .step_limit = lim,
 		 .keep = keep,
-		 .keep_ctx = ctx};
+		 .keep_ctx = ctx,
+		 .sink = keep ? sink : NULL,
+		 .sink_ctx = sctx};
+	if (r.sink)
+		r.chunk = limit_from_env("RDSCOPE_PART_CHUNK", KD_PART_CHUNK, UINT64_MAX);
 	/* a part: the limit counts from here (see run.max_steps) */
 	if (keep && d->steps < UINT64_MAX - lim)
 		r.max_steps = d->steps + lim;
@@ -797,6 +862,7 @@ int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), voi
 	if (nblocks)
 		*nblocks = r.nblocks;
 	*out = rd_kernel_builder_finish(r.b);
+
 	if (!*out) {
 		free(r.part_ids);
 		kd_oom(d);
@@ -804,6 +870,8 @@ int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), voi
 	}
 	if (r.part_ids)
 		rd_kernel_set_part_blocks(*out, r.part_ids, r.npart);
+	if (r.sink) /* (the chunks' arrays: held until rd_parts_finish) */
+		(*out)->spare = d->spare;
 	if ((*out)->nloads || (*out)->nstores) {
 		d->hint_launch = d->next;
 		d->hint_loads = (*out)->nloads;
@@ -835,4 +903,16 @@ int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), voi
 	}
 	rd_kernel_set_arrays(*out, as);
 	return TRACE_OK;
+}
+
+int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		   uint64_t *nblocks, rd_kernel **out)
+{
+	return load_part(rr, keep, ctx, NULL, NULL, nblocks, out);
+}
+
+int kd_load_chunks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		   int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, rd_kernel **out)
+{
+	return load_part(rr, keep, ctx, sink, sctx, NULL, out);
 }

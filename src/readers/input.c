@@ -1069,6 +1069,28 @@ int input_blocks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx, r
 	return INPUT_OK;
 }
 
+int input_can_chunk(const input *in)
+{
+	return in->r && in->r->load_chunks;
+}
+
+int input_chunks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		 int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, rd_kernel **k, char *err,
+		 size_t errlen)
+{
+	*k = NULL;
+	if (!input_can_chunk(in)) {
+		say(err, errlen, "%s: the kernel cannot be built in chunks", in->spec);
+		return INPUT_EINPUT;
+	}
+	int rc = in->r->load_chunks(in->r, keep, ctx, sink, sctx, k);
+	if (rc != TRACE_OK) {
+		say(err, errlen, "%s", in->err);
+		return rc == TRACE_ENOMEM ? INPUT_ENOMEM : INPUT_EINPUT;
+	}
+	return INPUT_OK;
+}
+
 void input_close(input *in)
 {
 	if (!in)

@@ -82,6 +82,13 @@ int input_skip(input *in, char *err, size_t errlen);
 /* The announced kernel with only the blocks keep(ctx, block) accepts. */
 int input_blocks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx, rd_kernel **k,
 		 char *err, size_t errlen);
+/* Can the announced kernel's parts be built in chunks (input_chunks)? */
+int input_can_chunk(const input *in);
+/* input_blocks handing the part to sink a few blocks at a time as it is
+ * built (trace_reader.load_chunks); *k is the part's shape. */
+int input_chunks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		 int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, rd_kernel **k, char *err,
+		 size_t errlen);
 void input_close(input *in);
 
 /* The reader of a file input (its kernels not read yet), for a command

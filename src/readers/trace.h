@@ -66,6 +66,14 @@ struct trace_reader {
 	 * the kernel's blocks. A part of a kernel at a time (rd_parts). */
 	int (*load_blocks)(trace_reader *r, int (*keep)(void *ctx, uint64_t block), void *ctx,
 			   uint64_t *nblocks, rd_kernel **k);
+	/* Optional (NULL: none): load_blocks handing the part to sink(sctx,
+	 * chunk) a few blocks at a time as it is built (rd_part_builder_add's
+	 * chunks: their threads numbered from 0, part_block their launch
+	 * ids); *k is then the part's shape: its name, block size, arrays and
+	 * part_block, no accesses. sink takes the chunk; it returns 0, or -1:
+	 * out of memory. */
+	int (*load_chunks)(trace_reader *r, int (*keep)(void *ctx, uint64_t block), void *ctx,
+			   int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, rd_kernel **k);
 	void (*close)(trace_reader *r);
 	/* 1: load_blocks gives a kernel's shape (nblocks) only when it is past
 	 * the load limit, which load refuses before reading it; else the
