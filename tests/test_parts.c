@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "internal.h"
 #include "testutil.h"
 
@@ -299,6 +301,140 @@ static void test_parts_peek(void **state)
 	rd_kernel_free(whole);
 }
 
+/* core's blocks (a part) built in chunks of per blocks, each coalesced by
+ * pb as it comes and consumed (spare: the chunk's arrays left there, not
+ * the part's); the part's shape, its shell made. */
+static rd_kernel *build_chunked(const rd_config *c, int core, uint32_t per, rd_part_builder *pb,
+				rd_kernel_spare *spare)
+{
+	uint32_t *all = malloc(NBLOCKS * sizeof *all), n = 0;
+	assert_non_null(all);
+	for (uint32_t blk = 0; blk < NBLOCKS; blk++)
+		if (rd_block_core(c, blk) == (uint32_t)core)
+			all[n++] = blk;
+	for (uint32_t i0 = 0; i0 < n; i0 += per) {
+		uint32_t m = n - i0 < per ? n - i0 : per;
+		rd_kernel_builder *b = rd_kernel_builder_new("parts", BS, 1, 1);
+		assert_non_null(b);
+		rd_kernel_builder_use_spare(b, spare);
+		for (uint32_t j = 0; j < m; j++)
+			for (uint32_t t = 0; t < BS; t++)
+				thread_accesses(b, j * BS + t, (uint64_t)all[i0 + j] * BS + t);
+		rd_kernel *ck = rd_kernel_builder_finish(b);
+		assert_non_null(ck);
+		uint32_t *ids = malloc(m * sizeof *ids);
+		assert_non_null(ids);
+		memcpy(ids, all + i0, m * sizeof *ids);
+		rd_kernel_set_part_blocks(ck, ids, m);
+		uint64_t nl = ck->nloads, ns = ck->nstores, loads, stores;
+		assert_int_equal(rd_part_builder_add(pb, ck), RD_OK);
+		if (spare) { /* the chunk's accesses, spent: the part's never all held */
+			kernel_spare_held(spare, &loads, &stores);
+			assert_int_equal(loads, nl);
+			assert_int_equal(stores, ns);
+		}
+	}
+	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	assert_non_null(shape);
+	rd_kernel_set_part_blocks(shape, all, n);
+	assert_int_equal(rd_part_builder_shell(pb, shape), RD_OK);
+	return shape;
+}
+
+/* Parts coalesced a chunk of blocks at a time (rd_part_builder; a chunk
+ * of 1, 2 or 3 blocks: the empty block 5 a chunk of its own, chunks cut by
+ * gpu.max_threads) give the whole kernel's counts, and the part built
+ * whole's thread index and counts. */
+static void check_chunked(uint32_t max_threads, const char *key, const char *val)
+{
+	rd_config c;
+	config(&c, max_threads);
+	if (key)
+		set(&c, key, val);
+	rd_kernel *whole = build(&c, -1);
+	rd_model *m = rd_model_new(whole);
+	rd_result want;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+	rd_model_free(m);
+	for (uint32_t per = 1; per <= 3; per++) {
+		rd_kernel_spare *spare = rd_kernel_spare_new();
+		assert_non_null(spare);
+		rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+		assert_non_null(p);
+		for (int core = 0; core < CORES; core++) {
+			rd_part_builder *pb = rd_part_builder_new(&c, 2);
+			assert_non_null(pb);
+			rd_kernel *k = build_chunked(&c, core, per, pb, spare);
+			rd_kernel *w = build(&c, core); /* the part built whole */
+			assert_int_equal(k->nthreads, w->nthreads);
+			assert_int_equal(k->nloads, w->nloads);
+			assert_int_equal(k->nstores, w->nstores);
+			assert_int_equal(k->store_threads, w->store_threads);
+			assert_memory_equal(k->thread_first, w->thread_first,
+					    (w->nthreads + 1) * sizeof *w->thread_first);
+			if (w->nstores)
+				assert_memory_equal(k->store_tid, w->store_tid,
+						    w->nstores * sizeof *w->store_tid);
+			rd_kernel_free(w);
+			k->spare = spare;
+			int ready = 0;
+			assert_int_equal(rd_parts_add_built(p, k, pb, count_ready, &ready), RD_OK);
+			assert_int_equal(ready, 1);
+			rd_part_builder_free(pb);
+			rd_kernel_free(k);
+		}
+		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+		rd_result got;
+		assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
+		tu_assert_same_counts(&want, &got);
+		assert_int_equal(got.accesses, want.accesses);
+		assert_int_equal(got.threads_total, want.threads_total);
+		assert_int_equal(got.threads_modelled, want.threads_modelled);
+		rd_result_free(&got);
+		rd_parts_free(p);
+		rd_kernel_free(shape);
+		rd_kernel_spare_free(spare);
+	}
+	rd_result_free(&want);
+	rd_kernel_free(whole);
+}
+
+static void test_parts_chunked(void **state)
+{
+	(void)state;
+	check_chunked(0, NULL, NULL);
+	check_chunked(30, NULL, NULL);
+	check_chunked(9, NULL, NULL);
+	check_chunked(0, "l1.stores", "ignore");
+	check_chunked(0, "l1.stores", "evict");
+	check_chunked(0, "l1.sector", "8");
+}
+
+/* Chunks that are not the shape's blocks are refused (RD_EINVAL), and a
+ * chunk after a failure is only freed. */
+static void test_parts_chunked_mismatch(void **state)
+{
+	(void)state;
+	rd_config c;
+	config(&c, 0);
+	rd_part_builder *pb = rd_part_builder_new(&c, 1);
+	assert_non_null(pb);
+	rd_kernel *k = build_chunked(&c, 1, 2, pb, NULL);
+	rd_kernel *other = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	uint32_t *ids = malloc(sizeof *ids);
+	assert_non_null(ids);
+	ids[0] = 1;
+	rd_kernel_set_part_blocks(other, ids, 1); /* one block, the builder's are more */
+	assert_int_equal(rd_part_builder_shell(pb, other), RD_EINVAL);
+	rd_kernel *bad = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS + 1, 1, 1));
+	assert_int_equal(rd_part_builder_add(pb, bad), RD_EINVAL); /* (no part_block) */
+	rd_kernel *after = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	assert_int_equal(rd_part_builder_add(pb, after), RD_EINVAL);
+	rd_kernel_free(other);
+	rd_kernel_free(k);
+	rd_part_builder_free(pb);
+}
+
 static void test_launch_ids(void **state)
 {
 	(void)state;
@@ -325,6 +461,8 @@ int main(void)
 		cmocka_unit_test(test_parts_spare),
 		cmocka_unit_test(test_parts_spare_large),
 		cmocka_unit_test(test_parts_peek),
+		cmocka_unit_test(test_parts_chunked),
+		cmocka_unit_test(test_parts_chunked_mismatch),
 		cmocka_unit_test(test_launch_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -122,9 +122,11 @@ static int batch_emit(const cli *c, const char *spec, const rd_kernel *k, const 
  * the run allows it: each core's blocks built and modelled in turn, on -j
  * threads, so that memory follows one core's share of the kernel, not the
  * kernel. One part at a time is built and coalesced (the turn: the reader
- * is not shared, and a part's expanded accesses are freed once coalesced,
- * rd_parts_add_spent), the parts' cases run side by side: one part's
- * accesses are in memory at a time, whatever -j. RDSCOPE_PARTS=0 models
+ * is not shared; a description's part is coalesced a chunk of blocks at a
+ * time as it is built, rd_part_builder, other readers' once built, and its
+ * expanded accesses freed once coalesced, rd_parts_add_spent), the parts'
+ * cases run side by side: one part's accesses (a description's: one
+ * chunk's) are in memory at a time, whatever -j. RDSCOPE_PARTS=0 models
  * the whole kernel at once (the results are the same bytes:
  * tests/e2e/parts.sh).
  */
@@ -156,9 +158,10 @@ typedef struct parts_run {
 /* A part whose accesses take more than this (10 bytes a load, 18 a store,
  * as built) is modelled alone: the turn is held until its cases are done,
  * which then take every thread. Otherwise the next part would be built
- * while its cases run, and two large parts' accesses and requests would
- * be in memory at once (syr2k at its default size on 132 SMs: 471 MB of
- * accesses a part; 610 MB peak for one part, 851 MB for two). */
+ * while its cases run, and two large parts' requests (and, where the
+ * reader builds a part whole, its accesses) would be in memory at once
+ * (syr2k at its default size on 132 SMs: 471 MB of accesses a part; 610
+ * MB peak for one part built whole, 851 MB for two). */
 #define PART_ALONE ((uint64_t)64 << 20)
 
 typedef struct keep_core {
@@ -845,16 +848,32 @@ int batch_open_parts(const cli *c, const char *spec, batch_parts *bp)
 	return 1;
 }
 
+/* A chunk of a part only counted (its loads added to *ctx). */
+static int chunk_count(void *ctx, rd_kernel *chunk)
+{
+	*(uint64_t *)ctx += chunk->nloads;
+	rd_kernel_free(chunk);
+	return 0;
+}
+
 int batch_parts_clearly(const batch_parts *bp)
 {
 	const rd_config *cfg = &bp->c->config;
 	keep_core kc = {cfg, rd_block_core(cfg, 0)};
 	rd_kernel *k = NULL;
 	char err[1024];
-	if (input_blocks(bp->in, keep_core_blocks, &kc, &k, err, sizeof err) != INPUT_OK)
+	uint64_t loads = 0;
+	/* (counted a chunk at a time where the reader can: not all in memory) */
+	int st = input_can_chunk(bp->in)
+			 ? input_chunks(bp->in, keep_core_blocks, &kc, chunk_count, &loads, &k, err,
+					sizeof err)
+			 : input_blocks(bp->in, keep_core_blocks, &kc, &k, err, sizeof err);
+	if (st != INPUT_OK)
 		return 0; /* (loading it whole says why) */
+	if (!input_can_chunk(bp->in))
+		loads = k->nloads;
 	uint64_t cores = bp->nblocks < cfg->cores ? bp->nblocks : cfg->cores;
-	int past = (long double)k->nloads * cores > 2.0L * (long double)trace_max_loads();
+	int past = (long double)loads * cores > 2.0L * (long double)trace_max_loads();
 	rd_kernel_free(k);
 	return past;
 }

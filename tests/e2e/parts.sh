@@ -5,7 +5,9 @@
 # at different times, the L2, DRAM, stores and the model profiles; the
 # load limit applies to a part, not the kernel; gpu.max_threads overrides
 # a description's max_threads both ways; gpu.sample_cores estimates;
-# sweep and calibrate model in parts as run does.
+# sweep and calibrate model in parts as run does; a description's part
+# coalesced a chunk of blocks at a time gives the same bytes, and its
+# accesses are never all in memory.
 # Prints "ok - NAME" / "not ok - NAME".
 . "$(dirname "$0")/common.inc"
 
@@ -100,6 +102,66 @@ rb=$?
 [ $ra -eq 2 ] && grep -q "block (0,0,0) thread ([0-9,]*): more than 100000 loads in one block, which an SM models at once.*only smaller sizes" "$T/ae" &&
 	[ $rb -eq 2 ] && grep -q "more than 200000 loads in one SM's 8 blocks (passed in its block 2).*more SMs (gpu.cores)" "$T/be"
 result "a part over the load limit: one block, or an SM's blocks, and what makes it smaller" $?
+
+# ---------------------------------------------------------------- chunks
+# a description's part is coalesced a chunk of blocks at a time as it is
+# built (rd_part_builder; RDSCOPE_PART_CHUNK=N accesses a chunk): chunks of
+# one block and of a few (cut inside a part, past an empty block, by
+# gpu.max_threads) give the whole kernel's bytes
+ok=0
+n=0
+for ch in 1 3000; do
+	export RDSCOPE_PART_CHUNK=$ch
+	for f in samples/polybench/bicg.kdesc:small samples/effects/halo-blocks.kdesc \
+		samples/kernels/matmul.kdesc samples/polybench/gemm.kdesc:small; do
+		for cfg in "-p hopper-h100" "-p volta-v100 -s l2.size=1048576 -s l1.sector=32" \
+			"-p hopper-h100 -s gpu.cores=3 -s l1.stores=evict -s gpu.max_threads=700" \
+			"-p gt740m -s gpu.block_mapping=bpart4 -s classes=per-access"; do
+			# shellcheck disable=SC2086
+			whole_vs_parts 0 "chunk $ch: run $f $cfg" run -q --no-timing -f json $cfg "$f"
+		done
+	done
+done
+unset RDSCOPE_PART_CHUNK
+[ $n -eq 32 ]
+result "in parts, chunks of a block and of a few blocks: the whole kernel's bytes" $((ok | $?))
+
+# a part's accesses are never all in memory: gemm (128 x 128, NK 512) on 2
+# SMs, a part 8.4 M loads and 4.2 M stores (160 MB as built, its requests
+# 1/32 of that), peaks (VmHWM, read as it runs) under 120 MB in chunks and
+# over 150 MB built whole (RDSCOPE_PART_CHUNK past the part: the control),
+# the same bytes. (Not under sanitizers, whose shadow memory is resident.)
+peak_kb() { # CMD...: runs it (stdout in $T/pk), prints its peak resident KB
+	"$@" >"$T/pk" 2>/dev/null &
+	pid=$!
+	hwm=0
+	while kill -0 $pid 2>/dev/null; do
+		v=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$pid/status 2>/dev/null)
+		[ -n "$v" ] && hwm=$v
+		sleep 0.02
+	done
+	wait $pid || hwm=-1
+	echo $hwm
+}
+case "$RDSCOPE" in
+*asan* | *tsan* | *ubsan*)
+	echo "# the peak resident memory of a part skipped under sanitizers"
+	;;
+*)
+	if [ -r /proc/self/status ]; then
+		G="-f json -j 1 -p hopper-h100 -s gpu.cores=2 -s gpu.max_threads=0 -D NI=128 -D NJ=128 -D NK=512"
+		# shellcheck disable=SC2086
+		pc=$(peak_kb env RDSCOPE_PART_CHUNK= "$RDSCOPE" run -q --no-timing $G samples/polybench/gemm.kdesc)
+		cp "$T/pk" "$T/pc"
+		# shellcheck disable=SC2086
+		pw=$(peak_kb env RDSCOPE_PART_CHUNK=1000000000 "$RDSCOPE" run -q --no-timing $G \
+			samples/polybench/gemm.kdesc)
+		echo "# peak resident: $pc KB in chunks, $pw KB a part built whole"
+		[ "$pc" -gt 0 ] && [ "$pc" -lt 122880 ] && [ "$pw" -gt 153600 ] && cmp -s "$T/pc" "$T/pk"
+		result "a part coalesced in chunks: its accesses never all in memory (peak under 120 MB, whole over 150 MB)" $?
+	fi
+	;;
+esac
 
 # ---------------------------------------------------------------- .rdt
 # a mapped .rdt kernel past the load limit runs in parts copied out of the
