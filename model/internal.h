@@ -243,9 +243,9 @@ typedef struct coal_lines {
 	uint32_t nlines;
 	uint64_t cap;
 } coal_lines;
-/* coal_build_sect naming k's lines after those of shared (NULL: its own):
- * co->line_addr stays NULL, the lines are shared's (co->nlines theirs,
- * whatever the result); coal_lines_free frees them. */
+/* coal_build_sect naming k's lines after those of shared (NULL: its own),
+ * which it extends: co->line_addr stays NULL (the lines are shared's,
+ * co->nlines their count on RD_OK); coal_lines_free frees them. */
 int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 		     uint32_t sector, int lanes, int stores, const coal_skip *skip,
 		     const rd_callbacks *cb, int threads, int spend, coal_lines *shared);

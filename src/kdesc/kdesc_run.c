@@ -862,7 +862,6 @@ static int load_part(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), v
 	if (nblocks)
 		*nblocks = r.nblocks;
 	*out = rd_kernel_builder_finish(r.b);
-
 	if (!*out) {
 		free(r.part_ids);
 		kd_oom(d);
