@@ -1253,7 +1253,8 @@ static int builder_append(rd_part_builder *b, const rd_sched *s, const rd_coal *
 	}
 	for (uint32_t w = 0; w < s->nwarps; w++)
 		pc->warp_instr_first[b->nwarps + w] = ni0 + co->warp_instr_first[w];
-	memcpy(pc->req + nr0, co->req, co->nreq * sizeof *co->req);
+	if (co->nreq)
+		memcpy(pc->req + nr0, co->req, co->nreq * sizeof *co->req);
 	pc->ninstr += co->ninstr;
 	pc->nreq += co->nreq;
 	b->nwarps += s->nwarps;
