@@ -55,6 +55,7 @@ struct rd_kernel_builder {
 	uint32_t *spos;
 	uint64_t scap;
 	rd_kernel_spare *spare; /* named in the kernel (rd_kernel_builder_use_spare) */
+	int keep_room;          /* finish leaves the arrays their room (rd_kernel_builder_keep_room) */
 };
 
 /* One spent part's loads' and stores' arrays, with room for loads and
@@ -135,7 +136,7 @@ void kernel_spend_accesses(rd_kernel *k)
 		spare_clear(s);
 		s->addr = k->addr;
 		s->bytes = k->bytes;
-		s->loads = k->nloads;
+		s->loads = k->room_loads > k->nloads ? k->room_loads : k->nloads;
 		k->addr = NULL;
 		k->bytes = NULL;
 		if (k->store_tid && k->store_addr && k->store_bytes && k->store_pos) {
@@ -143,7 +144,7 @@ void kernel_spend_accesses(rd_kernel *k)
 			s->saddr = k->store_addr;
 			s->sbytes = k->store_bytes;
 			s->spos = k->store_pos;
-			s->stores = k->nstores;
+			s->stores = k->room_stores > k->nstores ? k->room_stores : k->nstores;
 			k->store_tid = k->store_pos = NULL;
 			k->store_addr = NULL;
 			k->store_bytes = NULL;
@@ -513,8 +514,10 @@ int rd_kernel_builder_add(rd_kernel_builder *b, uint32_t tid, int is_store, uint
 
 /*
  * Not yet in rdscope.h (declared by their one caller, src/kdesc/kdesc_int.h):
- * a hint of a kernel's loads and stores, and a loop's accesses at once.
+ * a hint of a kernel's loads and stores, a loop's accesses at once, and
+ * arrays finished with their room.
  */
+void rd_kernel_builder_keep_room(rd_kernel_builder *b);
 void rd_kernel_builder_expect(rd_kernel_builder *b, uint64_t loads, uint64_t stores,
 			      uint64_t threads);
 int rd_kernel_builder_add_strided(rd_kernel_builder *b, uint32_t tid, int n, const uint8_t *is_store,
@@ -522,6 +525,17 @@ int rd_kernel_builder_add_strided(rd_kernel_builder *b, uint32_t tid, int n, con
 				  const uint32_t *site, uint64_t trips);
 
 enum { STRIDED_MAX = 64 }; /* accesses a round, at most, taken at once */
+
+/* An in-order builder's loads' and stores' arrays are not fitted to their
+ * counts at finish (rd_kernel.room_loads, room_stores say their room):
+ * kernels built one after another in a spare's arrays (a part's chunks,
+ * of unequal sizes) keep their pages, where a fitted array would give
+ * back what the next, larger one faults in again (gemm at its default
+ * size: 2 s of system time). */
+void rd_kernel_builder_keep_room(rd_kernel_builder *b)
+{
+	b->keep_room = 1;
+}
 
 /* Expect about loads more loads and stores more stores, and thread ids
  * below threads (a hint: the arrays are made that large at once, and
@@ -748,8 +762,10 @@ static rd_kernel *finish_ordered(rd_kernel_builder *b)
 	k->nstores = b->stores;
 	b->first[nt] = b->loads;
 	k->thread_first = fit(b->first, nt + 1, sizeof *b->first);
-	k->addr = fit(b->laddr, b->loads, sizeof *b->laddr);
-	k->bytes = fit(b->lbytes, b->loads, sizeof *b->lbytes);
+	int room = b->keep_room && b->loads;
+	k->addr = room ? b->laddr : fit(b->laddr, b->loads, sizeof *b->laddr);
+	k->bytes = room ? b->lbytes : fit(b->lbytes, b->loads, sizeof *b->lbytes);
+	k->room_loads = room ? b->lcap : 0;
 	b->first = b->laddr = NULL;
 	b->lbytes = NULL;
 	if (b->nsites) {
@@ -763,10 +779,18 @@ static rd_kernel *finish_ordered(rd_kernel_builder *b)
 	uint64_t ns = b->stores;
 	if (ns) {
 		k->store_threads = b->max_tid_st + 1;
-		k->store_tid = fit(b->stid, ns, sizeof *b->stid);
-		k->store_addr = fit(b->saddr, ns, sizeof *b->saddr);
-		k->store_bytes = fit(b->sbytes, ns, sizeof *b->sbytes);
-		k->store_pos = fit(b->spos, ns, sizeof *b->spos);
+		if (b->keep_room) {
+			k->store_tid = b->stid;
+			k->store_addr = b->saddr;
+			k->store_bytes = b->sbytes;
+			k->store_pos = b->spos;
+			k->room_stores = b->scap;
+		} else {
+			k->store_tid = fit(b->stid, ns, sizeof *b->stid);
+			k->store_addr = fit(b->saddr, ns, sizeof *b->saddr);
+			k->store_bytes = fit(b->sbytes, ns, sizeof *b->sbytes);
+			k->store_pos = fit(b->spos, ns, sizeof *b->spos);
+		}
 		b->stid = b->spos = NULL;
 		b->saddr = NULL;
 		b->sbytes = NULL;

@@ -1187,8 +1187,8 @@ struct rd_part_builder {
 	uint64_t *first, first_cap;
 	uint32_t nthreads;
 	uint64_t nloads, nstores;
-	uint32_t *stid;
-	uint64_t stid_cap;
+	uint32_t *stid;    /* the threads with stores, ascending, once each */
+	uint64_t nstid, stid_cap;
 	uint32_t store_threads;
 	int rc;            /* the first failure (later chunks are only freed) */
 };
@@ -1281,11 +1281,16 @@ static int builder_index(rd_part_builder *b, const rd_kernel *k, uint64_t off)
 	if (k->nstores && k->store_tid) {
 		if (off + k->store_threads > RD_MAX_THREAD_ID + 1ull)
 			return RD_EINVAL;
-		if (room_for((void **)&b->stid, &b->stid_cap, b->nstores + k->nstores,
-			     sizeof *b->stid) < 0)
-			return RD_ENOMEM;
-		for (uint64_t i = 0; i < k->nstores; i++)
-			b->stid[b->nstores + i] = (uint32_t)(off + k->store_tid[i]);
+		/* (a thread once: what the schedule asks is whether a block
+		 * has stores, and a thread may have millions) */
+		for (uint64_t i = 0; i < k->nstores; i++) {
+			uint32_t t = (uint32_t)(off + k->store_tid[i]);
+			if (b->nstid && b->stid[b->nstid - 1] == t)
+				continue;
+			if (room_for((void **)&b->stid, &b->stid_cap, b->nstid + 1, sizeof *b->stid) < 0)
+				return RD_ENOMEM;
+			b->stid[b->nstid++] = t;
+		}
 		b->store_threads = (uint32_t)(off + k->store_threads);
 	}
 	b->nstores += k->nstores;
@@ -1345,9 +1350,6 @@ int rd_part_builder_shell(rd_part_builder *b, rd_kernel *k)
 	k->nloads = b->nloads;
 	k->nstores = b->nstores;
 	k->store_threads = b->nstores ? b->store_threads : 0;
-	k->store_tid = b->stid; /* (sched_build's: which blocks have stores) */
-	b->stid = NULL;
-	b->stid_cap = 0;
 	return RD_OK;
 }
 
@@ -1355,7 +1357,12 @@ int rd_part_builder_shell(rd_part_builder *b, rd_kernel *k)
  * its coalescing, as stages_prepare would make them over the whole part. */
 static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
 {
-	int rc = sched_build(&m->sched, m->k, c);
+	/* (the schedule reads of the stores which threads have some: the
+	 * kernel's threads with stores, once each, as if one store each) */
+	rd_kernel v = *m->k;
+	v.store_tid = b->stid;
+	v.nstores = b->nstid;
+	int rc = sched_build(&m->sched, &v, c);
 	if (rc)
 		return rc;
 	m->have_sched = 1;

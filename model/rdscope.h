@@ -614,6 +614,10 @@ typedef struct rd_kernel {
 	 * build the next part in (rd_kernel_builder_use_spare), or NULL: they
 	 * are freed. Not owned. */
 	struct rd_kernel_spare *spare;
+	/* The room of the loads' and the stores' arrays where it is more
+	 * than their counts (a builder that kept it for the spare:
+	 * rd_kernel_builder_keep_room), or 0. */
+	uint64_t room_loads, room_stores;
 } rd_kernel;
 
 /*
@@ -1419,7 +1423,7 @@ int rd_parts_add_spent(rd_parts *p, rd_kernel *k, void (*ready)(void *ctx), void
  * then its accesses freed (to its spare, if any) and the chunk freed,
  * whatever the result. rd_part_builder_shell gives the part's kernel
  * (shape: the reader's, with the whole part's part_block and no
- * accesses) the chunks' counts, thread index and store threads, and
+ * accesses) the chunks' counts and thread index (no store lists), and
  * rd_parts_add_built models it with the requests built (the chunks'
  * coalescing is then the builder's, not repeated): what rd_parts_add_spent
  * on the part built whole gives, byte for byte. RD_OK, RD_ENOMEM,

@@ -23,6 +23,9 @@ void rd_kernel_builder_expect(rd_kernel_builder *b, uint64_t loads, uint64_t sto
 int rd_kernel_builder_add_strided(rd_kernel_builder *b, uint32_t tid, int n,
 				  const uint8_t *is_store, uint64_t *addr, const uint64_t *step,
 				  const uint32_t *bytes, const uint32_t *site, uint64_t trips);
+/* ... and the arrays of a kernel it finishes left their room (a chunk's:
+ * the next chunk is built in them). */
+void rd_kernel_builder_keep_room(rd_kernel_builder *b);
 
 /* Variable slots of the builtins. */
 enum { S_TX, S_TY, S_TZ, S_BX, S_BY, S_BZ, S_DX, S_DY, S_DZ, S_GX, S_GY, S_GZ, S_WARP, NBUILTIN };

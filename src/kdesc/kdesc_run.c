@@ -637,6 +637,8 @@ static rd_kernel_builder *chunk_builder(run *r, const char *name, const int64_t 
 		if (!r->d->spare)
 			r->d->spare = rd_kernel_spare_new();
 		rd_kernel_builder_use_spare(b, r->d->spare);
+		if (r->sink) /* (a chunk: the next one is built in its arrays) */
+			rd_kernel_builder_keep_room(b);
 	}
 	return b;
 }
@@ -829,7 +831,7 @@ int kd_load(trace_reader *rr, rd_kernel **out)
  * accesses are in memory with the part's requests (about 10 to 18 bytes
  * an access as built, 8 a request). RDSCOPE_PART_CHUNK=N sets another
  * (1: a chunk a block, for the tests). */
-#define KD_PART_CHUNK ((uint64_t)1 << 21)
+#define KD_PART_CHUNK ((uint64_t)1 << 20)
 
 static int load_part(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
 		     int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, uint64_t *nblocks,
