@@ -1231,10 +1231,28 @@ static int room_for(void **p, uint64_t *cap, uint64_t need, size_t size)
 	return 0;
 }
 
-/* The chunk's requests (co, over schedule s) after the part's. */
-static int builder_append(rd_part_builder *b, const rd_sched *s, const rd_coal *co)
+/* The chunk's requests (co, over schedule s) after the part's (the first
+ * chunk's arrays taken, not copied: a part of one chunk holds its
+ * requests once). */
+static int builder_append(rd_part_builder *b, const rd_sched *s, rd_coal *co)
 {
 	rd_coal *pc = &b->co;
+	if (!pc->req && !pc->warp_instr_first && !pc->instr_req_first && co->req &&
+	    co->warp_instr_first) {
+		pc->req = co->req;
+		b->rcap = co->nreq;
+		pc->warp_instr_first = co->warp_instr_first;
+		b->wcap = (uint64_t)s->nwarps + 1;
+		pc->instr_req_first = co->instr_req_first;
+		b->icap = co->instr_req_first ? co->ninstr + 1 : 0;
+		b->ident = !co->instr_req_first;
+		pc->ninstr = co->ninstr;
+		pc->nreq = co->nreq;
+		b->nwarps = s->nwarps;
+		co->req = NULL;
+		co->warp_instr_first = co->instr_req_first = NULL;
+		return RD_OK;
+	}
 	uint64_t ni0 = pc->ninstr, nr0 = pc->nreq;
 	if (room_for((void **)&pc->warp_instr_first, &b->wcap, (uint64_t)b->nwarps + s->nwarps + 1,
 		     sizeof *pc->warp_instr_first) < 0 ||
@@ -1391,7 +1409,7 @@ static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
 	co->line_addr = b->lines.line_addr;
 	co->nlines = b->lines.nlines;
 	b->lines.line_addr = NULL;
-	b->lines.nlines = 0;
+	coal_lines_free(&b->lines); /* (its map is not read again) */
 	m->coal = *co;
 	memset(co, 0, sizeof *co);
 	b->wcap = b->icap = b->rcap = 0;
