@@ -149,9 +149,10 @@ int kd_ref_addr(run *r, const kd_stmt *st, const kd_ref *ref, uint64_t *addr)
 }
 
 /* More loads (or stores) than trace_max_loads() in what is built at once:
- * the kernel, or a part of it (r->keep: one SM's blocks, rd_parts), which
- * is in memory whole (about 14 bytes a load, 18 a store). Says what makes
- * it smaller; -1. */
+ * the kernel, or a part of it (r->keep: one SM's blocks, rd_parts), whose
+ * coalesced requests are in memory at once (up to 8 bytes a load: a part
+ * is built a chunk of blocks at a time, so its thread-level accesses are
+ * not). Says what makes it smaller; -1. */
 static int too_many(run *r, const kd_stmt *st)
 {
 	const char *what = st->kind == ST_LOAD ? "loads" : "stores";
@@ -161,13 +162,14 @@ static int too_many(run *r, const kd_stmt *st)
 						"or the sizes)", lim, what);
 	if (r->npart <= 1)
 		return kd_run_fail(r, st->line, "more than %llu %s in one block, which an SM models "
-						"at once (in memory whole, about 14 bytes a load): "
+						"at once (its requests in memory together, up to 8 bytes "
+						"a load): "
 						"only smaller sizes make it smaller (-D, a variant); "
 						"gpu.max_threads, gpu.sample_cores and gpu.cores do not",
 				   lim, what);
 	return kd_run_fail(r, st->line, "more than %llu %s in one SM's %u blocks (passed in its "
-					"block %u), which it models at once (in memory whole, "
-					"about 14 bytes a load): more SMs (gpu.cores), fewer "
+					"block %u), which it models at once (its requests in "
+					"memory together, up to 8 bytes a load): more SMs (gpu.cores), fewer "
 					"threads (gpu.max_threads) or smaller sizes (-D, a variant) "
 					"make them fewer",
 			   lim, what, r->part_all, r->npart);
