@@ -869,6 +869,60 @@ typedef struct run_facts {
 /* From the cases' counts (case 0's stream to the L2 in cc[0] or kept in
  * m->case0_src) to the result: the texture and constant misses (offc, or
  * none) merged in, the L2, DRAM, the classes. Frees cc. */
+/* The L1's part of a result from the cases' counts and the run's facts:
+ * counts, classes, the cases' misses and the miss rates (run_report's and
+ * rd_parts_peek's; no per-site classes, no L2). */
+static void result_l1(rd_result *r, const rd_config *c, const run_facts *f, int cases, int same,
+		      sim_counts cc[RD_NCASES])
+{
+	if (c->model == RD_PROFILE_RDGC)
+		r->reservation_fails = cc[0].cancels;
+	r->threads_total = f->threads_total;
+	r->threads_modelled = f->threads_modelled;
+	r->blocks_modelled = f->blocks;
+	r->cores_used = f->cores_used;
+	r->accesses = f->accesses;
+	r->stores = f->stores;
+	r->store_requests = cc[0].store_requests;
+	r->store_hits = cc[0].store_hits;
+	r->store_evictions = cc[0].store_evictions;
+	r->sector_lookups = cc[0].sect_lookups;
+	r->sector_hits = cc[0].sect_hits;
+	r->requests = cc[0].requests;
+	r->cancels = cc[0].cancels;
+	r->time_steps = cc[0].time;
+	r->cases_run = cases;
+	r->cases_same = same;
+	if (c->model == RD_PROFILE_REF2013) {
+		classify_ref2013(r, cc, cases, c->l1_ways, rd_config_sets(c));
+	} else {
+		classify_paper(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS);
+		/* the helper cases track no sectors: theirs are line misses,
+		 * whether run or taken from case 0 (whose own, the total,
+		 * counts the sector misses) */
+		for (int i = 0; i < RD_NCASES; i++)
+			if (cases & (1 << i))
+				r->case_misses[i] = cc[i].misses - (i ? cc[i].sector : 0);
+	}
+	if (r->requests) {
+		r->miss_rate_all = (double)r->misses / (double)r->requests;
+		r->miss_rate = (double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
+	}
+}
+
+/* Case 0's histograms handed to the result. */
+static void result_take_hist(rd_result *r, sim_counts *c0)
+{
+	r->hist = c0->hist;
+	r->hist_len = c0->hist_len;
+	r->hist_inf = c0->hist_inf;
+	c0->hist = NULL;
+	r->hist_w = c0->hist_w;
+	r->hist_w_len = c0->hist_w_len;
+	r->hist_w_inf = c0->hist_w_inf;
+	c0->hist_w = NULL;
+}
+
 static int run_report(rd_model *m, const rd_config *c, int cases, int same, sim_counts cc[RD_NCASES],
 		      const sim_counts *offc, const uint64_t *core_instr, const run_facts *f,
 		      const rd_callbacks *cb, rd_result *r, int rc)
@@ -925,42 +979,10 @@ static int run_report(rd_model *m, const rd_config *c, int cases, int same, sim_
 		m->stage_runs[RD_STAGE_REPORT]++;
 		r->has_l2 = c->l2_size > 0;
 		r->has_dram = c->dram_enable;
-		if (c->model == RD_PROFILE_RDGC)
-			r->reservation_fails = cc[0].cancels;
-		r->threads_total = f->threads_total;
-		r->threads_modelled = f->threads_modelled;
-		r->blocks_modelled = f->blocks;
-		r->cores_used = f->cores_used;
-		r->accesses = f->accesses;
-		r->stores = f->stores;
-		r->store_requests = cc[0].store_requests;
-		r->store_hits = cc[0].store_hits;
-		r->store_evictions = cc[0].store_evictions;
-		r->sector_lookups = cc[0].sect_lookups;
-		r->sector_hits = cc[0].sect_hits;
-		r->requests = cc[0].requests;
-		r->cancels = cc[0].cancels;
-		r->time_steps = cc[0].time;
-		r->cases_run = cases;
-		r->cases_same = same;
-		if (c->model == RD_PROFILE_REF2013) {
-			classify_ref2013(r, cc, cases, c->l1_ways, rd_config_sets(c));
-		} else {
-			classify_paper(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS);
-			if (cb && cb->by_site &&
-			    classify_sites(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS) < 0)
-				rc = RD_ENOMEM;
-			/* the helper cases track no sectors: theirs are line
-			 * misses, whether run or taken from case 0 (whose
-			 * own, the total, counts the sector misses) */
-			for (int i = 0; i < RD_NCASES; i++)
-				if (cases & (1 << i))
-					r->case_misses[i] = cc[i].misses - (i ? cc[i].sector : 0);
-		}
-		if (r->requests) {
-			r->miss_rate_all = (double)r->misses / (double)r->requests;
-			r->miss_rate = (double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
-		}
+		result_l1(r, c, f, cases, same, cc);
+		if (c->model != RD_PROFILE_REF2013 && cb && cb->by_site &&
+		    classify_sites(r, cc, cases, c->classes == RD_CLASSES_PER_ACCESS) < 0)
+			rc = RD_ENOMEM;
 		if (r->has_spaces) { /* global's requests are the L1's */
 			rd_space_stats *g = &r->spaces[RD_SPACE_GLOBAL];
 			g->requests = r->requests;
@@ -984,14 +1006,7 @@ static int run_report(rd_model *m, const rd_config *c, int cases, int same, sim_
 					       : rd_amat(d->latency, d->miss_ratio, c->dram_cache_hit,
 							 c->smem_latency, d->shmem_ratio);
 		}
-		r->hist = cc[0].hist;
-		r->hist_len = cc[0].hist_len;
-		r->hist_inf = cc[0].hist_inf;
-		cc[0].hist = NULL;
-		r->hist_w = cc[0].hist_w;
-		r->hist_w_len = cc[0].hist_w_len;
-		r->hist_w_inf = cc[0].hist_w_inf;
-		cc[0].hist_w = NULL;
+		result_take_hist(r, &cc[0]);
 		r->nsets = cc[0].nsets;
 		r->set_ids = NULL;
 		if (f->set_ids && r->nsets) {
@@ -1582,42 +1597,8 @@ int rd_parts_peek(rd_parts *p, rd_result *r, uint32_t *nparts)
 	pthread_mutex_unlock(&p->mu);
 	if (rc == RD_OK) {
 		r->partial = 1;
-		r->threads_total = f.threads_total;
-		r->threads_modelled = f.threads_modelled;
-		r->blocks_modelled = f.blocks;
-		r->cores_used = f.cores_used;
-		r->accesses = f.accesses;
-		r->stores = f.stores;
-		r->store_requests = cc[0].store_requests;
-		r->store_hits = cc[0].store_hits;
-		r->store_evictions = cc[0].store_evictions;
-		r->sector_lookups = cc[0].sect_lookups;
-		r->sector_hits = cc[0].sect_hits;
-		r->requests = cc[0].requests;
-		r->cancels = cc[0].cancels;
-		r->time_steps = cc[0].time;
-		r->cases_run = p->cases;
-		r->cases_same = same;
-		if (p->c.model == RD_PROFILE_RDGC)
-			r->reservation_fails = cc[0].cancels;
-		/* (rd_parts_possible: never the reference-2013 profile) */
-		classify_paper(r, cc, p->cases, p->c.classes == RD_CLASSES_PER_ACCESS);
-		for (int i = 0; i < RD_NCASES; i++)
-			if (p->cases & (1 << i))
-				r->case_misses[i] = cc[i].misses - (i ? cc[i].sector : 0);
-		if (r->requests) {
-			r->miss_rate_all = (double)r->misses / (double)r->requests;
-			r->miss_rate =
-				(double)(r->misses - r->cls[RD_CLASS_LATENCY]) / (double)r->requests;
-		}
-		r->hist = cc[0].hist;
-		r->hist_len = cc[0].hist_len;
-		r->hist_inf = cc[0].hist_inf;
-		cc[0].hist = NULL;
-		r->hist_w = cc[0].hist_w;
-		r->hist_w_len = cc[0].hist_w_len;
-		r->hist_w_inf = cc[0].hist_w_inf;
-		cc[0].hist_w = NULL;
+		result_l1(r, &p->c, &f, p->cases, same, cc);
+		result_take_hist(r, &cc[0]);
 	}
 	for (int i = 0; i < RD_NCASES; i++)
 		counts_free(&cc[i]);
