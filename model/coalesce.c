@@ -357,6 +357,29 @@ out:
 	return rc;
 }
 
+/* Shrink co's arrays to what was used (failure to shrink is harmless);
+ * ident: each instruction has one request, so no instruction index
+ * (coal_req_first). */
+void coal_shrink(rd_coal *co, int ident)
+{
+	rd_req *rq = realloc(co->req, (co->nreq ? co->nreq : 1) * sizeof *rq);
+	if (rq)
+		co->req = rq;
+	if (co->req_acc) {
+		uint64_t *ra = realloc(co->req_acc, (co->nreq ? co->nreq : 1) * sizeof *ra);
+		if (ra)
+			co->req_acc = ra;
+	}
+	if (ident) {
+		free(co->instr_req_first);
+		co->instr_req_first = NULL;
+	} else {
+		uint64_t *ir = realloc(co->instr_req_first, (co->ninstr + 1) * sizeof *ir);
+		if (ir)
+			co->instr_req_first = ir;
+	}
+}
+
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 	       int lanes, int stores, const rd_callbacks *cb)
 {
@@ -868,24 +891,8 @@ int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_
 	co->warp_instr_first[s->nwarps] = run.ni;
 	co->ninstr = run.ni;
 	co->nreq = run.nr;
-shrink:;
-	/* Shrink to what was used; failure to shrink is harmless. */
-	rd_req *rq = realloc(co->req, (co->nreq ? co->nreq : 1) * sizeof *rq);
-	if (rq)
-		co->req = rq;
-	if (co->req_acc) {
-		uint64_t *ra = realloc(co->req_acc, (co->nreq ? co->nreq : 1) * sizeof *ra);
-		if (ra)
-			co->req_acc = ra;
-	}
-	if (run.ident) {
-		free(co->instr_req_first);
-		co->instr_req_first = NULL;
-	} else {
-		uint64_t *ir = realloc(co->instr_req_first, (co->ninstr + 1) * sizeof *ir);
-		if (ir)
-			co->instr_req_first = ir;
-	}
+shrink:
+	coal_shrink(co, run.ident);
 	rc = RD_OK;
 out:
 	if (shared && run.map.slot) { /* (handed back, grown, whatever rc) */

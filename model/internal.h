@@ -209,6 +209,8 @@ static inline uint64_t coal_req_first(const rd_coal *co, uint64_t i)
 
 /* cb (may be NULL): its progress callback is asked every few thousand
  * warps whether to stop; RD_ECANCELED then. */
+/* Shrink co's arrays to what was used; ident: one request an instruction. */
+void coal_shrink(rd_coal *co, int ident);
 int coal_build(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 	       int lanes, int stores, const rd_callbacks *cb);
 /* Memory spaces: the arrays (by rd_arrays_find index) whose accesses are

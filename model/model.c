@@ -1408,18 +1408,8 @@ static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
 		     sizeof *co->warp_instr_first) < 0)
 		return RD_ENOMEM;
 	co->warp_instr_first[b->nwarps] = co->ninstr;
-	if (b->ident) {
-		free(co->instr_req_first);
-		co->instr_req_first = NULL;
-	} else {
-		uint64_t *ir = realloc(co->instr_req_first, (co->ninstr + 1) * sizeof *ir);
-		if (ir)
-			co->instr_req_first = ir;
-	}
-	rd_req *rq = realloc(co->req, (co->nreq ? co->nreq : 1) * sizeof *rq);
-	if (rq)
-		co->req = rq;
-	else if (!co->req && !(co->req = malloc(sizeof *co->req)))
+	coal_shrink(co, b->ident);
+	if (!co->req && !(co->req = malloc(sizeof *co->req)))
 		return RD_ENOMEM;
 	co->line_addr = b->lines.line_addr;
 	co->nlines = b->lines.nlines;
