@@ -29,6 +29,8 @@ static inline __attribute__((always_inline)) int64_t linemap_id(linemap *m, uint
 	int64_t id = linemap_find(m, line, &h);
 	if (id != -2)
 		return id; /* there, or -1: no memory */
+	if (!cap)
+		return -3; /* looking up only (a stream's lines, all named before) */
 	if (co->nlines == *cap) {
 		uint64_t nc = *cap ? *cap * 2 : 1024;
 		uint64_t *la = realloc(co->line_addr, nc * sizeof *la);
@@ -101,7 +103,8 @@ typedef struct pass_lanes {
 /* One pass (the loads, or the stores) of a warp instruction: lanes in
  * order, each distinct line of a coalescing group one request led by its
  * first lane; as coal_build's loop below, which it mirrors for kernels
- * with stores. -1: no memory. */
+ * with stores. -1: no memory; -3: a line not in the map, which line_cap
+ * NULL does not extend (coal_feed_more). */
 static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_lanes *pl,
 		     uint32_t shift, uint32_t ws, int store, uint64_t *nr, uint32_t *lead_lane,
 		     uint64_t *lead_req, const coal_skip *skip, uint32_t sect, uint32_t sshift)
@@ -147,7 +150,7 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		}
 		int64_t id = linemap_id(map, line, co, line_cap);
 		if (id < 0)
-			return -1;
+			return id == -3 ? -3 : -1;
 		prev_line = line;
 		prev_start = start;
 		uint32_t j = 0;
@@ -921,4 +924,195 @@ void coal_free(rd_coal *co)
 	free(co->load_line);
 	free(co->load_on);
 	memset(co, 0, sizeof *co);
+}
+
+/* ---------------------------------------------------------------- streaming */
+
+/*
+ * A warp's instructions coalesced as its threads' accesses are read, a
+ * few at a time, from their cursors (rd_access_src): what coal_stores
+ * (or, without stores, the loads' loop) makes of the same accesses, a
+ * window of instructions at a time. Instruction d of the warp is each
+ * lane's d-th access (its d-th load where stores are dropped); its loads
+ * are one pass, its stores another, lanes in order. A lane reads
+ * FEED_BUF accesses ahead.
+ */
+#define FEED_BUF 32
+
+typedef struct feed_lane {
+	void *cur;
+	uint32_t pos, n;
+	int ended;
+	uint64_t loads, stores; /* read so far (stores too where dropped) */
+	uint64_t addr[FEED_BUF];
+	uint16_t bytes[FEED_BUF];
+	uint8_t store[FEED_BUF];
+} feed_lane;
+
+struct coal_feed {
+	const rd_access_src *src;
+	uint32_t nt, ws, shift, sect, sshift;
+	int stores;
+	int failed;
+	pass_lanes pass[2];
+	uint32_t *lanes, *lead_lane;
+	uint64_t *accs, *addrs, *lead_req;
+	uint16_t *bytes;
+	feed_lane lane[];
+};
+
+coal_feed *coal_feed_new(const rd_access_src *src, uint32_t t0, uint32_t nt, uint32_t ws,
+			 uint32_t line_size, uint32_t sector, int stores)
+{
+	coal_feed *f = calloc(1, sizeof *f + (size_t)nt * sizeof *f->lane);
+	if (!f)
+		return NULL;
+	f->src = src;
+	f->nt = nt;
+	f->ws = ws ? ws : 1;
+	f->shift = log2u64(line_size);
+	f->sect = sector;
+	f->sshift = sector ? log2u64(sector) : 0;
+	f->stores = stores;
+	size_t n = nt ? nt : 1;
+	f->lanes = malloc(2 * n * sizeof *f->lanes);
+	f->accs = calloc(2 * n, sizeof *f->accs);
+	f->addrs = malloc(2 * n * sizeof *f->addrs);
+	f->bytes = malloc(2 * n * sizeof *f->bytes);
+	f->lead_lane = malloc((size_t)f->ws * sizeof *f->lead_lane);
+	f->lead_req = malloc((size_t)f->ws * sizeof *f->lead_req);
+	if (!f->lanes || !f->accs || !f->addrs || !f->bytes || !f->lead_lane || !f->lead_req) {
+		coal_feed_free(f);
+		return NULL;
+	}
+	for (int j = 0; j < 2; j++)
+		f->pass[j] = (pass_lanes){0, f->lanes + j * n, f->accs + j * n, f->addrs + j * n,
+					  f->bytes + j * n};
+	for (uint32_t i = 0; i < nt; i++) {
+		f->lane[i].cur = src->open(src->ctx, t0 + i);
+		if (!f->lane[i].cur) {
+			coal_feed_free(f);
+			return NULL;
+		}
+	}
+	return f;
+}
+
+void coal_feed_free(coal_feed *f)
+{
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < f->nt; i++)
+		if (f->lane[i].cur)
+			f->src->close(f->lane[i].cur);
+	free(f->lanes);
+	free(f->accs);
+	free(f->addrs);
+	free(f->bytes);
+	free(f->lead_lane);
+	free(f->lead_req);
+	free(f);
+}
+
+void coal_feed_counts(const coal_feed *f, uint32_t lane, uint64_t *loads, uint64_t *stores)
+{
+	*loads = f->lane[lane].loads;
+	*stores = f->lane[lane].stores;
+}
+
+/* Lane L's next accesses (stores dropped unless kept): 0, or -1 failed. */
+static int feed_fill(coal_feed *f, feed_lane *L)
+{
+	L->pos = L->n = 0;
+	while (!L->ended && !L->n) {
+		int64_t n = f->src->next(L->cur, L->addr, L->bytes, L->store, FEED_BUF);
+		if (n < 0 || n > FEED_BUF)
+			return -1;
+		if (!n) {
+			L->ended = 1;
+			break;
+		}
+		uint32_t k = 0;
+		for (uint32_t j = 0; j < (uint32_t)n; j++) {
+			L->stores += L->store[j] != 0;
+			L->loads += L->store[j] == 0;
+			if (L->store[j] && !f->stores)
+				continue;
+			L->addr[k] = L->addr[j];
+			L->bytes[k] = L->bytes[j];
+			L->store[k++] = L->store[j] != 0;
+		}
+		L->n = k;
+	}
+	return 0;
+}
+
+/* *p (of *cap entries of size) with room for need (doubled). */
+static int feed_room(void **p, uint64_t *cap, uint64_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	uint64_t nc = *cap ? *cap * 2 : 256;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+int64_t coal_feed_more(coal_feed *f, rd_coal *co, uint64_t *rcap, uint64_t *icap, linemap *map,
+		       uint64_t *line_cap, uint64_t max)
+{
+	if (f->failed)
+		return -RD_EINVAL;
+	if (feed_room((void **)&co->instr_req_first, icap, co->ninstr + 1,
+		      sizeof *co->instr_req_first) < 0)
+		return -RD_ENOMEM;
+	co->instr_req_first[co->ninstr] = co->nreq;
+	uint64_t made = 0;
+	while (made < max) {
+		pass_lanes *pl = f->pass;
+		pl[0].n = pl[1].n = 0;
+		for (uint32_t i = 0; i < f->nt; i++) {
+			feed_lane *L = &f->lane[i];
+			if (L->pos == L->n && feed_fill(f, L) < 0) {
+				f->failed = 1;
+				return -RD_EINVAL;
+			}
+			if (L->pos == L->n)
+				continue;
+			uint32_t j = L->pos++;
+			pass_lanes *q = &pl[L->store[j]];
+			q->lane[q->n] = i;
+			q->addr[q->n] = L->addr[j];
+			q->bytes[q->n++] = L->bytes[j];
+		}
+		if (!pl[0].n && !pl[1].n)
+			break; /* every lane has ended */
+		if (feed_room((void **)&co->req, rcap, co->nreq + pl[0].n + pl[1].n, sizeof *co->req) <
+			    0 ||
+		    feed_room((void **)&co->instr_req_first, icap, co->ninstr + 2,
+			      sizeof *co->instr_req_first) < 0)
+			return -RD_ENOMEM;
+		uint64_t nr = co->nreq;
+		for (int s = 0; s < 2; s++) {
+			int rc = pl[s].n ? coal_pass(co, map, line_cap, &pl[s], f->shift, f->ws, s, &nr,
+						     f->lead_lane, f->lead_req, NULL, f->sect,
+						     f->sshift)
+					 : 0;
+			if (rc < 0) {
+				f->failed = rc == -3;
+				return rc == -3 ? -RD_EINVAL : -RD_ENOMEM;
+			}
+		}
+		if (nr == co->nreq)
+			continue;
+		co->nreq = nr;
+		co->instr_req_first[++co->ninstr] = nr;
+		made++;
+	}
+	return (int64_t)made;
 }

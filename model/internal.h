@@ -252,6 +252,22 @@ int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_
 		     uint32_t sector, int lanes, int stores, const coal_skip *skip,
 		     const rd_callbacks *cb, int threads, int spend, coal_lines *shared);
 void coal_lines_free(coal_lines *l);
+/* A warp's instructions coalesced as its threads' accesses are read
+ * (rd_access_src; coalesce.c): threads t0 .. t0 + nt - 1 of the part,
+ * warp size ws; stores kept as their own pass, or dropped as read. */
+typedef struct coal_feed coal_feed;
+coal_feed *coal_feed_new(const rd_access_src *src, uint32_t t0, uint32_t nt, uint32_t ws,
+			 uint32_t line_size, uint32_t sector, int stores); /* NULL: failed */
+void coal_feed_free(coal_feed *f);
+/* Up to max more instructions appended to co (req, instr_req_first,
+ * ninstr, nreq; rooms *rcap, *icap grown; co->instr_req_first[co->ninstr]
+ * is co->nreq after): how many, 0 once the warp has ended, or -RD_ENOMEM,
+ * -RD_EINVAL (a cursor failed, or line_cap NULL and a line not in map:
+ * looking up only, no line added). */
+int64_t coal_feed_more(coal_feed *f, rd_coal *co, uint64_t *rcap, uint64_t *icap, linemap *map,
+		       uint64_t *line_cap, uint64_t max);
+/* Lane i's accesses read so far: loads and stores (dropped ones too). */
+void coal_feed_counts(const coal_feed *f, uint32_t lane, uint64_t *loads, uint64_t *stores);
 
 /* ---- memory spaces (spaces.c) ------------------------------------------ */
 struct sim_counts;
@@ -749,6 +765,14 @@ typedef struct sim_input {
 	sim_shared *sh;
 	int caller;              /* 1 on the thread that called rd_model_run */
 	const sim_counts *acc;   /* case 0: the cores already done, for partials */
+	/* streaming (rd_parts_add_stream; sim_paper only): co has the lines
+	 * only (map: line -> id, read, never extended), and each warp's
+	 * requests are coalesced from src as it runs, with these l1.line,
+	 * l1.sector and stores (not ignored) */
+	const rd_access_src *src;
+	linemap *map;
+	uint32_t feed_line, feed_sector;
+	int feed_stores;
 } sim_input;
 
 /* ---- stage 5: classify (cc: the counts of each case run, bit i of cases

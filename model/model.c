@@ -80,6 +80,11 @@ struct rd_model {
 	int no_memo;     /* one run only (a part of rd_parts): keep no results */
 	int spend;       /* k's accesses freed once coalesced (rd_parts_add_spent) */
 	int spend_stream; /* run_report frees case 0's records once streamed (rd_parts_finish) */
+	/* a part streamed (rd_parts_add_stream): its accesses' source and its
+	 * lines' map (coal has the lines only), else NULL */
+	const rd_access_src *src;
+	linemap *src_map;
+	const uint64_t *src_line_req; /* ... and each line's requests */
 	/* Each case's last few results: a run whose case has the same
 	 * parameters over the same stages reuses it (an edit changes 1-3 of 4
 	 * cases; stepping a value back and forth, or the explorer's
@@ -197,6 +202,20 @@ static int caps_build(rd_model *m)
 	m->bank_cap = m->bank_of ? calloc((size_t)s->ncores * m->nbanks, sizeof *m->bank_cap) : NULL;
 	if (!m->set_cap || !m->core_cap || (m->bank_of && !m->bank_cap))
 		return -1;
+	if (m->src) { /* streamed: the part's requests per line, one core's */
+		uint32_t core = 0;
+		while (core + 1 < s->ncores && s->core_first[core] == s->core_first[core + 1])
+			core++;
+		uint32_t *cap = m->set_cap + (size_t)core * sets;
+		for (uint32_t l = 0; l < m->coal.nlines; l++) {
+			cap[m->set_of[l]] += (uint32_t)m->src_line_req[l];
+			if (m->bank_of)
+				m->bank_cap[(size_t)core * m->nbanks + m->bank_of[l]] +=
+					(uint32_t)m->src_line_req[l];
+			m->core_cap[core] += (uint32_t)m->src_line_req[l];
+		}
+		return 0;
+	}
 	for (uint32_t core = 0; core < s->ncores; core++) {
 		uint32_t *cap = m->set_cap + (size_t)core * sets;
 		for (uint32_t i = s->core_first[core]; i < s->core_first[core + 1]; i++)
@@ -809,7 +828,9 @@ static int cases_run(rd_model *m, const rd_config *c, int cases, const rd_callba
 	atomic_init(&sh.done, 0);
 	atomic_init(&sh.cancel, 0);
 	case_pool pl = {.m = m, .c = c, .cc = cc};
-	pl.in = (sim_input){.k = m->k, .s = &m->sched, .co = &m->coal, .cb = cb, .sh = &sh};
+	pl.in = (sim_input){.k = m->k, .s = &m->sched, .co = &m->coal, .cb = cb, .sh = &sh,
+			    .src = m->src, .map = m->src_map, .feed_line = c->l1_line,
+			    .feed_sector = c->l1_sector, .feed_stores = c->stores != RD_STORES_IGNORE};
 	atomic_init(&pl.next, 0);
 	/* Longest first, so that the two threads end together: the fully
 	 * associative case costs about what case 0 does, the unlimited-MSHR
@@ -1426,8 +1447,174 @@ static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
 	return m->zeros ? RD_OK : RD_ENOMEM;
 }
 
+/* ---------------------------------------------------------------- a part streamed */
+
+/* What reading a streamed part once gives: its lines named in the order
+ * its warps meet them (as coalescing the part whole would), its requests
+ * counted, and its threads' loads and stores. */
+typedef struct stream_pre {
+	coal_lines lines;
+	uint64_t nreq;
+	uint64_t *line_req, line_req_cap; /* [lines] each line's requests */
+	uint64_t *loads, *stores; /* [part threads] */
+	uint64_t nthreads;
+} stream_pre;
+
+static void stream_pre_free(stream_pre *sp)
+{
+	coal_lines_free(&sp->lines);
+	free(sp->loads);
+	free(sp->stores);
+	free(sp->line_req);
+	memset(sp, 0, sizeof *sp);
+}
+
+/* Every warp of the part's blocks in order (a block's threads that the
+ * schedule drops, having no access, add nothing), coalesced and dropped. */
+static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shape,
+		       const rd_access_src *src)
+{
+	uint32_t bs = shape->block_size, ws = c->warp_size ? c->warp_size : 1;
+	uint64_t nt = (uint64_t)shape->part_nblocks * bs;
+	if (nt > RD_MAX_THREAD_ID + 1ull)
+		return RD_EINVAL;
+	sp->nthreads = nt;
+	sp->loads = calloc(nt ? nt : 1, sizeof *sp->loads);
+	sp->stores = calloc(nt ? nt : 1, sizeof *sp->stores);
+	if (!sp->loads || !sp->stores || linemap_init(&sp->lines.map, 1 << 14) < 0)
+		return RD_ENOMEM;
+	rd_coal w;
+	memset(&w, 0, sizeof w);
+	uint64_t rcap = 0, icap = 0;
+	int rc = RD_OK;
+	for (uint64_t t0 = 0; t0 < nt && rc == RD_OK;) {
+		uint32_t in_block = (uint32_t)(t0 % bs);
+		uint32_t n = bs - in_block < ws ? bs - in_block : ws;
+		coal_feed *f = coal_feed_new(src, (uint32_t)t0, n, ws, c->l1_line, c->l1_sector,
+					     c->stores != RD_STORES_IGNORE);
+		if (!f) {
+			rc = RD_EINVAL;
+			break;
+		}
+		for (;;) {
+			w.nreq = w.ninstr = 0;
+			w.line_addr = sp->lines.line_addr;
+			w.nlines = sp->lines.nlines;
+			int64_t k = coal_feed_more(f, &w, &rcap, &icap, &sp->lines.map, &sp->lines.cap,
+						   4096);
+			sp->lines.line_addr = w.line_addr;
+			sp->lines.nlines = w.nlines;
+			if (k < 0)
+				rc = (int)-k;
+			if (k <= 0)
+				break;
+			sp->nreq += w.nreq;
+			if (sp->line_req_cap < sp->lines.nlines) {
+				uint64_t nc = sp->line_req_cap ? sp->line_req_cap : 1024;
+				while (nc < sp->lines.nlines)
+					nc *= 2;
+				uint64_t *q = realloc(sp->line_req, nc * sizeof *q);
+				if (!q) {
+					rc = RD_ENOMEM;
+					break;
+				}
+				memset(q + sp->line_req_cap, 0, (nc - sp->line_req_cap) * sizeof *q);
+				sp->line_req = q;
+				sp->line_req_cap = nc;
+			}
+			for (uint64_t r = 0; r < w.nreq; r++)
+				sp->line_req[w.req[r].line]++;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			coal_feed_counts(f, i, &sp->loads[t0 + i], &sp->stores[t0 + i]);
+		coal_feed_free(f);
+		t0 += n;
+	}
+	free(w.req);
+	free(w.instr_req_first);
+	return rc;
+}
+
+/* The part's thread index, counts and threads with stores (as the
+ * builder's shell has them) into shape; its threads with stores, once
+ * each, in *stid. */
+static int stream_shell(const stream_pre *sp, rd_kernel *k, uint32_t **stid, uint64_t *nstid)
+{
+	uint64_t nt = 0, st = 0, nl = 0, ns = 0, nw = 0;
+	for (uint64_t t = 0; t < sp->nthreads; t++) {
+		if (sp->loads[t])
+			nt = t + 1;
+		if (sp->stores[t])
+			st = t + 1, nw++;
+		nl += sp->loads[t];
+		ns += sp->stores[t];
+	}
+	uint64_t *first = malloc((nt + 1) * sizeof *first);
+	*stid = malloc((nw ? nw : 1) * sizeof **stid);
+	if (!first || !*stid) {
+		free(first);
+		return RD_ENOMEM;
+	}
+	uint64_t acc = 0;
+	for (uint64_t t = 0; t < nt; t++) {
+		first[t] = acc;
+		acc += sp->loads[t];
+	}
+	first[nt] = acc;
+	*nstid = 0;
+	for (uint64_t t = 0; t < sp->nthreads; t++)
+		if (sp->stores[t])
+			(*stid)[(*nstid)++] = (uint32_t)t;
+	kernel_free_accesses(k);
+	free(k->thread_first);
+	k->thread_first = first;
+	k->nthreads = (uint32_t)nt;
+	k->nloads = nl;
+	k->nstores = ns;
+	k->store_threads = ns ? (uint32_t)st : 0;
+	return RD_OK;
+}
+
+/* m's schedule over its shell and its lines (no requests: each case reads
+ * them as it runs). */
+static int stream_take(rd_model *m, const rd_config *c, stream_pre *sp, const uint32_t *stid,
+		       uint64_t nstid)
+{
+	rd_kernel v = *m->k;
+	v.store_tid = (uint32_t *)stid;
+	v.nstores = nstid;
+	int rc = sched_build(&m->sched, &v, c);
+	if (rc)
+		return rc;
+	m->have_sched = 1;
+	m->sched_key = *c;
+	m->stage_runs[RD_STAGE_SCHED]++;
+	/* (gpu.max_threads ending the part inside a block would drop threads
+	 * with accesses that the lines were named over; the requests per set
+	 * are counted for one core) */
+	uint32_t used = m->k->nthreads, cores = 0;
+	if (c->stores != RD_STORES_IGNORE && m->k->store_threads > used)
+		used = m->k->store_threads;
+	for (uint32_t i = 0; i < m->sched.ncores; i++)
+		cores += m->sched.core_first[i] != m->sched.core_first[i + 1];
+	if (m->sched.nthreads != used || cores > 1)
+		return RD_EINVAL;
+	memset(&m->coal, 0, sizeof m->coal);
+	m->coal.line_addr = sp->lines.line_addr;
+	m->coal.nlines = sp->lines.nlines;
+	m->coal.nreq = sp->nreq; /* (the progress's total; no requests here) */
+	sp->lines.line_addr = NULL;
+	m->have_coal = 1;
+	m->gen_coal++;
+	m->coal_key = *c;
+	m->stage_runs[RD_STAGE_COAL]++;
+	m->zeros = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->zeros);
+	return m->zeros ? RD_OK : RD_ENOMEM;
+}
+
 static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_callbacks *cb,
-		    void (*ready)(void *ctx), void *ctx, rd_part_builder *built)
+		    void (*ready)(void *ctx), void *ctx, rd_part_builder *built,
+		    stream_pre *sp, const rd_access_src *src)
 {
 	if (cb && (cb->by_site || cb->event)) {
 		if (ready)
@@ -1447,6 +1634,17 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 	memset(cc, 0, sizeof cc);
 	int same = 0;
 	int rc = built ? part_take(m, &p->c, built) : RD_OK;
+	if (sp) {
+		uint32_t *stid = NULL;
+		uint64_t nstid = 0;
+		rc = stream_shell(sp, spend, &stid, &nstid);
+		if (rc == RD_OK)
+			rc = stream_take(m, &p->c, sp, stid, nstid);
+		free(stid);
+		m->src = src;
+		m->src_map = &sp->lines.map;
+		m->src_line_req = sp->line_req;
+	}
 	if (rc == RD_OK)
 		rc = stages_prepare(m, &p->c, NULL, cb);
 	uint64_t accesses = 0; /* (counted before the thread index can go) */
@@ -1509,18 +1707,37 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 
 int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb)
 {
-	return part_add(p, k, NULL, cb, NULL, NULL, NULL);
+	return part_add(p, k, NULL, cb, NULL, NULL, NULL, NULL, NULL);
 }
 
 int rd_parts_add_spent(rd_parts *p, rd_kernel *k, void (*ready)(void *ctx), void *ctx)
 {
-	return part_add(p, k, k, NULL, ready, ctx, NULL);
+	return part_add(p, k, k, NULL, ready, ctx, NULL, NULL, NULL);
 }
 
 int rd_parts_add_built(rd_parts *p, rd_kernel *shape, rd_part_builder *b,
 		       void (*ready)(void *ctx), void *ctx)
 {
-	return part_add(p, shape, shape, NULL, ready, ctx, b);
+	return part_add(p, shape, shape, NULL, ready, ctx, b, NULL, NULL);
+}
+
+int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
+			void (*ready)(void *ctx), void *ctx)
+{
+	stream_pre sp;
+	memset(&sp, 0, sizeof sp);
+	int rc = RD_OK;
+	if (p->c.model != RD_PROFILE_PAPER || shape->release || shape->nloads || shape->nstores ||
+	    !shape->block_size || !shape->part_block)
+		rc = RD_EINVAL;
+	if (rc == RD_OK)
+		rc = stream_read(&sp, &p->c, shape, src);
+	if (rc == RD_OK)
+		rc = part_add(p, shape, shape, NULL, ready, ctx, NULL, &sp, src);
+	else if (ready)
+		ready(ctx);
+	stream_pre_free(&sp);
+	return rc;
 }
 
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r)

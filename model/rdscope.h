@@ -1438,6 +1438,36 @@ void rd_part_builder_free(rd_part_builder *b);
  * rd_part_builder_shell); b's requests are taken (free b after). */
 int rd_parts_add_built(rd_parts *p, rd_kernel *shape, rd_part_builder *b,
 		       void (*ready)(void *ctx), void *ctx);
+/*
+ * A part streamed: its threads' accesses read a few at a time as the model
+ * asks for them, never all in memory (a block of CORR's corr_kernel is 2 G
+ * loads). open gives a cursor at the start of the part's thread t (its
+ * threads numbered as a part's kernel numbers them: block t / block size
+ * of the shape's part_block, in order); next fills up to max accesses of
+ * it in program order (address, size in bytes, 1 for a store), returns
+ * how many, 0 once the thread has ended, -1 if it failed (the source
+ * keeps its message); close frees a cursor. Cursors are opened and read
+ * from several threads at once, each cursor from one.
+ */
+typedef struct rd_access_src {
+	void *ctx;
+	void *(*open)(void *ctx, uint32_t thread); /* NULL: failed */
+	int64_t (*next)(void *cursor, uint64_t *addr, uint16_t *bytes, uint8_t *store, uint32_t max);
+	void (*close)(void *cursor);
+} rd_access_src;
+/* rd_parts_add_spent for the part whose shape is given (the reader's, with
+ * the whole part's part_block and no accesses) and whose accesses src
+ * gives: the part's threads are read once to name its lines and count
+ * its accesses (shape gets the counts and thread index, as
+ * rd_part_builder_shell gives them), then once more by each case as it
+ * runs, a window of each warp's instructions at a time. The same result
+ * as the part built whole, byte for byte, in memory that follows its
+ * lines and resident warps, not its accesses. The paper's model only
+ * (RD_EINVAL otherwise, and where gpu.max_threads ends the part inside a
+ * block); RD_EINVAL too when a cursor failed (src has the message).
+ * ready(ctx) as rd_parts_add_spent's. */
+int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
+			void (*ready)(void *ctx), void *ctx);
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r);
 void rd_parts_free(rd_parts *p);
 /* The L1 result of the parts added so far, while others are still being

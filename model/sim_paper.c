@@ -101,6 +101,14 @@ typedef struct warp_st {
 typedef struct core_state {
 	const sim_input *in;
 	const sim_params *p;
+	/* the requests: in->co's, or (streaming, in->src) the windows of the
+	 * warps' instructions read so far (win: its own arrays, in->co's
+	 * lines), each warp's from its feed while it has one */
+	const rd_coal *co;
+	rd_coal win;
+	uint64_t win_rcap, win_icap, win_next; /* rooms; compacted at win_next requests */
+	coal_feed **feed;
+	int feed_rc;         /* a feed's failure (RD_ENOMEM, RD_EINVAL): the run's */
 	sim_counts *out;
 	uint32_t core;
 	rd_stack st;
@@ -185,7 +193,7 @@ typedef struct core_state {
  */
 STEP_INLINE void fifo_push(core_state *cs, uint32_t w)
 {
-	__builtin_prefetch(&cs->in->co->req[cs->warps[w].req]);
+	__builtin_prefetch(&cs->co->req[cs->warps[w].req]);
 	if (__builtin_expect(cs->gto, 0)) {
 		uint32_t n = (uint32_t)(cs->ftail++ - cs->fhead);
 		cs->fifo[n] = w;
@@ -342,7 +350,7 @@ STEP_INLINE void effect_apply(core_state *cs, effect *e, const int exact, const 
 					  : (to_stack ? cs->st.evicted : UINT32_MAX);
 		if (v != UINT32_MAX && cs->dirty[v]) {
 			cs->dirty[v] = 0;
-			if (l2s_add(cs->out, cs->now, cs->in->co->line_addr[v], cs->core, 1) < 0)
+			if (l2s_add(cs->out, cs->now, cs->co->line_addr[v], cs->core, 1) < 0)
 				cs->wb_fail = 1;
 		}
 	}
@@ -397,24 +405,143 @@ STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line, co
 			effect_apply(cs, &b->v[i], exact, we, ev, 1);
 }
 
+/* ---------------------------------------------------------------- streaming */
+
+/* Instructions a warp's window takes; requests below which the windows
+ * are not compacted. */
+#define WIN_INSTR 64
+#define WIN_MIN 1024u
+
+/* The windows of the warps still running moved to fresh arrays, in
+ * order, their other instructions dropped: the live warps are those of
+ * blocks not done (a warp done or not yet started has an empty window). */
+static int win_compact(core_state *cs)
+{
+	const rd_sched *s = cs->in->s;
+	rd_coal *o = &cs->win;
+	uint32_t first = s->core_first[cs->core];
+	uint64_t ni = 0, nr = 0;
+	rd_req *req = NULL;
+	uint64_t *irf = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			req = malloc((nr ? nr : 1) * sizeof *req);
+			irf = malloc((ni + 1) * sizeof *irf);
+			if (!req || !irf) {
+				free(req);
+				free(irf);
+				return -1;
+			}
+			ni = nr = 0;
+		}
+		for (uint32_t i = 0; i < cs->next_block; i++) {
+			uint32_t b = s->core_blocks[first + i];
+			if (!cs->block_left[b])
+				continue;
+			for (uint32_t j = 0; j < s->warps_per_block; j++) {
+				warp_st *ws = &cs->warps[b * s->warps_per_block + j];
+				uint64_t n = ws->instr_end - ws->instr;
+				if (!n)
+					continue;
+				uint64_t r0 = o->instr_req_first[ws->instr];
+				uint64_t m = o->instr_req_first[ws->instr_end] - r0;
+				if (pass) {
+					for (uint64_t k = 0; k < n; k++)
+						irf[ni + k] = nr + (o->instr_req_first[ws->instr + k] - r0);
+					memcpy(req + nr, o->req + r0, m * sizeof *req);
+					ws->req = nr + (ws->req - r0);
+					ws->req_end = nr + (ws->req_end - r0);
+					ws->instr = ni;
+					ws->instr_end = ni + n;
+				}
+				ni += n;
+				nr += m;
+			}
+		}
+	}
+	irf[ni] = nr;
+	free(o->req);
+	free(o->instr_req_first);
+	o->req = req;
+	o->instr_req_first = irf;
+	o->ninstr = ni;
+	o->nreq = nr;
+	cs->win_rcap = nr ? nr : 1;
+	cs->win_icap = ni + 1;
+	cs->win_next = 4 * nr > WIN_MIN ? 4 * nr : WIN_MIN;
+	return 0;
+}
+
+/* Warp w's next window from its feed: 1 (its instructions set), 0 the
+ * warp has no more (its feed freed), -1 failed (feed_rc). */
+static int warp_refill(core_state *cs, uint32_t w)
+{
+	coal_feed *f = cs->feed[w];
+	if (!f)
+		return 0;
+	if (cs->win.nreq >= cs->win_next && win_compact(cs) < 0) {
+		cs->feed_rc = RD_ENOMEM;
+		return -1;
+	}
+	uint64_t a = cs->win.ninstr;
+	int64_t n = coal_feed_more(f, &cs->win, &cs->win_rcap, &cs->win_icap, cs->in->map, NULL,
+				   WIN_INSTR);
+	if (n <= 0) {
+		coal_feed_free(f);
+		cs->feed[w] = NULL;
+		if (n < 0 && !cs->feed_rc)
+			cs->feed_rc = (int)-n;
+		return n < 0 ? -1 : 0;
+	}
+	warp_st *ws = &cs->warps[w];
+	ws->instr = a;
+	ws->instr_end = a + (uint64_t)n;
+	ws->req = cs->win.instr_req_first[a];
+	ws->req_end = cs->win.instr_req_first[a + 1];
+	return 1;
+}
+
+/* Warp w's feed opened and its first window read (warp_refill's
+ * answer; failing to open: -1, feed_rc). */
+static int warp_open(core_state *cs, uint32_t w)
+{
+	const rd_sched *s = cs->in->s;
+	const sim_input *in = cs->in;
+	cs->feed[w] = coal_feed_new(in->src, s->warp_t0[w], s->warp_nt[w], s->warp_size,
+				    in->feed_line, in->feed_sector, in->feed_stores);
+	if (!cs->feed[w]) {
+		if (!cs->feed_rc)
+			cs->feed_rc = RD_EINVAL;
+		return -1;
+	}
+	return warp_refill(cs, w);
+}
+
 /* Start this core's next block(s): called at start and when one finishes. */
 static void block_dispatch(core_state *cs)
 {
 	const rd_sched *s = cs->in->s;
-	const rd_coal *co = cs->in->co;
+	const rd_coal *co = cs->co;
 	uint32_t first = s->core_first[cs->core], n = s->core_first[cs->core + 1] - first;
 	while (cs->next_block < n) {
 		uint32_t b = s->core_blocks[first + cs->next_block++];
 		uint32_t live = 0;
 		for (uint32_t j = 0; j < s->warps_per_block; j++) {
 			uint32_t w = b * s->warps_per_block + j;
-			if (!s->warp_nt[w] || co->warp_instr_first[w] == co->warp_instr_first[w + 1])
-				continue; /* no thread, or no load: nothing to schedule */
 			warp_st *ws = &cs->warps[w];
-			ws->instr = co->warp_instr_first[w];
-			ws->instr_end = co->warp_instr_first[w + 1];
-			ws->req = coal_req_first(co, ws->instr);
-			ws->req_end = coal_req_first(co, ws->instr + 1);
+			if (!s->warp_nt[w])
+				continue; /* no thread: nothing to schedule */
+			if (cs->feed) {
+				if (warp_open(cs, w) <= 0)
+					continue; /* no load (or failed: feed_rc) */
+			} else {
+				if (co->warp_instr_first[w] == co->warp_instr_first[w + 1])
+					continue; /* no load */
+				ws->instr = co->warp_instr_first[w];
+				ws->instr_end = co->warp_instr_first[w + 1];
+				ws->req = coal_req_first(co, ws->instr);
+				ws->req_end = coal_req_first(co, ws->instr + 1);
+			}
 			ws->held = ws->refused = ws->nloads = ws->cslot = 0;
 			fifo_push(cs, w);
 			live++;
@@ -434,15 +561,19 @@ static void warp_retire(core_state *cs, uint32_t w)
 		block_dispatch(cs);
 }
 
-STEP_INLINE int warp_exhausted(const core_state *cs, uint32_t w)
+/* Has warp w issued its last instruction? (Streaming: once its window's
+ * last, only if its feed has no more.) */
+STEP_INLINE int warp_exhausted(core_state *cs, uint32_t w)
 {
-	return cs->warps[w].instr == cs->warps[w].instr_end;
+	if (cs->warps[w].instr != cs->warps[w].instr_end)
+		return 0;
+	return !cs->feed || warp_refill(cs, w) <= 0;
 }
 
 /* The set's top entries into out (event stacks). */
 static uint32_t set_list(const core_state *cs, uint32_t set, uint64_t *out)
 {
-	return stack_top(&cs->st, set, cs->in->co->line_addr, out, stack_depth(cs->in->cb));
+	return stack_top(&cs->st, set, cs->co->line_addr, out, stack_depth(cs->in->cb));
 }
 
 /* An effect landed (effect_apply, with events): the landing callback. */
@@ -456,7 +587,7 @@ static void land_emit(core_state *cs, const effect *e, int early)
 		.time = cs->now,
 		.core = cs->core,
 		.set = cs->p->set_ids ? cs->p->set_ids[set] : set,
-		.line = cs->in->co->line_addr[e->line],
+		.line = cs->co->line_addr[e->line],
 		.fill = e->kind == EFF_FILL,
 		.early = early,
 	};
@@ -476,7 +607,7 @@ static void event_emit(core_state *cs, uint64_t T, uint32_t w, uint64_t r, uint3
 {
 	const rd_kernel *k = cs->in->k;
 	const rd_sched *s = cs->in->s;
-	const rd_coal *co = cs->in->co;
+	const rd_coal *co = cs->co;
 	const rd_req *rq = &co->req[r];
 	uint64_t instr = cs->warps[w].instr - co->warp_instr_first[w];
 	uint64_t addr = !co->req_acc ? k->addr[k->thread_first[coal_req_thread(s, w, rq)] + instr]
@@ -597,7 +728,7 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
 static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const int events,
 		       const int need_hist, const int shadow, const int pol)
 {
-	const rd_req *rq = &cs->in->co->req[r];
+	const rd_req *rq = &cs->co->req[r];
 	uint32_t l = rq->line;
 	rd_line *ln = &cs->st.ln[l];
 	sim_counts *out = cs->out;
@@ -642,7 +773,7 @@ static int store_evict(core_state *cs, uint32_t w, uint64_t T, uint64_t r, const
 	out->store_requests++;
 	if (need_hist && hist_w_add(out, d) < 0)
 		return -1;
-	if (cs->emit && l2s_add_sect(out, T, cs->in->co->line_addr[l], cs->core, 1,
+	if (cs->emit && l2s_add_sect(out, T, cs->co->line_addr[l], cs->core, 1,
 				     cs->emit_sect ? rq->sect : 0) < 0)
 		return -1;
 	cs->issued++;
@@ -657,7 +788,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 				const int need_hist, const int per_set, const int shadow,
 				const int by_site, const int pol, const int ext)
 {
-	const rd_coal *co = cs->in->co;
+	const rd_coal *co = cs->co;
 	const sim_params *p = cs->p;
 	sim_counts *const counts = cs->out;
 	warp_st *ws = &cs->warps[w];
@@ -944,6 +1075,11 @@ STEP_INLINE int warp_issue(core_state *cs, uint32_t w, uint64_t T, const int exa
 
 static void core_free(core_state *cs)
 {
+	for (uint32_t w = 0; cs->feed && w < cs->in->s->nwarps; w++)
+		coal_feed_free(cs->feed[w]);
+	free(cs->feed);
+	free(cs->win.req);
+	free(cs->win.instr_req_first);
 	stack_free(&cs->st);
 	stack_free(&cs->fa);
 	policy_free(&cs->pol);
@@ -974,9 +1110,17 @@ static void core_free(core_state *cs)
 static int core_init(core_state *cs)
 {
 	const rd_sched *s = cs->in->s;
-	const rd_coal *co = cs->in->co;
 	const sim_params *p = cs->p;
-	uint32_t nl = co->nlines ? co->nlines : 1;
+	uint32_t nl = cs->in->co->nlines ? cs->in->co->nlines : 1;
+	cs->co = cs->in->co;
+	if (cs->in->src) {
+		cs->win.line_addr = cs->in->co->line_addr; /* (not its own) */
+		cs->win.nlines = cs->in->co->nlines;
+		cs->win_next = WIN_MIN;
+		cs->co = &cs->win;
+		if (!(cs->feed = calloc(s->nwarps ? s->nwarps : 1, sizeof *cs->feed)))
+			return -1;
+	}
 	uint64_t nwarps_core = (uint64_t)(s->core_first[cs->core + 1] - s->core_first[cs->core]) *
 			       s->warps_per_block;
 	if (stack_init(&cs->st, p->nsets, p->set_cap + (size_t)cs->core * p->nsets, nl, p->set_of,
@@ -1013,7 +1157,7 @@ static int core_init(core_state *cs)
 				    p->sets * p->ways, 0))
 		return -1;
 	/* (sectors are counted on the general issue path too) */
-	cs->ext = (p->stores != RD_STORES_IGNORE && (cs->in->co->req_acc || (cs->in->k->part_block && cs->in->k->nstores))) || p->bypass || p->sector;
+	cs->ext = (p->stores != RD_STORES_IGNORE && (cs->co->req_acc || (cs->in->k->part_block && cs->in->k->nstores))) || p->bypass || p->sector;
 	if (p->sector && !(cs->sect = calloc(nl, 1)))
 		return -1;
 	if (p->stores == RD_STORES_EVICT) {
@@ -1227,11 +1371,12 @@ static int core_plain(const core_state *cs)
  */
 STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shadow)
 {
-	const rd_coal *co = cs->in->co;
+	const rd_coal *co = cs->co;
 	sim_counts *out = cs->out;
 	rd_line *const lines = cs->st.ln;
 	const int per_set = out->nsets != 0;
-	const uint64_t nreq = co->nreq, ways = cs->st.window;
+	const uint64_t ways = cs->st.window;
+	uint64_t nreq = co->nreq; /* (streaming: the windows' so far) */
 	uint64_t T = 0;
 	loop_marks mk = LOOP_MARKS_START;
 	int rc;
@@ -1304,8 +1449,12 @@ STEP_INLINE int core_loop_plain(core_state *cs, const int exact, const int shado
 		if (++ws->instr != ws->instr_end) {
 			ws->req_end = coal_req_first(co, ws->instr + 1);
 			cs->fifo[cs->ftail++ & cs->fmask] = w;
+		} else if (cs->feed && warp_refill(cs, w) > 0) {
+			cs->fifo[cs->ftail++ & cs->fmask] = w;
+			nreq = co->nreq;
 		} else {
 			warp_retire(cs, w);
+			nreq = co->nreq;
 		}
 		T++;
 		if (cs->issued >= mk.next_report && (rc = loop_report(cs, T, &mk)) != RD_OK)
@@ -1345,6 +1494,8 @@ HOT_CLONES int sim_paper_core(const sim_input *in, uint32_t core, const sim_para
 			rc = cs.st.exact ? core_loop(&cs, 1, 0, 0) : core_loop(&cs, 0, 0, 0);
 		if (rc == RD_OK && cs.wb_fail)
 			rc = RD_ENOMEM;
+		if (rc == RD_OK && cs.feed_rc)
+			rc = cs.feed_rc;
 	}
 	core_free(&cs);
 	return rc;

@@ -451,6 +451,248 @@ static void test_launch_ids(void **state)
 	rd_kernel_free(k);
 }
 
+/* A part's accesses read from the part built whole (rd_access_src): a
+ * thread's loads and stores in program order (store_pos), at most batch
+ * at a time. */
+typedef struct kc_src {
+	const rd_kernel *k;
+	uint32_t batch;
+	int opened, closed;
+} kc_src;
+
+typedef struct kc_cur {
+	kc_src *src;
+	uint64_t li, le, si, se, pos;
+} kc_cur;
+
+static void *kc_open(void *ctx, uint32_t t)
+{
+	kc_src *s = ctx;
+	const rd_kernel *k = s->k;
+	kc_cur *c = calloc(1, sizeof *c);
+	assert_non_null(c);
+	c->src = s;
+	c->li = t < k->nthreads ? k->thread_first[t] : 0;
+	c->le = t < k->nthreads ? k->thread_first[t + 1] : 0;
+	if (k->nstores)
+		rd_kernel_store_range(k, t, t + 1, &c->si, &c->se);
+	s->opened++;
+	return c;
+}
+
+static int64_t kc_next(void *cur, uint64_t *addr, uint16_t *bytes, uint8_t *store, uint32_t max)
+{
+	kc_cur *c = cur;
+	const rd_kernel *k = c->src->k;
+	uint32_t n = 0, lim = max < c->src->batch ? max : c->src->batch;
+	while (n < lim) {
+		if (c->si < c->se && k->store_pos[c->si] == c->pos) {
+			addr[n] = k->store_addr[c->si];
+			bytes[n] = k->store_bytes[c->si++];
+			store[n++] = 1;
+		} else if (c->li < c->le) {
+			addr[n] = k->addr[c->li];
+			bytes[n] = k->bytes[c->li++];
+			store[n++] = 0;
+		} else {
+			assert_true(c->si == c->se); /* (a store after the loads: its position) */
+			break;
+		}
+		c->pos++;
+	}
+	return n;
+}
+
+static void kc_close(void *cur)
+{
+	kc_cur *c = cur;
+	c->src->closed++;
+	free(c);
+}
+
+/* Parts streamed (rd_parts_add_stream: each thread's accesses read a
+ * batch at a time, by the lines' first reading and then by each case as
+ * it runs) give the whole kernel's counts, and the thread index of the
+ * part built whole; every cursor opened is closed. */
+static void check_stream(const char *key, const char *val, uint32_t batch)
+{
+	rd_config c;
+	config(&c, 0);
+	if (key)
+		set(&c, key, val);
+	rd_kernel *whole = build(&c, -1);
+	rd_model *m = rd_model_new(whole);
+	rd_result want;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+	rd_model_free(m);
+	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+	assert_non_null(p);
+	rd_parts_set_threads(p, 2);
+	for (int core = 0; core < CORES; core++) {
+		rd_kernel *w = build(&c, core); /* the part built whole: the source */
+		kc_src src = {w, batch, 0, 0};
+		rd_access_src as = {&src, kc_open, kc_next, kc_close};
+		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+		assert_non_null(shape);
+		uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
+		assert_non_null(ids);
+		memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
+		rd_kernel_set_part_blocks(shape, ids, w->part_nblocks);
+		int ready = 0;
+		assert_int_equal(rd_parts_add_stream(p, shape, &as, count_ready, &ready), RD_OK);
+		assert_int_equal(ready, 1);
+		assert_true(src.opened > 0);
+		assert_int_equal(src.opened, src.closed);
+		assert_int_equal(shape->nthreads, w->nthreads);
+		assert_int_equal(shape->nloads, w->nloads);
+		assert_int_equal(shape->nstores, w->nstores);
+		assert_int_equal(shape->store_threads, w->store_threads);
+		assert_memory_equal(shape->thread_first, w->thread_first,
+				    (w->nthreads + 1) * sizeof *w->thread_first);
+		rd_kernel_free(shape);
+		rd_kernel_free(w);
+	}
+	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	rd_result got;
+	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
+	tu_assert_same_counts(&want, &got);
+	assert_int_equal(got.accesses, want.accesses);
+	assert_int_equal(got.threads_total, want.threads_total);
+	assert_int_equal(got.threads_modelled, want.threads_modelled);
+	rd_result_free(&got);
+	rd_result_free(&want);
+	rd_parts_free(p);
+	rd_kernel_free(shape);
+	rd_kernel_free(whole);
+}
+
+static void test_parts_stream(void **state)
+{
+	(void)state;
+	for (uint32_t batch = 1; batch <= 64; batch *= 4) {
+		check_stream(NULL, NULL, batch);
+		check_stream("l1.stores", "ignore", batch);
+		check_stream("l1.stores", "evict", batch);
+		check_stream("l1.sector", "8", batch);
+	}
+	check_stream("gpu.divergence", "0", 5);
+	check_stream("l1.mshr_per_warp", "1", 5);
+	check_stream("gpu.scheduler_policy", "gto", 5);
+	check_stream("l1.replacement", "random", 5);
+	check_stream("latency.miss", "0", 5);
+}
+
+/* A kernel of long threads (per loads each, a store every seventh, over
+ * 64 KiB), whole or core's blocks (as build_in). */
+static rd_kernel *build_long(const rd_config *c, int core, uint32_t per)
+{
+	rd_kernel_builder *b = rd_kernel_builder_new("long", BS, 1, 1);
+	assert_non_null(b);
+	uint32_t *ids = malloc(NBLOCKS * sizeof *ids), n = 0;
+	assert_non_null(ids);
+	for (uint32_t blk = 0; blk < NBLOCKS; blk++) {
+		if (core >= 0 && rd_block_core(c, blk) != (uint32_t)core)
+			continue;
+		uint32_t local = core >= 0 ? n : blk;
+		ids[n++] = blk;
+		for (uint32_t t = 0; t < BS; t++) {
+			uint64_t g = (uint64_t)blk * BS + t;
+			uint32_t len = per - (uint32_t)(g % 5) * 7; /* (warps end apart) */
+			for (uint32_t i = 0; i < len; i++) {
+				uint64_t a = (g * 4 + (uint64_t)i * 132 + (i % 11) * 4096) % 65536;
+				assert_int_equal(rd_kernel_builder_add(b, local * BS + t, i % 7 == 3, a, 4),
+						 0);
+			}
+		}
+	}
+	rd_kernel *k = rd_kernel_builder_finish(b);
+	assert_non_null(k);
+	if (core >= 0)
+		rd_kernel_set_part_blocks(k, ids, n);
+	else
+		free(ids);
+	return k;
+}
+
+/* Long threads streamed: each case's windows are compacted many times
+ * (a part has thousands of requests); the same counts as the whole. */
+static void test_parts_stream_long(void **state)
+{
+	(void)state;
+	const char *keys[][2] = {{NULL, NULL}, {"l1.sector", "8"}, {"l1.stores", "ignore"},
+				 {"gpu.divergence", "0"}};
+	for (int x = 0; x < 4; x++) {
+		rd_config c;
+		config(&c, 0);
+		if (keys[x][0])
+			set(&c, keys[x][0], keys[x][1]);
+		rd_kernel *whole = build_long(&c, -1, 700);
+		rd_model *m = rd_model_new(whole);
+		rd_result want;
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+		rd_model_free(m);
+		rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+		assert_non_null(p);
+		for (int core = 0; core < CORES; core++) {
+			rd_kernel *w = build_long(&c, core, 700);
+			kc_src src = {w, 13, 0, 0};
+			rd_access_src as = {&src, kc_open, kc_next, kc_close};
+			rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("long", BS, 1, 1));
+			uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
+			assert_non_null(ids);
+			memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
+			rd_kernel_set_part_blocks(shape, ids, w->part_nblocks);
+			assert_int_equal(rd_parts_add_stream(p, shape, &as, NULL, NULL), RD_OK);
+			assert_int_equal(src.opened, src.closed);
+			rd_kernel_free(shape);
+			rd_kernel_free(w);
+		}
+		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("long", BS, 1, 1));
+		rd_result got;
+		assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
+		assert_true(want.requests > 4 * 4 * 1024); /* (windows compacted) */
+		tu_assert_same_counts(&want, &got);
+		assert_int_equal(got.accesses, want.accesses);
+		rd_result_free(&got);
+		rd_result_free(&want);
+		rd_parts_free(p);
+		rd_kernel_free(shape);
+		rd_kernel_free(whole);
+	}
+}
+
+/* Streaming is the paper's model only, and a part whose threads
+ * gpu.max_threads ends inside is refused; ready is called either way. */
+static void test_parts_stream_refused(void **state)
+{
+	(void)state;
+	const char *keys[][2] = {{"model", "rdgc"}, {"model", "reference-2013"}, {NULL, NULL}};
+	for (int i = 0; i < 3; i++) {
+		rd_config c;
+		config(&c, keys[i][0] ? 0 : 9);
+		if (keys[i][0])
+			set(&c, keys[i][0], keys[i][1]);
+		rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+		if (!p)
+			continue; /* (not a configuration parts take at all) */
+		rd_kernel *w = build(&c, 1);
+		kc_src src = {w, 7, 0, 0};
+		rd_access_src as = {&src, kc_open, kc_next, kc_close};
+		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+		uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
+		assert_non_null(ids);
+		memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
+		rd_kernel_set_part_blocks(shape, ids, w->part_nblocks);
+		int ready = 0;
+		assert_int_equal(rd_parts_add_stream(p, shape, &as, count_ready, &ready), RD_EINVAL);
+		assert_int_equal(ready, 1);
+		assert_int_equal(src.opened, src.closed);
+		rd_kernel_free(shape);
+		rd_kernel_free(w);
+		rd_parts_free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +704,9 @@ int main(void)
 		cmocka_unit_test(test_parts_chunked),
 		cmocka_unit_test(test_parts_chunked_mismatch),
 		cmocka_unit_test(test_launch_ids),
+		cmocka_unit_test(test_parts_stream),
+		cmocka_unit_test(test_parts_stream_refused),
+		cmocka_unit_test(test_parts_stream_long),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
