@@ -457,7 +457,7 @@ static void test_launch_ids(void **state)
 typedef struct kc_src {
 	const rd_kernel *k;
 	uint32_t batch;
-	int opened, closed;
+	_Atomic int opened, closed; /* (the cases open cursors on their own threads) */
 } kc_src;
 
 typedef struct kc_cur {
