@@ -1174,6 +1174,7 @@ struct rd_parts {
 	uint32_t sample_active;   /* rd_parts_set_sample, or 0 */
 	uint32_t sample_threads, sample_blocks;
 	rd_kernel_spare *spare;   /* the parts' (rd_kernel.spare), emptied at finish */
+	uint64_t stream_keep;     /* rd_parts_set_stream_keep */
 };
 
 void rd_parts_set_sample(rd_parts *p, uint32_t active, uint32_t cores_sampled, uint32_t threads,
@@ -1199,7 +1200,13 @@ rd_parts *rd_parts_new(const rd_config *c, int cases)
 	p->c = *c;
 	p->cases = (cases | 1 << RD_CASE_FULL) & RD_ALL_CASES;
 	p->threads = 1;
+	p->stream_keep = RD_STREAM_KEEP;
 	return p;
+}
+
+void rd_parts_set_stream_keep(rd_parts *p, uint64_t requests)
+{
+	p->stream_keep = requests;
 }
 
 void rd_parts_set_threads(rd_parts *p, int n)
@@ -1458,6 +1465,14 @@ typedef struct stream_pre {
 	uint64_t *line_req, line_req_cap; /* [lines] each line's requests */
 	uint64_t *loads, *stores; /* [part threads] */
 	uint64_t nthreads;
+	/* Up to keep_max requests the reading keeps them (co: requests and
+	 * instruction index, wif: each warp's first instruction, warps of
+	 * every block in order); past it they are read again by each case */
+	uint64_t keep_max;
+	int keep;
+	rd_coal co;
+	uint64_t rcap, icap;
+	uint64_t *wif;
 } stream_pre;
 
 static void stream_pre_free(stream_pre *sp)
@@ -1466,6 +1481,9 @@ static void stream_pre_free(stream_pre *sp)
 	free(sp->loads);
 	free(sp->stores);
 	free(sp->line_req);
+	free(sp->co.req);
+	free(sp->co.instr_req_first);
+	free(sp->wif);
 	memset(sp, 0, sizeof *sp);
 }
 
@@ -1487,7 +1505,12 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 	memset(&w, 0, sizeof w);
 	uint64_t rcap = 0, icap = 0;
 	int rc = RD_OK;
-	for (uint64_t t0 = 0; t0 < nt && rc == RD_OK;) {
+	uint64_t nwarps = (uint64_t)shape->part_nblocks * ((bs + ws - 1) / ws);
+	sp->keep = sp->keep_max > 0;
+	if (sp->keep && !(sp->wif = malloc((nwarps + 1) * sizeof *sp->wif)))
+		return RD_ENOMEM;
+	uint64_t wi = 0;
+	for (uint64_t t0 = 0; t0 < nt && rc == RD_OK; wi++) {
 		uint32_t in_block = (uint32_t)(t0 % bs);
 		uint32_t n = bs - in_block < ws ? bs - in_block : ws;
 		coal_feed *f = coal_feed_new(src, (uint32_t)t0, n, ws, c->l1_line, c->l1_sector,
@@ -1496,19 +1519,27 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 			rc = RD_EINVAL;
 			break;
 		}
+		if (sp->keep)
+			sp->wif[wi] = sp->co.ninstr;
 		for (;;) {
-			w.nreq = w.ninstr = 0;
-			w.line_addr = sp->lines.line_addr;
-			w.nlines = sp->lines.nlines;
-			int64_t k = coal_feed_more(f, &w, &rcap, &icap, &sp->lines.map, &sp->lines.cap,
+			/* kept: appended to co; else into w, dropped */
+			rd_coal *into = sp->keep ? &sp->co : &w;
+			uint64_t *rc_ = sp->keep ? &sp->rcap : &rcap, *ic_ = sp->keep ? &sp->icap : &icap;
+			uint64_t r0 = into->nreq;
+			if (!sp->keep)
+				w.nreq = w.ninstr = 0;
+			into->line_addr = sp->lines.line_addr;
+			into->nlines = sp->lines.nlines;
+			int64_t k = coal_feed_more(f, into, rc_, ic_, &sp->lines.map, &sp->lines.cap,
 						   4096);
-			sp->lines.line_addr = w.line_addr;
-			sp->lines.nlines = w.nlines;
+			sp->lines.line_addr = into->line_addr;
+			sp->lines.nlines = into->nlines;
+			into->line_addr = NULL;
 			if (k < 0)
 				rc = (int)-k;
 			if (k <= 0)
 				break;
-			sp->nreq += w.nreq;
+			sp->nreq += into->nreq - r0;
 			if (sp->line_req_cap < sp->lines.nlines) {
 				uint64_t nc = sp->line_req_cap ? sp->line_req_cap : 1024;
 				while (nc < sp->lines.nlines)
@@ -1522,14 +1553,25 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 				sp->line_req = q;
 				sp->line_req_cap = nc;
 			}
-			for (uint64_t r = 0; r < w.nreq; r++)
-				sp->line_req[w.req[r].line]++;
+			for (uint64_t r = r0; r < into->nreq; r++)
+				sp->line_req[into->req[r].line]++;
+			if (sp->keep && sp->co.nreq > sp->keep_max) { /* too many: read again */
+				sp->keep = 0;
+				free(sp->co.req);
+				free(sp->co.instr_req_first);
+				free(sp->wif);
+				memset(&sp->co, 0, sizeof sp->co);
+				sp->wif = NULL;
+				sp->rcap = sp->icap = 0;
+			}
 		}
 		for (uint32_t i = 0; i < n; i++)
 			coal_feed_counts(f, i, &sp->loads[t0 + i], &sp->stores[t0 + i]);
 		coal_feed_free(f);
 		t0 += n;
 	}
+	if (rc == RD_OK && sp->keep)
+		sp->wif[wi] = sp->co.ninstr;
 	free(w.req);
 	free(w.instr_req_first);
 	return rc;
@@ -1600,9 +1642,29 @@ static int stream_take(rd_model *m, const rd_config *c, stream_pre *sp, const ui
 	if (m->sched.nthreads != used || cores > 1)
 		return RD_EINVAL;
 	memset(&m->coal, 0, sizeof m->coal);
+	if (sp->keep) { /* the requests kept: the part's coalescing, as built whole */
+		const rd_sched *s = &m->sched;
+		rd_coal *co = &m->coal;
+		co->warp_instr_first = malloc(((uint64_t)s->nwarps + 1) * sizeof *co->warp_instr_first);
+		if (!co->warp_instr_first)
+			return RD_ENOMEM;
+		for (uint32_t b = 0; b < s->nblocks; b++)
+			for (uint32_t j = 0; j < s->warps_per_block; j++)
+				co->warp_instr_first[b * s->warps_per_block + j] =
+					sp->wif[(uint64_t)sched_block_id(s, b) * s->warps_per_block + j];
+		co->warp_instr_first[s->nwarps] = sp->co.ninstr;
+		co->req = sp->co.req;
+		co->instr_req_first = sp->co.instr_req_first;
+		co->ninstr = sp->co.ninstr;
+		co->nreq = sp->co.nreq;
+		memset(&sp->co, 0, sizeof sp->co);
+		coal_shrink(co, co->ninstr == co->nreq);
+		if (!co->req && !(co->req = malloc(sizeof *co->req)))
+			return RD_ENOMEM;
+	}
 	m->coal.line_addr = sp->lines.line_addr;
 	m->coal.nlines = sp->lines.nlines;
-	m->coal.nreq = sp->nreq; /* (the progress's total; no requests here) */
+	m->coal.nreq = sp->nreq; /* (streamed: the progress's total; no requests here) */
 	sp->lines.line_addr = NULL;
 	m->have_coal = 1;
 	m->gen_coal++;
@@ -1641,9 +1703,11 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 		if (rc == RD_OK)
 			rc = stream_take(m, &p->c, sp, stid, nstid);
 		free(stid);
-		m->src = src;
-		m->src_map = &sp->lines.map;
-		m->src_line_req = sp->line_req;
+		if (!sp->keep) {
+			m->src = src;
+			m->src_map = &sp->lines.map;
+			m->src_line_req = sp->line_req;
+		}
 	}
 	if (rc == RD_OK)
 		rc = stages_prepare(m, &p->c, NULL, cb);
@@ -1730,6 +1794,7 @@ int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
 	if (p->c.model != RD_PROFILE_PAPER || shape->release || shape->nloads || shape->nstores ||
 	    !shape->block_size || !shape->part_block)
 		rc = RD_EINVAL;
+	sp.keep_max = p->stream_keep;
 	if (rc == RD_OK)
 		rc = stream_read(&sp, &p->c, shape, src);
 	if (rc == RD_OK)

@@ -1468,6 +1468,12 @@ typedef struct rd_access_src {
  * ready(ctx) as rd_parts_add_spent's. */
 int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
 			void (*ready)(void *ctx), void *ctx);
+/* A streamed part of up to this many requests (8 bytes each, and 8 an
+ * instruction) keeps them from its first reading: its cases run on them
+ * as on a part built whole, and read nothing again. Default
+ * RD_STREAM_KEEP; 0 reads every part again in each case. */
+#define RD_STREAM_KEEP ((uint64_t)1 << 23)
+void rd_parts_set_stream_keep(rd_parts *p, uint64_t requests);
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r);
 void rd_parts_free(rd_parts *p);
 /* The L1 result of the parts added so far, while others are still being

@@ -514,7 +514,7 @@ static void kc_close(void *cur)
  * batch at a time, by the lines' first reading and then by each case as
  * it runs) give the whole kernel's counts, and the thread index of the
  * part built whole; every cursor opened is closed. */
-static void check_stream(const char *key, const char *val, uint32_t batch)
+static void check_stream_keep(const char *key, const char *val, uint32_t batch, uint64_t keep)
 {
 	rd_config c;
 	config(&c, 0);
@@ -528,6 +528,7 @@ static void check_stream(const char *key, const char *val, uint32_t batch)
 	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
 	assert_non_null(p);
 	rd_parts_set_threads(p, 2);
+	rd_parts_set_stream_keep(p, keep);
 	for (int core = 0; core < CORES; core++) {
 		rd_kernel *w = build(&c, core); /* the part built whole: the source */
 		kc_src src = {w, batch, 0, 0};
@@ -541,7 +542,13 @@ static void check_stream(const char *key, const char *val, uint32_t batch)
 		int ready = 0;
 		assert_int_equal(rd_parts_add_stream(p, shape, &as, count_ready, &ready), RD_OK);
 		assert_int_equal(ready, 1);
-		assert_true(src.opened > 0);
+		/* read once (kept), or again by each case run (those provably
+		 * case 0's are not) */
+		int nt = (int)(w->part_nblocks * BS);
+		if (keep)
+			assert_int_equal(src.opened, nt);
+		else
+			assert_true(src.opened >= 2 * nt && src.opened % nt == 0);
 		assert_int_equal(src.opened, src.closed);
 		assert_int_equal(shape->nthreads, w->nthreads);
 		assert_int_equal(shape->nloads, w->nloads);
@@ -564,6 +571,13 @@ static void check_stream(const char *key, const char *val, uint32_t batch)
 	rd_parts_free(p);
 	rd_kernel_free(shape);
 	rd_kernel_free(whole);
+}
+
+/* Read again by each case, and kept from the first reading. */
+static void check_stream(const char *key, const char *val, uint32_t batch)
+{
+	check_stream_keep(key, val, batch, 0);
+	check_stream_keep(key, val, batch, RD_STREAM_KEEP);
 }
 
 static void test_parts_stream(void **state)
@@ -633,6 +647,8 @@ static void test_parts_stream_long(void **state)
 		rd_model_free(m);
 		rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
 		assert_non_null(p);
+		/* (read again; kept; kept until past 1,000 requests, then read again) */
+		rd_parts_set_stream_keep(p, x == 1 ? RD_STREAM_KEEP : x == 2 ? 1000 : 0);
 		for (int core = 0; core < CORES; core++) {
 			rd_kernel *w = build_long(&c, core, 700);
 			kc_src src = {w, 13, 0, 0};
