@@ -126,6 +126,50 @@ int kdesc_count(trace_reader *r, rd_count *c, uint32_t line, int skip_stores,
 		kdesc_flat_info *flat);
 
 /*
+ * Streaming a launch thread by thread (kdesc_cursor.c), for a model that
+ * pulls each thread's accesses a batch at a time instead of a kernel built
+ * whole: a stream is launch `launch` of an open description (its index
+ * among the description's launches, unrolled, as kd_load numbers them),
+ * its grid, block and values set up as kd_run_launch sets them; read-only
+ * once made, it is shared by any number of cursors on any threads, and
+ * must not outlive its reader. A cursor is one thread's position in its
+ * program, private to one user. kd_stream_new: NULL with the reader's
+ * message set (err) on an error of the launch (grid, block, threads) or
+ * no memory.
+ */
+typedef struct kd_stream kd_stream;
+typedef struct kd_cursor kd_cursor;
+kd_stream *kd_stream_new(trace_reader *r, size_t launch);
+void kd_stream_free(kd_stream *s);
+/* Its blocks (after max_threads, as kd_run_launch caps them) and the
+ * threads of a block. */
+uint64_t kd_stream_blocks(const kd_stream *s);
+uint32_t kd_stream_block_size(const kd_stream *s);
+/* A cursor at the start of thread `thread` (0 <= thread < block size,
+ * x fastest) of block `block` (the launch's number, 0 <= block < blocks,
+ * in the kernel's block order); NULL when out of range or out of memory.
+ * A few hundred bytes: its values, a frame per level of nesting and its
+ * strided loop's addresses (no allocation after this). */
+kd_cursor *kd_cursor_new(const kd_stream *s, uint64_t block, uint32_t thread);
+/*
+ * The thread's next accesses in program order (loads and stores as the
+ * program makes them: the sequence the kernel built by kd_load holds for
+ * this thread, its loads and stores merged by store_pos), at most max:
+ * addr[], bytes[] and store[] (0 a load, 1 a store) filled; returns how
+ * many, 0 once the thread has ended. Fewer than max before the end only
+ * when it is an error's place: the accesses before it are returned, and
+ * the next call returns -1 (kd_cursor_error: the message the builder
+ * gives, "file:line: kernel K, block (..) thread (..): why"). Each cursor
+ * has its own step limit (KD_MAX_STEPS statements and loop iterations of
+ * its one thread, or RDSCOPE_MAX_STEPS as read by kd_stream_new) and no
+ * load limit; trace_stopped() is not asked.
+ */
+int64_t kd_cursor_next(kd_cursor *c, uint64_t *addr, uint16_t *bytes, uint8_t *store,
+		       uint32_t max);
+const char *kd_cursor_error(const kd_cursor *c);
+void kd_cursor_free(kd_cursor *c);
+
+/*
  * rdscope kdesc --from-c: a kernel description (malloc'ed text in *out)
  * from the #pragma scop region of C text (shown names it in messages):
  * for loops, ifs and assignments over arrays with integer subscripts of

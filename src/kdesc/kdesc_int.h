@@ -8,6 +8,7 @@
 
 #include <libconfig.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kdesc.h"
 #include "kdesc_expr.h"
@@ -263,6 +264,96 @@ int kd_run_fail(run *r, unsigned line, const char *fmt, ...) __attribute__((form
 /* The byte address of reference ref of statement st at the current
  * values, its indices checked: 0, or -1 (kd_run_fail). */
 int kd_ref_addr(run *r, const kd_stmt *st, const kd_ref *ref, uint64_t *addr);
+
+/* The byte address of reference ref at values vals, its indices checked:
+ * 0, or -1 with why (no kernel, block or thread: kd_run_fail adds them).
+ * Pure: the builder (kd_ref_addr) and the cursors (kdesc_cursor.c). */
+static inline int64_t kd_ref_index(const kx_ins *code, const kd_ref *ref, int j,
+				   const int64_t *vals, int *e)
+{
+	int64_t x;
+	if (ref->vslot[j] >= 0 && !__builtin_add_overflow(vals[ref->vslot[j]], ref->vk[j], &x))
+		return x;
+	return kx_run(code + ref->code[j], vals, e); /* (and its overflow's error) */
+}
+
+static inline int kd_addr(const kdesc *d, const kd_ref *ref, const int64_t *vals, uint64_t *addr,
+			  char *why, size_t whylen)
+{
+	const kx_ins *code = d->prog.code;
+	const kd_array *A = &d->arrays[ref->array];
+	int e = 0;
+	int64_t flat;
+	if (ref->nidx == 1) {
+		flat = kd_ref_index(code, ref, 0, vals, &e);
+		if (!e && A->ndims && (flat < 0 || flat >= A->total)) {
+			snprintf(why, whylen, "%s[%lld]: index outside 0..%lld", A->name,
+				 (long long)flat, (long long)A->total - 1);
+			return -1;
+		}
+	} else {
+		flat = 0;
+		for (int j = 0; j < ref->nidx && !e; j++) {
+			int64_t x = kd_ref_index(code, ref, j, vals, &e);
+			if (!e && (x < 0 || x >= A->dim[j])) {
+				snprintf(why, whylen, "%s: index %d is %lld, outside 0..%lld", A->name,
+					 j + 1, (long long)x, (long long)A->dim[j] - 1);
+				return -1;
+			}
+			flat = flat * A->dim[j] + x;
+		}
+	}
+	if (e) {
+		snprintf(why, whylen, "%s", kx_strerror(e));
+		return -1;
+	}
+	/* An array without dims takes any index: its byte offset must
+	 * still be a 64-bit number (found by make fuzz). */
+	if (flat > INT64_MAX / (int64_t)A->elem || flat < INT64_MIN / (int64_t)A->elem) {
+		snprintf(why, whylen, "%s[%lld]: the address is beyond 64 bits", A->name,
+			 (long long)flat);
+		return -1;
+	}
+	int64_t off = flat * (int64_t)A->elem;
+	if (off < 0 && (uint64_t)0 - (uint64_t)off > A->base) {
+		snprintf(why, whylen, "%s[%lld] is below address 0", A->name, (long long)flat);
+		return -1;
+	}
+	*addr = A->base + (uint64_t)off;
+	return 0;
+}
+
+/* The name of variable slot (for messages), or "its variable". */
+const char *kd_slot_name(const kdesc *d, int slot);
+/* A loop that does not advance (kd_stmt.still), with the variable's name
+ * and value; a loop past MAX_LOOP iterations, with MAX_LOOP. */
+#define KD_STUCK_FMT "the loop does not advance: its step leaves %s at %lld, so it would never end"
+#define KD_LOOP_FMT "loop runs more than %llu iterations"
+
+/*
+ * Plain loop st (kd_stmt.cmp: v = v0; v OP bound; v = v + c) at values
+ * vals: 0 with *v0, *c (a constant, not 0) and *trips, else 1 (run it as
+ * usual). vals[st->slot] is changed on the way and restored. See
+ * kdesc_run.c.
+ */
+int kd_loop_header(const kdesc *d, int64_t *vals, const kd_stmt *st, int64_t *v0, int64_t *c,
+		   uint64_t *trips);
+/* Reference R over such a loop's trips iterations (variable slot from v0
+ * by c): its address at the first iteration and its step, when every
+ * index stays in bounds all the way; else 1 (run the loop as usual).
+ * vals[slot] restored. */
+int kd_stride_ref(const kdesc *d, int64_t *vals, const kd_ref *R, int slot, int64_t v0, int64_t c,
+		  uint64_t trips, uint64_t *a0, uint64_t *step);
+
+/* Launch L's values (vals: d->nslots of them: parameters, launch
+ * variables, grid and block sizes), grid g[3], block bd[3], its blocks
+ * after max_threads and its threads before: 0, or -1 (kd_fail said why). */
+int kd_launch_setup(kdesc *d, const kd_launch *L, int64_t *vals, int64_t *g, int64_t *bd,
+		    uint64_t *nblocks, uint64_t *grid_threads);
+/* The block and thread ids of thread t of block b (the launch's number,
+ * in its kernel's block order) into vals, its locals cleared. */
+void kd_thread_vals(const kd_kernel *K, const int64_t *g, const int64_t *bd, uint64_t b, uint64_t t,
+		    int64_t *vals);
 
 /* Run launch L (its blocks and threads, in the description's order) into
  * r's counter or, without one, a new kernel builder r->b. 0 or -1 (the

@@ -82,14 +82,18 @@ static int one_step(run *r, unsigned line)
 /* Loop st's step left its variable at v and its body changed nothing the
  * loop reads (kd_stmt.still): it would run until a limit (seconds, and
  * memory when it loads), so it is an error at once. */
-static int stuck(run *r, const kd_stmt *st, int64_t v)
+const char *kd_slot_name(const kdesc *d, int slot)
 {
 	const char *name = "its variable";
-	for (int i = r->d->nsyms - 1; i >= 0; i--)
-		if (r->d->syms[i].slot == st->slot)
-			name = r->d->syms[i].name;
-	return kd_run_fail(r, st->line, "the loop does not advance: its step leaves %s at %lld, so "
-					"it would never end", name, (long long)v);
+	for (int i = d->nsyms - 1; i >= 0; i--)
+		if (d->syms[i].slot == slot)
+			name = d->syms[i].name;
+	return name;
+}
+
+static int stuck(run *r, const kd_stmt *st, int64_t v)
+{
+	return kd_run_fail(r, st->line, KD_STUCK_FMT, kd_slot_name(r->d, st->slot), (long long)v);
 }
 
 /* Out of memory while running: the message set, r failed; -1. */
@@ -101,50 +105,11 @@ static int run_oom(run *r)
 	return -1;
 }
 
-/* Index j of ref at the current values. */
-static inline int64_t ref_index(const kx_ins *code, const kd_ref *ref, int j, const int64_t *vals,
-				int *e)
-{
-	int64_t x;
-	if (ref->vslot[j] >= 0 && !__builtin_add_overflow(vals[ref->vslot[j]], ref->vk[j], &x))
-		return x;
-	return kx_run(code + ref->code[j], vals, e); /* (and its overflow's error) */
-}
-
 int kd_ref_addr(run *r, const kd_stmt *st, const kd_ref *ref, uint64_t *addr)
 {
-	const kx_ins *code = r->d->prog.code;
-	const kd_array *A = &r->d->arrays[ref->array];
-	int e = 0;
-	int64_t flat;
-	if (ref->nidx == 1) {
-		flat = ref_index(code, ref, 0, r->vals, &e);
-		if (!e && A->ndims && (flat < 0 || flat >= A->total))
-			return kd_run_fail(r, st->line, "%s[%lld]: index outside 0..%lld", A->name,
-					   (long long)flat, (long long)A->total - 1);
-	} else {
-		flat = 0;
-		for (int j = 0; j < ref->nidx && !e; j++) {
-			int64_t x = ref_index(code, ref, j, r->vals, &e);
-			if (!e && (x < 0 || x >= A->dim[j]))
-				return kd_run_fail(r, st->line, "%s: index %d is %lld, outside 0..%lld",
-						   A->name, j + 1, (long long)x,
-						   (long long)A->dim[j] - 1);
-			flat = flat * A->dim[j] + x;
-		}
-	}
-	if (e)
-		return kd_run_fail(r, st->line, "%s", kx_strerror(e));
-	/* An array without dims takes any index: its byte offset must
-	 * still be a 64-bit number (found by make fuzz). */
-	if (flat > INT64_MAX / (int64_t)A->elem || flat < INT64_MIN / (int64_t)A->elem)
-		return kd_run_fail(r, st->line, "%s[%lld]: the address is beyond 64 bits", A->name,
-				   (long long)flat);
-	int64_t off = flat * (int64_t)A->elem;
-	if (off < 0 && (uint64_t)0 - (uint64_t)off > A->base)
-		return kd_run_fail(r, st->line, "%s[%lld] is below address 0", A->name,
-				   (long long)flat);
-	*addr = A->base + (uint64_t)off;
+	char why[512];
+	if (kd_addr(r->d, ref, r->vals, addr, why, sizeof why) < 0)
+		return kd_run_fail(r, st->line, "%s", why);
 	return 0;
 }
 
@@ -241,12 +206,12 @@ static int trip_count(int op, int64_t v0, int64_t E, int64_t c, uint64_t *trips)
  * the loop as usual, which says where. Leaves the loop variable as it found
  * it (the start may read it).
  */
-static int loop_header(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uint64_t *tripsp)
+int kd_loop_header(const kdesc *d, int64_t *vals, const kd_stmt *st, int64_t *v0p, int64_t *cp,
+		   uint64_t *tripsp)
 {
 	if (!st->cmp)
 		return 1;
-	const kx_ins *code = r->d->prog.code;
-	int64_t *vals = r->vals;
+	const kx_ins *code = d->prog.code;
 	int slot = st->slot, e = 0;
 	int64_t v0 = kx_run(code + st->c1, vals, &e);
 	int64_t E = kx_run(code + st->cbound, vals, &e);
@@ -283,12 +248,11 @@ static int loop_header(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uin
  * it moves straight from the first's to the last's, so checking both
  * checks all (the flat index and the address move straight too).
  */
-static int stride_ref(run *r, const kd_ref *R, int slot, int64_t v0, int64_t c, uint64_t trips,
-		      uint64_t *a0, uint64_t *step)
+int kd_stride_ref(const kdesc *d, int64_t *vals, const kd_ref *R, int slot, int64_t v0, int64_t c,
+		  uint64_t trips, uint64_t *a0, uint64_t *step)
 {
-	const kx_ins *code = r->d->prog.code;
-	const kd_array *A = &r->d->arrays[R->array];
-	int64_t *vals = r->vals;
+	const kx_ins *code = d->prog.code;
+	const kd_array *A = &d->arrays[R->array];
 	int64_t last = v0 + (int64_t)(trips - 1) * c;
 	int64_t f0 = 0, fl = 0, df = 0, was = vals[slot];
 	int e = 0, bad = 0;
@@ -337,7 +301,7 @@ static int run_strided(run *r, const kd_stmt *st)
 	kdesc *d = r->d;
 	int64_t v0, c;
 	uint64_t trips;
-	if (loop_header(r, st, &v0, &c, &trips))
+	if (kd_loop_header(r->d, r->vals, st, &v0, &c, &trips))
 		return 1;
 	if (!trips) {
 		r->vals[st->slot] = v0;
@@ -355,7 +319,7 @@ static int run_strided(run *r, const kd_stmt *st)
 		const kd_stmt *b = &d->stmts[d->lists[st->l1 + i]];
 		for (int j = 0; j < b->n1; j++, q++) {
 			const kd_ref *R = &d->refs[b->l1 + j];
-			if (stride_ref(r, R, st->slot, v0, c, trips, &a[q], &s[q]))
+			if (kd_stride_ref(d, r->vals, R, st->slot, v0, c, trips, &a[q], &s[q]))
 				return 1;
 			store[q] = b->kind == ST_STORE;
 			bytes[q] = R->bytes;
@@ -470,8 +434,7 @@ static int run_list(run *r, int start, int count)
 				if (iters && st->still && r->vals[st->slot] == was)
 					return stuck(r, st, was);
 				if (++iters > MAX_LOOP)
-					return kd_run_fail(r, st->line, "loop runs more than %llu "
-								        "iterations",
+					return kd_run_fail(r, st->line, KD_LOOP_FMT,
 							   (unsigned long long)MAX_LOOP);
 				if (!r->count && one_step(r, st->line) < 0)
 					return -1;
@@ -520,10 +483,10 @@ int kd_loop_trips(run *r, const kd_stmt *st, int64_t *v0p, int64_t *cp, uint64_t
 {
 	int64_t v0, c;
 	uint64_t trips;
-	if (loop_header(r, st, &v0, &c, &trips))
+	if (kd_loop_header(r->d, r->vals, st, &v0, &c, &trips))
 		return 1;
 	if (trips > MAX_LOOP)
-		return kd_run_fail(r, st->line, "loop runs more than %llu iterations",
+		return kd_run_fail(r, st->line, KD_LOOP_FMT,
 				   (unsigned long long)MAX_LOOP);
 	*v0p = v0;
 	*cp = c;
@@ -672,6 +635,69 @@ static int chunk_flush(run *r, int again)
 	return 0;
 }
 
+int kd_launch_setup(kdesc *d, const kd_launch *L, int64_t *vals, int64_t *g, int64_t *bd,
+		    uint64_t *nblocksp, uint64_t *grid_threads)
+{
+	const kd_kernel *K = &d->kernels[L->kernel];
+	memcpy(vals, d->init, (size_t)d->nslots * sizeof *vals);
+	for (int i = 0; i < d->nlv; i++)
+		vals[d->lv_slot[i]] = L->lv[i];
+	int e = 0, bad = 0;
+	for (int i = 0; i < 3; i++) {
+		g[i] = kx_eval(d->prog.n, K->grid[i], vals, &e);
+		bd[i] = kx_eval(d->prog.n, K->block[i], vals, &e);
+		bad |= g[i] < 1 || g[i] > UINT32_MAX || bd[i] < 1 || bd[i] > 65535;
+	}
+	if (e || bad)
+		return kd_fail(d, K->line, "%s: grid (%lld,%lld,%lld) and block (%lld,%lld,%lld) must "
+					   "be positive, block sizes at most 65535%s%s",
+			       L->name, (long long)g[0], (long long)g[1], (long long)g[2],
+			       (long long)bd[0], (long long)bd[1], (long long)bd[2], e ? ": " : "",
+			       e ? kx_strerror(e) : "");
+	uint64_t bs = (uint64_t)bd[0] * bd[1] * bd[2];
+	if (bs > (1u << 20))
+		return kd_fail(d, K->line, "kernel %s: a block of %llu threads is more than %u",
+			       L->name, (unsigned long long)bs, 1u << 20);
+	uint64_t nblocks = (uint64_t)g[0] * g[1] * g[2];
+	int64_t max_threads = d->threads_set ? (int64_t)d->threads_cap : K->max_threads;
+	*grid_threads = nblocks * bs;
+	if (max_threads) {
+		uint64_t cap = (uint64_t)max_threads / bs;
+		if (cap < 1)
+			cap = 1;
+		if (cap < nblocks)
+			nblocks = cap;
+	}
+	if (nblocks * bs - 1 > RD_MAX_THREAD_ID)
+		return kd_fail(d, K->line, "kernel %s: %llu threads exceed the %u the model takes (set "
+					   "max_threads)",
+			       L->name, (unsigned long long)(nblocks * bs), RD_MAX_THREAD_ID + 1);
+	vals[S_GX] = g[0], vals[S_GY] = g[1], vals[S_GZ] = g[2];
+	vals[S_DX] = bd[0], vals[S_DY] = bd[1], vals[S_DZ] = bd[2];
+	vals[S_WARP] = 32;
+	*nblocksp = nblocks;
+	return 0;
+}
+
+void kd_thread_vals(const kd_kernel *K, const int64_t *g, const int64_t *bd, uint64_t b, uint64_t t,
+		    int64_t *vals)
+{
+	if (K->order == ORDER_CUDA) {
+		vals[S_BX] = (int64_t)(b % (uint64_t)g[0]);
+		vals[S_BY] = (int64_t)(b / (uint64_t)g[0] % (uint64_t)g[1]);
+		vals[S_BZ] = (int64_t)(b / ((uint64_t)g[0] * (uint64_t)g[1]));
+	} else {
+		vals[S_BZ] = (int64_t)(b % (uint64_t)g[2]);
+		vals[S_BY] = (int64_t)(b / (uint64_t)g[2] % (uint64_t)g[1]);
+		vals[S_BX] = (int64_t)(b / ((uint64_t)g[2] * (uint64_t)g[1]));
+	}
+	vals[S_TX] = (int64_t)(t % (uint64_t)bd[0]);
+	vals[S_TY] = (int64_t)(t / (uint64_t)bd[0] % (uint64_t)bd[1]);
+	vals[S_TZ] = (int64_t)(t / ((uint64_t)bd[0] * (uint64_t)bd[1]));
+	for (int s = K->nlocal0; s < K->nlocal1; s++)
+		vals[s] = 0;
+}
+
 int kd_run_launch(run *r, const kd_launch *L)
 {
 	kdesc *d = r->d;
@@ -680,49 +706,13 @@ int kd_run_launch(run *r, const kd_launch *L)
 	int64_t *vals = malloc((size_t)d->nslots * sizeof *vals);
 	if (!vals)
 		return kd_oom(d);
-	memcpy(vals, d->init, (size_t)d->nslots * sizeof *vals);
-	for (int i = 0; i < d->nlv; i++)
-		vals[d->lv_slot[i]] = L->lv[i];
 	int64_t g[3], bd[3];
-	int e = 0, bad = 0;
-	for (int i = 0; i < 3; i++) {
-		g[i] = kx_eval(d->prog.n, K->grid[i], vals, &e);
-		bd[i] = kx_eval(d->prog.n, K->block[i], vals, &e);
-		bad |= g[i] < 1 || g[i] > UINT32_MAX || bd[i] < 1 || bd[i] > 65535;
-	}
-	if (e || bad) {
+	uint64_t nblocks;
+	if (kd_launch_setup(d, L, vals, g, bd, &nblocks, &r->grid_threads) < 0) {
 		free(vals);
-		return kd_fail(d, K->line, "%s: grid (%lld,%lld,%lld) and block (%lld,%lld,%lld) must "
-					   "be positive, block sizes at most 65535%s%s",
-			       L->name, (long long)g[0], (long long)g[1], (long long)g[2],
-			       (long long)bd[0], (long long)bd[1], (long long)bd[2], e ? ": " : "",
-			       e ? kx_strerror(e) : "");
+		return -1;
 	}
 	uint64_t bs = (uint64_t)bd[0] * bd[1] * bd[2];
-	if (bs > (1u << 20)) {
-		free(vals);
-		return kd_fail(d, K->line, "kernel %s: a block of %llu threads is more than %u",
-			       L->name, (unsigned long long)bs, 1u << 20);
-	}
-	uint64_t nblocks = (uint64_t)g[0] * g[1] * g[2];
-	int64_t max_threads = d->threads_set ? (int64_t)d->threads_cap : K->max_threads;
-	r->grid_threads = nblocks * bs;
-	if (max_threads) {
-		uint64_t cap = (uint64_t)max_threads / bs;
-		if (cap < 1)
-			cap = 1;
-		if (cap < nblocks)
-			nblocks = cap;
-	}
-	if (nblocks * bs - 1 > RD_MAX_THREAD_ID) {
-		free(vals);
-		return kd_fail(d, K->line, "kernel %s: %llu threads exceed the %u the model takes (set "
-					   "max_threads)",
-			       L->name, (unsigned long long)(nblocks * bs), RD_MAX_THREAD_ID + 1);
-	}
-	vals[S_GX] = g[0], vals[S_GY] = g[1], vals[S_GZ] = g[2];
-	vals[S_DX] = bd[0], vals[S_DY] = bd[1], vals[S_DZ] = bd[2];
-	vals[S_WARP] = 32;
 	r->vals = vals;
 	r->site = malloc((size_t)(d->nrefs ? d->nrefs : 1) * sizeof *r->site);
 	/* a part (keep): its blocks' threads numbered densely, kept block
@@ -774,21 +764,8 @@ int kd_run_launch(run *r, const kd_launch *L)
 			local = r->npart - r->chunk_first; /* (in its chunk) */
 			r->part_ids[r->npart++] = (uint32_t)b;
 		}
-		if (K->order == ORDER_CUDA) {
-			vals[S_BX] = (int64_t)(b % (uint64_t)g[0]);
-			vals[S_BY] = (int64_t)(b / (uint64_t)g[0] % (uint64_t)g[1]);
-			vals[S_BZ] = (int64_t)(b / ((uint64_t)g[0] * (uint64_t)g[1]));
-		} else {
-			vals[S_BZ] = (int64_t)(b % (uint64_t)g[2]);
-			vals[S_BY] = (int64_t)(b / (uint64_t)g[2] % (uint64_t)g[1]);
-			vals[S_BX] = (int64_t)(b / ((uint64_t)g[2] * (uint64_t)g[1]));
-		}
 		for (uint64_t t = 0; t < bs && !r->failed; t++) {
-			vals[S_TX] = (int64_t)(t % (uint64_t)bd[0]);
-			vals[S_TY] = (int64_t)(t / (uint64_t)bd[0] % (uint64_t)bd[1]);
-			vals[S_TZ] = (int64_t)(t / ((uint64_t)bd[0] * (uint64_t)bd[1]));
-			for (int s = K->nlocal0; s < K->nlocal1; s++)
-				vals[s] = 0;
+			kd_thread_vals(K, g, bd, b, t, vals);
 			r->tid = (uint32_t)(local * bs + t);
 			/* this thread's share of the launch's */
 			r->span = span / (double)(nblocks * bs);
