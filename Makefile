@@ -97,7 +97,7 @@ $(B)/tests/%: $(B)/tests/%.o $(B)/libapp.a $(B)/libmodel.a
 
 # Fuzz harnesses (tests/fuzz/fuzz_NAME.c): replayed over their corpora by
 # `make test`; run under libFuzzer by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_NAMES  := ocelot nvbit accelsim rdt kdesc setkey preset gpgpusim model json rp cscop arrays mlcrp sampletimes countflat measured
+FUZZ_NAMES  := ocelot nvbit accelsim rdt kdesc setkey preset gpgpusim model json rp cscop arrays mlcrp sampletimes countflat measured kcursor
 FUZZ_REPLAY := $(FUZZ_NAMES:%=$(B)/tests/fuzz/replay_%)
 FUZZ_SECONDS ?= 60
 
