@@ -83,10 +83,10 @@ int main(int argc, char **argv)
 	}
 	double wall = clock_s(CLOCK_MONOTONIC) - w0, cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	printf("%s launch %zu: %llu threads, %llu accesses (%.0f a thread), batch %u: wall %.3f s "
-	       "(%.1f M/s), cpu %.3f s (%.1f M/s) [%llu]\n",
+	       "(%.1f M/s), cpu %.3f s (%.1f M/s), %zu bytes a cursor [%llu]\n",
 	       argv[1], launch, (unsigned long long)nth, (unsigned long long)total,
 	       nth ? (double)total / (double)nth : 0.0, batch, wall, (double)total / wall / 1e6, cpu,
-	       (double)total / cpu / 1e6, (unsigned long long)(sum & 0xff));
+	       (double)total / cpu / 1e6, kd_stream_cursor_bytes(s), (unsigned long long)(sum & 0xff));
 	free(a);
 	free(b);
 	free(st);

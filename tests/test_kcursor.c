@@ -81,12 +81,17 @@ static void built_thread(const rd_kernel *k, uint32_t tid, seq *out)
 /* The cursor's whole sequence in batches of `batch` against want (what
  * names it in messages): 0, or -1 with its error (the accesses before it
  * in out, when not NULL; else they are want's first). */
-static int cursor_check(const kd_stream *st, uint64_t b, uint32_t t, uint32_t batch,
-			const seq *want, seq *out, char *err, size_t errlen, const char *what)
+static int cursor_check(const kd_stream *st, kd_cursor *reuse, uint64_t b, uint32_t t,
+			uint32_t batch, const seq *want, seq *out, char *err, size_t errlen,
+			const char *what)
 {
 	if (out)
 		out->n = 0;
-	kd_cursor *c = kd_cursor_new(st, b, t);
+	kd_cursor *c = reuse;
+	if (reuse)
+		assert_int_equal(kd_cursor_reset(reuse, b, t), 0);
+	else
+		c = kd_cursor_new(st, b, t);
 	assert_non_null(c);
 	uint64_t a[4096];
 	uint16_t by[4096];
@@ -125,7 +130,8 @@ static int cursor_check(const kd_stream *st, uint64_t b, uint32_t t, uint32_t ba
 		assert_int_equal(kd_cursor_next(c, a, by, s, batch), -1);
 	if (want && at != want->n)
 		fail_msg("%s: %zu accesses, expected %zu", what, at, want->n);
-	kd_cursor_free(c);
+	if (!reuse)
+		kd_cursor_free(c);
 	return rc;
 }
 
@@ -156,8 +162,9 @@ static const uint32_t batches[] = {1, 3, 7, 4096};
 /*
  * Every launch, block and thread of the description at path: the cursors'
  * sequences against the built kernel's, or the builder's error against the
- * first cursor's (threads in the builder's order). cap: max_threads (0:
- * the description's).
+ * first cursor's (threads in the builder's order); batches of 7 and 4096
+ * by one cursor reset from thread to thread. cap: max_threads (0: the
+ * description's).
  */
 static void check_file(const char *path, const char *variant, uint32_t cap, tally *ty)
 {
@@ -184,6 +191,8 @@ static void check_file(const char *path, const char *variant, uint32_t cap, tall
 		ty->launches++;
 		uint64_t nb = kd_stream_blocks(st);
 		uint32_t bs = kd_stream_block_size(st);
+		kd_cursor *keep = kd_cursor_new(st, 0, 0);
+		assert_non_null(keep);
 		if (rc == TRACE_OK) {
 			assert_int_equal(bs, k->block_size);
 			for (uint64_t b = 0; b < nb; b++)
@@ -194,8 +203,9 @@ static void check_file(const char *path, const char *variant, uint32_t cap, tall
 							 "%s%s%s launch %zu block %llu thread %u batch %u",
 							 path, variant ? ":" : "", variant ? variant : "",
 							 launch, (unsigned long long)b, t, batches[i]);
-						if (cursor_check(st, b, t, batches[i], &want, NULL,
-								 cerr, sizeof cerr, what) < 0)
+						if (cursor_check(st, i >= 2 ? keep : NULL, b, t,
+								 batches[i], &want, NULL, cerr,
+								 sizeof cerr, what) < 0)
 							fail_msg("%s: %s", what, cerr);
 					}
 					ty->threads++;
@@ -209,14 +219,15 @@ static void check_file(const char *path, const char *variant, uint32_t cap, tall
 			int found = 0;
 			for (uint64_t b = 0; b < nb && !found; b++)
 				for (uint32_t t = 0; t < bs && !found; t++) {
-					if (cursor_check(st, b, t, 4096, NULL, &want, cerr,
+					if (cursor_check(st, keep, b, t, 4096, NULL, &want, cerr,
 							 sizeof cerr, path) == 0)
 						continue;
 					found = 1;
 					snprintf(what, sizeof what, "%s launch %zu", path, launch);
 					assert_string_equal(cerr, berr);
 					for (size_t i = 0; i < 3; i++) {
-						assert_int_equal(cursor_check(st, b, t, batches[i],
+						assert_int_equal(cursor_check(st, i ? keep : NULL,
+									      b, t, batches[i],
 									      &want, NULL, cerr,
 									      sizeof cerr, what),
 								 -1);
@@ -228,6 +239,7 @@ static void check_file(const char *path, const char *variant, uint32_t cap, tall
 					 launch, berr);
 			ty->errors++;
 		}
+		kd_cursor_free(keep);
 		kd_stream_free(st);
 		rd_kernel_free(k);
 		if (rc != TRACE_OK)
@@ -367,7 +379,7 @@ static void check_error(const char *text, const char *want_in, size_t before)
 	char err[1024];
 	int failed = 0;
 	for (uint32_t t = 0; t < kd_stream_block_size(st) && !failed; t++)
-		if (cursor_check(st, 0, t, 1, NULL, &got, err, sizeof err, path) < 0) {
+		if (cursor_check(st, NULL, 0, t, 1, NULL, &got, err, sizeof err, path) < 0) {
 			failed = 1;
 			if (!strstr(err, want_in))
 				fail_msg("error \"%s\" does not say \"%s\"", err, want_in);
@@ -499,6 +511,15 @@ static void test_bounds(void **state)
 	assert_true(n > 0 && n < 4096);
 	assert_int_equal(kd_cursor_next(c, a, by, s, 4096), 0);
 	assert_int_equal(kd_cursor_next(c, a, by, s, 4096), 0);
+	assert_string_equal(kd_cursor_error(c), "");
+	/* reset: out of range refused, the cursor as it was; else the
+	 * thread again from its start */
+	assert_int_equal(kd_cursor_reset(c, kd_stream_blocks(st), 0), -1);
+	assert_int_equal(kd_cursor_next(c, a, by, s, 4096), 0);
+	assert_int_equal(kd_cursor_reset(c, 0, 0), 0);
+	assert_int_equal(kd_cursor_next(c, a, by, s, 4096), n);
+	/* a few hundred bytes a cursor */
+	assert_true(kd_stream_cursor_bytes(st) >= 200 && kd_stream_cursor_bytes(st) <= 1024);
 	kd_cursor_free(c);
 	kd_stream_free(st);
 	o.r->close(o.r);

@@ -149,12 +149,19 @@ uint32_t kd_stream_block_size(const kd_stream *s);
  * x fastest) of block `block` (the launch's number, 0 <= block < blocks,
  * in the kernel's block order); NULL when out of range or out of memory.
  * A few hundred bytes: its values, a frame per level of nesting and its
- * strided loop's addresses (no allocation after this). */
+ * strided loop's addresses (no allocation after this but an error's
+ * message). */
 kd_cursor *kd_cursor_new(const kd_stream *s, uint64_t block, uint32_t thread);
+/* The same cursor moved to the start of another thread of its stream (no
+ * allocation): 0, or -1 when out of range (the cursor is as it was). */
+int kd_cursor_reset(kd_cursor *c, uint64_t block, uint32_t thread);
+/* The bytes of each cursor of s (gemm's: about 500). */
+size_t kd_stream_cursor_bytes(const kd_stream *s);
 /*
  * The thread's next accesses in program order (loads and stores as the
  * program makes them: the sequence the kernel built by kd_load holds for
- * this thread, its loads and stores merged by store_pos), at most max:
+ * this thread, its loads and stores merged by store_pos), at most max
+ * (at least 1):
  * addr[], bytes[] and store[] (0 a load, 1 a store) filled; returns how
  * many, 0 once the thread has ended. Fewer than max before the end only
  * when it is an error's place: the accesses before it are returned, and

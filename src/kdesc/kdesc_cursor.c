@@ -69,7 +69,7 @@ struct kd_cursor {
 	uint64_t *step;  /* [s->nacc] ... its stride */
 	uint16_t *bytes; /* [s->nacc] */
 	uint8_t *store;  /* [s->nacc] */
-	char err[512];
+	char *err;       /* the error's message (made when it happens), or NULL */
 };
 
 /* ---------------------------------------------------------------- the stream */
@@ -158,17 +158,37 @@ uint32_t kd_stream_block_size(const kd_stream *s)
 
 /* ---------------------------------------------------------------- cursors */
 
+size_t kd_stream_cursor_bytes(const kd_stream *s)
+{
+	size_t nslots = (size_t)(s->d->nslots ? s->d->nslots : 1), nacc = (size_t)s->nacc;
+	return sizeof(kd_cursor) + nslots * sizeof(int64_t) + (size_t)s->depth * sizeof(kd_frame) +
+	       nacc * (2 * sizeof(uint64_t) + sizeof(uint16_t) + 1);
+}
+
+int kd_cursor_reset(kd_cursor *c, uint64_t block, uint32_t thread)
+{
+	const kd_stream *s = c->s;
+	if (block >= s->nblocks || thread >= s->bs)
+		return -1;
+	free(c->err);
+	c->err = NULL;
+	c->steps = 0;
+	c->failed = 0;
+	c->strided = 0;
+	memcpy(c->vals, s->vals, (size_t)c->d->nslots * sizeof *c->vals);
+	kd_thread_vals(s->K, s->g, s->bd, block, thread, c->vals);
+	c->fr[0] = (kd_frame){.kind = F_LIST, .pos = s->K->body, .end = s->K->body + s->K->nbody};
+	c->sp = 1;
+	return 0;
+}
+
 kd_cursor *kd_cursor_new(const kd_stream *s, uint64_t block, uint32_t thread)
 {
 	if (block >= s->nblocks || thread >= s->bs)
 		return NULL;
-	const kdesc *d = s->d;
-	size_t nslots = (size_t)(d->nslots ? d->nslots : 1), nacc = (size_t)s->nacc;
+	size_t nslots = (size_t)(s->d->nslots ? s->d->nslots : 1), nacc = (size_t)s->nacc;
 	/* one allocation: the cursor, its values, frames and strided run */
-	size_t size = sizeof(kd_cursor) + nslots * sizeof(int64_t) +
-		      (size_t)s->depth * sizeof(kd_frame) + nacc * (2 * sizeof(uint64_t)) +
-		      nacc * sizeof(uint16_t) + nacc;
-	kd_cursor *c = calloc(1, size);
+	kd_cursor *c = malloc(kd_stream_cursor_bytes(s));
 	if (!c)
 		return NULL;
 	char *p = (char *)(c + 1);
@@ -184,22 +204,22 @@ kd_cursor *kd_cursor_new(const kd_stream *s, uint64_t block, uint32_t thread)
 	p += nacc * sizeof(uint16_t);
 	c->store = (uint8_t *)p;
 	c->s = s;
-	c->d = d;
-	memcpy(c->vals, s->vals, (size_t)d->nslots * sizeof *c->vals);
-	kd_thread_vals(s->K, s->g, s->bd, block, thread, c->vals);
-	c->fr[0] = (kd_frame){.kind = F_LIST, .pos = s->K->body, .end = s->K->body + s->K->nbody};
-	c->sp = 1;
+	c->d = s->d;
+	c->err = NULL;
+	kd_cursor_reset(c, block, thread);
 	return c;
 }
 
 void kd_cursor_free(kd_cursor *c)
 {
+	if (c)
+		free(c->err);
 	free(c);
 }
 
 const char *kd_cursor_error(const kd_cursor *c)
 {
-	return c->err;
+	return c->err ? c->err : c->failed ? "out of memory" : "";
 }
 
 /* A failure of the cursor's thread: kd_run_fail's text and line in
@@ -208,7 +228,7 @@ const char *kd_cursor_error(const kd_cursor *c)
 __attribute__((format(printf, 3, 4))) static int cfail(kd_cursor *c, unsigned line,
 						      const char *fmt, ...)
 {
-	char msg[512], full[768];
+	char msg[512], full[768], text[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -217,7 +237,8 @@ __attribute__((format(printf, 3, 4))) static int cfail(kd_cursor *c, unsigned li
 	snprintf(full, sizeof full, "kernel %s, block (%lld,%lld,%lld) thread (%lld,%lld,%lld): %s",
 		 c->s->K->name, (long long)v[S_BX], (long long)v[S_BY], (long long)v[S_BZ],
 		 (long long)v[S_TX], (long long)v[S_TY], (long long)v[S_TZ], msg);
-	textin_locate(c->err, sizeof c->err, c->d->shown, line, full);
+	textin_locate(text, sizeof text, c->d->shown, line, full);
+	c->err = strdup(text); /* (NULL: "out of memory" is said instead) */
 	c->failed = 1;
 	return -1;
 }
