@@ -79,9 +79,6 @@ static int one_step(run *r, unsigned line)
 	return 0;
 }
 
-/* Loop st's step left its variable at v and its body changed nothing the
- * loop reads (kd_stmt.still): it would run until a limit (seconds, and
- * memory when it loads), so it is an error at once. */
 const char *kd_slot_name(const kdesc *d, int slot)
 {
 	const char *name = "its variable";
@@ -91,6 +88,9 @@ const char *kd_slot_name(const kdesc *d, int slot)
 	return name;
 }
 
+/* Loop st's step left its variable at v and its body changed nothing the
+ * loop reads (kd_stmt.still): it would run until a limit (seconds, and
+ * memory when it loads), so it is an error at once. */
 static int stuck(run *r, const kd_stmt *st, int64_t v)
 {
 	return kd_run_fail(r, st->line, KD_STUCK_FMT, kd_slot_name(r->d, st->slot), (long long)v);
