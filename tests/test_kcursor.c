@@ -4,7 +4,8 @@
  * of 1, 3, 7 and 4096, against the kernel the builder path makes (each
  * thread's loads and stores merged by store_pos); the builder's errors
  * (bounds, stuck loops, expressions) with the same text; two threads
- * sharing a stream. */
+ * sharing a stream; the model's streamed parts (rd_parts_add_stream)
+ * reading cursors give the built kernel's counts. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <pthread.h>
@@ -20,8 +21,8 @@
 #include <cmocka.h>
 
 #include "kdesc.h"
-#include "rdscope.h"
 #include "readers/readers.h"
+#include "testutil.h"
 
 typedef struct seq {
 	uint64_t *addr;
@@ -328,13 +329,14 @@ static char *write_desc(const char *text)
 	return path;
 }
 
-/* IF/ELSE, LET, nested and triangular loops, strided and not, stores
- * between loads, vector accesses, an empty loop, a statement of several
- * references (cut by every batch size). */
+/* IF/ELSE, LET, nested and triangular loops, strided (the first) and
+ * not, stores between loads, vector accesses, an array without dims, an
+ * empty loop, a statement of several references (cut by every batch
+ * size). */
 static const char features[] =
 	"format = \"rdscope-kernel\";\nversion = 1;\nparams = { N = 12; };\n"
 	"arrays = { A = { elem = 4; dims = [\"N\", \"N\"]; }; B = { elem = 8; dims = [\"N\"]; };\n"
-	"  C = { elem = 2; }; };\n"
+	"  C = { elem = 2; dims = [\"N * N\"]; }; D = { elem = 2; }; };\n"
 	"kernels = ( { name = \"k\"; grid = [2, 1]; block = [3, 2];\n"
 	"  body = (\n"
 	"    \"i = blockIdx.x * blockDim.x * blockDim.y + threadIdx.y * blockDim.x + threadIdx.x\",\n"
@@ -343,7 +345,7 @@ static const char features[] =
 	"    { for = \"j = i; j < N; j = j + 2\";\n"
 	"      do = ( { if = \"j % 3 == 0\"; then = ( \"load B[j]\", \"s = s + j\" );\n"
 	"               else = ( \"store A[j][i], B[N - 1 - j]\" ); },\n"
-	"             { for = \"k = 0; k < j % 4; k++\"; do = ( \"load A[k][j]\" ); },\n"
+	"             { for = \"k = 0; k < j % 4; k++\"; do = ( \"load A[k][j], D[k - j]\" ); },\n"
 	"             { load = \"B[s % N], A[s % N][j]\"; bytes = 16; } ); },\n"
 	"    \"store B[s % N]\",\n"
 	"    { for = \"j = 0; j < 0; j++\"; do = ( \"load A[0][0]\" ); },\n"
@@ -525,6 +527,102 @@ static void test_bounds(void **state)
 	o.r->close(o.r);
 }
 
+/* The model's streamed parts (rd_parts_add_stream) reading kd cursors:
+ * part thread t is lane t % block size of block part_block[t / block
+ * size]. */
+typedef struct part_src {
+	const kd_stream *s;
+	const uint32_t *blocks;
+	uint32_t bs;
+} part_src;
+
+static void *ps_open(void *ctx, uint32_t t)
+{
+	part_src *p = ctx;
+	return kd_cursor_new(p->s, p->blocks[t / p->bs], t % p->bs);
+}
+
+static int64_t ps_next(void *c, uint64_t *addr, uint16_t *bytes, uint8_t *store, uint32_t max)
+{
+	return kd_cursor_next(c, addr, bytes, store, max);
+}
+
+static void ps_close(void *c)
+{
+	kd_cursor_free(c);
+}
+
+/* Launch `launch` of path:variant modelled whole (the kernel kd_load
+ * builds) and in parts streamed from cursors, core by core: the same
+ * counts. */
+static void check_model(const char *path, const char *variant, size_t launch, const char *key,
+			const char *val)
+{
+	rd_config c;
+	rd_config_default(&c);
+	char err[256];
+	assert_int_equal(rd_config_set(&c, "gpu.cores", "3", err, sizeof err), 0);
+	if (key)
+		assert_int_equal(rd_config_set(&c, key, val, err, sizeof err), 0);
+	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
+	opened o;
+	assert_int_equal(open_desc(&o, path, variant), 0);
+	const char *name;
+	for (size_t i = 0; i <= launch; i++)
+		assert_int_equal(o.r->next(o.r, &name), 1);
+	rd_kernel *whole = NULL;
+	assert_int_equal(o.r->load(o.r, &whole), TRACE_OK);
+	rd_model *m = rd_model_new(whole);
+	rd_result want;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+	rd_model_free(m);
+	kd_stream *st = kd_stream_new(o.r, launch);
+	assert_non_null(st);
+	uint64_t nb = kd_stream_blocks(st);
+	uint32_t bs = kd_stream_block_size(st);
+	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+	assert_non_null(p);
+	rd_parts_set_threads(p, 2);
+	for (uint32_t core = 0; core < 3; core++) {
+		uint32_t *ids = malloc((size_t)nb * sizeof *ids), n = 0;
+		assert_non_null(ids);
+		for (uint64_t b = 0; b < nb; b++)
+			if (rd_block_core(&c, b) == core)
+				ids[n++] = (uint32_t)b;
+		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new(
+			whole->name, whole->block_dim[0], whole->block_dim[1], whole->block_dim[2]));
+		assert_non_null(shape);
+		rd_kernel_set_part_blocks(shape, ids, n);
+		part_src ps = {st, shape->part_block, bs};
+		rd_access_src as = {&ps, ps_open, ps_next, ps_close};
+		assert_int_equal(rd_parts_add_stream(p, shape, &as, NULL, NULL), RD_OK);
+		rd_kernel_free(shape);
+	}
+	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new(
+		whole->name, whole->block_dim[0], whole->block_dim[1], whole->block_dim[2]));
+	rd_result got;
+	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
+	tu_assert_same_counts(&want, &got);
+	assert_int_equal(got.accesses, want.accesses);
+	assert_true(want.accesses > 1000);
+	rd_result_free(&got);
+	rd_result_free(&want);
+	rd_parts_free(p);
+	rd_kernel_free(shape);
+	rd_kernel_free(whole);
+	kd_stream_free(st);
+	o.r->close(o.r);
+}
+
+static void test_model(void **state)
+{
+	(void)state;
+	check_model("samples/polybench/corr.kdesc", "small", 3, NULL, NULL);
+	check_model("samples/polybench/corr.kdesc", "small", 3, "l1.stores", "allocate");
+	check_model("samples/polybench/gemm.kdesc", "small", 0, "l1.stores", "evict");
+	check_model("samples/kernels/stencil.kdesc", "small", 0, NULL, NULL);
+}
+
 int main(void)
 {
 	/* a launch past 16 M loads fails in the builder at once (the fuzz
@@ -534,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_features), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bounds),   cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_samples),  cmocka_unit_test(test_test_data),
+		cmocka_unit_test(test_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
