@@ -1525,9 +1525,9 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 			/* kept: appended to co; else into w, dropped */
 			rd_coal *into = sp->keep ? &sp->co : &w;
 			uint64_t *rc_ = sp->keep ? &sp->rcap : &rcap, *ic_ = sp->keep ? &sp->icap : &icap;
-			uint64_t r0 = into->nreq;
 			if (!sp->keep)
 				w.nreq = w.ninstr = 0;
+			uint64_t r0 = into->nreq;
 			into->line_addr = sp->lines.line_addr;
 			into->nlines = sp->lines.nlines;
 			int64_t k = coal_feed_more(f, into, rc_, ic_, &sp->lines.map, &sp->lines.cap,

@@ -107,6 +107,7 @@ typedef struct core_state {
 	const rd_coal *co;
 	rd_coal win;
 	uint64_t win_rcap, win_icap, win_next; /* rooms; compacted at win_next requests */
+	uint32_t win_first;  /* blocks before it (this core's list) are done */
 	coal_feed **feed;
 	int feed_rc;         /* a feed's failure (RD_ENOMEM, RD_EINVAL): the run's */
 	sim_counts *out;
@@ -414,7 +415,8 @@ STEP_INLINE void effects_land_line(core_state *cs, uint64_t t, uint32_t line, co
 
 /* The windows of the warps still running moved to fresh arrays, in
  * order, their other instructions dropped: the live warps are those of
- * blocks not done (a warp done or not yet started has an empty window). */
+ * blocks not done, from the first such on (a warp done or not yet started
+ * has an empty window; a block being started counts as not done). */
 static int win_compact(core_state *cs)
 {
 	const rd_sched *s = cs->in->s;
@@ -434,7 +436,10 @@ static int win_compact(core_state *cs)
 			}
 			ni = nr = 0;
 		}
-		for (uint32_t i = 0; i < cs->next_block; i++) {
+		while (cs->win_first < cs->next_block &&
+		       !cs->block_left[s->core_blocks[first + cs->win_first]])
+			cs->win_first++;
+		for (uint32_t i = cs->win_first; i < cs->next_block; i++) {
 			uint32_t b = s->core_blocks[first + i];
 			if (!cs->block_left[b])
 				continue;
@@ -526,6 +531,7 @@ static void block_dispatch(core_state *cs)
 	while (cs->next_block < n) {
 		uint32_t b = s->core_blocks[first + cs->next_block++];
 		uint32_t live = 0;
+		cs->block_left[b] = UINT32_MAX; /* (starting: its windows are live) */
 		for (uint32_t j = 0; j < s->warps_per_block; j++) {
 			uint32_t w = b * s->warps_per_block + j;
 			warp_st *ws = &cs->warps[w];

@@ -596,11 +596,11 @@ static void test_parts_stream(void **state)
 	check_stream("latency.miss", "0", 5);
 }
 
-/* A kernel of long threads (per loads each, a store every seventh, over
+/* A kernel of long threads (blocks of bs; per loads each, a store every seventh, over
  * 64 KiB), whole or core's blocks (as build_in). */
-static rd_kernel *build_long(const rd_config *c, int core, uint32_t per)
+static rd_kernel *build_long(const rd_config *c, int core, uint32_t per, uint32_t bs)
 {
-	rd_kernel_builder *b = rd_kernel_builder_new("long", BS, 1, 1);
+	rd_kernel_builder *b = rd_kernel_builder_new("long", bs, 1, 1);
 	assert_non_null(b);
 	uint32_t *ids = malloc(NBLOCKS * sizeof *ids), n = 0;
 	assert_non_null(ids);
@@ -609,12 +609,12 @@ static rd_kernel *build_long(const rd_config *c, int core, uint32_t per)
 			continue;
 		uint32_t local = core >= 0 ? n : blk;
 		ids[n++] = blk;
-		for (uint32_t t = 0; t < BS; t++) {
-			uint64_t g = (uint64_t)blk * BS + t;
+		for (uint32_t t = 0; t < bs; t++) {
+			uint64_t g = (uint64_t)blk * bs + t;
 			uint32_t len = per - (uint32_t)(g % 5) * 7; /* (warps end apart) */
 			for (uint32_t i = 0; i < len; i++) {
 				uint64_t a = (g * 4 + (uint64_t)i * 132 + (i % 11) * 4096) % 65536;
-				assert_int_equal(rd_kernel_builder_add(b, local * BS + t, i % 7 == 3, a, 4),
+				assert_int_equal(rd_kernel_builder_add(b, local * bs + t, i % 7 == 3, a, 4),
 						 0);
 			}
 		}
@@ -633,14 +633,24 @@ static rd_kernel *build_long(const rd_config *c, int core, uint32_t per)
 static void test_parts_stream_long(void **state)
 {
 	(void)state;
-	const char *keys[][2] = {{NULL, NULL}, {"l1.sector", "8"}, {"l1.stores", "ignore"},
-				 {"gpu.divergence", "0"}};
-	for (int x = 0; x < 4; x++) {
+	/* (one block at a time: a block's warps start while the windows are
+	 * compacted) */
+	const char *keys[][2] = {{NULL, NULL},
+				 {"l1.sector", "8"},
+				 {"l1.stores", "ignore"},
+				 {"gpu.divergence", "0"},
+				 {"gpu.max_active_blocks", "1"},
+				 {"gpu.warp_size", "1"},
+				 {"gpu.max_active_blocks", "1"}};
+	/* (the last: blocks of 32 warps, each block's start a compaction) */
+	for (int x = 0; x < 7; x++) {
 		rd_config c;
 		config(&c, 0);
 		if (keys[x][0])
 			set(&c, keys[x][0], keys[x][1]);
-		rd_kernel *whole = build_long(&c, -1, 700);
+		if (x == 5)
+			set(&c, "gpu.max_active_blocks", "1");
+		rd_kernel *whole = build_long(&c, -1, 700, x == 6 ? 64 : BS);
 		rd_model *m = rd_model_new(whole);
 		rd_result want;
 		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
@@ -649,11 +659,14 @@ static void test_parts_stream_long(void **state)
 		assert_non_null(p);
 		/* (read again; kept; kept until past 1,000 requests, then read again) */
 		rd_parts_set_stream_keep(p, x == 1 ? RD_STREAM_KEEP : x == 2 ? 1000 : 0);
+		if (x == 4)
+			rd_parts_set_threads(p, 2);
 		for (int core = 0; core < CORES; core++) {
-			rd_kernel *w = build_long(&c, core, 700);
+			rd_kernel *w = build_long(&c, core, 700, x == 6 ? 64 : BS);
 			kc_src src = {w, 13, 0, 0};
 			rd_access_src as = {&src, kc_open, kc_next, kc_close};
-			rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("long", BS, 1, 1));
+			rd_kernel *shape = rd_kernel_builder_finish(
+				rd_kernel_builder_new("long", x == 6 ? 64 : BS, 1, 1));
 			uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
 			assert_non_null(ids);
 			memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
@@ -663,7 +676,8 @@ static void test_parts_stream_long(void **state)
 			rd_kernel_free(shape);
 			rd_kernel_free(w);
 		}
-		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("long", BS, 1, 1));
+		rd_kernel *shape =
+			rd_kernel_builder_finish(rd_kernel_builder_new("long", x == 6 ? 64 : BS, 1, 1));
 		rd_result got;
 		assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
 		assert_true(want.requests > 4 * 4 * 1024); /* (windows compacted) */

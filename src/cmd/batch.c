@@ -145,6 +145,7 @@ typedef struct parts_run {
 	char err[1024];
 	batch_ctx *ctx;
 	int threads, all;      /* a part's cases' threads; alone (see PART_ALONE) */
+	int stream;            /* parts streamed where the reader can (batch_stream_parts) */
 	/* asked with the fraction of parts done before each part and after
 	 * each: nonzero stops the run (RD_ECANCELED); NULL: never */
 	int (*stop)(void *ctx, double done);
@@ -221,12 +222,19 @@ static void *parts_worker(void *arg)
 		pthread_mutex_unlock(&pr->mu);
 		rd_kernel *k = NULL;
 		char err[1024];
-		/* coalesced a few blocks at a time as it is built, where the
-		 * reader can (its accesses never all in memory at once) */
-		rd_part_builder *pb = input_can_chunk(pr->in) ? rd_part_builder_new(pr->cfg, pr->all)
-							      : NULL;
+		/* streamed, where the reader and the model can (read a batch
+		 * at a time as the model runs it: its accesses never built);
+		 * else coalesced a few blocks at a time as it is built, where
+		 * the reader can (its accesses never all in memory at once) */
+		rd_access_src *src = NULL;
+		int stream = pr->stream && input_can_stream(pr->in);
+		rd_part_builder *pb = !stream && input_can_chunk(pr->in)
+					      ? rd_part_builder_new(pr->cfg, pr->all)
+					      : NULL;
 		int st = INPUT_ENOMEM;
-		if (pb) {
+		if (stream) {
+			st = input_stream(pr->in, keep_core_blocks, &kc, &k, &src, err, sizeof err);
+		} else if (pb) {
 			st = input_chunks(pr->in, keep_core_blocks, &kc, part_chunk, pb, &k, err,
 					  sizeof err);
 			int bs = st == INPUT_OK ? rd_part_builder_shell(pb, k) : RD_OK;
@@ -242,6 +250,7 @@ static void *parts_worker(void *arg)
 		if (st != INPUT_OK) {
 			rd_kernel_free(k);
 			rd_part_builder_free(pb);
+			input_stream_free(pr->in, src);
 			pthread_mutex_lock(&pr->mu);
 			if (pr->rc == EXIT_OK) {
 				snprintf(pr->err, sizeof pr->err, "%s", err);
@@ -259,7 +268,10 @@ static void *parts_worker(void *arg)
 		int alone = k->nloads * 10 + k->nstores * 18 > PART_ALONE, rc = -1;
 		if (!big) {
 			rd_parts_set_threads(pr->p, alone ? pr->all : pr->threads);
-			if (pb)
+			if (src)
+				rc = rd_parts_add_stream(pr->p, k, src, alone ? NULL : turn_end,
+							 &pr->turn);
+			else if (pb)
 				rc = rd_parts_add_built(pr->p, k, pb, alone ? NULL : turn_end,
 							&pr->turn);
 			else
@@ -268,11 +280,16 @@ static void *parts_worker(void *arg)
 			if (alone)
 				pthread_mutex_unlock(&pr->turn);
 		}
+		/* (a thread's failure: the description's message) */
+		const char *why = rc == RD_EINVAL ? input_stream_error(pr->in, src) : NULL;
+		if (why)
+			snprintf(err, sizeof err, "%s", why);
+		input_stream_free(pr->in, src);
 		rd_kernel_free(k);
 		rd_part_builder_free(pb);
 		pthread_mutex_lock(&pr->mu);
 		if (rc != RD_OK && pr->rc == EXIT_OK) {
-			if (rc == -1)
+			if (rc == -1 || why)
 				snprintf(pr->err, sizeof pr->err, "%s", err);
 			else
 				snprintf(pr->err, sizeof pr->err, "%s: %s", pr->spec, rd_strerror(rc));
@@ -293,6 +310,20 @@ static void *parts_worker(void *arg)
  * between parts, NULL: never; partial(stop_ctx, ...) after each part but
  * the last, NULL: never): EXIT_OK with *res, else the exit status with why
  * in err (*stopped set when stop ended it). */
+/* Stream a description's parts (rd_parts_add_stream: the same results,
+ * its accesses never built)? The paper's model only, and where
+ * gpu.max_threads ends no block inside it (a streamed part names its
+ * lines over whole blocks). RDSCOPE_STREAM=0 builds them in chunks as
+ * before (tests/e2e/stream.sh compares the two). */
+static int batch_stream_parts(const rd_config *cfg, const rd_kernel *shape)
+{
+	const char *e = getenv("RDSCOPE_STREAM");
+	if (e && !strcmp(e, "0"))
+		return 0;
+	return cfg->model == RD_PROFILE_PAPER && shape->block_size &&
+	       cfg->max_threads % shape->block_size == 0;
+}
+
 static int parts_model(const cli *c, const rd_config *cfg, const char *spec, input *in,
 		       const rd_kernel *shape, uint64_t nblocks, int cases, int quiet,
 		       int (*stop)(void *ctx, double done),
@@ -313,6 +344,11 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 		snprintf(err, errlen, "%s: out of memory", spec);
 		return EXIT_RUNTIME;
 	}
+	/* RDSCOPE_STREAM_KEEP=N: a streamed part's requests kept up to N (0:
+	 * each case reads it again; tests/e2e/stream.sh) */
+	const char *keep = getenv("RDSCOPE_STREAM_KEEP");
+	if (keep && *keep >= '0' && *keep <= '9')
+		rd_parts_set_stream_keep(p, strtoull(keep, NULL, 10));
 	for (uint64_t b = 0; b < nblocks; b++)
 		has[rd_block_core(cfg, b)] = 1;
 	uint32_t n = 0;
@@ -343,7 +379,8 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 	unsigned all = c->jobs ? c->jobs : util_online_cpus();
 	parts_run pr = {.c = c, .cfg = cfg, .spec = spec, .in = in, .p = p, .cores = cores, .n = n,
 			.ctx = &ctx, .threads = (int)(all / jobs), .all = (int)all,
-			.stop = stop, .partial = partial, .stop_ctx = stop_ctx};
+			.stop = stop, .partial = partial, .stop_ctx = stop_ctx,
+			.stream = batch_stream_parts(cfg, shape)};
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_mutex_init(&pr.turn, NULL);
 	pthread_t th[64];

@@ -142,6 +142,9 @@ trace_reader *kdesc_reader(textin *t, const char *shown, const char *variant,
 	d->base.load = kd_load;
 	d->base.load_blocks = kd_load_blocks;
 	d->base.load_chunks = kd_load_chunks;
+	d->base.load_stream = kd_load_stream;
+	d->base.stream_error = kd_stream_part_error;
+	d->base.stream_free = kd_stream_part_free;
 	d->base.close = kd_close;
 	d->defines = defines;
 	d->ndefines = ndefines;

@@ -373,6 +373,15 @@ int kd_count_loop(run *r, const kd_stmt *st);
 int kd_load(trace_reader *rr, rd_kernel **out);
 int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
 		   uint64_t *nblocks, rd_kernel **out);
+/* kdesc_part.c: trace_reader.load_stream and its source's error and
+ * freeing, for descriptions. */
+int kd_load_stream(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+		   rd_kernel **shape, rd_access_src **src);
+const char *kd_stream_part_error(const rd_access_src *src);
+void kd_stream_part_free(rd_access_src *src);
+/* The description's arrays (seed 002's unit of placement), as a kernel of
+ * it has them; NULL: no memory. */
+rd_arrays *kd_arrays_new(const kdesc *d);
 int kd_load_chunks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
 		   int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, rd_kernel **out);
 

@@ -859,10 +859,23 @@ static int load_part(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), v
 	}
 	if (r.grid_threads > r.nblocks * (*out)->block_size)
 		(*out)->launch_threads = r.grid_threads;
-	/* the description's arrays, its map (seed 002's unit of placement):
-	 * 2D and deeper layouts keep their innermost dimension as the width;
-	 * an array overlapping one before it (explicit bases) is left out,
-	 * its accesses counted under the earlier one */
+	rd_arrays *as = kd_arrays_new(d);
+	if (!as) {
+		rd_kernel_free(*out);
+		*out = NULL;
+		kd_oom(d);
+		return TRACE_ENOMEM;
+	}
+	rd_kernel_set_arrays(*out, as);
+	return TRACE_OK;
+}
+
+/* The description's arrays, its map (seed 002's unit of placement): 2D
+ * and deeper layouts keep their innermost dimension as the width; an
+ * array overlapping one before it (explicit bases) is left out, its
+ * accesses counted under the earlier one. */
+rd_arrays *kd_arrays_new(const kdesc *d)
+{
 	rd_arrays *as = rd_arrays_new();
 	for (int i = 0; as && i < d->narrays; i++) {
 		const kd_array *A = &d->arrays[i];
@@ -875,14 +888,7 @@ static int load_part(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), v
 			as = NULL;
 		}
 	}
-	if (!as) {
-		rd_kernel_free(*out);
-		*out = NULL;
-		kd_oom(d);
-		return TRACE_ENOMEM;
-	}
-	rd_kernel_set_arrays(*out, as);
-	return TRACE_OK;
+	return as;
 }
 
 int kd_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,

@@ -1091,6 +1091,39 @@ int input_chunks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx,
 	return INPUT_OK;
 }
 
+int input_can_stream(const input *in)
+{
+	return in->r && in->r->load_stream;
+}
+
+int input_stream(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx, rd_kernel **k,
+		 rd_access_src **src, char *err, size_t errlen)
+{
+	*k = NULL;
+	*src = NULL;
+	if (!input_can_stream(in)) {
+		say(err, errlen, "%s: the kernel cannot be streamed", in->spec);
+		return INPUT_EINPUT;
+	}
+	int rc = in->r->load_stream(in->r, keep, ctx, k, src);
+	if (rc != TRACE_OK) {
+		say(err, errlen, "%s", in->err);
+		return rc == TRACE_ENOMEM ? INPUT_ENOMEM : INPUT_EINPUT;
+	}
+	return INPUT_OK;
+}
+
+const char *input_stream_error(const input *in, const rd_access_src *src)
+{
+	return src && in->r && in->r->stream_error ? in->r->stream_error(src) : NULL;
+}
+
+void input_stream_free(input *in, rd_access_src *src)
+{
+	if (src && in->r && in->r->stream_free)
+		in->r->stream_free(src);
+}
+
 void input_close(input *in)
 {
 	if (!in)

@@ -89,6 +89,15 @@ int input_can_chunk(const input *in);
 int input_chunks(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx,
 		 int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, rd_kernel **k, char *err,
 		 size_t errlen);
+/* Can the announced kernel's parts be streamed (input_stream)? */
+int input_can_stream(const input *in);
+/* The part input_chunks would build, streamed (trace_reader.load_stream):
+ * *k its shape, *src its source (input_stream_free it). */
+int input_stream(input *in, int (*keep)(void *ctx, uint64_t block), void *ctx, rd_kernel **k,
+		 rd_access_src **src, char *err, size_t errlen);
+/* A streamed part's failure (a thread's error, "path:line: ..."), or NULL. */
+const char *input_stream_error(const input *in, const rd_access_src *src);
+void input_stream_free(input *in, rd_access_src *src);
 void input_close(input *in);
 
 /* The reader of a file input (its kernels not read yet), for a command

@@ -74,6 +74,14 @@ struct trace_reader {
 	 * out of memory. */
 	int (*load_chunks)(trace_reader *r, int (*keep)(void *ctx, uint64_t block), void *ctx,
 			   int (*sink)(void *sctx, rd_kernel *chunk), void *sctx, rd_kernel **k);
+	/* Optional (NULL: none): the part load_chunks would build, streamed:
+	 * *shape as load_chunks's, and *src the model reads its threads'
+	 * accesses from (rd_parts_add_stream), valid until stream_free(*src)
+	 * (before close). stream_error: a cursor's failure, or NULL. */
+	int (*load_stream)(trace_reader *r, int (*keep)(void *ctx, uint64_t block), void *ctx,
+			   rd_kernel **shape, rd_access_src **src);
+	const char *(*stream_error)(const rd_access_src *src);
+	void (*stream_free)(rd_access_src *src);
 	void (*close)(trace_reader *r);
 	/* 1: load_blocks gives a kernel's shape (nblocks) only when it is past
 	 * the load limit, which load refuses before reading it; else the
