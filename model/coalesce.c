@@ -1079,6 +1079,12 @@ int64_t coal_feed_more(coal_feed *f, rd_coal *co, uint64_t *rcap, uint64_t *icap
 		for (uint32_t i = 0; i < f->nt; i++) {
 			feed_lane *L = &f->lane[i];
 			if (L->pos == L->n && feed_fill(f, L) < 0) {
+				/* the lanes before it read to their ends: a thread
+				 * failing later in its own program but before this one
+				 * in thread order is the one the source reports */
+				for (uint32_t j = 0; j < i; j++)
+					while (!f->lane[j].ended && feed_fill(f, &f->lane[j]) == 0)
+						;
 				f->failed = 1;
 				return -RD_EINVAL;
 			}

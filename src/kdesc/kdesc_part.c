@@ -19,12 +19,14 @@ typedef struct part_src {
 	uint32_t nblocks, bs;
 	pthread_mutex_t mu;   /* err */
 	int failed;
-	char err[1024];       /* the first cursor's failure */
+	uint32_t err_thread;  /* the failing thread that comes first */
+	char err[1024];       /* ... its failure: what building it reports */
 } part_src;
 
 typedef struct part_cur {
 	part_src *ps;
 	kd_cursor *c;
+	uint32_t t;
 } part_cur;
 
 static void *ps_open(void *ctx, uint32_t t)
@@ -36,6 +38,7 @@ static void *ps_open(void *ctx, uint32_t t)
 	if (!pc)
 		return NULL;
 	pc->ps = ps;
+	pc->t = t;
 	pc->c = kd_cursor_new(ps->s, ps->blocks[t / ps->bs], t % ps->bs);
 	if (!pc->c) {
 		free(pc);
@@ -55,10 +58,13 @@ static int64_t ps_next(void *cur, uint64_t *addr, uint16_t *bytes, uint8_t *stor
 	part_cur *pc = cur;
 	int64_t n = kd_cursor_next(pc->c, addr, bytes, store, max);
 	if (n < 0) {
+		/* (the builder runs the threads in order: the first failing
+		 * one's message is the part's) */
 		part_src *ps = pc->ps;
 		pthread_mutex_lock(&ps->mu);
-		if (!ps->failed) {
+		if (!ps->failed || pc->t < ps->err_thread) {
 			ps->failed = 1;
+			ps->err_thread = pc->t;
 			snprintf(ps->err, sizeof ps->err, "%s", kd_cursor_error(pc->c));
 		}
 		pthread_mutex_unlock(&ps->mu);

@@ -90,18 +90,28 @@ PY
 [ $n -eq 14 ]
 result "parts numbered over their own blocks: the whole kernel's bytes (mappings, stores, a preset's max_threads)" $((ok | $?))
 
-# over the limit in a part, the message says what makes a part smaller:
-# one block alone (131,072 loads) over it, only smaller sizes; an SM's
-# blocks (4 cores: 8 blocks each) over it, more SMs or fewer threads too
-RDSCOPE_MAX_LOADS=100000 "$RDSCOPE" run -q --no-timing -j 1 -p hopper-h100 \
+# built in chunks (RDSCOPE_STREAM=0), over the limit in a part, the
+# message says what makes a part smaller: one block alone (131,072 loads)
+# over it, only smaller sizes; an SM's blocks (4 cores: 8 blocks each) over
+# it, more SMs or fewer threads too
+RDSCOPE_STREAM=0 RDSCOPE_MAX_LOADS=100000 "$RDSCOPE" run -q --no-timing -j 1 -p hopper-h100 \
 	samples/kernels/matmul.kdesc >"$T/a" 2>"$T/ae"
 ra=$?
-RDSCOPE_MAX_LOADS=200000 "$RDSCOPE" run -q --no-timing -j 1 -p hopper-h100 -s gpu.cores=4 \
-	samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be"
+RDSCOPE_STREAM=0 RDSCOPE_MAX_LOADS=200000 "$RDSCOPE" run -q --no-timing -j 1 -p hopper-h100 \
+	-s gpu.cores=4 samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be"
 rb=$?
 [ $ra -eq 2 ] && grep -q "block (0,0,0) thread ([0-9,]*): more than 100000 loads in one block, which an SM models at once.*only smaller sizes" "$T/ae" &&
 	[ $rb -eq 2 ] && grep -q "more than 200000 loads in one SM's 8 blocks (passed in its block 2).*more SMs (gpu.cores)" "$T/be"
 result "a part over the load limit: one block, or an SM's blocks, and what makes it smaller" $?
+
+# streamed (the default), a part has no load limit: the same runs complete,
+# the bytes of the chunks' without a limit
+RDSCOPE_MAX_LOADS=100000 "$RDSCOPE" run -q --no-timing -j 1 -f json -p hopper-h100 \
+	samples/kernels/matmul.kdesc >"$T/a" 2>"$T/ae" &&
+	RDSCOPE_STREAM=0 "$RDSCOPE" run -q --no-timing -j 1 -f json -p hopper-h100 \
+		samples/kernels/matmul.kdesc >"$T/b" 2>"$T/be" &&
+	cmp -s "$T/a" "$T/b"
+result "streamed, a part over the load limit runs: the bytes of the chunks'" $?
 
 # ---------------------------------------------------------------- chunks
 # a description's part is coalesced a chunk of blocks at a time as it is
@@ -110,6 +120,7 @@ result "a part over the load limit: one block, or an SM's blocks, and what makes
 # gpu.max_threads) give the whole kernel's bytes
 ok=0
 n=0
+export RDSCOPE_STREAM=0
 for ch in 1 3000; do
 	export RDSCOPE_PART_CHUNK=$ch
 	for f in samples/polybench/bicg.kdesc:small samples/effects/halo-blocks.kdesc \
@@ -122,7 +133,7 @@ for ch in 1 3000; do
 		done
 	done
 done
-unset RDSCOPE_PART_CHUNK
+unset RDSCOPE_PART_CHUNK RDSCOPE_STREAM
 [ $n -eq 32 ]
 result "in parts, chunks of a block and of a few blocks: the whole kernel's bytes" $((ok | $?))
 
@@ -151,14 +162,19 @@ case "$RDSCOPE" in
 	if [ -r /proc/self/status ]; then
 		G="-f json -j 1 -p hopper-h100 -s gpu.cores=2 -s gpu.max_threads=0 -D NI=128 -D NJ=128 -D NK=512"
 		# shellcheck disable=SC2086
-		pc=$(peak_kb env RDSCOPE_PART_CHUNK= "$RDSCOPE" run -q --no-timing $G samples/polybench/gemm.kdesc)
+		pc=$(peak_kb env RDSCOPE_STREAM=0 RDSCOPE_PART_CHUNK= "$RDSCOPE" run -q --no-timing $G \
+			samples/polybench/gemm.kdesc)
 		cp "$T/pk" "$T/pc"
 		# shellcheck disable=SC2086
-		pw=$(peak_kb env RDSCOPE_PART_CHUNK=1000000000 "$RDSCOPE" run -q --no-timing $G \
-			samples/polybench/gemm.kdesc)
-		echo "# peak resident: $pc KB in chunks, $pw KB a part built whole"
-		[ "$pc" -gt 0 ] && [ "$pc" -lt 122880 ] && [ "$pw" -gt 153600 ] && cmp -s "$T/pc" "$T/pk"
-		result "a part coalesced in chunks: its accesses never all in memory (peak under 120 MB, whole over 150 MB)" $?
+		ps=$(peak_kb "$RDSCOPE" run -q --no-timing $G samples/polybench/gemm.kdesc)
+		cp "$T/pk" "$T/ps"
+		# shellcheck disable=SC2086
+		pw=$(peak_kb env RDSCOPE_STREAM=0 RDSCOPE_PART_CHUNK=1000000000 "$RDSCOPE" run -q \
+			--no-timing $G samples/polybench/gemm.kdesc)
+		echo "# peak resident: $pc KB in chunks, $ps KB streamed, $pw KB a part built whole"
+		[ "$pc" -gt 0 ] && [ "$pc" -lt 122880 ] && [ "$pw" -gt 153600 ] && cmp -s "$T/pc" "$T/pk" &&
+			[ "$ps" -gt 0 ] && [ "$ps" -lt 122880 ] && cmp -s "$T/ps" "$T/pk"
+		result "a part coalesced in chunks or streamed: its accesses never all in memory (peak under 120 MB, whole over 150 MB)" $?
 	fi
 	;;
 esac
