@@ -107,6 +107,11 @@ int l2s_add_sect(sim_counts *c, uint64_t t, uint64_t line, uint32_t core, int st
 		c->l2s_cap = nc;
 	}
 	c->l2s[c->nl2s++] = (l2req){t, line, core, (uint16_t)(store != 0), (uint16_t)sect};
+	if (c->pack_every && c->nl2s >= c->pack_every) {
+		if (l2pack_add(&c->pk, c->l2s, c->nl2s) < 0)
+			return -1;
+		c->nl2s = 0;
+	}
 	return 0;
 }
 
@@ -145,6 +150,29 @@ int l2pack_add(l2pack *pk, const l2req *v, uint64_t n)
 	return 0;
 }
 
+int l2pack_cat(l2pack *to, const l2pack *from)
+{
+	if (!from->n)
+		return 0;
+	if (to->cap - to->len < from->len) {
+		uint64_t nc = to->cap ? to->cap + to->cap / 2 : 4096;
+		if (nc < to->len + from->len)
+			nc = to->len + from->len;
+		uint8_t *b = realloc(to->b, nc);
+		if (!b)
+			return -1;
+		to->b = b;
+		to->cap = nc;
+	}
+	memcpy(to->b + to->len, from->b, from->len);
+	to->len += from->len;
+	to->n += from->n;
+	to->t = from->t;
+	to->line = from->line;
+	to->core = from->core;
+	return 0;
+}
+
 void l2pack_free(l2pack *pk)
 {
 	free(pk->b);
@@ -170,6 +198,13 @@ int l2pack_unpack(sim_counts *c)
 
 int counts_merge(sim_counts *to, const sim_counts *from)
 {
+	if (from->pk.n) { /* (to's records first: packed before from's) */
+		if (to->nl2s && l2pack_add(&to->pk, to->l2s, to->nl2s) < 0)
+			return -1;
+		to->nl2s = 0;
+		if (l2pack_cat(&to->pk, &from->pk) < 0)
+			return -1;
+	}
 	if (from->nl2s) {
 		if (to->nl2s + from->nl2s > to->l2s_cap) {
 			uint64_t nc = to->nl2s + from->nl2s;

@@ -686,6 +686,10 @@ typedef struct sim_counts {
 	struct l2req *l2s;
 	uint64_t nl2s, l2s_cap;
 	l2pack pk; /* or packed (a kernel in parts': see l2pack), n records */
+	/* nonzero: every so many records the l2s so far are packed onto pk
+	 * (older records in pk, newer in l2s; a part's case 0: 3 bytes a
+	 * record kept rather than 24) */
+	uint32_t pack_every;
 } sim_counts;
 
 /* One request leaving an L1: its step, core, L1 line address, whether it
@@ -726,6 +730,8 @@ static inline int l2pack_next(l2pack_cur *cur, l2req *q)
  * cleared; c's pack (if any) appended to its records as l2reqs and freed
  * (-1: out of memory, c unchanged). */
 int l2pack_add(l2pack *pk, const l2req *v, uint64_t n);
+/* from's records after to's (from's first is a start record): 0, -1. */
+int l2pack_cat(l2pack *to, const l2pack *from);
 void l2pack_free(l2pack *pk);
 int l2pack_unpack(sim_counts *c);
 

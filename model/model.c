@@ -595,6 +595,10 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 			if (core && m->sched.core_first[core] == m->sched.core_first[core + 1])
 				continue;
 			sim_counts one = {0};
+			/* (a part's: what leaves the L1 packed as it goes, 3 bytes
+			 * a record kept, not 24) */
+			if (m->no_memo && i == RD_CASE_FULL)
+				one.pack_every = 1u << 16;
 			rc = p.rdgc ? sim_rdgc_core(in, core, &p, &one) : sim_paper_core(in, core, &p, &one);
 			if (rc == RD_OK && counts_merge(out, &one) < 0)
 				rc = RD_ENOMEM;
@@ -1746,7 +1750,8 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 	}
 	if (rc == RD_OK && cc[0].nsets)
 		p->sets_n = cc[0].nsets;
-	if (rc == RD_OK && cc[0].nl2s && l2pack_add(&p->pk, cc[0].l2s, cc[0].nl2s) < 0)
+	if (rc == RD_OK && ((cc[0].pk.n && l2pack_cat(&p->pk, &cc[0].pk) < 0) ||
+			    (cc[0].nl2s && l2pack_add(&p->pk, cc[0].l2s, cc[0].nl2s) < 0)))
 		rc = RD_ENOMEM;
 	if (spend && spend->spare)
 		p->spare = spend->spare;

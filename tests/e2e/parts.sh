@@ -90,6 +90,26 @@ PY
 [ $n -eq 14 ]
 result "parts numbered over their own blocks: the whole kernel's bytes (mappings, stores, a preset's max_threads)" $((ok | $?))
 
+# a part's records for the L2 packed as they come (every 65,536: gemm
+# 128 x 128, NK 1,024 on 2 SMs with a 16 KiB L1, 671 K misses): the whole
+# kernel's bytes, streamed and built in chunks
+ok=0
+n=0
+G="-s gpu.cores=2 -s l2.size=1048576 -s gpu.max_threads=0 -D NI=128 -D NJ=128 -D NK=1024"
+# shellcheck disable=SC2086
+whole_vs_parts 0 "gemm, L2 records packed" run -q --no-timing -f json $G samples/polybench/gemm.kdesc
+export RDSCOPE_STREAM=0
+# shellcheck disable=SC2086
+whole_vs_parts 0 "gemm, L2 records packed, chunks" run -q --no-timing -f json $G \
+	samples/polybench/gemm.kdesc
+unset RDSCOPE_STREAM
+python3 - "$T/b" <<'PY' || ok=1
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["counts"]["misses"] > 4 * 65536, r["counts"]["misses"]
+PY
+result "a part's records for the L2 packed as they come: the whole kernel's bytes" $ok
+
 # built in chunks (RDSCOPE_STREAM=0), over the limit in a part, the
 # message says what makes a part smaller: one block alone (131,072 loads)
 # over it, only smaller sizes; an SM's blocks (4 cores: 8 blocks each) over
