@@ -135,7 +135,9 @@ int kdesc_count(trace_reader *r, rd_count *c, uint32_t line, int skip_stores,
  * must not outlive its reader. A cursor is one thread's position in its
  * program, private to one user. kd_stream_new: NULL with the reader's
  * message set (err) on an error of the launch (grid, block, threads) or
- * no memory.
+ * no memory. As the model's rd_access_src (rdscope.h) of a part: open(t)
+ * is kd_cursor_new(s, part_block[t / block size], t % block size), next
+ * kd_cursor_next, close kd_cursor_free (kdesc_part.c, tests/test_kcursor.c).
  */
 typedef struct kd_stream kd_stream;
 typedef struct kd_cursor kd_cursor;
@@ -173,6 +175,7 @@ size_t kd_stream_cursor_bytes(const kd_stream *s);
  */
 int64_t kd_cursor_next(kd_cursor *c, uint64_t *addr, uint16_t *bytes, uint8_t *store,
 		       uint32_t max);
+/* The error's message ("" before any). */
 const char *kd_cursor_error(const kd_cursor *c);
 void kd_cursor_free(kd_cursor *c);
 
