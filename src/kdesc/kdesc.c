@@ -44,11 +44,6 @@ void kdesc_set_max_threads(trace_reader *r, uint32_t cap)
 	}
 }
 
-int kdesc_is(const trace_reader *r)
-{
-	return r && r->load == kd_load;
-}
-
 static void kd_close(trace_reader *rr)
 {
 	kdesc *d = (kdesc *)rr;

@@ -805,6 +805,13 @@ int kd_load(trace_reader *rr, rd_kernel **out)
 	return kd_load_blocks(rr, NULL, NULL, NULL, out);
 }
 
+/* (here, beside kd_load: kdesc.c's readers and kdesc_cursor.c's streams
+ * both ask, and kdesc.c calls the stream's part, kdesc_part.c) */
+int kdesc_is(const trace_reader *r)
+{
+	return r && r->load == kd_load;
+}
+
 /* Accesses of a chunk of a part built in chunks (kd_load_chunks): once a
  * chunk has this many, the next block starts the next one. A chunk's
  * accesses are in memory with the part's requests (about 10 to 18 bytes
