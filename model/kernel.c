@@ -1071,3 +1071,89 @@ int rd_kernel_builder_add_serial(rd_kernel_builder *b, const rd_kernel *k)
 	}
 	return 0;
 }
+
+/* ---------------------------------------------------------------- a part read in place */
+
+typedef struct ksrc {
+	rd_access_src base; /* first: the handle is this struct */
+	const rd_kernel *k;
+	uint32_t *blocks, n, bs;
+} ksrc;
+
+typedef struct ksrc_cur {
+	const rd_kernel *k;
+	uint64_t li, le, si, se, pos;
+} ksrc_cur;
+
+static void *ksrc_open(void *ctx, uint32_t t)
+{
+	ksrc *s = ctx;
+	if (t / s->bs >= s->n)
+		return NULL;
+	ksrc_cur *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	const rd_kernel *k = s->k;
+	uint64_t T = (uint64_t)s->blocks[t / s->bs] * s->bs + t % s->bs;
+	c->k = k;
+	if (T < k->nthreads) {
+		c->li = k->thread_first[T];
+		c->le = k->thread_first[T + 1];
+	}
+	if (k->nstores && k->store_tid && T <= UINT32_MAX - 1)
+		rd_kernel_store_range(k, (uint32_t)T, (uint32_t)T + 1, &c->si, &c->se);
+	return c;
+}
+
+/* The thread's loads and stores merged in program order (store_pos: a
+ * store's place among them). */
+static int64_t ksrc_next(void *cur, uint64_t *addr, uint16_t *bytes, uint8_t *store, uint32_t max)
+{
+	ksrc_cur *c = cur;
+	const rd_kernel *k = c->k;
+	uint32_t n = 0;
+	while (n < max) {
+		if (c->si < c->se && (k->store_pos[c->si] == c->pos || c->li == c->le)) {
+			addr[n] = k->store_addr[c->si];
+			bytes[n] = k->store_bytes[c->si++];
+			store[n++] = 1;
+		} else if (c->li < c->le) {
+			addr[n] = k->addr[c->li];
+			bytes[n] = k->bytes[c->li++];
+			store[n++] = 0;
+		} else {
+			break;
+		}
+		c->pos++;
+	}
+	return n;
+}
+
+static void ksrc_close(void *cur)
+{
+	free(cur);
+}
+
+rd_access_src *rd_kernel_src_new(const rd_kernel *k, const uint32_t *blocks, uint32_t n)
+{
+	ksrc *s = calloc(1, sizeof *s);
+	if (!s || !k->block_size || !(s->blocks = malloc((n ? n : 1) * sizeof *s->blocks))) {
+		free(s);
+		return NULL;
+	}
+	memcpy(s->blocks, blocks, (size_t)n * sizeof *s->blocks);
+	s->k = k;
+	s->n = n;
+	s->bs = k->block_size;
+	s->base = (rd_access_src){s, ksrc_open, ksrc_next, ksrc_close};
+	return &s->base;
+}
+
+void rd_kernel_src_free(rd_access_src *src)
+{
+	if (!src)
+		return;
+	ksrc *s = (ksrc *)src;
+	free(s->blocks);
+	free(s);
+}

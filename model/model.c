@@ -1500,9 +1500,14 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 	uint64_t nt = (uint64_t)shape->part_nblocks * bs;
 	if (nt > RD_MAX_THREAD_ID + 1ull)
 		return RD_EINVAL;
-	sp->nthreads = nt;
-	sp->loads = calloc(nt ? nt : 1, sizeof *sp->loads);
-	sp->stores = calloc(nt ? nt : 1, sizeof *sp->stores);
+	/* (gpu.max_threads: the threads below it, in the launch's ids, as the
+	 * schedule keeps them; those after are not read) */
+	uint64_t all = nt;
+	if (c->max_threads && rd_kernel_threads_below(shape, c->max_threads) < nt)
+		nt = rd_kernel_threads_below(shape, c->max_threads);
+	sp->nthreads = all;
+	sp->loads = calloc(all ? all : 1, sizeof *sp->loads);
+	sp->stores = calloc(all ? all : 1, sizeof *sp->stores);
 	if (!sp->loads || !sp->stores || linemap_init(&sp->lines.map, 1 << 14) < 0)
 		return RD_ENOMEM;
 	rd_coal w;
@@ -1517,6 +1522,8 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 	for (uint64_t t0 = 0; t0 < nt && rc == RD_OK; wi++) {
 		uint32_t in_block = (uint32_t)(t0 % bs);
 		uint32_t n = bs - in_block < ws ? bs - in_block : ws;
+		if (n > nt - t0)
+			n = (uint32_t)(nt - t0);
 		coal_feed *f = coal_feed_new(src, (uint32_t)t0, n, ws, c->l1_line, c->l1_sector,
 					     c->stores != RD_STORES_IGNORE);
 		if (!f) {
@@ -1578,6 +1585,27 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 		sp->wif[wi] = sp->co.ninstr;
 	free(w.req);
 	free(w.instr_req_first);
+	/* the threads past gpu.max_threads counted only (the launch's threads,
+	 * as a part built whole has them) */
+	uint64_t a[64];
+	uint16_t by[64];
+	uint8_t st[64];
+	for (uint64_t t = nt; t < all && rc == RD_OK; t++) {
+		void *cur = src->open(src->ctx, (uint32_t)t);
+		if (!cur) {
+			rc = RD_EINVAL;
+			break;
+		}
+		int64_t n;
+		while ((n = src->next(cur, a, by, st, 64)) > 0)
+			for (int64_t i = 0; i < n; i++) {
+				sp->stores[t] += st[i] != 0;
+				sp->loads[t] += st[i] == 0;
+			}
+		if (n < 0)
+			rc = RD_EINVAL;
+		src->close(cur);
+	}
 	return rc;
 }
 
@@ -1635,15 +1663,12 @@ static int stream_take(rd_model *m, const rd_config *c, stream_pre *sp, const ui
 	m->have_sched = 1;
 	m->sched_key = *c;
 	m->stage_runs[RD_STAGE_SCHED]++;
-	/* (gpu.max_threads ending the part inside a block would drop threads
-	 * with accesses that the lines were named over; the requests per set
-	 * are counted for one core) */
-	uint32_t used = m->k->nthreads, cores = 0;
-	if (c->stores != RD_STORES_IGNORE && m->k->store_threads > used)
-		used = m->k->store_threads;
+	/* (the requests per set are counted for one core; the threads the
+	 * lines were named over are those the schedule keeps, stream_read) */
+	uint32_t cores = 0;
 	for (uint32_t i = 0; i < m->sched.ncores; i++)
 		cores += m->sched.core_first[i] != m->sched.core_first[i + 1];
-	if (m->sched.nthreads != used || cores > 1)
+	if (cores > 1)
 		return RD_EINVAL;
 	memset(&m->coal, 0, sizeof m->coal);
 	if (sp->keep) { /* the requests kept: the part's coalescing, as built whole */

@@ -1473,6 +1473,11 @@ int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
  * as on a part built whole, and read nothing again. Default
  * RD_STREAM_KEEP; 0 reads every part again in each case. */
 #define RD_STREAM_KEEP ((uint64_t)1 << 23)
+/* A source reading the part of kernel k made of its blocks blocks[0..n)
+ * (its own block numbers, in order) from k's arrays as they are (a mapped
+ * file's: nothing copied; k must outlive it); NULL: no memory. */
+rd_access_src *rd_kernel_src_new(const rd_kernel *k, const uint32_t *blocks, uint32_t n);
+void rd_kernel_src_free(rd_access_src *src);
 void rd_parts_set_stream_keep(rd_parts *p, uint64_t requests);
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r);
 void rd_parts_free(rd_parts *p);

@@ -310,18 +310,16 @@ static void *parts_worker(void *arg)
  * between parts, NULL: never; partial(stop_ctx, ...) after each part but
  * the last, NULL: never): EXIT_OK with *res, else the exit status with why
  * in err (*stopped set when stop ended it). */
-/* Stream a description's parts (rd_parts_add_stream: the same results,
- * its accesses never built)? The paper's model only, and where
- * gpu.max_threads ends no block inside it (a streamed part names its
- * lines over whole blocks). RDSCOPE_STREAM=0 builds them in chunks as
- * before (tests/e2e/stream.sh compares the two). */
-static int batch_stream_parts(const rd_config *cfg, const rd_kernel *shape)
+/* Stream a kernel's parts where the reader can (rd_parts_add_stream: the
+ * same results, its accesses never built or copied)? The paper's model
+ * only. RDSCOPE_STREAM=0 builds (a description's, in chunks) or copies
+ * (a mapped .rdt's) them as before (tests/e2e/streamed.sh compares). */
+static int batch_stream_parts(const rd_config *cfg)
 {
 	const char *e = getenv("RDSCOPE_STREAM");
 	if (e && !strcmp(e, "0"))
 		return 0;
-	return cfg->model == RD_PROFILE_PAPER && shape->block_size &&
-	       cfg->max_threads % shape->block_size == 0;
+	return cfg->model == RD_PROFILE_PAPER;
 }
 
 static int parts_model(const cli *c, const rd_config *cfg, const char *spec, input *in,
@@ -380,7 +378,7 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 	parts_run pr = {.c = c, .cfg = cfg, .spec = spec, .in = in, .p = p, .cores = cores, .n = n,
 			.ctx = &ctx, .threads = (int)(all / jobs), .all = (int)all,
 			.stop = stop, .partial = partial, .stop_ctx = stop_ctx,
-			.stream = batch_stream_parts(cfg, shape)};
+			.stream = batch_stream_parts(cfg)};
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_mutex_init(&pr.turn, NULL);
 	pthread_t th[64];

@@ -591,6 +591,8 @@ static int rdt_part(rdt_reader *r, const rd_kernel *w, int (*keep)(void *ctx, ui
 	return TRACE_OK;
 }
 
+static int rdt_whole(rdt_reader *r);
+
 /*
  * A kernel past the load limit (RDSCOPE_MAX_LOADS), read from a mapped
  * file, is modelled in parts (rd_parts): the whole kernel is lent from the
@@ -621,6 +623,15 @@ static int rdt_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t blo
 		return rdt_fail(r, "kernel %s: cannot be read in parts (stores counted only, or "
 				   "the file not mapped)", r->name),
 		       TRACE_EINPUT;
+	int rc = rdt_whole(r);
+	return rc != TRACE_OK ? rc : rdt_part(r, r->whole, keep, ctx, nblocks, out);
+}
+
+/* The current kernel whole (r->whole), lent from the mapping and checked
+ * once for its parts. */
+static int rdt_whole(rdt_reader *r)
+{
+	trace_reader *rr = &r->base;
 	if (!r->whole) {
 		r->unlimited = 1;
 		int rc = rdt_load(rr, &r->whole);
@@ -641,7 +652,63 @@ static int rdt_load_blocks(trace_reader *rr, int (*keep)(void *ctx, uint64_t blo
 			map_drop(r->map, w->store_bytes, w->nstores * sizeof *w->store_bytes);
 		}
 	}
-	return rdt_part(r, r->whole, keep, ctx, nblocks, out);
+	return TRACE_OK;
+}
+
+/*
+ * The part rdt_load_blocks would copy out, streamed (trace_reader.
+ * load_stream): its shape and a source reading its threads from the
+ * mapped kernel in place (rd_kernel_src_new), nothing copied; its load
+ * limit is gone. Only where rdt_load_blocks gives parts (a mapped file,
+ * stores in the trace).
+ */
+static int rdt_load_stream(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), void *ctx,
+			   rd_kernel **shape, rd_access_src **src)
+{
+	rdt_reader *r = (rdt_reader *)rr;
+	*shape = NULL;
+	*src = NULL;
+	const unsigned char *e = r->data + r->table + (uint64_t)(r->next - 1) * r->entry;
+	int counted = get64(e + 40) && (r->version < 3 || (!get64(e + 64) && !get32(e + 72)));
+	if (!r->map || !little_endian() || counted)
+		return rdt_fail(r, "kernel %s: cannot be streamed (stores counted only, or the file "
+				   "not mapped)", r->name),
+		       TRACE_EINPUT;
+	int rc = rdt_whole(r);
+	if (rc != TRACE_OK)
+		return rc;
+	const rd_kernel *w = r->whole;
+	uint64_t bs = w->block_size, nt = w->nthreads > w->store_threads ? w->nthreads
+									 : w->store_threads;
+	uint64_t nb = bs ? (nt + bs - 1) / bs : 0, kept = 0;
+	for (uint64_t b = 0; b < nb; b++)
+		kept += keep(ctx, b) != 0;
+	uint32_t *ids = malloc((kept ? kept : 1) * sizeof *ids);
+	rd_kernel *k = calloc(1, sizeof *k);
+	if (ids && k && (k->name = strdup(w->name))) {
+		uint64_t j = 0;
+		for (uint64_t b = 0; b < nb; b++)
+			if (keep(ctx, b))
+				ids[j++] = (uint32_t)b;
+		*src = rd_kernel_src_new(w, ids, (uint32_t)kept);
+	}
+	if (!*src) {
+		free(ids);
+		rd_kernel_free(k);
+		r->base.oom = 1;
+		return rdt_fail(r, "out of memory"), TRACE_ENOMEM;
+	}
+	memcpy(k->block_dim, w->block_dim, sizeof k->block_dim);
+	k->block_size = w->block_size;
+	rd_kernel_set_part_blocks(k, ids, (uint32_t)kept);
+	*shape = k;
+	return TRACE_OK;
+}
+
+static const char *rdt_stream_error(const rd_access_src *src)
+{
+	(void)src;
+	return NULL; /* (the kernel was checked whole: reading it cannot fail) */
 }
 
 static void rdt_close(trace_reader *rr)
@@ -695,6 +762,9 @@ trace_reader *trace_rdt_reader(textin *t, char *err, size_t errlen, int *oom)
 	r->base.next = rdt_next;
 	r->base.load = rdt_load;
 	r->base.load_blocks = rdt_load_blocks;
+	r->base.load_stream = rdt_load_stream;
+	r->base.stream_error = rdt_stream_error;
+	r->base.stream_free = rd_kernel_src_free;
 	r->base.shape_past_limit = 1;
 	r->base.close = rdt_close;
 	r->base.err = err;

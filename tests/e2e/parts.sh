@@ -200,10 +200,11 @@ case "$RDSCOPE" in
 esac
 
 # ---------------------------------------------------------------- .rdt
-# a mapped .rdt kernel past the load limit runs in parts copied out of the
-# file (the whole kernel checked once): the bytes of the kernel run whole
-# (no limit), on several kernels, launches, stores and configurations;
-# within the limit it is read whole as before; a part over it says so
+# a mapped .rdt kernel past the load limit runs in parts streamed from the
+# mapped file, or copied out of it (RDSCOPE_STREAM=0; the whole kernel
+# checked once): the bytes of the kernel run whole (no limit), on several
+# kernels, launches, stores and configurations; within the limit it is
+# read whole as before; a part copied over it says so
 ok=0
 n=0
 for f in samples/kernels/matmul.kdesc samples/polybench/fdtd-2d.kdesc:small \
@@ -221,17 +222,21 @@ for f in samples/kernels/matmul.kdesc samples/polybench/fdtd-2d.kdesc:small \
 		RDSCOPE_MAX_LOADS=$((mx / 3)) "$RDSCOPE" run -q --no-timing -j 2 -f json $cfg \
 			"$T/$b.rdt" >"$T/b" 2>"$T/be" && cmp -s "$T/a" "$T/b" ||
 			{ echo "# $b.rdt $cfg differs"; ok=1; }
+		# shellcheck disable=SC2086
+		RDSCOPE_STREAM=0 RDSCOPE_MAX_LOADS=$((mx / 3)) "$RDSCOPE" run -q --no-timing -j 2 \
+			-f json $cfg "$T/$b.rdt" >"$T/b" 2>"$T/be" && cmp -s "$T/a" "$T/b" ||
+			{ echo "# $b.rdt $cfg differs, copied"; ok=1; }
 	done
 done
 RDSCOPE_MAX_LOADS=1000000 RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -p hopper-h100 \
 	"$T/matmul.rdt" >/dev/null 2>"$T/ae"
 ra=$?
-RDSCOPE_MAX_LOADS=100000 "$RDSCOPE" run -q --no-timing -p hopper-h100 "$T/matmul.rdt" \
-	>/dev/null 2>"$T/be"
+RDSCOPE_STREAM=0 RDSCOPE_MAX_LOADS=100000 "$RDSCOPE" run -q --no-timing -p hopper-h100 \
+	"$T/matmul.rdt" >/dev/null 2>"$T/be"
 rb=$?
 [ $ok -eq 0 ] && [ $n -eq 12 ] && [ $ra -eq 2 ] && grep -q "4194304 loads, more than 1000000" "$T/ae" &&
 	[ $rb -eq 2 ] && grep -q "kernel matmul: more than 100000 loads in one SM's 1 block, which it models at once" "$T/be"
-result ".rdt past the load limit: in parts copied from the mapped file, the whole kernel's bytes" $?
+result ".rdt past the load limit: in parts streamed or copied from the mapped file, the whole kernel's bytes" $?
 
 # ---------------------------------------------------------------- validate
 # validate models in parts too: the same bytes as the whole kernels, and
