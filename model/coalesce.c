@@ -1047,20 +1047,9 @@ static int feed_fill(coal_feed *f, feed_lane *L)
 	return 0;
 }
 
-/* *p (of *cap entries of size) with room for need (doubled). */
 static int feed_room(void **p, uint64_t *cap, uint64_t need, size_t size)
 {
-	if (need <= *cap)
-		return 0;
-	uint64_t nc = *cap ? *cap * 2 : 256;
-	while (nc < need)
-		nc *= 2;
-	void *q = realloc(*p, nc * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = nc;
-	return 0;
+	return vec_room(p, cap, need, size, 256);
 }
 
 int64_t coal_feed_more(coal_feed *f, rd_coal *co, uint64_t *rcap, uint64_t *icap, linemap *map,

@@ -20,6 +20,23 @@ static inline void *vec_grow(void *v, uint32_t *cap, size_t size, uint32_t first
 	return nv;
 }
 
+/* *p (of *cap entries of size) with room for need entries: doubled from
+ * first (0 or -1: no memory, *p and *cap as they were). */
+static inline int vec_room(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t first)
+{
+	if (need <= *cap)
+		return 0;
+	uint64_t nc = *cap ? *cap * 2 : first;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
 /* ---- line address -> dense id (coalesce.c's lines, the L2's) ---------- */
 /* A slot holds its key and id side by side: a probe of a table larger
  * than the CPU's caches misses once, not once for the key and once more

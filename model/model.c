@@ -1262,20 +1262,9 @@ void rd_part_builder_free(rd_part_builder *b)
 	free(b);
 }
 
-/* *p (of *cap entries of size) with room for need: doubled (-1: memory). */
 static int room_for(void **p, uint64_t *cap, uint64_t need, size_t size)
 {
-	if (need <= *cap)
-		return 0;
-	uint64_t nc = *cap ? *cap * 2 : 1024;
-	while (nc < need)
-		nc *= 2;
-	void *q = realloc(*p, nc * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = nc;
-	return 0;
+	return vec_room(p, cap, need, size, 1024);
 }
 
 /* The chunk's requests (co, over schedule s) after the part's (the first
@@ -1420,19 +1409,28 @@ int rd_part_builder_shell(rd_part_builder *b, rd_kernel *k)
 
 /* m's schedule built over its (shell) kernel, and b's requests taken as
  * its coalescing, as stages_prepare would make them over the whole part. */
-static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
+/* m's schedule over its shell kernel, whose threads with stores are
+ * stid[0..nstid) (the schedule reads of the stores which threads have
+ * some: each once, as if one store each), as stages_prepare's stage. */
+static int part_sched(rd_model *m, const rd_config *c, const uint32_t *stid, uint64_t nstid)
 {
-	/* (the schedule reads of the stores which threads have some: the
-	 * kernel's threads with stores, once each, as if one store each) */
 	rd_kernel v = *m->k;
-	v.store_tid = b->stid;
-	v.nstores = b->nstid;
+	v.store_tid = (uint32_t *)stid;
+	v.nstores = nstid;
 	int rc = sched_build(&m->sched, &v, c);
 	if (rc)
 		return rc;
 	m->have_sched = 1;
 	m->sched_key = *c;
 	m->stage_runs[RD_STAGE_SCHED]++;
+	return RD_OK;
+}
+
+static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
+{
+	int rc = part_sched(m, c, b->stid, b->nstid);
+	if (rc)
+		return rc;
 	if (m->sched.nwarps != b->nwarps)
 		return RD_EINVAL; /* (the chunks were not the part's blocks) */
 	rd_coal *co = &b->co;
@@ -1654,15 +1652,9 @@ static int stream_shell(const stream_pre *sp, rd_kernel *k, uint32_t **stid, uin
 static int stream_take(rd_model *m, const rd_config *c, stream_pre *sp, const uint32_t *stid,
 		       uint64_t nstid)
 {
-	rd_kernel v = *m->k;
-	v.store_tid = (uint32_t *)stid;
-	v.nstores = nstid;
-	int rc = sched_build(&m->sched, &v, c);
+	int rc = part_sched(m, c, stid, nstid);
 	if (rc)
 		return rc;
-	m->have_sched = 1;
-	m->sched_key = *c;
-	m->stage_runs[RD_STAGE_SCHED]++;
 	/* (the requests per set are counted for one core; the threads the
 	 * lines were named over are those the schedule keeps, stream_read) */
 	uint32_t cores = 0;

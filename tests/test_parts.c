@@ -451,63 +451,51 @@ static void test_launch_ids(void **state)
 	rd_kernel_free(k);
 }
 
-/* A part's accesses read from the part built whole (rd_access_src): a
- * thread's loads and stores in program order (store_pos), at most batch
- * at a time. */
+/* A part's accesses read from the part built whole (rd_kernel_src_new over
+ * its own blocks), at most batch at a time, its cursors counted. */
 typedef struct kc_src {
 	const rd_kernel *k;
 	uint32_t batch;
 	_Atomic int opened, closed; /* (the cases open cursors on their own threads) */
+	rd_access_src *in;
 } kc_src;
-
-typedef struct kc_cur {
-	kc_src *src;
-	uint64_t li, le, si, se, pos;
-} kc_cur;
 
 static void *kc_open(void *ctx, uint32_t t)
 {
 	kc_src *s = ctx;
-	const rd_kernel *k = s->k;
-	kc_cur *c = calloc(1, sizeof *c);
+	if (!s->in) { /* (made by the first open, on the caller's thread) */
+		uint32_t *ids = malloc((s->k->part_nblocks + 1) * sizeof *ids);
+		assert_non_null(ids);
+		for (uint32_t b = 0; b < s->k->part_nblocks; b++)
+			ids[b] = b;
+		s->in = rd_kernel_src_new(s->k, ids, s->k->part_nblocks);
+		assert_non_null(s->in);
+		free(ids);
+	}
+	void *c = s->in->open(s->in->ctx, t);
 	assert_non_null(c);
-	c->src = s;
-	c->li = t < k->nthreads ? k->thread_first[t] : 0;
-	c->le = t < k->nthreads ? k->thread_first[t + 1] : 0;
-	if (k->nstores)
-		rd_kernel_store_range(k, t, t + 1, &c->si, &c->se);
 	s->opened++;
-	return c;
+	void **pc = malloc(2 * sizeof *pc);
+	assert_non_null(pc);
+	pc[0] = s;
+	pc[1] = c;
+	return pc;
 }
 
 static int64_t kc_next(void *cur, uint64_t *addr, uint16_t *bytes, uint8_t *store, uint32_t max)
 {
-	kc_cur *c = cur;
-	const rd_kernel *k = c->src->k;
-	uint32_t n = 0, lim = max < c->src->batch ? max : c->src->batch;
-	while (n < lim) {
-		if (c->si < c->se && k->store_pos[c->si] == c->pos) {
-			addr[n] = k->store_addr[c->si];
-			bytes[n] = k->store_bytes[c->si++];
-			store[n++] = 1;
-		} else if (c->li < c->le) {
-			addr[n] = k->addr[c->li];
-			bytes[n] = k->bytes[c->li++];
-			store[n++] = 0;
-		} else {
-			assert_true(c->si == c->se); /* (a store after the loads: its position) */
-			break;
-		}
-		c->pos++;
-	}
-	return n;
+	void **pc = cur;
+	kc_src *s = pc[0];
+	return s->in->next(pc[1], addr, bytes, store, max < s->batch ? max : s->batch);
 }
 
 static void kc_close(void *cur)
 {
-	kc_cur *c = cur;
-	c->src->closed++;
-	free(c);
+	void **pc = cur;
+	kc_src *s = pc[0];
+	s->in->close(pc[1]);
+	s->closed++;
+	free(pc);
 }
 
 /* Parts streamed (rd_parts_add_stream: each thread's accesses read a
@@ -531,7 +519,7 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 	rd_parts_set_stream_keep(p, keep);
 	for (int core = 0; core < CORES; core++) {
 		rd_kernel *w = build(&c, core); /* the part built whole: the source */
-		kc_src src = {w, batch, 0, 0};
+		kc_src src = {w, batch, 0, 0, NULL};
 		rd_access_src as = {&src, kc_open, kc_next, kc_close};
 		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
 		assert_non_null(shape);
@@ -548,6 +536,7 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 		if (c.max_threads) { /* (threads past it are not read) */
 			assert_int_equal(src.opened, src.closed);
 			rd_kernel_free(shape);
+			rd_kernel_src_free(src.in);
 			rd_kernel_free(w);
 			continue;
 		}
@@ -563,6 +552,7 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 		assert_memory_equal(shape->thread_first, w->thread_first,
 				    (w->nthreads + 1) * sizeof *w->thread_first);
 		rd_kernel_free(shape);
+		rd_kernel_src_free(src.in);
 		rd_kernel_free(w);
 	}
 	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
@@ -673,7 +663,7 @@ static void test_parts_stream_long(void **state)
 			rd_parts_set_threads(p, 2);
 		for (int core = 0; core < CORES; core++) {
 			rd_kernel *w = build_long(&c, core, 700, x == 6 ? 64 : BS);
-			kc_src src = {w, 13, 0, 0};
+			kc_src src = {w, 13, 0, 0, NULL};
 			rd_access_src as = {&src, kc_open, kc_next, kc_close};
 			rd_kernel *shape = rd_kernel_builder_finish(
 				rd_kernel_builder_new("long", x == 6 ? 64 : BS, 1, 1));
@@ -684,6 +674,7 @@ static void test_parts_stream_long(void **state)
 			assert_int_equal(rd_parts_add_stream(p, shape, &as, NULL, NULL), RD_OK);
 			assert_int_equal(src.opened, src.closed);
 			rd_kernel_free(shape);
+			rd_kernel_src_free(src.in);
 			rd_kernel_free(w);
 		}
 		rd_kernel *shape =
@@ -714,7 +705,7 @@ static void test_parts_stream_refused(void **state)
 		if (!p)
 			continue; /* (not a configuration parts take at all) */
 		rd_kernel *w = build(&c, 1);
-		kc_src src = {w, 7, 0, 0};
+		kc_src src = {w, 7, 0, 0, NULL};
 		rd_access_src as = {&src, kc_open, kc_next, kc_close};
 		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
 		uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
@@ -726,6 +717,7 @@ static void test_parts_stream_refused(void **state)
 		assert_int_equal(ready, 1);
 		assert_int_equal(src.opened, src.closed);
 		rd_kernel_free(shape);
+		rd_kernel_src_free(src.in);
 		rd_kernel_free(w);
 		rd_parts_free(p);
 	}

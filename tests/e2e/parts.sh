@@ -162,18 +162,6 @@ result "in parts, chunks of a block and of a few blocks: the whole kernel's byte
 # 1/32 of that), peaks (VmHWM, read as it runs) under 120 MB in chunks and
 # over 150 MB built whole (RDSCOPE_PART_CHUNK past the part: the control),
 # the same bytes. (Not under sanitizers, whose shadow memory is resident.)
-peak_kb() { # CMD...: runs it (stdout in $T/pk), prints its peak resident KB
-	"$@" >"$T/pk" 2>/dev/null &
-	pid=$!
-	hwm=0
-	while kill -0 $pid 2>/dev/null; do
-		v=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$pid/status 2>/dev/null)
-		[ -n "$v" ] && hwm=$v
-		sleep 0.02
-	done
-	wait $pid || hwm=-1
-	echo $hwm
-}
 case "$RDSCOPE" in
 *asan* | *tsan* | *ubsan*)
 	echo "# the peak resident memory of a part skipped under sanitizers"

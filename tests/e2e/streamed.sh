@@ -77,18 +77,6 @@ kernels = ( { name = "sweeps"; grid = [16]; block = [256];
              do = ( { for = "i = threadIdx.x; i < 16384; i += 256";
                       do = ( "load a[blockIdx.x][i]" ); } ); } ); } );
 EOF
-peak_kb() { # CMD...: runs it (stdout in $T/pk), prints its peak resident KB
-	"$@" >"$T/pk" 2>/dev/null &
-	pid=$!
-	hwm=0
-	while kill -0 $pid 2>/dev/null; do
-		v=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$pid/status 2>/dev/null)
-		[ -n "$v" ] && hwm=$v
-		sleep 0.02
-	done
-	wait $pid || hwm=-1
-	echo $hwm
-}
 case "$RDSCOPE" in
 *asan* | *tsan* | *ubsan*)
 	echo "# the peak resident memory skipped under sanitizers"
