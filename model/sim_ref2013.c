@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { LANE_SKEW = 16 };
+#define NOT_ON UINT32_MAX
+
 /* A step's landings: hits and misses apart, each in insertion order. */
 typedef struct rbucket {
 	uint32_t *v[2]; /* [0]: hits' lines, [1]: misses' lines */
@@ -32,6 +35,9 @@ typedef struct ref_state {
 	rd_rng rng;
 	rd_halfnormal latdist;
 	uint64_t *cur;         /* per thread: its next load's index */
+	/* per load a, at a + LANE_SKEW * its thread: its line, or NOT_ON
+	 * (coalesced away) */
+	uint32_t *acc;
 	int draw;              /* latencies are drawn (sigma > 0) */
 	uint8_t *outst;        /* per line: in the unique outstanding set */
 	uint32_t nout;         /* size of that set (the reference's M) */
@@ -183,10 +189,10 @@ static inline __attribute__((always_inline)) int warp_step(ref_state *rs, uint32
 {
 	const rd_kernel *k = rs->in->k;
 	const rd_sched *s = rs->in->s;
-	const rd_coal *co = rs->in->co;
 	const sim_params *p = rs->p;
 	const uint64_t *first = k->thread_first;
 	uint64_t *cur = rs->cur;
+	const uint32_t *acc = rs->acc;
 	int events = exact && p->record_events && rs->in->cb && rs->in->cb->event;
 	int shadow = exact && p->shadow;
 	int persets = exact && rs->out->nsets;
@@ -211,9 +217,9 @@ static inline __attribute__((always_inline)) int warp_step(ref_state *rs, uint32
 				continue;
 			}
 			cur[t] = a + 1;
-			if (!co->load_on[a])
+			uint32_t l = acc[a + (uint64_t)t * LANE_SKEW];
+			if (l == NOT_ON)
 				continue;
-			uint32_t l = co->load_line[a];
 			int64_t d = ref_distance(rs, l, exact);
 			int fa_hit = shadow && stack_hit_inline(&rs->fa, l);
 			uint32_t used0 = rs->nout;
@@ -345,12 +351,35 @@ static int ref_loop_window(ref_state *rs)
 	return ref_loop(rs, 0);
 }
 
+/*
+ * The lanes' lines in one array, each thread's run shifted by LANE_SKEW
+ * entries (64 bytes) from the last: a warp's lanes read 32 threads' runs
+ * at once, and runs of 1024 loads (4 KiB apart, as k's and co's arrays
+ * have them) would all fall in one set of the CPU's L1 cache.
+ */
+static uint32_t *acc_build(const rd_kernel *k, const rd_coal *co, uint32_t nthreads)
+{
+	uint64_t n = k->thread_first[nthreads] + (uint64_t)nthreads * LANE_SKEW;
+	uint32_t *acc = malloc((n ? n : 1) * sizeof *acc);
+	if (!acc)
+		return NULL;
+	for (uint32_t t = 0; t < nthreads; t++) {
+		uint32_t *o = acc + (uint64_t)t * LANE_SKEW;
+		for (uint64_t a = k->thread_first[t]; a < k->thread_first[t + 1]; a++)
+			/* (without a branch: an off load's line, which may never
+			 * have been written, is masked whole) */
+			o[a] = co->load_line[a] | ((uint32_t)co->load_on[a] - 1);
+	}
+	return acc;
+}
+
 static void ref_free(ref_state *rs)
 {
 	stack_free(&rs->st);
 	stack_free(&rs->fa);
 	halfnormal_free(&rs->latdist);
 	free(rs->cur);
+	free(rs->acc);
 	free(rs->outst);
 	if (rs->wheel)
 		for (uint64_t i = 0; i <= rs->wmask; i++) {
@@ -369,19 +398,11 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 	const rd_coal *co = in->co;
 	ref_state rs = {.in = in, .p = p, .out = out};
 	int rc = RD_ENOMEM;
-	/* quirk: blocks are dealt to cores, but only core 0 is simulated */
-	uint32_t b0 = s->core_first[0], nb = s->core_first[1] - b0;
-	uint32_t *cap = calloc(p->nsets ? p->nsets : 1, sizeof *cap);
-	if (!cap)
-		goto out;
-	for (uint32_t i = 0; i < nb; i++)
-		for (uint32_t j = 0; j < s->warps_per_block; j++) {
-			uint32_t w = s->core_blocks[b0 + i] * s->warps_per_block + j;
-			for (uint32_t t = s->warp_t0[w]; t < s->warp_t0[w] + s->warp_nt[w]; t++)
-				for (uint64_t a = k->thread_first[t]; a < k->thread_first[t + 1]; a++)
-					if (co->load_on[a])
-						cap[p->set_of[co->load_line[a]]]++;
-		}
+	/* quirk: blocks are dealt to cores, but only core 0 is simulated.
+	 * Each request updates its set's stack once, when it lands: core 0's
+	 * row of set_cap (its requests per set, a request per leading lane
+	 * here) sizes the stacks. */
+	const uint32_t *cap = p->set_cap;
 	rs.exact = p->case_id == RD_CASE_FULL;
 	int src = stack_init(&rs.st, p->nsets, cap, co->nlines ? co->nlines : 1, p->set_of,
 			     rs.exact ? 0 : p->ways + 1, rs.exact);
@@ -391,7 +412,6 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 	if (!src && p->shadow)
 		src = stack_init(&rs.fa, 1, &fa_cap, co->nlines ? co->nlines : 1, p->shadow_set_of,
 				 p->sets * p->ways, 0);
-	free(cap);
 	if (src)
 		goto out;
 	rs.cur = malloc((s->nthreads ? s->nthreads : 1) * sizeof *rs.cur);
@@ -409,6 +429,8 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 	rs.wheel = calloc(wn, sizeof *rs.wheel);
 	rs.fcap = (uint64_t)s->active_blocks * s->warps_per_block + 1;
 	rs.fifo = malloc(rs.fcap * sizeof *rs.fifo);
+	if (rs.cur && !(rs.acc = acc_build(k, co, s->nthreads)))
+		goto out;
 	if (!rs.cur || !rs.outst || !rs.wheel || !rs.fifo)
 		goto out;
 	if (p->record_events && counts_sets(out, p->nsets) < 0)
