@@ -1380,6 +1380,44 @@ static void test_zero_latency_is_core_model(void **state)
 	}
 }
 
+/* The reference profile's cases 1-3 keep a window of ways + 1 instead of
+ * exact distances (sim_ref2013.c). With one set the fully associative case
+ * is the as-configured one, so its window must decide every access as
+ * case 0's exact stack does (a distance equal to the ways is a miss for
+ * the time loop, not one for the classes: the window's edge) and count
+ * the same misses; random traces whose reuse clusters around the ways. */
+static void test_ref2013_window_cases(void **state)
+{
+	(void)state;
+	lcg g = {13};
+	static const uint32_t ways[] = {1, 2, 3, 4, 8};
+	for (int rep = 0; rep < 60; rep++) {
+		uint32_t w = ways[rep % 5];
+		rd_kernel *k = random_kernel(&g, 32 + lcg_next(&g, 200), 32 * (1 + lcg_next(&g, 4)),
+					     1 + lcg_next(&g, 12), w + 1 + lcg_next(&g, 3 * w + 4));
+		rd_config c;
+		rd_config_default(&c);
+		char e[160];
+		assert_int_equal(rd_config_set(&c, "model", "reference-2013", e, sizeof e), 0);
+		c.l1_line = 32;
+		c.l1_ways = w;
+		c.l1_size = 32 * w; /* one set */
+		c.latency_miss = lcg_next(&g, 3) ? 1 + lcg_next(&g, 40) : 0;
+		c.latency_stddev = lcg_next(&g, 2) ? 0 : 3;
+		c.l1_mshrs = lcg_next(&g, 2) ? 0 : 1 + lcg_next(&g, 8);
+		c.l1_mshr_per_warp = 0;
+		if (rd_config_check(&c, e, sizeof e) != 0)
+			fail_msg("%s", e);
+		rd_result r;
+		run_all(k, &c, &r);
+		assert_true(r.requests > 0);
+		assert_int_equal(r.case_misses[RD_CASE_FULLY_ASSOC], r.case_misses[RD_CASE_FULL]);
+		assert_int_equal(r.cls[RD_CLASS_ASSOCIATIVITY], 0);
+		rd_result_free(&r);
+		rd_kernel_free(k);
+	}
+}
+
 /* Each breakdown case equals its configuration run on its own as the
  * as-configured case (which takes exact distances; the other cases only
  * ask whether a request hits). */
@@ -1822,6 +1860,7 @@ int main(void)
 		cmocka_unit_test(test_one_set_per_access),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
+		cmocka_unit_test(test_ref2013_window_cases),
 		cmocka_unit_test(test_engine_vs_naive),
 		cmocka_unit_test(test_single_thread_equals_lru_cache),
 		cmocka_unit_test(test_timing_properties),
