@@ -428,7 +428,10 @@ static void params_for_case(sim_params *p, const rd_config *c, const rd_model *m
 		}
 	}
 	/* The paper profile classifies cases 1-3 by their miss counts only;
-	 * the reference's arithmetic reads every case's histogram. */
+	 * the reference's arithmetic reads of cases 1-3's histograms the
+	 * never-seen count and the distances past the ways, which
+	 * sim_ref2013 keeps without exact distances (a window of ways + 1):
+	 * need_hist asks it for them. */
 	p->need_hist = cs == RD_CASE_FULL || c->model == RD_PROFILE_REF2013;
 	p->emit = cs == RD_CASE_FULL && (c->l2_size > 0 || c->dram_enable);
 	p->emit_sect = p->emit && c->l2_size > 0 && c->l2_sector != 0;
