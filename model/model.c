@@ -581,6 +581,7 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 			m->case0_src = &hit->counts; /* the L2 reads the stream there */
 			view.l2s = NULL;
 			view.nl2s = 0;
+			memset(&view.pk, 0, sizeof view.pk);
 		}
 		return counts_merge(out, &view) < 0 ? RD_ENOMEM : RD_OK;
 	}
@@ -879,6 +880,7 @@ static int cases_run(rd_model *m, const rd_config *c, int cases, const rd_callba
 	sim_counts c0view = cc[0];
 	c0view.l2s = NULL; /* (the stream to the L2 is case 0's alone) */
 	c0view.nl2s = 0;
+	memset(&c0view.pk, 0, sizeof c0view.pk);
 	for (int i = 1; i < RD_NCASES && rc == RD_OK; i++)
 		if ((same & (1 << i)) && counts_merge(&cc[i], &c0view) < 0)
 			rc = RD_ENOMEM;
@@ -1761,8 +1763,9 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 	pthread_mutex_lock(&p->mu);
 	for (int i = 0; rc == RD_OK && i < RD_NCASES; i++) {
 		sim_counts view = cc[i];
-		view.l2s = NULL;
+		view.l2s = NULL; /* (case 0's records: the parts' stream, below) */
 		view.nl2s = 0;
+		memset(&view.pk, 0, sizeof view.pk);
 		if (cc[i].nsets && p->nparts && cc[i].nsets != p->sets_n)
 			p->sets_differ = 1;
 		if (counts_merge(&p->cc[i], &view) < 0)
