@@ -1584,7 +1584,9 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 		coal_feed_free(f);
 		t0 += n;
 	}
-	if (rc == RD_OK && sp->keep)
+	/* (the warps not read, past gpu.max_threads, have no instruction: the
+	 * schedule's warps of a block it ends run to the block's end) */
+	for (; rc == RD_OK && sp->keep && wi <= nwarps; wi++)
 		sp->wif[wi] = sp->co.ninstr;
 	free(w.req);
 	free(w.instr_req_first);
