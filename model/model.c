@@ -896,9 +896,6 @@ typedef struct run_facts {
 	const uint32_t *set_ids; /* case 0's dense sets' ids, or NULL */
 } run_facts;
 
-/* From the cases' counts (case 0's stream to the L2 in cc[0] or kept in
- * m->case0_src) to the result: the texture and constant misses (offc, or
- * none) merged in, the L2, DRAM, the classes. Frees cc. */
 /* The L1's part of a result from the cases' counts and the run's facts:
  * counts, classes, the cases' misses and the miss rates (run_report's and
  * rd_parts_peek's; no per-site classes, no L2). */
@@ -953,6 +950,9 @@ static void result_take_hist(rd_result *r, sim_counts *c0)
 	c0->hist_w = NULL;
 }
 
+/* From the cases' counts (case 0's stream to the L2 in cc[0] or kept in
+ * m->case0_src) to the result: the texture and constant misses (offc, or
+ * none) merged in, the L2, DRAM, the classes. Frees cc. */
 static int run_report(rd_model *m, const rd_config *c, int cases, int same, sim_counts cc[RD_NCASES],
 		      const sim_counts *offc, const uint64_t *core_instr, const run_facts *f,
 		      const rd_callbacks *cb, rd_result *r, int rc)
@@ -1412,8 +1412,6 @@ int rd_part_builder_shell(rd_part_builder *b, rd_kernel *k)
 	return RD_OK;
 }
 
-/* m's schedule built over its (shell) kernel, and b's requests taken as
- * its coalescing, as stages_prepare would make them over the whole part. */
 /* m's schedule over its shell kernel, whose threads with stores are
  * stid[0..nstid) (the schedule reads of the stores which threads have
  * some: each once, as if one store each), as stages_prepare's stage. */
@@ -1431,6 +1429,20 @@ static int part_sched(rd_model *m, const rd_config *c, const uint32_t *stid, uin
 	return RD_OK;
 }
 
+/* m's coalescing (m->coal, set by the caller) taken as stages_prepare's
+ * stage under c, with the fully associative case's set index. */
+static int part_coal_done(rd_model *m, const rd_config *c)
+{
+	m->have_coal = 1;
+	m->gen_coal++;
+	m->coal_key = *c;
+	m->stage_runs[RD_STAGE_COAL]++;
+	m->zeros = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->zeros);
+	return m->zeros ? RD_OK : RD_ENOMEM;
+}
+
+/* m's schedule built over its (shell) kernel, and b's requests taken as
+ * its coalescing, as stages_prepare would make them over the whole part. */
 static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
 {
 	int rc = part_sched(m, c, b->stid, b->nstid);
@@ -1453,12 +1465,7 @@ static int part_take(rd_model *m, const rd_config *c, rd_part_builder *b)
 	m->coal = *co;
 	memset(co, 0, sizeof *co);
 	b->wcap = b->icap = b->rcap = 0;
-	m->have_coal = 1;
-	m->gen_coal++;
-	m->coal_key = *c;
-	m->stage_runs[RD_STAGE_COAL]++;
-	m->zeros = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->zeros);
-	return m->zeros ? RD_OK : RD_ENOMEM;
+	return part_coal_done(m, c);
 }
 
 /* ---------------------------------------------------------------- a part streamed */
@@ -1506,8 +1513,9 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 	/* (gpu.max_threads: the threads below it, in the launch's ids, as the
 	 * schedule keeps them; those after are not read) */
 	uint64_t all = nt;
-	if (c->max_threads && rd_kernel_threads_below(shape, c->max_threads) < nt)
-		nt = rd_kernel_threads_below(shape, c->max_threads);
+	uint64_t below = c->max_threads ? rd_kernel_threads_below(shape, c->max_threads) : nt;
+	if (below < nt)
+		nt = below;
 	sp->nthreads = all;
 	sp->loads = calloc(all ? all : 1, sizeof *sp->loads);
 	sp->stores = calloc(all ? all : 1, sizeof *sp->stores);
@@ -1554,19 +1562,13 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 			if (k <= 0)
 				break;
 			sp->nreq += into->nreq - r0;
-			if (sp->line_req_cap < sp->lines.nlines) {
-				uint64_t nc = sp->line_req_cap ? sp->line_req_cap : 1024;
-				while (nc < sp->lines.nlines)
-					nc *= 2;
-				uint64_t *q = realloc(sp->line_req, nc * sizeof *q);
-				if (!q) {
-					rc = RD_ENOMEM;
-					break;
-				}
-				memset(q + sp->line_req_cap, 0, (nc - sp->line_req_cap) * sizeof *q);
-				sp->line_req = q;
-				sp->line_req_cap = nc;
+			uint64_t had = sp->line_req_cap;
+			if (vec_room((void **)&sp->line_req, &sp->line_req_cap, sp->lines.nlines,
+				     sizeof *sp->line_req, 1024) < 0) {
+				rc = RD_ENOMEM;
+				break;
 			}
+			memset(sp->line_req + had, 0, (sp->line_req_cap - had) * sizeof *sp->line_req);
 			for (uint64_t r = r0; r < into->nreq; r++)
 				sp->line_req[into->req[r].line]++;
 			if (sp->keep && sp->co.nreq > sp->keep_max) { /* too many: read again */
@@ -1694,12 +1696,7 @@ static int stream_take(rd_model *m, const rd_config *c, stream_pre *sp, const ui
 	m->coal.nlines = sp->lines.nlines;
 	m->coal.nreq = sp->nreq; /* (streamed: the progress's total; no requests here) */
 	sp->lines.line_addr = NULL;
-	m->have_coal = 1;
-	m->gen_coal++;
-	m->coal_key = *c;
-	m->stage_runs[RD_STAGE_COAL]++;
-	m->zeros = calloc(m->coal.nlines ? m->coal.nlines : 1, sizeof *m->zeros);
-	return m->zeros ? RD_OK : RD_ENOMEM;
+	return part_coal_done(m, c);
 }
 
 static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_callbacks *cb,
