@@ -143,6 +143,7 @@ typedef struct parts_run {
 	uint32_t next, done;
 	int rc;
 	char err[1024];
+	uint32_t err_part;     /* the part err is of (parts_fail) */
 	batch_ctx *ctx;
 	int threads, all;      /* a part's cases' threads; alone (see PART_ALONE) */
 	int stream;            /* parts streamed where the reader can (batch_stream_parts) */
@@ -200,6 +201,19 @@ static int part_chunk(void *ctx, rd_kernel *chunk)
 	return rc == RD_OK ? 0 : -1;
 }
 
+/* Part i failed with rc and why (under pr->mu): the error kept is the
+ * lowest part's, so that the message does not depend on which thread
+ * failed first (parts are taken in order, so every part below a failed
+ * one was taken and ends before the run does). */
+static void parts_fail(parts_run *pr, uint32_t i, int rc, const char *why)
+{
+	if (pr->rc != EXIT_OK && (pr->stopped || i >= pr->err_part))
+		return;
+	snprintf(pr->err, sizeof pr->err, "%s", why);
+	pr->rc = rc;
+	pr->err_part = i;
+}
+
 static void *parts_worker(void *arg)
 {
 	parts_run *pr = arg;
@@ -218,7 +232,8 @@ static void *parts_worker(void *arg)
 			pthread_mutex_unlock(&pr->turn);
 			return NULL;
 		}
-		keep_core kc = {pr->cfg, pr->cores[pr->next++]};
+		uint32_t part = pr->next++;
+		keep_core kc = {pr->cfg, pr->cores[part]};
 		pthread_mutex_unlock(&pr->mu);
 		rd_kernel *k = NULL;
 		char err[1024];
@@ -252,10 +267,7 @@ static void *parts_worker(void *arg)
 			rd_part_builder_free(pb);
 			input_stream_free(pr->in, src);
 			pthread_mutex_lock(&pr->mu);
-			if (pr->rc == EXIT_OK) {
-				snprintf(pr->err, sizeof pr->err, "%s", err);
-				pr->rc = st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-			}
+			parts_fail(pr, part, st == INPUT_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, err);
 			pthread_mutex_unlock(&pr->mu);
 			pthread_mutex_unlock(&pr->turn);
 			return NULL;
@@ -288,12 +300,10 @@ static void *parts_worker(void *arg)
 		rd_kernel_free(k);
 		rd_part_builder_free(pb);
 		pthread_mutex_lock(&pr->mu);
-		if (rc != RD_OK && pr->rc == EXIT_OK) {
-			if (rc == -1 || why)
-				snprintf(pr->err, sizeof pr->err, "%s", err);
-			else
-				snprintf(pr->err, sizeof pr->err, "%s: %s", pr->spec, rd_strerror(rc));
-			pr->rc = rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		if (rc != RD_OK) {
+			if (rc != -1 && !why)
+				snprintf(err, sizeof err, "%s: %s", pr->spec, rd_strerror(rc));
+			parts_fail(pr, part, rc == RD_EINVAL ? EXIT_USAGE : EXIT_RUNTIME, err);
 		}
 		pr->done++;
 		progress_update(&pr->ctx->prog, (double)pr->done / pr->n);
@@ -378,7 +388,7 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 	parts_run pr = {.c = c, .cfg = cfg, .spec = spec, .in = in, .p = p, .cores = cores, .n = n,
 			.ctx = &ctx, .threads = (int)(all / jobs), .all = (int)all,
 			.stop = stop, .partial = partial, .stop_ctx = stop_ctx,
-			.stream = batch_stream_parts(cfg)};
+			.stream = batch_stream_parts(cfg), .err_part = UINT32_MAX};
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_mutex_init(&pr.turn, NULL);
 	pthread_t th[64];

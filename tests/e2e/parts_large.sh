@@ -53,7 +53,7 @@ RDSCOPE_MAX_STEPS=10000 "$RDSCOPE" run -q --no-timing -f json -p hopper-h100 -s 
 	RDSCOPE_PARTS=0 "$RDSCOPE" run -q --no-timing -f json -p hopper-h100 -s gpu.cores=4 \
 		"$T/k.kdesc" >"$T/b" 2>/dev/null && cmp -s "$T/a" "$T/b"
 result "streamed: the step limit is a thread's, a core's blocks over it run (the whole kernel's bytes)" $?
-RDSCOPE_MAX_STEPS=100 "$RDSCOPE" run -q --no-timing -p hopper-h100 "$T/k.kdesc" >/dev/null 2>"$T/pe"
+RDSCOPE_MAX_STEPS=100 "$RDSCOPE" run -q --no-timing -j 8 -p hopper-h100 "$T/k.kdesc" >/dev/null 2>"$T/pe"
 [ $? -eq 2 ] && grep -q "k.kdesc:[0-9]*: kernel k, block (0,0,0) thread (0,0,0): more than 100 steps .*in one thread; RDSCOPE_MAX_STEPS=N" "$T/pe"
 result "streamed: a limit below one thread's steps, refused with its place" $?
 
