@@ -1184,7 +1184,29 @@ struct rd_parts {
 	uint32_t sample_threads, sample_blocks;
 	rd_kernel_spare *spare;   /* the parts' (rd_kernel.spare), emptied at finish */
 	uint64_t stream_keep;     /* rd_parts_set_stream_keep */
+	rd_callbacks stop;        /* rd_parts_set_stop's, as a progress callback */
+	int (*stop_fn)(void *ctx);
+	void *stop_ctx;
 };
+
+/* rd_parts_set_stop's question, as a progress callback's */
+static int parts_stop_asked(void *ctx, double fraction)
+{
+	(void)fraction;
+	const rd_parts *p = ctx;
+	return p->stop_fn(p->stop_ctx);
+}
+
+void rd_parts_set_stop(rd_parts *p, int (*stop)(void *ctx), void *ctx)
+{
+	memset(&p->stop, 0, sizeof p->stop);
+	if (stop) {
+		p->stop.progress = parts_stop_asked;
+		p->stop.ctx = p;
+	}
+	p->stop_fn = stop;
+	p->stop_ctx = ctx;
+}
 
 void rd_parts_set_sample(rd_parts *p, uint32_t active, uint32_t cores_sampled, uint32_t threads,
 			 uint32_t blocks)
@@ -1487,6 +1509,7 @@ typedef struct stream_pre {
 	rd_coal co;
 	uint64_t rcap, icap;
 	uint64_t *wif;
+	const rd_callbacks *cb; /* asked between batches of warps (rd_parts_set_stop) */
 } stream_pre;
 
 static void stream_pre_free(stream_pre *sp)
@@ -1561,6 +1584,10 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 				rc = (int)-k;
 			if (k <= 0)
 				break;
+			if (stage_cancelled(sp->cb)) {
+				rc = RD_ECANCELED;
+				break;
+			}
 			sp->nreq += into->nreq - r0;
 			uint64_t had = sp->line_req_cap;
 			if (vec_room((void **)&sp->line_req, &sp->line_req_cap, sp->lines.nlines,
@@ -1598,6 +1625,10 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 	uint16_t by[64];
 	uint8_t st[64];
 	for (uint64_t t = nt; t < all && rc == RD_OK; t++) {
+		if (stage_cancelled(sp->cb)) {
+			rc = RD_ECANCELED;
+			break;
+		}
 		void *cur = src->open(src->ctx, (uint32_t)t);
 		if (!cur) {
 			rc = RD_EINVAL;
@@ -1708,6 +1739,8 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 			ready(ctx);
 		return RD_EINVAL;
 	}
+	if (!cb && p->stop_fn)
+		cb = &p->stop;
 	rd_model *m = rd_model_new(k);
 	if (!m) {
 		if (ready)
@@ -1822,6 +1855,7 @@ int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
 	    !shape->block_size || !shape->part_block)
 		rc = RD_EINVAL;
 	sp.keep_max = p->stream_keep;
+	sp.cb = p->stop_fn ? &p->stop : NULL;
 	if (rc == RD_OK)
 		rc = stream_read(&sp, &p->c, shape, src);
 	if (rc == RD_OK)

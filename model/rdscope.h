@@ -1479,6 +1479,11 @@ int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
 rd_access_src *rd_kernel_src_new(const rd_kernel *k, const uint32_t *blocks, uint32_t n);
 void rd_kernel_src_free(rd_access_src *src);
 void rd_parts_set_stream_keep(rd_parts *p, uint64_t requests);
+/* Asked by each part as it is read and modelled, every few thousand
+ * requests (from the threads adding parts, several at once: stop must be
+ * safe to call so), before rd_parts_finish; nonzero: the part ends with
+ * RD_ECANCELED. NULL: never (the default). */
+void rd_parts_set_stop(rd_parts *p, int (*stop)(void *ctx), void *ctx);
 int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb, rd_result *r);
 void rd_parts_free(rd_parts *p);
 /* The L1 result of the parts added so far, while others are still being

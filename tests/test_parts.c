@@ -692,6 +692,77 @@ static void test_parts_stream_long(void **state)
 	}
 }
 
+/* rd_parts_set_stop: asked while a part is read and modelled; stop at
+ * the n-th question (0: never), counting them */
+typedef struct stop_at {
+	int n, asked;
+} stop_at;
+
+static int stop_when(void *ctx)
+{
+	stop_at *s = ctx;
+	s->asked++;
+	return s->n && s->asked >= s->n;
+}
+
+/* One core's part streamed (keep: its requests kept) or built whole, with
+ * a stop at the n-th question: the status; *asked the questions. */
+static int stream_stopped(int stream, uint64_t keep, int n, int *asked)
+{
+	rd_config c;
+	config(&c, 0);
+	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+	assert_non_null(p);
+	rd_parts_set_stream_keep(p, keep);
+	stop_at sa = {n, 0};
+	rd_parts_set_stop(p, stop_when, &sa);
+	rd_kernel *w = build_long(&c, 1, 700, BS);
+	int ready = 0, rc;
+	if (stream) {
+		kc_src src = {w, 5, 0, 0, NULL};
+		rd_access_src as = {&src, kc_open, kc_next, kc_close};
+		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+		assert_non_null(shape);
+		uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
+		assert_non_null(ids);
+		memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
+		rd_kernel_set_part_blocks(shape, ids, w->part_nblocks);
+		rc = rd_parts_add_stream(p, shape, &as, count_ready, &ready);
+		assert_int_equal(src.opened, src.closed);
+		rd_kernel_free(shape);
+		rd_kernel_src_free(src.in);
+		rd_kernel_free(w);
+	} else {
+		rc = rd_parts_add_spent(p, w, count_ready, &ready);
+		rd_kernel_free(w);
+	}
+	assert_int_equal(ready, 1);
+	rd_parts_free(p);
+	*asked = sa.asked;
+	return rc;
+}
+
+/* A stop asked inside parts (the explorer's edit during a long part):
+ * never, the part runs (asked while it is read and while its cases run:
+ * more often than the stages alone would ask); at any question,
+ * RD_ECANCELED and asked no more, cursors closed, ready called once,
+ * nothing leaked (make asan). */
+static void test_parts_stop(void **state)
+{
+	(void)state;
+	for (int mode = 0; mode < 3; mode++) { /* read again, kept, built */
+		int stream = mode < 2, asked = 0, again = 0;
+		uint64_t keep = mode == 1 ? RD_STREAM_KEEP : 0;
+		assert_int_equal(stream_stopped(stream, keep, 0, &asked), RD_OK);
+		assert_true(asked > 2); /* (the stages ask twice) */
+		int at[] = {1, 2, asked / 2, asked};
+		for (int i = 0; i < 4; i++) {
+			assert_int_equal(stream_stopped(stream, keep, at[i], &again), RD_ECANCELED);
+			assert_int_equal(again, at[i]);
+		}
+	}
+}
+
 /* Streaming is the paper's model only; ready is called either way. */
 static void test_parts_stream_refused(void **state)
 {
@@ -737,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_parts_stream),
 		cmocka_unit_test(test_parts_stream_refused),
 		cmocka_unit_test(test_parts_stream_long),
+		cmocka_unit_test(test_parts_stop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

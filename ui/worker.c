@@ -211,8 +211,8 @@ static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int part
 	return ok ? 0 : -1;
 }
 
-/* The breakdown of a kernel in parts: stopped between parts by a newer
- * generation (on_progress), the fraction of parts done its progress, the
+/* The breakdown of a kernel in parts: stopped by a newer generation
+ * (on_progress, asked between parts and inside them), the fraction of parts done its progress, the
  * parts' L1 so far its partial results (on_parts_partial). */
 static int parts_pass(worker *w, const rd_config *cfg, unsigned long gen)
 {

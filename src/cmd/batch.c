@@ -214,19 +214,40 @@ static void parts_fail(parts_run *pr, uint32_t i, int rc, const char *why)
 	pr->err_part = i;
 }
 
+/* pr->stop asked (under pr->mu): once it says stop, the run is stopped
+ * (RD_ECANCELED) */
+static int parts_asked(parts_run *pr)
+{
+	if (!pr->stopped && pr->stop && pr->stop(pr->stop_ctx, (double)pr->done / pr->n)) {
+		pr->stopped = 1;
+		if (pr->rc == EXIT_OK) {
+			pr->rc = EXIT_RUNTIME;
+			snprintf(pr->err, sizeof pr->err, "%s: %s", pr->spec,
+				 rd_strerror(RD_ECANCELED));
+		}
+	}
+	return pr->stopped;
+}
+
+/* ... and from inside a part (rd_parts_set_stop: every few thousand
+ * requests, from each part's thread) */
+static int parts_stop_inside(void *ctx)
+{
+	parts_run *pr = ctx;
+	pthread_mutex_lock(&pr->mu);
+	int stop = parts_asked(pr);
+	pthread_mutex_unlock(&pr->mu);
+	return stop;
+}
+
 static void *parts_worker(void *arg)
 {
 	parts_run *pr = arg;
 	for (;;) {
 		pthread_mutex_lock(&pr->turn);
 		pthread_mutex_lock(&pr->mu);
-		if (pr->rc == EXIT_OK && pr->next < pr->n && pr->stop &&
-		    pr->stop(pr->stop_ctx, (double)pr->done / pr->n)) {
-			pr->stopped = 1;
-			pr->rc = EXIT_RUNTIME;
-			snprintf(pr->err, sizeof pr->err, "%s: %s", pr->spec,
-				 rd_strerror(RD_ECANCELED));
-		}
+		if (pr->rc == EXIT_OK && pr->next < pr->n)
+			parts_asked(pr);
 		if (pr->rc != EXIT_OK || pr->next >= pr->n) {
 			pthread_mutex_unlock(&pr->mu);
 			pthread_mutex_unlock(&pr->turn);
@@ -391,6 +412,8 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 			.stream = batch_stream_parts(cfg), .err_part = UINT32_MAX};
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_mutex_init(&pr.turn, NULL);
+	if (stop) /* (an edit in the explorer: a long part stops too) */
+		rd_parts_set_stop(p, parts_stop_inside, &pr);
 	pthread_t th[64];
 	unsigned nth = 0;
 	for (unsigned t = 1; t < jobs && t < 64; t++)
