@@ -4,8 +4,9 @@
 # chunks (RDSCOPE_STREAM=0), with the requests kept from the first reading
 # and read again by each case (RDSCOPE_STREAM_KEEP=0), on several kernels,
 # launches, blocks that end at different times, stores, sectors, the L2,
-# schedulers and sampled SMs; a thread's error is the chunks' message; a
-# kernel's memory does not grow with its threads' length.
+# schedulers, sampled SMs and gpu.max_threads inside a block; a thread's
+# error is the chunks' message; a kernel's memory does not grow with its
+# threads' length.
 # Prints "ok - NAME" / "not ok - NAME".
 . "$(dirname "$0")/common.inc"
 
@@ -36,13 +37,14 @@ for f in samples/polybench/bicg.kdesc:small samples/polybench/corr.kdesc:small \
 	for cfg in "-p hopper-h100" "-p volta-v100 -s l2.size=1048576 -s gpu.scheduler_policy=gto" \
 		"-p hopper-h100 -s gpu.cores=3 -s l1.stores=evict -s gpu.max_active_blocks=1" \
 		"-s gpu.cores=5 -s latency.stddev=9 -s l1.sector=32 -s gpu.divergence=0" \
-		"-p hopper-h100 -s gpu.max_threads=0 -s gpu.sample_cores=2"; do
+		"-p hopper-h100 -s gpu.max_threads=0 -s gpu.sample_cores=2" \
+		"-p hopper-h100 -s gpu.max_threads=100"; do
 		# shellcheck disable=SC2086
 		three_ways "run $f $cfg" -f json $cfg "$f"
 	done
 done
-[ $n -eq 30 ]
-result "streamed, kept or read again: the chunks' bytes (6 descriptions x 5 configurations)" $((ok | $?))
+[ $n -eq 36 ]
+result "streamed, kept or read again: the chunks' bytes (6 descriptions x 6 configurations)" $((ok | $?))
 
 # a thread's error in a part streamed: the chunks' message, exit 2
 cat >"$T/bad.kdesc" <<'EOF'
