@@ -353,7 +353,26 @@ typedef struct rd_stack {
 	 * UINT32_MAX: none); NULL otherwise */
 	uint32_t *who;
 	uint32_t evicted;
+	/* where a set may run out of stamps (stack_init): each set's lines
+	 * (set_line[set_first[s] ..]) and a word count per word of the
+	 * largest set, for stack_compact; else NULL. How many times it ran
+	 * (warps that remember a stamp compare it too; tests) */
+	uint32_t *set_first, *set_line, *pre;
+	uint64_t compactions;
 } rd_stack;
+
+/* *c += n, at most UINT32_MAX (a stack's updates counted for stack_init:
+ * a wrapped count would undersize it) */
+static inline void cap_add(uint32_t *c, uint64_t n)
+{
+	uint64_t v = (uint64_t)*c + n;
+	*c = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* Room a set is given beyond twice its lines and window (stack_init), at
+ * most its updates: how often a long run renumbers (stack_compact). */
+#define STACK_SLACK 64
+void stack_compact(rd_stack *st, uint32_t set);
 
 /* cap[s] = most updates set s can see; set_of[l] = set of line l.
  * window N > 0: whether a line is among its set's N most recent

@@ -558,8 +558,8 @@ static int banks_init(banks *b, const rd_callbacks *cb, sim_counts *out)
 	    !b->act || !b->port_used || !b->done || (s->sect && !b->lsect))
 		goto out;
 	for (uint64_t i = 0; i < s->n; i++) {
-		cap[pl->set[s->line[i]]]++;
-		bcap[pl->bank[s->line[i]]]++;
+		cap_add(&cap[pl->set[s->line[i]]], 1);
+		cap_add(&bcap[pl->bank[s->line[i]]], 1);
 	}
 	if (pc_init(&b->pc, pl->nsets, cap, s->nlines, pl->set, c->l2_ways, c->l2_replacement,
 		    c->seed, 6, c->l2_stores, 1) != RD_OK)

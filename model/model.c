@@ -187,8 +187,12 @@ static int stage_cancelled(const rd_callbacks *cb)
 }
 
 /* Each request updates its set's stack once: the stacks are sized by the
- * requests each core sends each set. A pass over all requests with a
- * random lookup per request, so done with the set index, not per run. */
+ * requests each core sends each set (at most: a set with many more
+ * requests than lines renumbers its stamps, stack_compact), counted up to
+ * UINT32_MAX (a core's 4 G requests to one set would wrap a count, and
+ * undersize its stack). A pass over all requests with a random lookup per
+ * request, so done with the set index, not per run. */
+
 static int caps_build(rd_model *m)
 {
 	uint32_t sets = m->nsets ? m->nsets : 1;
@@ -208,11 +212,11 @@ static int caps_build(rd_model *m)
 			core++;
 		uint32_t *cap = m->set_cap + (size_t)core * sets;
 		for (uint32_t l = 0; l < m->coal.nlines; l++) {
-			cap[m->set_of[l]] += (uint32_t)m->src_line_req[l];
+			cap_add(&cap[m->set_of[l]], m->src_line_req[l]);
 			if (m->bank_of)
-				m->bank_cap[(size_t)core * m->nbanks + m->bank_of[l]] +=
-					(uint32_t)m->src_line_req[l];
-			m->core_cap[core] += (uint32_t)m->src_line_req[l];
+				cap_add(&m->bank_cap[(size_t)core * m->nbanks + m->bank_of[l]],
+					m->src_line_req[l]);
+			cap_add(&m->core_cap[core], m->src_line_req[l]);
 		}
 		return 0;
 	}
@@ -224,12 +228,13 @@ static int caps_build(rd_model *m)
 				uint64_t r0 = coal_req_first(co, co->warp_instr_first[w]);
 				uint64_t r1 = coal_req_first(co, co->warp_instr_first[w + 1]);
 				for (uint64_t r = r0; r < r1; r++)
-					cap[m->set_of[co->req[r].line]]++;
+					cap_add(&cap[m->set_of[co->req[r].line]], 1);
 				if (m->bank_of)
 					for (uint64_t r = r0; r < r1; r++)
-						m->bank_cap[(size_t)core * m->nbanks +
-							    m->bank_of[co->req[r].line]]++;
-				m->core_cap[core] += (uint32_t)(r1 - r0);
+						cap_add(&m->bank_cap[(size_t)core * m->nbanks +
+								     m->bank_of[co->req[r].line]],
+							1);
+				cap_add(&m->core_cap[core], r1 - r0);
 			}
 	}
 	return 0;

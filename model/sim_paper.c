@@ -96,6 +96,8 @@ typedef struct warp_st {
 				    * current one's slot + 1, or 0 */
 	uint32_t refused;          /* its line's stamp + 1 when refused, or 0 */
 	uint32_t rline;            /* and that line */
+	uint32_t rcomp;            /* and the stack's compactions then (stamps renumbered
+				    * since: the stamp says nothing) */
 } warp_st;
 
 typedef struct core_state {
@@ -718,7 +720,8 @@ STEP_INLINE int still_refused(const core_state *cs, const warp_st *ws)
 {
 	if (!ws->refused || !mshr_full(cs, ws))
 		return 0;
-	return ws->refused == cs->st.ln[ws->rline].stamp + 1 && !cs->fl[ws->rline].pend;
+	return ws->refused == cs->st.ln[ws->rline].stamp + 1 && !cs->fl[ws->rline].pend &&
+	       ws->rcomp == (uint32_t)cs->st.compactions;
 }
 
 /*
@@ -898,6 +901,7 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 			cancelled = 1;
 			ws->refused = ln->stamp + 1;
 			ws->rline = l;
+			ws->rcomp = (uint32_t)cs->st.compactions;
 			if (events)
 				event_emit(cs, T, w, r, set,
 					   need_hist ? stack_distance_inline(&cs->st, l) : -1,

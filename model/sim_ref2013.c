@@ -408,7 +408,7 @@ int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out)
 			     rs.exact ? 0 : p->ways + 1, rs.exact);
 	uint32_t fa_cap = 0; /* the shadow's updates: every access the sets see */
 	for (uint32_t i = 0; i < p->nsets; i++)
-		fa_cap += cap[i];
+		cap_add(&fa_cap, cap[i]);
 	if (!src && p->shadow)
 		src = stack_init(&rs.fa, 1, &fa_cap, co->nlines ? co->nlines : 1, p->shadow_set_of,
 				 p->sets * p->ways, 0);

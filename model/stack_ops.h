@@ -108,6 +108,9 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 {
 	uint32_t set = st->ln[line].set;
 	rd_set *S = &st->set[set];
+	/* the stamps used up (the last word is the tree's spare): renumbered */
+	if (__builtin_expect((uint64_t)S->counter + 64 >= S->nw << 6, 0))
+		stack_compact(st, set);
 	uint64_t *b = st->bits + S->off;
 	uint32_t *t = exact ? st->tree + S->off : NULL; /* (no tree without exact) */
 	uint64_t nw = S->nw;
@@ -139,8 +142,8 @@ static inline __attribute__((always_inline)) void stack_update_as(rd_stack *st, 
 	/* else: a window reads no mark below its bound, which only rises, so
 	 * without a tree the old mark of a line from outside the window (most
 	 * misses) stays: no write to a random word of a large bitmap */
-	/* Callers size each set for its updates; a stamp past the end would be
-	 * a bug in that count, never a property of the input. */
+	/* (stack_init sized each set for its updates or stack_compact made
+	 * room: a stamp past the end would be a bug, never the input's) */
 	uint32_t q = S->counter++;
 	b[q >> 6] |= 1ULL << (q & 63);
 	st->ln[line].stamp = q;

@@ -419,6 +419,72 @@ static void test_stack_window(void **state)
 	}
 }
 
+/* A set that runs out of stamps renumbers its marks (stack_compact):
+ * against the same stack given room for every update (its sets padded
+ * with lines never used), after every update and store eviction of
+ * random traces, every line's distance (with a tree), residence (with a
+ * window) and the line pushed out (with who) are the same, under window
+ * sizes 0-16, with and without holes; the renumbering ran. */
+static void test_stack_compact(void **state)
+{
+	(void)state;
+	const uint32_t nsets = 3, nlines = 120, nupd = 20000, pad = 40000;
+	uint32_t *set_of = malloc((nlines + pad) * sizeof *set_of), cap[3] = {nupd, nupd, nupd};
+	assert_non_null(set_of);
+	for (uint32_t l = 0; l < nlines + pad; l++)
+		set_of[l] = l % nsets;
+	const uint32_t windows[] = {0, 1, 4, 16};
+	for (int mode = 0; mode < 16; mode++) {
+		uint32_t win = windows[mode & 3];
+		int exact = mode >> 2 & 1, holes = mode >> 3 & 1, who = exact || win;
+		if (!exact && !win)
+			continue;
+		if (holes && !win)
+			continue; /* (a store evicts from the ways) */
+		lcg g = {(uint64_t)mode + 7};
+		rd_stack c, r;
+		assert_int_equal(stack_init(&c, nsets, cap, nlines, set_of, win, exact), RD_OK);
+		assert_int_equal(stack_init(&r, nsets, cap, nlines + pad, set_of, win, exact), RD_OK);
+		if (holes) {
+			assert_int_equal(stack_holes(&c), 0);
+			assert_int_equal(stack_holes(&r), 0);
+		}
+		if (who && win) {
+			assert_int_equal(stack_who(&c), 0);
+			assert_int_equal(stack_who(&r), 0);
+		}
+		for (uint32_t u = 0; u < nupd; u++) {
+			uint32_t l = lcg_next(&g, 4) ? (uint32_t)lcg_next(&g, 9) : (uint32_t)lcg_next(&g, nlines);
+			if (holes && lcg_next(&g, 10) == 0) {
+				if (stack_hit_inline(&r, l)) {
+					assert_int_equal(stack_evict(&c, l), 0);
+					assert_int_equal(stack_evict(&r, l), 0);
+				}
+			} else {
+				stack_update(&c, l);
+				stack_update(&r, l);
+				if (c.who && c.evicted != r.evicted)
+					fail_msg("mode %d, update %u: pushed out %u, not %u", mode, u,
+						 c.evicted, r.evicted);
+			}
+			for (uint32_t q = 0; q < nlines; q++) {
+				if (exact && stack_distance(&c, q) != stack_distance(&r, q))
+					fail_msg("mode %d, update %u: line %u at %lld, not %lld", mode, u, q,
+						 (long long)stack_distance(&c, q),
+						 (long long)stack_distance(&r, q));
+				if (win && stack_hit_inline(&c, q) != stack_hit_inline(&r, q))
+					fail_msg("mode %d, update %u: line %u resident %d, not %d", mode, u,
+						 q, stack_hit_inline(&c, q), stack_hit_inline(&r, q));
+			}
+		}
+		assert_true(c.compactions > 10);
+		assert_int_equal(r.compactions, 0);
+		stack_free(&c);
+		stack_free(&r);
+	}
+	free(set_of);
+}
+
 /* The engine equals a naive stack on thousands of random traces. */
 static void test_engine_vs_naive(void **state)
 {
@@ -1860,6 +1926,7 @@ int main(void)
 		cmocka_unit_test(test_one_set_per_access),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_stack_window),
+		cmocka_unit_test(test_stack_compact),
 		cmocka_unit_test(test_ref2013_window_cases),
 		cmocka_unit_test(test_engine_vs_naive),
 		cmocka_unit_test(test_single_thread_equals_lru_cache),
