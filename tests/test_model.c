@@ -428,7 +428,7 @@ static void test_stack_window(void **state)
 static void test_stack_compact(void **state)
 {
 	(void)state;
-	const uint32_t nsets = 3, nlines = 120, nupd = 20000, pad = 40000;
+	const uint32_t nsets = 3, nlines = 120, nupd = 8000, pad = 40000;
 	uint32_t *set_of = malloc((nlines + pad) * sizeof *set_of), cap[3] = {nupd, nupd, nupd};
 	assert_non_null(set_of);
 	for (uint32_t l = 0; l < nlines + pad; l++)
