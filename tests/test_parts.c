@@ -498,6 +498,18 @@ static void kc_close(void *cur)
 	free(pc);
 }
 
+/* A streamed part's shape: no accesses, w's part blocks. */
+static rd_kernel *shape_of(const rd_kernel *w)
+{
+	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	assert_non_null(shape);
+	uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
+	assert_non_null(ids);
+	memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
+	rd_kernel_set_part_blocks(shape, ids, w->part_nblocks);
+	return shape;
+}
+
 /* Parts streamed (rd_parts_add_stream: each thread's accesses read a
  * batch at a time, by the lines' first reading and then by each case as
  * it runs) give the whole kernel's counts, and the thread index of the
@@ -521,12 +533,7 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 		rd_kernel *w = build(&c, core); /* the part built whole: the source */
 		kc_src src = {w, batch, 0, 0, NULL};
 		rd_access_src as = {&src, kc_open, kc_next, kc_close};
-		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
-		assert_non_null(shape);
-		uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
-		assert_non_null(ids);
-		memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
-		rd_kernel_set_part_blocks(shape, ids, w->part_nblocks);
+		rd_kernel *shape = shape_of(w);
 		int ready = 0;
 		assert_int_equal(rd_parts_add_stream(p, shape, &as, count_ready, &ready), RD_OK);
 		assert_int_equal(ready, 1);
@@ -721,12 +728,7 @@ static int stream_stopped(int stream, uint64_t keep, int n, int *asked)
 	if (stream) {
 		kc_src src = {w, 5, 0, 0, NULL};
 		rd_access_src as = {&src, kc_open, kc_next, kc_close};
-		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
-		assert_non_null(shape);
-		uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
-		assert_non_null(ids);
-		memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
-		rd_kernel_set_part_blocks(shape, ids, w->part_nblocks);
+		rd_kernel *shape = shape_of(w);
 		rc = rd_parts_add_stream(p, shape, &as, count_ready, &ready);
 		assert_int_equal(src.opened, src.closed);
 		rd_kernel_free(shape);
@@ -778,11 +780,7 @@ static void test_parts_stream_refused(void **state)
 		rd_kernel *w = build(&c, 1);
 		kc_src src = {w, 7, 0, 0, NULL};
 		rd_access_src as = {&src, kc_open, kc_next, kc_close};
-		rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
-		uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
-		assert_non_null(ids);
-		memcpy(ids, w->part_block, w->part_nblocks * sizeof *ids);
-		rd_kernel_set_part_blocks(shape, ids, w->part_nblocks);
+		rd_kernel *shape = shape_of(w);
 		int ready = 0;
 		assert_int_equal(rd_parts_add_stream(p, shape, &as, count_ready, &ready), RD_EINVAL);
 		assert_int_equal(ready, 1);
