@@ -192,7 +192,6 @@ static int stage_cancelled(const rd_callbacks *cb)
  * UINT32_MAX (a core's 4 G requests to one set would wrap a count, and
  * undersize its stack). A pass over all requests with a random lookup per
  * request, so done with the set index, not per run. */
-
 static int caps_build(rd_model *m)
 {
 	uint32_t sets = m->nsets ? m->nsets : 1;
