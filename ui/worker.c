@@ -212,8 +212,9 @@ static int run_pass(worker *w, const rd_config *cfg, unsigned long gen, int part
 }
 
 /* The breakdown of a kernel in parts: stopped by a newer generation
- * (on_progress, asked between parts and inside them), the fraction of parts done its progress, the
- * parts' L1 so far its partial results (on_parts_partial). */
+ * (on_progress, asked between parts and inside them), the fraction of
+ * parts done its progress, the parts' L1 so far its partial results
+ * (on_parts_partial). */
 static int parts_pass(worker *w, const rd_config *cfg, unsigned long gen)
 {
 	snap *s = snap_new(JOB_BREAKDOWN, gen, cfg);
