@@ -167,21 +167,24 @@ wantb=$(totals_run)
 wantb64=$(totals_run -s l1.line=64)
 start partial 34 190 NO_COLOR=1 RDSCOPE_MAX_LOADS=1000000 -- --no-timing $CFG $KB
 # poll FILE TEXT [TEXT2]: wait (up to 10 min) for TEXT (and TEXT2) in the
-# pane, into FILE; 1 if time ran out, or (no TEXT2) the run ended first
+# pane, into FILE; 1 if time ran out, or (TEXT2 not "model done") the run
+# ended first
 poll() {
 	i=0
 	while [ $i -lt 12000 ] && [ ! -s "$T/partial.rc" ]; do
 		tmux -L "$SOCK" capture-pane -p -t partial >"$T/pcap.txt" 2>/dev/null
 		grep -q "$2" "$T/pcap.txt" && grep -q "${3:-$2}" "$T/pcap.txt" &&
 			{ cp "$T/pcap.txt" "$1"; return 0; }
-		[ $# -eq 2 ] && grep -q "model done" "$T/pcap.txt" && return 1
+		[ "${3:-}" != "model done" ] && grep -q "model done" "$T/pcap.txt" && return 1
 		sleep 0.05
 		i=$((i + 1))
 	done
 	return 1
 }
 : >"$T/pmid.txt" && : >"$T/p64.txt" && : >"$T/pundo.txt"
-poll "$T/pmid.txt" "partial: [0-9]*/132 SMs"
+# (the pane's title and the status line's words, both: a capture taken
+# while a frame is being written can have the one and not yet the other)
+poll "$T/pmid.txt" "partial: [0-9]*/132 SMs" "partial result: the L1 of those done"
 tmux -L "$SOCK" send-keys -t partial Down Down Left
 poll "$T/p64.txt" "l1.line  *64 B" "model done"
 tmux -L "$SOCK" send-keys -t partial u
