@@ -536,7 +536,7 @@ static struct case_memo *memo_victim(rd_model *m, int i)
  * when the MSHRs are unlimited, both for a plain LRU cache. (The fully
  * associative case reads other sets, so it is always run.)
  */
-static int case_same_as_full(const rd_model *m, const rd_config *c, int i)
+static int case_same_as_full(const rd_model *m, const rd_config *c, int i, int mshr_aside)
 {
 	if (i == RD_CASE_FULLY_ASSOC)
 		return 0;
@@ -550,9 +550,26 @@ static int case_same_as_full(const rd_model *m, const rd_config *c, int i)
 		p->shadow_set_of = p->shadow_cap = NULL;
 		if (c->replacement != RD_REPL_RANDOM)
 			p->case_id = 0;
+		if (mshr_aside) {
+			p->mshrs = p->per_warp = p->max_merges = 0;
+			p->warp_loads = 0;
+		}
 	}
 	/* (params_for_case cleared both whole: padding compares equal) */
 	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/*
+ * Would case i compute what case 0 computes, but for the MSHR cap? Then,
+ * where case 0 was never refused an entry, it does: under the paper
+ * profile the cap acts only by refusing a miss (sim_paper.c's mshr_full:
+ * the refusal, and the shortcut that repeats one); a run in which it
+ * refused nothing goes step for step as one without it. (RDGC's MSHR sets
+ * and merge limits, and the reference's arithmetic, are left to run.)
+ */
+static int case_same_unrefused(const rd_model *m, const rd_config *c, int i)
+{
+	return c->model == RD_PROFILE_PAPER && case_same_as_full(m, c, i, 1);
 }
 
 /* One case, all cores; counts into *out. Only the calling thread touches
@@ -832,10 +849,20 @@ static int cases_run(rd_model *m, const rd_config *c, int cases, const rd_callba
 	int same = 0, ncases = 0;
 	int rc;
 	for (int i = 1; i < RD_NCASES; i++)
-		if ((cases & (1 << i)) && case_same_as_full(m, c, i))
+		if ((cases & (1 << i)) && case_same_as_full(m, c, i, 0))
 			same |= 1 << i;
+	/* Cases that are case 0's unless it is refused an MSHR entry wait for
+	 * it where it likely is not (no miss latency: an entry is freed as
+	 * soon as it is taken; a corr_kernel SM then runs two cases, not
+	 * three): case 0 refused nothing, they take its counts; else the
+	 * caller runs them after the pool. */
+	int defer = 0;
+	if (c->latency_miss == 0 && c->latency_stddev == 0)
+		for (int i = 1; i < RD_NCASES; i++)
+			if ((cases & ~same & (1 << i)) && case_same_unrefused(m, c, i))
+				defer |= 1 << i;
 	for (int i = 0; i < RD_NCASES; i++)
-		ncases += !!(cases & ~same & (1 << i));
+		ncases += !!(cases & ~same & ~defer & (1 << i));
 	sim_shared sh = {.total = m->coal.nreq * (uint64_t)ncases, .cb = cb};
 	atomic_init(&sh.done, 0);
 	atomic_init(&sh.cancel, 0);
@@ -852,7 +879,7 @@ static int cases_run(rd_model *m, const rd_config *c, int cases, const rd_callba
 	static const int longest_first[] = {RD_CASE_FULLY_ASSOC, RD_CASE_NO_MSHR,
 					    RD_CASE_NO_LATENCY};
 	for (int j = 0; j < RD_NCASES - 1; j++)
-		if (cases & ~same & (1 << longest_first[j]))
+		if (cases & ~same & ~defer & (1 << longest_first[j]))
 			pl.list[pl.n++] = longest_first[j];
 	/* Cases 1-3 go to helper threads; the caller runs case 0 (the only
 	 * one that reports events) and then helps with what is left. */
@@ -865,10 +892,20 @@ static int cases_run(rd_model *m, const rd_config *c, int cases, const rd_callba
 	mine.caller = 1;
 	mine.acc = &cc[0];
 	rc = case_run(m, c, RD_CASE_FULL, &mine, &cc[0]);
-	if (rc != RD_OK)
+	if (rc != RD_OK) {
 		atomic_store(&sh.cancel, 1);
-	else
+	} else {
+		if (defer && cc[0].cancels == 0) {
+			same |= defer;
+			defer = 0;
+		}
+		sh.total += m->coal.nreq * (uint64_t)__builtin_popcount((unsigned)defer);
 		pool_drain(&pl, &mine);
+		for (int i = 1; i < RD_NCASES; i++)
+			if ((defer & (1 << i)) && !atomic_load(&sh.cancel) &&
+			    (pl.rc[i] = case_run(m, c, i, &mine, &cc[i])) != RD_OK)
+				atomic_store(&sh.cancel, 1);
+	}
 	for (int t = 0; t < nth; t++)
 		pthread_join(th[t], NULL);
 	/* a helper's failure (out of memory) stopped the others: it is the

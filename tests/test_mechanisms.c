@@ -305,6 +305,56 @@ static void test_same_cases_not_rerun(void **state)
 	rd_kernel_free(k);
 }
 
+/* Without a miss latency the unlimited-MSHR case waits for case 0: where
+ * case 0 was refused no entry it takes case 0's counts (a cap never
+ * reached changes nothing); where it was refused, it runs, and gives what
+ * case 0 gives without a cap. Warps of 4 threads, each instruction asking
+ * 4 lines: a cap of 4 is never reached, one of 2 is. On one thread and
+ * on two (the caller runs the waiting case after the pool). */
+static void test_unrefused_mshr_case_not_rerun(void **state)
+{
+	(void)state;
+	uint64_t a0[6], a1[6], a2[6], a3[6];
+	const uint64_t *a[4] = {a0, a1, a2, a3};
+	uint32_t n[4] = {6, 6, 6, 6};
+	for (int i = 0; i < 6; i++) {
+		a0[i] = (uint64_t)(i % 3) * 4096 + 0;
+		a1[i] = (uint64_t)(i % 3) * 4096 + 1024;
+		a2[i] = (uint64_t)(i % 2) * 8192 + 2048;
+		a3[i] = (uint64_t)i * 512 + 3072;
+	}
+	rd_kernel *k = tu_kernel(4, 4, n, a, 4);
+	for (int threads = 1; threads <= 2; threads++) {
+		rd_config c;
+		tu_toy_config(&c, 128, 4);
+		c.warp_size = 4;
+		c.latency_hit = 2;
+		rd_callbacks none = {0};
+		rd_result r, un;
+		rd_model *m = rd_model_new(k);
+		rd_model_set_threads(m, threads);
+		/* unlimited: the reference for the refused run's case 3 */
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &none, &un), RD_OK);
+		assert_int_equal(un.cancels, 0);
+		c.l1_mshrs = 4;
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &none, &r), RD_OK);
+		assert_int_equal(r.cancels, 0);
+		assert_true(r.cases_same & (1 << RD_CASE_NO_MSHR));
+		assert_int_equal(r.case_misses[RD_CASE_NO_MSHR], r.case_misses[RD_CASE_FULL]);
+		assert_int_equal(r.case_misses[RD_CASE_FULL], un.case_misses[RD_CASE_FULL]);
+		rd_result_free(&r);
+		c.l1_mshrs = 2;
+		assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, &none, &r), RD_OK);
+		assert_true(r.cancels > 0);
+		assert_false(r.cases_same & (1 << RD_CASE_NO_MSHR));
+		assert_int_equal(r.case_misses[RD_CASE_NO_MSHR], un.case_misses[RD_CASE_FULL]);
+		rd_result_free(&r);
+		rd_result_free(&un);
+		rd_model_free(m);
+	}
+	rd_kernel_free(k);
+}
+
 /* The plain loop (issue 23: no latency, no MSHR cap, LRU, loads only) is
  * the event loop's shortcut: on random kernels it gives the same counts,
  * classes, cases, histogram and time as the event loop, which a cap of
@@ -936,6 +986,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_gto_greedy),
 		cmocka_unit_test(test_gto_refusals_fast_forward),
 		cmocka_unit_test(test_same_cases_not_rerun),
+		cmocka_unit_test(test_unrefused_mshr_case_not_rerun),
 		cmocka_unit_test(test_plain_loop_is_event_loop),
 		cmocka_unit_test(test_coalescing_drops_what_it_read),
 		cmocka_unit_test(test_coalescing_halves_are_serial),
