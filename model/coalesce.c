@@ -100,19 +100,78 @@ typedef struct pass_lanes {
 	uint16_t *bytes;  /* ... and size */
 } pass_lanes;
 
+/* A warp's few recent lines' ids, in front of the line map (a feed's: the
+ * same map all its life; an id never changes once given). A warp's
+ * passes ask the same lines again and again (corr_kernel's stores: the
+ * same 32 lines, 8 KB apart, 2,048 times), and the map's slot of each is
+ * a cache miss of a table of megabytes; here 4 KB. */
+#define FRONT_N 256
+typedef struct coal_front {
+	uint64_t key; /* line + 1; 0: empty */
+	uint64_t id;
+} coal_front;
+
+static inline __attribute__((always_inline)) int64_t front_id(coal_front *fr, linemap *m,
+							    uint64_t line, rd_coal *co,
+							    uint64_t *cap)
+{
+	if (!fr)
+		return linemap_id(m, line, co, cap);
+	coal_front *e = &fr[(line * 0x9e3779b97f4a7c15ull) >> 56];
+	if (e->key == line + 1)
+		return (int64_t)e->id;
+	int64_t id = linemap_id(m, line, co, cap);
+	if (id >= 0) {
+		e->key = line + 1;
+		e->id = (uint64_t)id;
+	}
+	return id;
+}
+
+/* coal_pass's table of line ids, for warps of ws lanes: a power of two,
+ * at least twice the leaders a pass can have. Its lead_lane buffer holds
+ * coal_lead_buf(ws) words, zeroed. */
+static uint32_t coal_lead_tab(uint32_t ws)
+{
+	uint32_t t = 2;
+	while (t < 2 * ws)
+		t <<= 1;
+	return t;
+}
+
+static size_t coal_lead_buf(uint32_t ws)
+{
+	return (size_t)2 * ws + coal_lead_tab(ws);
+}
+
+static inline uint32_t lead_hash(uint32_t id, uint32_t tmask)
+{
+	return (id * 2654435761u) >> 16 & tmask;
+}
+
 /* One pass (the loads, or the stores) of a warp instruction: lanes in
  * order, each distinct line of a coalescing group one request led by its
  * first lane; as coal_build's loop below, which it mirrors for kernels
- * with stores. -1: no memory; -3: a line not in the map, which line_cap
- * NULL does not extend (coal_feed_more). */
+ * with stores. lead_lane: coal_lead_buf(ws) words, zeroed, left so. -1:
+ * no memory; -3: a line not in the map, which line_cap NULL does not
+ * extend (coal_feed_more). */
 static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_lanes *pl,
 		     uint32_t shift, uint32_t ws, int store, uint64_t *nr, uint32_t *lead_lane,
-		     uint64_t *lead_req, const coal_skip *skip, uint32_t sect, uint32_t sshift)
+		     uint64_t *lead_req, const coal_skip *skip, uint32_t sect, uint32_t sshift,
+		     coal_front *front)
 {
 	const uint64_t *addr = pl->addr;
 	const uint16_t *bytes = pl->bytes;
 	uint32_t nlead = 0;
 	rd_req *const req = co->req;
+	/* each leader's line id beside its lane, and a table from line id to
+	 * its latest leader (j + 1; 0: none), emptied again on the way out:
+	 * a lane finds its line's request in a step or two, not by a scan of
+	 * the leaders (corr_kernel's stores: 32 lines a pass, 500 compares) */
+	uint32_t *const lead_line = lead_lane + ws;
+	uint32_t *const lead_of = lead_lane + 2 * ws;
+	const uint32_t tmask = coal_lead_tab(ws) - 1;
+	int rc = 0;
 	/* the previous lane's line and group, and its leader's request: a
 	 * lane with both the same joins that request, no look-up (gemm's
 	 * warps: one line a pass); its lanes and sectors are added once the
@@ -148,19 +207,21 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 			req[prev_r].sect |= run_m;
 			run = run_m = 0;
 		}
-		int64_t id = linemap_id(map, line, co, line_cap);
-		if (id < 0)
-			return id == -3 ? -3 : -1;
+		int64_t id = front_id(front, map, line, co, line_cap);
+		if (id < 0) {
+			rc = id == -3 ? -3 : -1;
+			break;
+		}
 		prev_line = line;
 		prev_start = start;
-		uint32_t j = 0;
-		while (j < nlead && lead_lane[j] < start)
-			j++;
-		for (; j < nlead; j++)
-			if (req[lead_req[j]].line == (uint32_t)id)
-				break;
-		if (j < nlead) {
-			prev_r = lead_req[j];
+		/* the line's latest leader: its request, if it leads in this
+		 * group (lanes come in order: a later group's leader is later);
+		 * a group has one leader a line */
+		uint32_t h = lead_hash((uint32_t)id, tmask);
+		while (lead_of[h] && lead_line[lead_of[h] - 1] != (uint32_t)id)
+			h = (h + 1) & tmask;
+		if (lead_of[h] && lead_lane[lead_of[h] - 1] >= start) {
+			prev_r = lead_req[lead_of[h] - 1];
 			run = 1;
 			run_m = m;
 			continue;
@@ -171,13 +232,21 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 			co->req_acc[*nr] = pl->acc[x];
 		prev_r = *nr;
 		lead_lane[nlead] = i;
+		lead_line[nlead] = (uint32_t)id;
+		lead_of[h] = nlead + 1;
 		lead_req[nlead++] = (*nr)++;
 	}
 	if (run) {
 		req[prev_r].nthr += run;
 		req[prev_r].sect |= run_m;
 	}
-	return 0;
+	/* the table emptied: from each leader's line's first slot to the
+	 * next empty one (what is cleared of a run of slots is always its
+	 * end: every line's slot, at or after its first, is reached) */
+	for (uint32_t j = 0; j < nlead; j++)
+		for (uint32_t h = lead_hash(lead_line[j], tmask); lead_of[h]; h = (h + 1) & tmask)
+			lead_of[h] = 0;
+	return rc;
 }
 
 /* The whole pages of array a's first n bytes from byte `from` on, the
@@ -332,9 +401,9 @@ static int coal_stores(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint3
 					if (pass[e].n)
 						linemap_prefetch(map, pass[e].addr[0] >> shift);
 				if (coal_pass(co, map, line_cap, &pass[2 * d], shift, ws, 0, &nr,
-					      lead_lane, lead_req, skip, sect, sshift) < 0 ||
+					      lead_lane, lead_req, skip, sect, sshift, NULL) < 0 ||
 				    coal_pass(co, map, line_cap, &pass[2 * d + 1], shift, ws, 1, &nr,
-					      lead_lane, lead_req, skip, sect, sshift) < 0)
+					      lead_lane, lead_req, skip, sect, sshift, NULL) < 0)
 					goto out;
 				if (nr == co->instr_req_first[ni])
 					continue; /* every lane outside global memory */
@@ -820,7 +889,7 @@ int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_
 		co->load_line = malloc(nloads * sizeof *co->load_line);
 		co->load_on = calloc(nloads, 1);
 	}
-	run.lead_lane = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *run.lead_lane);
+	run.lead_lane = calloc(coal_lead_buf(s->warp_size ? s->warp_size : 1), sizeof *run.lead_lane);
 	run.lead_req = malloc((size_t)(s->warp_size ? s->warp_size : 1) * sizeof *run.lead_req);
 	if (!co->warp_instr_first || !co->instr_req_first || !co->req ||
 	    (lanes && (!co->load_line || !co->load_on)) || (acc && !co->req_acc) ||
@@ -958,6 +1027,7 @@ struct coal_feed {
 	uint32_t *lanes, *lead_lane;
 	uint64_t *accs, *addrs, *lead_req;
 	uint16_t *bytes;
+	coal_front front[FRONT_N];
 	feed_lane lane[];
 };
 
@@ -979,7 +1049,7 @@ coal_feed *coal_feed_new(const rd_access_src *src, uint32_t t0, uint32_t nt, uin
 	f->accs = calloc(2 * n, sizeof *f->accs);
 	f->addrs = malloc(2 * n * sizeof *f->addrs);
 	f->bytes = malloc(2 * n * sizeof *f->bytes);
-	f->lead_lane = malloc((size_t)f->ws * sizeof *f->lead_lane);
+	f->lead_lane = calloc(coal_lead_buf(f->ws), sizeof *f->lead_lane);
 	f->lead_req = malloc((size_t)f->ws * sizeof *f->lead_req);
 	if (!f->lanes || !f->accs || !f->addrs || !f->bytes || !f->lead_lane || !f->lead_req) {
 		coal_feed_free(f);
@@ -1096,7 +1166,7 @@ int64_t coal_feed_more(coal_feed *f, rd_coal *co, uint64_t *rcap, uint64_t *icap
 		for (int s = 0; s < 2; s++) {
 			int rc = pl[s].n ? coal_pass(co, map, line_cap, &pl[s], f->shift, f->ws, s, &nr,
 						     f->lead_lane, f->lead_req, NULL, f->sect,
-						     f->sshift)
+						     f->sshift, f->front)
 					 : 0;
 			if (rc < 0) {
 				f->failed = rc == -3;

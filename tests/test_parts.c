@@ -20,6 +20,11 @@
 
 enum { BS = 4, NBLOCKS = 14, CORES = 4, LOADS = 6 };
 
+/* Accesses of 4, 8 and 16 bytes and warps of 8 (1): coalesced in groups
+ * of a half and a quarter warp, a line asked by several groups of one
+ * instruction. */
+static int wide;
+
 static void set(rd_config *c, const char *k, const char *v)
 {
 	char err[256];
@@ -30,7 +35,7 @@ static void config(rd_config *c, uint32_t max_threads)
 {
 	rd_config_default(c);
 	set(c, "gpu.cores", "4");
-	set(c, "gpu.warp_size", "2");
+	set(c, "gpu.warp_size", wide ? "8" : "2");
 	set(c, "l1.size", "256");
 	set(c, "l1.line", "32");
 	set(c, "l1.ways", "2");
@@ -49,7 +54,10 @@ static void thread_accesses(rd_kernel_builder *b, uint32_t tid, uint64_t g)
 		return;
 	for (uint32_t i = 0; i < LOADS; i++) {
 		uint64_t a = ((g * 40 + i * 72) % 1024) + (i % 3) * 4096;
-		assert_int_equal(rd_kernel_builder_add(b, tid, 0, a, 4), 0);
+		uint32_t by = wide ? 4u << (i % 3) : 4;
+		if (wide)
+			a = (g * 8 + i * 24) % 96 & ~(uint64_t)(by - 1);
+		assert_int_equal(rd_kernel_builder_add(b, tid, 0, a, by), 0);
 		if (i == 1)
 			assert_int_equal(rd_kernel_builder_add(b, tid, 1, 8192 + g * 4, 4), 0);
 	}
@@ -592,6 +600,13 @@ static void test_parts_stream(void **state)
 		check_stream("l1.stores", "evict", batch);
 		check_stream("l1.sector", "8", batch);
 	}
+	/* groups within a warp: the streamed passes' table of leaders
+	 * against the expanded loop (loads only: the whole kernel's loads are
+	 * coalesced there) and against the store passes */
+	wide = 1;
+	check_stream(NULL, NULL, 3);
+	check_stream("l1.stores", "ignore", 3);
+	wide = 0;
 	check_stream("gpu.divergence", "0", 5);
 	check_stream("l1.mshr_per_warp", "1", 5);
 	check_stream("gpu.scheduler_policy", "gto", 5);
