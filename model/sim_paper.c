@@ -118,7 +118,9 @@ typedef struct core_state {
 	rd_stack fa;         /* sim_params.shadow: the fully associative shadow */
 	rd_policy pol;       /* l1.replacement other than LRU: hit or miss (kind 0: LRU) */
 	rd_policy fa_pol;    /* ... and the shadow's */
-	sim_counts scratch;  /* a store's counts under allocate (warp_issue_as) */
+	sim_counts scratch;  /* under allocate, where a store's request counts as a load's
+			      * would (warp_issue_as): its scalar counts only, never
+			      * read (a store's are counted apart) */
 	int mode;            /* warp_issue's copy: 0, 1 plain (as named there), 2 any */
 	/* l1.stores=evict: per line, WEV_MARK while a store's eviction is
 	 * its last removal (a load miss then is a write_evict miss), WEV_SEEN
@@ -827,7 +829,8 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		rd_line *ln = &lines[l];
 		uint32_t set = ln->set;
 		/* A store under allocate is counted apart (its hits and misses
-		 * are not the loads'): into a scratch record, moved below. */
+		 * are not the loads'): what the load's path counts goes to a
+		 * scratch record that nothing reads, its own counts below. */
 		sim_counts *out = counts;
 		if (ext && rq->store) {
 			if (cs->wev) {
@@ -986,12 +989,13 @@ STEP_INLINE int warp_issue_as(core_state *cs, uint32_t w, uint64_t T, const int 
 		}
 		/* without a histogram only hit or miss is known: 0 or -1 */
 		int64_t d = need_hist ? stack_distance_inline(&cs->st, l) : hit - 1;
-		if (ext && rq->store) { /* stores=allocate: the scratch counts move */
+		if (ext && rq->store) { /* stores=allocate: counted apart */
 			if (cs->dirty)
 				cs->dirty[l] = 1;
 			counts->store_requests++;
 			counts->store_hits += o == RD_OUT_HIT;
-			cs->scratch = (sim_counts){0};
+			/* (the scratch is not reset: 300 bytes a store were a
+			 * third of corr_kernel's time in this loop) */
 			if (need_hist && hist_w_add(counts, d) < 0)
 				return -1;
 			goto tail;

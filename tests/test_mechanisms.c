@@ -861,6 +861,30 @@ static void test_l2_stream_from_pack(void **state)
 	counts_free(&inter);
 }
 
+/* Seed 001's Algorithm 1 merge: by step, and within a step one request of
+ * each core with requests at it, in core order, round after round. Core
+ * 0: lines 1, 2 at step 1, 3 at step 3; core 1: 4 at step 1; core 2: 5 at
+ * step 0, then 6, 7, 8 at step 1. Merged: 5; 1 4 6; 2 7; 8; 3. */
+static void test_l2_merge_round_robin(void **state)
+{
+	(void)state;
+	rd_config c;
+	rd_config_default(&c);
+	static const struct { uint64_t t, line; uint32_t core; } rec[] = {
+		{1, 1, 0}, {1, 2, 0}, {3, 3, 0}, {1, 4, 1}, {0, 5, 2}, {1, 6, 2}, {1, 7, 2}, {1, 8, 2},
+	};
+	static const uint64_t want[] = {5, 1, 4, 6, 2, 7, 8, 3};
+	sim_counts in = {0}, out = {0};
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(l2s_add(&in, rec[i].t, rec[i].line, rec[i].core, 0), 0);
+	assert_int_equal(l1_stream(&c, &in, 1, 3, NULL, &out), RD_OK);
+	assert_int_equal(out.nl2s, 8);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(out.l2s[i].line, want[i]);
+	counts_free(&in);
+	counts_free(&out);
+}
+
 /* test_l2_stage_memory's run, in a process of its own (a fresh heap, one
  * thread: the address-space limit counts what the run maps, not what an
  * earlier test left free or a thread's arena keeps in reserve): 3 M
@@ -996,6 +1020,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_l2_pack_round_trip),
 		cmocka_unit_test(test_l2_stream_from_pack),
 		cmocka_unit_test(test_l2_stage_memory),
+		cmocka_unit_test(test_l2_merge_round_robin),
 		cmocka_unit_test(test_l2_pack_round_trip),
 		cmocka_unit_test(test_l2_stream_from_pack),
 		cmocka_unit_test(test_mechanism_keys_checked),
