@@ -129,7 +129,7 @@ asan:
 tsan:
 	$(Q)$(MAKE) --no-print-directory B=build-tsan CFLAGS="-O1 -g" \
 	  SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer" build-tsan/rdscope build-tsan/tests/test_ui \
-	  build-tsan/tests/test_teach build-tsan/tests/test_mechanisms
+	  build-tsan/tests/test_teach build-tsan/tests/test_mechanisms build-tsan/tests/test_parts
 	$(Q)TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" \
 	  E2E="tests/e2e/explorer.sh tests/e2e/explorer_parts.sh tests/e2e/explorer_place.sh tests/e2e/teach.sh tests/e2e/stress.sh \
 	  tests/e2e/calibrate.sh" tests/run build-tsan

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <time.h>
 
 /* Results kept per case (each a histogram and, for case 0, per-set counts). */
 #define MEMO_WAYS 4
@@ -1551,6 +1552,8 @@ typedef struct stream_pre {
 	uint64_t rcap, icap;
 	uint64_t *wif;
 	const rd_callbacks *cb; /* asked between batches of warps (rd_parts_set_stop) */
+	int threads;            /* >= 2: the reading may split in two (stream_split) */
+	_Atomic int *halt;      /* a helper's reading: stop when set */
 } stream_pre;
 
 static void stream_pre_free(stream_pre *sp)
@@ -1565,36 +1568,147 @@ static void stream_pre_free(stream_pre *sp)
 	memset(sp, 0, sizeof *sp);
 }
 
-/* Every warp of the part's blocks in order (a block's threads that the
- * schedule drops, having no access, add nothing), coalesced and dropped. */
-static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shape,
-		       const rd_access_src *src)
+static int stream_warps(stream_pre *sp, const rd_config *c, uint32_t bs, const rd_access_src *src,
+			uint64_t t0, uint64_t nt, uint64_t *wip);
+
+/* A helper reading the second half of a part's threads (stream_split). */
+typedef struct stream_half {
+	stream_pre sp;
+	const rd_config *c;
+	uint32_t bs;
+	const rd_access_src *src;
+	uint64_t t0, t1;
+	int rc;
+	_Atomic int done;
+} stream_half;
+
+static void *stream_half_run(void *arg)
 {
-	uint32_t bs = shape->block_size, ws = c->warp_size ? c->warp_size : 1;
-	uint64_t nt = (uint64_t)shape->part_nblocks * bs;
-	if (nt > RD_MAX_THREAD_ID + 1ull)
-		return RD_EINVAL;
-	/* (gpu.max_threads: the threads below it, in the launch's ids, as the
-	 * schedule keeps them; those after are not read) */
-	uint64_t all = nt;
-	uint64_t below = c->max_threads ? rd_kernel_threads_below(shape, c->max_threads) : nt;
-	if (below < nt)
-		nt = below;
-	sp->nthreads = all;
-	sp->loads = calloc(all ? all : 1, sizeof *sp->loads);
-	sp->stores = calloc(all ? all : 1, sizeof *sp->stores);
-	if (!sp->loads || !sp->stores || linemap_init(&sp->lines.map, 1 << 14) < 0)
-		return RD_ENOMEM;
+	stream_half *h = arg;
+	uint64_t wi = 0;
+	h->rc = stream_warps(&h->sp, h->c, h->bs, h->src, h->t0, h->t1, &wi);
+	atomic_store(&h->done, 1);
+	return NULL;
+}
+
+/*
+ * The part's threads [t0, nt), not kept, read on two threads: a helper
+ * reads the second half (from a warp's start) with its own lines, the
+ * caller the first; then the helper's lines not met before are named
+ * after the caller's, in the order it met them, and its counts added.
+ * That is the order one reading meets them in: the same ids, counts and
+ * result. The caller asks the stop question while it waits. A failure of
+ * the first half is the reading's (the source keeps the first failing
+ * thread's message). 1: not split (too few warps, or no thread).
+ */
+static int stream_split(stream_pre *sp, const rd_config *c, uint32_t bs, const rd_access_src *src,
+			uint64_t t0, uint64_t nt, int *rcp)
+{
+	uint32_t ws = c->warp_size ? c->warp_size : 1;
+	uint64_t mid = t0 + (nt - t0) / 2, blk = mid / bs * bs;
+	mid = blk + (mid - blk) / ws * ws; /* a warp's first thread */
+	if (mid <= t0 || mid >= nt)
+		return 1;
+	stream_half *h = calloc(1, sizeof *h);
+	if (!h)
+		return 1;
+	_Atomic int halt;
+	atomic_init(&halt, 0);
+	atomic_init(&h->done, 0);
+	h->c = c;
+	h->bs = bs;
+	h->src = src;
+	h->t0 = mid;
+	h->t1 = nt;
+	h->sp.loads = sp->loads; /* (its threads' counts: apart from the caller's) */
+	h->sp.stores = sp->stores;
+	h->sp.nthreads = sp->nthreads;
+	h->sp.halt = &halt;
+	pthread_t th;
+	if (linemap_init(&h->sp.lines.map, 1 << 14) < 0 ||
+	    pthread_create(&th, NULL, stream_half_run, h) != 0) {
+		coal_lines_free(&h->sp.lines);
+		free(h);
+		return 1;
+	}
+	uint64_t wi = 0;
+	int threads = sp->threads;
+	sp->threads = 1; /* (the first half is not split again) */
+	int rc = stream_warps(sp, c, bs, src, t0, mid, &wi);
+	sp->threads = threads;
+	if (rc != RD_OK)
+		atomic_store(&halt, 1);
+	while (!atomic_load(&h->done)) {
+		if (stage_cancelled(sp->cb)) {
+			atomic_store(&halt, 1);
+			if (rc == RD_OK)
+				rc = RD_ECANCELED;
+		}
+		struct timespec ts = {0, 2000000};
+		nanosleep(&ts, NULL);
+	}
+	pthread_join(th, NULL);
+	if (rc == RD_OK)
+		rc = h->rc;
+	/* the helper's lines after the caller's */
+	coal_lines *a = &sp->lines;
+	const coal_lines *b = &h->sp.lines;
+	for (uint32_t l = 0; rc == RD_OK && l < b->nlines; l++) {
+		uint64_t line = b->line_addr[l], slot;
+		int64_t id = linemap_find(&a->map, line, &slot);
+		if (id == -1) {
+			rc = RD_ENOMEM;
+			break;
+		}
+		if (id == -2) {
+			if (a->nlines == a->cap) {
+				uint64_t nc = a->cap ? a->cap * 2 : 1024;
+				uint64_t *la = realloc(a->line_addr, nc * sizeof *la);
+				if (!la) {
+					rc = RD_ENOMEM;
+					break;
+				}
+				a->line_addr = la;
+				a->cap = nc;
+			}
+			id = a->nlines;
+			linemap_put(&a->map, slot, line, a->nlines);
+			a->line_addr[a->nlines++] = line;
+		}
+		uint64_t had = sp->line_req_cap;
+		if (vec_room((void **)&sp->line_req, &sp->line_req_cap, a->nlines,
+			     sizeof *sp->line_req, 1024) < 0) {
+			rc = RD_ENOMEM;
+			break;
+		}
+		memset(sp->line_req + had, 0, (sp->line_req_cap - had) * sizeof *sp->line_req);
+		sp->line_req[id] += h->sp.line_req[l];
+	}
+	sp->nreq += h->sp.nreq;
+	h->sp.loads = h->sp.stores = NULL;
+	stream_pre_free(&h->sp);
+	free(h);
+	*rcp = rc;
+	return 0;
+}
+
+/* The part's threads [t0, nt) read a warp at a time (stream_read's
+ * loop; *wip counts the warps, for the kept requests' index). Once not
+ * kept, the rest may be read on two threads (stream_split). */
+static int stream_warps(stream_pre *sp, const rd_config *c, uint32_t bs, const rd_access_src *src,
+			uint64_t t0, uint64_t nt, uint64_t *wip)
+{
+	uint32_t ws = c->warp_size ? c->warp_size : 1;
 	rd_coal w;
 	memset(&w, 0, sizeof w);
 	uint64_t rcap = 0, icap = 0;
-	int rc = RD_OK;
-	uint64_t nwarps = (uint64_t)shape->part_nblocks * ((bs + ws - 1) / ws);
-	sp->keep = sp->keep_max > 0;
-	if (sp->keep && !(sp->wif = malloc((nwarps + 1) * sizeof *sp->wif)))
-		return RD_ENOMEM;
-	uint64_t wi = 0;
-	for (uint64_t t0 = 0; t0 < nt && rc == RD_OK; wi++) {
+	int rc = RD_OK, tried = sp->halt != NULL;
+	for (; t0 < nt && rc == RD_OK; (*wip)++) {
+		if (!tried && !sp->keep && sp->threads >= 2) {
+			tried = 1;
+			if (!stream_split(sp, c, bs, src, t0, nt, &rc))
+				break;
+		}
 		uint32_t in_block = (uint32_t)(t0 % bs);
 		uint32_t n = bs - in_block < ws ? bs - in_block : ws;
 		if (n > nt - t0)
@@ -1606,7 +1720,7 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 			break;
 		}
 		if (sp->keep)
-			sp->wif[wi] = sp->co.ninstr;
+			sp->wif[*wip] = sp->co.ninstr;
 		for (;;) {
 			/* kept: appended to co; else into w, dropped */
 			rd_coal *into = sp->keep ? &sp->co : &w;
@@ -1625,7 +1739,7 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 				rc = (int)-k;
 			if (k <= 0)
 				break;
-			if (stage_cancelled(sp->cb)) {
+			if (stage_cancelled(sp->cb) || (sp->halt && atomic_load(sp->halt))) {
 				rc = RD_ECANCELED;
 				break;
 			}
@@ -1654,12 +1768,41 @@ static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shap
 		coal_feed_free(f);
 		t0 += n;
 	}
+	free(w.req);
+	free(w.instr_req_first);
+	return rc;
+}
+
+/* Every warp of the part's blocks in order (a block's threads that the
+ * schedule drops, having no access, add nothing), coalesced and dropped. */
+static int stream_read(stream_pre *sp, const rd_config *c, const rd_kernel *shape,
+		       const rd_access_src *src)
+{
+	uint32_t bs = shape->block_size, ws = c->warp_size ? c->warp_size : 1;
+	uint64_t nt = (uint64_t)shape->part_nblocks * bs;
+	if (nt > RD_MAX_THREAD_ID + 1ull)
+		return RD_EINVAL;
+	/* (gpu.max_threads: the threads below it, in the launch's ids, as the
+	 * schedule keeps them; those after are not read) */
+	uint64_t all = nt;
+	uint64_t below = c->max_threads ? rd_kernel_threads_below(shape, c->max_threads) : nt;
+	if (below < nt)
+		nt = below;
+	sp->nthreads = all;
+	sp->loads = calloc(all ? all : 1, sizeof *sp->loads);
+	sp->stores = calloc(all ? all : 1, sizeof *sp->stores);
+	if (!sp->loads || !sp->stores || linemap_init(&sp->lines.map, 1 << 14) < 0)
+		return RD_ENOMEM;
+	uint64_t nwarps = (uint64_t)shape->part_nblocks * ((bs + ws - 1) / ws);
+	sp->keep = sp->keep_max > 0;
+	if (sp->keep && !(sp->wif = malloc((nwarps + 1) * sizeof *sp->wif)))
+		return RD_ENOMEM;
+	uint64_t wi = 0;
+	int rc = stream_warps(sp, c, bs, src, 0, nt, &wi);
 	/* (the warps not read, past gpu.max_threads, have no instruction: the
 	 * schedule's warps of a block it ends run to the block's end) */
 	for (; rc == RD_OK && sp->keep && wi <= nwarps; wi++)
 		sp->wif[wi] = sp->co.ninstr;
-	free(w.req);
-	free(w.instr_req_first);
 	/* the threads past gpu.max_threads counted only (the launch's threads,
 	 * as a part built whole has them) */
 	uint64_t a[64];
@@ -1897,6 +2040,7 @@ int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
 		rc = RD_EINVAL;
 	sp.keep_max = p->stream_keep;
 	sp.cb = p->stop_fn ? &p->stop : NULL;
+	sp.threads = p->threads;
 	if (rc == RD_OK)
 		rc = stream_read(&sp, &p->c, shape, src);
 	if (rc == RD_OK)

@@ -1400,7 +1400,9 @@ uint32_t rd_sample_pick(uint32_t active, uint32_t n, uint32_t i);
 void rd_parts_set_sample(rd_parts *p, uint32_t active, uint32_t cores_sampled, uint32_t threads,
 			 uint32_t blocks);
 rd_parts *rd_parts_new(const rd_config *c, int cases); /* NULL: bad config or memory */
-void rd_parts_set_threads(rd_parts *p, int n); /* each part's cases (as rd_model_set_threads) */
+/* Threads of each part's cases, and of a streamed part's first reading
+ * (two halves of its warps, when not kept), as rd_model_set_threads. */
+void rd_parts_set_threads(rd_parts *p, int n);
 int rd_parts_add(rd_parts *p, const rd_kernel *k, const rd_callbacks *cb);
 /* As rd_parts_add (no callbacks), for a kernel the caller gives up: once
  * k's accesses are coalesced, its addresses, sizes, sites and store lists

@@ -468,18 +468,22 @@ typedef struct kc_src {
 	rd_access_src *in;
 } kc_src;
 
+/* The source over the part built whole (before any open: a part's
+ * reading and its cases open cursors on several threads). */
+static void kc_init(kc_src *s)
+{
+	uint32_t *ids = malloc((s->k->part_nblocks + 1) * sizeof *ids);
+	assert_non_null(ids);
+	for (uint32_t b = 0; b < s->k->part_nblocks; b++)
+		ids[b] = b;
+	s->in = rd_kernel_src_new(s->k, ids, s->k->part_nblocks);
+	assert_non_null(s->in);
+	free(ids);
+}
+
 static void *kc_open(void *ctx, uint32_t t)
 {
 	kc_src *s = ctx;
-	if (!s->in) { /* (made by the first open, on the caller's thread) */
-		uint32_t *ids = malloc((s->k->part_nblocks + 1) * sizeof *ids);
-		assert_non_null(ids);
-		for (uint32_t b = 0; b < s->k->part_nblocks; b++)
-			ids[b] = b;
-		s->in = rd_kernel_src_new(s->k, ids, s->k->part_nblocks);
-		assert_non_null(s->in);
-		free(ids);
-	}
 	void *c = s->in->open(s->in->ctx, t);
 	assert_non_null(c);
 	s->opened++;
@@ -540,6 +544,7 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 	for (int core = 0; core < CORES; core++) {
 		rd_kernel *w = build(&c, core); /* the part built whole: the source */
 		kc_src src = {w, batch, 0, 0, NULL};
+		kc_init(&src);
 		rd_access_src as = {&src, kc_open, kc_next, kc_close};
 		rd_kernel *shape = shape_of(w);
 		int ready = 0;
@@ -686,6 +691,7 @@ static void test_parts_stream_long(void **state)
 		for (int core = 0; core < CORES; core++) {
 			rd_kernel *w = build_long(&c, core, 700, x == 6 ? 64 : BS);
 			kc_src src = {w, 13, 0, 0, NULL};
+			kc_init(&src);
 			rd_access_src as = {&src, kc_open, kc_next, kc_close};
 			rd_kernel *shape = rd_kernel_builder_finish(
 				rd_kernel_builder_new("long", x == 6 ? 64 : BS, 1, 1));
@@ -742,6 +748,7 @@ static int stream_stopped(int stream, uint64_t keep, int n, int *asked)
 	int ready = 0, rc;
 	if (stream) {
 		kc_src src = {w, 5, 0, 0, NULL};
+		kc_init(&src);
 		rd_access_src as = {&src, kc_open, kc_next, kc_close};
 		rd_kernel *shape = shape_of(w);
 		rc = rd_parts_add_stream(p, shape, &as, count_ready, &ready);
@@ -794,6 +801,7 @@ static void test_parts_stream_refused(void **state)
 			continue; /* (not a configuration parts take at all) */
 		rd_kernel *w = build(&c, 1);
 		kc_src src = {w, 7, 0, 0, NULL};
+		kc_init(&src);
 		rd_access_src as = {&src, kc_open, kc_next, kc_close};
 		rd_kernel *shape = shape_of(w);
 		int ready = 0;
