@@ -861,6 +861,15 @@ void coal_lines_free(coal_lines *l)
 	memset(l, 0, sizeof *l);
 }
 
+int64_t coal_lines_id(coal_lines *l, uint64_t line)
+{
+	rd_coal co = {.nlines = l->nlines, .line_addr = l->line_addr};
+	int64_t id = linemap_id(&l->map, line, &co, &l->cap);
+	l->line_addr = co.line_addr;
+	l->nlines = co.nlines;
+	return id;
+}
+
 int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_t line_size,
 		     uint32_t sector, int lanes, int stores, const coal_skip *skip,
 		     const rd_callbacks *cb, int threads, int spend, coal_lines *shared)

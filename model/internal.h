@@ -269,6 +269,8 @@ int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_
 		     uint32_t sector, int lanes, int stores, const coal_skip *skip,
 		     const rd_callbacks *cb, int threads, int spend, coal_lines *shared);
 void coal_lines_free(coal_lines *l);
+/* line's id in l, named after l's lines if new; -1: no memory. */
+int64_t coal_lines_id(coal_lines *l, uint64_t line);
 /* A warp's instructions coalesced as its threads' accesses are read
  * (rd_access_src; coalesce.c): threads t0 .. t0 + nt - 1 of the part,
  * warp size ws; stores kept as their own pass, or dropped as read. */

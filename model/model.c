@@ -1654,26 +1654,10 @@ static int stream_split(stream_pre *sp, const rd_config *c, uint32_t bs, const r
 	coal_lines *a = &sp->lines;
 	const coal_lines *b = &h->sp.lines;
 	for (uint32_t l = 0; rc == RD_OK && l < b->nlines; l++) {
-		uint64_t line = b->line_addr[l], slot;
-		int64_t id = linemap_find(&a->map, line, &slot);
-		if (id == -1) {
+		int64_t id = coal_lines_id(a, b->line_addr[l]);
+		if (id < 0) {
 			rc = RD_ENOMEM;
 			break;
-		}
-		if (id == -2) {
-			if (a->nlines == a->cap) {
-				uint64_t nc = a->cap ? a->cap * 2 : 1024;
-				uint64_t *la = realloc(a->line_addr, nc * sizeof *la);
-				if (!la) {
-					rc = RD_ENOMEM;
-					break;
-				}
-				a->line_addr = la;
-				a->cap = nc;
-			}
-			id = a->nlines;
-			linemap_put(&a->map, slot, line, a->nlines);
-			a->line_addr[a->nlines++] = line;
 		}
 		uint64_t had = sp->line_req_cap;
 		if (vec_room((void **)&sp->line_req, &sp->line_req_cap, a->nlines,
