@@ -146,7 +146,65 @@ int l2pack_add(l2pack *pk, const l2req *v, uint64_t n)
 		pk->line = q->line;
 		pk->core = q->core;
 		pk->n++;
+		if (pk->spill_at && pk->len >= pk->spill_at && l2pack_flush(pk) < 0)
+			return -1;
 	}
+	return 0;
+}
+
+int l2pack_flush(l2pack *pk)
+{
+	if (!pk->len)
+		return 0;
+	if (!pk->f && !(pk->f = tmpfile()))
+		return -1;
+	if (fseek(pk->f, 0, SEEK_END) != 0 || fwrite(pk->b, 1, pk->len, pk->f) != pk->len)
+		return -1;
+	pk->flen += pk->len;
+	pk->len = 0;
+	return 0;
+}
+
+/* n bytes of from's file from its start to the end of to's (made if need
+ * be): 0, -1 */
+static int file_cat(l2pack *to, FILE *from, uint64_t n)
+{
+	enum { CHUNK = 1 << 16 };
+	uint8_t *buf = malloc(CHUNK);
+	int rc = buf && (to->f || (to->f = tmpfile())) && fseek(from, 0, SEEK_SET) == 0 &&
+			 fseek(to->f, 0, SEEK_END) == 0
+		     ? 0
+		     : -1;
+	for (uint64_t done = 0; rc == 0 && done < n;) {
+		size_t k = n - done < CHUNK ? (size_t)(n - done) : CHUNK;
+		if (fread(buf, 1, k, from) != k || fwrite(buf, 1, k, to->f) != k)
+			rc = -1;
+		done += k;
+	}
+	if (rc == 0)
+		to->flen += n;
+	free(buf);
+	return rc;
+}
+
+int l2pack_load(l2pack *to, const l2pack *from)
+{
+	memset(to, 0, sizeof *to);
+	uint64_t n = from->flen + from->len;
+	if (!(to->b = malloc(n ? n : 1)))
+		return -1;
+	if (from->flen && (fseek(from->f, 0, SEEK_SET) != 0 ||
+			   fread(to->b, 1, from->flen, from->f) != from->flen)) {
+		l2pack_free(to);
+		return -1;
+	}
+	if (from->len)
+		memcpy(to->b + from->flen, from->b, from->len);
+	to->len = to->cap = n;
+	to->n = from->n;
+	to->t = from->t;
+	to->line = from->line;
+	to->core = from->core;
 	return 0;
 }
 
@@ -154,6 +212,11 @@ int l2pack_cat(l2pack *to, const l2pack *from)
 {
 	if (!from->n)
 		return 0;
+	if (!to->spill_at)
+		to->spill_at = from->spill_at;
+	/* from's file after to's bytes (to's go to its file first) */
+	if (from->flen && (l2pack_flush(to) < 0 || file_cat(to, from->f, from->flen) < 0))
+		return -1;
 	if (to->cap - to->len < from->len) {
 		uint64_t nc = to->cap ? to->cap + to->cap / 2 : 4096;
 		if (nc < to->len + from->len)
@@ -164,18 +227,23 @@ int l2pack_cat(l2pack *to, const l2pack *from)
 		to->b = b;
 		to->cap = nc;
 	}
-	memcpy(to->b + to->len, from->b, from->len);
+	if (from->len)
+		memcpy(to->b + to->len, from->b, from->len);
 	to->len += from->len;
 	to->n += from->n;
 	to->t = from->t;
 	to->line = from->line;
 	to->core = from->core;
+	if (to->spill_at && to->len >= to->spill_at && l2pack_flush(to) < 0)
+		return -1;
 	return 0;
 }
 
 void l2pack_free(l2pack *pk)
 {
 	free(pk->b);
+	if (pk->f)
+		fclose(pk->f);
 	memset(pk, 0, sizeof *pk);
 }
 
@@ -183,6 +251,13 @@ int l2pack_unpack(sim_counts *c)
 {
 	if (!c->pk.n)
 		return 0;
+	if (c->pk.f) { /* read back into memory first */
+		l2pack in;
+		if (l2pack_load(&in, &c->pk) < 0)
+			return -1;
+		l2pack_free(&c->pk);
+		c->pk = in;
+	}
 	uint64_t n = c->nl2s + c->pk.n;
 	l2req *v = realloc(c->l2s, n * sizeof *v);
 	if (!v)

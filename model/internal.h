@@ -7,6 +7,7 @@
 
 #include "rdscope.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The engines' per-step lists grow by doubling (from `first`): the grown
@@ -649,6 +650,11 @@ typedef struct l2pack {
 	uint64_t len, cap, n;
 	uint64_t t, line; /* the last record's, and its core (appending) */
 	uint32_t core;
+	/* spill_at nonzero: once b holds that many bytes they go to the end
+	 * of f, a temporary file (made then), flen bytes long: the pack is
+	 * f's bytes, then b's (l2pack_flush moves b's there too) */
+	uint64_t spill_at, flen;
+	FILE *f;
 } l2pack;
 
 /* A reader of a pack from a run's start (p its first byte). */
@@ -770,6 +776,12 @@ static inline int l2pack_next(l2pack_cur *cur, l2req *q)
 int l2pack_add(l2pack *pk, const l2req *v, uint64_t n);
 /* from's records after to's (from's first is a start record): 0, -1. */
 int l2pack_cat(l2pack *to, const l2pack *from);
+/* pk's bytes in memory written to the end of its file (made if it has
+ * none): 0, or -1 (the file could not be made or written) */
+int l2pack_flush(l2pack *pk);
+/* A pack in a file read back into memory (to: the records of from, b
+ * only; from unchanged): 0, -1 */
+int l2pack_load(l2pack *to, const l2pack *from);
 void l2pack_free(l2pack *pk);
 int l2pack_unpack(sim_counts *c);
 

@@ -103,20 +103,42 @@ static uint8_t sect_of(uint64_t byte, uint32_t l1, uint32_t s1, uint32_t m1, uin
 	return m;
 }
 
-/* One merged request q (of core-ordered position) into s: its L2 lines
- * (per of them, sh1/sh2 the L1's and L2's line shifts), with their
- * sectors when s2. 0, or -1: out of memory. */
-static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, int sh1, int sh2,
-		      uint32_t l1_line, uint32_t s1, uint32_t s2)
+/* Step 2: an L1 request q's L2 lines (per of them, sh1/sh2 the L1's and
+ * L2's line shifts) in a2[], with their sectors in m[] when s2 (l2.sector;
+ * s1 is l1.sector): how many (an L2 line none of whose sectors the request
+ * asks for, of an L1 line larger than the L2's, is not asked). */
+static uint32_t split(const l2req *q, uint64_t per, int sh1, int sh2, uint32_t l1_line,
+		      uint32_t s1, uint32_t s2, uint64_t *a2, uint8_t *m)
 {
 	uint64_t byte = q->line << sh1;
+	uint32_t n = 0;
 	for (uint64_t j = 0; j < per; j++) {
-		uint64_t a2 = (byte >> sh2) + j;
-		/* l2.sector: an L2 line none of whose sectors the request
-		 * asks for (an L1 line larger than the L2's) is not asked */
-		uint8_t m = s2 ? sect_of(byte, l1_line, s1, q->sect, a2, sh2, s2) : 0;
-		if (s2 && !m)
-			continue;
+		a2[n] = (byte >> sh2) + j;
+		m[n] = s2 ? sect_of(byte, l1_line, s1, q->sect, a2[n], sh2, s2) : 0;
+		n += !s2 || m[n];
+	}
+	return n;
+}
+
+/* A line's dense id (a new one numbered next). -1: out of memory. */
+static int64_t line_id(linemap *map, uint64_t a2)
+{
+	uint64_t slot;
+	int64_t id = linemap_find(map, a2, &slot);
+	if (id == -2) { /* a new line */
+		id = (int64_t)map->n;
+		linemap_put(map, slot, a2, (uint32_t)id);
+	}
+	return id;
+}
+
+/* One merged request q's L2 requests appended to s (the scratch a2, m of
+ * per each). 0, or -1: out of memory. */
+static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, int sh1, int sh2,
+		      uint32_t l1_line, uint32_t s1, uint32_t s2, uint64_t *a2, uint8_t *m)
+{
+	uint32_t k = split(q, per, sh1, sh2, l1_line, s1, s2, a2, m);
+	for (uint32_t j = 0; j < k; j++) {
 		if (s->tcap - s->tlen < 10) {
 			uint64_t nc = s->tcap + s->tcap / 2 + 64;
 			uint8_t *tb = realloc(s->t, nc);
@@ -127,127 +149,300 @@ static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, i
 		}
 		s->tlen = (uint64_t)(l2pack_put(s->t + s->tlen, l2pack_zig(q->t - s->tlast)) - s->t);
 		s->tlast = q->t;
-		uint64_t slot;
-		int64_t id = linemap_find(map, a2, &slot);
-		if (id == -1)
+		int64_t id = line_id(map, a2[j]);
+		if (id < 0)
 			return -1;
-		if (id == -2) { /* a new line */
-			id = (int64_t)map->n;
-			linemap_put(map, slot, a2, (uint32_t)id);
-		}
 		s->line[s->n] = (uint32_t)id;
 		s->core[s->n] = (uint16_t)q->core;
 		s->store[s->n] = (uint8_t)q->store;
 		if (s2)
-			s->sect[s->n] = m;
+			s->sect[s->n] = m[j];
 		s->n++;
 	}
 	return 0;
 }
 
-/* Steps 1 and 2 (and each request's L2 sectors when s2, l2.sector, is
- * set; s1 is l1.sector): each core's records in their order, the cores
- * merged round-robin by step, put into s in that order. Where every
+/* A reader of one core's run of a pack in a file (l2pack spill_at): the
+ * run's next bytes in buf, cur.p among them, off the file's next byte. */
+enum { FRD_BUF = 1 << 15, FRD_REC = 48 /* > a record's most bytes */ };
+typedef struct frd {
+	uint64_t off;
+	uint8_t *buf;
+	uint32_t have;
+	l2pack_cur cur;
+} frd;
+
+/* At least a record's bytes at r->cur.p, or the file's last: 0, -1 (a
+ * read failed). */
+static int frd_fill(FILE *f, uint64_t flen, frd *r)
+{
+	uint32_t rem = (uint32_t)(r->buf + r->have - r->cur.p);
+	if (rem >= FRD_REC || r->off >= flen)
+		return 0;
+	memmove(r->buf, r->cur.p, rem);
+	uint64_t n = FRD_BUF - rem;
+	if (n > flen - r->off)
+		n = flen - r->off;
+	if (fseek(f, (long)r->off, SEEK_SET) != 0 || fread(r->buf + rem, 1, n, f) != n)
+		return -1;
+	r->off += n;
+	r->have = rem + (uint32_t)n;
+	r->cur.p = r->buf;
+	return 0;
+}
+
+/* Step 1, as a reader: each core's records in their order, the cores
+ * merged round-robin by step (mrg_next gives the next). Where every
  * core's records lie together in c0 (a kernel in parts: a part's after
- * another's), they are read in place, from its records or its pack; else
- * through an index of its records by core (8 bytes a record; a pack is
- * first unpacked, 24). */
+ * another's), they are read in place, from its records, its pack or its
+ * pack's file (a buffer a core); else through an index of its records by
+ * core (8 bytes a record; a pack is first unpacked, 24). */
+typedef struct mrg {
+	uint32_t ncores;
+	uint64_t total;     /* the records */
+	const l2req *v;     /* records in memory, and byc their index by core or NULL */
+	uint64_t *byc;
+	l2pack_cur *cur;    /* a pack in memory: each core's reader; or */
+	frd *fr;            /* a pack in a file: each core's */
+	FILE *f;
+	uint64_t flen;
+	uint64_t *first, *pos, *end;
+	l2req *head;        /* each core's next */
+	uint32_t *at, nat, i, k; /* the cores at step tmin, at[i] next; k kept */
+	uint64_t tmin;
+	wheap h;
+	sim_counts un;      /* a pack not together, unpacked */
+} mrg;
+
+static void mrg_free(mrg *m)
+{
+	for (uint32_t c = 0; m->fr && c < m->ncores; c++)
+		free(m->fr[c].buf);
+	free(m->fr);
+	free(m->cur);
+	free(m->byc);
+	free(m->first);
+	free(m->pos);
+	free(m->end);
+	free(m->head);
+	free(m->at);
+	wheap_free(&m->h);
+	counts_free(&m->un);
+	memset(m, 0, sizeof *m);
+}
+
+/* head[c]: core c's next record, while pos[c] < end[c]. 0, -1 (a read). */
+static int mrg_load(mrg *m, uint32_t c)
+{
+	if (m->pos[c] >= m->end[c])
+		return 0;
+	if (m->fr) {
+		if (frd_fill(m->f, m->flen, &m->fr[c]) < 0)
+			return -1;
+		l2pack_next(&m->fr[c].cur, &m->head[c]);
+	} else if (m->cur) {
+		l2pack_next(&m->cur[c], &m->head[c]);
+	} else {
+		m->head[c] = m->v[m->byc ? m->byc[m->pos[c]] : m->pos[c]];
+	}
+	return 0;
+}
+
+/* The pack's runs found (each core's first byte, its records counted):
+ * 0; 1: a core's records are not together; -1: memory or a read. */
+static int mrg_find_runs(mrg *m, const l2pack *pk)
+{
+	frd r = {0};
+	l2pack_cur sc = {.p = pk->b};
+	if (m->f) {
+		if (!(r.buf = malloc(FRD_BUF)))
+			return -1;
+		r.cur.p = r.buf;
+	}
+	int rc = 0;
+	for (uint64_t i = 0; i < pk->n; i++) {
+		if (m->f && frd_fill(m->f, m->flen, &r) < 0) {
+			rc = -1;
+			break;
+		}
+		l2pack_cur *c = m->f ? &r.cur : &sc;
+		const uint8_t *at = c->p;
+		uint64_t off = m->f ? r.off - r.have + (uint64_t)(at - r.buf) : 0; /* (in the file) */
+		l2req q;
+		int start = l2pack_next(c, &q);
+		uint32_t core = q.core;
+		if (core >= m->ncores)
+			continue;
+		if (start && m->first[core + 1]) {
+			rc = 1;
+			break;
+		}
+		if (start && m->f)
+			m->fr[core].off = off;
+		else if (start)
+			m->cur[core].p = at;
+		m->first[core + 1]++;
+	}
+	free(r.buf);
+	return rc;
+}
+
+/* c0's records, ready for mrg_next. 0, -1 (memory, or the pack's file). */
+static int mrg_open(mrg *m, const sim_counts *c0, uint32_t ncores)
+{
+	memset(m, 0, sizeof *m);
+	m->ncores = ncores;
+	const sim_counts *src = c0;
+	m->first = calloc((size_t)ncores + 1, sizeof *m->first);
+	m->pos = calloc((size_t)ncores + 1, sizeof *m->pos);
+	m->end = calloc((size_t)ncores + 1, sizeof *m->end);
+	m->head = malloc(((size_t)ncores + 1) * sizeof *m->head);
+	if (!m->first || !m->pos || !m->end || !m->head)
+		goto fail;
+	/* together: each core's records one run (pos: its start, end: its
+	 * end, while they are) */
+	int together = 1;
+	if (c0->pk.n) {
+		if (c0->pk.f && c0->pk.len) /* (rd_parts_finish flushes it) */
+			goto fail;
+		if (c0->pk.f) {
+			m->f = c0->pk.f;
+			m->flen = c0->pk.flen;
+			if (!(m->fr = calloc((size_t)ncores + 1, sizeof *m->fr)))
+				goto fail;
+		} else if (!(m->cur = calloc((size_t)ncores + 1, sizeof *m->cur))) {
+			goto fail;
+		}
+		int r = mrg_find_runs(m, &c0->pk);
+		if (r < 0)
+			goto fail;
+		if (r) {
+			together = 0;
+			if (l2pack_load(&m->un.pk, &c0->pk) < 0 || l2pack_unpack(&m->un) < 0)
+				goto fail;
+			src = &m->un;
+			free(m->cur);
+			free(m->fr);
+			m->cur = NULL;
+			m->fr = NULL;
+			m->f = NULL;
+			memset(m->first, 0, ((size_t)ncores + 1) * sizeof *m->first);
+		}
+	}
+	uint64_t n = src->nl2s;
+	const l2req *v = m->v = src->l2s;
+	for (uint64_t i = 0; !m->cur && !m->fr && i < n; i++) {
+		uint32_t c = v[i].core;
+		if (c >= ncores)
+			continue;
+		if (!m->first[c + 1])
+			m->pos[c] = i;
+		else if (m->end[c] != i)
+			together = 0;
+		m->end[c] = i + 1;
+		m->first[c + 1]++;
+	}
+	for (uint32_t c = 0; c < ncores; c++)
+		m->first[c + 1] += m->first[c];
+	m->total = m->first[ncores];
+	if (m->cur || m->fr) {
+		for (uint32_t c = 0; c < ncores; c++) {
+			m->pos[c] = 0;
+			m->end[c] = m->first[c + 1] - m->first[c];
+			if (m->fr && m->end[c]) {
+				if (!(m->fr[c].buf = malloc(FRD_BUF)))
+					goto fail;
+				m->fr[c].cur.p = m->fr[c].buf;
+			}
+		}
+	} else if (!together) {
+		/* the index: byc[first[c] ..] core c's records in their order */
+		uint64_t *slot = malloc(((size_t)ncores + 1) * sizeof *slot);
+		m->byc = malloc((n ? n : 1) * sizeof *m->byc);
+		if (!slot || !m->byc) {
+			free(slot);
+			goto fail;
+		}
+		memcpy(slot, m->first, ((size_t)ncores + 1) * sizeof *slot);
+		for (uint64_t i = 0; i < n; i++) /* stable: each core's issue order */
+			if (v[i].core < ncores)
+				m->byc[slot[v[i].core]++] = i;
+		free(slot);
+		for (uint32_t c = 0; c < ncores; c++) {
+			m->pos[c] = m->first[c];
+			m->end[c] = m->first[c + 1];
+		}
+	}
+	for (uint32_t c = 0; c < ncores; c++)
+		if (m->pos[c] > m->end[c]) /* (a core without records) */
+			m->pos[c] = m->end[c];
+	/* round-robin by step: the cores with records left in a heap by their
+	 * next step (and core); a step's cores taken out in core order, and
+	 * one record of each in turn while any is still at the step (a scan
+	 * of every core a step cost 132 compares a record on a sampled SM) */
+	if (!(m->at = malloc(((size_t)ncores + 1) * sizeof *m->at)))
+		goto fail;
+	for (uint32_t c = 0; c < ncores; c++)
+		if (m->pos[c] < m->end[c] &&
+		    (mrg_load(m, c) < 0 || wheap_push(&m->h, m->head[c].t, c, c) < 0))
+			goto fail;
+	return 0;
+fail:
+	mrg_free(m);
+	return -1;
+}
+
+/* The merged stream's next record in *q: 1; 0 at its end; -1 (a read or
+ * memory). */
+static int mrg_next(mrg *m, l2req *q)
+{
+	for (;;) {
+		if (m->i < m->nat) {
+			uint32_t c = m->at[m->i++];
+			*q = m->head[c];
+			m->pos[c]++;
+			if (mrg_load(m, c) < 0)
+				return -1;
+			if (m->pos[c] >= m->end[c])
+				return 1;
+			if (m->head[c].t <= m->tmin)
+				m->at[m->k++] = c;
+			else if (wheap_push(&m->h, m->head[c].t, c, c) < 0)
+				return -1;
+			return 1;
+		}
+		if (m->k) { /* the step's cores again, in turn */
+			m->nat = m->k;
+			m->i = m->k = 0;
+			continue;
+		}
+		if (!m->h.n)
+			return 0;
+		m->tmin = m->h.v[0].at;
+		m->nat = m->i = 0;
+		while (m->h.n && m->h.v[0].at == m->tmin)
+			m->at[m->nat++] = wheap_pop(&m->h).w;
+	}
+}
+
+/* Steps 1 and 2 (and each request's L2 sectors when s2, l2.sector, is
+ * set; s1 is l1.sector): the merged records put into s in their order. */
 static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint32_t l1_line,
 			uint32_t l2_line, uint32_t s1, uint32_t s2)
 {
 	memset(s, 0, sizeof *s);
 	uint64_t per = l1_line > l2_line ? l1_line / l2_line : 1;
-	sim_counts un = {0}; /* a pack not together, unpacked */
-	const sim_counts *src = c0;
-	/* each core's segment (cores one after the other), sorted by step */
-	uint64_t *first = calloc((size_t)ncores + 1, sizeof *first);
-	uint64_t *pos = calloc((size_t)ncores + 1, sizeof *pos);
-	uint64_t *end = calloc((size_t)ncores + 1, sizeof *end);
-	l2req *head = malloc(((size_t)ncores + 1) * sizeof *head); /* each core's next */
-	l2pack_cur *cur = NULL; /* the pack's: each core's reader */
-	uint64_t *byc = NULL;
-	uint32_t *at = NULL; /* the cores at the step being merged */
-	wheap h = {0};
 	int rc = -1;
 	linemap map = {0};
-	if (!first || !pos || !end || !head)
-		goto out;
-	/* together: each core's records one run (pos: its start, end: its
-	 * end, while they are) */
-	int together = 1;
-	if (c0->pk.n) {
-		if (!(cur = calloc((size_t)ncores + 1, sizeof *cur)))
-			goto out;
-		l2pack_cur sc = {.p = c0->pk.b};
-		for (uint64_t i = 0; i < c0->pk.n; i++) {
-			const uint8_t *at = sc.p;
-			l2req q;
-			int start = l2pack_next(&sc, &q);
-			uint32_t c = q.core;
-			if (c >= ncores)
-				continue;
-			if (start && first[c + 1])
-				together = 0;
-			else if (start)
-				cur[c].p = at;
-			first[c + 1]++;
-		}
-		if (!together) {
-			un.pk = c0->pk;
-			un.pk.b = malloc(c0->pk.len ? c0->pk.len : 1);
-			if (!un.pk.b)
-				goto out;
-			memcpy(un.pk.b, c0->pk.b, c0->pk.len);
-			if (l2pack_unpack(&un) < 0)
-				goto out;
-			src = &un;
-			free(cur);
-			cur = NULL;
-			memset(first, 0, ((size_t)ncores + 1) * sizeof *first);
-		}
+	mrg m;
+	uint64_t *a2 = malloc(per * sizeof *a2);
+	uint8_t *sm = malloc(per);
+	if (!a2 || !sm || mrg_open(&m, c0, ncores) < 0) {
+		free(a2);
+		free(sm);
+		return -1;
 	}
-	uint64_t n = src->nl2s;
-	const l2req *v = src->l2s;
-	for (uint64_t i = 0; !cur && i < n; i++) {
-		uint32_t c = v[i].core;
-		if (c >= ncores)
-			continue;
-		if (!first[c + 1])
-			pos[c] = i;
-		else if (end[c] != i)
-			together = 0;
-		end[c] = i + 1;
-		first[c + 1]++;
-	}
-	for (uint32_t c = 0; c < ncores; c++)
-		first[c + 1] += first[c];
-	if (cur) {
-		for (uint32_t c = 0; c < ncores; c++) {
-			pos[c] = 0;
-			end[c] = first[c + 1] - first[c];
-		}
-	} else if (!together) {
-		/* the index: byc[first[c] ..] core c's records in their order */
-		uint64_t *slot = malloc(((size_t)ncores + 1) * sizeof *slot);
-		byc = malloc((n ? n : 1) * sizeof *byc);
-		if (!slot || !byc) {
-			free(slot);
-			goto out;
-		}
-		memcpy(slot, first, ((size_t)ncores + 1) * sizeof *slot);
-		for (uint64_t i = 0; i < n; i++) /* stable: each core's issue order */
-			if (v[i].core < ncores)
-				byc[slot[v[i].core]++] = i;
-		free(slot);
-		for (uint32_t c = 0; c < ncores; c++) {
-			pos[c] = first[c];
-			end[c] = first[c + 1];
-		}
-	}
-	for (uint32_t c = 0; c < ncores; c++)
-		if (pos[c] > end[c]) /* (a core without records) */
-			pos[c] = end[c];
-	uint64_t total = first[ncores] * per;
+	uint64_t total = m.total * per;
 	s->tcap = total + 64; /* (grown as the steps need) */
 	s->t = malloc(s->tcap);
 	s->line = malloc((total ? total : 1) * sizeof *s->line);
@@ -258,61 +453,13 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	if (!s->t || !s->line || !s->core || !s->store || linemap_init(&map, 4096) < 0)
 		goto out;
 	int sh1 = log2u64(l1_line), sh2 = log2u64(l2_line);
-	/* head[c]: core c's next record, while pos[c] < end[c] */
-#define LOAD(c)                                                                                  \
-	do {                                                                                     \
-		if (pos[c] < end[c]) {                                                           \
-			if (cur)                                                                 \
-				l2pack_next(&cur[c], &head[c]);                                  \
-			else                                                                     \
-				head[c] = v[byc ? byc[pos[c]] : pos[c]];                         \
-		}                                                                                \
-	} while (0)
-	for (uint32_t c = 0; c < ncores; c++)
-		LOAD(c);
-	if (ncores == 1) { /* one core: its order */
-		while (pos[0] < end[0]) {
-			if (stream_put(s, &map, &head[0], per, sh1, sh2, l1_line, s1, s2) < 0)
-				goto out;
-			pos[0]++;
-			LOAD(0);
-		}
-	}
-	/* round-robin by step: the cores with records left in a heap by their
-	 * next step (and core); a step's cores taken out in core order, and
-	 * one record of each in turn while any is still at the step (a scan
-	 * of every core a step cost 132 compares a record on a sampled SM) */
-	if (ncores > 1) {
-		if (!(at = malloc((size_t)ncores * sizeof *at)))
+	l2req q;
+	int r;
+	while ((r = mrg_next(&m, &q)) > 0)
+		if (stream_put(s, &map, &q, per, sh1, sh2, l1_line, s1, s2, a2, sm) < 0)
 			goto out;
-		for (uint32_t c = 0; c < ncores; c++)
-			if (pos[c] < end[c] && wheap_push(&h, head[c].t, c, c) < 0)
-				goto out;
-	}
-	while (h.n) {
-		uint64_t tmin = h.v[0].at;
-		uint32_t nat = 0;
-		while (h.n && h.v[0].at == tmin)
-			at[nat++] = wheap_pop(&h).w;
-		while (nat) {
-			uint32_t k = 0;
-			for (uint32_t i = 0; i < nat; i++) {
-				uint32_t c = at[i];
-				if (stream_put(s, &map, &head[c], per, sh1, sh2, l1_line, s1, s2) < 0)
-					goto out;
-				pos[c]++;
-				LOAD(c);
-				if (pos[c] >= end[c])
-					continue;
-				if (head[c].t <= tmin)
-					at[k++] = c;
-				else if (wheap_push(&h, head[c].t, c, c) < 0)
-					goto out;
-			}
-			nat = k;
-		}
-	}
-#undef LOAD
+	if (r < 0)
+		goto out;
 	uint8_t *tb = realloc(s->t, s->tlen ? s->tlen : 1); /* (shrunk: harmless if not) */
 	if (tb)
 		s->t = tb;
@@ -326,15 +473,9 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	rc = 0;
 out:
 	linemap_free(&map);
-	counts_free(&un);
-	free(first);
-	free(pos);
-	free(end);
-	free(head);
-	free(cur);
-	free(byc);
-	free(at);
-	wheap_free(&h);
+	mrg_free(&m);
+	free(a2);
+	free(sm);
 	if (rc)
 		stream_free(s);
 	return rc;
