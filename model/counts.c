@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int hist_add_to(uint64_t **hist, uint32_t *len, uint32_t *cap, uint64_t *inf, int64_t d,
 		       uint64_t n)
@@ -152,14 +153,38 @@ int l2pack_add(l2pack *pk, const l2req *v, uint64_t n)
 	return 0;
 }
 
+/* A temporary file in $TMPDIR (else /tmp; glibc's tmpfile(3) ignores
+ * TMPDIR, and /tmp is often memory), gone once closed; NULL: none. */
+static FILE *spill_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	size_t n = strlen(dir) + sizeof "/rdscope-spill-XXXXXX";
+	char *path = malloc(n);
+	if (!path)
+		return NULL;
+	snprintf(path, n, "%s/rdscope-spill-XXXXXX", dir);
+	int fd = mkstemp(path);
+	FILE *f = NULL;
+	if (fd >= 0) {
+		unlink(path);
+		if (!(f = fdopen(fd, "w+b")))
+			close(fd);
+	}
+	free(path);
+	return f;
+}
+
 int l2pack_flush(l2pack *pk)
 {
 	if (!pk->len)
 		return 0;
-	if (!pk->f && !(pk->f = tmpfile()))
+	if ((!pk->f && !(pk->f = spill_file())) || fseek(pk->f, 0, SEEK_END) != 0 ||
+	    fwrite(pk->b, 1, pk->len, pk->f) != pk->len) {
+		pk->ioerr = 1;
 		return -1;
-	if (fseek(pk->f, 0, SEEK_END) != 0 || fwrite(pk->b, 1, pk->len, pk->f) != pk->len)
-		return -1;
+	}
 	pk->flen += pk->len;
 	pk->len = 0;
 	return 0;
@@ -171,7 +196,7 @@ static int file_cat(l2pack *to, FILE *from, uint64_t n)
 {
 	enum { CHUNK = 1 << 16 };
 	uint8_t *buf = malloc(CHUNK);
-	int rc = buf && (to->f || (to->f = tmpfile())) && fseek(from, 0, SEEK_SET) == 0 &&
+	int rc = buf && (to->f || (to->f = spill_file())) && fseek(from, 0, SEEK_SET) == 0 &&
 			 fseek(to->f, 0, SEEK_END) == 0
 		     ? 0
 		     : -1;
@@ -183,6 +208,8 @@ static int file_cat(l2pack *to, FILE *from, uint64_t n)
 	}
 	if (rc == 0)
 		to->flen += n;
+	else if (buf)
+		to->ioerr = 1;
 	free(buf);
 	return rc;
 }

@@ -655,6 +655,7 @@ typedef struct l2pack {
 	 * f's bytes, then b's (l2pack_flush moves b's there too) */
 	uint64_t spill_at, flen;
 	FILE *f;
+	int ioerr; /* f could not be made, written or read */
 } l2pack;
 
 /* A reader of a pack from a run's start (p its first byte). */

@@ -212,6 +212,7 @@ typedef struct mrg {
 	uint64_t tmin;
 	wheap h;
 	sim_counts un;      /* a pack not together, unpacked */
+	int ioerr;          /* the file could not be read */
 } mrg;
 
 static void mrg_free(mrg *m)
@@ -237,8 +238,10 @@ static int mrg_load(mrg *m, uint32_t c)
 	if (m->pos[c] >= m->end[c])
 		return 0;
 	if (m->fr) {
-		if (frd_fill(m->f, m->flen, &m->fr[c]) < 0)
+		if (frd_fill(m->f, m->flen, &m->fr[c]) < 0) {
+			m->ioerr = 1;
 			return -1;
+		}
 		l2pack_next(&m->fr[c].cur, &m->head[c]);
 	} else if (m->cur) {
 		l2pack_next(&m->cur[c], &m->head[c]);
@@ -612,10 +615,21 @@ static uint32_t fetch_grow(uint32_t m, uint32_t g)
 
 /* Step 4's state: the cache (pcache.c), each bank's queue of requests, and
  * what the run counts beyond the cache's own counts. */
+typedef struct l2src l2src;
 typedef struct banks {
 	const rd_config *c;
 	const l2stream *s;
 	const l2place *pl;
+	/* the requests: the stream's arrays (mask all ones), or, with src (a
+	 * pack in a file), a window of them read as they are admitted
+	 * (request q at q & mask; lo: none older is waiting), n of them */
+	const uint32_t *rline;
+	const uint16_t *rcore;
+	const uint8_t *rstore, *rsect;
+	uint64_t n, mask, lo;
+	l2src *src;
+	const uint64_t *lcnt; /* with src: each line's requests */
+	tcur tc;
 	const rd_callbacks *cb; /* with an event callback, else NULL */
 	const rd_callbacks *prog; /* progress and cancel, or NULL */
 	sim_counts *ds;         /* DRAM's stream, or NULL */
@@ -628,7 +642,7 @@ typedef struct banks {
 	 * banks with requests waiting; cand[0 .. ncand_cap): one step's. */
 	uint64_t **bq, *head, *adm, *qcap, *win, *cand, ncand_cap;
 	uint32_t *act, *port_used, nact;
-	uint64_t *done; /* accepted, a bit a request */
+	uint64_t *done; /* accepted, a bit a request (of the window's) */
 	/* l2.sector: per line, the sectors present or in flight while it is
 	 * in the L2 or on its way (a miss starts it afresh), as the L1's; the
 	 * sectors a read miss fills around each (l2.fetch), 0 or 1: itself */
@@ -637,6 +651,131 @@ typedef struct banks {
 	uint64_t nwait, rf, merges;
 	uint64_t *bank_req, *bank_miss; /* [banks]: accepted requests, misses */
 } banks;
+
+/* A pack in a file (l2pack spill_at), read as the banks admit: the
+ * merge again (mrg), each record's L2 requests (a2, sm from ip to np) named
+ * by the lines' ids of the first reading (map), into the window. */
+struct l2src {
+	mrg m;
+	const linemap *map;
+	uint64_t per;
+	int sh1, sh2;
+	uint32_t l1_line, s1, s2;
+	uint64_t *a2;
+	uint8_t *sm;
+	uint32_t np, ip;
+	l2req q;
+	uint32_t *line; /* the window (the banks' r* arrays), cap requests */
+	uint16_t *core;
+	uint8_t *store, *sect;
+	uint64_t cap;
+};
+
+static void src_free(l2src *x)
+{
+	mrg_free(&x->m);
+	free(x->a2);
+	free(x->sm);
+	free(x->line);
+	free(x->core);
+	free(x->store);
+	free(x->sect);
+}
+
+/* The window of cap requests (a power of two) for b, those from b->lo to
+ * q (not q) moved from the old: 0, -1. (Their done bits are not: a bit is
+ * read only in the step that sets it, and a window grows between steps.) */
+static int win_resize(banks *b, uint64_t cap, uint64_t q)
+{
+	l2src *x = b->src;
+	uint32_t *line = malloc(cap * sizeof *line);
+	uint16_t *core = malloc(cap * sizeof *core);
+	uint8_t *store = malloc(cap);
+	uint8_t *sect = x->s2 ? malloc(cap) : NULL;
+	uint64_t *done = calloc(cap / 64 + 1, sizeof *done);
+	if (!line || !core || !store || (x->s2 && !sect) || !done) {
+		free(line);
+		free(core);
+		free(store);
+		free(sect);
+		free(done);
+		return -1;
+	}
+	uint64_t nm = cap - 1;
+	for (uint64_t j = b->lo; x->cap && j < q; j++) {
+		uint64_t o = j & b->mask, i = j & nm;
+		line[i] = x->line[o];
+		core[i] = x->core[o];
+		store[i] = x->store[o];
+		if (sect)
+			sect[i] = x->sect[o];
+	}
+	free(x->line);
+	free(x->core);
+	free(x->store);
+	free(x->sect);
+	free(b->done);
+	b->rline = x->line = line;
+	b->rcore = x->core = core;
+	b->rstore = x->store = store;
+	b->rsect = x->sect = sect;
+	b->done = done;
+	x->cap = cap;
+	b->mask = nm;
+	return 0;
+}
+
+/* Request q read from the file into the window (room made: the oldest
+ * waiting request is its first; else it grows), its step in *t: RD_OK,
+ * RD_ENOMEM, RD_EIO. */
+static int src_fetch(banks *b, uint64_t q, uint64_t *t)
+{
+	l2src *x = b->src;
+	if (q - b->lo >= x->cap) {
+		uint64_t lo = q;
+		for (uint32_t a = 0; a < b->nact; a++) {
+			uint32_t g = b->act[a];
+			if (b->head[g] < b->adm[g] && b->bq[g][b->head[g]] < lo)
+				lo = b->bq[g][b->head[g]];
+		}
+		b->lo = lo;
+		uint64_t cap = x->cap;
+		while (q - lo >= cap)
+			cap *= 2;
+		if (cap != x->cap && win_resize(b, cap, q) < 0)
+			return RD_ENOMEM;
+	}
+	while (x->ip == x->np) {
+		int r = mrg_next(&x->m, &x->q);
+		if (r <= 0) /* (the first reading counted them: the file changed) */
+			return r < 0 && !x->m.ioerr ? RD_ENOMEM : RD_EIO;
+		x->np = split(&x->q, x->per, x->sh1, x->sh2, x->l1_line, x->s1, x->s2, x->a2, x->sm);
+		x->ip = 0;
+	}
+	uint64_t slot, qi = q & b->mask;
+	int64_t id = linemap_find((linemap *)x->map, x->a2[x->ip], &slot);
+	if (id < 0)
+		return RD_EIO;
+	x->line[qi] = (uint32_t)id;
+	x->core[qi] = (uint16_t)x->q.core;
+	x->store[qi] = (uint8_t)x->q.store;
+	if (x->sect)
+		x->sect[qi] = x->sm[x->ip];
+	b->done[qi / 64] &= ~((uint64_t)1 << (qi % 64));
+	x->ip++;
+	*t = x->q.t;
+	return RD_OK;
+}
+
+/* Request q's step (from the stream, or the file into the window). */
+static inline int banks_fetch(banks *b, uint64_t q, uint64_t *t)
+{
+	if (!b->src) {
+		*t = t_next(&b->tc);
+		return RD_OK;
+	}
+	return src_fetch(b, q, t);
+}
 
 static void banks_free(banks *b)
 {
@@ -696,7 +835,7 @@ static int banks_init(banks *b, const rd_callbacks *cb, sim_counts *out)
 	const rd_config *c = b->c;
 	const l2stream *s = b->s;
 	const l2place *pl = b->pl;
-	size_t n1 = s->n ? s->n : 1, nb = pl->nbanks;
+	size_t n1 = b->src ? 1 : s->n ? s->n : 1, nb = pl->nbanks; /* (a window: its own) */
 	uint32_t *cap = calloc(pl->nsets ? pl->nsets : 1, sizeof *cap);
 	uint32_t *bcap = calloc(nb, sizeof *bcap);
 	int rc = RD_ENOMEM;
@@ -710,12 +849,21 @@ static int banks_init(banks *b, const rd_callbacks *cb, sim_counts *out)
 	b->act = malloc(nb * sizeof *b->act);
 	b->port_used = calloc(nb, sizeof *b->port_used);
 	b->done = calloc(n1 / 64 + 1, sizeof *b->done);
-	b->lsect = s->sect ? calloc(s->nlines ? s->nlines : 1, 1) : NULL;
+	int sect = b->src ? b->src->s2 != 0 : s->sect != NULL;
+	b->lsect = sect ? calloc(s->nlines ? s->nlines : 1, 1) : NULL;
 	b->fetch = c->l2_sector ? c->l2_fetch / c->l2_sector : 0;
 	if (!cap || !bcap || !b->bq || !b->head || !b->adm || !b->qcap || !b->win || !b->cand ||
-	    !b->act || !b->port_used || !b->done || (s->sect && !b->lsect))
+	    !b->act || !b->port_used || !b->done || (sect && !b->lsect))
 		goto out;
-	for (uint64_t i = 0; i < s->n; i++) {
+	if (b->src && win_resize(b, 64, 0) < 0) /* (grown as waiting needs) */
+		goto out;
+	if (b->lcnt) { /* (a file's: each line's requests, counted once) */
+		for (uint32_t l = 0; l < s->nlines; l++) {
+			cap_add(&cap[pl->set[l]], b->lcnt[l]);
+			cap_add(&bcap[pl->bank[l]], b->lcnt[l]);
+		}
+	}
+	for (uint64_t i = 0; !b->lcnt && i < s->n; i++) {
 		cap_add(&cap[pl->set[s->line[i]]], 1);
 		cap_add(&bcap[pl->bank[s->line[i]]], 1);
 	}
@@ -757,7 +905,7 @@ out:
  * take their place (an evicting store takes the line's). */
 static void banks_sectors(banks *b, uint64_t q, uint32_t l, int st, int o)
 {
-	uint32_t m = b->s->sect[q];
+	uint32_t m = b->rsect[q & b->mask];
 	uint32_t had = o == PC_HIT || o == PC_MERGE ? b->lsect[l] : 0;
 	if (!st) {
 		b->pc.out->sect_lookups += (uint64_t)__builtin_popcount(m);
@@ -780,7 +928,7 @@ static void banks_event(const banks *b, uint64_t q, uint32_t l, int st, int o, u
 	const pcache *pc = &b->pc;
 	uint32_t g = b->pl->bank[l];
 	rd_event ev = {
-		.time = t, .core = s->core[q], .store = st,
+		.time = t, .core = b->rcore[q & b->mask], .store = st,
 		.addr = s->line_addr[l] * c->l2_line, .line = s->line_addr[l],
 		.set = b->pl->setin[l], .distance = pc->d, .outcome = outc[o],
 		.cls = pc->cls, .latency = pc->last_lat,
@@ -796,23 +944,24 @@ static void banks_event(const banks *b, uint64_t q, uint32_t l, int st, int o, u
 static int banks_try(banks *b, uint64_t q, uint64_t t)
 {
 	const l2stream *s = b->s;
-	uint32_t l = s->line[q], g = b->pl->bank[l];
+	uint64_t qi = q & b->mask;
+	uint32_t l = b->rline[qi], g = b->pl->bank[l];
 	uint32_t port = b->port_used[g]++;
-	int st = s->store[q];
-	b->pc.req_core = s->core[q];
+	int st = b->rstore[qi];
+	b->pc.req_core = b->rcore[qi];
 	int o = pc_access(&b->pc, l, st, t);
 	if (o < 0)
 		return -1;
 	b->merges += o == PC_MERGE;
 	if (b->ds && ((o == PC_MISS && !b->pc.emitted) || o == PC_EVICT || o == PC_PAST) &&
-	    l2s_add(b->ds, t, s->line_addr[l], s->core[q], o != PC_MISS) < 0)
+	    l2s_add(b->ds, t, s->line_addr[l], b->rcore[qi], o != PC_MISS) < 0)
 		return -1;
 	if (b->lsect && o != PC_RF)
 		banks_sectors(b, q, l, st, o);
 	if (o == PC_RF) {
 		b->rf++;
 	} else {
-		b->done[q / 64] |= (uint64_t)1 << (q % 64);
+		b->done[qi / 64] |= (uint64_t)1 << (qi % 64);
 		b->nwait--;
 		b->bank_req[g]++;
 		b->bank_miss[g] += o != PC_HIT && o != PC_EVICT;
@@ -860,8 +1009,8 @@ static int64_t banks_step(banks *b, uint64_t t)
 		uint64_t h = b->head[g], k = b->win[g], w = h + k;
 		uint64_t *bq = b->bq[g];
 		for (uint64_t j = k; j-- > 0;) {
-			uint64_t q = bq[h + j];
-			if (!(b->done[q / 64] >> (q % 64) & 1))
+			uint64_t q = bq[h + j], qi = q & b->mask;
+			if (!(b->done[qi / 64] >> (qi % 64) & 1))
 				bq[--w] = q;
 		}
 		b->head[g] = w;
@@ -877,24 +1026,28 @@ static int64_t banks_step(banks *b, uint64_t t)
  * steps with an access, through *steps. */
 static int banks_run(banks *b, uint64_t *steps)
 {
-	const l2stream *s = b->s;
 	const int skip_w = b->c->l2_stores == RD_STORES_IGNORE;
+	const uint64_t n = b->n;
 	uint64_t next = 0, t = 0, last = 0, since = 0;
-	tcur tc = {.p = s->t};
-	uint64_t tn = s->n ? t_next(&tc) : 0; /* request next's step */
-	int any_step = 0;
-	while (next < s->n || b->nwait) {
+	uint64_t tn = 0; /* request next's step */
+	int any_step = 0, rc;
+	if (n && (rc = banks_fetch(b, 0, &tn)) != RD_OK)
+		return rc;
+	while (next < n || b->nwait) {
 		if (!b->nwait && tn > t)
 			t = tn; /* idle until the next arrival */
-		for (; next < s->n && tn <= t; tn = ++next < s->n ? t_next(&tc) : 0) {
-			if (skip_w && s->store[next]) /* (they never enter the L2) */
-				continue;
-			uint32_t g = b->pl->bank[s->line[next]];
-			if (b->head[g] == b->adm[g])
-				b->act[b->nact++] = g; /* a bank with something waiting */
-			if (banks_admit(b, g, next) < 0)
-				return RD_ENOMEM;
-			b->nwait++;
+		while (next < n && tn <= t) {
+			uint64_t qi = next & b->mask;
+			if (!skip_w || !b->rstore[qi]) { /* (stores that never enter the L2) */
+				uint32_t g = b->pl->bank[b->rline[qi]];
+				if (b->head[g] == b->adm[g])
+					b->act[b->nact++] = g; /* a bank with something waiting */
+				if (banks_admit(b, g, next) < 0)
+					return RD_ENOMEM;
+				b->nwait++;
+			}
+			if (++next < n && (rc = banks_fetch(b, next, &tn)) != RD_OK)
+				return rc;
 		}
 		if (pc_fills(&b->pc, t, 0) < 0)
 			return RD_ENOMEM;
@@ -909,7 +1062,7 @@ static int banks_run(banks *b, uint64_t *steps)
 		/* nothing accepted: nothing changes before the next fill or
 		 * arrival (the skipped steps' reservation fails repeat this one's) */
 		uint64_t nx = pc_next_fill(&b->pc);
-		if (next < s->n && tn < nx)
+		if (next < n && tn < nx)
 			nx = tn;
 		if (b->nwait && b->nwait == wait0 && nx != UINT64_MAX && nx > t + 1) {
 			b->rf += (b->rf - rf0) * (nx - t - 1);
@@ -987,7 +1140,7 @@ static const l2stream *stream_get(const rd_config *c, const sim_counts *c0, uint
 int l2_stream_take(const rd_config *c, sim_counts *c0, uint64_t serial, uint32_t ncores,
 		   l2_cache **cache)
 {
-	if (!cache || !(c->l2_size || c->dram_enable))
+	if (!cache || !(c->l2_size || c->dram_enable) || c0->pk.f) /* (a file: read as it goes) */
 		return RD_OK;
 	l2stream own = {0};
 	/* the stream l2_run or, without an L2, l1_stream asks for */
@@ -1007,6 +1160,21 @@ int l2_stream_take(const rd_config *c, sim_counts *c0, uint64_t serial, uint32_t
 int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
 	      l2_cache **cache, sim_counts *out)
 {
+	if (c0->pk.f) { /* a pack in a file: merged as it is read */
+		mrg m;
+		if (mrg_open(&m, c0, ncores) < 0)
+			return RD_EIO;
+		l2req q;
+		int r;
+		while ((r = mrg_next(&m, &q)) > 0)
+			if (l2s_add(out, q.t, q.line, q.core, q.store) < 0) {
+				r = -1;
+				break;
+			}
+		int rc = r == 0 ? RD_OK : m.ioerr ? RD_EIO : RD_ENOMEM;
+		mrg_free(&m);
+		return rc;
+	}
 	l2stream own = {0};
 	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l1_line, 0, cache, &own);
 	int rc = sp ? RD_OK : RD_ENOMEM;
@@ -1021,6 +1189,83 @@ int l1_stream(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_
 	return rc;
 }
 
+/* A pack in a file (c0's, l2pack spill_at): its merged stream read once
+ * to name and count its L2 lines (s: n, nlines, line_addr; x->map, *lcnt
+ * each line's requests) and x made ready to read it again as the banks
+ * admit it; nothing a request kept. RD_OK, RD_ENOMEM, RD_EIO,
+ * RD_ECANCELED. */
+static int src_open(l2src *x, linemap *map, uint64_t **lcnt, l2stream *s, const rd_config *c,
+		    const sim_counts *c0, uint32_t ncores, const rd_callbacks *cb)
+{
+	memset(x, 0, sizeof *x);
+	memset(s, 0, sizeof *s);
+	*lcnt = NULL;
+	x->l1_line = c->l1_line;
+	x->s2 = c->l2_sector;
+	x->s1 = x->s2 ? c->l1_sector : 0;
+	x->per = c->l1_line > c->l2_line ? c->l1_line / c->l2_line : 1;
+	x->sh1 = log2u64(c->l1_line);
+	x->sh2 = log2u64(c->l2_line);
+	x->map = map;
+	uint64_t ncap = 0, *cnt = NULL;
+	int rc = RD_ENOMEM;
+	if (!(x->a2 = malloc(x->per * sizeof *x->a2)) || !(x->sm = malloc(x->per)) ||
+	    linemap_init(map, 4096) < 0)
+		goto fail;
+	if (mrg_open(&x->m, c0, ncores) < 0) {
+		rc = c0->pk.f ? RD_EIO : RD_ENOMEM; /* (a read, likelier) */
+		goto fail;
+	}
+	l2req q;
+	int r;
+	for (uint64_t nrec = 1; (r = mrg_next(&x->m, &q)) > 0; nrec++) {
+		uint32_t k = split(&q, x->per, x->sh1, x->sh2, x->l1_line, x->s1, x->s2, x->a2, x->sm);
+		for (uint32_t j = 0; j < k; j++) {
+			int64_t id = line_id(map, x->a2[j]);
+			if (id < 0)
+				goto fail;
+			if ((uint64_t)id >= ncap) {
+				uint64_t nc = ncap ? ncap * 2 : 4096;
+				uint64_t *v = realloc(cnt, nc * sizeof *v);
+				if (!v)
+					goto fail;
+				memset(v + ncap, 0, (nc - ncap) * sizeof *v);
+				cnt = v;
+				ncap = nc;
+			}
+			cnt[id]++;
+			s->n++;
+		}
+		if (!(nrec & 0xfffff) && cb && cb->progress && cb->progress(cb->ctx, 1.0)) {
+			rc = RD_ECANCELED;
+			goto fail;
+		}
+	}
+	if (r < 0) {
+		rc = x->m.ioerr ? RD_EIO : RD_ENOMEM;
+		goto fail;
+	}
+	mrg_free(&x->m);
+	s->nlines = (uint32_t)map->n;
+	if (!(s->line_addr = malloc((map->n ? map->n : 1) * sizeof *s->line_addr)))
+		goto fail;
+	for (uint64_t i = 0; i <= map->mask; i++)
+		if (map->slot[i].key)
+			s->line_addr[map->slot[i].val] = map->slot[i].key - 1;
+	if (mrg_open(&x->m, c0, ncores) < 0) {
+		rc = RD_EIO;
+		goto fail;
+	}
+	*lcnt = cnt;
+	return RD_OK;
+fail:
+	free(cnt);
+	src_free(x);
+	stream_free(s);
+	linemap_free(map);
+	return rc;
+}
+
 int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t ncores,
 	   const rd_callbacks *cb, l2_cache **cache, rd_level *out, sim_counts *dstream)
 {
@@ -1030,11 +1275,31 @@ int l2_run(const rd_config *c, const sim_counts *c0, uint64_t serial, uint32_t n
 	sim_counts cnt = {0};
 	uint64_t steps = 0;
 	banks b = {0};
+	l2src src;
+	linemap map = {0};
+	uint64_t *lcnt = NULL;
 	int rc = RD_ENOMEM;
-	const l2stream *sp = stream_get(c, c0, serial, ncores, c->l2_line, c->l2_sector, cache, &own);
-	if (!sp)
+	const l2stream *sp = &own;
+	if (c0->pk.f) { /* a pack in a file: read as the banks go */
+		if ((rc = src_open(&src, &map, &lcnt, &own, c, c0, ncores, cb)) != RD_OK)
+			return rc;
+		b.src = &src;
+		b.lcnt = lcnt;
+		rc = RD_ENOMEM;
+	} else if (!(sp = stream_get(c, c0, serial, ncores, c->l2_line, c->l2_sector, cache,
+				     &own))) {
 		return RD_ENOMEM;
+	}
 	const l2stream s = *sp; /* (read only below) */
+	b.n = s.n;
+	if (!b.src) {
+		b.rline = s.line;
+		b.rcore = s.core;
+		b.rstore = s.store;
+		b.rsect = s.sect;
+		b.mask = UINT64_MAX;
+		b.tc.p = s.t;
+	}
 	uint32_t nb = c->l2_partitions * c->l2_banks;
 	out->partitions = c->l2_partitions;
 	out->banks = c->l2_banks;
@@ -1087,6 +1352,10 @@ done:
 		out->bank_requests = out->bank_misses = NULL;
 	}
 	banks_free(&b);
+	if (b.src)
+		src_free(&src);
+	free(lcnt);
+	linemap_free(&map);
 	counts_free(&cnt);
 	place_free(&pl);
 	stream_free(&own);

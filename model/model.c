@@ -81,6 +81,7 @@ struct rd_model {
 	int no_memo;     /* one run only (a part of rd_parts): keep no results */
 	int spend;       /* k's accesses freed once coalesced (rd_parts_add_spent) */
 	int spend_stream; /* run_report frees case 0's records once streamed (rd_parts_finish) */
+	uint64_t spill_at; /* a part's: what leaves its L1s spilled past this (rd_parts_set_spill) */
 	/* a part streamed (rd_parts_add_stream): its accesses' source and its
 	 * lines' map (coal has the lines only), else NULL */
 	const rd_access_src *src;
@@ -623,11 +624,15 @@ static int case_run(rd_model *m, const rd_config *c, int i, const sim_input *in,
 			sim_counts one = {0};
 			/* (a part's: what leaves the L1 packed as it goes, 3 bytes
 			 * a record kept, not 24) */
-			if (m->no_memo && i == RD_CASE_FULL)
+			if (m->no_memo && i == RD_CASE_FULL) {
 				one.pack_every = 1u << 16;
+				one.pk.spill_at = m->spill_at;
+			}
 			rc = p.rdgc ? sim_rdgc_core(in, core, &p, &one) : sim_paper_core(in, core, &p, &one);
 			if (rc == RD_OK && counts_merge(out, &one) < 0)
 				rc = RD_ENOMEM;
+			if (rc == RD_ENOMEM && (one.pk.ioerr || out->pk.ioerr))
+				rc = RD_EIO; /* (a spilled pack's file, not memory) */
 			if (rc == RD_OK && i == RD_CASE_FULL && !out->ncore_rm) {
 				out->core_rm = calloc((size_t)m->sched.ncores * 2, sizeof *out->core_rm);
 				out->ncore_rm = out->core_rm ? m->sched.ncores : 0;
@@ -1226,6 +1231,7 @@ struct rd_parts {
 	uint32_t sample_threads, sample_blocks;
 	rd_kernel_spare *spare;   /* the parts' (rd_kernel.spare), emptied at finish */
 	uint64_t stream_keep;     /* rd_parts_set_stream_keep */
+	uint64_t spill;           /* rd_parts_set_spill */
 	rd_callbacks stop;        /* rd_parts_set_stop's, as a progress callback */
 	int (*stop_fn)(void *ctx);
 	void *stop_ctx;
@@ -1274,7 +1280,14 @@ rd_parts *rd_parts_new(const rd_config *c, int cases)
 	p->cases = (cases | 1 << RD_CASE_FULL) & RD_ALL_CASES;
 	p->threads = 1;
 	p->stream_keep = RD_STREAM_KEEP;
+	rd_parts_set_spill(p, RD_SPILL_AT);
 	return p;
+}
+
+void rd_parts_set_spill(rd_parts *p, uint64_t bytes)
+{
+	p->spill = bytes;
+	p->pk.spill_at = bytes;
 }
 
 void rd_parts_set_stream_keep(rd_parts *p, uint64_t requests)
@@ -1918,6 +1931,7 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 	m->no_memo = 1;
 	m->spend = spend != NULL;
 	m->threads = p->threads;
+	m->spill_at = p->spill;
 	sim_counts cc[RD_NCASES];
 	memset(cc, 0, sizeof cc);
 	int same = 0;
@@ -1975,7 +1989,7 @@ static int part_add(rd_parts *p, const rd_kernel *k, rd_kernel *spend, const rd_
 		p->sets_n = cc[0].nsets;
 	if (rc == RD_OK && ((cc[0].pk.n && l2pack_cat(&p->pk, &cc[0].pk) < 0) ||
 			    (cc[0].nl2s && l2pack_add(&p->pk, cc[0].l2s, cc[0].nl2s) < 0)))
-		rc = RD_ENOMEM;
+		rc = p->pk.ioerr || cc[0].pk.ioerr ? RD_EIO : RD_ENOMEM;
 	if (spend && spend->spare)
 		p->spare = spend->spare;
 	if (rc == RD_OK) {
@@ -2049,6 +2063,8 @@ int rd_parts_finish(rd_parts *p, const rd_kernel *shape, const rd_callbacks *cb,
 	 * DRAM stages read of it (stream_build takes each core's records in
 	 * order and merges the cores by step: the bytes of one run); packed
 	 * (l2pack: about 3 bytes a record, l2req 24), read in place */
+	if (p->pk.f && l2pack_flush(&p->pk) < 0) /* (all of it in the file: l2.c reads it there) */
+		return RD_EIO;
 	p->cc[0].pk = p->pk;
 	memset(&p->pk, 0, sizeof p->pk);
 	rd_model *tot = rd_model_new(shape);
@@ -2239,6 +2255,9 @@ const char *rd_strerror(int status)
 		return "out of memory";
 	case RD_EINVAL:
 		return "invalid configuration or kernel";
+	case RD_EIO:
+		return "a temporary file (in $TMPDIR, else /tmp) could not be made, written or read: "
+		       "is it missing or full?";
 	}
 	return "unknown error";
 }

@@ -1345,6 +1345,7 @@ enum rd_status {
 	RD_ECANCELED = 1,
 	RD_ENOMEM = 2,
 	RD_EINVAL = 3,
+	RD_EIO = 4, /* a temporary file (a long run's L1 misses) not written or read */
 };
 
 typedef struct rd_model rd_model;
@@ -1481,6 +1482,17 @@ int rd_parts_add_stream(rd_parts *p, rd_kernel *shape, const rd_access_src *src,
 rd_access_src *rd_kernel_src_new(const rd_kernel *k, const uint32_t *blocks, uint32_t n);
 void rd_kernel_src_free(rd_access_src *src);
 void rd_parts_set_stream_keep(rd_parts *p, uint64_t requests);
+/* What leaves the parts' L1s for the L2 and DRAM stages (about 3 bytes a
+ * request) is kept in memory up to this many bytes a part, and of all the
+ * parts; past it, it is written to temporary files (in $TMPDIR, else /tmp,
+ * unlinked at once)
+ * and the L2 reads it back as it runs (twice: once to name its lines), so
+ * memory does not grow with the kernel's length; the results are the
+ * same. Default RD_SPILL_AT; 1: every part's is spilled (tests); 0:
+ * none (memory grows with the kernel, as before 2026-11-29). A file
+ * that cannot be written or read ends the run with RD_EIO. */
+#define RD_SPILL_AT ((uint64_t)16 << 20)
+void rd_parts_set_spill(rd_parts *p, uint64_t bytes);
 /* Asked by each part as it is read and modelled, every few thousand
  * requests (from the threads adding parts, several at once: stop must be
  * safe to call so), before rd_parts_finish; nonzero: the part ends with

@@ -815,6 +815,104 @@ static void test_parts_stream_refused(void **state)
 	}
 }
 
+/* The L2 and DRAM levels of two results: the same. */
+static void same_levels(const rd_result *a, const rd_result *b)
+{
+	const rd_level *x = &a->l2, *y = &b->l2;
+	assert_int_equal(a->has_l2, b->has_l2);
+	assert_int_equal(x->requests, y->requests);
+	assert_int_equal(x->hits, y->hits);
+	assert_int_equal(x->misses, y->misses);
+	for (int i = 0; i < RD_NCLASS; i++)
+		assert_int_equal(x->cls[i], y->cls[i]);
+	assert_int_equal(x->store_requests, y->store_requests);
+	assert_int_equal(x->store_hits, y->store_hits);
+	assert_int_equal(x->reservation_fails, y->reservation_fails);
+	assert_int_equal(x->merges, y->merges);
+	assert_int_equal(x->steps, y->steps);
+	assert_int_equal(x->sector_lookups, y->sector_lookups);
+	assert_int_equal(x->sector_hits, y->sector_hits);
+	assert_int_equal(x->hist_len, y->hist_len);
+	assert_int_equal(x->hist_inf, y->hist_inf);
+	assert_memory_equal(x->hist, y->hist, x->hist_len * sizeof *x->hist);
+	assert_int_equal(x->hist_w_len, y->hist_w_len);
+	assert_int_equal(x->hist_w_inf, y->hist_w_inf);
+	uint32_t nb = x->partitions * x->banks;
+	assert_int_equal(nb, y->partitions * y->banks);
+	assert_memory_equal(x->bank_requests, y->bank_requests, nb * sizeof *x->bank_requests);
+	assert_memory_equal(x->bank_misses, y->bank_misses, nb * sizeof *x->bank_misses);
+	assert_int_equal(a->has_dram, b->has_dram);
+	assert_int_equal(a->dram.requests, b->dram.requests);
+	assert_int_equal(a->dram.reads, b->dram.reads);
+	assert_int_equal(a->dram.writes, b->dram.writes);
+	assert_int_equal(a->dram.row_hits, b->dram.row_hits);
+	assert_int_equal(a->dram.row_conflicts, b->dram.row_conflicts);
+}
+
+/* rd_parts_set_spill: what leaves the L1s spilled to temporary files (1:
+ * every byte; a small limit: some parts in memory, some in files) and the
+ * L2 reading them back as it admits: the whole kernel's counts, its L2's
+ * and its DRAM's, with bank queues long enough to grow and wrap the
+ * window of requests read (one port a bank, one MSHR entry, a slow L2),
+ * sectors, and DRAM with and without an L2. */
+static void check_spill(const char *const *kv, uint64_t spill)
+{
+	rd_config c;
+	config(&c, 0);
+	for (int i = 0; kv[i]; i += 2)
+		set(&c, kv[i], kv[i + 1]);
+	char err[256];
+	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
+	rd_kernel *whole = build(&c, -1);
+	rd_model *m = rd_model_new(whole);
+	rd_result want;
+	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+	rd_model_free(m);
+	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+	assert_non_null(p);
+	rd_parts_set_spill(p, spill);
+	for (int core = 0; core < CORES; core++) {
+		rd_kernel *k = build(&c, core);
+		assert_int_equal(rd_parts_add(p, k, NULL), RD_OK);
+		rd_kernel_free(k);
+	}
+	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
+	rd_result got;
+	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
+	tu_assert_same_counts(&want, &got);
+	same_levels(&want, &got);
+	rd_result_free(&want);
+	rd_result_free(&got);
+	rd_parts_free(p);
+	rd_kernel_free(shape);
+	rd_kernel_free(whole);
+}
+
+static void test_parts_spill(void **state)
+{
+	(void)state;
+	static const char *const queued[] = {
+		"l2.size", "1024", "l2.line", "64", "l2.ways", "2", "l2.partitions", "2",
+		"l2.banks", "2", "l2.ports", "1", "l2.mshrs", "1", "latency.l2", "40",
+		"l2.stores", "evict", "dram.enable", "1", NULL};
+	static const char *const sectors[] = {
+		"l1.sector", "8", "l2.size", "2048", "l2.line", "16", "l2.sector", "8",
+		"l2.ports", "2", NULL};
+	static const char *const dram_only[] = {"dram.enable", "1", NULL};
+	static const char *const allocate[] = {"l2.size", "512", "l2.ways", "1", "l2.mshrs", "2",
+					       "l2.max_merges", "1", "latency.l2", "7", NULL};
+	const char *const *cfg[] = {queued, sectors, dram_only, allocate};
+	for (int w = 0; w < 2; w++) {
+		wide = w;
+		for (size_t i = 0; i < sizeof cfg / sizeof *cfg; i++) {
+			check_spill(cfg[i], 1);
+			check_spill(cfg[i], 40);
+			check_spill(cfg[i], 0);
+		}
+	}
+	wide = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -830,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_parts_stream_refused),
 		cmocka_unit_test(test_parts_stream_long),
 		cmocka_unit_test(test_parts_stop),
+		cmocka_unit_test(test_parts_spill),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -378,6 +378,11 @@ static int parts_model(const cli *c, const rd_config *cfg, const char *spec, inp
 	const char *keep = getenv("RDSCOPE_STREAM_KEEP");
 	if (keep && *keep >= '0' && *keep <= '9')
 		rd_parts_set_stream_keep(p, strtoull(keep, NULL, 10));
+	/* RDSCOPE_SPILL=N: what leaves the L1s kept in memory up to N bytes,
+	 * then in temporary files (1: always; 0: never; tests/e2e/streamed.sh) */
+	const char *spill = getenv("RDSCOPE_SPILL");
+	if (spill && *spill >= '0' && *spill <= '9')
+		rd_parts_set_spill(p, strtoull(spill, NULL, 10));
 	for (uint64_t b = 0; b < nblocks; b++)
 		has[rd_block_core(cfg, b)] = 1;
 	uint32_t n = 0;

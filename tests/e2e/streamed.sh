@@ -2,7 +2,9 @@
 # A description's parts streamed (issue 38: rd_parts_add_stream over the
 # reader's cursors, the default): the same bytes as its parts built in
 # chunks (RDSCOPE_STREAM=0), with the requests kept from the first reading
-# and read again by each case (RDSCOPE_STREAM_KEEP=0), on several kernels,
+# and read again by each case (RDSCOPE_STREAM_KEEP=0), and with what leaves
+# the L1s spilled to temporary files and read back by the L2 and DRAM
+# stages as they run (RDSCOPE_SPILL=1), on several kernels,
 # launches, blocks that end at different times, stores, sectors, the L2,
 # schedulers, sampled SMs and gpu.max_threads inside a block; a thread's
 # error is the chunks' message; a kernel's memory does not grow with its
@@ -10,8 +12,9 @@
 # Prints "ok - NAME" / "not ok - NAME".
 . "$(dirname "$0")/common.inc"
 
-# three_ways WHAT ARGS...: rdscope run ARGS built in chunks, streamed kept
-# and streamed read again: all exit 0 with the same standard output.
+# three_ways WHAT ARGS...: rdscope run ARGS built in chunks, streamed kept,
+# streamed read again, and streamed with its L1 misses spilled: all exit 0
+# with the same standard output.
 three_ways() {
 	what=$1
 	shift
@@ -21,10 +24,12 @@ three_ways() {
 	rb=$?
 	RDSCOPE_STREAM_KEEP=0 "$RDSCOPE" run -q --no-timing -j 2 "$@" >"$T/c" 2>"$T/ce"
 	rc=$?
+	RDSCOPE_SPILL=1 "$RDSCOPE" run -q --no-timing -j 2 "$@" >"$T/d" 2>"$T/de"
+	rd=$?
 	n=$((n + 1))
-	if [ $ra -ne 0 ] || [ $rb -ne 0 ] || [ $rc -ne 0 ] || ! cmp -s "$T/a" "$T/b" ||
-		! cmp -s "$T/a" "$T/c"; then
-		echo "# $what differs (exit $ra, $rb, $rc)"
+	if [ $ra -ne 0 ] || [ $rb -ne 0 ] || [ $rc -ne 0 ] || [ $rd -ne 0 ] ||
+		! cmp -s "$T/a" "$T/b" || ! cmp -s "$T/a" "$T/c" || ! cmp -s "$T/a" "$T/d"; then
+		echo "# $what differs (exit $ra, $rb, $rc, $rd)"
 		ok=1
 	fi
 }
@@ -38,13 +43,24 @@ for f in samples/polybench/bicg.kdesc:small samples/polybench/corr.kdesc:small \
 		"-p hopper-h100 -s gpu.cores=3 -s l1.stores=evict -s gpu.max_active_blocks=1" \
 		"-s gpu.cores=5 -s latency.stddev=9 -s l1.sector=32 -s gpu.divergence=0" \
 		"-p hopper-h100 -s gpu.max_threads=0 -s gpu.sample_cores=2" \
-		"-p hopper-h100 -s gpu.max_threads=100"; do
+		"-p hopper-h100 -s gpu.max_threads=100" \
+		"-p hopper-h100 -s l2.partitions=2 -s l2.ports=1 -s l2.mshrs=2 -s latency.l2=30 -s dram.enable=1"; do
 		# shellcheck disable=SC2086
 		three_ways "run $f $cfg" -f json $cfg "$f"
 	done
 done
-[ $n -eq 36 ]
-result "streamed, kept or read again: the chunks' bytes (6 descriptions x 6 configurations)" $((ok | $?))
+[ $n -eq 42 ]
+result "streamed, kept, read again or spilled: the chunks' bytes (6 descriptions x 7 configurations)" $((ok | $?))
+
+# a temporary file that cannot be made: the run ends with a message that
+# says so, exit 1, no output file
+rm -f "$T/spill.json"
+TMPDIR=/nonexistent/rdscope RDSCOPE_SPILL=1 "$RDSCOPE" run -q --no-timing -j 2 -p hopper-h100 \
+	-f json -o "$T/spill.json" samples/polybench/bicg.kdesc:small >"$T/a" 2>"$T/ae"
+ra=$?
+[ $ra -eq 1 ] && grep -q "temporary file (in \$TMPDIR, else /tmp) could not be made" "$T/ae" &&
+	[ ! -e "$T/spill.json" ]
+result "spilled to a temporary file that cannot be made: exit 1 and a message" $?
 
 # a thread's error in a part streamed: the chunks' message, exit 2
 cat >"$T/bad.kdesc" <<'EOF'
