@@ -99,20 +99,56 @@ static void count_ready(void *ctx)
 	(*(int *)ctx)++;
 }
 
-static void check_parts(uint32_t max_threads, int spent)
+/* The L2 and DRAM levels of two results: the same. */
+static void same_levels(const rd_result *a, const rd_result *b)
 {
-	rd_config c;
-	config(&c, max_threads);
-	rd_kernel *whole = build(&c, -1);
+	const rd_level *x = &a->l2, *y = &b->l2;
+	assert_int_equal(a->has_l2, b->has_l2);
+	assert_int_equal(x->requests, y->requests);
+	assert_int_equal(x->hits, y->hits);
+	assert_int_equal(x->misses, y->misses);
+	for (int i = 0; i < RD_NCLASS; i++)
+		assert_int_equal(x->cls[i], y->cls[i]);
+	assert_int_equal(x->store_requests, y->store_requests);
+	assert_int_equal(x->store_hits, y->store_hits);
+	assert_int_equal(x->reservation_fails, y->reservation_fails);
+	assert_int_equal(x->merges, y->merges);
+	assert_int_equal(x->steps, y->steps);
+	assert_int_equal(x->sector_lookups, y->sector_lookups);
+	assert_int_equal(x->sector_hits, y->sector_hits);
+	assert_int_equal(x->hist_len, y->hist_len);
+	assert_int_equal(x->hist_inf, y->hist_inf);
+	assert_memory_equal(x->hist, y->hist, x->hist_len * sizeof *x->hist);
+	assert_int_equal(x->hist_w_len, y->hist_w_len);
+	assert_int_equal(x->hist_w_inf, y->hist_w_inf);
+	uint32_t nb = x->partitions * x->banks;
+	assert_int_equal(nb, y->partitions * y->banks);
+	assert_memory_equal(x->bank_requests, y->bank_requests, nb * sizeof *x->bank_requests);
+	assert_memory_equal(x->bank_misses, y->bank_misses, nb * sizeof *x->bank_misses);
+	assert_int_equal(a->has_dram, b->has_dram);
+	assert_int_equal(a->dram.requests, b->dram.requests);
+	assert_int_equal(a->dram.reads, b->dram.reads);
+	assert_int_equal(a->dram.writes, b->dram.writes);
+	assert_int_equal(a->dram.row_hits, b->dram.row_hits);
+	assert_int_equal(a->dram.row_conflicts, b->dram.row_conflicts);
+}
+
+/* c's kernel in parts (built whole, or spent: freed once coalesced), what
+ * leaves their L1s spilled past `spill` bytes (rd_parts_set_spill): the
+ * whole kernel's counts, its L2's and its DRAM's. */
+static void check_parts_of(const rd_config *c, int spent, uint64_t spill)
+{
+	rd_kernel *whole = build(c, -1);
 	rd_model *m = rd_model_new(whole);
 	rd_result want;
-	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
+	assert_int_equal(rd_model_run(m, c, RD_ALL_CASES, NULL, &want), RD_OK);
 	rd_model_free(m);
 
-	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
+	rd_parts *p = rd_parts_new(c, RD_ALL_CASES);
 	assert_non_null(p);
+	rd_parts_set_spill(p, spill);
 	for (int core = 0; core < CORES; core++) {
-		rd_kernel *k = build(&c, core);
+		rd_kernel *k = build(c, core);
 		assert_non_null(k->part_block);
 		if (spent) {
 			int ready = 0;
@@ -129,6 +165,7 @@ static void check_parts(uint32_t max_threads, int spent)
 	rd_result got;
 	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
 	tu_assert_same_counts(&want, &got);
+	same_levels(&want, &got);
 	assert_int_equal(got.accesses, want.accesses);
 	assert_int_equal(got.threads_total, want.threads_total);
 	assert_int_equal(got.threads_modelled, want.threads_modelled);
@@ -137,6 +174,30 @@ static void check_parts(uint32_t max_threads, int spent)
 	rd_parts_free(p);
 	rd_kernel_free(shape);
 	rd_kernel_free(whole);
+}
+
+static void check_parts(uint32_t max_threads, int spent)
+{
+	rd_config c;
+	config(&c, max_threads);
+	check_parts_of(&c, spent, RD_SPILL_AT);
+}
+
+/* rd_parts_set_spill: what leaves the L1s spilled to temporary files (1:
+ * every byte; a small limit: some parts in memory, some in files) and the
+ * L2 reading them back as it admits: the whole kernel's counts, its L2's
+ * and its DRAM's, with bank queues long enough to grow and wrap the
+ * window of requests read (one port a bank, one MSHR entry, a slow L2),
+ * sectors, and DRAM with and without an L2. */
+static void check_spill(const char *const *kv, uint64_t spill)
+{
+	rd_config c;
+	config(&c, 0);
+	for (int i = 0; kv[i]; i += 2)
+		set(&c, kv[i], kv[i + 1]);
+	char err[256];
+	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
+	check_parts_of(&c, 0, spill);
 }
 
 static void test_parts_whole(void **state)
@@ -813,79 +874,6 @@ static void test_parts_stream_refused(void **state)
 		rd_kernel_free(w);
 		rd_parts_free(p);
 	}
-}
-
-/* The L2 and DRAM levels of two results: the same. */
-static void same_levels(const rd_result *a, const rd_result *b)
-{
-	const rd_level *x = &a->l2, *y = &b->l2;
-	assert_int_equal(a->has_l2, b->has_l2);
-	assert_int_equal(x->requests, y->requests);
-	assert_int_equal(x->hits, y->hits);
-	assert_int_equal(x->misses, y->misses);
-	for (int i = 0; i < RD_NCLASS; i++)
-		assert_int_equal(x->cls[i], y->cls[i]);
-	assert_int_equal(x->store_requests, y->store_requests);
-	assert_int_equal(x->store_hits, y->store_hits);
-	assert_int_equal(x->reservation_fails, y->reservation_fails);
-	assert_int_equal(x->merges, y->merges);
-	assert_int_equal(x->steps, y->steps);
-	assert_int_equal(x->sector_lookups, y->sector_lookups);
-	assert_int_equal(x->sector_hits, y->sector_hits);
-	assert_int_equal(x->hist_len, y->hist_len);
-	assert_int_equal(x->hist_inf, y->hist_inf);
-	assert_memory_equal(x->hist, y->hist, x->hist_len * sizeof *x->hist);
-	assert_int_equal(x->hist_w_len, y->hist_w_len);
-	assert_int_equal(x->hist_w_inf, y->hist_w_inf);
-	uint32_t nb = x->partitions * x->banks;
-	assert_int_equal(nb, y->partitions * y->banks);
-	assert_memory_equal(x->bank_requests, y->bank_requests, nb * sizeof *x->bank_requests);
-	assert_memory_equal(x->bank_misses, y->bank_misses, nb * sizeof *x->bank_misses);
-	assert_int_equal(a->has_dram, b->has_dram);
-	assert_int_equal(a->dram.requests, b->dram.requests);
-	assert_int_equal(a->dram.reads, b->dram.reads);
-	assert_int_equal(a->dram.writes, b->dram.writes);
-	assert_int_equal(a->dram.row_hits, b->dram.row_hits);
-	assert_int_equal(a->dram.row_conflicts, b->dram.row_conflicts);
-}
-
-/* rd_parts_set_spill: what leaves the L1s spilled to temporary files (1:
- * every byte; a small limit: some parts in memory, some in files) and the
- * L2 reading them back as it admits: the whole kernel's counts, its L2's
- * and its DRAM's, with bank queues long enough to grow and wrap the
- * window of requests read (one port a bank, one MSHR entry, a slow L2),
- * sectors, and DRAM with and without an L2. */
-static void check_spill(const char *const *kv, uint64_t spill)
-{
-	rd_config c;
-	config(&c, 0);
-	for (int i = 0; kv[i]; i += 2)
-		set(&c, kv[i], kv[i + 1]);
-	char err[256];
-	assert_int_equal(rd_config_check(&c, err, sizeof err), 0);
-	rd_kernel *whole = build(&c, -1);
-	rd_model *m = rd_model_new(whole);
-	rd_result want;
-	assert_int_equal(rd_model_run(m, &c, RD_ALL_CASES, NULL, &want), RD_OK);
-	rd_model_free(m);
-	rd_parts *p = rd_parts_new(&c, RD_ALL_CASES);
-	assert_non_null(p);
-	rd_parts_set_spill(p, spill);
-	for (int core = 0; core < CORES; core++) {
-		rd_kernel *k = build(&c, core);
-		assert_int_equal(rd_parts_add(p, k, NULL), RD_OK);
-		rd_kernel_free(k);
-	}
-	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
-	rd_result got;
-	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
-	tu_assert_same_counts(&want, &got);
-	same_levels(&want, &got);
-	rd_result_free(&want);
-	rd_result_free(&got);
-	rd_parts_free(p);
-	rd_kernel_free(shape);
-	rd_kernel_free(whole);
 }
 
 static void test_parts_spill(void **state)
