@@ -132,6 +132,19 @@ static int64_t line_id(linemap *map, uint64_t a2)
 	return id;
 }
 
+/* s's lines' addresses, by id, from the map that named them: 0, -1. */
+static int stream_lines(l2stream *s, const linemap *map)
+{
+	s->nlines = (uint32_t)map->n;
+	s->line_addr = malloc((map->n ? map->n : 1) * sizeof *s->line_addr);
+	if (!s->line_addr)
+		return -1;
+	for (uint64_t i = 0; i <= map->mask; i++)
+		if (map->slot[i].key)
+			s->line_addr[map->slot[i].val] = map->slot[i].key - 1;
+	return 0;
+}
+
 /* One merged request q's L2 requests appended to s (the scratch a2, m of
  * per each). 0, or -1: out of memory. */
 static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, int sh1, int sh2,
@@ -466,13 +479,8 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	uint8_t *tb = realloc(s->t, s->tlen ? s->tlen : 1); /* (shrunk: harmless if not) */
 	if (tb)
 		s->t = tb;
-	s->nlines = (uint32_t)map.n;
-	s->line_addr = malloc((map.n ? map.n : 1) * sizeof *s->line_addr);
-	if (!s->line_addr)
+	if (stream_lines(s, &map) < 0)
 		goto out;
-	for (uint64_t i = 0; i <= map.mask; i++)
-		if (map.slot[i].key)
-			s->line_addr[map.slot[i].val] = map.slot[i].key - 1;
 	rc = 0;
 out:
 	linemap_free(&map);
@@ -1224,15 +1232,11 @@ static int src_open(l2src *x, linemap *map, uint64_t **lcnt, l2stream *s, const 
 			int64_t id = line_id(map, x->a2[j]);
 			if (id < 0)
 				goto fail;
-			if ((uint64_t)id >= ncap) {
-				uint64_t nc = ncap ? ncap * 2 : 4096;
-				uint64_t *v = realloc(cnt, nc * sizeof *v);
-				if (!v)
-					goto fail;
-				memset(v + ncap, 0, (nc - ncap) * sizeof *v);
-				cnt = v;
-				ncap = nc;
-			}
+			uint64_t had = ncap;
+			if (vec_room((void **)&cnt, &ncap, (uint64_t)id + 1, sizeof *cnt, 4096) < 0)
+				goto fail;
+			if (ncap != had)
+				memset(cnt + had, 0, (ncap - had) * sizeof *cnt);
 			cnt[id]++;
 			s->n++;
 		}
@@ -1246,12 +1250,8 @@ static int src_open(l2src *x, linemap *map, uint64_t **lcnt, l2stream *s, const 
 		goto fail;
 	}
 	mrg_free(&x->m);
-	s->nlines = (uint32_t)map->n;
-	if (!(s->line_addr = malloc((map->n ? map->n : 1) * sizeof *s->line_addr)))
+	if (stream_lines(s, map) < 0)
 		goto fail;
-	for (uint64_t i = 0; i <= map->mask; i++)
-		if (map->slot[i].key)
-			s->line_addr[map->slot[i].val] = map->slot[i].key - 1;
 	if (mrg_open(&x->m, c0, ncores) < 0) {
 		rc = RD_EIO;
 		goto fail;
