@@ -1030,6 +1030,9 @@ typedef struct feed_lane {
 struct coal_feed {
 	const rd_access_src *src;
 	uint32_t nt, ws, shift, sect, sshift;
+	uint32_t cap;           /* lanes allocated (coal_feed_reset's most) */
+	uint32_t nopen;         /* lanes with a cursor (nt, or more after a reset to fewer) */
+	const linemap *front_map; /* the map front's ids are of (NULL: none yet) */
 	int stores;
 	int failed;
 	pass_lanes pass[2];
@@ -1043,17 +1046,19 @@ struct coal_feed {
 coal_feed *coal_feed_new(const rd_access_src *src, uint32_t t0, uint32_t nt, uint32_t ws,
 			 uint32_t line_size, uint32_t sector, int stores)
 {
-	coal_feed *f = calloc(1, sizeof *f + (size_t)nt * sizeof *f->lane);
+	uint32_t cap = nt > ws ? nt : ws;
+	coal_feed *f = calloc(1, sizeof *f + (size_t)cap * sizeof *f->lane);
 	if (!f)
 		return NULL;
 	f->src = src;
 	f->nt = nt;
+	f->cap = cap;
 	f->ws = ws ? ws : 1;
 	f->shift = log2u64(line_size);
 	f->sect = sector;
 	f->sshift = sector ? log2u64(sector) : 0;
 	f->stores = stores;
-	size_t n = nt ? nt : 1;
+	size_t n = cap ? cap : 1;
 	f->lanes = malloc(2 * n * sizeof *f->lanes);
 	f->accs = calloc(2 * n, sizeof *f->accs);
 	f->addrs = malloc(2 * n * sizeof *f->addrs);
@@ -1073,15 +1078,49 @@ coal_feed *coal_feed_new(const rd_access_src *src, uint32_t t0, uint32_t nt, uin
 			coal_feed_free(f);
 			return NULL;
 		}
+		f->nopen = i + 1;
 	}
 	return f;
+}
+
+int coal_feed_reset(coal_feed *f, uint32_t t0, uint32_t nt)
+{
+	if (nt > f->cap)
+		return -1;
+	const rd_access_src *src = f->src;
+	f->failed = 0;
+	f->nt = nt;
+	for (uint32_t i = 0; i < nt; i++) {
+		feed_lane *L = &f->lane[i];
+		L->pos = L->n = 0;
+		L->ended = 0;
+		L->loads = L->stores = 0;
+		if (i < f->nopen && src->reopen && src->reopen(L->cur, t0 + i) == 0)
+			continue;
+		if (i < f->nopen)
+			src->close(L->cur);
+		L->cur = src->open(src->ctx, t0 + i);
+		if (!L->cur) {
+			/* (the lanes after it keep their cursors, closed by
+			 * coal_feed_free; this one has none) */
+			for (uint32_t j = i + 1; j < f->nopen; j++)
+				src->close(f->lane[j].cur);
+			f->nopen = i;
+			f->nt = i;
+			f->failed = 1;
+			return -1;
+		}
+	}
+	if (nt > f->nopen)
+		f->nopen = nt;
+	return 0;
 }
 
 void coal_feed_free(coal_feed *f)
 {
 	if (!f)
 		return;
-	for (uint32_t i = 0; i < f->nt; i++)
+	for (uint32_t i = 0; i < f->nopen; i++)
 		if (f->lane[i].cur)
 			f->src->close(f->lane[i].cur);
 	free(f->lanes);
@@ -1136,6 +1175,10 @@ int64_t coal_feed_more(coal_feed *f, rd_coal *co, uint64_t *rcap, uint64_t *icap
 {
 	if (f->failed)
 		return -RD_EINVAL;
+	if (f->front_map != map) { /* (front's ids are one map's) */
+		memset(f->front, 0, sizeof f->front);
+		f->front_map = map;
+	}
 	if (feed_room((void **)&co->instr_req_first, icap, co->ninstr + 1,
 		      sizeof *co->instr_req_first) < 0)
 		return -RD_ENOMEM;

@@ -279,6 +279,10 @@ typedef struct coal_feed coal_feed;
 coal_feed *coal_feed_new(const rd_access_src *src, uint32_t t0, uint32_t nt, uint32_t ws,
 			 uint32_t line_size, uint32_t sector, int stores); /* NULL: failed */
 void coal_feed_free(coal_feed *f);
+/* f made ready for threads t0 .. t0 + nt - 1 (nt at most the warp size or
+ * the first nt), its cursors reopened (rd_access_src.reopen) or closed and
+ * opened, its buffers kept: 0, or -1 failed (f then only to free). */
+int coal_feed_reset(coal_feed *f, uint32_t t0, uint32_t nt);
 /* Up to max more instructions appended to co (req, instr_req_first,
  * ninstr, nreq; rooms *rcap, *icap grown; co->instr_req_first[co->ninstr]
  * is co->nreq after): how many, 0 once the warp has ended, or -RD_ENOMEM,

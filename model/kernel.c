@@ -1145,7 +1145,7 @@ rd_access_src *rd_kernel_src_new(const rd_kernel *k, const uint32_t *blocks, uin
 	s->k = k;
 	s->n = n;
 	s->bs = k->block_size;
-	s->base = (rd_access_src){s, ksrc_open, ksrc_next, ksrc_close};
+	s->base = (rd_access_src){s, ksrc_open, ksrc_next, ksrc_close, NULL};
 	return &s->base;
 }
 

@@ -1700,6 +1700,7 @@ static int stream_warps(stream_pre *sp, const rd_config *c, uint32_t bs, const r
 	memset(&w, 0, sizeof w);
 	uint64_t rcap = 0, icap = 0;
 	int rc = RD_OK, tried = sp->halt != NULL;
+	coal_feed *f = NULL; /* (one feed, moved from warp to warp) */
 	for (; t0 < nt && rc == RD_OK; (*wip)++) {
 		if (!tried && !sp->keep && sp->threads >= 2) {
 			tried = 1;
@@ -1710,9 +1711,12 @@ static int stream_warps(stream_pre *sp, const rd_config *c, uint32_t bs, const r
 		uint32_t n = bs - in_block < ws ? bs - in_block : ws;
 		if (n > nt - t0)
 			n = (uint32_t)(nt - t0);
-		coal_feed *f = coal_feed_new(src, (uint32_t)t0, n, ws, c->l1_line, c->l1_sector,
-					     c->stores != RD_STORES_IGNORE);
-		if (!f) {
+		if (f && coal_feed_reset(f, (uint32_t)t0, n) < 0) {
+			rc = RD_EINVAL;
+			break;
+		}
+		if (!f && !(f = coal_feed_new(src, (uint32_t)t0, n, ws, c->l1_line, c->l1_sector,
+					      c->stores != RD_STORES_IGNORE))) {
 			rc = RD_EINVAL;
 			break;
 		}
@@ -1762,9 +1766,9 @@ static int stream_warps(stream_pre *sp, const rd_config *c, uint32_t bs, const r
 		}
 		for (uint32_t i = 0; i < n; i++)
 			coal_feed_counts(f, i, &sp->loads[t0 + i], &sp->stores[t0 + i]);
-		coal_feed_free(f);
 		t0 += n;
 	}
+	coal_feed_free(f);
 	free(w.req);
 	free(w.instr_req_first);
 	return rc;

@@ -1457,6 +1457,10 @@ typedef struct rd_access_src {
 	void *(*open)(void *ctx, uint32_t thread); /* NULL: failed */
 	int64_t (*next)(void *cursor, uint64_t *addr, uint16_t *bytes, uint8_t *store, uint32_t max);
 	void (*close)(void *cursor);
+	/* optional: the cursor moved to the start of thread t, as open would
+	 * give it, without allocating: 0, or -1 (the cursor then only to
+	 * close); NULL: the model closes it and opens another */
+	int (*reopen)(void *cursor, uint32_t thread);
 } rd_access_src;
 /* rd_parts_add_spent for the part whose shape is given (the reader's, with
  * the whole part's part_block and no accesses) and whose accesses src

@@ -594,7 +594,7 @@ static void check_model(const char *path, const char *variant, size_t launch, co
 		assert_non_null(shape);
 		rd_kernel_set_part_blocks(shape, ids, n);
 		part_src ps = {st, shape->part_block, bs};
-		rd_access_src as = {&ps, ps_open, ps_next, ps_close};
+		rd_access_src as = {&ps, ps_open, ps_next, ps_close, NULL};
 		assert_int_equal(rd_parts_add_stream(p, shape, &as, NULL, NULL), RD_OK);
 		rd_kernel_free(shape);
 	}

@@ -527,6 +527,7 @@ typedef struct kc_src {
 	uint32_t batch;
 	_Atomic int opened, closed; /* (the cases open cursors on their own threads) */
 	rd_access_src *in;
+	_Atomic int reopened;       /* (kc_reopen's moves) */
 } kc_src;
 
 /* The source over the part built whole (before any open: a part's
@@ -562,6 +563,21 @@ static int64_t kc_next(void *cur, uint64_t *addr, uint16_t *bytes, uint8_t *stor
 	return s->in->next(pc[1], addr, bytes, store, max < s->batch ? max : s->batch);
 }
 
+/* A cursor moved to thread t (rd_access_src.reopen: the feed's cursors
+ * moved from warp to warp): the wrapper kept, its cursor another's. */
+static int kc_reopen(void *cur, uint32_t t)
+{
+	void **pc = cur;
+	kc_src *s = pc[0];
+	void *c = s->in->open(s->in->ctx, t);
+	if (!c)
+		return -1;
+	s->in->close(pc[1]);
+	pc[1] = c;
+	s->reopened++;
+	return 0;
+}
+
 static void kc_close(void *cur)
 {
 	void **pc = cur;
@@ -587,7 +603,8 @@ static rd_kernel *shape_of(const rd_kernel *w)
  * batch at a time, by the lines' first reading and then by each case as
  * it runs) give the whole kernel's counts, and the thread index of the
  * part built whole; every cursor opened is closed. */
-static void check_stream_keep(const char *key, const char *val, uint32_t batch, uint64_t keep)
+static void check_stream_keep(const char *key, const char *val, uint32_t batch, uint64_t keep,
+			      int reopen)
 {
 	rd_config c;
 	config(&c, 0);
@@ -602,14 +619,20 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 	assert_non_null(p);
 	rd_parts_set_threads(p, 2);
 	rd_parts_set_stream_keep(p, keep);
+	int moved = 0;
 	for (int core = 0; core < CORES; core++) {
 		rd_kernel *w = build(&c, core); /* the part built whole: the source */
-		kc_src src = {w, batch, 0, 0, NULL};
+		kc_src src = {w, batch, 0, 0, NULL, 0};
 		kc_init(&src);
-		rd_access_src as = {&src, kc_open, kc_next, kc_close};
+		rd_access_src as = {&src, kc_open, kc_next, kc_close, reopen ? kc_reopen : NULL};
 		rd_kernel *shape = shape_of(w);
 		int ready = 0;
 		assert_int_equal(rd_parts_add_stream(p, shape, &as, count_ready, &ready), RD_OK);
+		if (reopen) { /* (a warp's cursors moved on to the next warp's threads) */
+			moved += src.reopened;
+			assert_int_equal(src.opened + src.reopened, (int)(w->part_nblocks * BS));
+			assert_int_equal(src.opened, src.closed);
+		}
 		assert_int_equal(ready, 1);
 		/* read once (kept), or again by each case run (those provably
 		 * case 0's are not) */
@@ -621,9 +644,9 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 			rd_kernel_free(w);
 			continue;
 		}
-		if (keep)
+		if (keep && !reopen)
 			assert_int_equal(src.opened, nt);
-		else
+		else if (!keep)
 			assert_true(src.opened >= 2 * nt && src.opened % nt == 0);
 		assert_int_equal(src.opened, src.closed);
 		assert_int_equal(shape->nthreads, w->nthreads);
@@ -636,6 +659,7 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 		rd_kernel_src_free(src.in);
 		rd_kernel_free(w);
 	}
+	assert_true(!reopen || moved > 0);
 	rd_kernel *shape = rd_kernel_builder_finish(rd_kernel_builder_new("parts", BS, 1, 1));
 	rd_result got;
 	assert_int_equal(rd_parts_finish(p, shape, NULL, &got), RD_OK);
@@ -653,8 +677,9 @@ static void check_stream_keep(const char *key, const char *val, uint32_t batch, 
 /* Read again by each case, and kept from the first reading. */
 static void check_stream(const char *key, const char *val, uint32_t batch)
 {
-	check_stream_keep(key, val, batch, 0);
-	check_stream_keep(key, val, batch, RD_STREAM_KEEP);
+	check_stream_keep(key, val, batch, 0, 0);
+	check_stream_keep(key, val, batch, RD_STREAM_KEEP, 0);
+	check_stream_keep(key, val, batch, RD_STREAM_KEEP, 1);
 }
 
 static void test_parts_stream(void **state)
@@ -751,9 +776,9 @@ static void test_parts_stream_long(void **state)
 			rd_parts_set_threads(p, 2);
 		for (int core = 0; core < CORES; core++) {
 			rd_kernel *w = build_long(&c, core, 700, x == 6 ? 64 : BS);
-			kc_src src = {w, 13, 0, 0, NULL};
+			kc_src src = {w, 13, 0, 0, NULL, 0};
 			kc_init(&src);
-			rd_access_src as = {&src, kc_open, kc_next, kc_close};
+			rd_access_src as = {&src, kc_open, kc_next, kc_close, NULL};
 			rd_kernel *shape = rd_kernel_builder_finish(
 				rd_kernel_builder_new("long", x == 6 ? 64 : BS, 1, 1));
 			uint32_t *ids = malloc(w->part_nblocks * sizeof *ids);
@@ -808,9 +833,9 @@ static int stream_stopped(int stream, uint64_t keep, int n, int *asked)
 	rd_kernel *w = build_long(&c, 1, 700, BS);
 	int ready = 0, rc;
 	if (stream) {
-		kc_src src = {w, 5, 0, 0, NULL};
+		kc_src src = {w, 5, 0, 0, NULL, 0};
 		kc_init(&src);
-		rd_access_src as = {&src, kc_open, kc_next, kc_close};
+		rd_access_src as = {&src, kc_open, kc_next, kc_close, NULL};
 		rd_kernel *shape = shape_of(w);
 		rc = rd_parts_add_stream(p, shape, &as, count_ready, &ready);
 		assert_int_equal(src.opened, src.closed);
@@ -861,9 +886,9 @@ static void test_parts_stream_refused(void **state)
 		if (!p)
 			continue; /* (not a configuration parts take at all) */
 		rd_kernel *w = build(&c, 1);
-		kc_src src = {w, 7, 0, 0, NULL};
+		kc_src src = {w, 7, 0, 0, NULL, 0};
 		kc_init(&src);
-		rd_access_src as = {&src, kc_open, kc_next, kc_close};
+		rd_access_src as = {&src, kc_open, kc_next, kc_close, NULL};
 		rd_kernel *shape = shape_of(w);
 		int ready = 0;
 		assert_int_equal(rd_parts_add_stream(p, shape, &as, count_ready, &ready), RD_EINVAL);

@@ -309,12 +309,12 @@ static inline int kd_addr(const kdesc *d, const kd_ref *ref, const int64_t *vals
 	}
 	/* An array without dims takes any index: its byte offset must
 	 * still be a 64-bit number (found by make fuzz). */
-	if (flat > INT64_MAX / (int64_t)A->elem || flat < INT64_MIN / (int64_t)A->elem) {
+	int64_t off; /* (the product's overflow: no division per access) */
+	if (__builtin_mul_overflow(flat, (int64_t)A->elem, &off)) {
 		snprintf(why, whylen, "%s[%lld]: the address is beyond 64 bits", A->name,
 			 (long long)flat);
 		return -1;
 	}
-	int64_t off = flat * (int64_t)A->elem;
 	if (off < 0 && (uint64_t)0 - (uint64_t)off > A->base) {
 		snprintf(why, whylen, "%s[%lld] is below address 0", A->name, (long long)flat);
 		return -1;

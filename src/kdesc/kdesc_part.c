@@ -72,6 +72,18 @@ static int64_t ps_next(void *cur, uint64_t *addr, uint16_t *bytes, uint8_t *stor
 	return n;
 }
 
+/* (no allocation: the model moves a warp's cursors to the next warp) */
+static int ps_reopen(void *cur, uint32_t t)
+{
+	part_cur *pc = cur;
+	part_src *ps = pc->ps;
+	if (t / ps->bs >= ps->nblocks ||
+	    kd_cursor_reset(pc->c, ps->blocks[t / ps->bs], t % ps->bs) < 0)
+		return -1;
+	pc->t = t;
+	return 0;
+}
+
 static void ps_close(void *cur)
 {
 	part_cur *pc = cur;
@@ -160,7 +172,7 @@ int kd_load_stream(trace_reader *rr, int (*keep)(void *ctx, uint64_t block), voi
 		return rc;
 	}
 	ps->bs = k->block_size;
-	ps->base = (rd_access_src){ps, ps_open, ps_next, ps_close};
+	ps->base = (rd_access_src){ps, ps_open, ps_next, ps_close, ps_reopen};
 	*shape = k;
 	*src = &ps->base;
 	return TRACE_OK;
