@@ -126,7 +126,10 @@ static int batch_emit(const cli *c, const char *spec, const rd_kernel *k, const 
  * time as it is built, rd_part_builder, other readers' once built, and its
  * expanded accesses freed once coalesced, rd_parts_add_spent), the parts'
  * cases run side by side: one part's accesses (a description's: one
- * chunk's) are in memory at a time, whatever -j. RDSCOPE_PARTS=0 models
+ * chunk's) are in memory at a time, whatever -j. A streamed part holds the
+ * turn only while its source is opened: its reading builds nothing (it
+ * keeps at most RD_STREAM_KEEP requests), so parts read side by side too.
+ * RDSCOPE_PARTS=0 models
  * the whole kernel at once (the results are the same bytes:
  * tests/e2e/parts.sh).
  */
