@@ -70,6 +70,9 @@ struct kd_cursor {
 	uint16_t *bytes; /* [s->nacc] */
 	uint8_t *store;  /* [s->nacc] */
 	char *err;       /* the error's message (made when it happens), or NULL */
+	uint64_t blk;    /* the block whose blockIdx bv holds (a warp's threads share it) */
+	int64_t bv[3];
+	int have_blk;
 };
 
 /* ---------------------------------------------------------------- the stream */
@@ -175,8 +178,17 @@ int kd_cursor_reset(kd_cursor *c, uint64_t block, uint32_t thread)
 	c->steps = 0;
 	c->failed = 0;
 	c->strided = 0;
-	memcpy(c->vals, s->vals, (size_t)c->d->nslots * sizeof *c->vals);
-	kd_thread_vals(s->K, s->g, s->bd, block, thread, c->vals);
+	int64_t *v = c->vals;
+	memcpy(v, s->vals, (size_t)c->d->nslots * sizeof *v);
+	if (!c->have_blk || c->blk != block) { /* (three divisions saved a thread) */
+		kd_block_vals(s->K, s->g, block, v);
+		c->blk = block;
+		c->bv[0] = v[S_BX], c->bv[1] = v[S_BY], c->bv[2] = v[S_BZ];
+		c->have_blk = 1;
+	} else {
+		v[S_BX] = c->bv[0], v[S_BY] = c->bv[1], v[S_BZ] = c->bv[2];
+	}
+	kd_tid_vals(s->K, s->bd, thread, v);
 	c->fr[0] = (kd_frame){.kind = F_LIST, .pos = s->K->body, .end = s->K->body + s->K->nbody};
 	c->sp = 1;
 	return 0;
@@ -206,6 +218,7 @@ kd_cursor *kd_cursor_new(const kd_stream *s, uint64_t block, uint32_t thread)
 	c->s = s;
 	c->d = s->d;
 	c->err = NULL;
+	c->have_blk = 0;
 	kd_cursor_reset(c, block, thread);
 	return c;
 }

@@ -354,6 +354,10 @@ int kd_launch_setup(kdesc *d, const kd_launch *L, int64_t *vals, int64_t *g, int
  * in its kernel's block order) into vals, its locals cleared. */
 void kd_thread_vals(const kd_kernel *K, const int64_t *g, const int64_t *bd, uint64_t b, uint64_t t,
 		    int64_t *vals);
+/* ... its halves: the block's (blockIdx) and the thread's (threadIdx, and
+ * the kernel's locals zeroed) */
+void kd_block_vals(const kd_kernel *K, const int64_t *g, uint64_t b, int64_t *vals);
+void kd_tid_vals(const kd_kernel *K, const int64_t *bd, uint64_t t, int64_t *vals);
 
 /* Run launch L (its blocks and threads, in the description's order) into
  * r's counter or, without one, a new kernel builder r->b. 0 or -1 (the

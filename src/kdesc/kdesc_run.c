@@ -682,6 +682,12 @@ int kd_launch_setup(kdesc *d, const kd_launch *L, int64_t *vals, int64_t *g, int
 void kd_thread_vals(const kd_kernel *K, const int64_t *g, const int64_t *bd, uint64_t b, uint64_t t,
 		    int64_t *vals)
 {
+	kd_block_vals(K, g, b, vals);
+	kd_tid_vals(K, bd, t, vals);
+}
+
+void kd_block_vals(const kd_kernel *K, const int64_t *g, uint64_t b, int64_t *vals)
+{
 	if (K->order == ORDER_CUDA) {
 		vals[S_BX] = (int64_t)(b % (uint64_t)g[0]);
 		vals[S_BY] = (int64_t)(b / (uint64_t)g[0] % (uint64_t)g[1]);
@@ -691,6 +697,10 @@ void kd_thread_vals(const kd_kernel *K, const int64_t *g, const int64_t *bd, uin
 		vals[S_BY] = (int64_t)(b / (uint64_t)g[2] % (uint64_t)g[1]);
 		vals[S_BX] = (int64_t)(b / ((uint64_t)g[2] * (uint64_t)g[1]));
 	}
+}
+
+void kd_tid_vals(const kd_kernel *K, const int64_t *bd, uint64_t t, int64_t *vals)
+{
 	vals[S_TX] = (int64_t)(t % (uint64_t)bd[0]);
 	vals[S_TY] = (int64_t)(t / (uint64_t)bd[0] % (uint64_t)bd[1]);
 	vals[S_TZ] = (int64_t)(t / ((uint64_t)bd[0] * (uint64_t)bd[1]));
