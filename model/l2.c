@@ -132,6 +132,45 @@ static int64_t line_id(linemap *map, uint64_t a2)
 	return id;
 }
 
+/* Lines named a few records late, each one's slot asked for when it is
+ * queued (a map of megabytes: a launch of fdtd-2d names 400 K lines, each
+ * a cache miss), in the order queued: the same ids as at once. */
+enum { NQ = 16 };
+typedef struct nameq {
+	uint64_t a[NQ], at[NQ]; /* the line, and where its id goes (the caller's) */
+	uint32_t head, n;
+} nameq;
+
+/* The oldest queued line named: 1 with its id and at, 0 none queued, -1
+ * out of memory. */
+static int nq_pop(nameq *q, linemap *map, int64_t *id, uint64_t *at)
+{
+	if (!q->n)
+		return 0;
+	if ((*id = line_id(map, q->a[q->head])) < 0)
+		return -1;
+	*at = q->at[q->head];
+	q->head = (q->head + 1) % NQ;
+	q->n--;
+	return 1;
+}
+
+/* a2 queued; the oldest named first when the queue is full (nq_pop's
+ * answer, else 0). */
+static int nq_push(nameq *q, linemap *map, uint64_t a2, uint64_t at, int64_t *id, uint64_t *at_out)
+{
+	int r = q->n == NQ ? nq_pop(q, map, id, at_out) : 0;
+	if (r < 0)
+		return r;
+	uint32_t t = (q->head + q->n) % NQ;
+	q->a[t] = a2;
+	q->at[t] = at;
+	q->n++;
+	if (map->mask >= LINEMAP_PF_MIN)
+		linemap_prefetch(map, a2);
+	return r;
+}
+
 /* s's lines' addresses, by id, from the map that named them: 0, -1. */
 static int stream_lines(l2stream *s, const linemap *map)
 {
@@ -147,8 +186,8 @@ static int stream_lines(l2stream *s, const linemap *map)
 
 /* One merged request q's L2 requests appended to s (the scratch a2, m of
  * per each). 0, or -1: out of memory. */
-static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, int sh1, int sh2,
-		      uint32_t l1_line, uint32_t s1, uint32_t s2, uint64_t *a2, uint8_t *m)
+static int stream_put(l2stream *s, linemap *map, nameq *nq, const l2req *q, uint64_t per, int sh1,
+		      int sh2, uint32_t l1_line, uint32_t s1, uint32_t s2, uint64_t *a2, uint8_t *m)
 {
 	uint32_t k = split(q, per, sh1, sh2, l1_line, s1, s2, a2, m);
 	for (uint32_t j = 0; j < k; j++) {
@@ -162,10 +201,13 @@ static int stream_put(l2stream *s, linemap *map, const l2req *q, uint64_t per, i
 		}
 		s->tlen = (uint64_t)(l2pack_put(s->t + s->tlen, l2pack_zig(q->t - s->tlast)) - s->t);
 		s->tlast = q->t;
-		int64_t id = line_id(map, a2[j]);
-		if (id < 0)
+		int64_t id;
+		uint64_t at;
+		int r = nq_push(nq, map, a2[j], s->n, &id, &at);
+		if (r < 0)
 			return -1;
-		s->line[s->n] = (uint32_t)id;
+		if (r)
+			s->line[at] = (uint32_t)id;
 		s->core[s->n] = (uint16_t)q->core;
 		s->store[s->n] = (uint8_t)q->store;
 		if (s2)
@@ -471,9 +513,16 @@ static int stream_build(l2stream *s, const sim_counts *c0, uint32_t ncores, uint
 	int sh1 = log2u64(l1_line), sh2 = log2u64(l2_line);
 	l2req q;
 	int r;
+	nameq nq = {.n = 0};
 	while ((r = mrg_next(&m, &q)) > 0)
-		if (stream_put(s, &map, &q, per, sh1, sh2, l1_line, s1, s2, a2, sm) < 0)
+		if (stream_put(s, &map, &nq, &q, per, sh1, sh2, l1_line, s1, s2, a2, sm) < 0)
 			goto out;
+	if (r < 0)
+		goto out;
+	int64_t id;
+	uint64_t at;
+	while ((r = nq_pop(&nq, &map, &id, &at)) > 0)
+		s->line[at] = (uint32_t)id;
 	if (r < 0)
 		goto out;
 	uint8_t *tb = realloc(s->t, s->tlen ? s->tlen : 1); /* (shrunk: harmless if not) */
