@@ -1072,13 +1072,9 @@ coal_feed *coal_feed_new(const rd_access_src *src, uint32_t t0, uint32_t nt, uin
 	for (int j = 0; j < 2; j++)
 		f->pass[j] = (pass_lanes){0, f->lanes + j * n, f->accs + j * n, f->addrs + j * n,
 					  f->bytes + j * n};
-	for (uint32_t i = 0; i < nt; i++) {
-		f->lane[i].cur = src->open(src->ctx, t0 + i);
-		if (!f->lane[i].cur) {
-			coal_feed_free(f);
-			return NULL;
-		}
-		f->nopen = i + 1;
+	if (coal_feed_reset(f, t0, nt) < 0) { /* (no lane open yet: each opened) */
+		coal_feed_free(f);
+		return NULL;
 	}
 	return f;
 }

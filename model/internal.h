@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The engines' per-step lists grow by doubling (from `first`): the grown
  * array, *cap updated; or NULL, with v and *cap as they were. */
@@ -35,6 +36,16 @@ static inline int vec_room(void **p, uint64_t *cap, uint64_t need, size_t size, 
 		return -1;
 	*p = q;
 	*cap = nc;
+	return 0;
+}
+
+/* vec_room, the entries it adds zeroed (counts grown as ids come). */
+static inline int vec_room_zero(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t first)
+{
+	uint64_t had = *cap;
+	if (vec_room(p, cap, need, size, first) < 0)
+		return -1;
+	memset((char *)*p + had * size, 0, (*cap - had) * size);
 	return 0;
 }
 

@@ -1281,11 +1281,8 @@ static int src_open(l2src *x, linemap *map, uint64_t **lcnt, l2stream *s, const 
 			int64_t id = line_id(map, x->a2[j]);
 			if (id < 0)
 				goto fail;
-			uint64_t had = ncap;
-			if (vec_room((void **)&cnt, &ncap, (uint64_t)id + 1, sizeof *cnt, 4096) < 0)
+			if (vec_room_zero((void **)&cnt, &ncap, (uint64_t)id + 1, sizeof *cnt, 4096) < 0)
 				goto fail;
-			if (ncap != had)
-				memset(cnt + had, 0, (ncap - had) * sizeof *cnt);
 			cnt[id]++;
 			s->n++;
 		}

@@ -1672,13 +1672,11 @@ static int stream_split(stream_pre *sp, const rd_config *c, uint32_t bs, const r
 			rc = RD_ENOMEM;
 			break;
 		}
-		uint64_t had = sp->line_req_cap;
-		if (vec_room((void **)&sp->line_req, &sp->line_req_cap, a->nlines,
-			     sizeof *sp->line_req, 1024) < 0) {
+		if (vec_room_zero((void **)&sp->line_req, &sp->line_req_cap, a->nlines,
+				  sizeof *sp->line_req, 1024) < 0) {
 			rc = RD_ENOMEM;
 			break;
 		}
-		memset(sp->line_req + had, 0, (sp->line_req_cap - had) * sizeof *sp->line_req);
 		sp->line_req[id] += h->sp.line_req[l];
 	}
 	sp->nreq += h->sp.nreq;
@@ -1745,13 +1743,11 @@ static int stream_warps(stream_pre *sp, const rd_config *c, uint32_t bs, const r
 				break;
 			}
 			sp->nreq += into->nreq - r0;
-			uint64_t had = sp->line_req_cap;
-			if (vec_room((void **)&sp->line_req, &sp->line_req_cap, sp->lines.nlines,
-				     sizeof *sp->line_req, 1024) < 0) {
+			if (vec_room_zero((void **)&sp->line_req, &sp->line_req_cap, sp->lines.nlines,
+					  sizeof *sp->line_req, 1024) < 0) {
 				rc = RD_ENOMEM;
 				break;
 			}
-			memset(sp->line_req + had, 0, (sp->line_req_cap - had) * sizeof *sp->line_req);
 			for (uint64_t r = r0; r < into->nreq; r++)
 				sp->line_req[into->req[r].line]++;
 			if (sp->keep && sp->co.nreq > sp->keep_max) { /* too many: read again */

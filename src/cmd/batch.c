@@ -307,12 +307,11 @@ static void *parts_worker(void *arg)
 		 * modelled: p's threads are read under the turn; a streamed
 		 * run's, set once before the workers start) */
 		int alone = !src && k->nloads * 10 + k->nstores * 18 > PART_ALONE, rc = -1;
-		if (!big) {
-			if (!src)
-				rd_parts_set_threads(pr->p, alone ? pr->all : pr->threads);
-			if (src)
-				rc = rd_parts_add_stream(pr->p, k, src, NULL, NULL);
-			else if (pb)
+		if (!big && src) {
+			rc = rd_parts_add_stream(pr->p, k, src, NULL, NULL);
+		} else if (!big) {
+			rd_parts_set_threads(pr->p, alone ? pr->all : pr->threads);
+			if (pb)
 				rc = rd_parts_add_built(pr->p, k, pb, alone ? NULL : turn_end,
 							&pr->turn);
 			else
