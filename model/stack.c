@@ -146,9 +146,11 @@ static inline uint32_t renumber(const uint64_t *b, const uint32_t *pre, uint32_t
  * its lines below the bound all 1, since only the window is ever read of
  * them), its lines, holes, bound and who with them, its tree rebuilt
  * lazily. Every distance and window answer is unchanged, since each
- * counts marks between two stamps. O(words + the set's lines).
+ * counts marks between two stamps. O(words + the set's lines). Compiled
+ * per CPU as the loops are (HOT_CLONES): its popcounts through the
+ * library routine took 2.7 % of the random 64 MiB stream's run.
  */
-void stack_compact(rd_stack *st, uint32_t set)
+HOT_CLONES void stack_compact(rd_stack *st, uint32_t set)
 {
 	rd_set *S = &st->set[set];
 	uint64_t *b = st->bits + S->off, nw = S->nw;
