@@ -781,6 +781,11 @@ static int ghost_make(const rd_count *c, const rd_count_sweep *sw, ghost *g)
 	return 0;
 }
 
+/* How many of the stacks' lines ahead rd_count_ghost asks for the map
+ * slot of the line it will look up: the 8,192 lines of gemm's 512 KiB
+ * level at D = 1024 missed the CPU's caches once each, 3 times a run. */
+#define ID_AHEAD 8
+
 int rd_count_ghost(rd_count *c, const rd_count_sweep *sw, size_t nsw, const uint64_t *top,
 		   size_t ntop)
 {
@@ -821,6 +826,11 @@ int rd_count_ghost(rd_count *c, const rd_count_sweep *sw, size_t nsw, const uint
 	for (size_t i = 0; i < ntop; i++) {
 		uint32_t r;
 		size_t ri, k = 0;
+		if (i + ID_AHEAD < ntop) { /* (a hint: the map may grow first) */
+			uint64_t h = hash(top[i + ID_AHEAD] + 1) & (c->hcap - 1);
+			__builtin_prefetch(&c->keys[h]);
+			__builtin_prefetch(&c->vals[h]);
+		}
 		while (k < nsw && !ghost_eval(&g[k], top[i], &r, &ri))
 			k++;
 		if (k == nsw) {
