@@ -546,8 +546,12 @@ typedef struct coal_run {
 	int rc;
 } coal_run;
 
-/* How many of a thread's loads ahead coal_warps fetches a line's slot. */
+/* How many of a thread's loads ahead coal_warps fetches a line's slot
+ * (COAL_PF1: in a one-thread warp's shorter loop). */
 #define COAL_PF 16
+#ifndef COAL_PF1
+#define COAL_PF1 32
+#endif
 
 /* A tile of coal_warps: the loads of COAL_TILE warp instructions read
  * lane after lane (as coal_stores's), instruction d's n[d] of them from
@@ -611,6 +615,38 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 		int cut = w == r->w1 - 1 && r->ke < kmax; /* the other run goes on in it */
 		if (cut)
 			kmax = r->ke;
+		/* A one-thread warp (a CPU's stream, gpu.warp_size=1): each load
+		 * its own instruction and request, so no tile, groups or
+		 * leaders; a run of loads in one line named once. What the loop
+		 * below does for it, in a fifth of the steps. */
+		if (ws == 1 && nt == 1 && ident && !lanes && !sect) {
+			const uint64_t *ad = k->addr + k->thread_first[t0];
+			uint64_t last = UINT64_MAX;
+			uint32_t last_id = 0;
+			const int pf = r->map.mask >= LINEMAP_PF_MIN;
+			for (uint64_t kk = k0; kk < kmax; kk++) {
+				if (k->drop && kk > k0 && !(kk & COAL_DROP_RUN))
+					coal_drop_run(k, t0, nt, kk, k0);
+				uint64_t a = ad[kk];
+				if (skipped(skip, a))
+					continue; /* (no request: no instruction) */
+				uint64_t line = a >> shift;
+				if (line != last) {
+					if (pf && kk + COAL_PF1 < kmax)
+						linemap_prefetch(&r->map, ad[kk + COAL_PF1] >> shift);
+					int64_t id = linemap_id(&r->map, line, co, &r->line_cap);
+					if (id < 0)
+						return RD_ENOMEM;
+					last = line;
+					last_id = (uint32_t)id;
+				}
+				req[nr++] = (rd_req){.line = last_id, .lane = 0, .nthr = 1, .sect = 0};
+			}
+			ni = nr; /* (ident: instruction i is request i) */
+			if (k->drop && (k0 || cut) && kmax > k0)
+				coal_drop_run(k, t0, nt, kmax, k0);
+			continue;
+		}
 		for (uint64_t kk = k0; kk < kmax; kk++) {
 			uint32_t d = (uint32_t)((kk - k0) % COAL_TILE);
 			if (!d) { /* the tile's loads, lane after lane */

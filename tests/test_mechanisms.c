@@ -516,6 +516,68 @@ static void seen_drop(void *ctx, const void *p, size_t n)
 		atomic_store_explicit(&d->seen[i], 1, memory_order_relaxed);
 }
 
+/* A one-thread warp's shortcut (gpu.warp_size=1: a request a load, a run
+ * of loads in one line named once) gives the general loop's result, which
+ * the lanes' bookkeeping (lanes = 1) takes: lines in the same order, the
+ * same requests and instruction offsets; with loads left out (an array
+ * skipped, as under mem.NAME=shared), on one long thread (the two halves
+ * too) and on many short ones, and with the map large enough to be
+ * fetched ahead. */
+static void test_one_thread_warps_shortcut(void **state)
+{
+	(void)state;
+	static const uint32_t threads[] = {1, 1, 200, 1};
+	static const uint32_t loads[] = {300000, 5000, 700, 400000};
+	for (int round = 0; round < 4; round++) {
+		rd_kernel_builder *b = rd_kernel_builder_new("one", 64, 1, 1);
+		uint64_t x = 0x2545f4914f6cdd1dull + (uint64_t)round;
+		for (uint32_t t = 0; t < threads[round]; t++)
+			for (uint32_t i = 0; i < loads[round]; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				/* sweeps (runs in a line), a hot set, and lines at
+				 * random over 32 MiB (round 3: 2^18 of them) */
+				uint64_t a = x % 3 == 0	  ? (uint64_t)i * 4 % (1u << 20)
+					     : x % 3 == 1 ? (x >> 8) % 512 * 4
+							  : (x >> 8) % ((uint64_t)32 << 20);
+				rd_kernel_builder_add(b, t, 0, (1u << 26) + a, 4);
+			}
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		rd_config c;
+		rd_config_default(&c);
+		c.warp_size = 1;
+		rd_sched s;
+		assert_int_equal(sched_build(&s, k, &c), RD_OK);
+		/* round 1: the hot set's 2 KiB is an array left out */
+		rd_arrays *as = rd_arrays_new();
+		uint8_t skip1 = 1;
+		assert_int_equal(rd_arrays_add(as, "hot", 1u << 26, 2048, 4, 0, NULL), 0);
+		coal_skip sk = {.arrays = as, .skip = &skip1};
+		const coal_skip *skip = round == 1 ? &sk : NULL;
+		for (int threads2 = 1; threads2 <= 2; threads2++) {
+			rd_coal fast, gen;
+			assert_int_equal(coal_build_skip(&fast, k, &s, 128, 0, 0, skip, NULL, threads2), RD_OK);
+			assert_int_equal(coal_build_skip(&gen, k, &s, 128, 1, 0, skip, NULL, threads2), RD_OK);
+			assert_true(fast.nreq > 0);
+			if (round == 1)
+				assert_true(fast.nreq < k->nloads); /* (some left out) */
+			assert_int_equal(fast.nlines, gen.nlines);
+			assert_memory_equal(fast.line_addr, gen.line_addr, fast.nlines * sizeof *fast.line_addr);
+			assert_int_equal(fast.nreq, gen.nreq);
+			assert_memory_equal(fast.req, gen.req, fast.nreq * sizeof *fast.req);
+			assert_int_equal(fast.ninstr, gen.ninstr);
+			for (uint64_t i = 0; i <= fast.ninstr; i++)
+				assert_int_equal(coal_req_first(&fast, i), coal_req_first(&gen, i));
+			assert_memory_equal(fast.warp_instr_first, gen.warp_instr_first,
+					    ((size_t)s.nwarps + 1) * sizeof *fast.warp_instr_first);
+			coal_free(&fast);
+			coal_free(&gen);
+		}
+		rd_arrays_free(as);
+		sched_free(&s);
+		rd_kernel_free(k);
+	}
+}
+
 /* Coalescing a large kernel in two halves at once (issue 23) gives the
  * serial loop's result, id for id: lines named in the same order,
  * requests, instruction and warp offsets, whether instr_req_first is the
@@ -1014,6 +1076,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_plain_loop_is_event_loop),
 		cmocka_unit_test(test_coalescing_drops_what_it_read),
 		cmocka_unit_test(test_coalescing_halves_are_serial),
+		cmocka_unit_test(test_one_thread_warps_shortcut),
 		cmocka_unit_test(test_coalescing_large_footprint),
 		cmocka_unit_test(test_coalescing_spends_what_it_read),
 		cmocka_unit_test(test_l2_stream_in_place_and_taken),
