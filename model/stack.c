@@ -69,11 +69,11 @@ int stack_init(rd_stack *st, uint32_t nsets, const uint32_t *cap, uint32_t nline
 		st->set[s].off = o;
 		/* stamps 1..cap[s] live in bits 0..cap[s]; one spare word keeps
 		 * the Fenwick tree's index 0 unused. A set that would see many
-		 * more updates than it has lines gets room for twice its marks
-		 * (its lines and holes, at most its lines and window) and
-		 * renumbers them when its stamps run out (stack_compact): its
+		 * more updates than it has lines gets room for STACK_ROOM times
+		 * its marks (its lines and holes, at most its lines and window)
+		 * and renumbers them when its stamps run out (stack_compact): its
 		 * memory follows its lines, not its updates. */
-		uint64_t c = cap[s], room = 2 * ((uint64_t)st->set[s].live + window) + STACK_SLACK;
+		uint64_t c = cap[s], room = STACK_ROOM * ((uint64_t)st->set[s].live + window) + STACK_SLACK;
 		if (c > room) {
 			c = room;
 			capped = 1;
