@@ -17,7 +17,7 @@
  * kernel, 2026-11-29). Fresh mapped pages are zero, as calloc's are. */
 #define LINEMAP_HUGE (4u << 20)
 
-/* Each page of a new table written once, before its probes read it: a
+/* Each page of a grown table written once, before its probes read it: a
  * fresh page read first is the kernel's shared zero page, and the write
  * that follows then flushes that mapping from every CPU running the
  * process (an interprocessor interrupt, costly in a virtual machine: 8 %
@@ -45,8 +45,6 @@ int linemap_init(linemap *m, uint64_t hint)
 	m->n = 0;
 	if (!slots_mapped(cap)) {
 		m->slot = calloc(cap, sizeof *m->slot);
-		if (m->slot)
-			pages_write(m->slot, cap * sizeof *m->slot);
 		return m->slot ? 0 : -1;
 	}
 	size_t bytes = cap * sizeof *m->slot;
@@ -58,7 +56,6 @@ int linemap_init(linemap *m, uint64_t hint)
 #ifdef MADV_HUGEPAGE
 	madvise(p, bytes, MADV_HUGEPAGE); /* (a hint: without it, small pages) */
 #endif
-	pages_write(p, bytes);
 	m->slot = p;
 	return 0;
 }
@@ -70,6 +67,7 @@ int linemap_grow(linemap *m)
 		linemap_free(&g);
 		return -1;
 	}
+	pages_write(g.slot, (g.mask + 1) * sizeof *g.slot); /* (a quarter full at once) */
 	for (uint64_t i = 0; i <= m->mask; i++)
 		if (m->slot[i].key) {
 			uint64_t h = mix64(m->slot[i].key) & g.mask;
