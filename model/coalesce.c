@@ -816,6 +816,10 @@ static int coal_halves(rd_coal *co, coal_run *a, uint32_t w1, uint64_t kmid, uin
 	a->w1 = kmid ? w1 + 1 : w1;
 	a->ke = kmid ? kmid : UINT64_MAX;
 	b.lc = &bl;
+	/* (the lanes' arrays are the kernel's, by load: the halves write
+	 * apart; the second's ids renamed below) */
+	bl.load_line = co->load_line;
+	bl.load_on = co->load_on;
 	b.line_cap = 0;
 	b.req = co->req + loads_a;
 	b.irf = co->instr_req_first + loads_a + 1;
@@ -852,6 +856,15 @@ static int coal_halves(rd_coal *co, coal_run *a, uint32_t w1, uint64_t kmid, uin
 		q.line = (uint32_t)bl.line_addr[q.line];
 		co->req[a->nr + r] = q;
 	}
+	if (co->load_line) /* (every load named: lanes are not split with a skip) */
+		for (uint32_t w = w1; w < s->nwarps; w++)
+			for (uint32_t i = 0; i < s->warp_nt[w]; i++) {
+				uint32_t t = s->warp_t0[w] + i;
+				const rd_kernel *k = a->k;
+				uint64_t f = k->thread_first[t] + (w == w1 ? kmid : 0);
+				for (uint64_t x = f; x < k->thread_first[t + 1]; x++)
+					co->load_line[x] = (uint32_t)bl.line_addr[co->load_line[x]];
+			}
 	if (!(a->ident && b.ident)) {
 		if (a->ident)
 			for (uint64_t i = 0; i <= a->ni; i++)
@@ -966,13 +979,14 @@ int coal_build_lines(rd_coal *co, const rd_kernel *k, const rd_sched *s, uint32_
 	run.req = co->req;
 	run.irf = co->instr_req_first;
 	run.wif = co->warp_instr_first;
-	/* Two threads for a large kernel (not for the reference profile's
-	 * per-lane replay, whose lanes it would split): the halves split
+	/* Two threads for a large kernel (with the reference profile's
+	 * per-lane replay too, each load's line renamed after, but not when
+	 * loads are left out: those have no line): the halves split
 	 * where the loads pass half, between warps or, inside a warp (a
 	 * one-thread stream is one warp), between two of its instructions. */
 	uint32_t w1 = 0;
 	uint64_t loads_a = 0, total = 0, kmid = 0;
-	if (threads > 1 && !lanes && s->nwarps && k->nloads >= COAL_PAR_MIN)
+	if (threads > 1 && (!lanes || !skip) && s->nwarps && k->nloads >= COAL_PAR_MIN)
 		for (uint32_t w = 0; w < s->nwarps; w++) /* (the scheduled threads' only) */
 			total += warp_loads(k, s, w);
 	if (total >= COAL_PAR_MIN) {

@@ -583,7 +583,8 @@ static void test_one_thread_warps_shortcut(void **state)
  * requests, instruction and warp offsets, whether instr_req_first is the
  * identity; with one request per instruction in either half or both,
  * with groups that ask a line twice, and split inside a warp (a
- * one-thread stream; threads of unequal lengths). Every load is handed
+ * one-thread stream; threads of unequal lengths); with the lanes' lines
+ * (the reference profile's) too. Every load is handed
  * back (rd_kernel.drop) by one half or the other. A cancel in the first
  * half stops both. */
 static void test_coalescing_halves_are_serial(void **state)
@@ -600,11 +601,18 @@ static void test_coalescing_halves_are_serial(void **state)
 		rd_sched s;
 		assert_int_equal(sched_build(&s, k, &c), RD_OK);
 		rd_coal one, two;
-		assert_int_equal(coal_build_skip(&one, k, &s, 128, 0, 0, NULL, NULL, 1), RD_OK);
+		/* (rounds 1 and 4 with the reference profile's lanes: each
+		 * load's line and whether it leads a request) */
+		int lanes = round == 1 || round == 4;
+		assert_int_equal(coal_build_skip(&one, k, &s, 128, lanes, 0, NULL, NULL, 1), RD_OK);
 		drop_seen d = {.k = k, .seen = calloc(k->nloads, sizeof *d.seen)};
 		k->drop = seen_drop;
 		k->release_ctx = &d;
-		assert_int_equal(coal_build_skip(&two, k, &s, 128, 0, 0, NULL, NULL, 2), RD_OK);
+		assert_int_equal(coal_build_skip(&two, k, &s, 128, lanes, 0, NULL, NULL, 2), RD_OK);
+		if (lanes) {
+			assert_memory_equal(one.load_line, two.load_line, k->nloads * sizeof *one.load_line);
+			assert_memory_equal(one.load_on, two.load_on, k->nloads);
+		}
 		k->drop = NULL;
 		k->release_ctx = NULL;
 		for (uint64_t i = 0; i < k->nloads; i++)
