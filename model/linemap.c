@@ -17,20 +17,6 @@
  * kernel, 2026-11-29). Fresh mapped pages are zero, as calloc's are. */
 #define LINEMAP_HUGE (4u << 20)
 
-/* Each page of a grown table written once, before its probes read it: a
- * fresh page read first is the kernel's shared zero page, and the write
- * that follows then flushes that mapping from every CPU running the
- * process (an interprocessor interrupt, costly in a virtual machine: 8 %
- * of the mixed 8 MiB stream's cycles at 1 M loads with both coalescing
- * halves growing their maps, 2026-11-29). Written first, a page faults
- * once. (The bytes written are zero, as calloc's.) */
-static void pages_write(void *p, size_t bytes)
-{
-	volatile unsigned char *b = p;
-	for (size_t i = 0; i < bytes; i += 4096)
-		b[i] = 0;
-}
-
 static int slots_mapped(uint64_t cap)
 {
 	return cap * sizeof(linemap_slot) >= LINEMAP_HUGE;
