@@ -407,8 +407,9 @@ static inline void cap_add(uint32_t *c, uint64_t n)
  * updates, each renumbering O(its lines). 8, not 2: a set's bitmap and
  * tree take 1.5 bytes a line (its record 8), and issue 23's stream at
  * 10 M loads renumbered every 330 updates of a set of 260 lines (5 % of
- * its CPU; 0.95x its time with 8, 0.94x on the mixed 8 MiB stream, the
- * same peak memory, 2026-11-29). */
+ * its CPU; 0.95x its time with 8, 0.94x on the mixed 8 MiB stream;
+ * gesummv whole on hopper-h100, the largest PolyBench peak, 191 -> 195
+ * MB, 2026-11-29). */
 #define STACK_ROOM 8
 #define STACK_SLACK 64
 void stack_compact(rd_stack *st, uint32_t set);

@@ -13,8 +13,8 @@
  * where the system gives them (transparent huge pages on "madvise"): its
  * random inserts touch every page, and 4 KiB pages made the 64 MiB random
  * stream fault 34,000 times, at about 8 us a fault while the other
- * coalescing thread faulted too (0.27 s of its 0.24 s wall in the
- * kernel, 2026-11-29). Fresh mapped pages are zero, as calloc's are. */
+ * coalescing thread faulted too (0.27 s of kernel time in a run of
+ * 0.24 s, 2026-11-29). Fresh mapped pages are zero, as calloc's are. */
 #define LINEMAP_HUGE (4u << 20)
 
 static int slots_mapped(uint64_t cap)
