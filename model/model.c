@@ -223,9 +223,10 @@ static int caps_build(rd_model *m)
 	}
 	/* One core with every block (a CPU's stream, a one-block kernel):
 	 * its stacks are sized by their room (stack_init: STACK_ROOM times a
-	 * set's lines), which its counts could lower only for a set with
-	 * fewer requests than that, by at most a byte a line; so no pass over
-	 * the requests, serial beside the cores' coalescing (paired medians
+	 * set's lines and ways), which its counts could lower only for a set
+	 * with fewer requests than that, by at most STACK_ROOM bits a line
+	 * and a way and STACK_SLACK a set; so no pass over the requests,
+	 * serial beside the cores' coalescing (paired medians
 	 * of 7 without it: issue 23's stream 0.92x at 10 M and 0.86x at 1 M,
 	 * the random 64 MiB stream 0.89x, the same peak memory). */
 	uint32_t used = 0, only = 0;
