@@ -643,11 +643,7 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 				req[nr++] = (rd_req){.line = last_id, .lane = 0, .nthr = 1, .sect = 0};
 			}
 			ni = nr; /* (ident: instruction i is request i) */
-			if (k->drop && (k0 || cut) && kmax > k0)
-				coal_drop_run(k, t0, nt, kmax, k0);
-			continue;
-		}
-		for (uint64_t kk = k0; kk < kmax; kk++) {
+		} else for (uint64_t kk = k0; kk < kmax; kk++) {
 			uint32_t d = (uint32_t)((kk - k0) % COAL_TILE);
 			if (!d) { /* the tile's loads, lane after lane */
 				uint32_t kn = kmax - kk < COAL_TILE ? (uint32_t)(kmax - kk) : COAL_TILE;

@@ -478,6 +478,21 @@ static void test_coalescing_drops_what_it_read(void **state)
 
 /* A kernel of nthreads threads of n loads each, in blocks of 256: thread
  * t's i-th load from f (seeded), of `bytes` bytes. */
+/* Two coalescings of one schedule alike, id for id: lines named in the
+ * same order, requests, instruction and warp offsets. */
+static void assert_coal_same(const rd_coal *a, const rd_coal *b, uint32_t nwarps)
+{
+	assert_int_equal(a->nlines, b->nlines);
+	assert_memory_equal(a->line_addr, b->line_addr, a->nlines * sizeof *a->line_addr);
+	assert_int_equal(a->nreq, b->nreq);
+	assert_memory_equal(a->req, b->req, a->nreq * sizeof *a->req);
+	assert_int_equal(a->ninstr, b->ninstr);
+	for (uint64_t i = 0; i <= a->ninstr; i++)
+		assert_int_equal(coal_req_first(a, i), coal_req_first(b, i));
+	assert_memory_equal(a->warp_instr_first, b->warp_instr_first,
+			    ((size_t)nwarps + 1) * sizeof *a->warp_instr_first);
+}
+
 static rd_kernel *big_kernel(uint32_t nthreads, uint32_t n, uint32_t bytes, int round)
 {
 	rd_kernel_builder *b = rd_kernel_builder_new("big", 256, 1, 1);
@@ -560,15 +575,7 @@ static void test_one_thread_warps_shortcut(void **state)
 			assert_true(fast.nreq > 0);
 			if (round == 1)
 				assert_true(fast.nreq < k->nloads); /* (some left out) */
-			assert_int_equal(fast.nlines, gen.nlines);
-			assert_memory_equal(fast.line_addr, gen.line_addr, fast.nlines * sizeof *fast.line_addr);
-			assert_int_equal(fast.nreq, gen.nreq);
-			assert_memory_equal(fast.req, gen.req, fast.nreq * sizeof *fast.req);
-			assert_int_equal(fast.ninstr, gen.ninstr);
-			for (uint64_t i = 0; i <= fast.ninstr; i++)
-				assert_int_equal(coal_req_first(&fast, i), coal_req_first(&gen, i));
-			assert_memory_equal(fast.warp_instr_first, gen.warp_instr_first,
-					    ((size_t)s.nwarps + 1) * sizeof *fast.warp_instr_first);
+			assert_coal_same(&fast, &gen, s.nwarps);
 			coal_free(&fast);
 			coal_free(&gen);
 		}
@@ -590,10 +597,12 @@ static void test_one_thread_warps_shortcut(void **state)
 static void test_coalescing_halves_are_serial(void **state)
 {
 	(void)state;
-	static const uint32_t bytes[] = {4, 16, 4, 4, 4, 16}, warp[] = {32, 32, 1, 32, 32, 32};
-	static const uint32_t threads[] = {4096, 4096, 4096, 4096, 1, 96};
-	static const uint32_t loads[] = {80, 80, 80, 80, 300000, 3000};
-	for (int round = 0; round < 6; round++) {
+	/* (round 6: a one-thread stream in one-lane warps, the shortcut's,
+	 * split inside its warp: each half hands back its own part) */
+	static const uint32_t bytes[] = {4, 16, 4, 4, 4, 16, 4}, warp[] = {32, 32, 1, 32, 32, 32, 1};
+	static const uint32_t threads[] = {4096, 4096, 4096, 4096, 1, 96, 1};
+	static const uint32_t loads[] = {80, 80, 80, 80, 300000, 3000, 300000};
+	for (int round = 0; round < 7; round++) {
 		rd_kernel *k = big_kernel(threads[round], loads[round], bytes[round], round);
 		rd_config c;
 		rd_config_default(&c);
@@ -618,17 +627,9 @@ static void test_coalescing_halves_are_serial(void **state)
 		for (uint64_t i = 0; i < k->nloads; i++)
 			assert_int_equal(atomic_load(&d.seen[i]), 1);
 		free(d.seen);
-		assert_int_equal(one.nlines, two.nlines);
-		assert_memory_equal(one.line_addr, two.line_addr, one.nlines * sizeof *one.line_addr);
-		assert_int_equal(one.nreq, two.nreq);
-		assert_memory_equal(one.req, two.req, one.nreq * sizeof *one.req);
-		assert_int_equal(one.ninstr, two.ninstr);
+		assert_coal_same(&one, &two, s.nwarps);
 		assert_int_equal(!one.instr_req_first, !two.instr_req_first);
-		assert_int_equal(!one.instr_req_first, round == 2 || round == 4); /* one thread a warp */
-		for (uint64_t i = 0; i <= one.ninstr; i++)
-			assert_int_equal(coal_req_first(&one, i), coal_req_first(&two, i));
-		assert_memory_equal(one.warp_instr_first, two.warp_instr_first,
-				    ((size_t)s.nwarps + 1) * sizeof *one.warp_instr_first);
+		assert_int_equal(!one.instr_req_first, round == 2 || round == 4 || round == 6); /* one thread a warp */
 		coal_free(&one);
 		coal_free(&two);
 		sched_free(&s);
@@ -737,15 +738,7 @@ static void test_coalescing_spends_what_it_read(void **state)
 	rd_coal one, two;
 	assert_int_equal(coal_build_sect(&one, keep, &s, 128, 0, 0, 1, NULL, NULL, 1, 0), RD_OK);
 	assert_int_equal(coal_build_sect(&two, spent, &s, 128, 0, 0, 1, NULL, NULL, 1, 1), RD_OK);
-	assert_int_equal(one.nlines, two.nlines);
-	assert_memory_equal(one.line_addr, two.line_addr, one.nlines * sizeof *one.line_addr);
-	assert_int_equal(one.nreq, two.nreq);
-	assert_memory_equal(one.req, two.req, one.nreq * sizeof *one.req);
-	assert_int_equal(one.ninstr, two.ninstr);
-	for (uint64_t i = 0; i <= one.ninstr; i++)
-		assert_int_equal(coal_req_first(&one, i), coal_req_first(&two, i));
-	assert_memory_equal(one.warp_instr_first, two.warp_instr_first,
-			    ((size_t)s.nwarps + 1) * sizeof *one.warp_instr_first);
+	assert_coal_same(&one, &two, s.nwarps);
 	/* kept: as built; spent: zeros, but within a page of either end */
 	uint64_t zl = 0, zs = 0;
 	for (uint64_t i = 0; i < keep->nloads; i++) {
