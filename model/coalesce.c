@@ -541,8 +541,9 @@ typedef struct coal_run {
 	uint64_t *irf, *wif;
 	uint64_t ni, nr;
 	int ident;
-	uint32_t *lead_lane;
+	uint32_t *lead_lane; /* coal_lead_buf(warp size) words, zeroed */
 	uint64_t *lead_req;
+	coal_front *front;   /* FRONT_N, zeroed (coal_warps's) */
 	int rc;
 } coal_run;
 
@@ -572,7 +573,11 @@ static int coal_warps(coal_run *r)
 			.acc = malloc(n * sizeof *tl.acc),
 			.addr = malloc(n * sizeof *tl.addr),
 			.bytes = malloc(n * sizeof *tl.bytes)};
-	int rc = tl.lane && tl.acc && tl.addr && tl.bytes ? coal_warps_in(r, &tl) : RD_ENOMEM;
+	r->front = calloc(FRONT_N, sizeof *r->front);
+	int rc = tl.lane && tl.acc && tl.addr && tl.bytes && r->front ? coal_warps_in(r, &tl)
+								      : RD_ENOMEM;
+	free(r->front);
+	r->front = NULL;
 	free(tl.lane);
 	free(tl.acc);
 	free(tl.addr);
@@ -593,6 +598,17 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 	uint32_t *const lead_lane = r->lead_lane;
 	uint64_t *const lead_req = r->lead_req;
 	const uint32_t ws = s->warp_size ? s->warp_size : 1;
+	/* each leader's line id beside its lane, and a table from line id to
+	 * its latest leader (j + 1; 0: none), emptied after each instruction:
+	 * a lane finds its line's request in a step or two, not by a scan of
+	 * the leaders (the Figure 3 copy: 32 lines an instruction, a
+	 * quarter of coalescing's time in the scan) */
+	uint32_t *const lead_line = lead_lane + ws;
+	uint32_t *const lead_of = lead_lane + 2 * ws;
+	const uint32_t tmask = coal_lead_tab(ws) - 1;
+	/* the run's recent lines' ids in front of the map (its ids never
+	 * change in a run): a lane's next loads are mostly in its line */
+	coal_front *const front = r->front;
 	uint64_t ni = 0, nr = 0;
 	int ident = 1;
 	/* loads below it were dropped (k->drop); a run that starts inside a
@@ -708,7 +724,7 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 				 * of CPU an access before, over both halves) */
 				if (r->map.mask >= LINEMAP_PF_MIN && a + COAL_PF < k->thread_first[t0 + i + 1])
 					linemap_prefetch(&r->map, k->addr[a + COAL_PF] >> shift);
-				int64_t id = linemap_id(&r->map, line, co, &r->line_cap);
+				int64_t id = front_id(front, &r->map, line, co, &r->line_cap);
 				if (id < 0)
 					return RD_ENOMEM;
 				if (lanes)
@@ -716,16 +732,15 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 				prev_line = line;
 				prev_start = start;
 				prev_id = (uint32_t)id;
-				/* Leaders are in lane order: the first one at or after
-				 * the group start with the same line is the match. */
-				uint32_t j = 0;
-				while (j < nlead && lead_lane[j] < start)
-					j++;
-				for (; j < nlead; j++)
-					if (req[lead_req[j]].line == (uint32_t)id)
-						break;
-				prev_j = j;
-				if (j < nlead) {
+				/* The line's latest leader (coal_pass's table): its
+				 * request if it leads in this group (leaders are in
+				 * lane order, a group has one a line). */
+				uint32_t h = lead_hash((uint32_t)id, tmask);
+				while (lead_of[h] && lead_line[lead_of[h] - 1] != (uint32_t)id)
+					h = (h + 1) & tmask;
+				uint32_t j = lead_of[h] ? lead_of[h] - 1 : nlead;
+				if (j < nlead && lead_lane[j] >= start) {
+					prev_j = j;
 					req[lead_req[j]].nthr++;
 					if (sect)
 						req[lead_req[j]].sect |= m;
@@ -734,9 +749,17 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 				if (lanes)
 					co->load_on[a] = 1;
 				req[nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1, .sect = m};
+				prev_j = nlead;
 				lead_lane[nlead] = i;
+				lead_line[nlead] = (uint32_t)id;
+				lead_of[h] = nlead + 1;
 				lead_req[nlead++] = nr++;
 			}
+			/* the table emptied (as coal_pass's) */
+			for (uint32_t j = 0; j < nlead; j++)
+				for (uint32_t h = lead_hash(lead_line[j], tmask); lead_of[h];
+				     h = (h + 1) & tmask)
+					lead_of[h] = 0;
 			if (run) {
 				req[lead_req[prev_j]].nthr += run;
 				req[lead_req[prev_j]].sect |= run_m;
@@ -819,7 +842,7 @@ static int coal_halves(rd_coal *co, coal_run *a, uint32_t w1, uint64_t kmid, uin
 	b.line_cap = 0;
 	b.req = co->req + loads_a;
 	b.irf = co->instr_req_first + loads_a + 1;
-	b.lead_lane = malloc((size_t)ws * sizeof *b.lead_lane);
+	b.lead_lane = calloc(coal_lead_buf(ws), sizeof *b.lead_lane);
 	b.lead_req = malloc((size_t)ws * sizeof *b.lead_req);
 	b.rc = RD_ENOMEM;
 	int rc = RD_ENOMEM, started = 0;
