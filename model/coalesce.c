@@ -1070,6 +1070,7 @@ void coal_free(rd_coal *co)
 	free(co->req_acc);
 	free(co->load_line);
 	free(co->load_on);
+	free(co->lane_acc);
 	memset(co, 0, sizeof *co);
 }
 

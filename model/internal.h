@@ -236,6 +236,9 @@ typedef struct rd_coal {
 	 * only (NULL unless built with lanes: 5 bytes a load). */
 	uint32_t *load_line;        /* [nloads] dense line id */
 	uint8_t *load_on;           /* [nloads] 0: coalesced away */
+	/* The same as sim_ref2013 reads them (ref2013_lanes): built once for
+	 * every case of every run on this coalescing, NULL until then. */
+	uint32_t *lane_acc;
 } rd_coal;
 
 /* The leader thread (global id) of request rq of warp w. */
@@ -1046,6 +1049,9 @@ void l2_cache_free(l2_cache *k);
  * about 9 a request). */
 uint64_t l2_cache_bytes(const l2_cache *k, uint64_t *n);
 int sim_ref2013(const sim_input *in, const sim_params *p, sim_counts *out);
+/* co->lane_acc for the first nthreads threads of k, unless built: 0, or
+ * -1 out of memory. Called before the cases start (they share it). */
+int ref2013_lanes(rd_coal *co, const rd_kernel *k, uint32_t nthreads);
 /* Report `delta` more requests issued; nonzero: stop (cancelled). Only the
  * caller's thread invokes the user's progress callback. */
 int sim_progress(const sim_input *in, uint64_t delta);
