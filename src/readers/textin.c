@@ -378,14 +378,14 @@ void textin_close(textin *t)
 }
 
 /* Move the unread tail to the front and decompress more. */
-static void fill(textin *t)
+static void fill_n(textin *t, size_t want)
 {
 	memmove(t->blk, t->blk + t->pos, t->have - t->pos);
 	t->have -= t->pos;
 	if (t->nul != SIZE_MAX)
 		t->nul -= t->pos;
 	t->pos = 0;
-	size_t n = produce(t, t->blk + t->have, t->cap);
+	size_t n = produce(t, t->blk + t->have, want < t->cap ? want : t->cap);
 	if (n == 0)
 		t->eof = 1;
 	/* one search per block, not one per line: text has no NUL bytes */
@@ -393,6 +393,11 @@ static void fill(textin *t)
 	if (z)
 		t->nul = (size_t)(z - t->blk);
 	t->have += n;
+}
+
+static void fill(textin *t)
+{
+	fill_n(t, t->cap);
 }
 
 /* The kept decompression error, at line `line`. */
@@ -404,8 +409,11 @@ static int pending_fail(textin *t, unsigned long line)
 
 int textin_peek(textin *t, const unsigned char **p, size_t *n, size_t max)
 {
+	/* only what is asked for: a sniff of a binary input that another
+	 * reader then reads reads no block of it (a 1 MiB block filled by
+	 * 256 KiB reads, twice a run: batch_check_inputs' and batch_run's) */
 	while (t->have - t->pos < max && !t->eof)
-		fill(t);
+		fill_n(t, max - (t->have - t->pos));
 	if (t->have == t->pos && t->pending[0])
 		return pending_fail(t, 0);
 	*p = (const unsigned char *)t->blk + t->pos;
