@@ -149,6 +149,22 @@ static inline uint32_t lead_hash(uint32_t id, uint32_t tmask)
 	return (id * 2654435761u) >> 16 & tmask;
 }
 
+/* The table gives a line's latest leader. Where lanes of one instruction
+ * differ in size their groups overlap (a 4-byte lane's group of 32 holds
+ * an 8-byte lane's group of 16), and a lane joins the first leader of its
+ * line at or after its group's start: found by a scan, as before the
+ * table. There is one (the latest is), so the scan ends. */
+static uint32_t lead_first(const uint32_t *lead_lane, const uint32_t *lead_line, uint32_t start,
+			   uint32_t id)
+{
+	uint32_t j = 0;
+	while (lead_lane[j] < start)
+		j++;
+	while (lead_line[j] != id)
+		j++;
+	return j;
+}
+
 /* One pass (the loads, or the stores) of a warp instruction: lanes in
  * order, each distinct line of a coalescing group one request led by its
  * first lane; as coal_build's loop below, which it mirrors for kernels
@@ -162,7 +178,8 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 {
 	const uint64_t *addr = pl->addr;
 	const uint16_t *bytes = pl->bytes;
-	uint32_t nlead = 0;
+	uint32_t nlead = 0, g0 = 0;
+	int mixed = 0; /* lanes of two group sizes: their groups overlap */
 	rd_req *const req = co->req;
 	/* each leader's line id beside its lane, and a table from line id to
 	 * its latest leader (j + 1; 0: none), emptied again on the way out:
@@ -193,6 +210,9 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 			continue;
 		}
 		uint32_t g = group_len(ws, (uint16_t)by);
+		mixed |= g0 && g != g0;
+		if (!g0)
+			g0 = g;
 		/* (a power of two, but for an odd warp size: no division) */
 		uint32_t start = g & (g - 1) ? g * (i / g) : i & ~(g - 1);
 		prev_by = by;
@@ -221,7 +241,10 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		while (lead_of[h] && lead_line[lead_of[h] - 1] != (uint32_t)id)
 			h = (h + 1) & tmask;
 		if (lead_of[h] && lead_lane[lead_of[h] - 1] >= start) {
-			prev_r = lead_req[lead_of[h] - 1];
+			uint32_t j = lead_of[h] - 1;
+			if (mixed)
+				j = lead_first(lead_lane, lead_line, start, (uint32_t)id);
+			prev_r = lead_req[j];
 			run = 1;
 			run_m = m;
 			continue;
@@ -684,7 +707,8 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 			}
 			if (k->drop && kk > k0 && !(kk & COAL_DROP_RUN))
 				coal_drop_run(k, t0, nt, kk, k0);
-			uint32_t nlead = 0;
+			uint32_t nlead = 0, g0 = 0;
+			int mixed = 0; /* lanes of two group sizes (coal_pass's) */
 			/* the previous lane's line, group and leader: neighbouring
 			 * lanes mostly share a line, and then share its leader;
 			 * a run of such lanes' threads and sectors is added to the
@@ -702,6 +726,9 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 					continue;
 				uint64_t line = ad >> shift;
 				uint32_t g = group_len(s->warp_size, by);
+				mixed |= g0 && g != g0;
+				if (!g0)
+					g0 = g;
 				/* (a power of two, but for an odd warp size: no division) */
 				uint32_t start = g & (g - 1) ? g * (i / g) : i & ~(g - 1);
 				if (line == prev_line && start == prev_start) {
@@ -740,6 +767,8 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 					h = (h + 1) & tmask;
 				uint32_t j = lead_of[h] ? lead_of[h] - 1 : nlead;
 				if (j < nlead && lead_lane[j] >= start) {
+					if (mixed)
+						j = lead_first(lead_lane, lead_line, start, (uint32_t)id);
 					prev_j = j;
 					req[lead_req[j]].nthr++;
 					if (sect)

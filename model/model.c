@@ -905,10 +905,15 @@ static int cases_run(rd_model *m, const rd_config *c, int cases, const rd_callba
 	for (int j = 0; j < RD_NCASES - 1; j++)
 		if (cases & ~same & ~defer & (1 << longest_first[j]))
 			pl.list[pl.n++] = longest_first[j];
-	/* (the reference profile's cases share their lanes' lines) */
+	/* (the reference profile's cases share their lanes' lines; another
+	 * profile on the same coalescing has no use for them) */
 	if (c->model == RD_PROFILE_REF2013 && m->coal.load_line &&
 	    ref2013_lanes(&m->coal, m->k, m->sched.nthreads) < 0)
 		return RD_ENOMEM;
+	if (c->model != RD_PROFILE_REF2013) {
+		free(m->coal.lane_acc);
+		m->coal.lane_acc = NULL;
+	}
 	/* Cases 1-3 go to helper threads; the caller runs case 0 (the only
 	 * one that reports events) and then helps with what is left. */
 	pthread_t th[RD_NCASES];

@@ -285,6 +285,52 @@ static void test_coalescing(void **state)
 	assert_int_equal(coalesce_one(f_unaligned, 4, NULL), 2); /* straddles a line */
 }
 
+/* One instruction whose lanes differ in size: lane 0 loads 4 bytes of a
+ * line (its group: the warp), lane 16 loads 8 bytes of it (its group:
+ * lanes 16-31, where lane 0 does not lead: a second request), lane 17
+ * loads 4 bytes of it and joins the first request, whose group (the
+ * warp) it shares; the other lanes load lines of their own. Through the
+ * loads' loop and, with stores taken, coal_pass. */
+static void test_coalescing_mixed_sizes(void **state)
+{
+	(void)state;
+	for (int stores = 0; stores < 2; stores++) {
+		rd_kernel_builder *b = rd_kernel_builder_new("w", 32, 1, 1);
+		for (uint32_t t = 0; t < 32; t++) {
+			uint64_t a = t == 0 ? 256 : t == 16 ? 264 : t == 17 ? 260 : 8192 + 128 * (uint64_t)t;
+			rd_kernel_builder_add(b, t, 0, a, t == 16 ? 8 : 4);
+		}
+		if (stores) /* (a store: coalescing by passes, coal_pass's) */
+			rd_kernel_builder_add(b, 31, 1, 1 << 20, 4);
+		rd_kernel *k = rd_kernel_builder_finish(b);
+		rd_config c;
+		rd_sched s;
+		rd_coal co;
+		rd_config_default(&c);
+		assert_int_equal(sched_build(&s, k, &c), RD_OK);
+		assert_int_equal(coal_build(&co, k, &s, 128, 0, stores, NULL), RD_OK);
+		assert_int_equal(co.ninstr, 1 + stores);
+		assert_int_equal(co.nreq, 31 + stores);
+		int seen = 0;
+		for (uint64_t r = 0; r < co.nreq; r++) {
+			if (co.req[r].lane == 0) {
+				assert_int_equal(co.req[r].nthr, 2); /* lanes 0 and 17 */
+				seen++;
+			} else if (co.req[r].lane == 16) {
+				assert_int_equal(co.req[r].nthr, 1);
+				assert_int_equal(co.req[r].line, co.req[0].line);
+				seen++;
+			} else {
+				assert_int_equal(co.req[r].nthr, 1);
+			}
+		}
+		assert_int_equal(seen, 2);
+		coal_free(&co);
+		sched_free(&s);
+		rd_kernel_free(k);
+	}
+}
+
 /* ------------------------------------------------------------ random traces */
 
 typedef struct lcg {
@@ -1925,6 +1971,7 @@ int main(void)
 		cmocka_unit_test(test_store_instructions),
 		cmocka_unit_test(test_one_set_per_access),
 		cmocka_unit_test(test_coalescing),
+		cmocka_unit_test(test_coalescing_mixed_sizes),
 		cmocka_unit_test(test_stack_window),
 		cmocka_unit_test(test_stack_compact),
 		cmocka_unit_test(test_ref2013_window_cases),

@@ -412,6 +412,8 @@ int textin_peek(textin *t, const unsigned char **p, size_t *n, size_t max)
 	/* only what is asked for: a sniff of a binary input that another
 	 * reader then reads reads no block of it (a 1 MiB block filled by
 	 * 256 KiB reads, twice a run: batch_check_inputs' and batch_run's) */
+	if (max > t->cap)
+		max = t->cap; /* (the block holds no more) */
 	while (t->have - t->pos < max && !t->eof)
 		fill_n(t, max - (t->have - t->pos));
 	if (t->have == t->pos && t->pending[0])
