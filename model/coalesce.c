@@ -149,20 +149,62 @@ static inline uint32_t lead_hash(uint32_t id, uint32_t tmask)
 	return (id * 2654435761u) >> 16 & tmask;
 }
 
-/* The table gives a line's latest leader. Where lanes of one instruction
- * differ in size their groups overlap (a 4-byte lane's group of 32 holds
- * an 8-byte lane's group of 16), and a lane joins the first leader of its
- * line at or after its group's start: found by a scan, as before the
- * table. There is one (the latest is), so the scan ends. */
-static uint32_t lead_first(const uint32_t *lead_lane, const uint32_t *lead_line, uint32_t start,
-			   uint32_t id)
+/*
+ * An instruction's leaders (coal_pass's and the loads' loop's), in the
+ * lead_lane buffer of coal_lead_buf(ws) words: each leader's lane, then
+ * its line id (+ ws), then a table from line id to its latest leader
+ * (+ 2 ws: j + 1, 0 none), emptied after the instruction (lead_clear):
+ * a lane finds its line's request in a step or two, not by a scan of
+ * the leaders (corr_kernel's stores: 32 lines a pass, 500 compares; the
+ * Figure 3 copy's loads: a quarter of coalescing's time in the scan).
+ *
+ * lead_find: the leader of line id in the group from lane start on, or
+ * UINT32_MAX; *hp the line's slot, where lead_add puts a new leader.
+ * Leaders are in lane order and a group has one a line, so the latest
+ * leads in the group if it is at or after start. Where the instruction's
+ * lanes differ in size (mixed) their groups overlap (a 4-byte lane's group
+ * of 32 holds an 8-byte lane's of 16), and a lane joins the first leader
+ * of its line at or after its group's start: a scan, which ends (the
+ * latest is one).
+ */
+static inline uint32_t lead_find(const uint32_t *lead_lane, uint32_t ws, uint32_t tmask,
+				 uint32_t id, uint32_t start, int mixed, uint32_t *hp)
 {
+	const uint32_t *lead_line = lead_lane + ws, *lead_of = lead_lane + 2 * ws;
+	uint32_t h = lead_hash(id, tmask);
+	while (lead_of[h] && lead_line[lead_of[h] - 1] != id)
+		h = (h + 1) & tmask;
+	*hp = h;
+	if (!lead_of[h] || lead_lane[lead_of[h] - 1] < start)
+		return UINT32_MAX;
+	if (!mixed)
+		return lead_of[h] - 1;
 	uint32_t j = 0;
 	while (lead_lane[j] < start)
 		j++;
 	while (lead_line[j] != id)
 		j++;
 	return j;
+}
+
+/* Leader j (the next) of line id, at lane, in slot h (lead_find's). */
+static inline void lead_add(uint32_t *lead_lane, uint32_t ws, uint32_t h, uint32_t j,
+			    uint32_t lane, uint32_t id)
+{
+	lead_lane[j] = lane;
+	lead_lane[ws + j] = id;
+	lead_lane[2 * ws + h] = j + 1;
+}
+
+/* The table emptied after n leaders: from each one's line's first slot to
+ * the next empty one (what is cleared of a run of slots is always its
+ * end: every line's slot, at or after its first, is reached). */
+static inline void lead_clear(uint32_t *lead_lane, uint32_t ws, uint32_t tmask, uint32_t n)
+{
+	uint32_t *lead_of = lead_lane + 2 * ws;
+	for (uint32_t j = 0; j < n; j++)
+		for (uint32_t h = lead_hash(lead_lane[ws + j], tmask); lead_of[h]; h = (h + 1) & tmask)
+			lead_of[h] = 0;
 }
 
 /* One pass (the loads, or the stores) of a warp instruction: lanes in
@@ -181,12 +223,7 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 	uint32_t nlead = 0, g0 = 0;
 	int mixed = 0; /* lanes of two group sizes: their groups overlap */
 	rd_req *const req = co->req;
-	/* each leader's line id beside its lane, and a table from line id to
-	 * its latest leader (j + 1; 0: none), emptied again on the way out:
-	 * a lane finds its line's request in a step or two, not by a scan of
-	 * the leaders (corr_kernel's stores: 32 lines a pass, 500 compares) */
-	uint32_t *const lead_line = lead_lane + ws;
-	uint32_t *const lead_of = lead_lane + 2 * ws;
+	/* (lead_find's table, emptied again on the way out) */
 	const uint32_t tmask = coal_lead_tab(ws) - 1;
 	int rc = 0;
 	/* the previous lane's line and group, and its leader's request: a
@@ -234,16 +271,8 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		}
 		prev_line = line;
 		prev_start = start;
-		/* the line's latest leader: its request, if it leads in this
-		 * group (lanes come in order: a later group's leader is later);
-		 * a group has one leader a line */
-		uint32_t h = lead_hash((uint32_t)id, tmask);
-		while (lead_of[h] && lead_line[lead_of[h] - 1] != (uint32_t)id)
-			h = (h + 1) & tmask;
-		if (lead_of[h] && lead_lane[lead_of[h] - 1] >= start) {
-			uint32_t j = lead_of[h] - 1;
-			if (mixed)
-				j = lead_first(lead_lane, lead_line, start, (uint32_t)id);
+		uint32_t h, j = lead_find(lead_lane, ws, tmask, (uint32_t)id, start, mixed, &h);
+		if (j != UINT32_MAX) {
 			prev_r = lead_req[j];
 			run = 1;
 			run_m = m;
@@ -254,21 +283,14 @@ static int coal_pass(rd_coal *co, linemap *map, uint64_t *line_cap, const pass_l
 		if (co->req_acc)
 			co->req_acc[*nr] = pl->acc[x];
 		prev_r = *nr;
-		lead_lane[nlead] = i;
-		lead_line[nlead] = (uint32_t)id;
-		lead_of[h] = nlead + 1;
+		lead_add(lead_lane, ws, h, nlead, i, (uint32_t)id);
 		lead_req[nlead++] = (*nr)++;
 	}
 	if (run) {
 		req[prev_r].nthr += run;
 		req[prev_r].sect |= run_m;
 	}
-	/* the table emptied: from each leader's line's first slot to the
-	 * next empty one (what is cleared of a run of slots is always its
-	 * end: every line's slot, at or after its first, is reached) */
-	for (uint32_t j = 0; j < nlead; j++)
-		for (uint32_t h = lead_hash(lead_line[j], tmask); lead_of[h]; h = (h + 1) & tmask)
-			lead_of[h] = 0;
+	lead_clear(lead_lane, ws, tmask, nlead);
 	return rc;
 }
 
@@ -621,13 +643,7 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 	uint32_t *const lead_lane = r->lead_lane;
 	uint64_t *const lead_req = r->lead_req;
 	const uint32_t ws = s->warp_size ? s->warp_size : 1;
-	/* each leader's line id beside its lane, and a table from line id to
-	 * its latest leader (j + 1; 0: none), emptied after each instruction:
-	 * a lane finds its line's request in a step or two, not by a scan of
-	 * the leaders (the Figure 3 copy: 32 lines an instruction, a
-	 * quarter of coalescing's time in the scan) */
-	uint32_t *const lead_line = lead_lane + ws;
-	uint32_t *const lead_of = lead_lane + 2 * ws;
+	/* (lead_find's table, emptied after each instruction) */
 	const uint32_t tmask = coal_lead_tab(ws) - 1;
 	/* the run's recent lines' ids in front of the map (its ids never
 	 * change in a run): a lane's next loads are mostly in its line */
@@ -759,16 +775,9 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 				prev_line = line;
 				prev_start = start;
 				prev_id = (uint32_t)id;
-				/* The line's latest leader (coal_pass's table): its
-				 * request if it leads in this group (leaders are in
-				 * lane order, a group has one a line). */
-				uint32_t h = lead_hash((uint32_t)id, tmask);
-				while (lead_of[h] && lead_line[lead_of[h] - 1] != (uint32_t)id)
-					h = (h + 1) & tmask;
-				uint32_t j = lead_of[h] ? lead_of[h] - 1 : nlead;
-				if (j < nlead && lead_lane[j] >= start) {
-					if (mixed)
-						j = lead_first(lead_lane, lead_line, start, (uint32_t)id);
+				uint32_t h, j = lead_find(lead_lane, ws, tmask, (uint32_t)id, start,
+							       mixed, &h);
+				if (j != UINT32_MAX) {
 					prev_j = j;
 					req[lead_req[j]].nthr++;
 					if (sect)
@@ -779,16 +788,10 @@ static int coal_warps_in(coal_run *r, coal_tile *tl)
 					co->load_on[a] = 1;
 				req[nr] = (rd_req){.line = (uint32_t)id, .lane = i, .nthr = 1, .sect = m};
 				prev_j = nlead;
-				lead_lane[nlead] = i;
-				lead_line[nlead] = (uint32_t)id;
-				lead_of[h] = nlead + 1;
+				lead_add(lead_lane, ws, h, nlead, i, (uint32_t)id);
 				lead_req[nlead++] = nr++;
 			}
-			/* the table emptied (as coal_pass's) */
-			for (uint32_t j = 0; j < nlead; j++)
-				for (uint32_t h = lead_hash(lead_line[j], tmask); lead_of[h];
-				     h = (h + 1) & tmask)
-					lead_of[h] = 0;
+			lead_clear(lead_lane, ws, tmask, nlead);
 			if (run) {
 				req[lead_req[prev_j]].nthr += run;
 				req[lead_req[prev_j]].sect |= run_m;

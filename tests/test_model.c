@@ -238,6 +238,15 @@ static void test_schedule(void **state)
 
 /* ------------------------------------------------------------ coalescing */
 
+/* k scheduled under the defaults and coalesced into 128-byte lines. */
+static void coalesce_kernel(const rd_kernel *k, int lanes, int stores, rd_sched *s, rd_coal *co)
+{
+	rd_config c;
+	rd_config_default(&c);
+	assert_int_equal(sched_build(s, k, &c), RD_OK);
+	assert_int_equal(coal_build(co, k, s, 128, lanes, stores, NULL), RD_OK);
+}
+
 /* Requests of a single 32-thread warp whose thread t loads f(t). */
 static uint64_t coalesce_one(uint64_t (*f)(uint32_t), uint32_t bytes, uint32_t *nthr_first)
 {
@@ -245,12 +254,9 @@ static uint64_t coalesce_one(uint64_t (*f)(uint32_t), uint32_t bytes, uint32_t *
 	for (uint32_t t = 0; t < 32; t++)
 		rd_kernel_builder_add(b, t, 0, f(t), bytes);
 	rd_kernel *k = rd_kernel_builder_finish(b);
-	rd_config c;
 	rd_sched s;
 	rd_coal co;
-	rd_config_default(&c);
-	assert_int_equal(sched_build(&s, k, &c), RD_OK);
-	assert_int_equal(coal_build(&co, k, &s, 128, 1, 0, NULL), RD_OK);
+	coalesce_kernel(k, 1, 0, &s, &co);
 	uint64_t n = co.nreq;
 	assert_int_equal(co.ninstr, 1);
 	if (nthr_first)
@@ -303,12 +309,9 @@ static void test_coalescing_mixed_sizes(void **state)
 		if (stores) /* (a store: coalescing by passes, coal_pass's) */
 			rd_kernel_builder_add(b, 31, 1, 1 << 20, 4);
 		rd_kernel *k = rd_kernel_builder_finish(b);
-		rd_config c;
 		rd_sched s;
 		rd_coal co;
-		rd_config_default(&c);
-		assert_int_equal(sched_build(&s, k, &c), RD_OK);
-		assert_int_equal(coal_build(&co, k, &s, 128, 0, stores, NULL), RD_OK);
+		coalesce_kernel(k, 0, stores, &s, &co);
 		assert_int_equal(co.ninstr, 1 + stores);
 		assert_int_equal(co.nreq, 31 + stores);
 		int seen = 0;
